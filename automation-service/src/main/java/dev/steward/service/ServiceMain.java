@@ -1,0 +1,43 @@
+package dev.steward.service;
+
+import dev.steward.service.audit.Durability;
+import dev.steward.service.config.StewardHome;
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** {@code ./steward service}: runs the service in the foreground until it is stopped. */
+public final class ServiceMain {
+
+  private ServiceMain() {}
+
+  public static void main(String[] args) throws Exception {
+    Logger.getLogger("org.eclipse.jetty").setLevel(Level.WARNING);
+    StewardService.Options options = StewardService.Options.defaults();
+    String port = System.getenv("STEWARD_PORT");
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--port") && i + 1 < args.length) port = args[++i];
+    }
+    if (port != null && !port.isBlank()) options = options.withPort(Integer.parseInt(port.trim()));
+    if ("sync".equalsIgnoreCase(System.getenv("STEWARD_AUDIT_DURABILITY"))) {
+      options = new StewardService.Options(options.port(), Durability.SYNC, options.limits(), options.clock());
+    }
+    StewardHome home = StewardHome.fromEnvironment();
+    StewardService service;
+    try {
+      service = StewardService.start(home, options);
+    } catch (Exception e) {
+      System.err.println("steward-service: cannot start: " + e.getMessage());
+      System.exit(1);
+      return;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      service.close();
+      stopped.countDown();
+    }, "shutdown"));
+    System.out.println("steward-service listening on ws://127.0.0.1:" + service.port() + "/rpc (home: " + home.config().getParent() + ")");
+    System.out.flush();
+    stopped.await();
+  }
+}

@@ -1,0 +1,162 @@
+package dev.steward.service;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.jsonrpc.RpcError;
+import dev.steward.protocol.method.Role;
+import dev.steward.service.audit.AuditEntry;
+import dev.steward.service.audit.AuditLog;
+import dev.steward.service.audit.Durability;
+import dev.steward.service.config.AtomicFiles;
+import dev.steward.service.config.Secrets;
+import dev.steward.service.config.StewardHome;
+import dev.steward.service.gate.Gate;
+import dev.steward.service.policy.PolicyError;
+import dev.steward.service.policy.PolicyStore;
+import dev.steward.service.rpc.Dispatcher;
+import dev.steward.service.rpc.Limits;
+import dev.steward.service.rpc.ServiceMethods;
+import dev.steward.service.rpc.Session;
+import dev.steward.service.token.ConfirmTokens;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolRegistry;
+import dev.steward.service.tools.files.FileTools;
+import dev.steward.service.transport.HandshakeGuard;
+import dev.steward.service.transport.RpcServer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.stream.Collectors;
+
+/** The service assembled: home, secrets, policy, audit log, tokens, gate, server. */
+public final class StewardService implements AutoCloseable {
+
+  /** Start-up settings. */
+  public record Options(int port, Durability durability, Limits limits, Clock clock) {
+    public static Options defaults() {
+      return new Options(0, Durability.PROCESS, Limits.defaults(), Clock.systemUTC());
+    }
+
+    public Options withPort(int value) {
+      return new Options(value, durability, limits, clock);
+    }
+
+    public Options withClock(Clock value) {
+      return new Options(port, durability, limits, value);
+    }
+
+    public Options withLimits(Limits value) {
+      return new Options(port, durability, value, clock);
+    }
+  }
+
+  private final StewardHome home;
+  private final AuditLog audit;
+  private final Gate gate;
+  private final RpcServer server;
+  private final Secrets secrets;
+
+  private StewardService(StewardHome home, AuditLog audit, Gate gate, RpcServer server, Secrets secrets) {
+    this.home = home;
+    this.audit = audit;
+    this.gate = gate;
+    this.server = server;
+    this.secrets = secrets;
+  }
+
+  public static StewardService start(StewardHome home, Options options) throws Exception {
+    home.create();
+    Secrets secrets = Secrets.loadOrCreate(home);
+    ToolRegistry tools = new ToolRegistry();
+    FileTools.registerAll(tools);
+    PolicyStore policies;
+    try {
+      policies = PolicyStore.load(home, tools.all().stream().map(Tool::name).collect(Collectors.toSet()));
+    } catch (PolicyError e) {
+      throw new IOException(home.policyFile() + " cannot be used: " + e.getMessage(), e);
+    }
+    createWorkspace(policies, home);
+    AuditLog audit = AuditLog.open(home.data(), options.durability());
+    try {
+      ConfirmTokens tokens = new ConfirmTokens(secrets.tokenKey(), options.clock(), audit.tokenRecords());
+      tokens.restore(
+          from ->
+              audit.tokenUses(from).stream()
+                  .map(r -> new ConfirmTokens.UsesSource.Use(r.entry().tokenId(), r.entry().tool(), r.entry().argsHash()))
+                  .toList());
+      Gate gate = new Gate(tools, policies, tokens, audit, options.clock());
+      Dispatcher dispatcher = new Dispatcher((session, error) -> logRefusal(audit, options.clock(), session, error));
+      new ServiceMethods(tools, gate, tokens, audit, policies, options.limits(), options.clock()).registerOn(dispatcher);
+      RpcServer server = RpcServer.start(options.port(), new HandshakeGuard(secrets), dispatcher, options.limits());
+      gate.onResult(server::publish);
+      StewardService service = new StewardService(home, audit, gate, server, secrets);
+      service.writeServiceInfo();
+      return service;
+    } catch (Exception e) {
+      audit.close();
+      throw e;
+    }
+  }
+
+  /** The first read-write root is the workspace; make sure it exists so relative paths work. */
+  private static void createWorkspace(PolicyStore policies, StewardHome home) {
+    policies.current().document().paths().stream()
+        .filter(r -> r.writable())
+        .findFirst()
+        .ifPresent(
+            r -> {
+              Path p = Path.of(r.root().startsWith("~") ? home.userHome() + r.root().substring(1) : r.root());
+              try {
+                Files.createDirectories(p);
+              } catch (IOException e) {
+                // the scope check will say the folder is missing when a call needs it
+              }
+            });
+  }
+
+  private static void logRefusal(AuditLog audit, Clock clock, Session session, RpcError error) {
+    // Protocol refusals are recorded without waiting: they change nothing, and a flood of them
+    // must not slow the connection that sends them more than the rate limit already does.
+    audit.append(
+        new AuditEntry(AuditEntry.PROTOCOL, null, null, null, null, null, AuditEntry.BLOCKED, error.message(), null, "error",
+            Integer.toString(error.code()), session.role().wire() + " connection " + session.id(), clock.instant(), clock.instant()));
+  }
+
+  private void writeServiceInfo() throws IOException {
+    ObjectNode info = Json.object();
+    info.put("port", server.port());
+    info.put("pid", ProcessHandle.current().pid());
+    info.put("version", ServiceMethods.SERVICE_VERSION);
+    AtomicFiles.write(home.serviceInfoFile(), info.toString().getBytes(StandardCharsets.UTF_8), true);
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  public String secret(Role role) {
+    return secrets.secret(role);
+  }
+
+  public StewardHome home() {
+    return home;
+  }
+
+  public AuditLog audit() {
+    return audit;
+  }
+
+  @Override
+  public void close() {
+    try {
+      Files.deleteIfExists(home.serviceInfoFile());
+    } catch (IOException e) {
+      // a stale service.json is detected by its pid
+    }
+    server.close();
+    gate.close();
+    audit.close();
+  }
+}

@@ -1,0 +1,388 @@
+package dev.steward.service.audit;
+
+import dev.steward.protocol.method.Audit;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The append-only, hash-chained audit log (SPEC §7).
+ *
+ * <p>One writer thread gives every row its sequence number and chain hash and appends whole
+ * batches to the {@link Journal}; a row is acknowledged once its batch is written there. A loader
+ * thread then copies rows into H2, which serves queries and verification; after H2 checkpoints,
+ * the journal is rotated. Group commit keeps the cost per row small under load while every
+ * acknowledged row survives a crash of the service at any point.
+ */
+public final class AuditLog implements AutoCloseable {
+
+  private static final Logger LOG = Logger.getLogger(AuditLog.class.getName());
+  private static final int MAX_BATCH = 1024;
+  private static final int ROTATE_AFTER_ROWS = 20_000;
+  private static final long FSYNC_EVERY_NANOS = Duration.ofMillis(200).toNanos();
+  private static final long CHECKPOINT_EVERY_NANOS = Duration.ofSeconds(2).toNanos();
+
+  private record Pending(AuditEntry entry, CompletableFuture<ChainedRow> done) {}
+
+  private record Mark(long seq, String hash) {}
+
+  private final AuditStore store;
+  private final Journal journal;
+  private final Durability durability;
+  private final BlockingQueue<Pending> incoming = new LinkedBlockingQueue<>();
+  private final BlockingQueue<ChainedRow> toLoad = new LinkedBlockingQueue<>();
+  private final ArrayDeque<ChainedRow> sinceRotation = new ArrayDeque<>();
+  private final Object appliedMonitor = new Object();
+  private final Thread writer;
+  private final Thread loader;
+
+  // writer-thread state
+  private long lastSeq;
+  private String lastHash;
+  private Mark journalHead;
+  private long lastForce = System.nanoTime();
+  private boolean unforced;
+
+  private volatile Mark acked;
+  private volatile Mark checkpointed;
+  private volatile long applied;
+  private volatile boolean running = true;
+
+  private AuditLog(AuditStore store, Journal journal, Durability durability, Mark head, Mark last, long applied) {
+    this.store = store;
+    this.journal = journal;
+    this.durability = durability;
+    this.journalHead = head;
+    this.lastSeq = last.seq();
+    this.lastHash = last.hash();
+    this.acked = last;
+    this.checkpointed = head;
+    this.applied = applied;
+    this.writer = new Thread(this::writeLoop, "audit-writer");
+    this.loader = new Thread(this::loadLoop, "audit-loader");
+    writer.setDaemon(true);
+    loader.setDaemon(true);
+  }
+
+  /** Opens the log in {@code dataDir}, replaying into H2 whatever the journal has that H2 lacks. */
+  public static AuditLog open(Path dataDir, Durability durability) throws IOException {
+    Files.createDirectories(dataDir);
+    Path journalFile = Journal.fileIn(dataDir);
+    AuditStore store;
+    try {
+      store = AuditStore.open(dataDir);
+    } catch (SQLException e) {
+      throw new IOException("cannot open the audit database in " + dataDir + ": " + e.getMessage(), e);
+    }
+    try {
+      Journal.Recovery rec = Journal.read(journalFile);
+      long stored = store.maxSeq();
+      List<ChainedRow> missing = rec.rows().stream().filter(r -> r.seq() > stored).toList();
+      if (!missing.isEmpty()) {
+        store.insert(missing);
+        LOG.info("audit: replayed " + missing.size() + " journal rows into H2");
+      }
+      store.checkpoint();
+      Mark last;
+      if (!rec.rows().isEmpty()) {
+        ChainedRow newest = rec.rows().get(rec.rows().size() - 1);
+        last = new Mark(newest.seq(), newest.rowHash());
+      } else if (rec.headSeq() > 0) {
+        last = new Mark(rec.headSeq(), rec.headHash());
+      } else {
+        // No journal yet (first start, or one from before the journal existed): trust H2's end.
+        long max = store.maxSeq();
+        last = max == 0 ? new Mark(0, ChainedRow.GENESIS) : new Mark(max, store.row(max).orElseThrow().rowHash());
+      }
+      // H2 now holds everything up to `last` (if it is intact), so the journal restarts there.
+      Journal journal = Journal.create(journalFile, last.seq(), last.hash(), List.of());
+      AuditLog log = new AuditLog(store, journal, durability, last, last, store.maxSeq());
+      log.writer.start();
+      log.loader.start();
+      return log;
+    } catch (SQLException | RuntimeException e) {
+      store.close();
+      throw new IOException("cannot recover the audit log in " + dataDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Appends a row; the future completes once the row is durable (per {@link Durability}). */
+  public CompletableFuture<ChainedRow> append(AuditEntry entry) {
+    CompletableFuture<ChainedRow> done = new CompletableFuture<>();
+    if (!running) {
+      done.completeExceptionally(new IllegalStateException("the audit log is closed"));
+      return done;
+    }
+    incoming.add(new Pending(entry, done));
+    return done;
+  }
+
+  /** Appends a row and waits until it is durable. */
+  public ChainedRow record(AuditEntry entry) throws AuditUnavailableException {
+    try {
+      return append(entry).get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AuditUnavailableException("interrupted while writing the audit log", e);
+    } catch (ExecutionException | TimeoutException e) {
+      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+      throw new AuditUnavailableException("the audit log could not record the call: " + cause.getMessage(), cause);
+    }
+  }
+
+  public Audit.QueryResult query(Audit.QueryParams params, int limit) throws SQLException {
+    awaitApplied(acked.seq());
+    return store.query(params, limit);
+  }
+
+  public Optional<ChainedRow> row(long seq) throws SQLException {
+    awaitApplied(Math.min(seq, acked.seq()));
+    return store.row(seq);
+  }
+
+  /**
+   * Recomputes the whole chain. The first row whose hash or link does not hold is named; rows cut
+   * off the end are found by comparing with the newest hash kept outside H2.
+   */
+  public Audit.VerifyResult verify() throws SQLException {
+    Mark head = acked;
+    awaitApplied(head.seq());
+    long[] count = {0};
+    long[] expectedSeq = {1};
+    String[] prev = {ChainedRow.GENESIS};
+    String[] bad = {null, null};
+    store.scan(
+        row -> {
+          if (bad[0] != null) return;
+          count[0]++;
+          if (row.seq() != expectedSeq[0]) {
+            bad[0] = Long.toString(Math.min(row.seq(), expectedSeq[0]));
+            bad[1] = "row " + expectedSeq[0] + " is missing or out of order";
+          } else if (!row.prevHash().equals(prev[0])) {
+            bad[0] = Long.toString(row.seq());
+            bad[1] = "row " + row.seq() + " does not link to the row before it";
+          } else if (!row.hashMatches()) {
+            bad[0] = Long.toString(row.seq());
+            bad[1] = "row " + row.seq() + " was changed after it was written";
+          }
+          prev[0] = row.rowHash();
+          expectedSeq[0] = row.seq() + 1;
+        });
+    if (bad[0] != null) {
+      return new Audit.VerifyResult(false, count[0], bad[0], bad[1]);
+    }
+    long last = expectedSeq[0] - 1;
+    if (last < head.seq()) {
+      return new Audit.VerifyResult(
+          false, count[0], Long.toString(last + 1), "rows after " + last + " were cut off (the log had " + head.seq() + ")");
+    }
+    if (last == head.seq() && !prev[0].equals(head.hash())) {
+      return new Audit.VerifyResult(false, count[0], Long.toString(last), "the newest row does not match the chain head");
+    }
+    return new Audit.VerifyResult(true, count[0], null, null);
+  }
+
+  /** The newest acknowledged sequence number. */
+  public long lastSeq() {
+    return acked.seq();
+  }
+
+  /** Confirmed decision rows since {@code fromSeq}, to rebuild which token parts were used. */
+  public List<ChainedRow> tokenUses(long fromSeq) throws SQLException {
+    awaitApplied(acked.seq());
+    return store.tokenUses(fromSeq);
+  }
+
+  AuditStore store() {
+    return store;
+  }
+
+  public TokenRecords tokenRecords() {
+    return new TokenRecords(store);
+  }
+
+  // ---- writer ------------------------------------------------------------------------------
+
+  private void writeLoop() {
+    List<Pending> batch = new ArrayList<>(MAX_BATCH);
+    while (running || !incoming.isEmpty()) {
+      try {
+        Pending first = incoming.poll(50, TimeUnit.MILLISECONDS);
+        if (first == null) {
+          maybeForce(true);
+          continue;
+        }
+        batch.add(first);
+        incoming.drainTo(batch, MAX_BATCH - 1);
+        writeBatch(batch);
+        batch.clear();
+      } catch (InterruptedException e) {
+        if (!running) break;
+      }
+    }
+    try {
+      journal.force();
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "audit: final journal sync failed", e);
+    }
+  }
+
+  private void writeBatch(List<Pending> batch) {
+    List<ChainedRow> rows = new ArrayList<>(batch.size());
+    long seq = lastSeq;
+    String hash = lastHash;
+    for (Pending p : batch) {
+      ChainedRow row = ChainedRow.chain(++seq, p.entry(), hash);
+      rows.add(row);
+      hash = row.rowHash();
+    }
+    try {
+      journal.append(rows);
+      if (durability == Durability.SYNC) {
+        journal.force();
+      } else {
+        unforced = true;
+        maybeForce(false);
+      }
+    } catch (IOException e) {
+      LOG.log(Level.SEVERE, "audit: cannot write the journal", e);
+      batch.forEach(p -> p.done().completeExceptionally(e));
+      return;
+    }
+    lastSeq = seq;
+    lastHash = hash;
+    acked = new Mark(seq, hash);
+    toLoad.addAll(rows);
+    sinceRotation.addAll(rows);
+    for (int i = 0; i < batch.size(); i++) {
+      batch.get(i).done().complete(rows.get(i));
+    }
+    maybeRotate();
+  }
+
+  private void maybeForce(boolean idle) {
+    if (!unforced) return;
+    long now = System.nanoTime();
+    if (idle || now - lastForce > FSYNC_EVERY_NANOS) {
+      try {
+        journal.force();
+        unforced = false;
+        lastForce = now;
+      } catch (IOException e) {
+        LOG.log(Level.WARNING, "audit: journal sync failed", e);
+      }
+    }
+  }
+
+  private void maybeRotate() {
+    Mark cp = checkpointed;
+    if (sinceRotation.size() < ROTATE_AFTER_ROWS || cp.seq() <= journalHead.seq()) return;
+    while (!sinceRotation.isEmpty() && sinceRotation.peekFirst().seq() <= cp.seq()) {
+      sinceRotation.pollFirst();
+    }
+    try {
+      journal.rotate(cp.seq(), cp.hash(), new ArrayList<>(sinceRotation));
+      journalHead = cp;
+    } catch (IOException e) {
+      LOG.log(Level.SEVERE, "audit: journal rotation failed; the old journal stays", e);
+    }
+  }
+
+  // ---- loader ------------------------------------------------------------------------------
+
+  private void loadLoop() {
+    List<ChainedRow> batch = new ArrayList<>(MAX_BATCH);
+    long lastCheckpoint = System.nanoTime();
+    long uncheckpointed = 0;
+    Mark newest = checkpointed;
+    while (running || !toLoad.isEmpty()) {
+      try {
+        ChainedRow first = toLoad.poll(100, TimeUnit.MILLISECONDS);
+        if (first != null) {
+          batch.add(first);
+          toLoad.drainTo(batch, MAX_BATCH * 4 - 1);
+          insertWithRetry(batch);
+          ChainedRow last = batch.get(batch.size() - 1);
+          newest = new Mark(last.seq(), last.rowHash());
+          uncheckpointed += batch.size();
+          batch.clear();
+          synchronized (appliedMonitor) {
+            applied = newest.seq();
+            appliedMonitor.notifyAll();
+          }
+        }
+        long now = System.nanoTime();
+        if (uncheckpointed > 0 && (now - lastCheckpoint > CHECKPOINT_EVERY_NANOS || uncheckpointed >= ROTATE_AFTER_ROWS)) {
+          store.checkpoint();
+          checkpointed = newest;
+          uncheckpointed = 0;
+          lastCheckpoint = now;
+        }
+      } catch (InterruptedException e) {
+        if (!running) break;
+      } catch (SQLException e) {
+        LOG.log(Level.SEVERE, "audit: H2 checkpoint failed; the journal keeps the rows", e);
+      }
+    }
+  }
+
+  private void insertWithRetry(List<ChainedRow> batch) throws InterruptedException {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        store.insert(batch);
+        return;
+      } catch (SQLException e) {
+        // The rows are safe in the journal; keep trying so H2 catches up (queries wait for it).
+        if (attempt % 50 == 0) LOG.log(Level.SEVERE, "audit: cannot copy rows into H2; retrying", e);
+        Thread.sleep(100);
+        if (!running && attempt > 20) return;
+      }
+    }
+  }
+
+  private void awaitApplied(long seq) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    synchronized (appliedMonitor) {
+      while (applied < seq && System.nanoTime() < deadline) {
+        try {
+          appliedMonitor.wait(50);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    if (!running) return;
+    running = false;
+    try {
+      writer.join(10_000);
+      loader.join(10_000);
+      store.checkpoint();
+      journal.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (SQLException | IOException e) {
+      LOG.log(Level.WARNING, "audit: closing", e);
+    } finally {
+      store.close();
+    }
+  }
+}

@@ -1,0 +1,9 @@
+package dev.steward.service.audit;
+
+/** The log could not record a row; whatever the row was for must not happen. */
+public final class AuditUnavailableException extends Exception {
+
+  public AuditUnavailableException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

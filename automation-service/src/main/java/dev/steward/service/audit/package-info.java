@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.service.audit;
+
+import org.jspecify.annotations.NullMarked;

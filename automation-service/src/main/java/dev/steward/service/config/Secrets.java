@@ -1,0 +1,78 @@
+package dev.steward.service.config;
+
+import dev.steward.protocol.method.Role;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Optional;
+
+/**
+ * The per-install secrets: one per role ({@code config/ui.secret}, {@code config/agent.secret}) and
+ * the key that signs confirm tokens ({@code config/token.key}). Created on first start, mode 0600.
+ */
+public final class Secrets {
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final byte[] ui;
+  private final byte[] agent;
+  private final byte[] tokenKey;
+
+  private Secrets(byte[] ui, byte[] agent, byte[] tokenKey) {
+    this.ui = ui;
+    this.agent = agent;
+    this.tokenKey = tokenKey;
+  }
+
+  public static Secrets loadOrCreate(StewardHome home) throws IOException {
+    return new Secrets(
+        readOrCreate(home.config().resolve("ui.secret")),
+        readOrCreate(home.config().resolve("agent.secret")),
+        readOrCreate(home.config().resolve("token.key")));
+  }
+
+  public static Path secretFile(StewardHome home, Role role) {
+    return home.config().resolve(role.wire() + ".secret");
+  }
+
+  private static byte[] readOrCreate(Path file) throws IOException {
+    if (!Files.exists(file)) {
+      byte[] raw = new byte[32];
+      RANDOM.nextBytes(raw);
+      String text = Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+      try {
+        AtomicFiles.write(file, text.getBytes(StandardCharsets.US_ASCII), true);
+      } catch (IOException e) {
+        if (!Files.exists(file)) throw e; // another process created it first
+      }
+    }
+    Owner.restrict(file, false);
+    String text = Files.readString(file, StandardCharsets.US_ASCII).trim();
+    if (text.length() < 32) {
+      throw new IOException(file + " is shorter than 32 characters: delete it to make a new one");
+    }
+    return text.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** The role a presented secret belongs to, compared in constant time. */
+  public Optional<Role> roleOf(String presented) {
+    byte[] bytes = presented.getBytes(StandardCharsets.US_ASCII);
+    boolean isUi = MessageDigest.isEqual(bytes, ui);
+    boolean isAgent = MessageDigest.isEqual(bytes, agent);
+    if (isUi) return Optional.of(Role.UI);
+    if (isAgent) return Optional.of(Role.AGENT);
+    return Optional.empty();
+  }
+
+  public String secret(Role role) {
+    return new String(role == Role.UI ? ui : agent, StandardCharsets.US_ASCII);
+  }
+
+  public byte[] tokenKey() {
+    return tokenKey.clone();
+  }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.service.config;
+
+import org.jspecify.annotations.NullMarked;

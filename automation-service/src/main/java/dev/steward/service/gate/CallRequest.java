@@ -1,0 +1,15 @@
+package dev.steward.service.gate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.method.Role;
+import org.jspecify.annotations.Nullable;
+
+/** A {@code tool.execute} as the gate sees it, with the role of the connection that sent it. */
+public record CallRequest(
+    String traceId,
+    String callId,
+    String tool,
+    JsonNode args,
+    @Nullable String confirmToken,
+    @Nullable String idempotencyKey,
+    Role role) {}

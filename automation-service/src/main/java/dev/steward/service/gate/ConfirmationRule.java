@@ -1,0 +1,73 @@
+package dev.steward.service.gate;
+
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.service.policy.Policy;
+import dev.steward.service.scope.ResolvedPath;
+import dev.steward.service.tools.Tool;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Step 3, SPEC §2's confirmation rule in one place. A call needs a token when it is high risk, its
+ * tool (or the user's override) always confirms, it is destructive under {@code if_destructive},
+ * or it touches a folder the user marked "confirm everything". A standing grant waives the tool's
+ * own rule for low and medium tools — never high risk, never the user's folder rule, and never in
+ * a trace that has taken in untrusted content.
+ */
+final class ConfirmationRule {
+
+  private ConfirmationRule() {}
+
+  static Requirement evaluate(
+      Tool tool, Collection<ResolvedPath> paths, boolean destructive, List<String> taint, Policy policy, Instant now) {
+    PolicyDocument doc = policy.document();
+    Risk risk = tool.definition().risk();
+    PolicyDocument.ToolOverride override = doc.overrides().get(tool.name());
+    Confirmation confirmation =
+        override != null && override.confirmation() != null ? stricter(override.confirmation(), tool.definition().confirmation()) : tool.definition().confirmation();
+
+    List<String> fixed = new ArrayList<>();
+    List<String> waivable = new ArrayList<>();
+    if (risk == Risk.HIGH) fixed.add("it is a high-risk action");
+    if (confirmation == Confirmation.ALWAYS) waivable.add(tool.name() + " is always confirmed");
+    if (confirmation == Confirmation.IF_DESTRUCTIVE && destructive) waivable.add("it changes or overwrites existing data");
+    for (String folder : doc.confirmUnder()) {
+      if (paths.stream().anyMatch(p -> policy.scope().isUnder(p.real(), folder))) {
+        fixed.add("your policy confirms everything under " + folder);
+      }
+    }
+    if (tool.mutates() && !taint.isEmpty()) {
+      fixed.add("this conversation took in untrusted content (" + String.join(", ", taint) + ")");
+    }
+    List<String> waivedBy = new ArrayList<>();
+    if (!waivable.isEmpty() && risk != Risk.HIGH) {
+      for (PolicyDocument.StandingGrant g : doc.grants()) {
+        if (matches(g, tool, paths, policy, now)) {
+          waivedBy.add(g.id());
+          break;
+        }
+      }
+    }
+    List<String> reasons = new ArrayList<>(fixed);
+    if (waivedBy.isEmpty()) reasons.addAll(waivable);
+    return new Requirement(!reasons.isEmpty(), reasons, waivedBy);
+  }
+
+  /** An override may make a tool stricter, never looser than its definition. */
+  private static Confirmation stricter(Confirmation a, Confirmation b) {
+    return a.ordinal() >= b.ordinal() ? a : b;
+  }
+
+  private static boolean matches(
+      PolicyDocument.StandingGrant g, Tool tool, Collection<ResolvedPath> paths, Policy policy, Instant now) {
+    if (!g.tool().equals(tool.name())) return false;
+    if (g.expiresAt() != null && !now.isBefore(g.expiresAt())) return false;
+    if (paths.isEmpty()) return g.paths().isEmpty();
+    if (g.paths().isEmpty()) return false;
+    return paths.stream().allMatch(p -> g.paths().stream().anyMatch(folder -> policy.scope().isUnder(p.real(), folder)));
+  }
+}

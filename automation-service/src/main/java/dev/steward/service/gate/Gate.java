@@ -1,0 +1,283 @@
+package dev.steward.service.gate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.json.CanonicalJson;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Preflight;
+import dev.steward.protocol.method.ToolResults;
+import dev.steward.protocol.tool.AuditMeta;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ToolError;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.tool.ToolResult;
+import dev.steward.service.audit.AuditEntry;
+import dev.steward.service.audit.AuditLog;
+import dev.steward.service.audit.AuditUnavailableException;
+import dev.steward.service.audit.ChainedRow;
+import dev.steward.service.policy.Policy;
+import dev.steward.service.policy.PolicyStore;
+import dev.steward.service.scope.ResolvedPath;
+import dev.steward.service.token.ConfirmTokens;
+import dev.steward.service.token.TokenRefused;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.tools.ToolRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Every tool call passes here, in this order: the tool and ids → schema → scopes → confirmation
+ * rule → token → audit decision row → run → audit completion row → {@code tool.results}. A
+ * refusal at any step is written to the audit log as a blocked decision and answered as a
+ * result with {@code ok: false}; if the decision row cannot be written, nothing runs.
+ */
+public final class Gate implements AutoCloseable {
+
+  private static final Logger LOG = Logger.getLogger(Gate.class.getName());
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:@/+=-]{1,128}");
+  static final int MAX_RESULT_BYTES = 8 << 20;
+
+  private final ToolRegistry tools;
+  private final PolicyStore policies;
+  private final ConfirmTokens tokens;
+  private final AuditLog audit;
+  private final Clock clock;
+  private final SchemaCheck schemas;
+  private final Taint taint = new Taint();
+  private final ToolRunner runner = new ToolRunner();
+  private final IdempotencyCache idempotency = new IdempotencyCache();
+  private final List<Consumer<ToolResults>> resultListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  public Gate(ToolRegistry tools, PolicyStore policies, ConfirmTokens tokens, AuditLog audit, Clock clock) {
+    this.tools = tools;
+    this.policies = policies;
+    this.tokens = tokens;
+    this.audit = audit;
+    this.clock = clock;
+    this.schemas = new SchemaCheck(tools);
+  }
+
+  public void onResult(Consumer<ToolResults> listener) {
+    resultListeners.add(listener);
+  }
+
+  public Taint taint() {
+    return taint;
+  }
+
+  /** What the checks found for a call that passed them. */
+  private record Checked(
+      Tool tool, String argsHash, String preview, Map<String, ResolvedPath> paths, boolean destructive, Requirement requirement, Policy policy) {}
+
+  // ---- preflight ---------------------------------------------------------------------------
+
+  public Preflight.Result preflight(String traceId, String toolName, JsonNode args) {
+    Optional<Tool> found = tools.find(toolName);
+    if (found.isEmpty()) {
+      return new Preflight.Result(Preflight.DENY, "unknown tool \"" + toolName + "\"", Risk.LOW, false, ToolErrorCodes.VALIDATION_ERROR, "/tool", null, null);
+    }
+    Tool tool = found.get();
+    Risk risk = tool.definition().risk();
+    try {
+      checkId(traceId, "/trace_id");
+      Checked c = check(tool, traceId, args);
+      List<String> paths = c.paths().values().stream().map(p -> p.real().toString()).toList();
+      List<String> taintSources = taint.of(traceId);
+      if (c.requirement().needsToken()) {
+        return new Preflight.Result(
+            Preflight.CONFIRM,
+            "needs your confirmation: " + String.join("; ", c.requirement().reasons()),
+            risk, c.destructive(), ToolErrorCodes.CONFIRMATION_REQUIRED, null, taintSources.isEmpty() ? null : taintSources, paths);
+      }
+      String reason = c.requirement().waivedBy().isEmpty() ? "allowed by policy" : "allowed by your standing grant " + c.requirement().waivedBy().get(0);
+      return new Preflight.Result(Preflight.ALLOW, reason, risk, c.destructive(), null, null, taintSources.isEmpty() ? null : taintSources, paths);
+    } catch (Refusal r) {
+      return new Preflight.Result(Preflight.DENY, r.getMessage(), risk, false, r.error().code(), r.error().field(), null, null);
+    }
+  }
+
+  // ---- execute -----------------------------------------------------------------------------
+
+  public ToolResult execute(CallRequest call) {
+    String key = call.idempotencyKey();
+    if (key == null) return executeOnce(call);
+    String argsHash = CanonicalJson.sha256(call.args());
+    CompletableFuture<ToolResult> mine = new CompletableFuture<>();
+    IdempotencyCache.Entry earlier = idempotency.claim(call.role().wire() + ":" + key, new IdempotencyCache.Entry(call.tool(), argsHash, mine));
+    if (earlier != null) {
+      if (!earlier.tool().equals(call.tool()) || !earlier.argsHash().equals(argsHash)) {
+        return refuse(call, null, null, new Refusal(ToolErrorCodes.VALIDATION_ERROR, "idempotency_key was already used for a different call", "/idempotency_key"));
+      }
+      try {
+        return earlier.result().get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return ToolResult.failure(ToolError.of(ToolErrorCodes.CANCELLED, "interrupted"), null);
+      } catch (ExecutionException e) {
+        return ToolResult.failure(ToolError.of(ToolErrorCodes.INTERNAL, "the first attempt failed inside the service"), null);
+      }
+    }
+    try {
+      ToolResult result = executeOnce(call);
+      mine.complete(result);
+      return result;
+    } catch (RuntimeException e) {
+      mine.completeExceptionally(e);
+      throw e;
+    }
+  }
+
+  private ToolResult executeOnce(CallRequest call) {
+    Instant started = clock.instant();
+    Optional<Tool> found = tools.find(call.tool());
+    if (found.isEmpty()) {
+      return refuse(call, null, started, new Refusal(ToolErrorCodes.VALIDATION_ERROR, "unknown tool \"" + call.tool() + "\"", "/tool"));
+    }
+    Tool tool = found.get();
+    Checked c;
+    String decision;
+    String tokenId = null;
+    try {
+      checkId(call.traceId(), "/trace_id");
+      checkId(call.callId(), "/call_id");
+      c = check(tool, call.traceId(), call.args());
+      if (call.confirmToken() != null) {
+        tokenId = consumeToken(call, c);
+        decision = AuditEntry.CONFIRMED;
+      } else if (c.requirement().needsToken()) {
+        throw new Refusal(
+            ToolErrorCodes.TOKEN_MISSING,
+            "this call needs the user's confirmation (" + String.join("; ", c.requirement().reasons()) + ") and no confirm_token was given",
+            "/confirm_token");
+      } else {
+        decision = AuditEntry.ALLOWED;
+      }
+    } catch (Refusal r) {
+      return refuse(call, tool, started, r);
+    }
+    String reason =
+        decision.equals(AuditEntry.CONFIRMED) ? "confirmed by the user"
+            : c.requirement().waivedBy().isEmpty() ? "allowed by policy" : "standing grant " + c.requirement().waivedBy().get(0);
+    ChainedRow decisionRow;
+    try {
+      decisionRow = audit.record(entry(AuditEntry.DECISION, call, tool, c, decision, reason, tokenId, null, null, null, started, null));
+    } catch (AuditUnavailableException e) {
+      LOG.log(Level.SEVERE, "audit unavailable; refusing to run " + tool.name(), e);
+      return ToolResult.failure(ToolError.of(ToolErrorCodes.INTERNAL, "the audit log is unavailable, so nothing ran"), null);
+    }
+
+    ToolContext ctx = new ToolContext(c.paths(), c.policy().scope(), msg -> {}, c.destructive());
+    ToolResult outcome;
+    String summary;
+    try {
+      JsonNode value = runner.run(call.callId(), tool, call.args(), ctx);
+      int size = Json.write(value).getBytes(StandardCharsets.UTF_8).length;
+      if (size > MAX_RESULT_BYTES) {
+        throw new ToolFailure(ToolErrorCodes.TOO_LARGE, "the result is " + size + " bytes; the limit is " + MAX_RESULT_BYTES);
+      }
+      tool.taintSource(call.args(), ctx).ifPresent(source -> taint.add(call.traceId(), source));
+      outcome = ToolResult.success(value, null);
+      summary = tool.summarize(call.args(), value);
+    } catch (ToolFailure f) {
+      outcome = ToolResult.failure(f.error(), null);
+      summary = f.error().message();
+    }
+    Instant ended = clock.instant();
+    AuditMeta meta = new AuditMeta(Long.toString(decisionRow.seq()), decision, decisionRow.entry().startedAt(), ended);
+    try {
+      audit.record(
+          entry(AuditEntry.COMPLETION, call, tool, c, decision, reason, tokenId, outcome.ok() ? "ok" : "error", outcome.errorCode(), summary, started, ended));
+    } catch (AuditUnavailableException e) {
+      LOG.log(Level.SEVERE, "audit: completion row of call " + call.callId() + " not written", e);
+    }
+    ToolResult result = outcome.withAudit(meta);
+    publish(call, result);
+    return result;
+  }
+
+  private Checked check(Tool tool, String traceId, JsonNode args) throws Refusal {
+    Policy policy = policies.current();
+    schemas.check(tool, args);
+    Map<String, ResolvedPath> paths = ScopeCheck.resolve(tool, args, policy);
+    boolean destructive = tool.destructive(args, ToolContext.forCheck(paths, policy.scope()));
+    Requirement req = ConfirmationRule.evaluate(tool, paths.values(), destructive, taint.of(traceId), policy, clock.instant());
+    return new Checked(tool, CanonicalJson.sha256(args), ArgsPreview.of(tool, args), paths, destructive, req, policy);
+  }
+
+  private String consumeToken(CallRequest call, Checked c) throws Refusal {
+    List<java.nio.file.Path> paths = new ArrayList<>();
+    c.paths().values().forEach(p -> paths.add(p.real()));
+    try {
+      return tokens.consume(
+          call.confirmToken(), new ConfirmTokens.CallCheck(call.traceId(), c.tool().name(), c.argsHash(), c.tool().definition().risk(), paths));
+    } catch (TokenRefused e) {
+      throw new Refusal(e.code(), e.getMessage(), "/confirm_token");
+    }
+  }
+
+  private ToolResult refuse(CallRequest call, @Nullable Tool tool, @Nullable Instant started, Refusal r) {
+    Instant start = started == null ? clock.instant() : started;
+    Instant ended = clock.instant();
+    String argsHash = CanonicalJson.sha256(call.args());
+    String preview = tool == null ? ArgsPreview.redactAll(call.args()) : ArgsPreview.of(tool, call.args());
+    AuditEntry e =
+        new AuditEntry(
+            AuditEntry.DECISION, call.traceId(), call.callId(), call.tool(), argsHash, preview, AuditEntry.BLOCKED, r.getMessage(),
+            null, "error", r.error().code(), r.getMessage(), start, ended);
+    AuditMeta meta = null;
+    try {
+      ChainedRow row = audit.record(e);
+      meta = new AuditMeta(Long.toString(row.seq()), AuditEntry.BLOCKED, row.entry().startedAt(), ended);
+    } catch (AuditUnavailableException ex) {
+      LOG.log(Level.SEVERE, "audit: a refusal was not logged", ex);
+    }
+    ToolResult result = ToolResult.failure(r.error(), meta);
+    publish(call, result);
+    return result;
+  }
+
+  private static AuditEntry entry(
+      String kind, CallRequest call, Tool tool, Checked c, String decision, String reason, @Nullable String tokenId,
+      @Nullable String result, @Nullable String errorCode, @Nullable String summary, Instant started, @Nullable Instant ended) {
+    return new AuditEntry(kind, call.traceId(), call.callId(), tool.name(), c.argsHash(), c.preview(), decision, reason, tokenId, result, errorCode, summary, started, ended);
+  }
+
+  private static void checkId(String id, String field) throws Refusal {
+    if (id == null || !ID.matcher(id).matches()) {
+      throw new Refusal(ToolErrorCodes.VALIDATION_ERROR, field.substring(1) + " must be 1–128 characters of letters, digits and ._:@/+=-", field);
+    }
+  }
+
+  private void publish(CallRequest call, ToolResult result) {
+    ToolResults note = new ToolResults(call.traceId(), call.callId(), call.tool(), result);
+    for (Consumer<ToolResults> l : resultListeners) {
+      try {
+        l.accept(note);
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "tool.results listener failed", e);
+      }
+    }
+  }
+
+  public boolean cancel(String callId) {
+    return runner.cancel(callId);
+  }
+
+  @Override
+  public void close() {
+    runner.close();
+  }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.service.gate;
+
+import org.jspecify.annotations.NullMarked;

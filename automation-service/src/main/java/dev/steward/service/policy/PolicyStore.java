@@ -1,0 +1,107 @@
+package dev.steward.service.policy;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.service.config.AtomicFiles;
+import dev.steward.service.config.StewardHome;
+import dev.steward.service.scope.PathScope;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Loads, checks and saves {@code config/policy.json}. A missing file is created with SPEC §5's
+ * defaults; an unknown key is an error naming it; updates are written atomically and only take
+ * effect once they are valid.
+ */
+public final class PolicyStore {
+
+  private final StewardHome home;
+  private final Set<String> toolNames;
+  private volatile Policy current;
+
+  private PolicyStore(StewardHome home, Set<String> toolNames, Policy current) {
+    this.home = home;
+    this.toolNames = toolNames;
+    this.current = current;
+  }
+
+  public static PolicyStore load(StewardHome home, Set<String> toolNames) throws IOException, PolicyError {
+    Path file = home.policyFile();
+    PolicyDocument doc;
+    if (Files.exists(file)) {
+      doc = parse(Files.readString(file, StandardCharsets.UTF_8));
+    } else {
+      doc = PolicyDocument.defaults();
+      write(file, doc);
+    }
+    PolicyStore store = new PolicyStore(home, toolNames, null);
+    store.current = store.compile(doc, false);
+    return store;
+  }
+
+  public Policy current() {
+    return current;
+  }
+
+  /** Checks and saves a new policy; nothing changes when it is refused. */
+  public synchronized Policy update(PolicyDocument doc) throws IOException, PolicyError {
+    Policy next = compile(doc, true);
+    write(home.policyFile(), doc);
+    current = next;
+    return next;
+  }
+
+  public static PolicyDocument parse(String json) throws PolicyError {
+    try {
+      PolicyDocument doc = Json.strictMapper().readValue(json, PolicyDocument.class);
+      if (doc == null) throw new PolicyError("policy.json is empty");
+      return doc;
+    } catch (UnrecognizedPropertyException e) {
+      throw new PolicyError("policy.json: unknown key \"" + e.getPropertyName() + "\"" + at(e.getPathReference()));
+    } catch (ValueInstantiationException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new PolicyError("policy.json: " + cause.getMessage());
+    } catch (JsonProcessingException e) {
+      throw new PolicyError("policy.json: " + e.getOriginalMessage());
+    }
+  }
+
+  private static String at(String reference) {
+    return reference == null ? "" : " (" + reference.replace("dev.steward.protocol.policy.", "") + ")";
+  }
+
+  private Policy compile(PolicyDocument doc, boolean strictRoots) throws PolicyError {
+    for (PolicyDocument.PathRoot root : doc.paths()) {
+      if (root.root().isBlank()) throw new PolicyError("policy.json: a folder in \"paths\" is empty");
+      if (strictRoots) {
+        Path expanded = Path.of(root.root().startsWith("~") ? home.userHome() + root.root().substring(1) : root.root());
+        if (!Files.isDirectory(expanded)) {
+          throw new PolicyError("policy.json: the folder \"" + root.root() + "\" does not exist");
+        }
+      }
+    }
+    for (PolicyDocument.StandingGrant g : doc.grants()) {
+      if (!toolNames.contains(g.tool())) throw new PolicyError("policy.json: grant \"" + g.id() + "\" names an unknown tool \"" + g.tool() + "\"");
+    }
+    for (String tool : doc.overrides().keySet()) {
+      if (!toolNames.contains(tool)) throw new PolicyError("policy.json: \"overrides\" names an unknown tool \"" + tool + "\"");
+    }
+    Set<String> ids = doc.apps().stream().map(PolicyDocument.AppEntry::id).collect(Collectors.toSet());
+    if (ids.size() != doc.apps().size()) throw new PolicyError("policy.json: two apps share an id");
+    PathScope scope = PathScope.of(doc.paths(), List.of(home.config(), home.data(), home.run()), home.userHome());
+    return new Policy(doc, scope);
+  }
+
+  private static void write(Path file, PolicyDocument doc) throws IOException {
+    byte[] bytes = Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsBytes(doc);
+    AtomicFiles.write(file, bytes, true);
+  }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.service.policy;
+
+import org.jspecify.annotations.NullMarked;

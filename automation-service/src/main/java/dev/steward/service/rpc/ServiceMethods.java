@@ -1,0 +1,208 @@
+package dev.steward.service.rpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.json.CanonicalJson;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.jsonrpc.ErrorCodes;
+import dev.steward.protocol.jsonrpc.RpcException;
+import dev.steward.protocol.method.Audit;
+import dev.steward.protocol.method.Execute;
+import dev.steward.protocol.method.Grant;
+import dev.steward.protocol.method.Hello;
+import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.Preflight;
+import dev.steward.protocol.method.Role;
+import dev.steward.protocol.method.ToolsList;
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.service.audit.AuditEntry;
+import dev.steward.service.audit.AuditLog;
+import dev.steward.service.audit.AuditUnavailableException;
+import dev.steward.service.gate.CallRequest;
+import dev.steward.service.gate.Gate;
+import dev.steward.service.policy.PolicyError;
+import dev.steward.service.policy.PolicyStore;
+import dev.steward.service.scope.Access;
+import dev.steward.service.scope.ScopeDenied;
+import dev.steward.service.token.ConfirmTokens;
+import dev.steward.service.token.TokenRecord;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolRegistry;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/** The handlers of SPEC §3's methods, registered on a {@link Dispatcher}. */
+public final class ServiceMethods {
+
+  public static final String SERVICE_VERSION = "0.1.0";
+  private static final Set<Role> UI = EnumSet.of(Role.UI);
+  private static final int MAX_PAGE = 1000;
+
+  private final ToolRegistry tools;
+  private final Gate gate;
+  private final ConfirmTokens tokens;
+  private final AuditLog audit;
+  private final PolicyStore policies;
+  private final Limits limits;
+  private final Clock clock;
+
+  public ServiceMethods(
+      ToolRegistry tools, Gate gate, ConfirmTokens tokens, AuditLog audit, PolicyStore policies, Limits limits, Clock clock) {
+    this.tools = tools;
+    this.gate = gate;
+    this.tokens = tokens;
+    this.audit = audit;
+    this.policies = policies;
+    this.limits = limits;
+    this.clock = clock;
+  }
+
+  public void registerOn(Dispatcher d) {
+    d.register(Methods.SESSION_HELLO, (s, p) -> new Hello.Result(SERVICE_VERSION, s.role(), limits.wire()));
+    d.register(Methods.TOOLS_LIST, (s, p) -> new ToolsList.Result(tools.definitions()));
+    d.register(Methods.DEBUG_ECHO, (s, p) -> p);
+    d.register(Methods.TOOL_PREFLIGHT, (s, p) -> preflight(p));
+    d.register(Methods.TOOL_EXECUTE, this::execute);
+    d.register(Methods.TOOL_CANCEL, (s, p) -> new Execute.CancelResult(gate.cancel(Params.require(Params.read(p, Execute.CancelParams.class).callId(), "call_id"))));
+    d.register(Methods.CONFIRM_GRANT, UI, (s, p) -> grant(Params.read(p, Grant.Params.class)));
+    d.register(Methods.CONFIRM_REVOKE, UI, (s, p) -> revoke(Params.read(p, Grant.RevokeParams.class)));
+    d.register(Methods.AUDIT_QUERY, UI, (s, p) -> query(Params.read(p, Audit.QueryParams.class)));
+    d.register(Methods.AUDIT_VERIFY, UI, (s, p) -> verify());
+    d.register(Methods.POLICY_GET, UI, (s, p) -> policies.current().document());
+    d.register(Methods.POLICY_UPDATE, UI, (s, p) -> updatePolicy(p));
+  }
+
+  private Preflight.Result preflight(JsonNode p) {
+    Preflight.Params params = Params.read(p, Preflight.Params.class);
+    return gate.preflight(
+        Params.require(params.traceId(), "trace_id"), Params.require(params.tool(), "tool"), Params.require(params.args(), "args"));
+  }
+
+  private Object execute(Session session, JsonNode p) {
+    Execute.Params e = Params.read(p, Execute.Params.class);
+    return gate.execute(
+        new CallRequest(
+            Params.require(e.traceId(), "trace_id"),
+            Params.require(e.callId(), "call_id"),
+            Params.require(e.tool(), "tool"),
+            Params.require(e.args(), "args"),
+            e.confirmToken(),
+            e.idempotencyKey(),
+            session.role()));
+  }
+
+  private Grant.Result grant(Grant.Params g) {
+    String traceId = Params.require(g.traceId(), "trace_id");
+    int ttlS = g.ttlS() == null ? (int) ConfirmTokens.DEFAULT_TTL.toSeconds() : g.ttlS();
+    if (ttlS < 1 || ttlS > ConfirmTokens.MAX_TTL.toSeconds()) {
+      throw RpcException.invalidParams("ttl_s must be between 1 and " + ConfirmTokens.MAX_TTL.toSeconds());
+    }
+    boolean exact = g.calls() != null && !g.calls().isEmpty();
+    boolean scoped = g.tools() != null && !g.tools().isEmpty();
+    if (exact == scoped) throw RpcException.invalidParams("give either \"calls\" or \"tools\" with a \"scope\"");
+    List<TokenRecord.Call> calls = new ArrayList<>();
+    List<Path> scopePaths = new ArrayList<>();
+    Risk highest = Risk.LOW;
+    List<String> names = new ArrayList<>();
+    if (exact) {
+      if (g.calls().size() > 100) throw RpcException.invalidParams("at most 100 calls per token");
+      for (Grant.Call c : g.calls()) {
+        Tool t = tool(Params.require(c.tool(), "calls[].tool"));
+        JsonNode args = Params.require(c.args(), "calls[].args");
+        calls.add(new TokenRecord.Call(t.name(), CanonicalJson.sha256(args)));
+        highest = max(highest, t.definition().risk());
+        names.add(t.name());
+      }
+    } else {
+      if (g.scope() == null || g.scope().paths() == null || g.scope().paths().isEmpty()) {
+        throw RpcException.invalidParams("a token for tools needs scope.paths");
+      }
+      for (String name : g.tools()) {
+        Tool t = tool(name);
+        if (t.definition().risk() == Risk.HIGH) {
+          throw RpcException.invalidParams(name + " is high risk: only a token for exact calls can cover it");
+        }
+        names.add(name);
+      }
+      for (String folder : g.scope().paths()) {
+        try {
+          scopePaths.add(policies.current().scope().resolve(folder, Access.READ).real());
+        } catch (ScopeDenied e) {
+          throw RpcException.invalidParams("scope: " + e.getMessage());
+        }
+      }
+    }
+    ConfirmTokens.Minted m =
+        tokens.mint(traceId, calls, g.tools() == null ? List.of() : g.tools(), scopePaths, Boolean.TRUE.equals(g.reusable()),
+            Duration.ofSeconds(ttlS), highest, audit.lastSeq());
+    try {
+      audit.record(
+          new AuditEntry(AuditEntry.GRANT, traceId, null, String.join(",", names), null,
+              exact ? calls.size() + " exact call(s)" : "scope " + scopePaths, null, "minted by the user", m.record().tokenId(), "ok", null,
+              "token until " + m.record().expiresAt() + (m.record().reusable() ? " (reusable)" : ""), clock.instant(), clock.instant()));
+    } catch (AuditUnavailableException e) {
+      tokens.revoke(m.record().tokenId());
+      throw new RpcException(ErrorCodes.UNAVAILABLE, "the audit log is unavailable, so no token was minted");
+    }
+    return new Grant.Result(m.token(), m.record().tokenId(), m.record().expiresAt());
+  }
+
+  private Grant.RevokeResult revoke(Grant.RevokeParams p) {
+    String id = Params.require(p.tokenId(), "token_id");
+    boolean revoked = tokens.revoke(id);
+    if (revoked) {
+      try {
+        audit.record(new AuditEntry(AuditEntry.GRANT, null, null, null, null, null, null, "revoked by the user", id, "ok", null, "token revoked", clock.instant(), clock.instant()));
+      } catch (AuditUnavailableException e) {
+        throw new RpcException(ErrorCodes.UNAVAILABLE, "revoked, but the audit log is unavailable");
+      }
+    }
+    return new Grant.RevokeResult(revoked);
+  }
+
+  private Audit.QueryResult query(Audit.QueryParams q) {
+    int limit = q.limit() == null ? 100 : q.limit();
+    if (limit < 1 || limit > MAX_PAGE) throw RpcException.invalidParams("limit must be between 1 and " + MAX_PAGE);
+    try {
+      return audit.query(q, limit);
+    } catch (IllegalArgumentException e) {
+      throw RpcException.invalidParams(e.getMessage());
+    } catch (SQLException e) {
+      throw new RpcException(ErrorCodes.UNAVAILABLE, "the audit log cannot be read: " + e.getMessage());
+    }
+  }
+
+  private Audit.VerifyResult verify() {
+    try {
+      return audit.verify();
+    } catch (SQLException e) {
+      throw new RpcException(ErrorCodes.UNAVAILABLE, "the audit log cannot be read: " + e.getMessage());
+    }
+  }
+
+  private PolicyDocument updatePolicy(JsonNode p) {
+    try {
+      PolicyDocument doc = PolicyStore.parse(Json.write(p));
+      return policies.update(doc).document();
+    } catch (PolicyError e) {
+      throw RpcException.invalidParams(e.getMessage());
+    } catch (IOException e) {
+      throw new RpcException(ErrorCodes.UNAVAILABLE, "cannot save policy.json: " + e.getMessage());
+    }
+  }
+
+  private Tool tool(String name) {
+    return tools.find(name).orElseThrow(() -> RpcException.invalidParams("unknown tool \"" + name + "\""));
+  }
+
+  private static Risk max(Risk a, Risk b) {
+    return a.ordinal() >= b.ordinal() ? a : b;
+  }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.service.rpc;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,218 @@
+package dev.steward.service.scope;
+
+import dev.steward.protocol.policy.PolicyDocument;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.text.Normalizer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The folders tools may touch (SPEC §5). A requested path is expanded ({@code ~}, relative to the
+ * first root), normalised, its existing symlinks resolved one component at a time, and only then
+ * compared with the roots — by path components, never by string prefix. Some places are refused
+ * even inside a root: key and password stores, browser profiles and Steward's own files.
+ */
+public final class PathScope {
+
+  private static final int MAX_LINKS = 40;
+  private static final int MAX_PATH_CHARS = 4096;
+
+  /** Names refused anywhere in a path (compared after NFKC and case folding). */
+  private static final List<List<String>> DENIED =
+      List.of(
+          List.of(".ssh"),
+          List.of(".gnupg"),
+          List.of(".password-store"),
+          List.of(".mozilla"),
+          List.of(".aws"),
+          List.of("keychains"),
+          List.of(".local", "share", "keyrings"),
+          List.of(".config", "google-chrome"),
+          List.of(".config", "chromium"),
+          List.of(".config", "bravesoftware"),
+          List.of(".config", "microsoft-edge"),
+          List.of("library", "application support", "google", "chrome"),
+          List.of("library", "application support", "firefox"),
+          List.of("appdata", "local", "google", "chrome", "user data"),
+          List.of("appdata", "roaming", "mozilla"));
+
+  private record Root(Path real, boolean writable, String configured) {}
+
+  private final List<Root> roots;
+  private final List<Path> ownFolders;
+  private final Path userHome;
+
+  private PathScope(List<Root> roots, List<Path> ownFolders, Path userHome) {
+    this.roots = roots;
+    this.ownFolders = ownFolders;
+    this.userHome = userHome;
+  }
+
+  /**
+   * Builds the scope from the policy's roots. {@code ownFolders} are Steward's config, data and run
+   * folders: refused whatever the roots say.
+   */
+  public static PathScope of(List<PolicyDocument.PathRoot> configured, List<Path> ownFolders, Path userHome) {
+    List<Root> roots = new ArrayList<>();
+    for (PolicyDocument.PathRoot r : configured) {
+      Path lexical = expand(r.root(), userHome, null);
+      roots.add(new Root(realise(lexical), r.writable(), r.root()));
+    }
+    List<Path> own = ownFolders.stream().map(p -> realise(p.toAbsolutePath().normalize())).toList();
+    return new PathScope(List.copyOf(roots), own, userHome);
+  }
+
+  /** The first root, which relative paths are resolved against. */
+  public Optional<Path> workspace() {
+    return roots.isEmpty() ? Optional.empty() : Optional.of(roots.get(0).real());
+  }
+
+  public ResolvedPath resolve(String requested, Access access) throws ScopeDenied {
+    if (requested.isEmpty()) throw new ScopeDenied("the path is empty");
+    if (requested.length() > MAX_PATH_CHARS) throw new ScopeDenied("the path is longer than " + MAX_PATH_CHARS + " characters");
+    if (requested.indexOf('\0') >= 0) throw new ScopeDenied("the path contains a NUL character");
+    if (roots.isEmpty()) throw new ScopeDenied("no folders are allowed in the policy");
+    Path lexical;
+    try {
+      lexical = expand(requested, userHome, roots.get(0).real());
+    } catch (InvalidPathException e) {
+      throw new ScopeDenied("\"" + requested + "\" is not a valid path");
+    }
+    Path real = realiseStrict(lexical);
+    for (Path own : ownFolders) {
+      if (real.startsWith(own)) {
+        throw new ScopeDenied("\"" + requested + "\" is inside Steward's own files, which tools may never touch");
+      }
+    }
+    Optional<String> denied = deniedPart(real);
+    if (denied.isPresent()) {
+      throw new ScopeDenied("\"" + requested + "\" is inside " + denied.get() + ", which is always refused");
+    }
+    Root root =
+        roots.stream()
+            .filter(r -> real.startsWith(r.real()))
+            .max(Comparator.comparingInt(r -> r.real().getNameCount()))
+            .orElseThrow(() -> new ScopeDenied("\"" + requested + "\" is outside the allowed folders" + allowedList()));
+    if (access == Access.WRITE && !root.writable()) {
+      throw new ScopeDenied("\"" + requested + "\" is in " + root.configured() + ", which is read-only");
+    }
+    return new ResolvedPath(requested, real, root.real(), root.writable());
+  }
+
+  /** Whether {@code real} lies inside a read-write root (untrusted content comes from elsewhere). */
+  public boolean inWritableRoot(Path real) {
+    return roots.stream().filter(r -> real.startsWith(r.real())).max(Comparator.comparingInt(r -> r.real().getNameCount()))
+        .map(Root::writable).orElse(false);
+  }
+
+  /** Whether a resolved path lies under {@code folder} (expanded and resolved like any request). */
+  public boolean isUnder(Path real, String folder) {
+    try {
+      return real.startsWith(realise(expand(folder, userHome, roots.isEmpty() ? null : roots.get(0).real())));
+    } catch (InvalidPathException e) {
+      return false;
+    }
+  }
+
+  /** Whether a name (a single component) may be shown in listings and searches. */
+  public boolean isDeniedChild(Path real) {
+    return deniedPart(real).isPresent() || ownFolders.stream().anyMatch(real::startsWith);
+  }
+
+  private String allowedList() {
+    StringBuilder sb = new StringBuilder(" (allowed: ");
+    for (int i = 0; i < roots.size(); i++) {
+      if (i > 0) sb.append(", ");
+      sb.append(roots.get(i).configured()).append(roots.get(i).writable() ? "" : " read-only");
+    }
+    return sb.append(')').toString();
+  }
+
+  static Path expand(String raw, Path userHome, Path base) {
+    Path p;
+    if (raw.equals("~")) {
+      p = userHome;
+    } else if (raw.startsWith("~/") || raw.startsWith("~" + java.io.File.separator)) {
+      p = userHome.resolve(raw.substring(2));
+    } else {
+      Path given = Path.of(raw);
+      if (given.isAbsolute()) p = given;
+      else if (base != null) p = base.resolve(given);
+      else p = userHome.resolve(given);
+    }
+    return p.toAbsolutePath().normalize();
+  }
+
+  /** Resolves existing symlinks component by component; missing parts are kept as written. */
+  static Path realise(Path lexical) {
+    try {
+      return realiseStrict(lexical);
+    } catch (ScopeDenied e) {
+      return lexical;
+    }
+  }
+
+  private static Path realiseStrict(Path lexical) throws ScopeDenied {
+    Deque<Path> todo = new ArrayDeque<>();
+    for (Path name : lexical) todo.add(name);
+    Path current = lexical.getRoot();
+    int links = 0;
+    while (!todo.isEmpty()) {
+      Path name = todo.pollFirst();
+      if (name.toString().equals("..")) {
+        Path parent = current.getParent();
+        current = parent == null ? current : parent;
+        continue;
+      }
+      if (name.toString().equals(".")) continue;
+      Path next = current.resolve(name);
+      if (Files.isSymbolicLink(next)) {
+        if (++links > MAX_LINKS) throw new ScopeDenied("too many symbolic links in \"" + lexical + "\"");
+        Path target;
+        try {
+          target = Files.readSymbolicLink(next);
+        } catch (IOException e) {
+          throw new ScopeDenied("cannot read the link " + next);
+        }
+        List<Path> rest = new ArrayList<>();
+        for (Path t : target) rest.add(t);
+        for (int i = rest.size() - 1; i >= 0; i--) todo.addFirst(rest.get(i));
+        if (target.isAbsolute()) current = target.getRoot();
+      } else {
+        current = next;
+      }
+    }
+    return current;
+  }
+
+  private static Optional<String> deniedPart(Path real) {
+    List<String> names = new ArrayList<>();
+    for (Path n : real) names.add(fold(n.toString()));
+    for (List<String> pattern : DENIED) {
+      for (int i = 0; i + pattern.size() <= names.size(); i++) {
+        if (names.subList(i, i + pattern.size()).equals(pattern)) {
+          return Optional.of(String.join("/", pattern));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String fold(String name) {
+    String n = Normalizer.normalize(name, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+    // Windows ignores trailing dots and spaces: ".ssh." is ".ssh" there.
+    int end = n.length();
+    while (end > 0 && (n.charAt(end - 1) == '.' || n.charAt(end - 1) == ' ') && end > 1 && !n.substring(0, end).equals("..")) {
+      end--;
+    }
+    return n.substring(0, end);
+  }
+}

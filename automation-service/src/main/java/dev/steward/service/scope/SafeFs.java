@@ -1,0 +1,153 @@
+package dev.steward.service.scope;
+
+import java.io.IOException;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * File operations that cannot be redirected by a symlink swapped in after the scope check. Each
+ * operation opens the root, then every folder down to the target relative to the one before it
+ * with {@code NOFOLLOW_LINKS} (openat with O_NOFOLLOW on Linux and macOS), so a folder replaced by
+ * a link mid-call makes the call fail instead of escaping the root.
+ */
+public final class SafeFs {
+
+  private static final LinkOption[] NOFOLLOW = {LinkOption.NOFOLLOW_LINKS};
+
+  private SafeFs() {}
+
+  /** A folder opened by descriptor, with the name of the target inside it. */
+  public record Dir(SecureDirectoryStream<Path> stream, Path name) implements AutoCloseable {
+    @Override
+    public void close() throws IOException {
+      stream.close();
+    }
+  }
+
+  /** Thrown when the walk from the root met a link or a non-folder where a folder was checked. */
+  public static final class PathChanged extends IOException {
+    public PathChanged(String message) {
+      super(message);
+    }
+  }
+
+  /** Opens the folder that holds {@code path}, walking from its root without following links. */
+  public static Dir openParent(ResolvedPath path) throws IOException {
+    if (path.isRoot()) throw new IOException("the root folder itself has no parent inside the scope");
+    Path rel = path.relative();
+    SecureDirectoryStream<Path> dir = openRoot(path.root());
+    try {
+      for (int i = 0; i < rel.getNameCount() - 1; i++) {
+        dir = descend(dir, rel.getName(i));
+      }
+      return new Dir(dir, rel.getFileName());
+    } catch (IOException | RuntimeException e) {
+      dir.close();
+      throw e;
+    }
+  }
+
+  /** Opens {@code path} itself as a folder, walking from its root without following links. */
+  public static SecureDirectoryStream<Path> openDir(ResolvedPath path) throws IOException {
+    SecureDirectoryStream<Path> dir = openRoot(path.root());
+    try {
+      for (Path name : path.relative()) {
+        if (name.toString().isEmpty()) continue;
+        dir = descend(dir, name);
+      }
+      return dir;
+    } catch (IOException | RuntimeException e) {
+      dir.close();
+      throw e;
+    }
+  }
+
+  /** Opens a child folder of an open folder; a link there is refused. */
+  public static SecureDirectoryStream<Path> descend(SecureDirectoryStream<Path> dir, Path name) throws IOException {
+    try {
+      Optional<BasicFileAttributes> attrs = attributes(dir, name);
+      if (attrs.isPresent() && !attrs.get().isDirectory()) {
+        throw new PathChanged(name + " is " + (attrs.get().isSymbolicLink() ? "a symbolic link" : "not a folder"));
+      }
+      return dir.newDirectoryStream(name, NOFOLLOW);
+    } catch (NoSuchFileException e) {
+      throw e;
+    } catch (PathChanged e) {
+      throw e;
+    } catch (IOException e) {
+      // ELOOP, ENOTDIR: something that was a folder during the check is not one now.
+      throw new PathChanged("the path changed while the call ran: " + e.getMessage());
+    } finally {
+      dir.close();
+    }
+  }
+
+  /** Attributes of a child, not following a link; empty when it does not exist. */
+  public static Optional<BasicFileAttributes> attributes(SecureDirectoryStream<Path> dir, Path name) throws IOException {
+    try {
+      return Optional.of(dir.getFileAttributeView(name, BasicFileAttributeView.class, NOFOLLOW).readAttributes());
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+  }
+
+  public static SeekableByteChannel openRead(Dir dir) throws IOException {
+    return dir.stream().newByteChannel(dir.name(), Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
+  }
+
+  /**
+   * Replaces (or creates) the file atomically: the bytes go to a new sibling, are synced, and the
+   * sibling is renamed over the target within the same open folder. Readers see the old content
+   * or the new, never a mix; a crash leaves one complete version.
+   */
+  public static void writeAtomically(Dir dir, byte[] content, boolean mustNotExist) throws IOException {
+    Path tmp = Path.of(".steward-" + UUID.randomUUID() + ".tmp");
+    Set<OpenOption> opts = new HashSet<>(Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
+    try (SeekableByteChannel ch = dir.stream().newByteChannel(tmp, opts)) {
+      java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(content);
+      while (buf.hasRemaining()) ch.write(buf);
+      if (ch instanceof java.nio.channels.FileChannel fc) fc.force(true);
+    } catch (IOException e) {
+      deleteQuietly(dir.stream(), tmp);
+      throw e;
+    }
+    try {
+      if (mustNotExist && attributes(dir.stream(), dir.name()).isPresent()) {
+        throw new FileAlreadyExistsException(dir.name().toString());
+      }
+      dir.stream().move(tmp, dir.stream(), dir.name());
+    } catch (IOException e) {
+      deleteQuietly(dir.stream(), tmp);
+      throw e;
+    }
+  }
+
+  private static void deleteQuietly(SecureDirectoryStream<Path> dir, Path name) {
+    try {
+      dir.deleteFile(name);
+    } catch (IOException ignored) {
+      // best effort: a stray temp file is harmless and named as ours
+    }
+  }
+
+  private static SecureDirectoryStream<Path> openRoot(Path root) throws IOException {
+    DirectoryStream<Path> ds = Files.newDirectoryStream(root);
+    if (ds instanceof SecureDirectoryStream<Path> sds) return sds;
+    ds.close();
+    throw new IOException("this platform cannot open folders by descriptor; file tools are unavailable");
+  }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.service.scope;
+
+import org.jspecify.annotations.NullMarked;

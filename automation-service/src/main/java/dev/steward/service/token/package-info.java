@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.service.token;
+
+import org.jspecify.annotations.NullMarked;

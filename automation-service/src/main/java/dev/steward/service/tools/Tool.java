@@ -1,0 +1,62 @@
+package dev.steward.service.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.tool.ToolDefinition;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A tool: its definition plus a handler. The gate has checked arguments, scopes and tokens before
+ * {@link #run} is called; a tool never trusts anything else a client or model sent.
+ */
+public interface Tool {
+
+  ToolDefinition definition();
+
+  default String name() {
+    return definition().name();
+  }
+
+  /** The path arguments of a call and the access each needs; the gate resolves and checks them. */
+  default List<PathUse> paths(JsonNode args) {
+    return List.of();
+  }
+
+  /** Whether the tool can change anything at all (mutating calls in a tainted trace need a token). */
+  boolean mutates();
+
+  /**
+   * Whether this call mutates or overwrites existing state (SPEC §2's dynamic approval: writing a
+   * new file is not destructive, overwriting one is). Reads the world, never changes it.
+   */
+  default boolean destructive(JsonNode args, ToolContext ctx) {
+    return false;
+  }
+
+  /** Arguments shown in the audit log only as size and hash (file contents, clipboard text). */
+  default Set<String> sensitiveArgs() {
+    return Set.of();
+  }
+
+  /**
+   * Where this call's output comes from when it is untrusted content (SPEC §10 taint), e.g.
+   * "file ~/Downloads/x.txt"; empty when the output is the tool's own data.
+   */
+  default Optional<String> taintSource(JsonNode args, ToolContext ctx) {
+    return Optional.empty();
+  }
+
+  default Duration timeLimit() {
+    return Duration.ofSeconds(30);
+  }
+
+  JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure;
+
+  /** A short deterministic summary of a successful result for the audit log. */
+  default String summarize(JsonNode args, JsonNode value) {
+    return "ok";
+  }
+
+}

@@ -1,0 +1,33 @@
+package dev.steward.service.tools;
+
+import dev.steward.service.scope.PathScope;
+import dev.steward.service.scope.ResolvedPath;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * What a running tool may use: the paths the gate resolved for this call (by argument pointer),
+ * the scope (for listings that must hide refused names), a way to report progress, and whether the
+ * user approved this call as destructive (a call approved as a new-file write must not overwrite).
+ */
+public record ToolContext(
+    Map<String, ResolvedPath> paths, PathScope scope, Consumer<String> progress, boolean approvedDestructive) {
+
+  /** A context for asking {@link Tool#destructive} before anything is approved. */
+  public static ToolContext forCheck(Map<String, ResolvedPath> paths, PathScope scope) {
+    return new ToolContext(paths, scope, message -> {}, false);
+  }
+
+  public ResolvedPath path(String pointer) {
+    ResolvedPath p = paths.get(pointer);
+    if (p == null) throw new IllegalStateException("the gate did not resolve " + pointer);
+    return p;
+  }
+
+  /** Throws when the call was cancelled or timed out, so long loops stop promptly. */
+  public static void checkCancelled() throws ToolFailure {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new ToolFailure(dev.steward.protocol.tool.ToolErrorCodes.CANCELLED, "the call was cancelled");
+    }
+  }
+}

@@ -1,0 +1,186 @@
+package dev.steward.service.tools.files;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ScopeKind;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.scope.Access;
+import dev.steward.service.scope.ResolvedPath;
+import dev.steward.service.scope.SafeFs;
+import dev.steward.service.tools.PathUse;
+import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolFailure;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.UnsupportedCharsetException;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.Optional;
+
+/** {@code files.read_text}: a text file's content, bounded, optionally a range of lines. */
+public final class ReadText implements Tool {
+
+  static final int DEFAULT_MAX_BYTES = 1 << 20;
+  static final int MAX_BYTES = 16 << 20;
+
+  private static final ToolDefinition DEFINITION =
+      new ToolDefinition(
+          "files.read_text",
+          "Read a text file. Binary files are refused. Use start_line/end_line for part of a long file.",
+          Schemas.parse(
+              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
+                  + "'path':{'type':'string','minLength':1,'maxLength':4096},"
+                  + "'encoding':{'type':'string','minLength':1,'maxLength':40,'default':'utf-8'},"
+                  + "'start_line':{'type':'integer','minimum':1},"
+                  + "'end_line':{'type':'integer','minimum':1},"
+                  + "'max_bytes':{'type':'integer','minimum':1,'maximum':" + MAX_BYTES + ",'default':" + DEFAULT_MAX_BYTES + "}},"
+                  + "'required':['path'],'additionalProperties':false}"),
+          Schemas.parse(
+              "{'type':'object','properties':{'content':{'type':'string'},'size':{'type':'integer'},"
+                  + "'modified':{'type':'string','format':'date-time'},'truncated':{'type':'boolean'}},"
+                  + "'required':['content','size','modified','truncated']}"),
+          Risk.LOW,
+          Confirmation.NEVER,
+          List.of(ScopeKind.PATHS));
+
+  @Override
+  public ToolDefinition definition() {
+    return DEFINITION;
+  }
+
+  @Override
+  public boolean mutates() {
+    return false;
+  }
+
+  @Override
+  public List<PathUse> paths(JsonNode args) {
+    return List.of(new PathUse("/path", args.path("path").asText(), Access.READ));
+  }
+
+  @Override
+  public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
+    ResolvedPath p = ctx.path("/path");
+    return ctx.scope().inWritableRoot(p.real()) ? Optional.empty() : Optional.of("file " + p.real());
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    ResolvedPath path = ctx.path("/path");
+    Charset charset = charset(args.path("encoding").asText("utf-8"));
+    int maxBytes = args.path("max_bytes").asInt(DEFAULT_MAX_BYTES);
+    int start = args.path("start_line").asInt(1);
+    int end = args.has("end_line") ? args.get("end_line").asInt() : Integer.MAX_VALUE;
+    if (end < start) {
+      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "end_line is before start_line", "/end_line", null);
+    }
+    BasicFileAttributes attrs;
+    byte[] bytes;
+    boolean truncated;
+    try (SafeFs.Dir dir = SafeFs.openParent(path)) {
+      attrs = SafeFs.attributes(dir.stream(), dir.name()).orElseThrow(() -> new java.nio.file.NoSuchFileException(path.requested()));
+      if (attrs.isDirectory()) {
+        throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + path.requested() + "\" is a folder; use files.list_dir", "/path", null);
+      }
+      // Lines past the byte cap are only reachable if the whole file may be read.
+      long cap = start > 1 || end != Integer.MAX_VALUE ? Math.max(maxBytes, Math.min(attrs.size(), MAX_BYTES)) : maxBytes;
+      try (SeekableByteChannel ch = SafeFs.openRead(dir)) {
+        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(cap + 1, Math.max(attrs.size() + 1, 1)));
+        while (buf.hasRemaining() && ch.read(buf) > 0) {
+          ToolContext.checkCancelled();
+        }
+        truncated = buf.position() > cap;
+        bytes = new byte[(int) Math.min(buf.position(), cap)];
+        buf.flip().get(bytes);
+      }
+    } catch (IOException e) {
+      throw FileErrors.of(e, path.requested());
+    }
+    int nul = charset.name().startsWith("UTF-16") || charset.name().startsWith("UTF-32") ? -1 : indexOfNul(bytes);
+    if (nul >= 0) {
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "\"" + path.requested() + "\" is a binary file (a NUL byte at offset " + nul + "); files.read_text reads text only",
+          "/path",
+          null);
+    }
+    String text = decode(bytes, charset, truncated, path.requested());
+    String content = lines(text, start, end);
+    if (content.length() > maxBytes) {
+      content = content.substring(0, maxBytes);
+      truncated = true;
+    }
+    ObjectNode result = Json.object();
+    result.put("content", content);
+    result.put("size", attrs.size());
+    result.put("modified", attrs.lastModifiedTime().toInstant().toString());
+    result.put("truncated", truncated);
+    return result;
+  }
+
+  private static Charset charset(String name) throws ToolFailure {
+    try {
+      return Charset.forName(name);
+    } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "unknown encoding \"" + name + "\"", "/encoding", null);
+    }
+  }
+
+  private static String decode(byte[] bytes, Charset charset, boolean truncated, String requested) throws ToolFailure {
+    CharsetDecoder decoder =
+        charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    CharBuffer out = CharBuffer.allocate((int) (bytes.length * (double) decoder.maxCharsPerByte()) + 1);
+    var result = decoder.decode(in, out, true);
+    if (result.isError() && !(truncated && result.isMalformed() && in.remaining() < 4)) {
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR,
+          "\"" + requested + "\" is not valid " + charset.name() + " (at byte " + in.position() + "); pass its encoding, e.g. windows-1252",
+          "/encoding",
+          null);
+    }
+    try {
+      decoder.flush(out);
+    } catch (IllegalStateException e) {
+      // decoding stopped early on a character cut by the byte cap; what came before stands
+    }
+    return out.flip().toString();
+  }
+
+  private static String lines(String text, int start, int end) {
+    if (start == 1 && end == Integer.MAX_VALUE) return text;
+    int line = 1;
+    int from = start == 1 ? 0 : -1;
+    for (int i = 0; i < text.length(); i++) {
+      if (text.charAt(i) == '\n') {
+        line++;
+        if (line == start) from = i + 1;
+        if (line == end + 1) return from < 0 ? "" : text.substring(from, i + 1);
+      }
+    }
+    return from < 0 ? "" : text.substring(from);
+  }
+
+  private static int indexOfNul(byte[] bytes) {
+    for (int i = 0; i < bytes.length; i++) if (bytes[i] == 0) return i;
+    return -1;
+  }
+
+  @Override
+  public String summarize(JsonNode args, JsonNode value) {
+    return "read " + value.path("size").asLong() + " bytes" + (value.path("truncated").asBoolean() ? " (truncated)" : "");
+  }
+
+}

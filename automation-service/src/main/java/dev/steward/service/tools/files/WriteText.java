@@ -1,0 +1,145 @@
+package dev.steward.service.tools.files;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ScopeKind;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.scope.Access;
+import dev.steward.service.scope.ResolvedPath;
+import dev.steward.service.scope.SafeFs;
+import dev.steward.service.tools.PathUse;
+import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolFailure;
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.UnsupportedCharsetException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code files.write_text}: writes a whole text file atomically. A new file needs no token; an
+ * overwrite is destructive, so the gate asks for one.
+ */
+public final class WriteText implements Tool {
+
+  static final int MAX_BYTES = 16 << 20;
+
+  private static final ToolDefinition DEFINITION =
+      new ToolDefinition(
+          "files.write_text",
+          "Write a text file (the whole content). Creating a new file runs at once; overwriting asks the user.",
+          Schemas.parse(
+              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
+                  + "'path':{'type':'string','minLength':1,'maxLength':4096},"
+                  + "'content':{'type':'string'},"
+                  + "'encoding':{'type':'string','minLength':1,'maxLength':40,'default':'utf-8'},"
+                  + "'create_dirs':{'type':'boolean','default':false,'description':'Create missing parent folders'}},"
+                  + "'required':['path','content'],'additionalProperties':false}"),
+          Schemas.parse(
+              "{'type':'object','properties':{'path':{'type':'string'},'size':{'type':'integer'},"
+                  + "'overwritten':{'type':'boolean'}},'required':['path','size','overwritten']}"),
+          Risk.MEDIUM,
+          Confirmation.IF_DESTRUCTIVE,
+          List.of(ScopeKind.PATHS));
+
+  @Override
+  public ToolDefinition definition() {
+    return DEFINITION;
+  }
+
+  @Override
+  public boolean mutates() {
+    return true;
+  }
+
+  @Override
+  public List<PathUse> paths(JsonNode args) {
+    return List.of(new PathUse("/path", args.path("path").asText(), Access.WRITE));
+  }
+
+  @Override
+  public Set<String> sensitiveArgs() {
+    return Set.of("content");
+  }
+
+  @Override
+  public boolean destructive(JsonNode args, ToolContext ctx) {
+    return existing(ctx.path("/path")).isPresent();
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    ResolvedPath path = ctx.path("/path");
+    if (path.isRoot()) {
+      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + path.requested() + "\" is an allowed folder itself, not a file", "/path", null);
+    }
+    byte[] bytes = encode(args.path("content").asText(), args.path("encoding").asText("utf-8"));
+    if (bytes.length > MAX_BYTES) {
+      throw new ToolFailure(ToolErrorCodes.TOO_LARGE, "the content is " + bytes.length + " bytes; the limit is " + MAX_BYTES, "/content", null);
+    }
+    try {
+      if (args.path("create_dirs").asBoolean(false)) {
+        Folders.ensure(path, false);
+      }
+      boolean overwritten;
+      try (SafeFs.Dir dir = SafeFs.openParent(path)) {
+        Optional<BasicFileAttributes> before = SafeFs.attributes(dir.stream(), dir.name());
+        if (before.isPresent() && before.get().isDirectory()) {
+          throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + path.requested() + "\" is a folder", "/path", null);
+        }
+        overwritten = before.isPresent();
+        if (overwritten && !ctx.approvedDestructive()) {
+          // It appeared after the gate decided this was a new file: overwriting needs approval.
+          throw new ToolFailure(
+              ToolErrorCodes.ALREADY_EXISTS, "\"" + path.requested() + "\" was created after the check; overwriting it needs confirmation", "/path", null);
+        }
+        SafeFs.writeAtomically(dir, bytes, !ctx.approvedDestructive());
+      }
+      ObjectNode result = Json.object();
+      result.put("path", path.real().toString());
+      result.put("size", bytes.length);
+      result.put("overwritten", overwritten);
+      return result;
+    } catch (NoSuchFileException e) {
+      throw new ToolFailure(
+          ToolErrorCodes.NOT_FOUND, "the folder of \"" + path.requested() + "\" does not exist; pass create_dirs: true to create it", "/path", null);
+    } catch (FileAlreadyExistsException e) {
+      throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "\"" + path.requested() + "\" was created after the check; overwriting it needs confirmation", "/path", null);
+    } catch (IOException e) {
+      throw FileErrors.of(e, path.requested());
+    }
+  }
+
+  private static Optional<BasicFileAttributes> existing(ResolvedPath path) {
+    if (path.isRoot()) return Optional.empty();
+    try (SafeFs.Dir dir = SafeFs.openParent(path)) {
+      return SafeFs.attributes(dir.stream(), dir.name());
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static byte[] encode(String content, String encoding) throws ToolFailure {
+    try {
+      return content.getBytes(Charset.forName(encoding));
+    } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "unknown encoding \"" + encoding + "\"", "/encoding", null);
+    }
+  }
+
+  @Override
+  public String summarize(JsonNode args, JsonNode value) {
+    return (value.path("overwritten").asBoolean() ? "overwrote " : "created ") + value.path("size").asLong() + " bytes";
+  }
+}

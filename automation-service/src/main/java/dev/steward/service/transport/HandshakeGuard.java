@@ -1,0 +1,53 @@
+package dev.steward.service.transport;
+
+import dev.steward.protocol.method.Role;
+import dev.steward.service.config.Secrets;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The checks every handshake passes before the upgrade (SPEC §4): a loopback {@code Host} with our
+ * port (DNS rebinding), no browser {@code Origin} (cross-site WebSocket hijacking), the path, and
+ * a secret that names a role. The first failure decides the status.
+ */
+public final class HandshakeGuard {
+
+  /** The verdict: a role, or an HTTP status and a reason. */
+  public record Verdict(Optional<Role> role, int status, String reason) {
+    static Verdict refuse(int status, String reason) {
+      return new Verdict(Optional.empty(), status, reason);
+    }
+  }
+
+  private final Secrets secrets;
+  private volatile Set<String> hosts = Set.of();
+
+  public HandshakeGuard(Secrets secrets) {
+    this.secrets = secrets;
+  }
+
+  /** Called once the port is known. */
+  public void bindPort(int port) {
+    hosts = Set.of("127.0.0.1:" + port, "[::1]:" + port, "localhost:" + port);
+  }
+
+  public Verdict check(String path, String host, String origin, String authorization) {
+    if (host == null || !hosts.contains(host.toLowerCase(java.util.Locale.ROOT))) {
+      return Verdict.refuse(403, "Host must be the loopback address and port of this service");
+    }
+    if (origin != null) {
+      return Verdict.refuse(403, "browser connections (with an Origin) are refused");
+    }
+    if (!"/rpc".equals(path)) {
+      return Verdict.refuse(404, "the service answers at /rpc only");
+    }
+    if (authorization == null || !authorization.startsWith("Bearer ")) {
+      return Verdict.refuse(401, "missing Authorization: Bearer <secret>");
+    }
+    Optional<Role> role = secrets.roleOf(authorization.substring("Bearer ".length()).trim());
+    if (role.isEmpty()) {
+      return Verdict.refuse(401, "the secret is not one of this installation's");
+    }
+    return new Verdict(role, 101, "ok");
+  }
+}

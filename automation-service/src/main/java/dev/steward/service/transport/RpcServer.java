@@ -1,0 +1,150 @@
+package dev.steward.service.transport;
+
+import dev.steward.protocol.jsonrpc.Notification;
+import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.Role;
+import dev.steward.protocol.method.ToolResults;
+import dev.steward.protocol.json.Json;
+import dev.steward.service.rpc.Dispatcher;
+import dev.steward.service.rpc.Limits;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
+
+/**
+ * The WebSocket endpoint at {@code ws://127.0.0.1:<port>/rpc} (and {@code [::1]}). Every request
+ * passes the {@link HandshakeGuard} before an upgrade is even attempted; anything that is not a
+ * WebSocket upgrade is answered 426 and reaches no method.
+ */
+public final class RpcServer implements AutoCloseable {
+
+  private static final Logger LOG = Logger.getLogger(RpcServer.class.getName());
+
+  private final Server server;
+  private final ExecutorService workers;
+  private final Set<Connection> uiConnections = ConcurrentHashMap.newKeySet();
+  private final int port;
+
+  private RpcServer(Server server, ExecutorService workers, int port) {
+    this.server = server;
+    this.workers = workers;
+    this.port = port;
+  }
+
+  public static RpcServer start(int requestedPort, HandshakeGuard guard, Dispatcher dispatcher, Limits limits) throws Exception {
+    QueuedThreadPool threads = new QueuedThreadPool(32, 4);
+    threads.setName("rpc-io");
+    threads.setDaemon(true);
+    Server server = new Server(threads);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setSendServerVersion(false);
+    http.setRequestHeaderSize(16 * 1024);
+    ServerConnector v4 = new ServerConnector(server, new HttpConnectionFactory(http));
+    v4.setHost("127.0.0.1");
+    v4.setPort(requestedPort);
+    server.addConnector(v4);
+    AtomicInteger n = new AtomicInteger();
+    ExecutorService workers =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "rpc-worker-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    ServerWebSocketContainer container = ServerWebSocketContainer.ensure(server);
+    container.setMaxTextMessageSize(limits.maxFrameBytes());
+    container.setMaxBinaryMessageSize(1024);
+    container.setMaxFrameSize(limits.maxFrameBytes());
+    container.setIdleTimeout(Duration.ofHours(24));
+    RpcServer[] self = new RpcServer[1];
+    server.setHandler(
+        new Handler.Abstract() {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback) {
+            HandshakeGuard.Verdict v =
+                guard.check(
+                    Request.getPathInContext(request),
+                    request.getHeaders().get(HttpHeader.HOST),
+                    request.getHeaders().get(HttpHeader.ORIGIN),
+                    request.getHeaders().get(HttpHeader.AUTHORIZATION));
+            if (v.role().isEmpty()) {
+              Response.writeError(request, response, callback, v.status(), v.reason());
+              return true;
+            }
+            Role role = v.role().get();
+            boolean upgraded =
+                container.upgrade(
+                    (upgradeRequest, upgradeResponse, cb) -> {
+                      Connection c = new Connection(role, dispatcher, workers, limits, self[0]::closed);
+                      if (role == Role.UI) self[0].uiConnections.add(c);
+                      return c;
+                    },
+                    request,
+                    response,
+                    callback);
+            if (!upgraded) {
+              Response.writeError(request, response, callback, 426, "this endpoint speaks WebSocket only");
+            }
+            return true;
+          }
+        });
+    server.addBean(container);
+    server.start();
+    int port = v4.getLocalPort();
+    guard.bindPort(port);
+    try {
+      ServerConnector v6 = new ServerConnector(server, new HttpConnectionFactory(http));
+      v6.setHost("::1");
+      v6.setPort(port);
+      server.addConnector(v6);
+      v6.start();
+    } catch (Exception e) {
+      LOG.log(Level.FINE, "no IPv6 loopback; serving on 127.0.0.1 only", e);
+    }
+    RpcServer rpc = new RpcServer(server, workers, port);
+    self[0] = rpc;
+    return rpc;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /** Sends a finished call to every ui connection (SPEC §3: {@code tool.results}). */
+  public void publish(ToolResults results) {
+    Notification n = new Notification(Methods.TOOL_RESULTS, Json.tree(results));
+    uiConnections.forEach(c -> c.send(n));
+  }
+
+  void closed(Connection c) {
+    uiConnections.remove(c);
+  }
+
+
+  @Override
+  public void close() {
+    try {
+      server.stop();
+    } catch (Exception e) {
+      LOG.log(Level.WARNING, "stopping the server", e);
+    }
+    workers.shutdownNow();
+  }
+}

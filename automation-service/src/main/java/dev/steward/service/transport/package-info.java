@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.service.transport;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,409 @@
+package dev.steward.protocol.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.LongNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.jsonrpc.Message;
+import dev.steward.protocol.jsonrpc.MessageCodec;
+import dev.steward.protocol.jsonrpc.Notification;
+import dev.steward.protocol.jsonrpc.Request;
+import dev.steward.protocol.jsonrpc.Response;
+import dev.steward.protocol.method.Execute;
+import dev.steward.protocol.method.Grant;
+import dev.steward.protocol.method.Hello;
+import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.Preflight;
+import dev.steward.protocol.method.ToolsList;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolResult;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.net.http.WebSocketHandshakeException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A JSON-RPC client for the Steward service over the JDK's WebSocket. Calls are asynchronous and
+ * may overlap; sends are serialised because the JDK allows one outstanding send per socket. With
+ * {@link Options#reconnect()} the client reconnects with back-off after the service goes away,
+ * asking its endpoint supplier again (the service may come back on another port).
+ */
+public final class StewardClient implements AutoCloseable {
+
+  /** Connection settings. */
+  public record Options(String clientName, Duration connectTimeout, Duration callTimeout, boolean reconnect) {
+    public static Options defaults() {
+      return new Options("steward-client", Duration.ofSeconds(5), Duration.ofSeconds(60), false);
+    }
+
+    public Options withReconnect(boolean value) {
+      return new Options(clientName, connectTimeout, callTimeout, value);
+    }
+
+    public Options withClientName(String value) {
+      return new Options(value, connectTimeout, callTimeout, reconnect);
+    }
+
+    public Options withCallTimeout(Duration value) {
+      return new Options(clientName, value, callTimeout, reconnect);
+    }
+  }
+
+  /** The connection's state, reported to {@link #onState} listeners. */
+  public enum State {
+    CONNECTED,
+    DISCONNECTED,
+    CLOSED
+  }
+
+  /** One call of a batch. */
+  public record BatchCall(String method, @Nullable Object params) {}
+
+  private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+
+  private final Supplier<Endpoint> endpoints;
+  private final Options options;
+  private final ExecutorService httpExecutor;
+  private final HttpClient http;
+  private final AtomicLong ids = new AtomicLong();
+  private final Map<Long, CompletableFuture<Response>> pending = new ConcurrentHashMap<>();
+  private final List<Consumer<Notification>> notificationListeners = new CopyOnWriteArrayList<>();
+  private final List<Consumer<State>> stateListeners = new CopyOnWriteArrayList<>();
+  private final ScheduledExecutorService scheduler;
+  private final Object sendLock = new Object();
+
+  private volatile @Nullable WebSocket socket;
+  private volatile boolean closed;
+  private CompletableFuture<?> sendTail = CompletableFuture.completedFuture(null);
+  private long backoffMillis = 100;
+
+  private StewardClient(Supplier<Endpoint> endpoints, Options options) {
+    this.endpoints = endpoints;
+    this.options = options;
+    this.httpExecutor =
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "steward-client-io");
+              t.setDaemon(true);
+              return t;
+            });
+    this.http =
+        HttpClient.newBuilder().connectTimeout(options.connectTimeout()).executor(httpExecutor).build();
+    this.scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "steward-client-" + options.clientName());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  public static StewardClient connect(Endpoint endpoint) {
+    return connect(() -> endpoint, Options.defaults());
+  }
+
+  /** Connects now (throws {@link ClientException} when that fails) and, if asked, stays connected. */
+  public static StewardClient connect(Supplier<Endpoint> endpoints, Options options) {
+    StewardClient client = new StewardClient(endpoints, options);
+    try {
+      client.open();
+    } catch (ClientException e) {
+      client.shutdownExecutors();
+      throw e;
+    }
+    return client;
+  }
+
+  public boolean isConnected() {
+    WebSocket ws = socket;
+    return ws != null && !ws.isInputClosed() && !ws.isOutputClosed();
+  }
+
+  public void onNotification(Consumer<Notification> listener) {
+    notificationListeners.add(listener);
+  }
+
+  public void onState(Consumer<State> listener) {
+    stateListeners.add(listener);
+  }
+
+  // ---- calls ------------------------------------------------------------------------------
+
+  /** Sends a request; the future completes with its result, or fails with a {@link ClientException}. */
+  public CompletableFuture<JsonNode> call(String method, @Nullable Object params) {
+    long id = ids.incrementAndGet();
+    CompletableFuture<Response> response = register(id);
+    send(MessageCodec.write(new Request(LongNode.valueOf(id), method, paramsNode(params))))
+        .whenComplete((v, e) -> failOnSendError(id, e));
+    return response.thenApply(StewardClient::resultOf);
+  }
+
+  /** A blocking call with the configured call timeout, its result read as {@code type}. */
+  public <T> T call(String method, @Nullable Object params, Class<T> type) {
+    return Json.convert(await(call(method, params)), type);
+  }
+
+  /** Sends one batch frame; answers its responses in the order of the calls. */
+  public CompletableFuture<List<Response>> batch(List<BatchCall> calls) {
+    List<Message> messages = new ArrayList<>();
+    List<CompletableFuture<Response>> futures = new ArrayList<>();
+    for (BatchCall c : calls) {
+      long id = ids.incrementAndGet();
+      futures.add(register(id));
+      messages.add(new Request(LongNode.valueOf(id), c.method(), paramsNode(c.params())));
+    }
+    send(MessageCodec.writeBatch(messages))
+        .whenComplete(
+            (v, e) -> {
+              if (e != null) futures.forEach(f -> f.completeExceptionally(lost(e)));
+            });
+    return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+        .thenApply(v -> futures.stream().map(CompletableFuture::join).toList());
+  }
+
+  /** Sends a notification (no response). */
+  public CompletableFuture<Void> notify(String method, @Nullable Object params) {
+    return send(MessageCodec.write(new Notification(method, paramsNode(params)))).thenApply(v -> null);
+  }
+
+  /** Sends a frame as it is: for tests and tools that speak the protocol by hand. */
+  public CompletableFuture<Void> sendRaw(String text) {
+    return send(text).thenApply(v -> null);
+  }
+
+  /** Registers a listener for a raw frame answer: responses whose id this client did not issue. */
+  public <T> T await(CompletableFuture<T> future) {
+    try {
+      return future.get(options.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClientException("interrupted while waiting for the service", e);
+    } catch (TimeoutException e) {
+      throw new ClientException("no answer from the service within " + options.callTimeout(), e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof ClientException ce) throw ce;
+      throw new ClientException(String.valueOf(cause.getMessage()), cause);
+    }
+  }
+
+  // ---- typed helpers ----------------------------------------------------------------------
+
+  public Hello.Result hello() {
+    return call(Methods.SESSION_HELLO, new Hello.Params(options.clientName(), "1"), Hello.Result.class);
+  }
+
+  public List<ToolDefinition> tools() {
+    return call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class).tools();
+  }
+
+  public Preflight.Result preflight(String traceId, String tool, JsonNode args) {
+    return call(Methods.TOOL_PREFLIGHT, new Preflight.Params(traceId, tool, args), Preflight.Result.class);
+  }
+
+  public Grant.Result grant(Grant.Params params) {
+    return call(Methods.CONFIRM_GRANT, params, Grant.Result.class);
+  }
+
+  public ToolResult execute(Execute.Params params) {
+    return call(Methods.TOOL_EXECUTE, params, ToolResult.class);
+  }
+
+  public CompletableFuture<ToolResult> executeAsync(Execute.Params params) {
+    return call(Methods.TOOL_EXECUTE, params).thenApply(n -> Json.convert(n, ToolResult.class));
+  }
+
+  // ---- connection -------------------------------------------------------------------------
+
+  private void open() {
+    Endpoint endpoint = endpoints.get();
+    CompletableFuture<WebSocket> connecting =
+        http.newWebSocketBuilder()
+            .connectTimeout(options.connectTimeout())
+            .header("Authorization", "Bearer " + endpoint.secret())
+            .buildAsync(endpoint.uri(), new Listener());
+    try {
+      socket = connecting.get(options.connectTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClientException("interrupted while connecting", e);
+    } catch (ExecutionException | TimeoutException e) {
+      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
+      if (cause instanceof WebSocketHandshakeException h) {
+        throw ClientException.handshake(h.getResponse().statusCode(), h);
+      }
+      throw new ClientException("cannot reach the service at " + endpoint.uri() + ": " + cause, cause);
+    }
+    synchronized (sendLock) {
+      sendTail = CompletableFuture.completedFuture(null);
+    }
+    backoffMillis = 100;
+    stateListeners.forEach(l -> l.accept(State.CONNECTED));
+  }
+
+  private CompletableFuture<Response> register(long id) {
+    CompletableFuture<Response> future = new CompletableFuture<>();
+    pending.put(id, future);
+    future.whenComplete((r, e) -> pending.remove(id));
+    return future;
+  }
+
+  private CompletableFuture<?> send(String text) {
+    WebSocket ws = socket;
+    if (closed || ws == null) {
+      return CompletableFuture.failedFuture(new ClientException("not connected to the service", null));
+    }
+    synchronized (sendLock) {
+      CompletableFuture<?> next = sendTail.handle((r, e) -> null).thenCompose(v -> ws.sendText(text, true));
+      sendTail = next;
+      return next;
+    }
+  }
+
+  private void failOnSendError(long id, @Nullable Throwable error) {
+    if (error != null) {
+      CompletableFuture<Response> f = pending.get(id);
+      if (f != null) f.completeExceptionally(lost(error));
+    }
+  }
+
+  private static ClientException lost(Throwable error) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (cause instanceof ClientException ce) return ce;
+    return new ClientException("the connection to the service failed: " + cause.getMessage(), cause);
+  }
+
+  private static @Nullable JsonNode paramsNode(@Nullable Object params) {
+    if (params == null) return JsonNodeFactory.instance.objectNode();
+    return params instanceof JsonNode node ? node : Json.tree(params);
+  }
+
+  private static JsonNode resultOf(Response response) {
+    if (response.error() != null) {
+      throw ClientException.rpc(response.error());
+    }
+    return response.result();
+  }
+
+  private void dispatch(String text) {
+    List<Message> messages;
+    try {
+      messages = MessageCodec.parseFromServer(text);
+    } catch (IOException e) {
+      return; // a frame we cannot read answers no call of ours
+    }
+    for (Message m : messages) {
+      if (m instanceof Response r) {
+        CompletableFuture<Response> f = r.id().canConvertToLong() ? pending.get(r.id().asLong()) : null;
+        if (f != null) {
+          f.complete(r);
+        } else if (r.isError() && r.id().isNull()) {
+          // An error the service could not tie to an id (e.g. a malformed frame we sent by hand):
+          // surface it to notification listeners so raw-frame users can see it.
+          notificationListeners.forEach(l -> l.accept(new Notification("rpc.error", MessageCodec.toJson(r))));
+        }
+      } else if (m instanceof Notification n) {
+        notificationListeners.forEach(l -> l.accept(n));
+      }
+    }
+  }
+
+  private void connectionLost(String why) {
+    socket = null;
+    ClientException error = new ClientException("the connection to the service closed: " + why, null);
+    pending.values().forEach(f -> f.completeExceptionally(error));
+    if (closed) return;
+    stateListeners.forEach(l -> l.accept(State.DISCONNECTED));
+    if (options.reconnect()) scheduleReconnect();
+  }
+
+  private void scheduleReconnect() {
+    long delay = backoffMillis;
+    backoffMillis = Math.min(backoffMillis * 2, MAX_BACKOFF.toMillis());
+    scheduler.schedule(
+        () -> {
+          if (closed) return;
+          try {
+            open();
+          } catch (ClientException e) {
+            scheduleReconnect();
+          }
+        },
+        delay,
+        TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    WebSocket ws = socket;
+    socket = null;
+    if (ws != null) {
+      try {
+        ws.sendClose(WebSocket.NORMAL_CLOSURE, "bye").get(1, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        // closing anyway
+      }
+      ws.abort();
+    }
+    pending.values().forEach(f -> f.completeExceptionally(new ClientException("client closed", null)));
+    stateListeners.forEach(l -> l.accept(State.CLOSED));
+    shutdownExecutors();
+  }
+
+  private void shutdownExecutors() {
+    scheduler.shutdownNow();
+    httpExecutor.shutdown();
+  }
+
+  private final class Listener implements WebSocket.Listener {
+    private final StringBuilder partial = new StringBuilder();
+
+    @Override
+    public void onOpen(WebSocket webSocket) {
+      webSocket.request(1);
+    }
+
+    @Override
+    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+      partial.append(data);
+      if (last) {
+        String text = partial.toString();
+        partial.setLength(0);
+        dispatch(text);
+      }
+      webSocket.request(1);
+      return null;
+    }
+
+    @Override
+    public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+      if (webSocket == socket || socket == null) connectionLost(statusCode + " " + reason);
+      return null;
+    }
+
+    @Override
+    public void onError(WebSocket webSocket, Throwable error) {
+      if (webSocket == socket || socket == null) connectionLost(String.valueOf(error.getMessage()));
+    }
+  }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.protocol.client;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,91 @@
+package dev.steward.protocol.json;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * The one configured {@link ObjectMapper} of the protocol: snake_case field names, absent
+ * optional fields left out, ISO-8601 timestamps, duplicate keys refused and nesting bounded (a
+ * peer must not be able to make the parser recurse without limit).
+ */
+public final class Json {
+
+  /** Deepest nesting of arrays and objects a message may have. */
+  public static final int MAX_NESTING_DEPTH = 64;
+
+  private static final ObjectMapper MAPPER = build(false);
+  private static final ObjectMapper STRICT = build(true);
+
+  private Json() {}
+
+  /** The lenient mapper for wire messages: unknown fields are ignored so peers can extend. */
+  public static ObjectMapper mapper() {
+    return MAPPER;
+  }
+
+  /** A mapper that refuses unknown fields — for human-edited files where a typo must not pass. */
+  public static ObjectMapper strictMapper() {
+    return STRICT;
+  }
+
+  public static ObjectNode object() {
+    return JsonNodeFactory.instance.objectNode();
+  }
+
+  public static JsonNode tree(Object value) {
+    return MAPPER.valueToTree(value);
+  }
+
+  public static <T> T convert(JsonNode node, Class<T> type) {
+    try {
+      return MAPPER.treeToValue(node, type);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(e.getOriginalMessage(), e);
+    }
+  }
+
+  public static JsonNode parse(String text) throws IOException {
+    return MAPPER.readTree(text);
+  }
+
+  public static String write(Object value) {
+    try {
+      return MAPPER.writeValueAsString(value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static ObjectMapper build(boolean strict) {
+    JsonFactory factory =
+        JsonFactory.builder()
+            .streamReadConstraints(
+                StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+    return JsonMapper.builder(factory)
+        .addModule(new JavaTimeModule())
+        .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+        .serializationInclusion(JsonInclude.Include.NON_NULL)
+        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+        .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, strict)
+        .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+        .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+        .build();
+  }
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.protocol.json;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.protocol.jsonrpc;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,49 @@
+package dev.steward.protocol.method;
+
+import java.time.Instant;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/** {@code audit.query} and {@code audit.verify} (ui role). */
+public final class Audit {
+
+  private Audit() {}
+
+  public record QueryParams(
+      @Nullable String tool,
+      @Nullable String decision,
+      @Nullable String result,
+      @Nullable String traceId,
+      @Nullable String text,
+      @Nullable Instant since,
+      @Nullable Instant until,
+      @Nullable Integer limit,
+      @Nullable String cursor) {}
+
+  /**
+   * One row of the log. {@code kind} is {@code decision} (written before a tool runs, or alone
+   * for a blocked call), {@code completion} (after it ran), {@code grant} (a token was minted or
+   * revoked) or {@code protocol} (a refusal before any tool was chosen).
+   */
+  public record Row(
+      String auditId,
+      String kind,
+      @Nullable String traceId,
+      @Nullable String callId,
+      @Nullable String tool,
+      @Nullable String argsHash,
+      @Nullable String argsPreview,
+      @Nullable String decision,
+      @Nullable String reason,
+      @Nullable String tokenId,
+      @Nullable String result,
+      @Nullable String errorCode,
+      @Nullable String summary,
+      Instant startedAt,
+      @Nullable Instant endedAt,
+      String rowHash) {}
+
+  public record QueryResult(List<Row> rows, @Nullable String nextCursor) {}
+
+  public record VerifyResult(boolean ok, long rowsChecked, @Nullable String firstBadRow, @Nullable String problem) {}
+}

@@ -1,0 +1,34 @@
+package dev.steward.protocol.method;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code confirm.grant} (ui role): mint a confirm token. Either {@code calls} (exact calls,
+ * single-use) or {@code tools} with a {@code scope} (low/medium tools only, optionally reusable).
+ */
+public final class Grant {
+
+  private Grant() {}
+
+  public record Call(String tool, JsonNode args) {}
+
+  public record Scope(List<String> paths) {}
+
+  public record Params(
+      String traceId,
+      @Nullable List<Call> calls,
+      @Nullable List<String> tools,
+      @Nullable Scope scope,
+      @Nullable Integer ttlS,
+      @Nullable Boolean reusable) {}
+
+  public record Result(String confirmToken, String tokenId, Instant expiresAt) {}
+
+  /** {@code confirm.revoke} (ui role). */
+  public record RevokeParams(String tokenId) {}
+
+  public record RevokeResult(boolean revoked) {}
+}

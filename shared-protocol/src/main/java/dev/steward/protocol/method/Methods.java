@@ -1,0 +1,29 @@
+package dev.steward.protocol.method;
+
+/** Every JSON-RPC method name of the protocol (SPEC §3), in one place. */
+public final class Methods {
+
+  public static final String SESSION_HELLO = "session.hello";
+  public static final String TOOLS_LIST = "tools.list";
+  public static final String TOOL_PREFLIGHT = "tool.preflight";
+  public static final String CONFIRM_GRANT = "confirm.grant";
+  public static final String CONFIRM_REVOKE = "confirm.revoke";
+  public static final String TOOL_EXECUTE = "tool.execute";
+  public static final String TOOL_CANCEL = "tool.cancel";
+  public static final String TOOL_UNDO = "tool.undo";
+  public static final String AUDIT_QUERY = "audit.query";
+  public static final String AUDIT_VERIFY = "audit.verify";
+  public static final String POLICY_GET = "policy.get";
+  public static final String POLICY_UPDATE = "policy.update";
+
+  /** Notification: progress of a long call. */
+  public static final String TOOL_PROGRESS = "tool.progress";
+
+  /** Notification to ui connections: a finished call with its audit metadata. */
+  public static final String TOOL_RESULTS = "tool.results";
+
+  /** A method that answers its params unchanged; only for measuring transport overhead. */
+  public static final String DEBUG_ECHO = "debug.echo";
+
+  private Methods() {}
+}

@@ -1,0 +1,33 @@
+package dev.steward.protocol.method;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.tool.Risk;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/** {@code tool.preflight}: the gate's decision without running anything. */
+public final class Preflight {
+
+  private Preflight() {}
+
+  public record Params(String traceId, String tool, JsonNode args) {}
+
+  /**
+   * {@code decision} is {@code allow}, {@code confirm} or {@code deny}; {@code code} is the error
+   * code a deny (or an execute without a token) would carry. {@code taint} names where untrusted
+   * content in this trace came from; {@code paths} are the resolved real paths the call touches.
+   */
+  public record Result(
+      String decision,
+      String reason,
+      Risk risk,
+      boolean destructive,
+      @Nullable String code,
+      @Nullable String field,
+      @Nullable List<String> taint,
+      @Nullable List<String> paths) {}
+
+  public static final String ALLOW = "allow";
+  public static final String CONFIRM = "confirm";
+  public static final String DENY = "deny";
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.protocol.method;
+
+import org.jspecify.annotations.NullMarked;

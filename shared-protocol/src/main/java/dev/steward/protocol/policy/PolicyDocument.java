@@ -1,0 +1,100 @@
+package dev.steward.protocol.policy;
+
+import dev.steward.protocol.tool.Confirmation;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The content of {@code config/policy.json} (SPEC §9), which is also what {@code policy.get} returns
+ * and {@code policy.update} takes. Read with the strict mapper: an unknown key is an error that
+ * names it, so a typo never widens or silently drops a scope.
+ */
+public record PolicyDocument(
+    List<PathRoot> paths,
+    List<AppEntry> apps,
+    Hosts hosts,
+    List<StandingGrant> grants,
+    Map<String, ToolOverride> overrides,
+    List<String> confirmUnder) {
+
+  public PolicyDocument {
+    paths = List.copyOf(Objects.requireNonNullElse(paths, List.of()));
+    apps = List.copyOf(Objects.requireNonNullElse(apps, List.of()));
+    hosts = Objects.requireNonNullElse(hosts, new Hosts(List.of(), false));
+    grants = List.copyOf(Objects.requireNonNullElse(grants, List.of()));
+    overrides = Map.copyOf(Objects.requireNonNullElse(overrides, Map.of()));
+    confirmUnder = List.copyOf(Objects.requireNonNullElse(confirmUnder, List.of()));
+  }
+
+  /** SPEC §5's defaults: a read-write workspace, read-only Documents and Downloads. */
+  public static PolicyDocument defaults() {
+    return new PolicyDocument(
+        List.of(
+            new PathRoot("~/Steward", PathRoot.READ_WRITE),
+            new PathRoot("~/Documents", PathRoot.READ),
+            new PathRoot("~/Downloads", PathRoot.READ)),
+        List.of(),
+        new Hosts(List.of("en.wikipedia.org"), false),
+        List.of(),
+        Map.of(),
+        List.of());
+  }
+
+  public PolicyDocument withGrants(List<StandingGrant> newGrants) {
+    return new PolicyDocument(paths, apps, hosts, newGrants, overrides, confirmUnder);
+  }
+
+  /** A folder the tools may touch. {@code access} is {@code read} or {@code read_write}. */
+  public record PathRoot(String root, String access) {
+    public static final String READ = "read";
+    public static final String READ_WRITE = "read_write";
+
+    public PathRoot {
+      Objects.requireNonNull(root, "root");
+      Objects.requireNonNull(access, "access");
+      if (!READ.equals(access) && !READ_WRITE.equals(access)) {
+        throw new IllegalArgumentException("access is \"read\" or \"read_write\", not \"" + access + "\"");
+      }
+    }
+
+    public boolean writable() {
+      return READ_WRITE.equals(access);
+    }
+  }
+
+  /** An app {@code apps.open} may start; {@code {target}} in the command is the one argument. */
+  public record AppEntry(String id, List<String> command) {
+    public AppEntry {
+      Objects.requireNonNull(id, "id");
+      command = List.copyOf(Objects.requireNonNull(command, "command"));
+      if (command.isEmpty()) {
+        throw new IllegalArgumentException("app \"" + id + "\" has an empty command");
+      }
+    }
+  }
+
+  public record Hosts(List<String> allow, boolean allowPrivate) {
+    public Hosts {
+      allow = List.copyOf(Objects.requireNonNullElse(allow, List.of()));
+    }
+  }
+
+  /**
+   * "Always allow {@code tool} under {@code paths}": matching calls of low and medium tools run
+   * without a token (never high ones, never in a tainted trace).
+   */
+  public record StandingGrant(
+      String id, String tool, List<String> paths, @Nullable Instant expiresAt, @Nullable Instant createdAt) {
+    public StandingGrant {
+      Objects.requireNonNull(id, "id");
+      Objects.requireNonNull(tool, "tool");
+      paths = List.copyOf(Objects.requireNonNullElse(paths, List.of()));
+    }
+  }
+
+  /** A per-tool tightening, e.g. {@code {"confirmation": "always"}}. */
+  public record ToolOverride(@Nullable Confirmation confirmation) {}
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.protocol.policy;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.protocol.tool;
+
+import org.jspecify.annotations.NullMarked;
