@@ -154,8 +154,9 @@ final class AuditStore implements Closeable {
       sql.append(
           " AND (LOWER(tool) LIKE ? ESCAPE '\\' OR LOWER(summary) LIKE ? ESCAPE '\\'"
               + " OR LOWER(args_preview) LIKE ? ESCAPE '\\' OR LOWER(reason) LIKE ? ESCAPE '\\'"
-              + " OR LOWER(trace_id) LIKE ? ESCAPE '\\' OR LOWER(error_code) LIKE ? ESCAPE '\\')");
-      for (int i = 0; i < 6; i++) args.add(like);
+              + " OR LOWER(trace_id) LIKE ? ESCAPE '\\' OR LOWER(call_id) LIKE ? ESCAPE '\\'"
+              + " OR LOWER(error_code) LIKE ? ESCAPE '\\' OR LOWER(token_id) LIKE ? ESCAPE '\\')");
+      for (int i = 0; i < 8; i++) args.add(like);
     }
     if (p.cursor() != null) {
       sql.append(" AND seq < ?");

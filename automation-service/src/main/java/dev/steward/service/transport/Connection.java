@@ -26,8 +26,9 @@ import org.eclipse.jetty.websocket.api.Session;
  * One WebSocket connection: frames in, JSON-RPC out. Jetty delivers a connection's frames one at
  * a time; each request then runs on the worker pool so slow calls do not hold up fast ones, up to
  * the connection's concurrency limit. A batch is answered in one frame once all of it is done.
+ * (Public only because Jetty calls the listener through method handles.)
  */
-final class Connection implements Session.Listener.AutoDemanding, dev.steward.service.rpc.Session {
+public final class Connection implements Session.Listener.AutoDemanding, dev.steward.service.rpc.Session {
 
   private static final Logger LOG = Logger.getLogger(Connection.class.getName());
   private static final AtomicLong IDS = new AtomicLong();

@@ -1,0 +1,85 @@
+package dev.steward.protocol.jsonrpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.steward.protocol.json.Json;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class MessageCodecTest {
+
+  private static int errorCode(String frame) {
+    MessageCodec.Frame f = MessageCodec.parse(frame);
+    assertEquals(1, f.items().size());
+    MessageCodec.Invalid invalid = assertInstanceOf(MessageCodec.Invalid.class, f.items().get(0));
+    return invalid.response().error().code();
+  }
+
+  @ParameterizedTest(name = "{0} → {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{not json | -32700",
+        "'' | -32700",
+        "[] | -32600",
+        "42 | -32600",
+        "{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"m\"} | -32600",
+        "{\"jsonrpc\":\"2.0\",\"id\":{\"x\":1},\"method\":\"m\"} | -32600",
+        "{\"jsonrpc\":\"2.0\",\"id\":[1],\"method\":\"m\"} | -32600",
+        "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"m\"} | -32600",
+        "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"m\"} | -32600",
+        "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"m\"} | -32600",
+        "{\"jsonrpc\":\"2.0\",\"id\":1} | -32600",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":7} | -32600",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":3} | -32600",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"extra\":3} | -32600",
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"m\"} | -32700",
+      })
+  void malformed_frames_get_the_standard_error(String frame, int code) {
+    assertEquals(code, errorCode(frame));
+  }
+
+  @Test
+  void an_invalid_request_keeps_its_id_when_the_id_is_readable() {
+    MessageCodec.Frame f = MessageCodec.parse("{\"jsonrpc\":\"2.0\",\"id\":\"abc\",\"method\":7}");
+    var invalid = (MessageCodec.Invalid) f.items().get(0);
+    assertEquals(TextNode.valueOf("abc"), invalid.response().id());
+  }
+
+  @Test
+  void a_batch_reads_each_element_on_its_own() {
+    MessageCodec.Frame f =
+        MessageCodec.parse("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"},{\"jsonrpc\":\"2.0\",\"method\":\"n\"},5]");
+    assertTrue(f.batch());
+    assertInstanceOf(Request.class, ((MessageCodec.Valid) f.items().get(0)).message());
+    assertInstanceOf(Notification.class, ((MessageCodec.Valid) f.items().get(1)).message());
+    assertInstanceOf(MessageCodec.Invalid.class, f.items().get(2));
+  }
+
+  @Test
+  void string_and_integer_ids_round_trip() throws Exception {
+    for (var id : List.of(TextNode.valueOf("x-1"), LongNode.valueOf(Long.MAX_VALUE))) {
+      String text = MessageCodec.write(new Request(id, "m", Json.object()));
+      var parsed = (Request) ((MessageCodec.Valid) MessageCodec.parse(text).items().get(0)).message();
+      assertEquals(id.asText(), parsed.id().asText());
+      assertFalse(MessageCodec.parse(text).batch());
+    }
+  }
+
+  @Test
+  void responses_carry_exactly_one_of_result_and_error() throws Exception {
+    String ok = MessageCodec.write(Response.result(LongNode.valueOf(1), TextNode.valueOf("r")));
+    String err = MessageCodec.write(Response.error(null, RpcError.of(-32601, "nope")));
+    assertEquals("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"r\"}", ok);
+    assertEquals("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32601,\"message\":\"nope\"}}", err);
+    var back = (Response) MessageCodec.parseFromServer(err).get(0);
+    assertEquals(-32601, back.error().code());
+  }
+}
