@@ -23,7 +23,7 @@ import java.util.Optional;
 public final class PathScope {
 
   private static final int MAX_LINKS = 40;
-  private static final int MAX_PATH_CHARS = 4096;
+  private static final int MAX_PATH_CHARS = 16384;
 
   /** Names refused anywhere in a path (compared after NFKC and case folding). */
   private static final List<List<String>> DENIED =

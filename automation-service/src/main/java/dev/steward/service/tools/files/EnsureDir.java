@@ -26,7 +26,7 @@ public final class EnsureDir implements Tool {
           "Make sure a folder exists, creating it and any missing parent folders.",
           Schemas.parse(
               "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
-                  + "'path':{'type':'string','minLength':1,'maxLength':4096}},"
+                  + "'path':{'type':'string','minLength':1,'maxLength':16384}},"
                   + "'required':['path'],'additionalProperties':false}"),
           Schemas.parse(
               "{'type':'object','properties':{'path':{'type':'string'},'created':{'type':'boolean'}},"

@@ -38,7 +38,7 @@ public final class ListDir implements Tool {
           "List the entries of a folder (name, type, size, modified). Set recursive to include sub-folders.",
           Schemas.parse(
               "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
-                  + "'path':{'type':'string','minLength':1,'maxLength':4096,'description':'The folder, e.g. ~/Steward'},"
+                  + "'path':{'type':'string','minLength':1,'maxLength':16384,'description':'The folder, e.g. ~/Steward'},"
                   + "'recursive':{'type':'boolean','default':false},"
                   + "'include_hidden':{'type':'boolean','default':false,'description':'Include names starting with a dot'},"
                   + "'max_depth':{'type':'integer','minimum':1,'maximum':64,'default':16},"

@@ -41,7 +41,7 @@ public final class ReadText implements Tool {
           "Read a text file. Binary files are refused. Use start_line/end_line for part of a long file.",
           Schemas.parse(
               "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
-                  + "'path':{'type':'string','minLength':1,'maxLength':4096},"
+                  + "'path':{'type':'string','minLength':1,'maxLength':16384},"
                   + "'encoding':{'type':'string','minLength':1,'maxLength':40,'default':'utf-8'},"
                   + "'start_line':{'type':'integer','minimum':1},"
                   + "'end_line':{'type':'integer','minimum':1},"

@@ -41,7 +41,7 @@ public final class WriteText implements Tool {
           "Write a text file (the whole content). Creating a new file runs at once; overwriting asks the user.",
           Schemas.parse(
               "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
-                  + "'path':{'type':'string','minLength':1,'maxLength':4096},"
+                  + "'path':{'type':'string','minLength':1,'maxLength':16384},"
                   + "'content':{'type':'string'},"
                   + "'encoding':{'type':'string','minLength':1,'maxLength':40,'default':'utf-8'},"
                   + "'create_dirs':{'type':'boolean','default':false,'description':'Create missing parent folders'}},"
