@@ -1,0 +1,150 @@
+package dev.steward.service.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.Role;
+import dev.steward.service.RawWebSocket;
+import dev.steward.service.TestService;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** The handshake and frame limits, checked with raw sockets against the real server. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TransportIT {
+
+  TestService t;
+  String ui;
+
+  @BeforeAll
+  void start() {
+    t = TestService.start();
+    ui = t.secret(Role.UI);
+  }
+
+  @AfterAll
+  void stop() {
+    t.close();
+  }
+
+  private int status(String request) throws Exception {
+    try (Socket s = new Socket("127.0.0.1", t.port())) {
+      s.setSoTimeout(5000);
+      OutputStream out = s.getOutputStream();
+      out.write(request.getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      InputStream in = s.getInputStream();
+      StringBuilder line = new StringBuilder();
+      int c;
+      while ((c = in.read()) != -1 && c != '\n') line.append((char) c);
+      String[] parts = line.toString().split(" ");
+      return Integer.parseInt(parts[1]);
+    }
+  }
+
+  private String upgrade(String host, String extraHeaders) {
+    return "GET /rpc HTTP/1.1\r\n"
+        + (host == null ? "" : "Host: " + host + "\r\n")
+        + "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        + extraHeaders
+        + "\r\n";
+  }
+
+  private String host() {
+    return "127.0.0.1:" + t.port();
+  }
+
+  @Test
+  void the_right_secret_upgrades() throws Exception {
+    assertEquals(101, status(upgrade(host(), "Authorization: Bearer " + ui + "\r\n")));
+  }
+
+  @Test
+  void no_secret_is_401() throws Exception {
+    assertEquals(401, status(upgrade(host(), "")));
+  }
+
+  @Test
+  void a_wrong_secret_is_401() throws Exception {
+    assertEquals(401, status(upgrade(host(), "Authorization: Bearer " + "x".repeat(43) + "\r\n")));
+  }
+
+  @Test
+  void a_browser_origin_is_403_even_with_the_secret() throws Exception {
+    assertEquals(403, status(upgrade(host(), "Origin: http://evil.example\r\nAuthorization: Bearer " + ui + "\r\n")));
+    assertEquals(403, status(upgrade(host(), "Origin: null\r\nAuthorization: Bearer " + ui + "\r\n")));
+  }
+
+  @Test
+  void a_rebinding_host_is_403() throws Exception {
+    assertEquals(403, status(upgrade("evil.example:" + t.port(), "Authorization: Bearer " + ui + "\r\n")));
+    assertEquals(403, status(upgrade("127.0.0.1:1", "Authorization: Bearer " + ui + "\r\n")));
+  }
+
+  @Test
+  void an_empty_or_missing_host_is_refused() throws Exception {
+    int empty = status(upgrade("", "Authorization: Bearer " + ui + "\r\n"));
+    assertTrue(empty == 403 || empty == 400, "empty Host: " + empty);
+    int missing = status(upgrade(null, "Authorization: Bearer " + ui + "\r\n"));
+    assertTrue(missing == 403 || missing == 400, "missing Host: " + missing);
+  }
+
+  @Test
+  void plain_http_never_reaches_a_method() throws Exception {
+    long before = t.service().audit().lastSeq();
+    String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tool.execute\",\"params\":{}}";
+    int s = status("POST /rpc HTTP/1.1\r\nHost: " + host() + "\r\nAuthorization: Bearer " + ui
+        + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+    assertEquals(426, s);
+    assertEquals(before, t.service().audit().lastSeq(), "no method ran, nothing was logged");
+  }
+
+  @Test
+  void a_handshake_with_2000_headers_is_refused() throws Exception {
+    StringBuilder many = new StringBuilder("Authorization: Bearer " + ui + "\r\n");
+    for (int i = 0; i < 2000; i++) many.append("X-Pad-").append(i).append(": y\r\n");
+    int s = status(upgrade(host(), many.toString()));
+    assertTrue(s == 431 || s == 400, "status " + s);
+  }
+
+  @Test
+  void a_64_mib_frame_closes_that_connection_and_others_keep_working() throws Exception {
+    try (RawWebSocket big = new RawWebSocket(t.port(), ui); RawWebSocket other = new RawWebSocket(t.port(), ui)) {
+      String frame = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"debug.echo\",\"params\":{\"x\":\"" + "a".repeat(64 << 20) + "\"}}";
+      try {
+        big.ws.sendText(frame, true).get(30, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        // the server may close before the client finishes sending
+      }
+      assertEquals(1009, big.closed.get(10, TimeUnit.SECONDS));
+      assertTrue(other.roundTrip("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"" + Methods.SESSION_HELLO + "\"}").contains("\"role\":\"ui\""));
+    }
+  }
+
+  @Test
+  void an_oversize_fragmented_message_closes_the_connection() throws Exception {
+    try (RawWebSocket frag = new RawWebSocket(t.port(), ui)) {
+      String part = "b".repeat(256 * 1024);
+      try {
+        frag.ws.sendText("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"debug.echo\",\"params\":{\"x\":\"", false).get(5, TimeUnit.SECONDS);
+        for (int i = 0; i < 8; i++) frag.ws.sendText(part, false).get(5, TimeUnit.SECONDS);
+        frag.ws.sendText("\"}}", true).get(5, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        // closed mid-message
+      }
+      assertEquals(1009, frag.closed.get(10, TimeUnit.SECONDS));
+    }
+    try (RawWebSocket after = new RawWebSocket(t.port(), ui)) {
+      assertTrue(after.roundTrip("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"session.hello\"}").contains("\"result\""));
+    }
+  }
+}
