@@ -110,7 +110,9 @@ public final class AuditLog implements AutoCloseable {
       }
       // H2 now holds everything up to `last` (if it is intact), so the journal restarts there.
       Journal journal = Journal.create(journalFile, last.seq(), last.hash(), List.of());
-      AuditLog log = new AuditLog(store, journal, durability, last, last, store.maxSeq());
+      // Recovery is done: whatever H2 lacks up to `last` is missing for good (verify reports it),
+      // so queries never wait for those rows.
+      AuditLog log = new AuditLog(store, journal, durability, last, last, last.seq());
       log.writer.start();
       log.loader.start();
       return log;
@@ -376,6 +378,12 @@ public final class AuditLog implements AutoCloseable {
       writer.join(10_000);
       loader.join(10_000);
       store.checkpoint();
+      // H2 has everything on disk now: the journal keeps only the chain head, so rows cut off
+      // H2's end while the service is stopped are detected rather than silently replayed.
+      Mark last = acked;
+      if (!writer.isAlive() && !loader.isAlive() && applied == last.seq()) {
+        journal.rotate(last.seq(), last.hash(), List.of());
+      }
       journal.close();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
