@@ -1,0 +1,75 @@
+package dev.steward.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.client.Endpoint;
+import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Role;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+
+/** The service started the way users and scripts start it: {@code ./steward service}, its own process. */
+public final class ServiceProcess implements AutoCloseable {
+
+  public final Path home;
+  public final Process process;
+  public final int port;
+
+  private ServiceProcess(Path home, Process process, int port) {
+    this.home = home;
+    this.process = process;
+    this.port = port;
+  }
+
+  public static Path repo() {
+    String env = System.getenv("STEWARD_REPO");
+    Path repo = env != null ? Path.of(env) : Path.of("..").toAbsolutePath().normalize();
+    if (!Files.isExecutable(repo.resolve("steward"))) throw new IllegalStateException("no ./steward launcher in " + repo);
+    return repo;
+  }
+
+  public static ServiceProcess start(Path home, Path userHome) throws Exception {
+    Path info = home.resolve("run/service.json");
+    Files.deleteIfExists(info);
+    ProcessBuilder pb = new ProcessBuilder(repo().resolve("steward").toString(), "service");
+    pb.environment().put("STEWARD_HOME", home.toString());
+    pb.environment().put("STEWARD_NO_BUILD", "1");
+    pb.environment().put("JAVA_TOOL_OPTIONS", "-Duser.home=" + userHome);
+    pb.redirectErrorStream(true);
+    pb.redirectOutput(home.resolveSibling(home.getFileName() + "-service.log").toFile());
+    Process p = pb.start();
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+    while (Instant.now().isBefore(deadline)) {
+      if (!p.isAlive()) throw new IllegalStateException("the service exited with " + p.exitValue());
+      if (Files.exists(info)) {
+        JsonNode n = Json.parse(Files.readString(info));
+        if (n.path("pid").asLong() == p.pid()) return new ServiceProcess(home, p, n.get("port").asInt());
+      }
+      Thread.sleep(20);
+    }
+    p.destroyForcibly();
+    throw new IllegalStateException("the service did not write run/service.json within 30 s");
+  }
+
+  public String secret(Role role) throws IOException {
+    return Files.readString(home.resolve("config/" + role.wire() + ".secret")).trim();
+  }
+
+  public StewardClient client(Role role) throws IOException {
+    return StewardClient.connect(Endpoint.loopback(port, secret(role)));
+  }
+
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) kill();
+  }
+}
