@@ -117,9 +117,8 @@ public final class StewardService implements AutoCloseable {
   }
 
   private static void logRefusal(AuditLog audit, Clock clock, Session session, RpcError error) {
-    // Protocol refusals are recorded without waiting: they change nothing, and a flood of them
-    // must not slow the connection that sends them more than the rate limit already does.
-    audit.append(
+    // A protocol refusal changes nothing, so a failure to log it is reported, not fatal.
+    audit.recordQuietly(
         new AuditEntry(AuditEntry.PROTOCOL, null, null, null, null, null, AuditEntry.BLOCKED, error.message(), null, "error",
             Integer.toString(error.code()), session.role().wire() + " connection " + session.id(), clock.instant(), clock.instant()));
   }

@@ -26,7 +26,8 @@ public final class ServiceProcess implements AutoCloseable {
 
   public static Path repo() {
     String env = System.getenv("STEWARD_REPO");
-    Path repo = env != null ? Path.of(env) : Path.of("..").toAbsolutePath().normalize();
+    Path cwd = Path.of("").toAbsolutePath();
+    Path repo = env != null ? Path.of(env) : Files.isExecutable(cwd.resolve("steward")) ? cwd : cwd.getParent();
     if (!Files.isExecutable(repo.resolve("steward"))) throw new IllegalStateException("no ./steward launcher in " + repo);
     return repo;
   }

@@ -11,21 +11,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The append-only, hash-chained audit log (SPEC §7).
  *
- * <p>One writer thread gives every row its sequence number and chain hash and appends whole
- * batches to the {@link Journal}; a row is acknowledged once its batch is written there. A loader
- * thread then copies rows into H2, which serves queries and verification; after H2 checkpoints,
- * the journal is rotated. Group commit keeps the cost per row small under load while every
+ * <p>Appending gives a row its sequence number and chain hash and writes it to the {@link Journal}
+ * under one lock, on the caller's thread (a small {@code write}, no thread hand-off); a row is
+ * acknowledged once it is written there. A loader thread then copies rows into H2 in batches,
+ * which serves queries and verification; after H2 checkpoints, the journal is rotated. Every
  * acknowledged row survives a crash of the service at any point.
  */
 public final class AuditLog implements AutoCloseable {
@@ -36,21 +33,18 @@ public final class AuditLog implements AutoCloseable {
   private static final long FSYNC_EVERY_NANOS = Duration.ofMillis(200).toNanos();
   private static final long CHECKPOINT_EVERY_NANOS = Duration.ofSeconds(2).toNanos();
 
-  private record Pending(AuditEntry entry, CompletableFuture<ChainedRow> done) {}
-
   private record Mark(long seq, String hash) {}
 
   private final AuditStore store;
   private final Journal journal;
   private final Durability durability;
-  private final BlockingQueue<Pending> incoming = new LinkedBlockingQueue<>();
+  private final Object appendLock = new Object();
   private final BlockingQueue<ChainedRow> toLoad = new LinkedBlockingQueue<>();
   private final ArrayDeque<ChainedRow> sinceRotation = new ArrayDeque<>();
   private final Object appliedMonitor = new Object();
-  private final Thread writer;
   private final Thread loader;
 
-  // writer-thread state
+  // guarded by appendLock
   private long lastSeq;
   private String lastHash;
   private Mark journalHead;
@@ -72,9 +66,7 @@ public final class AuditLog implements AutoCloseable {
     this.acked = last;
     this.checkpointed = head;
     this.applied = applied;
-    this.writer = new Thread(this::writeLoop, "audit-writer");
     this.loader = new Thread(this::loadLoop, "audit-loader");
-    writer.setDaemon(true);
     loader.setDaemon(true);
   }
 
@@ -113,7 +105,6 @@ public final class AuditLog implements AutoCloseable {
       // Recovery is done: whatever H2 lacks up to `last` is missing for good (verify reports it),
       // so queries never wait for those rows.
       AuditLog log = new AuditLog(store, journal, durability, last, last, last.seq());
-      log.writer.start();
       log.loader.start();
       return log;
     } catch (SQLException | RuntimeException e) {
@@ -122,27 +113,35 @@ public final class AuditLog implements AutoCloseable {
     }
   }
 
-  /** Appends a row; the future completes once the row is durable (per {@link Durability}). */
-  public CompletableFuture<ChainedRow> append(AuditEntry entry) {
-    CompletableFuture<ChainedRow> done = new CompletableFuture<>();
-    if (!running) {
-      done.completeExceptionally(new IllegalStateException("the audit log is closed"));
-      return done;
+  /** Appends a row and returns once it is durable (per {@link Durability}). */
+  public ChainedRow record(AuditEntry entry) throws AuditUnavailableException {
+    synchronized (appendLock) {
+      if (!running) throw new AuditUnavailableException("the audit log is closed", new IllegalStateException("closed"));
+      ChainedRow row = ChainedRow.chain(lastSeq + 1, entry, lastHash);
+      try {
+        journal.append(List.of(row));
+        if (durability == Durability.SYNC) journal.force();
+        else unforced = true;
+      } catch (IOException e) {
+        LOG.log(Level.SEVERE, "audit: cannot write the journal", e);
+        throw new AuditUnavailableException("the audit journal cannot be written: " + e.getMessage(), e);
+      }
+      lastSeq = row.seq();
+      lastHash = row.rowHash();
+      acked = new Mark(row.seq(), row.rowHash());
+      toLoad.add(row);
+      sinceRotation.add(row);
+      maybeRotate();
+      return row;
     }
-    incoming.add(new Pending(entry, done));
-    return done;
   }
 
-  /** Appends a row and waits until it is durable. */
-  public ChainedRow record(AuditEntry entry) throws AuditUnavailableException {
+  /** Appends a row without making the caller wait for it to be loaded into H2. */
+  public void recordQuietly(AuditEntry entry) {
     try {
-      return append(entry).get(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AuditUnavailableException("interrupted while writing the audit log", e);
-    } catch (ExecutionException | TimeoutException e) {
-      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-      throw new AuditUnavailableException("the audit log could not record the call: " + cause.getMessage(), cause);
+      record(entry);
+    } catch (AuditUnavailableException e) {
+      LOG.log(Level.WARNING, "audit: a row was not recorded", e);
     }
   }
 
@@ -217,69 +216,13 @@ public final class AuditLog implements AutoCloseable {
     return new TokenRecords(store);
   }
 
-  // ---- writer ------------------------------------------------------------------------------
+  // ---- journal upkeep (under appendLock) ---------------------------------------------------
 
-  private void writeLoop() {
-    List<Pending> batch = new ArrayList<>(MAX_BATCH);
-    while (running || !incoming.isEmpty()) {
-      try {
-        Pending first = incoming.poll(50, TimeUnit.MILLISECONDS);
-        if (first == null) {
-          maybeForce(true);
-          continue;
-        }
-        batch.add(first);
-        incoming.drainTo(batch, MAX_BATCH - 1);
-        writeBatch(batch);
-        batch.clear();
-      } catch (InterruptedException e) {
-        if (!running) break;
-      }
-    }
-    try {
-      journal.force();
-    } catch (IOException e) {
-      LOG.log(Level.WARNING, "audit: final journal sync failed", e);
-    }
-  }
-
-  private void writeBatch(List<Pending> batch) {
-    List<ChainedRow> rows = new ArrayList<>(batch.size());
-    long seq = lastSeq;
-    String hash = lastHash;
-    for (Pending p : batch) {
-      ChainedRow row = ChainedRow.chain(++seq, p.entry(), hash);
-      rows.add(row);
-      hash = row.rowHash();
-    }
-    try {
-      journal.append(rows);
-      if (durability == Durability.SYNC) {
-        journal.force();
-      } else {
-        unforced = true;
-        maybeForce(false);
-      }
-    } catch (IOException e) {
-      LOG.log(Level.SEVERE, "audit: cannot write the journal", e);
-      batch.forEach(p -> p.done().completeExceptionally(e));
-      return;
-    }
-    lastSeq = seq;
-    lastHash = hash;
-    acked = new Mark(seq, hash);
-    toLoad.addAll(rows);
-    sinceRotation.addAll(rows);
-    for (int i = 0; i < batch.size(); i++) {
-      batch.get(i).done().complete(rows.get(i));
-    }
-    maybeRotate();
-  }
-
-  private void maybeForce(boolean idle) {
-    if (!unforced) return;
-    long now = System.nanoTime();
-    if (idle || now - lastForce > FSYNC_EVERY_NANOS) {
+  /** Bounds what an OS crash can lose in {@link Durability#PROCESS} mode (called by the loader). */
+  private void syncJournalIfDue() {
+    synchronized (appendLock) {
+      long now = System.nanoTime();
+      if (!unforced || now - lastForce < FSYNC_EVERY_NANOS) return;
       try {
         journal.force();
         unforced = false;
@@ -313,7 +256,8 @@ public final class AuditLog implements AutoCloseable {
     Mark newest = checkpointed;
     while (running || !toLoad.isEmpty()) {
       try {
-        ChainedRow first = toLoad.poll(100, TimeUnit.MILLISECONDS);
+        ChainedRow first = toLoad.poll(50, TimeUnit.MILLISECONDS);
+        syncJournalIfDue();
         if (first != null) {
           batch.add(first);
           toLoad.drainTo(batch, MAX_BATCH * 4 - 1);
@@ -372,19 +316,23 @@ public final class AuditLog implements AutoCloseable {
 
   @Override
   public void close() {
-    if (!running) return;
-    running = false;
+    synchronized (appendLock) {
+      if (!running) return;
+      running = false;
+    }
     try {
-      writer.join(10_000);
       loader.join(10_000);
       store.checkpoint();
       // H2 has everything on disk now: the journal keeps only the chain head, so rows cut off
       // H2's end while the service is stopped are detected rather than silently replayed.
       Mark last = acked;
-      if (!writer.isAlive() && !loader.isAlive() && applied == last.seq()) {
-        journal.rotate(last.seq(), last.hash(), List.of());
+      synchronized (appendLock) {
+        if (!loader.isAlive() && applied == last.seq()) {
+          journal.rotate(last.seq(), last.hash(), List.of());
+        }
+        journal.force();
+        journal.close();
       }
-      journal.close();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (SQLException | IOException e) {

@@ -2,7 +2,6 @@ package dev.steward.service.gate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.json.CanonicalJson;
-import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.method.ToolResults;
 import dev.steward.protocol.tool.AuditMeta;
@@ -23,7 +22,6 @@ import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolRegistry;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -184,7 +182,7 @@ public final class Gate implements AutoCloseable {
     String summary;
     try {
       JsonNode value = runner.run(call.callId(), tool, call.args(), ctx);
-      int size = Json.write(value).getBytes(StandardCharsets.UTF_8).length;
+      long size = JsonSize.estimate(value);
       if (size > MAX_RESULT_BYTES) {
         throw new ToolFailure(ToolErrorCodes.TOO_LARGE, "the result is " + size + " bytes; the limit is " + MAX_RESULT_BYTES);
       }

@@ -6,63 +6,84 @@ import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.util.Map;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
-/** Step 6: runs a tool on its own thread with its time limit; {@link #cancel} stops it. */
+/**
+ * Step 6: runs a tool on the caller's thread (no hand-off on the hot path) under a watchdog that
+ * interrupts it at its time limit; {@link #cancel} interrupts it on request. Tools check for
+ * interruption in their loops, and file channels close when interrupted.
+ */
 final class ToolRunner implements AutoCloseable {
 
-  private final ExecutorService pool;
-  private final Map<String, Future<JsonNode>> running = new ConcurrentHashMap<>();
+  private enum Stop { NONE, TIMEOUT, CANCEL }
 
-  ToolRunner() {
-    AtomicInteger n = new AtomicInteger();
-    this.pool =
-        Executors.newCachedThreadPool(
-            r -> {
-              Thread t = new Thread(r, "tool-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
-  }
+  /** The call on its thread; an interrupt can only arrive while it runs. */
+  private static final class Running {
+    final Thread thread = Thread.currentThread();
+    volatile Stop stop = Stop.NONE;
+    private boolean done;
 
-  JsonNode run(String callId, Tool tool, JsonNode args, ToolContext ctx) throws ToolFailure {
-    Future<JsonNode> future = pool.submit(() -> tool.run(args, ctx));
-    Future<JsonNode> previous = running.putIfAbsent(callId, future);
-    try {
-      return future.get(tool.timeLimit().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      future.cancel(true);
-      throw new ToolFailure(ToolErrorCodes.TIMEOUT, tool.name() + " did not finish within " + tool.timeLimit().toSeconds() + " s and was stopped");
-    } catch (CancellationException e) {
-      throw new ToolFailure(ToolErrorCodes.CANCELLED, "the call was cancelled");
-    } catch (InterruptedException e) {
-      future.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new ToolFailure(ToolErrorCodes.CANCELLED, "the service is shutting down");
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof ToolFailure f) throw f;
-      throw new ToolFailure(ToolErrorCodes.INTERNAL, tool.name() + " failed unexpectedly (" + cause.getClass().getSimpleName() + ")");
-    } finally {
-      if (previous == null) running.remove(callId, future);
+    synchronized boolean interrupt(Stop why) {
+      if (done || stop != Stop.NONE) return false;
+      stop = why;
+      thread.interrupt();
+      return true;
+    }
+
+    /** Called on the tool's thread: no interrupt after this, and a late one is cleared. */
+    synchronized void finish() {
+      done = true;
+      Thread.interrupted();
     }
   }
 
+  private final ScheduledExecutorService watchdog =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "tool-watchdog");
+            t.setDaemon(true);
+            return t;
+          });
+  private final Map<String, Running> running = new ConcurrentHashMap<>();
+
+  JsonNode run(String callId, Tool tool, JsonNode args, ToolContext ctx) throws ToolFailure {
+    Running me = new Running();
+    Running previous = running.putIfAbsent(callId, me);
+    ScheduledFuture<?> timer = watchdog.schedule(() -> me.interrupt(Stop.TIMEOUT), tool.timeLimit().toMillis(), TimeUnit.MILLISECONDS);
+    try {
+      JsonNode value = tool.run(args, ctx);
+      if (me.stop != Stop.NONE && value == null) throw stopped(tool, me.stop);
+      return value;
+    } catch (ToolFailure f) {
+      if (me.stop != Stop.NONE) throw stopped(tool, me.stop);
+      throw f;
+    } catch (RuntimeException e) {
+      if (me.stop != Stop.NONE) throw stopped(tool, me.stop);
+      throw new ToolFailure(ToolErrorCodes.INTERNAL, tool.name() + " failed unexpectedly (" + e.getClass().getSimpleName() + ")");
+    } finally {
+      timer.cancel(false);
+      me.finish();
+      if (previous == null) running.remove(callId, me);
+    }
+  }
+
+  private static ToolFailure stopped(Tool tool, Stop why) {
+    return why == Stop.TIMEOUT
+        ? new ToolFailure(ToolErrorCodes.TIMEOUT, tool.name() + " did not finish within " + tool.timeLimit().toSeconds() + " s and was stopped")
+        : new ToolFailure(ToolErrorCodes.CANCELLED, "the call was cancelled");
+  }
+
   boolean cancel(String callId) {
-    Future<JsonNode> f = running.get(callId);
-    return f != null && f.cancel(true);
+    Running r = running.get(callId);
+    return r != null && r.interrupt(Stop.CANCEL);
   }
 
   @Override
   public void close() {
-    pool.shutdownNow();
+    watchdog.shutdownNow();
   }
 }

@@ -68,7 +68,7 @@ public final class Dispatcher {
     JsonNode p = params == null ? JsonNodeFactory.instance.objectNode() : params;
     try {
       Object result = m.handler().handle(session, p);
-      return Response.result(id == null ? JsonNodeFactory.instance.nullNode() : id, result instanceof JsonNode n ? n : Json.tree(result));
+      return Response.result(id == null ? JsonNodeFactory.instance.nullNode() : id, result instanceof JsonNode n ? n : Json.pojo(result));
     } catch (RpcException e) {
       return refuse(session, id, e.error());
     } catch (RuntimeException e) {

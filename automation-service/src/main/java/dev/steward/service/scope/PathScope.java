@@ -86,7 +86,7 @@ public final class PathScope {
     } catch (InvalidPathException e) {
       throw new ScopeDenied("\"" + requested + "\" is not a valid path");
     }
-    Path real = realiseStrict(lexical);
+    Path real = realiseFromRoot(lexical);
     for (Path own : ownFolders) {
       if (real.startsWith(own)) {
         throw new ScopeDenied("\"" + requested + "\" is inside Steward's own files, which tools may never touch");
@@ -151,6 +151,20 @@ public final class PathScope {
     return p.toAbsolutePath().normalize();
   }
 
+  /**
+   * Like {@link #realise}, but a path that starts with a root's real path is resolved from that
+   * root: the root's own folders were resolved when the policy was loaded, and the tools open
+   * them by path anyway, so only the components below the root are looked at (one lstat each).
+   */
+  private Path realiseFromRoot(Path lexical) throws ScopeDenied {
+    for (Root r : roots) {
+      if (lexical.startsWith(r.real()) && !lexical.equals(r.real())) {
+        return realiseStrict(r.real(), r.real().relativize(lexical), lexical);
+      }
+    }
+    return realiseStrict(lexical);
+  }
+
   /** Resolves existing symlinks component by component; missing parts are kept as written. */
   static Path realise(Path lexical) {
     try {
@@ -161,9 +175,13 @@ public final class PathScope {
   }
 
   private static Path realiseStrict(Path lexical) throws ScopeDenied {
+    return realiseStrict(lexical.getRoot(), lexical, lexical);
+  }
+
+  private static Path realiseStrict(Path start, Path rest, Path lexical) throws ScopeDenied {
     Deque<Path> todo = new ArrayDeque<>();
-    for (Path name : lexical) todo.add(name);
-    Path current = lexical.getRoot();
+    for (Path name : rest) todo.add(name);
+    Path current = start;
     int links = 0;
     while (!todo.isEmpty()) {
       Path name = todo.pollFirst();
@@ -182,9 +200,9 @@ public final class PathScope {
         } catch (IOException e) {
           throw new ScopeDenied("cannot read the link " + next);
         }
-        List<Path> rest = new ArrayList<>();
-        for (Path t : target) rest.add(t);
-        for (int i = rest.size() - 1; i >= 0; i--) todo.addFirst(rest.get(i));
+        List<Path> parts = new ArrayList<>();
+        for (Path t : target) parts.add(t);
+        for (int i = parts.size() - 1; i >= 0; i--) todo.addFirst(parts.get(i));
         if (target.isAbsolute()) current = target.getRoot();
       } else {
         current = next;

@@ -51,6 +51,15 @@ public final class Json {
     return MAPPER.valueToTree(value);
   }
 
+  /**
+   * Wraps a record so it is serialised straight into the message text, without building a tree
+   * first. Only {@link #write} (this mapper) may serialise the result: a plain {@code toString()}
+   * would use Jackson's default naming.
+   */
+  public static JsonNode pojo(Object value) {
+    return JsonNodeFactory.instance.pojoNode(value);
+  }
+
   public static <T> T convert(JsonNode node, Class<T> type) {
     try {
       return MAPPER.treeToValue(node, type);

@@ -163,13 +163,14 @@ public final class MessageCodec {
     return node;
   }
 
+  /** Writes with the protocol's mapper, so records held in POJO nodes get snake_case names. */
   public static String write(Message message) {
-    return toJson(message).toString();
+    return Json.write(toJson(message));
   }
 
   public static String writeBatch(List<? extends Message> messages) {
     ArrayNode array = JsonNodeFactory.instance.arrayNode();
     messages.forEach(m -> array.add(toJson(m)));
-    return array.toString();
+    return Json.write(array);
   }
 }

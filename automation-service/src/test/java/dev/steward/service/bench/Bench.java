@@ -1,0 +1,153 @@
+package dev.steward.service.bench;
+
+import static dev.steward.service.TestService.args;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Execute;
+import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.Role;
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.ToolResult;
+import dev.steward.service.ServiceProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code ./steward bench}: the service started as users start it (its own JVM via the launcher),
+ * measured over its WebSocket. Ratios are against a baseline taken in the same run.
+ */
+public final class Bench {
+
+  private Bench() {}
+
+  public static void main(String[] args) throws Exception {
+    Path tmp = Files.createTempDirectory("steward-bench-");
+    Path home = tmp.resolve("home");
+    Path root = tmp.resolve("root");
+    Files.createDirectories(root);
+    Files.createDirectories(home.resolve("config"));
+    PolicyDocument doc = new PolicyDocument(List.of(new PolicyDocument.PathRoot(root.toString(), "read_write")),
+        List.of(), new PolicyDocument.Hosts(List.of(), false), List.of(), Map.of(), List.of());
+    Files.writeString(home.resolve("config/policy.json"), Json.write(doc));
+    Files.writeString(root.resolve("one-kb.txt"), "x".repeat(1024));
+
+    List<String[]> table = new ArrayList<>();
+    try (ServiceProcess service = ServiceProcess.start(home, tmp)) {
+      Thread.sleep(2000);
+      long rssStart = rssKb(service.process.pid());
+      table.add(new String[] {"service RSS after start", rssStart / 1024 + " MB", "aim ≤ 120 MB"});
+
+      try (StewardClient agent = service.client(Role.AGENT)) {
+        JsonNode echo = args("path", "one-kb.txt");
+        JsonNode read = args("path", "one-kb.txt");
+        int warm = 5000;
+        int rounds = 10;
+        int perRound = 2000;
+        for (int i = 0; i < warm; i++) {
+          agent.call(Methods.DEBUG_ECHO, echo, JsonNode.class);
+          execute(agent, read);
+        }
+        long[] echoNs = new long[rounds * perRound];
+        long[] gateNs = new long[rounds * perRound];
+        for (int r = 0; r < rounds; r++) {
+          for (int i = 0; i < perRound; i++) {
+            long t0 = System.nanoTime();
+            agent.call(Methods.DEBUG_ECHO, echo, JsonNode.class);
+            echoNs[r * perRound + i] = System.nanoTime() - t0;
+          }
+          for (int i = 0; i < perRound; i++) {
+            long t0 = System.nanoTime();
+            execute(agent, read);
+            gateNs[r * perRound + i] = System.nanoTime() - t0;
+          }
+        }
+        Arrays.sort(echoNs);
+        Arrays.sort(gateNs);
+        double e50 = pct(echoNs, 50), e99 = pct(echoNs, 99), g50 = pct(gateNs, 50), g99 = pct(gateNs, 99);
+        table.add(new String[] {"echo round trip p50 / p99", us(e50) + " / " + us(e99) + " µs", "baseline"});
+        table.add(new String[] {"tool.execute files.read_text 1 KB p50 / p99", us(g50) + " / " + us(g99) + " µs", "audited, 2 rows"});
+        table.add(new String[] {"gate overhead ratio p50 / p99", String.format("%.2f× / %.2f×", g50 / e50, g99 / e99), "target ≤ 2.0× at p50"});
+      }
+
+      int connections = 8;
+      int inFlight = Integer.getInteger("bench.inflight", 4);
+      long seconds = 5;
+      AtomicLong done = new AtomicLong();
+      List<Thread> threads = new ArrayList<>();
+      List<StewardClient> clients = new ArrayList<>();
+      long until = System.nanoTime() + seconds * 1_000_000_000L;
+      for (int c = 0; c < connections; c++) {
+        StewardClient client = service.client(Role.AGENT);
+        clients.add(client);
+        int conn = c;
+        threads.add(new Thread(() -> {
+          ArrayDeque<CompletableFuture<ToolResult>> window = new ArrayDeque<>();
+          long n = 0;
+          while (System.nanoTime() < until) {
+            window.add(client.executeAsync(new Execute.Params("bench-" + conn, "b" + conn + "-" + n++, "files.read_text", args("path", "one-kb.txt"), null, null)));
+            if (window.size() >= inFlight && client.await(window.poll()).ok()) done.incrementAndGet();
+          }
+          while (!window.isEmpty()) if (client.await(window.poll()).ok()) done.incrementAndGet();
+        }));
+      }
+      long serviceCpu0 = cpuNanos(service.process.pid());
+      long clientCpu0 = cpuNanos(ProcessHandle.current().pid());
+      long t0 = System.nanoTime();
+      threads.forEach(Thread::start);
+      for (Thread t : threads) t.join();
+      double elapsed = (System.nanoTime() - t0) / 1e9;
+      double serviceCpu = (cpuNanos(service.process.pid()) - serviceCpu0) / 1e9;
+      double clientCpu = (cpuNanos(ProcessHandle.current().pid()) - clientCpu0) / 1e9;
+      clients.forEach(StewardClient::close);
+      table.add(new String[] {"audited calls/s, 8 connections", String.format("%.0f", done.get() / elapsed), "target ≥ 5,000/s"});
+      table.add(new String[] {"CPU per call: service / bench client", String.format("%.0f / %.0f µs", serviceCpu * 1e6 / done.get(), clientCpu * 1e6 / done.get()),
+          "both share the 2 cores"});
+      Thread.sleep(2000);
+      table.add(new String[] {"service RSS after the throughput run", rssKb(service.process.pid()) / 1024 + " MB", "aim ≤ 120 MB"});
+    }
+    print(table);
+  }
+
+  private static void execute(StewardClient agent, JsonNode read) {
+    ToolResult r = agent.execute(new Execute.Params("bench", "call", "files.read_text", read, null, null));
+    if (!r.ok()) throw new IllegalStateException(String.valueOf(r.error()));
+  }
+
+  private static double pct(long[] sorted, int p) {
+    return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
+  }
+
+  private static String us(double ns) {
+    return String.format("%.0f", ns / 1000);
+  }
+
+  /** User + system CPU time of a process, from /proc (clock ticks of 10 ms). */
+  private static long cpuNanos(long pid) throws Exception {
+    String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+  }
+
+  private static long rssKb(long pid) throws Exception {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      if (line.startsWith("VmRSS:")) return Long.parseLong(line.replaceAll("\\D", ""));
+    }
+    return -1;
+  }
+
+  private static void print(List<String[]> table) {
+    System.out.println();
+    System.out.printf("%-46s | %-22s | %s%n", "measure", "result", "note");
+    System.out.println("-".repeat(46) + "-|-" + "-".repeat(22) + "-|-" + "-".repeat(24));
+    for (String[] row : table) System.out.printf("%-46s | %-22s | %s%n", row[0], row[1], row[2]);
+  }
+}
