@@ -145,28 +145,42 @@ public final class AuditLog implements AutoCloseable {
     }
   }
 
-  public Audit.QueryResult query(Audit.QueryParams params, int limit) throws SQLException {
+  public Audit.QueryResult query(Audit.QueryParams params, int limit) throws AuditUnavailableException {
     awaitApplied(acked.seq());
-    return store.query(params, limit);
+    return sql(() -> store.query(params, limit));
   }
 
-  public Optional<ChainedRow> row(long seq) throws SQLException {
+  public Optional<ChainedRow> row(long seq) throws AuditUnavailableException {
     awaitApplied(Math.min(seq, acked.seq()));
-    return store.row(seq);
+    return sql(() -> store.row(seq));
+  }
+
+  private interface Sql<T> {
+    T run() throws SQLException;
+  }
+
+  /** The one place an SQL failure becomes the log's own exception. */
+  private static <T> T sql(Sql<T> work) throws AuditUnavailableException {
+    try {
+      return work.run();
+    } catch (SQLException e) {
+      throw new AuditUnavailableException("the audit database cannot be read: " + e.getMessage(), e);
+    }
   }
 
   /**
    * Recomputes the whole chain. The first row whose hash or link does not hold is named; rows cut
    * off the end are found by comparing with the newest hash kept outside H2.
    */
-  public Audit.VerifyResult verify() throws SQLException {
+  public Audit.VerifyResult verify() throws AuditUnavailableException {
     Mark head = acked;
     awaitApplied(head.seq());
     long[] count = {0};
     long[] expectedSeq = {1};
     String[] prev = {ChainedRow.GENESIS};
     String[] bad = {null, null};
-    store.scan(
+    sql(() -> {
+      store.scan(
         row -> {
           if (bad[0] != null) return;
           count[0]++;
@@ -183,6 +197,8 @@ public final class AuditLog implements AutoCloseable {
           prev[0] = row.rowHash();
           expectedSeq[0] = row.seq() + 1;
         });
+      return null;
+    });
     if (bad[0] != null) {
       return new Audit.VerifyResult(false, count[0], bad[0], bad[1]);
     }
@@ -203,9 +219,9 @@ public final class AuditLog implements AutoCloseable {
   }
 
   /** Confirmed decision rows since {@code fromSeq}, to rebuild which token parts were used. */
-  public List<ChainedRow> tokenUses(long fromSeq) throws SQLException {
+  public List<ChainedRow> tokenUses(long fromSeq) throws AuditUnavailableException {
     awaitApplied(acked.seq());
-    return store.tokenUses(fromSeq);
+    return sql(() -> store.tokenUses(fromSeq));
   }
 
   AuditStore store() {
@@ -213,7 +229,28 @@ public final class AuditLog implements AutoCloseable {
   }
 
   public TokenRecords tokenRecords() {
-    return new TokenRecords(store);
+    return new TokenRecords() {
+      @Override
+      public void save(String tokenId, String record, long expiresAtMicros) throws AuditUnavailableException {
+        sql(() -> {
+          store.saveToken(tokenId, record, expiresAtMicros);
+          return null;
+        });
+      }
+
+      @Override
+      public void delete(String tokenId) throws AuditUnavailableException {
+        sql(() -> {
+          store.deleteToken(tokenId);
+          return null;
+        });
+      }
+
+      @Override
+      public List<String> live(long nowMicros) throws AuditUnavailableException {
+        return sql(() -> store.liveTokens(nowMicros));
+      }
+    };
   }
 
   // ---- journal upkeep (under appendLock) ---------------------------------------------------

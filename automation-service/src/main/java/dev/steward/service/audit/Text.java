@@ -31,6 +31,7 @@ public final class Text {
       return out.toString();
     }
     String suffix = "…[+" + (text.length() - i) + " more]";
+    if (suffix.length() >= max) return "…";
     int keep = Math.max(0, max - suffix.length() - 1);
     out.setLength(Math.min(keep, out.length()));
     if (out.length() > 0 && Character.isHighSurrogate(out.charAt(out.length() - 1))) {

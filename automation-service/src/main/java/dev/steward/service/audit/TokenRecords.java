@@ -1,26 +1,34 @@
 package dev.steward.service.audit;
 
-import java.sql.SQLException;
 import java.util.List;
 
-/** Persistence for confirm-token records, in the audit database (never the token values). */
-public final class TokenRecords {
+/** Where confirm-token records are kept (never the token values): the audit database, normally. */
+public interface TokenRecords {
 
-  private final AuditStore store;
+  void save(String tokenId, String record, long expiresAtMicros) throws AuditUnavailableException;
 
-  TokenRecords(AuditStore store) {
-    this.store = store;
-  }
+  void delete(String tokenId) throws AuditUnavailableException;
 
-  public void save(String tokenId, String record, long expiresAtMicros) throws SQLException {
-    store.saveToken(tokenId, record, expiresAtMicros);
-  }
+  List<String> live(long nowMicros) throws AuditUnavailableException;
 
-  public void delete(String tokenId) throws SQLException {
-    store.deleteToken(tokenId);
-  }
+  /** Records kept in memory only: tokens then do not survive a restart (for tests and tools). */
+  static TokenRecords inMemory() {
+    java.util.Map<String, String> records = new java.util.concurrent.ConcurrentHashMap<>();
+    return new TokenRecords() {
+      @Override
+      public void save(String tokenId, String record, long expiresAtMicros) {
+        records.put(tokenId, record);
+      }
 
-  public List<String> live(long nowMicros) throws SQLException {
-    return store.liveTokens(nowMicros);
+      @Override
+      public void delete(String tokenId) {
+        records.remove(tokenId);
+      }
+
+      @Override
+      public List<String> live(long nowMicros) {
+        return List.copyOf(records.values());
+      }
+    };
   }
 }

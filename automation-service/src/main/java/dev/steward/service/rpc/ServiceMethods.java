@@ -30,7 +30,6 @@ import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -174,16 +173,16 @@ public final class ServiceMethods {
       return audit.query(q, limit);
     } catch (IllegalArgumentException e) {
       throw RpcException.invalidParams(e.getMessage());
-    } catch (SQLException e) {
-      throw new RpcException(ErrorCodes.UNAVAILABLE, "the audit log cannot be read: " + e.getMessage());
+    } catch (AuditUnavailableException e) {
+      throw new RpcException(ErrorCodes.UNAVAILABLE, e.getMessage());
     }
   }
 
   private Audit.VerifyResult verify() {
     try {
       return audit.verify();
-    } catch (SQLException e) {
-      throw new RpcException(ErrorCodes.UNAVAILABLE, "the audit log cannot be read: " + e.getMessage());
+    } catch (AuditUnavailableException e) {
+      throw new RpcException(ErrorCodes.UNAVAILABLE, e.getMessage());
     }
   }
 

@@ -3,6 +3,7 @@ package dev.steward.service.token;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.audit.AuditUnavailableException;
 import dev.steward.service.audit.TokenRecords;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -10,7 +11,6 @@ import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -80,7 +80,7 @@ public final class ConfirmTokens {
           if (l != null) markUsed(l, use.tool(), use.argsHash());
         }
       }
-    } catch (SQLException | java.io.IOException | RuntimeException e) {
+    } catch (AuditUnavailableException | java.io.IOException | RuntimeException e) {
       LOG.log(Level.WARNING, "confirm tokens: could not restore; earlier tokens are void", e);
       live.clear();
     }
@@ -90,7 +90,7 @@ public final class ConfirmTokens {
   public interface UsesSource {
     record Use(String tokenId, String tool, String argsHash) {}
 
-    List<Use> since(long seq) throws SQLException;
+    List<Use> since(long seq) throws AuditUnavailableException;
   }
 
   /** A minted token: the value (shown once, to the ui) and its record. */
@@ -124,7 +124,7 @@ public final class ConfirmTokens {
             mintSeq);
     try {
       persistence.save(id, Json.write(record), ChronoUnit.MICROS.between(Instant.EPOCH, expires));
-    } catch (SQLException e) {
+    } catch (AuditUnavailableException e) {
       LOG.log(Level.WARNING, "confirm tokens: not persisted; this one will not survive a restart", e);
     }
     live.put(id, new Live(record));
@@ -135,7 +135,7 @@ public final class ConfirmTokens {
     boolean had = live.remove(tokenId) != null;
     try {
       persistence.delete(tokenId);
-    } catch (SQLException e) {
+    } catch (AuditUnavailableException e) {
       LOG.log(Level.WARNING, "confirm tokens: revocation not persisted", e);
     }
     return had;

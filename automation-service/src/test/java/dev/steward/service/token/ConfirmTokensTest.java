@@ -1,0 +1,92 @@
+package dev.steward.service.token;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.MutableClock;
+import dev.steward.service.audit.TokenRecords;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ConfirmTokensTest {
+
+  final MutableClock clock = new MutableClock();
+  final ConfirmTokens tokens = new ConfirmTokens(new byte[32], clock, TokenRecords.inMemory());
+  final ConfirmTokens.CallCheck call = new ConfirmTokens.CallCheck("t1", "files.write_text", "h1", Risk.MEDIUM, List.of());
+
+  private String exact(Duration ttl, Risk risk) {
+    return tokens.mint("t1", List.of(new TokenRecord.Call("files.write_text", "h1")), List.of(), List.of(), false, ttl, risk, 0).token();
+  }
+
+  private String code(String token, ConfirmTokens.CallCheck c) {
+    return assertThrows(TokenRefused.class, () -> tokens.consume(token, c)).code();
+  }
+
+  @Test
+  void one_hundred_thousand_random_forgeries_are_all_invalid() throws Exception {
+    String real = exact(Duration.ofMinutes(5), Risk.MEDIUM);
+    String id = real.substring(4, real.lastIndexOf('.'));
+    SecureRandom random = new SecureRandom();
+    byte[] mac = new byte[32];
+    for (int i = 0; i < 100_000; i++) {
+      random.nextBytes(mac);
+      String forged = "st1." + (i % 2 == 0 ? id : Base64.getUrlEncoder().withoutPadding().encodeToString(new byte[] {(byte) i, (byte) (i >> 8)}))
+          + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(mac);
+      assertEquals(ToolErrorCodes.TOKEN_INVALID, code(forged, call));
+    }
+    assertEquals(tokens.consume(real, call).length(), 22, "the real token still works after the attempts");
+  }
+
+  @Test
+  void a_token_runs_at_ttl_minus_one_second_and_not_at_ttl_plus_one() throws Exception {
+    String a = exact(Duration.ofSeconds(60), Risk.MEDIUM);
+    String b = exact(Duration.ofSeconds(60), Risk.MEDIUM);
+    clock.advance(Duration.ofSeconds(59));
+    tokens.consume(a, call);
+    clock.advance(Duration.ofSeconds(2));
+    assertEquals(ToolErrorCodes.TOKEN_EXPIRED, code(b, call));
+  }
+
+  @Test
+  void high_risk_tokens_live_at_most_sixty_seconds() throws Exception {
+    String t = exact(Duration.ofMinutes(10), Risk.HIGH);
+    clock.advance(Duration.ofSeconds(61));
+    assertEquals(ToolErrorCodes.TOKEN_EXPIRED, code(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "h1", Risk.HIGH, List.of())));
+  }
+
+  @Test
+  void wrong_trace_tool_or_arguments_are_mismatches() {
+    String t = exact(Duration.ofMinutes(1), Risk.MEDIUM);
+    assertEquals(ToolErrorCodes.TOKEN_MISMATCH, code(t, new ConfirmTokens.CallCheck("t2", "files.write_text", "h1", Risk.MEDIUM, List.of())));
+    assertEquals(ToolErrorCodes.TOKEN_MISMATCH, code(t, new ConfirmTokens.CallCheck("t1", "files.ensure_dir", "h1", Risk.MEDIUM, List.of())));
+    assertEquals(ToolErrorCodes.TOKEN_MISMATCH, code(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "h2", Risk.MEDIUM, List.of())));
+  }
+
+  @Test
+  void a_scoped_token_never_covers_a_high_risk_call_and_checks_paths_by_component() throws Exception {
+    String t = tokens.mint("t1", List.of(), List.of("files.write_text"), List.of(Path.of("/home/u/Notes")), true, Duration.ofMinutes(1), Risk.MEDIUM, 0).token();
+    tokens.consume(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "x", Risk.MEDIUM, List.of(Path.of("/home/u/Notes/a.txt"))));
+    tokens.consume(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "y", Risk.MEDIUM, List.of(Path.of("/home/u/Notes/b.txt"))));
+    assertEquals(ToolErrorCodes.TOKEN_MISMATCH,
+        code(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "z", Risk.MEDIUM, List.of(Path.of("/home/u/Notes-old/a.txt")))));
+    assertEquals(ToolErrorCodes.TOKEN_MISMATCH,
+        code(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "z", Risk.HIGH, List.of(Path.of("/home/u/Notes/a.txt")))));
+  }
+
+  @Test
+  void an_exact_token_for_several_calls_covers_each_once() throws Exception {
+    String t = tokens.mint("t1", List.of(new TokenRecord.Call("files.write_text", "a"), new TokenRecord.Call("files.write_text", "b")),
+        List.of(), List.of(), false, Duration.ofMinutes(1), Risk.MEDIUM, 0).token();
+    tokens.consume(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "b", Risk.MEDIUM, List.of()));
+    tokens.consume(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "a", Risk.MEDIUM, List.of()));
+    assertEquals(ToolErrorCodes.TOKEN_USED, code(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "a", Risk.MEDIUM, List.of())));
+    assertTrue(t.startsWith("st1."));
+  }
+}
