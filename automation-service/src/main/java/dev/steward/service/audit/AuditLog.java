@@ -32,6 +32,7 @@ public final class AuditLog implements AutoCloseable {
   private static final int ROTATE_AFTER_ROWS = 20_000;
   private static final long FSYNC_EVERY_NANOS = Duration.ofMillis(200).toNanos();
   private static final long CHECKPOINT_EVERY_NANOS = Duration.ofSeconds(2).toNanos();
+  private static final long LOAD_DELAY_NANOS = Duration.ofMillis(100).toNanos();
 
   private record Mark(long seq, String hash) {}
 
@@ -42,6 +43,7 @@ public final class AuditLog implements AutoCloseable {
   private final BlockingQueue<ChainedRow> toLoad = new LinkedBlockingQueue<>();
   private final ArrayDeque<ChainedRow> sinceRotation = new ArrayDeque<>();
   private final Object appliedMonitor = new Object();
+  private final java.util.concurrent.atomic.AtomicInteger waiters = new java.util.concurrent.atomic.AtomicInteger();
   private final Thread loader;
 
   // guarded by appendLock
@@ -296,8 +298,16 @@ public final class AuditLog implements AutoCloseable {
         ChainedRow first = toLoad.poll(50, TimeUnit.MILLISECONDS);
         syncJournalIfDue();
         if (first != null) {
+          // Gather rows for a while: one H2 commit per batch costs far less than one per row,
+          // and queries that need the rows now wake the loader early.
           batch.add(first);
-          toLoad.drainTo(batch, MAX_BATCH * 4 - 1);
+          long until = System.nanoTime() + LOAD_DELAY_NANOS;
+          while (batch.size() < MAX_BATCH && running && !queryWaiting() && System.nanoTime() < until) {
+            ChainedRow next = toLoad.poll(5, TimeUnit.MILLISECONDS);
+            if (next != null) batch.add(next);
+            toLoad.drainTo(batch, MAX_BATCH - batch.size());
+          }
+          toLoad.drainTo(batch, MAX_BATCH * 4);
           insertWithRetry(batch);
           ChainedRow last = batch.get(batch.size() - 1);
           newest = new Mark(last.seq(), last.rowHash());
@@ -323,6 +333,10 @@ public final class AuditLog implements AutoCloseable {
     }
   }
 
+  private boolean queryWaiting() {
+    return waiters.get() > 0;
+  }
+
   private void insertWithRetry(List<ChainedRow> batch) throws InterruptedException {
     for (int attempt = 0; ; attempt++) {
       try {
@@ -338,16 +352,22 @@ public final class AuditLog implements AutoCloseable {
   }
 
   private void awaitApplied(long seq) {
+    if (applied >= seq) return;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    synchronized (appliedMonitor) {
-      while (applied < seq && System.nanoTime() < deadline) {
-        try {
-          appliedMonitor.wait(50);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return;
+    waiters.incrementAndGet();
+    try {
+      synchronized (appliedMonitor) {
+        while (applied < seq && System.nanoTime() < deadline) {
+          try {
+            appliedMonitor.wait(20);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
         }
       }
+    } finally {
+      waiters.decrementAndGet();
     }
   }
 

@@ -23,12 +23,13 @@ import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 
 /**
- * One WebSocket connection: frames in, JSON-RPC out. Jetty delivers a connection's frames one at
- * a time; each request then runs on the worker pool so slow calls do not hold up fast ones, up to
- * the connection's concurrency limit. A batch is answered in one frame once all of it is done.
+ * One WebSocket connection: frames in, JSON-RPC out. Each frame is handled on the Jetty thread
+ * that read it, after demanding the next one, so a connection's calls overlap up to its
+ * concurrency limit and slow calls do not hold up fast ones. A batch fans out to the worker pool
+ * and is answered in one frame once all of it is done.
  * (Public only because Jetty calls the listener through method handles.)
  */
-public final class Connection implements Session.Listener.AutoDemanding, dev.steward.service.rpc.Session {
+public final class Connection implements Session.Listener, dev.steward.service.rpc.Session {
 
   private static final Logger LOG = Logger.getLogger(Connection.class.getName());
   private static final AtomicLong IDS = new AtomicLong();
@@ -66,23 +67,28 @@ public final class Connection implements Session.Listener.AutoDemanding, dev.ste
   @Override
   public void onWebSocketOpen(Session session) {
     this.session = session;
+    session.demand();
   }
 
   @Override
   public void onWebSocketText(String text) {
+    // Ask for the next frame before handling this one: Jetty then reads it on another of its
+    // threads while this one runs the call, so calls on one connection overlap without a
+    // hand-off to a pool (and a tool.cancel is read while the call it cancels is running).
+    session.demand();
     MessageCodec.Frame frame = MessageCodec.parse(text);
     if (!rate.tryAcquire(frame.items().size())) {
       sendText(MessageCodec.write(Response.error(null, RpcError.of(ErrorCodes.RATE_LIMITED,
           "more than " + limits.maxMessagesPerSecond() + " messages a second on this connection; slow down"))));
       return;
     }
+    if (!frame.batch()) {
+      handleHere(frame.items().get(0)).ifPresent(resp -> sendText(MessageCodec.write(resp)));
+      return;
+    }
     List<CompletableFuture<Optional<Response>>> answers = new ArrayList<>(frame.items().size());
     for (MessageCodec.Inbound item : frame.items()) {
       answers.add(handle(item));
-    }
-    if (!frame.batch()) {
-      answers.get(0).thenAccept(r -> r.ifPresent(resp -> sendText(MessageCodec.write(resp))));
-      return;
     }
     CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
         .thenRun(
@@ -93,6 +99,34 @@ public final class Connection implements Session.Listener.AutoDemanding, dev.ste
             });
   }
 
+  /** Handles one message on the calling (Jetty) thread. */
+  private Optional<Response> handleHere(MessageCodec.Inbound item) {
+    if (item instanceof MessageCodec.Invalid invalid) {
+      dispatcher.refuseInvalid(this, invalid.response().error());
+      return Optional.of(invalid.response());
+    }
+    var message = ((MessageCodec.Valid) item).message();
+    if (!inFlight.tryAcquire()) {
+      return message instanceof Request r ? Optional.of(tooMany(r)) : Optional.empty();
+    }
+    try {
+      return dispatcher.dispatch(this, message);
+    } catch (RuntimeException e) {
+      LOG.log(Level.SEVERE, "dispatch failed", e);
+      return message instanceof Request r
+          ? Optional.of(Response.error(r.id(), RpcError.of(ErrorCodes.INTERNAL_ERROR, "Internal error")))
+          : Optional.empty();
+    } finally {
+      inFlight.release();
+    }
+  }
+
+  private Response tooMany(Request r) {
+    return Response.error(r.id(), RpcError.of(ErrorCodes.TOO_MANY_CALLS,
+        "more than " + limits.maxConcurrentCalls() + " calls in flight on this connection; wait for some to finish"));
+  }
+
+  /** Handles one element of a batch on the worker pool, so a batch's calls run side by side. */
   private CompletableFuture<Optional<Response>> handle(MessageCodec.Inbound item) {
     if (item instanceof MessageCodec.Invalid invalid) {
       dispatcher.refuseInvalid(this, invalid.response().error());
@@ -100,11 +134,7 @@ public final class Connection implements Session.Listener.AutoDemanding, dev.ste
     }
     var message = ((MessageCodec.Valid) item).message();
     if (!inFlight.tryAcquire()) {
-      if (message instanceof Request r) {
-        return CompletableFuture.completedFuture(Optional.of(Response.error(r.id(), RpcError.of(ErrorCodes.TOO_MANY_CALLS,
-            "more than " + limits.maxConcurrentCalls() + " calls in flight on this connection; wait for some to finish"))));
-      }
-      return CompletableFuture.completedFuture(Optional.empty());
+      return CompletableFuture.completedFuture(message instanceof Request r ? Optional.of(tooMany(r)) : Optional.empty());
     }
     CompletableFuture<Optional<Response>> out = new CompletableFuture<>();
     try {
@@ -135,7 +165,7 @@ public final class Connection implements Session.Listener.AutoDemanding, dev.ste
     sendText(MessageCodec.write(notification));
   }
 
-  private void sendText(String text) {
+  void sendText(String text) {
     Session s = session;
     if (s == null || !s.isOpen()) return;
     s.sendText(text, Callback.from(() -> {}, e -> LOG.log(Level.FINE, "send to " + id + " failed", e)));

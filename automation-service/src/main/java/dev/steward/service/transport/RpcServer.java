@@ -1,5 +1,6 @@
 package dev.steward.service.transport;
 
+import dev.steward.protocol.jsonrpc.MessageCodec;
 import dev.steward.protocol.jsonrpc.Notification;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
@@ -129,8 +130,9 @@ public final class RpcServer implements AutoCloseable {
 
   /** Sends a finished call to every ui connection (SPEC §3: {@code tool.results}). */
   public void publish(ToolResults results) {
-    Notification n = new Notification(Methods.TOOL_RESULTS, Json.tree(results));
-    uiConnections.forEach(c -> c.send(n));
+    if (uiConnections.isEmpty()) return;
+    String text = MessageCodec.write(new Notification(Methods.TOOL_RESULTS, Json.pojo(results)));
+    uiConnections.forEach(c -> c.sendText(text));
   }
 
   void closed(Connection c) {
