@@ -36,6 +36,11 @@ public final class TestService implements AutoCloseable {
   public final StewardHome home;
   public final MutableClock clock = new MutableClock();
   private StewardService service;
+  private dev.steward.service.rpc.Limits limits;
+
+  private StewardService.Options options() {
+    return StewardService.Options.defaults().withClock(clock).withLimits(limits);
+  }
   private final List<StewardClient> clients = new ArrayList<>();
 
   private TestService(Path base) {
@@ -51,6 +56,10 @@ public final class TestService implements AutoCloseable {
   }
 
   public static TestService start(UnaryOperator<PolicyDocument> policy) {
+    return start(policy, dev.steward.service.rpc.Limits.defaults());
+  }
+
+  public static TestService start(UnaryOperator<PolicyDocument> policy, dev.steward.service.rpc.Limits limits) {
     try {
       Path base = Files.createTempDirectory("steward-it-").toRealPath();
       TestService t = new TestService(base);
@@ -64,7 +73,8 @@ public final class TestService implements AutoCloseable {
                   List.of(), new PolicyDocument.Hosts(List.of(), false), List.of(), Map.of(), List.of()));
       Files.createDirectories(t.home.config());
       Files.writeString(t.home.policyFile(), Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(doc));
-      t.service = StewardService.start(t.home, StewardService.Options.defaults().withClock(t.clock));
+      t.limits = limits;
+      t.service = StewardService.start(t.home, t.options());
       return t;
     } catch (Exception e) {
       throw new IllegalStateException("cannot start the test service", e);
@@ -76,7 +86,7 @@ public final class TestService implements AutoCloseable {
     clients.forEach(StewardClient::close);
     clients.clear();
     service.close();
-    service = StewardService.start(home, StewardService.Options.defaults().withClock(clock));
+    service = StewardService.start(home, options());
   }
 
   public void stop() {

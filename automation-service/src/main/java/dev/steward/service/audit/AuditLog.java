@@ -257,17 +257,26 @@ public final class AuditLog implements AutoCloseable {
 
   // ---- journal upkeep (under appendLock) ---------------------------------------------------
 
-  /** Bounds what an OS crash can lose in {@link Durability#PROCESS} mode (called by the loader). */
+  /**
+   * Bounds what an OS crash can lose in {@link Durability#PROCESS} mode (called by the loader).
+   * The fsync runs outside the append lock — it takes milliseconds, and appends may go on while
+   * it runs; rows appended meanwhile are simply covered by the next one.
+   */
   private void syncJournalIfDue() {
+    long now = System.nanoTime();
     synchronized (appendLock) {
-      long now = System.nanoTime();
       if (!unforced || now - lastForce < FSYNC_EVERY_NANOS) return;
-      try {
-        journal.force();
-        unforced = false;
-        lastForce = now;
-      } catch (IOException e) {
-        LOG.log(Level.WARNING, "audit: journal sync failed", e);
+      unforced = false;
+      lastForce = now;
+    }
+    try {
+      journal.force();
+    } catch (java.nio.channels.ClosedChannelException e) {
+      // rotated or closed meanwhile: rotation and close sync the journal themselves
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "audit: journal sync failed", e);
+      synchronized (appendLock) {
+        unforced = true;
       }
     }
   }

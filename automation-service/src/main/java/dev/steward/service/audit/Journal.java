@@ -27,7 +27,7 @@ final class Journal implements Closeable {
   record Recovery(long headSeq, String headHash, List<ChainedRow> rows, boolean tornTail) {}
 
   private final Path file;
-  private FileChannel channel;
+  private volatile FileChannel channel;
 
   private Journal(Path file, FileChannel channel) {
     this.file = file;

@@ -1,0 +1,63 @@
+package dev.steward.service.transport;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.jsonrpc.ErrorCodes;
+import dev.steward.protocol.method.Role;
+import dev.steward.service.RawWebSocket;
+import dev.steward.service.TestService;
+import dev.steward.service.rpc.Limits;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Over-limit traffic gets a clear error on its own connection while others keep being served. */
+class LimitsIT {
+
+  @Test
+  void a_connection_over_its_message_rate_is_told_to_slow_down_and_others_are_unaffected() throws Exception {
+    try (TestService t = TestService.start(p -> p, new Limits(1 << 20, 32, 50))) {
+      try (RawWebSocket flood = new RawWebSocket(t.port(), t.secret(Role.AGENT))) {
+        StringBuilder batch = new StringBuilder("[");
+        for (int i = 0; i < 60; i++) {
+          if (i > 0) batch.append(',');
+          batch.append("{\"jsonrpc\":\"2.0\",\"id\":").append(i).append(",\"method\":\"session.hello\"}");
+        }
+        JsonNode reply = Json.parse(flood.roundTrip(batch.append(']').toString()));
+        assertEquals(ErrorCodes.RATE_LIMITED, reply.at("/error/code").asInt(), reply.toString());
+        assertTrue(reply.at("/error/message").asText().contains("slow down"));
+      }
+      StewardClient other = t.client(Role.AGENT);
+      assertEquals(Role.AGENT, other.hello().role());
+    }
+  }
+
+  @Test
+  void calls_beyond_the_concurrency_limit_are_refused_with_a_clear_error() throws Exception {
+    try (TestService t = TestService.start(p -> p, new Limits(1 << 20, 2, 5000))) {
+      for (int d = 0; d < 20; d++) {
+        var dir = java.nio.file.Files.createDirectories(t.root.resolve("d" + d));
+        for (int f = 0; f < 100; f++) java.nio.file.Files.writeString(dir.resolve("f" + f), "x"); // makes each listing take a while
+      }
+      try (RawWebSocket raw = new RawWebSocket(t.port(), t.secret(Role.AGENT))) {
+        StringBuilder batch = new StringBuilder("[");
+        for (int i = 0; i < 40; i++) {
+          if (i > 0) batch.append(',');
+          batch.append("{\"jsonrpc\":\"2.0\",\"id\":").append(i)
+              .append(",\"method\":\"tool.execute\",\"params\":{\"trace_id\":\"t\",\"call_id\":\"c").append(i)
+              .append("\",\"tool\":\"files.list_dir\",\"args\":{\"path\":\".\",\"recursive\":true}}}");
+        }
+        JsonNode replies = Json.parse(raw.roundTrip(batch.append(']').toString()));
+        List<Integer> codes = new ArrayList<>();
+        replies.forEach(r -> codes.add(r.has("error") ? r.at("/error/code").asInt() : 0));
+        assertEquals(40, codes.size());
+        assertTrue(codes.contains(ErrorCodes.TOO_MANY_CALLS), codes.toString());
+        assertTrue(codes.contains(0), "calls within the limit ran: " + codes);
+      }
+    }
+  }
+}
