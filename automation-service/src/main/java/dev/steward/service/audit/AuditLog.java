@@ -31,7 +31,7 @@ public final class AuditLog implements AutoCloseable {
   private static final int MAX_BATCH = 1024;
   private static final int ROTATE_AFTER_ROWS = 20_000;
   private static final long FSYNC_EVERY_NANOS = Duration.ofMillis(200).toNanos();
-  private static final long CHECKPOINT_EVERY_NANOS = Duration.ofSeconds(2).toNanos();
+  private static final long CHECKPOINT_EVERY_NANOS = Duration.ofSeconds(10).toNanos();
   private static final long LOAD_DELAY_NANOS = Duration.ofMillis(100).toNanos();
 
   private record Mark(long seq, String hash) {}
