@@ -23,6 +23,7 @@ import dev.steward.service.tools.ToolRegistry;
 import dev.steward.service.tools.files.FileTools;
 import dev.steward.service.transport.HandshakeGuard;
 import dev.steward.service.transport.RpcServer;
+import dev.steward.service.undo.UndoStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -86,7 +87,8 @@ public final class StewardService implements AutoCloseable {
               audit.tokenUses(from).stream()
                   .map(r -> new ConfirmTokens.UsesSource.Use(r.entry().tokenId(), r.entry().tool(), r.entry().argsHash()))
                   .toList());
-      Gate gate = new Gate(tools, policies, tokens, audit, options.clock());
+      UndoStore undo = new UndoStore(home.data().resolve("undo"), UndoStore.DEFAULT_CAP_BYTES);
+      Gate gate = new Gate(tools, policies, tokens, audit, undo, options.clock());
       Dispatcher dispatcher = new Dispatcher((session, error) -> logRefusal(audit, options.clock(), session, error));
       new ServiceMethods(tools, gate, tokens, audit, policies, options.limits(), options.clock()).registerOn(dispatcher);
       RpcServer server = RpcServer.start(options.port(), new HandshakeGuard(secrets), dispatcher, options.limits());

@@ -138,7 +138,20 @@ class AdversarialIT {
         c("unknown tool", "shell.run", s -> args("cmd", "rm -rf ~"), INVALID),
         c("args is an array", "files.read_text", s -> Json.mapper().createArrayNode().add("x"), INVALID),
         c("path longer than 16384 characters", "files.read_text", s -> args("path", "a".repeat(20000)), INVALID),
-        c("overwrite without a token", "files.write_text", s -> args("path", "existing.txt", "content", "x"), ToolErrorCodes.TOKEN_MISSING));
+        c("overwrite without a token", "files.write_text", s -> args("path", "existing.txt", "content", "x"), ToolErrorCodes.TOKEN_MISSING),
+        c("move from a sibling prefix", "files.move", s -> args("from", s.base + "/root2/x.txt", "to", "stolen.txt"), SCOPE),
+        c("move to a sibling prefix", "files.move", s -> args("from", "existing.txt", "to", s.base + "/root-evil/x.txt"), SCOPE),
+        c("move out through a folder link", "files.move", s -> args("from", "existing.txt", "to", "out-dir/x.txt"), SCOPE),
+        c("move in from outside through a link", "files.move", s -> args("from", "out-file", "to", "copied.txt"), SCOPE),
+        c("move out of a read-only root", "files.move", s -> args("from", s.t.ro + "/a", "to", "a"), SCOPE),
+        c("move onto .ssh", "files.move", s -> args("from", "existing.txt", "to", ".ssh/authorized_keys", "overwrite", true), SCOPE),
+        c("move by dot-dot out", "files.move", s -> args("from", "existing.txt", "to", "../outside/x.txt"), SCOPE),
+        c("delete outside", "files.delete", s -> args("path", s.t.outside + "/secret.txt"), SCOPE),
+        c("delete through a file link", "files.delete", s -> args("path", "out-file/"), SCOPE),
+        c("delete in a sibling prefix", "files.delete", s -> args("path", s.base + "/root2/x.txt"), SCOPE),
+        c("delete Steward's config via a link", "files.delete", s -> args("path", "cfg/ui.secret"), SCOPE),
+        c("delete in a read-only root", "files.delete", s -> args("path", s.t.ro.toString()), SCOPE),
+        c("delete without a token", "files.delete", s -> args("path", "existing.txt"), ToolErrorCodes.TOKEN_MISSING));
   }
 
   @ParameterizedTest(name = "{0}")

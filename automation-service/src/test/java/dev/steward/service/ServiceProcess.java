@@ -69,8 +69,13 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     process.destroy();
-    if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) kill();
+    try {
+      if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) kill();
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
   }
 }

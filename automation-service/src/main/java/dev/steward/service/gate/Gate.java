@@ -2,6 +2,7 @@ package dev.steward.service.gate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.json.CanonicalJson;
+import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.method.ToolResults;
 import dev.steward.protocol.tool.AuditMeta;
@@ -22,6 +23,10 @@ import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolRegistry;
+import dev.steward.service.tools.UndoStash;
+import dev.steward.service.tools.files.FileUndo;
+import dev.steward.service.undo.UndoRecord;
+import dev.steward.service.undo.UndoStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,11 +52,14 @@ public final class Gate implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(Gate.class.getName());
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:@/+=-]{1,128}");
   static final int MAX_RESULT_BYTES = 8 << 20;
+  /** The name undo calls carry in the log and in {@code tool.results}. */
+  public static final String UNDO = "tool.undo";
 
   private final ToolRegistry tools;
   private final PolicyStore policies;
   private final ConfirmTokens tokens;
   private final AuditLog audit;
+  private final UndoStore undo;
   private final Clock clock;
   private final SchemaCheck schemas;
   private final Taint taint = new Taint();
@@ -59,7 +67,8 @@ public final class Gate implements AutoCloseable {
   private final IdempotencyCache idempotency = new IdempotencyCache();
   private final List<Consumer<ToolResults>> resultListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-  public Gate(ToolRegistry tools, PolicyStore policies, ConfirmTokens tokens, AuditLog audit, Clock clock) {
+  public Gate(ToolRegistry tools, PolicyStore policies, ConfirmTokens tokens, AuditLog audit, UndoStore undo, Clock clock) {
+    this.undo = undo;
     this.tools = tools;
     this.policies = policies;
     this.tokens = tokens;
@@ -85,7 +94,7 @@ public final class Gate implements AutoCloseable {
   public Preflight.Result preflight(String traceId, String toolName, JsonNode args) {
     Optional<Tool> found = tools.find(toolName);
     if (found.isEmpty()) {
-      return new Preflight.Result(Preflight.DENY, "unknown tool \"" + toolName + "\"", Risk.LOW, false, ToolErrorCodes.VALIDATION_ERROR, "/tool", null, null);
+      return new Preflight.Result(Preflight.DENY, "unknown tool \"" + toolName + "\"", Risk.LOW, false, ToolErrorCodes.VALIDATION_ERROR, "/tool", null, null, null);
     }
     Tool tool = found.get();
     Risk risk = tool.definition().risk();
@@ -94,16 +103,17 @@ public final class Gate implements AutoCloseable {
       Checked c = check(tool, traceId, args);
       List<String> paths = c.paths().values().stream().map(p -> p.real().toString()).toList();
       List<String> taintSources = taint.of(traceId);
+      JsonNode preview = tool.preview(args, ToolContext.forCheck(c.paths(), c.policy().scope())).orElse(null);
       if (c.requirement().needsToken()) {
         return new Preflight.Result(
             Preflight.CONFIRM,
             "needs your confirmation: " + String.join("; ", c.requirement().reasons()),
-            risk, c.destructive(), ToolErrorCodes.CONFIRMATION_REQUIRED, null, taintSources.isEmpty() ? null : taintSources, paths);
+            risk, c.destructive(), ToolErrorCodes.CONFIRMATION_REQUIRED, null, taintSources.isEmpty() ? null : taintSources, paths, preview);
       }
       String reason = c.requirement().waivedBy().isEmpty() ? "allowed by policy" : "allowed by your standing grant " + c.requirement().waivedBy().get(0);
-      return new Preflight.Result(Preflight.ALLOW, reason, risk, c.destructive(), null, null, taintSources.isEmpty() ? null : taintSources, paths);
+      return new Preflight.Result(Preflight.ALLOW, reason, risk, c.destructive(), null, null, taintSources.isEmpty() ? null : taintSources, paths, preview);
     } catch (Refusal r) {
-      return new Preflight.Result(Preflight.DENY, r.getMessage(), risk, false, r.error().code(), r.error().field(), null, null);
+      return new Preflight.Result(Preflight.DENY, r.getMessage(), risk, false, r.error().code(), r.error().field(), null, null, null);
     }
   }
 
@@ -177,7 +187,7 @@ public final class Gate implements AutoCloseable {
       return ToolResult.failure(ToolError.of(ToolErrorCodes.INTERNAL, "the audit log is unavailable, so nothing ran"), null);
     }
 
-    ToolContext ctx = new ToolContext(c.paths(), c.policy().scope(), msg -> {}, c.destructive());
+    ToolContext ctx = new ToolContext(c.paths(), c.policy().scope(), msg -> {}, c.destructive(), stash(decisionRow.seq()));
     ToolResult outcome;
     String summary;
     try {
@@ -202,6 +212,63 @@ public final class Gate implements AutoCloseable {
       LOG.log(Level.SEVERE, "audit: completion row of call " + call.callId() + " not written", e);
     }
     ToolResult result = outcome.withAudit(meta);
+    publish(call, result);
+    return result;
+  }
+
+  private UndoStash stash(long auditId) {
+    return new UndoStash() {
+      @Override
+      public java.nio.file.Path folder() throws java.io.IOException {
+        return undo.folder(auditId);
+      }
+
+      @Override
+      public void save(UndoRecord record) throws java.io.IOException {
+        undo.save(auditId, record);
+      }
+    };
+  }
+
+  // ---- undo --------------------------------------------------------------------------------
+
+  /**
+   * {@code tool.undo} (ui role): puts back what the call at {@code auditId} replaced. The undo is
+   * itself a call in the log — a decision row before, a completion row after.
+   */
+  public ToolResult undo(String auditId) {
+    String callId = "undo-" + java.util.UUID.randomUUID();
+    JsonNode args = Json.object().put("audit_id", auditId);
+    CallRequest call = new CallRequest("undo-" + auditId, callId, UNDO, args, null, null, dev.steward.protocol.method.Role.UI);
+    Instant started = clock.instant();
+    long id;
+    try {
+      id = Long.parseLong(auditId);
+    } catch (NumberFormatException e) {
+      return refuse(call, null, started, new Refusal(ToolErrorCodes.VALIDATION_ERROR, "audit_id \"" + auditId + "\" is not one this service gave out", "/audit_id"));
+    }
+    String hash = CanonicalJson.sha256(args);
+    ChainedRow decisionRow;
+    try {
+      decisionRow = audit.record(new AuditEntry(AuditEntry.DECISION, call.traceId(), callId, UNDO, hash, args.toString(), AuditEntry.CONFIRMED,
+          "undo requested by the user", null, null, null, null, started, null));
+    } catch (AuditUnavailableException e) {
+      return ToolResult.failure(ToolError.of(ToolErrorCodes.INTERNAL, "the audit log is unavailable, so nothing ran"), null);
+    }
+    ToolResult outcome;
+    String summary;
+    try {
+      JsonNode value = FileUndo.undo(id, undo, policies.current().scope());
+      outcome = ToolResult.success(value, null);
+      summary = "undid row " + auditId + " (" + value.path("tool").asText() + ")";
+    } catch (ToolFailure f) {
+      outcome = ToolResult.failure(f.error(), null);
+      summary = f.error().message();
+    }
+    Instant ended = clock.instant();
+    audit.recordQuietly(new AuditEntry(AuditEntry.COMPLETION, call.traceId(), callId, UNDO, hash, args.toString(), AuditEntry.CONFIRMED,
+        "undo requested by the user", null, outcome.ok() ? "ok" : "error", outcome.errorCode(), summary, started, ended));
+    ToolResult result = outcome.withAudit(new AuditMeta(Long.toString(decisionRow.seq()), AuditEntry.CONFIRMED, decisionRow.entry().startedAt(), ended));
     publish(call, result);
     return result;
   }

@@ -70,6 +70,7 @@ public final class ServiceMethods {
     d.register(Methods.TOOL_PREFLIGHT, (s, p) -> preflight(p));
     d.register(Methods.TOOL_EXECUTE, this::execute);
     d.register(Methods.TOOL_CANCEL, (s, p) -> new Execute.CancelResult(gate.cancel(Params.require(Params.read(p, Execute.CancelParams.class).callId(), "call_id"))));
+    d.register(Methods.TOOL_UNDO, UI, (s, p) -> gate.undo(Params.require(Params.read(p, Execute.UndoParams.class).auditId(), "audit_id")));
     d.register(Methods.CONFIRM_GRANT, UI, (s, p) -> grant(Params.read(p, Grant.Params.class)));
     d.register(Methods.CONFIRM_REVOKE, UI, (s, p) -> revoke(Params.read(p, Grant.RevokeParams.class)));
     d.register(Methods.AUDIT_QUERY, UI, (s, p) -> query(Params.read(p, Audit.QueryParams.class)));

@@ -136,6 +136,58 @@ public final class SafeFs {
     }
   }
 
+  /**
+   * Moves a child of one open folder into another open folder (renameat): atomic, never follows a
+   * link, and fails rather than copies when the two are on different file systems.
+   */
+  public static void move(SecureDirectoryStream<Path> fromDir, Path fromName, SecureDirectoryStream<Path> toDir, Path toName)
+      throws IOException {
+    try {
+      fromDir.move(fromName, toDir, toName);
+    } catch (java.nio.file.AtomicMoveNotSupportedException e) {
+      throw new IOException("cannot move across file systems without copying: " + e.getMessage(), e);
+    } catch (IOException e) {
+      if (String.valueOf(e.getMessage()).contains("cross-device")) {
+        throw new IOException("cannot move across file systems without copying", e);
+      }
+      throw e;
+    }
+  }
+
+  /** The first {@code max} bytes of a child file, or null when it is longer (or binary). */
+  public static @org.jspecify.annotations.Nullable String readBounded(Dir dir, int max) throws IOException {
+    try (SeekableByteChannel ch = openRead(dir)) {
+      if (ch.size() > max) return null;
+      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate((int) ch.size());
+      while (buf.hasRemaining() && ch.read(buf) > 0) {
+        // reading
+      }
+      byte[] bytes = buf.array();
+      for (byte b : bytes) if (b == 0) return null;
+      return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+
+  /** Opens a folder of Steward's own (the undo area) by descriptor. */
+  public static SecureDirectoryStream<Path> openOwn(Path dir) throws IOException {
+    return openRoot(dir);
+  }
+
+  /** Copies a child file of an open folder to a path of Steward's own, not following links. */
+  public static void copyOut(Dir dir, Path target) throws IOException {
+    try (SeekableByteChannel in = openRead(dir);
+        java.nio.channels.FileChannel out = java.nio.channels.FileChannel.open(target,
+            StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(64 * 1024);
+      while (in.read(buf) > 0) {
+        buf.flip();
+        while (buf.hasRemaining()) out.write(buf);
+        buf.clear();
+      }
+      out.force(true);
+    }
+  }
+
   private static void deleteQuietly(SecureDirectoryStream<Path> dir, Path name) {
     try {
       dir.deleteFile(name);

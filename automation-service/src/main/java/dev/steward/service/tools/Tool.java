@@ -48,6 +48,14 @@ public interface Tool {
     return Optional.empty();
   }
 
+  /**
+   * A dry run of a mutating call for the confirmation dialog: resolved paths, what would be
+   * overwritten, a diff for text. Reads the world, never changes it.
+   */
+  default Optional<JsonNode> preview(JsonNode args, ToolContext ctx) {
+    return Optional.empty();
+  }
+
   default Duration timeLimit() {
     return Duration.ofSeconds(30);
   }

@@ -8,14 +8,15 @@ import java.util.function.Consumer;
 /**
  * What a running tool may use: the paths the gate resolved for this call (by argument pointer),
  * the scope (for listings that must hide refused names), a way to report progress, and whether the
- * user approved this call as destructive (a call approved as a new-file write must not overwrite).
+ * user approved this call as destructive (a call approved as a new-file write must not overwrite),
+ * and the undo stash where a mutating call keeps what it replaces.
  */
 public record ToolContext(
-    Map<String, ResolvedPath> paths, PathScope scope, Consumer<String> progress, boolean approvedDestructive) {
+    Map<String, ResolvedPath> paths, PathScope scope, Consumer<String> progress, boolean approvedDestructive, UndoStash undo) {
 
-  /** A context for asking {@link Tool#destructive} before anything is approved. */
+  /** A context for asking {@link Tool#destructive} and {@link Tool#preview} before anything is approved. */
   public static ToolContext forCheck(Map<String, ResolvedPath> paths, PathScope scope) {
-    return new ToolContext(paths, scope, message -> {}, false);
+    return new ToolContext(paths, scope, message -> {}, false, UndoStash.none());
   }
 
   public ResolvedPath path(String pointer) {

@@ -15,7 +15,9 @@ public final class Preflight {
   /**
    * {@code decision} is {@code allow}, {@code confirm} or {@code deny}; {@code code} is the error
    * code a deny (or an execute without a token) would carry. {@code taint} names where untrusted
-   * content in this trace came from; {@code paths} are the resolved real paths the call touches.
+   * content in this trace came from; {@code paths} are the resolved real paths the call touches;
+   * {@code preview} is a dry run of a mutating call ({@code operation}, {@code path}, {@code to},
+   * {@code overwrites}, a bounded unified {@code diff} for text overwrites).
    */
   public record Result(
       String decision,
@@ -25,7 +27,8 @@ public final class Preflight {
       @Nullable String code,
       @Nullable String field,
       @Nullable List<String> taint,
-      @Nullable List<String> paths) {}
+      @Nullable List<String> paths,
+      @Nullable JsonNode preview) {}
 
   public static final String ALLOW = "allow";
   public static final String CONFIRM = "confirm";

@@ -34,7 +34,7 @@ class WireRoundTripTest {
         new Hello.Result("0.1.0", Role.UI, new Hello.Limits(1 << 20, 32, 64, 5000)),
         new ToolsList.Result(List.of(def)),
         new Preflight.Params("t1", "files.read_text", ARGS),
-        new Preflight.Result("confirm", "why", Risk.MEDIUM, true, "CONFIRMATION_REQUIRED", null, List.of("file x"), List.of("/a")),
+        new Preflight.Result("confirm", "why", Risk.MEDIUM, true, "CONFIRMATION_REQUIRED", null, List.of("file x"), List.of("/a"), ARGS),
         new Grant.Params("t1", List.of(new Grant.Call("files.write_text", ARGS)), null, null, 60, null),
         new Grant.Params("t1", null, List.of("files.write_text"), new Grant.Scope(List.of("~/Notes")), 60, true),
         new Grant.Result("st1.a.b", "a", T),

@@ -8,6 +8,12 @@ public final class FileTools {
   private FileTools() {}
 
   public static void registerAll(ToolRegistry registry) {
-    registry.register(new ListDir()).register(new ReadText()).register(new WriteText()).register(new EnsureDir());
+    registry
+        .register(new ListDir())
+        .register(new ReadText())
+        .register(new WriteText())
+        .register(new EnsureDir())
+        .register(new MoveFile())
+        .register(new DeleteFile());
   }
 }

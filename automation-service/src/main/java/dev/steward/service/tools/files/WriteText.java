@@ -2,6 +2,7 @@ package dev.steward.service.tools.files;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.CanonicalJson;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.Confirmation;
 import dev.steward.protocol.tool.Risk;
@@ -16,6 +17,7 @@ import dev.steward.service.tools.Schemas;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.undo.UndoRecord;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.charset.IllegalCharsetNameException;
@@ -34,6 +36,7 @@ import java.util.Set;
 public final class WriteText implements Tool {
 
   static final int MAX_BYTES = 16 << 20;
+  private static final String OLD = "old";
 
   private static final ToolDefinition DEFINITION =
       new ToolDefinition(
@@ -104,7 +107,15 @@ public final class WriteText implements Tool {
           throw new ToolFailure(
               ToolErrorCodes.ALREADY_EXISTS, "\"" + path.requested() + "\" was created after the check; overwriting it needs confirmation", "/path", null);
         }
+        if (overwritten) {
+          // Keep what is replaced before replacing it: no undo copy, no overwrite.
+          SafeFs.copyOut(dir, ctx.undo().folder().resolve(OLD));
+        }
         SafeFs.writeAtomically(dir, bytes, !ctx.approvedDestructive());
+        if (overwritten) {
+          ctx.undo().save(new UndoRecord(name(), UndoRecord.WRITE,
+              List.of(new UndoRecord.Item(path.real().toString(), null, OLD, "file:" + CanonicalJson.sha256Hex(bytes))), false));
+        }
       }
       ObjectNode result = Json.object();
       result.put("path", path.real().toString());
@@ -119,6 +130,24 @@ public final class WriteText implements Tool {
     } catch (IOException e) {
       throw FileErrors.of(e, path.requested());
     }
+  }
+
+  @Override
+  public Optional<JsonNode> preview(JsonNode args, ToolContext ctx) {
+    ResolvedPath path = ctx.path("/path");
+    ObjectNode p = Json.object();
+    p.put("operation", "write");
+    p.put("path", path.real().toString());
+    Optional<BasicFileAttributes> before = existing(path);
+    p.put("overwrites", before.isPresent());
+    if (before.isPresent() && before.get().isRegularFile()) {
+      try (SafeFs.Dir dir = SafeFs.openParent(path)) {
+        p.put("diff", TextDiff.unified(path.real().toString(), SafeFs.readBounded(dir, TextDiff.MAX_INPUT_BYTES), args.path("content").asText()));
+      } catch (IOException e) {
+        p.put("diff_unavailable", "cannot read the current file: " + e.getMessage());
+      }
+    }
+    return Optional.of(p);
   }
 
   private static Optional<BasicFileAttributes> existing(ResolvedPath path) {

@@ -1,0 +1,119 @@
+package dev.steward.service.tools.files;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ScopeKind;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.scope.Access;
+import dev.steward.service.scope.ResolvedPath;
+import dev.steward.service.scope.SafeFs;
+import dev.steward.service.tools.PathUse;
+import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.undo.Fingerprint;
+import dev.steward.service.undo.UndoRecord;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code files.delete} (high risk, always confirmed): moves the file or folder into the undo area
+ * instead of destroying it. If it cannot be kept (another file system), nothing is deleted.
+ */
+public final class DeleteFile implements Tool {
+
+  private static final String PAYLOAD = "payload";
+
+  private static final ToolDefinition DEFINITION =
+      new ToolDefinition(
+          "files.delete",
+          "Delete a file, or a folder with recursive: true. Always asks the user; can be undone.",
+          Schemas.parse(
+              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
+                  + "'path':{'type':'string','minLength':1,'maxLength':16384},"
+                  + "'recursive':{'type':'boolean','default':false}},"
+                  + "'required':['path'],'additionalProperties':false}"),
+          Schemas.parse("{'type':'object','properties':{'deleted':{'type':'array','items':{'type':'string'}}},'required':['deleted']}"),
+          Risk.HIGH,
+          Confirmation.ALWAYS,
+          List.of(ScopeKind.PATHS));
+
+  @Override
+  public ToolDefinition definition() {
+    return DEFINITION;
+  }
+
+  @Override
+  public boolean mutates() {
+    return true;
+  }
+
+  @Override
+  public boolean destructive(JsonNode args, ToolContext ctx) {
+    return true;
+  }
+
+  @Override
+  public List<PathUse> paths(JsonNode args) {
+    return List.of(new PathUse("/path", args.path("path").asText(), Access.WRITE));
+  }
+
+  @Override
+  public Optional<JsonNode> preview(JsonNode args, ToolContext ctx) {
+    ObjectNode p = Json.object();
+    p.put("operation", "delete");
+    p.put("path", ctx.path("/path").real().toString());
+    p.put("recursive", args.path("recursive").asBoolean(false));
+    p.put("undoable", true);
+    return Optional.of(p);
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    ResolvedPath path = ctx.path("/path");
+    if (path.isRoot()) {
+      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "an allowed folder itself cannot be deleted", "/path", null);
+    }
+    try (SafeFs.Dir dir = SafeFs.openParent(path)) {
+      Optional<BasicFileAttributes> attrs = SafeFs.attributes(dir.stream(), dir.name());
+      if (attrs.isEmpty()) {
+        throw new ToolFailure(ToolErrorCodes.NOT_FOUND, "\"" + path.requested() + "\" does not exist", "/path", null);
+      }
+      if (attrs.get().isDirectory() && !args.path("recursive").asBoolean(false) && !isEmpty(dir)) {
+        throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + path.requested() + "\" is a folder that is not empty; pass recursive: true", "/recursive", null);
+      }
+      try (SecureDirectoryStream<Path> stash = SafeFs.openOwn(ctx.undo().folder())) {
+        SafeFs.move(dir.stream(), dir.name(), stash, Path.of(PAYLOAD));
+      }
+      ctx.undo().save(new UndoRecord(name(), UndoRecord.DELETE,
+          List.of(new UndoRecord.Item(path.real().toString(), null, PAYLOAD, Fingerprint.ABSENT)), false));
+    } catch (IOException e) {
+      throw FileErrors.of(e, path.requested());
+    }
+    ObjectNode result = Json.object();
+    result.putArray("deleted").add(path.real().toString());
+    return result;
+  }
+
+  private static boolean isEmpty(SafeFs.Dir dir) throws IOException {
+    try (DirectoryStream<Path> children = dir.stream().newDirectoryStream(dir.name(), LinkOption.NOFOLLOW_LINKS)) {
+      return !children.iterator().hasNext();
+    }
+  }
+
+  @Override
+  public String summarize(JsonNode args, JsonNode value) {
+    return "deleted (kept for undo)";
+  }
+}

@@ -1,0 +1,139 @@
+package dev.steward.service.tools.files;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ScopeKind;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.scope.Access;
+import dev.steward.service.scope.ResolvedPath;
+import dev.steward.service.scope.SafeFs;
+import dev.steward.service.tools.PathUse;
+import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.undo.Fingerprint;
+import dev.steward.service.undo.UndoRecord;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code files.move}: moves or renames a file or folder inside the allowed folders. Replacing an
+ * existing target is destructive (a token), and the replaced target is kept for undo.
+ */
+public final class MoveFile implements Tool {
+
+  private static final String REPLACED = "replaced";
+
+  private static final ToolDefinition DEFINITION =
+      new ToolDefinition(
+          "files.move",
+          "Move or rename a file or folder. Replacing an existing target needs overwrite: true and asks the user.",
+          Schemas.parse(
+              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
+                  + "'from':{'type':'string','minLength':1,'maxLength':16384},"
+                  + "'to':{'type':'string','minLength':1,'maxLength':16384},"
+                  + "'overwrite':{'type':'boolean','default':false}},"
+                  + "'required':['from','to'],'additionalProperties':false}"),
+          Schemas.parse(
+              "{'type':'object','properties':{'from':{'type':'string'},'to':{'type':'string'},'overwritten':{'type':'boolean'}},"
+                  + "'required':['from','to','overwritten']}"),
+          Risk.MEDIUM,
+          Confirmation.IF_DESTRUCTIVE,
+          List.of(ScopeKind.PATHS));
+
+  @Override
+  public ToolDefinition definition() {
+    return DEFINITION;
+  }
+
+  @Override
+  public boolean mutates() {
+    return true;
+  }
+
+  @Override
+  public List<PathUse> paths(JsonNode args) {
+    return List.of(
+        new PathUse("/from", args.path("from").asText(), Access.WRITE), new PathUse("/to", args.path("to").asText(), Access.WRITE));
+  }
+
+  @Override
+  public boolean destructive(JsonNode args, ToolContext ctx) {
+    return exists(ctx.path("/to"));
+  }
+
+  @Override
+  public Optional<JsonNode> preview(JsonNode args, ToolContext ctx) {
+    ObjectNode p = Json.object();
+    p.put("operation", "move");
+    p.put("path", ctx.path("/from").real().toString());
+    p.put("to", ctx.path("/to").real().toString());
+    p.put("overwrites", exists(ctx.path("/to")));
+    return Optional.of(p);
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    ResolvedPath from = ctx.path("/from");
+    ResolvedPath to = ctx.path("/to");
+    boolean overwrite = args.path("overwrite").asBoolean(false);
+    if (from.isRoot() || to.isRoot()) {
+      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "an allowed folder itself cannot be moved or replaced", from.isRoot() ? "/from" : "/to", null);
+    }
+    if (to.real().startsWith(from.real())) {
+      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "cannot move a folder into itself", "/to", null);
+    }
+    boolean overwritten;
+    try (SafeFs.Dir src = SafeFs.openParent(from); SafeFs.Dir dst = SafeFs.openParent(to)) {
+      if (SafeFs.attributes(src.stream(), src.name()).isEmpty()) {
+        throw new ToolFailure(ToolErrorCodes.NOT_FOUND, "\"" + from.requested() + "\" does not exist", "/from", null);
+      }
+      Optional<BasicFileAttributes> target = SafeFs.attributes(dst.stream(), dst.name());
+      overwritten = target.isPresent();
+      if (overwritten && !overwrite) {
+        throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "\"" + to.requested() + "\" exists; pass overwrite: true to replace it", "/to", null);
+      }
+      if (overwritten && !ctx.approvedDestructive()) {
+        throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "\"" + to.requested() + "\" appeared after the check; replacing it needs confirmation", "/to", null);
+      }
+      if (overwritten) {
+        try (SecureDirectoryStream<Path> stash = SafeFs.openOwn(ctx.undo().folder())) {
+          SafeFs.move(dst.stream(), dst.name(), stash, Path.of(REPLACED));
+        }
+      }
+      SafeFs.move(src.stream(), src.name(), dst.stream(), dst.name());
+      ctx.undo().save(new UndoRecord(name(), UndoRecord.MOVE,
+          List.of(new UndoRecord.Item(from.real().toString(), to.real().toString(), overwritten ? REPLACED : null, Fingerprint.of(to.real()))), false));
+    } catch (IOException e) {
+      throw FileErrors.of(e, from.requested());
+    }
+    ObjectNode result = Json.object();
+    result.put("from", from.real().toString());
+    result.put("to", to.real().toString());
+    result.put("overwritten", overwritten);
+    return result;
+  }
+
+  private static boolean exists(ResolvedPath p) {
+    if (p.isRoot()) return true;
+    try (SafeFs.Dir dir = SafeFs.openParent(p)) {
+      return SafeFs.attributes(dir.stream(), dir.name()).isPresent();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public String summarize(JsonNode args, JsonNode value) {
+    return value.path("overwritten").asBoolean() ? "moved, replacing the target" : "moved";
+  }
+}

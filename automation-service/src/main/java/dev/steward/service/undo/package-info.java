@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.service.undo;
+
+import org.jspecify.annotations.NullMarked;
