@@ -10,6 +10,7 @@ public final class FileTools {
   public static void registerAll(ToolRegistry registry) {
     registry
         .register(new ListDir())
+        .register(new SearchFiles())
         .register(new ReadText())
         .register(new WriteText())
         .register(new EnsureDir())

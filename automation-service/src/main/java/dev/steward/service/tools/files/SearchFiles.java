@@ -1,0 +1,283 @@
+package dev.steward.service.tools.files;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ScopeKind;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.scope.Access;
+import dev.steward.service.scope.ResolvedPath;
+import dev.steward.service.scope.SafeFs;
+import dev.steward.service.tools.PathUse;
+import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolFailure;
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.SecureDirectoryStream;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * {@code files.search}: files by name (glob) and/or lines by content (literal or regex) under a
+ * folder. Folders are walked in parallel, each opened by descriptor without following links;
+ * binary files (a NUL byte) are skipped; refused places (keys, Steward's own files) are never
+ * entered. Results are bounded; a search that hits its limit or its time returns what it found
+ * and says why it stopped.
+ */
+public final class SearchFiles implements Tool {
+
+  static final int DEFAULT_MAX_RESULTS = 200;
+  static final int MAX_FILE_BYTES = 64 << 20;
+  static final int MAX_LINE_CHARS = 500;
+  static final Duration SOFT_LIMIT = Duration.ofSeconds(20);
+
+  private static final ForkJoinPool POOL = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
+      pool -> {
+        var t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+        t.setName("files-search-" + t.getPoolIndex());
+        t.setDaemon(true);
+        return t;
+      }, null, false);
+
+  private static final ToolDefinition DEFINITION =
+      new ToolDefinition(
+          "files.search",
+          "Search a folder tree for files by name (name_glob, e.g. *.md) and/or for lines containing text (content; regex: true for a regular expression).",
+          Schemas.parse(
+              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
+                  + "'path':{'type':'string','minLength':1,'maxLength':16384},"
+                  + "'name_glob':{'type':'string','minLength':1,'maxLength':1000},"
+                  + "'content':{'type':'string','minLength':1,'maxLength':10000},"
+                  + "'regex':{'type':'boolean','default':false},"
+                  + "'case_sensitive':{'type':'boolean','default':true},"
+                  + "'include_hidden':{'type':'boolean','default':false},"
+                  + "'max_results':{'type':'integer','minimum':1,'maximum':100000,'default':" + DEFAULT_MAX_RESULTS + "}},"
+                  + "'required':['path'],'additionalProperties':false}"),
+          Schemas.parse(
+              "{'type':'object','properties':{'matches':{'type':'array','items':{'type':'object','properties':{"
+                  + "'path':{'type':'string'},'line':{'type':'integer'},'text':{'type':'string'}},'required':['path']}},"
+                  + "'files_matched':{'type':'integer'},'truncated':{'type':'boolean'},'stopped_because':{'type':'string'}},"
+                  + "'required':['matches','files_matched','truncated']}"),
+          Risk.LOW,
+          Confirmation.NEVER,
+          List.of(ScopeKind.PATHS));
+
+  @Override
+  public ToolDefinition definition() {
+    return DEFINITION;
+  }
+
+  @Override
+  public boolean mutates() {
+    return false;
+  }
+
+  @Override
+  public List<PathUse> paths(JsonNode args) {
+    return List.of(new PathUse("/path", args.path("path").asText(), Access.READ));
+  }
+
+  @Override
+  public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
+    ResolvedPath p = ctx.path("/path");
+    return args.has("content") && !ctx.scope().inWritableRoot(p.real()) ? Optional.of("file contents under " + p.real()) : Optional.empty();
+  }
+
+  /** One search's settings and shared state; tasks stop as soon as {@link #stop} is set. */
+  private static final class Search {
+    final ToolContext ctx;
+    final PathMatcher glob;
+    final boolean globOnPath;
+    final Path base;
+    final LineMatcher content;
+    final boolean hidden;
+    final int maxResults;
+    final long deadline;
+    final ConcurrentLinkedQueue<ObjectNode> matches = new ConcurrentLinkedQueue<>();
+    final AtomicInteger count = new AtomicInteger();
+    final AtomicInteger files = new AtomicInteger();
+    volatile String stop;
+
+    Search(ToolContext ctx, PathMatcher glob, boolean globOnPath, Path base, LineMatcher content, boolean hidden, int maxResults) {
+      this.ctx = ctx;
+      this.glob = glob;
+      this.globOnPath = globOnPath;
+      this.base = base;
+      this.content = content;
+      this.hidden = hidden;
+      this.maxResults = maxResults;
+      this.deadline = System.nanoTime() + SOFT_LIMIT.toNanos();
+    }
+
+    boolean add(ObjectNode match) {
+      if (count.incrementAndGet() > maxResults) {
+        stop = "max_results";
+        return false;
+      }
+      matches.add(match);
+      return true;
+    }
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    ResolvedPath dir = ctx.path("/path");
+    if (!args.has("name_glob") && !args.has("content")) {
+      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "give name_glob, content, or both", "/content", null);
+    }
+    PathMatcher glob = null;
+    boolean globOnPath = false;
+    if (args.has("name_glob")) {
+      String g = args.get("name_glob").asText();
+      globOnPath = g.contains("/");
+      try {
+        glob = FileSystems.getDefault().getPathMatcher("glob:" + g);
+      } catch (IllegalArgumentException e) {
+        throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "name_glob is not a valid glob: " + e.getMessage(), "/name_glob", null);
+      }
+    }
+    LineMatcher content = null;
+    if (args.has("content")) {
+      try {
+        content = LineMatcher.of(args.get("content").asText(), args.path("regex").asBoolean(false), args.path("case_sensitive").asBoolean(true));
+      } catch (PatternSyntaxException e) {
+        throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "content is not a valid regular expression: " + e.getDescription(), "/content", null);
+      }
+    }
+    Search s = new Search(ctx, glob, globOnPath, dir.real(), content, args.path("include_hidden").asBoolean(false),
+        args.path("max_results").asInt(DEFAULT_MAX_RESULTS));
+    ForkJoinTask<Void> task;
+    try {
+      SecureDirectoryStream<Path> top = SafeFs.openDir(dir);
+      task = POOL.submit(new Walk(s, top, dir.real()));
+    } catch (java.nio.file.NotDirectoryException e) {
+      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + dir.requested() + "\" is a file, not a folder", "/path", null);
+    } catch (IOException e) {
+      throw FileErrors.of(e, dir.requested());
+    }
+    try {
+      task.get(SOFT_LIMIT.toMillis() + 1000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      s.stop = "cancelled";
+      task.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new ToolFailure(ToolErrorCodes.CANCELLED, "the search was cancelled");
+    } catch (TimeoutException e) {
+      s.stop = "time_limit";
+    } catch (ExecutionException e) {
+      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "the search failed: " + e.getCause().getMessage());
+    }
+    List<ObjectNode> sorted = new ArrayList<>(s.matches);
+    sorted.sort(Comparator.comparing((ObjectNode m) -> m.get("path").asText()).thenComparingInt(m -> m.path("line").asInt()));
+    ObjectNode result = Json.object();
+    ArrayNode out = result.putArray("matches");
+    sorted.forEach(out::add);
+    result.put("files_matched", s.files.get());
+    result.put("truncated", s.stop != null);
+    if (s.stop != null) result.put("stopped_because", s.stop);
+    return result;
+  }
+
+  /** Lists one folder: files are matched here, sub-folders become tasks of their own. */
+  private static final class Walk extends RecursiveAction {
+    private final Search s;
+    private final SecureDirectoryStream<Path> dir;
+    private final Path real;
+
+    Walk(Search s, SecureDirectoryStream<Path> dir, Path real) {
+      this.s = s;
+      this.dir = dir;
+      this.real = real;
+    }
+
+    @Override
+    protected void compute() {
+      List<Walk> children = new ArrayList<>();
+      try (dir) {
+        for (Path entry : dir) {
+          if (s.stop != null) break;
+          if (System.nanoTime() > s.deadline) {
+            s.stop = "time_limit";
+            break;
+          }
+          Path name = entry.getFileName();
+          if (!s.hidden && name.toString().startsWith(".")) continue;
+          Path child = real.resolve(name.toString());
+          if (s.ctx.scope().isDeniedChild(child)) continue;
+          Optional<BasicFileAttributes> attrs = SafeFs.attributes(dir, name);
+          if (attrs.isEmpty() || attrs.get().isSymbolicLink()) continue;
+          if (attrs.get().isDirectory()) {
+            try {
+              children.add(new Walk(s, dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS), child));
+            } catch (IOException e) {
+              // unreadable folder: skipped, like rg
+            }
+          } else if (attrs.get().isRegularFile()) {
+            file(dir, name, child, attrs.get());
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        // a folder that vanished or cannot be read mid-walk: its part of the tree is skipped
+      }
+      invokeAll(children);
+    }
+
+    private void file(SecureDirectoryStream<Path> parent, Path name, Path child, BasicFileAttributes attrs) throws IOException {
+      if (s.glob != null) {
+        Path subject = s.globOnPath ? s.base.relativize(child) : name;
+        if (!s.glob.matches(subject)) return;
+      }
+      if (s.content == null) {
+        s.files.incrementAndGet();
+        ObjectNode m = Json.object();
+        m.put("path", child.toString());
+        s.add(m);
+        return;
+      }
+      if (attrs.size() > MAX_FILE_BYTES) return;
+      byte[] bytes = FileBytes.read(parent, name, (int) attrs.size());
+      if (bytes == null) return; // binary
+      boolean any = false;
+      for (LineMatcher.Hit hit : s.content.find(bytes)) {
+        if (!any) {
+          s.files.incrementAndGet();
+          any = true;
+        }
+        ObjectNode m = Json.object();
+        m.put("path", child.toString());
+        m.put("line", hit.line());
+        m.put("text", hit.text().length() > MAX_LINE_CHARS ? hit.text().substring(0, MAX_LINE_CHARS) + "…" : hit.text());
+        if (!s.add(m)) return;
+      }
+    }
+  }
+
+  @Override
+  public String summarize(JsonNode args, JsonNode value) {
+    return value.path("matches").size() + " matches in " + value.path("files_matched").asInt() + " files"
+        + (value.path("truncated").asBoolean() ? " (stopped: " + value.path("stopped_because").asText() + ")" : "");
+  }
+
+}
