@@ -44,6 +44,10 @@ public final class PathScope {
           List.of("appdata", "local", "google", "chrome", "user data"),
           List.of("appdata", "roaming", "mozilla"));
 
+  /** The last name of every refused pattern: a walked entry can only be refused if it is one. */
+  private static final java.util.Set<String> LAST_NAMES =
+      DENIED.stream().map(p -> p.get(p.size() - 1)).collect(java.util.stream.Collectors.toUnmodifiableSet());
+
   private record Root(Path real, boolean writable, String configured) {}
 
   private final List<Root> roots;
@@ -122,9 +126,18 @@ public final class PathScope {
     }
   }
 
-  /** Whether a name (a single component) may be shown in listings and searches. */
+  /**
+   * Whether an entry met while walking an allowed folder must be hidden. The folder itself was
+   * checked, so only patterns ending in this entry's name can newly apply: the common case is one
+   * set lookup of the folded name.
+   */
   public boolean isDeniedChild(Path real) {
-    return deniedPart(real).isPresent() || ownFolders.stream().anyMatch(real::startsWith);
+    Path name = real.getFileName();
+    if (name != null && LAST_NAMES.contains(fold(name.toString())) && deniedPart(real).isPresent()) return true;
+    for (Path own : ownFolders) {
+      if (real.startsWith(own)) return true;
+    }
+    return false;
   }
 
   private String allowedList() {
@@ -225,7 +238,9 @@ public final class PathScope {
   }
 
   private static String fold(String name) {
-    String n = Normalizer.normalize(name, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+    boolean ascii = true;
+    for (int i = 0; i < name.length() && ascii; i++) ascii = name.charAt(i) < 0x80;
+    String n = (ascii ? name : Normalizer.normalize(name, Normalizer.Form.NFKC)).toLowerCase(Locale.ROOT);
     // Windows ignores trailing dots and spaces: ".ssh." is ".ssh" there.
     int end = n.length();
     while (end > 0 && (n.charAt(end - 1) == '.' || n.charAt(end - 1) == ' ') && end > 1 && !n.substring(0, end).equals("..")) {

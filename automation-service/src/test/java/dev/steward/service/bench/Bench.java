@@ -116,7 +116,110 @@ public final class Bench {
       Thread.sleep(2000);
       table.add(new String[] {"service RSS after the throughput run", rssKb(service.process.pid()) / 1024 + " MB", "aim ≤ 120 MB"});
     }
+    fileBench(table);
     print(table);
+  }
+
+  /**
+   * Issue 3's corpus: the JDK's own sources (Temurin 25's lib/src.zip, ~15,000 files), searched and
+   * listed through the service and by ripgrep and find on the same tree, warm cache, median of 5.
+   */
+  private static void fileBench(List<String[]> table) throws Exception {
+    Path zip = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/lib/src.zip");
+    if (!Files.exists(zip) || !Files.isExecutable(Path.of("/usr/bin/rg"))) {
+      table.add(new String[] {"files.search / list_dir vs rg / find", "not run", "needs " + zip + " and /usr/bin/rg"});
+      return;
+    }
+    Path tmp = Files.createTempDirectory("steward-bench-files-");
+    Path corpus = tmp.resolve("jdk-src");
+    int files = unzip(zip, corpus);
+    Path home = tmp.resolve("home");
+    Files.createDirectories(home.resolve("config"));
+    PolicyDocument doc = new PolicyDocument(List.of(new PolicyDocument.PathRoot(corpus.toString(), "read")),
+        List.of(), new PolicyDocument.Hosts(List.of(), false), List.of(), Map.of(), List.of());
+    Files.writeString(home.resolve("config/policy.json"), Json.write(doc));
+    try (ServiceProcess service = ServiceProcess.start(home, tmp); StewardClient agent = service.client(Role.AGENT)) {
+      String[][] searches = {{"literal", "ConcurrentModificationException", "false"}, {"regex", "synchronized\\s*\\(this\\)", "true"}};
+      for (String[] q : searches) {
+        JsonNode params = Json.mapper().valueToTree(new Execute.Params("bench", "search", "files.search",
+            args("path", corpus.toString(), "content", q[1], "regex", Boolean.parseBoolean(q[2]), "include_hidden", true, "max_results", 100000), null, null));
+        long[] ours = new long[5];
+        long[] rg = new long[5];
+        int ourCount = 0;
+        int rgCount = 0;
+        for (int i = 0; i < 6; i++) { // the first round warms the cache and both programs
+          long t0 = System.nanoTime();
+          JsonNode r = agent.call(Methods.TOOL_EXECUTE, params, JsonNode.class);
+          long t1 = System.nanoTime();
+          if (!r.path("ok").asBoolean()) throw new IllegalStateException(r.toString());
+          ourCount = r.at("/value/matches").size();
+          List<String> cmd = new ArrayList<>(List.of("/usr/bin/rg", "-uuu", "--no-ignore", "-n", "--no-heading"));
+          if (!Boolean.parseBoolean(q[2])) cmd.add("-F");
+          cmd.addAll(List.of("-e", q[1], corpus.toString()));
+          long t2 = System.nanoTime();
+          Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+          String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+          p.waitFor();
+          long t3 = System.nanoTime();
+          rgCount = (int) out.lines().filter(l -> !l.contains("binary file matches")).count();
+          if (i > 0) {
+            ours[i - 1] = t1 - t0;
+            rg[i - 1] = t3 - t2;
+          }
+        }
+        Arrays.sort(ours);
+        Arrays.sort(rg);
+        table.add(new String[] {"files.search " + q[0] + " vs rg (" + files + " files)",
+            String.format("%.0f / %.0f ms = %.2f×", ours[2] / 1e6, rg[2] / 1e6, (double) ours[2] / rg[2]),
+            (ourCount == rgCount ? "same " + ourCount + " matches" : "MATCHES DIFFER: " + ourCount + " vs " + rgCount) + "; target ≤ 2.0×"});
+      }
+      JsonNode list = Json.mapper().valueToTree(new Execute.Params("bench", "list", "files.list_dir",
+          args("path", corpus.toString(), "recursive", true, "include_hidden", true, "max_depth", 64, "max_entries", 100000), null, null));
+      long[] ours = new long[5];
+      long[] find = new long[5];
+      int ourFiles = 0;
+      int findFiles = 0;
+      for (int i = 0; i < 6; i++) {
+        long t0 = System.nanoTime();
+        JsonNode r = agent.call(Methods.TOOL_EXECUTE, list, JsonNode.class);
+        long t1 = System.nanoTime();
+        ourFiles = 0;
+        for (JsonNode e : r.at("/value/entries")) if (e.get("type").asText().equals("file")) ourFiles++;
+        long t2 = System.nanoTime();
+        Process p = new ProcessBuilder("find", corpus.toString(), "-type", "f").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        p.waitFor();
+        long t3 = System.nanoTime();
+        findFiles = (int) out.lines().count();
+        if (i > 0) {
+          ours[i - 1] = t1 - t0;
+          find[i - 1] = t3 - t2;
+        }
+      }
+      Arrays.sort(ours);
+      Arrays.sort(find);
+      table.add(new String[] {"files.list_dir recursive vs find -type f",
+          String.format("%.0f / %.0f ms = %.2f×", ours[2] / 1e6, find[2] / 1e6, (double) ours[2] / find[2]),
+          (ourFiles == findFiles ? "same " + ourFiles + " files" : "FILES DIFFER: " + ourFiles + " vs " + findFiles) + "; target ≤ 2.0×"});
+    }
+  }
+
+  private static int unzip(Path zip, Path into) throws Exception {
+    int n = 0;
+    try (java.util.zip.ZipInputStream in = new java.util.zip.ZipInputStream(Files.newInputStream(zip))) {
+      for (java.util.zip.ZipEntry e; (e = in.getNextEntry()) != null; ) {
+        Path target = into.resolve(e.getName()).normalize();
+        if (!target.startsWith(into)) continue;
+        if (e.isDirectory()) {
+          Files.createDirectories(target);
+        } else {
+          Files.createDirectories(target.getParent());
+          Files.copy(in, target);
+          n++;
+        }
+      }
+    }
+    return n;
   }
 
   private static void execute(StewardClient agent, JsonNode executeParams) {

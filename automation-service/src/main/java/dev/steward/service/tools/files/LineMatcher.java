@@ -34,55 +34,50 @@ abstract class LineMatcher {
     return new Hit(line, new String(bytes, lineStart, textEnd - lineStart, StandardCharsets.UTF_8));
   }
 
+  /**
+   * A literal searched in the raw bytes. The bytes are viewed as a Latin-1 string (a compact
+   * string: one copy, no decoding), so the JDK's vectorised {@code indexOf} does the scanning and
+   * lines are only counted in files that match.
+   */
   private static final class Bytes extends LineMatcher {
-    private final byte[] needle;
+    private final String needle;
     private final boolean fold;
 
     Bytes(byte[] needle, boolean fold) {
-      this.needle = fold ? lower(needle) : needle;
+      String n = new String(needle, StandardCharsets.ISO_8859_1);
+      this.needle = fold ? n.toLowerCase(java.util.Locale.ROOT) : n;
       this.fold = fold;
     }
 
     @Override
     List<Hit> find(byte[] bytes) {
       List<Hit> hits = new ArrayList<>();
+      String hay = new String(bytes, StandardCharsets.ISO_8859_1);
+      if (fold) hay = asciiLower(hay);
+      int at = hay.indexOf(needle);
       int line = 1;
-      int lineStart = 0;
-      int n = needle.length;
-      byte first = needle[0];
-      for (int i = 0; i + n <= bytes.length; i++) {
-        byte b = bytes[i];
-        if (b == '\n') {
+      int counted = 0;
+      while (at >= 0) {
+        for (int nl = hay.indexOf('\n', counted); nl >= 0 && nl < at; nl = hay.indexOf('\n', nl + 1)) {
           line++;
-          lineStart = i + 1;
-          continue;
+          counted = nl + 1;
         }
-        if ((fold ? lower(b) : b) != first || !matchesAt(bytes, i)) continue;
+        int lineStart = counted;
         hits.add(hit(bytes, lineStart, line));
-        // skip to the end of this line: one hit per line
-        while (i < bytes.length && bytes[i] != '\n') i++;
+        int lineEnd = hay.indexOf('\n', at);
+        if (lineEnd < 0) break;
         line++;
-        lineStart = i + 1;
+        counted = lineEnd + 1;
+        at = hay.indexOf(needle, lineEnd + 1);
       }
       return hits;
     }
 
-    private boolean matchesAt(byte[] bytes, int at) {
-      for (int k = 1; k < needle.length; k++) {
-        byte b = bytes[at + k];
-        if ((fold ? lower(b) : b) != needle[k]) return false;
-      }
-      return true;
-    }
-
-    private static byte lower(byte b) {
-      return b >= 'A' && b <= 'Z' ? (byte) (b + 32) : b;
-    }
-
-    private static byte[] lower(byte[] in) {
-      byte[] out = in.clone();
-      for (int i = 0; i < out.length; i++) out[i] = lower(out[i]);
-      return out;
+    /** Lower-cases ASCII letters only, as ripgrep does for an ASCII pattern. */
+    private static String asciiLower(String s) {
+      byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
+      for (int i = 0; i < b.length; i++) if (b[i] >= 'A' && b[i] <= 'Z') b[i] += 32;
+      return new String(b, StandardCharsets.ISO_8859_1);
     }
   }
 
