@@ -187,7 +187,7 @@ public final class Gate implements AutoCloseable {
       return ToolResult.failure(ToolError.of(ToolErrorCodes.INTERNAL, "the audit log is unavailable, so nothing ran"), null);
     }
 
-    ToolContext ctx = new ToolContext(c.paths(), c.policy().scope(), msg -> {}, c.destructive(), stash(decisionRow.seq()));
+    ToolContext ctx = new ToolContext(c.paths(), c.policy().scope(), call.progress(), c.destructive(), stash(decisionRow.seq()));
     ToolResult outcome;
     String summary;
     try {

@@ -12,7 +12,9 @@ import dev.steward.protocol.method.Hello;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.method.Role;
+import dev.steward.protocol.method.ToolProgress;
 import dev.steward.protocol.method.ToolsList;
+import dev.steward.protocol.jsonrpc.Notification;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.service.audit.AuditEntry;
@@ -95,7 +97,8 @@ public final class ServiceMethods {
             Params.require(e.args(), "args"),
             e.confirmToken(),
             e.idempotencyKey(),
-            session.role()));
+            session.role(),
+            message -> session.send(new Notification(Methods.TOOL_PROGRESS, Json.pojo(new ToolProgress(e.traceId(), e.callId(), message, null))))));
   }
 
   private Grant.Result grant(Grant.Params g) {

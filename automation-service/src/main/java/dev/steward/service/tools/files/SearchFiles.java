@@ -52,6 +52,8 @@ public final class SearchFiles implements Tool {
   static final int MAX_FILE_BYTES = 64 << 20;
   static final int MAX_LINE_CHARS = 500;
   static final Duration SOFT_LIMIT = Duration.ofSeconds(20);
+  /** A tool.progress message after every this many files. */
+  static final int PROGRESS_EVERY = 2000;
 
   private static final ForkJoinPool POOL = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
       pool -> {
@@ -118,6 +120,7 @@ public final class SearchFiles implements Tool {
     final ConcurrentLinkedQueue<ObjectNode> matches = new ConcurrentLinkedQueue<>();
     final AtomicInteger count = new AtomicInteger();
     final AtomicInteger files = new AtomicInteger();
+    final AtomicInteger scanned = new AtomicInteger();
     volatile String stop;
 
     Search(ToolContext ctx, PathMatcher glob, boolean globOnPath, Path base, LineMatcher content, boolean hidden, int maxResults) {
@@ -245,6 +248,10 @@ public final class SearchFiles implements Tool {
     }
 
     private void file(SecureDirectoryStream<Path> parent, Path name, Path child, BasicFileAttributes attrs) throws IOException {
+      int n = s.scanned.incrementAndGet();
+      if (n % PROGRESS_EVERY == 0) {
+        s.ctx.progress().accept("searched " + n + " files, " + Math.min(s.count.get(), s.maxResults) + " matches so far");
+      }
       if (s.glob != null) {
         Path subject = s.globOnPath ? s.base.relativize(child) : name;
         if (!s.glob.matches(subject)) return;
