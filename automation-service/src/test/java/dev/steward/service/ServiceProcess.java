@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /** The service started the way users and scripts start it: {@code ./steward service}, its own process. */
 public final class ServiceProcess implements AutoCloseable {
@@ -40,19 +41,41 @@ public final class ServiceProcess implements AutoCloseable {
     pb.environment().put("STEWARD_NO_BUILD", "1");
     pb.environment().put("JAVA_TOOL_OPTIONS", "-Duser.home=" + userHome);
     pb.redirectErrorStream(true);
-    pb.redirectOutput(home.resolveSibling(home.getFileName() + "-service.log").toFile());
+    Path log = home.resolveSibling(home.getFileName() + "-service.log");
+    pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     Process p = pb.start();
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
     while (Instant.now().isBefore(deadline)) {
-      if (!p.isAlive()) throw new IllegalStateException("the service exited with " + p.exitValue());
+      if (!p.isAlive()) throw new IllegalStateException("the service exited with " + p.exitValue() + "; its log:\n" + tail(log));
       if (Files.exists(info)) {
         JsonNode n = Json.parse(Files.readString(info));
         if (n.path("pid").asLong() == p.pid()) return new ServiceProcess(home, p, n.get("port").asInt());
       }
       Thread.sleep(20);
     }
+    String threads = dump(p.pid());
     p.destroyForcibly();
-    throw new IllegalStateException("the service did not write run/service.json within 30 s");
+    throw new IllegalStateException("the service did not write run/service.json within 60 s; its log:\n" + tail(log) + "\nits threads:\n" + threads);
+  }
+
+  private static String tail(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  private static String dump(long pid) {
+    try {
+      Process jstack = new ProcessBuilder("jstack", Long.toString(pid)).redirectErrorStream(true).start();
+      String out = new String(jstack.getInputStream().readAllBytes());
+      jstack.waitFor();
+      return out.length() > 20000 ? out.substring(0, 20000) : out;
+    } catch (IOException | InterruptedException e) {
+      return "(no thread dump: " + e.getMessage() + ")";
+    }
   }
 
   public String secret(Role role) throws IOException {

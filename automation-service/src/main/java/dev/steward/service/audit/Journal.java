@@ -43,7 +43,17 @@ final class Journal implements Closeable {
     if (!Files.exists(file)) {
       return new Recovery(0, ChainedRow.GENESIS, List.of(), false);
     }
-    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    // Split on bytes, then decode each line: a line torn in the middle of a character must cost
+    // only that line, not make the whole journal unreadable.
+    List<String> lines = new ArrayList<>();
+    byte[] all = Files.readAllBytes(file);
+    int start = 0;
+    for (int i = 0; i <= all.length; i++) {
+      if (i == all.length || all[i] == '\n') {
+        if (i > start) lines.add(new String(all, start, i - start, StandardCharsets.UTF_8));
+        start = i + 1;
+      }
+    }
     long headSeq = 0;
     String headHash = ChainedRow.GENESIS;
     List<ChainedRow> rows = new ArrayList<>();
