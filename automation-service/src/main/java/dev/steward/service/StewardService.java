@@ -20,7 +20,9 @@ import dev.steward.service.rpc.Session;
 import dev.steward.service.token.ConfirmTokens;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolRegistry;
+import dev.steward.service.tools.apps.OpenApp;
 import dev.steward.service.tools.files.FileTools;
+import java.util.concurrent.atomic.AtomicReference;
 import dev.steward.service.transport.HandshakeGuard;
 import dev.steward.service.transport.RpcServer;
 import dev.steward.service.undo.UndoStore;
@@ -72,9 +74,14 @@ public final class StewardService implements AutoCloseable {
     Secrets secrets = Secrets.loadOrCreate(home);
     ToolRegistry tools = new ToolRegistry();
     FileTools.registerAll(tools);
+    // apps.open reads the allowlist in force at each call; the store that holds it is loaded below,
+    // once every tool (this one included) is registered, so grants and overrides can name it.
+    AtomicReference<PolicyStore> policyRef = new AtomicReference<>();
+    tools.register(new OpenApp(() -> policyRef.get().current().document()));
     PolicyStore policies;
     try {
       policies = PolicyStore.load(home, tools.all().stream().map(Tool::name).collect(Collectors.toSet()));
+      policyRef.set(policies);
     } catch (PolicyError e) {
       throw new IOException(home.policyFile() + " cannot be used: " + e.getMessage(), e);
     }

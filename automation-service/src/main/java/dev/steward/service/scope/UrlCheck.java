@@ -1,0 +1,64 @@
+package dev.steward.service.scope;
+
+import java.net.IDN;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
+
+/**
+ * The static part of SPEC §5's host rules, for a URL handed to an app: http(s) only, no user
+ * information ({@code https://ok@evil}), no control characters, and no loopback, private or
+ * link-local address literals unless the policy allows private hosts. (The browser tool adds DNS
+ * and redirect checks on top.)
+ */
+public final class UrlCheck {
+
+  private UrlCheck() {}
+
+  public static boolean looksLikeUrl(String text) {
+    return text.matches("(?i)^[a-z][a-z0-9+.-]*:.*") && !text.matches("(?i)^[a-z]:[\\\\/].*");
+  }
+
+  /** The normalised URL, or a refusal that says why. */
+  public static URI check(String text, boolean allowPrivate) throws ScopeDenied {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x20 || c == 0x7f) throw new ScopeDenied("the URL contains a control character");
+    }
+    URI uri;
+    try {
+      uri = new URI(text).normalize();
+    } catch (URISyntaxException e) {
+      throw new ScopeDenied("not a valid URL: " + e.getReason());
+    }
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      throw new ScopeDenied("only http and https URLs are allowed, not \"" + scheme + ":\"");
+    }
+    if (uri.getRawUserInfo() != null) {
+      throw new ScopeDenied("URLs with a user name (user@host) are refused: they hide the real host");
+    }
+    String host = uri.getHost();
+    if (host == null || host.isEmpty()) throw new ScopeDenied("the URL has no host");
+    String ascii = IDN.toASCII(host.startsWith("[") ? host.substring(1, host.length() - 1) : host, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
+    if (!allowPrivate && isPrivateLiteral(ascii)) {
+      throw new ScopeDenied("\"" + host + "\" is a loopback, private or link-local address; your policy does not allow those");
+    }
+    if (!allowPrivate && (ascii.equals("localhost") || ascii.endsWith(".localhost"))) {
+      throw new ScopeDenied("\"" + host + "\" is this machine; your policy does not allow private hosts");
+    }
+    return uri;
+  }
+
+  private static boolean isPrivateLiteral(String host) {
+    if (!host.matches("[0-9.]+") && !host.contains(":")) return false;
+    try {
+      InetAddress a = InetAddress.getByName(host); // a literal: no DNS lookup happens
+      return a.isLoopbackAddress() || a.isSiteLocalAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress()
+          || a.isMulticastAddress() || (a.getAddress().length == 16 && (a.getAddress()[0] & 0xfe) == 0xfc);
+    } catch (java.net.UnknownHostException e) {
+      return true; // an address we cannot read is not one we allow
+    }
+  }
+}

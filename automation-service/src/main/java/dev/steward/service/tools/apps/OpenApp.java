@@ -1,0 +1,140 @@
+package dev.steward.service.tools.apps;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ScopeKind;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.scope.Access;
+import dev.steward.service.scope.ScopeDenied;
+import dev.steward.service.scope.UrlCheck;
+import dev.steward.service.tools.PathUse;
+import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolFailure;
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * {@code apps.open}: starts an app from the user's allowlist ({@code apps} in policy.json), with
+ * an optional target — a file that passes the path scope, or an http(s) URL — substituted for
+ * {@code {target}} as exactly one argument. Started with {@link ProcessBuilder}, never through a
+ * shell, so no character in a target can become a command. The result says the process started
+ * (and its pid), not what it did.
+ */
+public final class OpenApp implements Tool {
+
+  static final String TARGET = "{target}";
+
+  private static final ToolDefinition DEFINITION =
+      new ToolDefinition(
+          "apps.open",
+          "Open an app from the user's allowlist, optionally with a file or an http(s) URL. Always asks the user.",
+          Schemas.parse(
+              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
+                  + "'app':{'type':'string','minLength':1,'maxLength':200,'description':'An app id from the allowlist'},"
+                  + "'target':{'type':'string','minLength':1,'maxLength':16384,'description':'A file path or an http(s) URL'}},"
+                  + "'required':['app'],'additionalProperties':false}"),
+          Schemas.parse("{'type':'object','properties':{'pid':{'type':'integer'}},'required':['pid']}"),
+          Risk.MEDIUM,
+          Confirmation.ALWAYS,
+          List.of(ScopeKind.APPS, ScopeKind.PATHS, ScopeKind.HOSTS));
+
+  private final Supplier<PolicyDocument> policy;
+
+  /** {@code policy} gives the policy in force at each call (the allowlist can change at any time). */
+  public OpenApp(Supplier<PolicyDocument> policy) {
+    this.policy = policy;
+  }
+
+  @Override
+  public ToolDefinition definition() {
+    return DEFINITION;
+  }
+
+  @Override
+  public boolean mutates() {
+    return true;
+  }
+
+  @Override
+  public List<PathUse> paths(JsonNode args) {
+    String target = args.path("target").asText("");
+    if (target.isEmpty() || UrlCheck.looksLikeUrl(target)) return List.of();
+    return List.of(new PathUse("/target", target, Access.READ));
+  }
+
+  @Override
+  public Optional<JsonNode> preview(JsonNode args, ToolContext ctx) {
+    ObjectNode p = Json.object();
+    p.put("operation", "open");
+    p.put("app", args.path("app").asText());
+    try {
+      p.set("argv", Json.tree(command(args, ctx)));
+    } catch (ToolFailure e) {
+      p.put("refused", e.getMessage());
+    }
+    return Optional.of(p);
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    List<String> argv = command(args, ctx);
+    ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+    try {
+      Process p = pb.start();
+      ObjectNode result = Json.object();
+      result.put("pid", p.pid());
+      return result;
+    } catch (IOException e) {
+      throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, "cannot start \"" + argv.get(0) + "\": " + e.getMessage(), "/app", null);
+    }
+  }
+
+  /** The exact argv: the allowlisted command with the checked target as one argument. */
+  List<String> command(JsonNode args, ToolContext ctx) throws ToolFailure {
+    String id = args.path("app").asText();
+    PolicyDocument.AppEntry app = policy.get().apps().stream().filter(a -> a.id().equals(id)).findFirst()
+        .orElseThrow(() -> new ToolFailure(ToolErrorCodes.SCOPE_DENIED, "\"" + id + "\" is not in your app allowlist", "/app", null));
+    String target = null;
+    if (args.has("target")) {
+      String raw = args.get("target").asText();
+      if (UrlCheck.looksLikeUrl(raw)) {
+        try {
+          target = UrlCheck.check(raw, policy.get().hosts().allowPrivate()).toString();
+        } catch (ScopeDenied e) {
+          throw new ToolFailure(ToolErrorCodes.SCOPE_DENIED, e.getMessage(), "/target", null);
+        }
+      } else {
+        target = ctx.path("/target").real().toString();
+      }
+      if (!app.command().contains(TARGET)) {
+        throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "\"" + id + "\" takes no target", "/target", null);
+      }
+    }
+    List<String> argv = new ArrayList<>();
+    for (String part : app.command()) {
+      if (part.equals(TARGET)) {
+        if (target != null) argv.add(target);
+      } else {
+        argv.add(part);
+      }
+    }
+    return argv;
+  }
+
+  @Override
+  public String summarize(JsonNode args, JsonNode value) {
+    return "started " + args.path("app").asText() + " (pid " + value.path("pid").asLong() + ")";
+  }
+}
