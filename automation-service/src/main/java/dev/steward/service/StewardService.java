@@ -21,6 +21,8 @@ import dev.steward.service.token.ConfirmTokens;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolRegistry;
 import dev.steward.service.tools.apps.OpenApp;
+import dev.steward.service.tools.clipboard.ClipboardTools;
+import dev.steward.service.tools.notify.NotifySend;
 import dev.steward.service.tools.files.FileTools;
 import java.util.concurrent.atomic.AtomicReference;
 import dev.steward.service.transport.HandshakeGuard;
@@ -74,6 +76,8 @@ public final class StewardService implements AutoCloseable {
     Secrets secrets = Secrets.loadOrCreate(home);
     ToolRegistry tools = new ToolRegistry();
     FileTools.registerAll(tools);
+    ClipboardTools.registerAll(tools);
+    tools.register(new NotifySend());
     // apps.open reads the allowlist in force at each call; the store that holds it is loaded below,
     // once every tool (this one included) is registered, so grants and overrides can name it.
     AtomicReference<PolicyStore> policyRef = new AtomicReference<>();

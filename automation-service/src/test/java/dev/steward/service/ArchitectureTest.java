@@ -39,6 +39,12 @@ class ArchitectureTest {
   }
 
   @Test
+  void awt_stays_in_the_clipboard_tool() {
+    noClasses().that().resideOutsideOfPackage("dev.steward.service.tools.clipboard..")
+        .should().dependOnClassesThat().resideInAnyPackage("java.awt..").check(CLASSES);
+  }
+
+  @Test
   void sql_stays_in_the_audit_log() {
     noClasses().that().resideOutsideOfPackage("dev.steward.service.audit..")
         .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "org.h2..").check(CLASSES);

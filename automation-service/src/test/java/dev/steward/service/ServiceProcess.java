@@ -34,12 +34,18 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   public static ServiceProcess start(Path home, Path userHome) throws Exception {
+    return start(home, userHome, List.of());
+  }
+
+  /** Starts the service without the named environment variables (e.g. DISPLAY: no desktop). */
+  public static ServiceProcess start(Path home, Path userHome, List<String> unset) throws Exception {
     Path info = home.resolve("run/service.json");
     Files.deleteIfExists(info);
     ProcessBuilder pb = new ProcessBuilder(repo().resolve("steward").toString(), "service");
     pb.environment().put("STEWARD_HOME", home.toString());
     pb.environment().put("STEWARD_NO_BUILD", "1");
     pb.environment().put("JAVA_TOOL_OPTIONS", "-Duser.home=" + userHome);
+    unset.forEach(pb.environment()::remove);
     pb.redirectErrorStream(true);
     Path log = home.resolveSibling(home.getFileName() + "-service.log");
     pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));

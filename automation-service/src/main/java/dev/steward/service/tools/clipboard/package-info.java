@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.service.tools.clipboard;
+
+import org.jspecify.annotations.NullMarked;

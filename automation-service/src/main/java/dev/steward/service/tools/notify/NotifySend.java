@@ -1,0 +1,120 @@
+package dev.steward.service.tools.notify;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolFailure;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code notify.send}: a desktop notification. Linux: the freedesktop Notifications service on the
+ * session bus, through {@code notify-send} (which prints the id the daemon assigned: delivered).
+ * macOS: {@code osascript}; Windows: PowerShell. Title and body always travel as separate
+ * arguments or environment values, never spliced into a script. No daemon: {@code UNAVAILABLE}.
+ */
+public final class NotifySend implements Tool {
+
+  private static final ToolDefinition DEFINITION = new ToolDefinition(
+      "notify.send",
+      "Show a desktop notification.",
+      Schemas.parse("{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
+          + "'title':{'type':'string','minLength':1,'maxLength':200},"
+          + "'body':{'type':'string','maxLength':2000},"
+          + "'urgency':{'enum':['low','normal','critical'],'default':'normal'}},"
+          + "'required':['title'],'additionalProperties':false}"),
+      Schemas.parse("{'type':'object','properties':{'delivered':{'type':'boolean'}},'required':['delivered']}"),
+      Risk.LOW, Confirmation.NEVER, List.of());
+
+  private final String os;
+
+  public NotifySend() {
+    this(System.getProperty("os.name", ""));
+  }
+
+  NotifySend(String os) {
+    this.os = os.toLowerCase(Locale.ROOT);
+  }
+
+  @Override
+  public ToolDefinition definition() {
+    return DEFINITION;
+  }
+
+  @Override
+  public boolean mutates() {
+    return false;
+  }
+
+  @Override
+  public Duration timeLimit() {
+    return Duration.ofSeconds(15);
+  }
+
+  /** The command for this platform and the environment values it reads. */
+  record Command(List<String> argv, Map<String, String> env) {}
+
+  Command command(String title, String body, String urgency) {
+    if (os.contains("mac")) {
+      return new Command(List.of("osascript", "-e", "on run argv", "-e", "display notification (item 2 of argv) with title (item 1 of argv)",
+          "-e", "end run", title, body), Map.of());
+    }
+    if (os.contains("win")) {
+      String script = "[Windows.UI.Notifications.ToastNotificationManager, Windows.UI.Notifications, ContentType = WindowsRuntime] > $null;"
+          + "$t = [Windows.UI.Notifications.ToastNotificationManager]::GetTemplateContent([Windows.UI.Notifications.ToastTemplateType]::ToastText02);"
+          + "$x = $t.GetElementsByTagName('text'); $x.Item(0).AppendChild($t.CreateTextNode($env:STEWARD_TITLE)) > $null;"
+          + "$x.Item(1).AppendChild($t.CreateTextNode($env:STEWARD_BODY)) > $null;"
+          + "[Windows.UI.Notifications.ToastNotificationManager]::CreateToastNotifier('Steward').Show([Windows.UI.Notifications.ToastNotification]::new($t))";
+      return new Command(List.of("powershell", "-NoProfile", "-NonInteractive", "-Command", script), Map.of("STEWARD_TITLE", title, "STEWARD_BODY", body));
+    }
+    return new Command(List.of("notify-send", "--print-id", "--app-name=Steward", "--urgency=" + urgency, "--", title, body), Map.of());
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    Command cmd = command(args.path("title").asText(), args.path("body").asText(""), args.path("urgency").asText("normal"));
+    ProcessBuilder pb = new ProcessBuilder(cmd.argv()).redirectErrorStream(true);
+    pb.environment().putAll(cmd.env());
+    String output;
+    int exit;
+    try {
+      Process p = pb.start();
+      p.getOutputStream().close();
+      if (!p.waitFor(10, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new ToolFailure(ToolErrorCodes.TIMEOUT, "the notification service did not answer within 10 s");
+      }
+      output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      exit = p.exitValue();
+    } catch (IOException e) {
+      throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, "no way to show notifications here (" + cmd.argv().get(0) + " is missing)");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ToolFailure(ToolErrorCodes.CANCELLED, "the call was cancelled");
+    }
+    if (exit != 0) {
+      throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, "no notification service answered"
+          + (output.isEmpty() ? "" : ": " + (output.length() > 300 ? output.substring(0, 300) : output)));
+    }
+    ObjectNode result = Json.object();
+    result.put("delivered", true);
+    return result;
+  }
+
+  @Override
+  public String summarize(JsonNode args, JsonNode value) {
+    return "notification shown";
+  }
+}
