@@ -117,7 +117,41 @@ public final class Bench {
       table.add(new String[] {"service RSS after the throughput run", rssKb(service.process.pid()) / 1024 + " MB", "aim ≤ 120 MB"});
     }
     fileBench(table);
+    clipboardBench(table, tmp);
     print(table);
+  }
+
+  /** clipboard.write + clipboard.read through the service (standing grants: no token per call). */
+  private static void clipboardBench(List<String[]> table, Path tmp) throws Exception {
+    if (System.getenv("DISPLAY") == null) {
+      table.add(new String[] {"clipboard write + read round trip", "not run", "needs a display (./steward bench uses xvfb-run)"});
+      return;
+    }
+    Path home = tmp.resolve("clip-home");
+    Files.createDirectories(home.resolve("config"));
+    PolicyDocument doc = new PolicyDocument(List.of(new PolicyDocument.PathRoot(tmp.toString(), "read_write")), List.of(),
+        new PolicyDocument.Hosts(List.of(), false),
+        List.of(new PolicyDocument.StandingGrant("bench-w", "clipboard.write", List.of(), null, null),
+            new PolicyDocument.StandingGrant("bench-r", "clipboard.read", List.of(), null, null)),
+        Map.of(), List.of());
+    Files.writeString(home.resolve("config/policy.json"), Json.write(doc));
+    try (ServiceProcess service = ServiceProcess.start(home, tmp); StewardClient agent = service.client(Role.AGENT)) {
+      long[] ns = new long[300];
+      for (int i = -50; i < ns.length; i++) {
+        String text = "bench " + i;
+        long t0 = System.nanoTime();
+        // A fresh trace each time: a read taints its trace, and a later write there would need a click.
+        String trace = "clip-" + i;
+        JsonNode w = agent.call(Methods.TOOL_EXECUTE, new Execute.Params(trace, "w" + i, "clipboard.write", args("text", text), null, null), JsonNode.class);
+        JsonNode r = agent.call(Methods.TOOL_EXECUTE, new Execute.Params(trace, "r" + i, "clipboard.read", Json.object(), null, null), JsonNode.class);
+        long t1 = System.nanoTime();
+        if (!w.path("ok").asBoolean() || !text.equals(r.at("/value/text").asText())) throw new IllegalStateException(w + " / " + r);
+        if (i >= 0) ns[i] = t1 - t0;
+      }
+      Arrays.sort(ns);
+      table.add(new String[] {"clipboard write + read round trip p50 / p99", String.format("%.2f / %.2f ms", pct(ns, 50) / 1e6, pct(ns, 99) / 1e6),
+          "Xvfb, through the service"});
+    }
   }
 
   /**

@@ -125,7 +125,10 @@ class TransportIT {
       } catch (Exception e) {
         // the server may close before the client finishes sending
       }
-      assertEquals(1009, big.closed.get(10, TimeUnit.SECONDS));
+      // The server closes with 1009 (message too big); if the client is still writing 64 MiB the
+      // close frame can be lost to a TCP reset, which the JDK client reports as an error (-1).
+      int code = big.closed.get(10, TimeUnit.SECONDS);
+      assertTrue(code == 1009 || code == -1, "closed, code " + code);
       assertTrue(other.roundTrip("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"" + Methods.SESSION_HELLO + "\"}").contains("\"role\":\"ui\""));
     }
   }
