@@ -6,6 +6,7 @@ import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.method.Execute;
+import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.policy.PolicyDocument;
@@ -125,6 +126,15 @@ public final class TestService implements AutoCloseable {
 
   public static ToolResult exec(StewardClient c, String trace, String tool, JsonNode args, String token) {
     return c.execute(new Execute.Params(trace, id(), tool, args, token, null));
+  }
+
+  /** Runs a call the way the app does: preflight, a token from the ui when asked for, execute. */
+  public static ToolResult execConfirmed(StewardClient ui, StewardClient agent, String tool, JsonNode args) {
+    String trace = id();
+    String token = agent.preflight(trace, tool, args).decision().equals("confirm")
+        ? ui.grant(new Grant.Params(trace, List.of(new Grant.Call(tool, args)), null, null, 60, null)).confirmToken()
+        : null;
+    return exec(agent, trace, tool, args, token);
   }
 
   public static ToolResult exec(StewardClient c, String tool, JsonNode args) {

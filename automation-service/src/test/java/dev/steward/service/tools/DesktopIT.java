@@ -13,7 +13,6 @@ import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Methods;
-import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.protocol.tool.ToolResult;
@@ -57,12 +56,7 @@ class DesktopIT {
   }
 
   private ToolResult confirmed(String tool, JsonNode args) {
-    String trace = id();
-    Preflight.Result p = agent.preflight(trace, tool, args);
-    String token = p.decision().equals("confirm")
-        ? ui.grant(new Grant.Params(trace, List.of(new Grant.Call(tool, args)), null, null, 60, null)).confirmToken()
-        : null;
-    return agent.execute(new Execute.Params(trace, id(), tool, args, token, null));
+    return TestService.execConfirmed(ui, agent, tool, args);
   }
 
   private static String run(String... cmd) throws Exception {

@@ -46,14 +46,8 @@ class UndoIT {
     t.close();
   }
 
-  /** Runs a call the way the app does: preflight, a token when asked for, execute. */
   private ToolResult run(String tool, JsonNode args) {
-    String trace = id();
-    Preflight.Result p = agent.preflight(trace, tool, args);
-    String token = p.decision().equals("confirm")
-        ? ui.grant(new Grant.Params(trace, List.of(new Grant.Call(tool, args)), null, null, 60, null)).confirmToken()
-        : null;
-    ToolResult r = agent.execute(new Execute.Params(trace, id(), tool, args, token, null));
+    ToolResult r = TestService.execConfirmed(ui, agent, tool, args);
     assertTrue(r.ok(), tool + ": " + r.error());
     return r;
   }

@@ -11,9 +11,7 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.PathUse;
 import dev.steward.service.tools.Schemas;
-import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.undo.Fingerprint;
@@ -31,7 +29,7 @@ import java.util.Optional;
  * {@code files.delete} (high risk, always confirmed): moves the file or folder into the undo area
  * instead of destroying it. If it cannot be kept (another file system), nothing is deleted.
  */
-public final class DeleteFile implements Tool {
+public final class DeleteFile extends SinglePathTool {
 
   private static final String PAYLOAD = "payload";
 
@@ -49,24 +47,13 @@ public final class DeleteFile implements Tool {
           Confirmation.ALWAYS,
           List.of(ScopeKind.PATHS));
 
-  @Override
-  public ToolDefinition definition() {
-    return DEFINITION;
-  }
-
-  @Override
-  public boolean mutates() {
-    return true;
+  public DeleteFile() {
+    super(DEFINITION, true, Access.WRITE);
   }
 
   @Override
   public boolean destructive(JsonNode args, ToolContext ctx) {
     return true;
-  }
-
-  @Override
-  public List<PathUse> paths(JsonNode args) {
-    return List.of(new PathUse("/path", args.path("path").asText(), Access.WRITE));
   }
 
   @Override

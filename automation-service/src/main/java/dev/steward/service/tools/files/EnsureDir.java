@@ -9,16 +9,14 @@ import dev.steward.protocol.tool.ScopeKind;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
-import dev.steward.service.tools.PathUse;
 import dev.steward.service.tools.Schemas;
-import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
 import java.util.List;
 
 /** {@code files.ensure_dir}: makes sure a folder exists, creating missing parents. */
-public final class EnsureDir implements Tool {
+public final class EnsureDir extends SinglePathTool {
 
   private static final ToolDefinition DEFINITION =
       new ToolDefinition(
@@ -35,19 +33,8 @@ public final class EnsureDir implements Tool {
           Confirmation.NEVER,
           List.of(ScopeKind.PATHS));
 
-  @Override
-  public ToolDefinition definition() {
-    return DEFINITION;
-  }
-
-  @Override
-  public boolean mutates() {
-    return true;
-  }
-
-  @Override
-  public List<PathUse> paths(JsonNode args) {
-    return List.of(new PathUse("/path", args.path("path").asText(), Access.WRITE));
+  public EnsureDir() {
+    super(DEFINITION, true, Access.WRITE);
   }
 
   @Override

@@ -12,9 +12,7 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.PathUse;
 import dev.steward.service.tools.Schemas;
-import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
@@ -27,7 +25,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** {@code files.list_dir}: a folder's entries, optionally recursive; links are listed, not followed. */
-public final class ListDir implements Tool {
+public final class ListDir extends SinglePathTool {
 
   static final int DEFAULT_MAX_ENTRIES = 1000;
   static final int DEFAULT_MAX_DEPTH = 16;
@@ -53,19 +51,8 @@ public final class ListDir implements Tool {
           Confirmation.NEVER,
           List.of(ScopeKind.PATHS));
 
-  @Override
-  public ToolDefinition definition() {
-    return DEFINITION;
-  }
-
-  @Override
-  public boolean mutates() {
-    return false;
-  }
-
-  @Override
-  public List<PathUse> paths(JsonNode args) {
-    return List.of(new PathUse("/path", args.path("path").asText(), Access.READ));
+  public ListDir() {
+    super(DEFINITION, false, Access.READ);
   }
 
   private record Walk(ToolContext ctx, boolean hidden, int maxDepth, int maxEntries, List<ObjectNode> out) {

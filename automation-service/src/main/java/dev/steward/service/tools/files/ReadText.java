@@ -11,9 +11,7 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.PathUse;
 import dev.steward.service.tools.Schemas;
-import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
@@ -30,7 +28,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** {@code files.read_text}: a text file's content, bounded, optionally a range of lines. */
-public final class ReadText implements Tool {
+public final class ReadText extends SinglePathTool {
 
   static final int DEFAULT_MAX_BYTES = 1 << 20;
   static final int MAX_BYTES = 16 << 20;
@@ -55,19 +53,8 @@ public final class ReadText implements Tool {
           Confirmation.NEVER,
           List.of(ScopeKind.PATHS));
 
-  @Override
-  public ToolDefinition definition() {
-    return DEFINITION;
-  }
-
-  @Override
-  public boolean mutates() {
-    return false;
-  }
-
-  @Override
-  public List<PathUse> paths(JsonNode args) {
-    return List.of(new PathUse("/path", args.path("path").asText(), Access.READ));
+  public ReadText() {
+    super(DEFINITION, false, Access.READ);
   }
 
   @Override

@@ -12,9 +12,7 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.PathUse;
 import dev.steward.service.tools.Schemas;
-import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
@@ -46,7 +44,7 @@ import java.util.regex.PatternSyntaxException;
  * entered. Results are bounded; a search that hits its limit or its time returns what it found
  * and says why it stopped.
  */
-public final class SearchFiles implements Tool {
+public final class SearchFiles extends SinglePathTool {
 
   static final int DEFAULT_MAX_RESULTS = 200;
   static final int MAX_FILE_BYTES = 64 << 20;
@@ -86,19 +84,8 @@ public final class SearchFiles implements Tool {
           Confirmation.NEVER,
           List.of(ScopeKind.PATHS));
 
-  @Override
-  public ToolDefinition definition() {
-    return DEFINITION;
-  }
-
-  @Override
-  public boolean mutates() {
-    return false;
-  }
-
-  @Override
-  public List<PathUse> paths(JsonNode args) {
-    return List.of(new PathUse("/path", args.path("path").asText(), Access.READ));
+  public SearchFiles() {
+    super(DEFINITION, false, Access.READ);
   }
 
   @Override

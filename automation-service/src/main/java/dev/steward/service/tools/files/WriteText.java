@@ -12,9 +12,7 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.PathUse;
 import dev.steward.service.tools.Schemas;
-import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.undo.UndoRecord;
@@ -33,7 +31,7 @@ import java.util.Set;
  * {@code files.write_text}: writes a whole text file atomically. A new file needs no token; an
  * overwrite is destructive, so the gate asks for one.
  */
-public final class WriteText implements Tool {
+public final class WriteText extends SinglePathTool {
 
   static final int MAX_BYTES = 16 << 20;
   private static final String OLD = "old";
@@ -56,19 +54,8 @@ public final class WriteText implements Tool {
           Confirmation.IF_DESTRUCTIVE,
           List.of(ScopeKind.PATHS));
 
-  @Override
-  public ToolDefinition definition() {
-    return DEFINITION;
-  }
-
-  @Override
-  public boolean mutates() {
-    return true;
-  }
-
-  @Override
-  public List<PathUse> paths(JsonNode args) {
-    return List.of(new PathUse("/path", args.path("path").asText(), Access.WRITE));
+  public WriteText() {
+    super(DEFINITION, true, Access.WRITE);
   }
 
   @Override
