@@ -30,6 +30,14 @@ public final class Bench {
 
   public static void main(String[] args) throws Exception {
     Path tmp = Files.createTempDirectory("steward-bench-");
+    try {
+      run(tmp);
+    } finally {
+      deleteTree(tmp); // the file benchmark unpacks 238 MB: never leave it behind
+    }
+  }
+
+  private static void run(Path tmp) throws Exception {
     Path home = tmp.resolve("home");
     Path root = tmp.resolve("root");
     Files.createDirectories(root);
@@ -165,6 +173,14 @@ public final class Bench {
       return;
     }
     Path tmp = Files.createTempDirectory("steward-bench-files-");
+    try {
+      fileBench(table, tmp, zip);
+    } finally {
+      deleteTree(tmp);
+    }
+  }
+
+  private static void fileBench(List<String[]> table, Path tmp, Path zip) throws Exception {
     Path corpus = tmp.resolve("jdk-src");
     int files = unzip(zip, corpus);
     Path home = tmp.resolve("home");
@@ -235,6 +251,13 @@ public final class Bench {
       table.add(new String[] {"files.list_dir recursive vs find -type f",
           String.format("%.0f / %.0f ms = %.2f×", ours[2] / 1e6, find[2] / 1e6, (double) ours[2] / find[2]),
           (ourFiles == findFiles ? "same " + ourFiles + " files" : "FILES DIFFER: " + ourFiles + " vs " + findFiles) + "; target ≤ 2.0×"});
+    }
+  }
+
+  private static void deleteTree(Path dir) throws java.io.IOException {
+    if (!Files.exists(dir)) return;
+    try (var walk = Files.walk(dir)) {
+      walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }
 
