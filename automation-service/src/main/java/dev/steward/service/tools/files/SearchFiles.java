@@ -190,48 +190,65 @@ public final class SearchFiles extends SinglePathTool {
     return result;
   }
 
-  /** Lists one folder: files are matched here, sub-folders become tasks of their own. */
+  /**
+   * Lists one folder: files are matched here, sub-folders become tasks of their own. A task opens
+   * its folder itself, relative to its parent's descriptor, which stays open until its children
+   * are done — so open descriptors grow with the depth being walked, not with a folder's width.
+   */
   private static final class Walk extends RecursiveAction {
     private final Search s;
-    private final SecureDirectoryStream<Path> dir;
+    private final @org.jspecify.annotations.Nullable SecureDirectoryStream<Path> parent;
+    private final Path name;
     private final Path real;
+    private @org.jspecify.annotations.Nullable SecureDirectoryStream<Path> opened;
 
-    Walk(Search s, SecureDirectoryStream<Path> dir, Path real) {
+    /** The top folder, already opened. */
+    Walk(Search s, SecureDirectoryStream<Path> opened, Path real) {
+      this(s, null, real.getFileName(), real);
+      this.opened = opened;
+    }
+
+    private Walk(Search s, @org.jspecify.annotations.Nullable SecureDirectoryStream<Path> parent, Path name, Path real) {
       this.s = s;
-      this.dir = dir;
+      this.parent = parent;
+      this.name = name;
       this.real = real;
     }
 
     @Override
     protected void compute() {
+      SecureDirectoryStream<Path> dir = opened;
+      if (dir == null) {
+        try {
+          dir = parent.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException | RuntimeException e) {
+          return; // unreadable, or replaced meanwhile: skipped, like rg
+        }
+      }
       List<Walk> children = new ArrayList<>();
-      try (dir) {
-        for (Path entry : dir) {
+      try (SecureDirectoryStream<Path> open = dir) {
+        for (Path entry : open) {
           if (s.stop != null) break;
           if (System.nanoTime() > s.deadline) {
             s.stop = "time_limit";
             break;
           }
-          Path name = entry.getFileName();
-          if (!s.hidden && name.toString().startsWith(".")) continue;
-          Path child = real.resolve(name.toString());
-          if (s.ctx.scope().isDeniedChild(child)) continue;
-          Optional<BasicFileAttributes> attrs = SafeFs.attributes(dir, name);
+          Path child = entry.getFileName();
+          if (!s.hidden && child.toString().startsWith(".")) continue;
+          Path childReal = real.resolve(child.toString());
+          if (s.ctx.scope().isDeniedChild(childReal)) continue;
+          Optional<BasicFileAttributes> attrs = SafeFs.attributes(open, child);
           if (attrs.isEmpty() || attrs.get().isSymbolicLink()) continue;
           if (attrs.get().isDirectory()) {
-            try {
-              children.add(new Walk(s, dir.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS), child));
-            } catch (IOException e) {
-              // unreadable folder: skipped, like rg
-            }
+            children.add(new Walk(s, open, child, childReal));
           } else if (attrs.get().isRegularFile()) {
-            file(dir, name, child, attrs.get());
+            file(open, child, childReal, attrs.get());
           }
         }
+        invokeAll(children);
       } catch (IOException | RuntimeException e) {
         // a folder that vanished or cannot be read mid-walk: its part of the tree is skipped
       }
-      invokeAll(children);
     }
 
     private void file(SecureDirectoryStream<Path> parent, Path name, Path child, BasicFileAttributes attrs) throws IOException {
