@@ -60,6 +60,7 @@ public final class RpcServer implements AutoCloseable {
     ServerConnector v4 = new ServerConnector(server, new HttpConnectionFactory(http));
     v4.setHost("127.0.0.1");
     v4.setPort(requestedPort);
+    v4.setAcceptedTcpNoDelay(true); // small JSON-RPC frames: never wait for Nagle
     server.addConnector(v4);
     AtomicInteger n = new AtomicInteger();
     ExecutorService workers =
@@ -114,6 +115,7 @@ public final class RpcServer implements AutoCloseable {
       ServerConnector v6 = new ServerConnector(server, new HttpConnectionFactory(http));
       v6.setHost("::1");
       v6.setPort(port);
+      v6.setAcceptedTcpNoDelay(true);
       server.addConnector(v6);
       v6.start();
     } catch (Exception e) {
