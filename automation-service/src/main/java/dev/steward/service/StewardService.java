@@ -17,6 +17,7 @@ import dev.steward.service.rpc.Dispatcher;
 import dev.steward.service.rpc.Limits;
 import dev.steward.service.rpc.ServiceMethods;
 import dev.steward.service.rpc.Session;
+import dev.steward.service.scope.PathScope;
 import dev.steward.service.token.ConfirmTokens;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolRegistry;
@@ -120,7 +121,7 @@ public final class StewardService implements AutoCloseable {
         .findFirst()
         .ifPresent(
             r -> {
-              Path p = Path.of(r.root().startsWith("~") ? home.userHome() + r.root().substring(1) : r.root());
+              Path p = PathScope.expandRoot(r.root(), home.userHome());
               try {
                 Files.createDirectories(p);
               } catch (IOException e) {

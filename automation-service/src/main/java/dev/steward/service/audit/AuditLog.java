@@ -226,10 +226,6 @@ public final class AuditLog implements AutoCloseable {
     return sql(() -> store.tokenUses(fromSeq));
   }
 
-  AuditStore store() {
-    return store;
-  }
-
   public TokenRecords tokenRecords() {
     return new TokenRecords() {
       @Override

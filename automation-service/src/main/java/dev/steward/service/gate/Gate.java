@@ -87,7 +87,7 @@ public final class Gate implements AutoCloseable {
 
   /** What the checks found for a call that passed them. */
   private record Checked(
-      Tool tool, String argsHash, String preview, Map<String, ResolvedPath> paths, boolean destructive, Requirement requirement, Policy policy) {}
+      Tool tool, String argsHash, Map<String, ResolvedPath> paths, boolean destructive, Requirement requirement, Policy policy) {}
 
   // ---- preflight ---------------------------------------------------------------------------
 
@@ -179,9 +179,10 @@ public final class Gate implements AutoCloseable {
     String reason =
         decision.equals(AuditEntry.CONFIRMED) ? "confirmed by the user"
             : c.requirement().waivedBy().isEmpty() ? "allowed by policy" : "standing grant " + c.requirement().waivedBy().get(0);
+    String preview = ArgsPreview.of(tool, call.args());
     ChainedRow decisionRow;
     try {
-      decisionRow = audit.record(entry(AuditEntry.DECISION, call, tool, c, decision, reason, tokenId, null, null, null, started, null));
+      decisionRow = audit.record(entry(AuditEntry.DECISION, call, tool, c, preview, decision, reason, tokenId, null, null, null, started, null));
     } catch (AuditUnavailableException e) {
       LOG.log(Level.SEVERE, "audit unavailable; refusing to run " + tool.name(), e);
       return ToolResult.failure(ToolError.of(ToolErrorCodes.INTERNAL, "the audit log is unavailable, so nothing ran"), null);
@@ -207,7 +208,7 @@ public final class Gate implements AutoCloseable {
     AuditMeta meta = new AuditMeta(Long.toString(decisionRow.seq()), decision, decisionRow.entry().startedAt(), ended);
     try {
       audit.record(
-          entry(AuditEntry.COMPLETION, call, tool, c, decision, reason, tokenId, outcome.ok() ? "ok" : "error", outcome.errorCode(), summary, started, ended));
+          entry(AuditEntry.COMPLETION, call, tool, c, preview, decision, reason, tokenId, outcome.ok() ? "ok" : "error", outcome.errorCode(), summary, started, ended));
     } catch (AuditUnavailableException e) {
       LOG.log(Level.SEVERE, "audit: completion row of call " + call.callId() + " not written", e);
     }
@@ -279,7 +280,7 @@ public final class Gate implements AutoCloseable {
     Map<String, ResolvedPath> paths = ScopeCheck.resolve(tool, args, policy);
     boolean destructive = tool.destructive(args, ToolContext.forCheck(paths, policy.scope()));
     Requirement req = ConfirmationRule.evaluate(tool, paths.values(), destructive, taint.of(traceId), policy, clock.instant());
-    return new Checked(tool, CanonicalJson.sha256(args), ArgsPreview.of(tool, args), paths, destructive, req, policy);
+    return new Checked(tool, CanonicalJson.sha256(args), paths, destructive, req, policy);
   }
 
   private String consumeToken(CallRequest call, Checked c) throws Refusal {
@@ -315,9 +316,9 @@ public final class Gate implements AutoCloseable {
   }
 
   private static AuditEntry entry(
-      String kind, CallRequest call, Tool tool, Checked c, String decision, String reason, @Nullable String tokenId,
+      String kind, CallRequest call, Tool tool, Checked c, String preview, String decision, String reason, @Nullable String tokenId,
       @Nullable String result, @Nullable String errorCode, @Nullable String summary, Instant started, @Nullable Instant ended) {
-    return new AuditEntry(kind, call.traceId(), call.callId(), tool.name(), c.argsHash(), c.preview(), decision, reason, tokenId, result, errorCode, summary, started, ended);
+    return new AuditEntry(kind, call.traceId(), call.callId(), tool.name(), c.argsHash(), preview, decision, reason, tokenId, result, errorCode, summary, started, ended);
   }
 
   private static void checkId(String id, String field) throws Refusal {

@@ -82,7 +82,7 @@ public final class PolicyStore {
     for (PolicyDocument.PathRoot root : doc.paths()) {
       if (root.root().isBlank()) throw new PolicyError("policy.json: a folder in \"paths\" is empty");
       if (strictRoots) {
-        Path expanded = Path.of(root.root().startsWith("~") ? home.userHome() + root.root().substring(1) : root.root());
+        Path expanded = PathScope.expandRoot(root.root(), home.userHome());
         if (!Files.isDirectory(expanded)) {
           throw new PolicyError("policy.json: the folder \"" + root.root() + "\" does not exist");
         }

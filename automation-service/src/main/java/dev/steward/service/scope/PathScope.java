@@ -74,9 +74,9 @@ public final class PathScope {
     return new PathScope(List.copyOf(roots), own, userHome);
   }
 
-  /** The first root, which relative paths are resolved against. */
-  public Optional<Path> workspace() {
-    return roots.isEmpty() ? Optional.empty() : Optional.of(roots.get(0).real());
+  /** A configured root as a path: {@code ~} expanded, made absolute, normalised (not resolved). */
+  public static Path expandRoot(String root, Path userHome) {
+    return expand(root, userHome, null);
   }
 
   public ResolvedPath resolve(String requested, Access access) throws ScopeDenied {
@@ -108,7 +108,7 @@ public final class PathScope {
     if (access == Access.WRITE && !root.writable()) {
       throw new ScopeDenied("\"" + requested + "\" is in " + root.configured() + ", which is read-only");
     }
-    return new ResolvedPath(requested, real, root.real(), root.writable());
+    return new ResolvedPath(requested, real, root.real());
   }
 
   /** Whether {@code real} lies inside a read-write root (untrusted content comes from elsewhere). */

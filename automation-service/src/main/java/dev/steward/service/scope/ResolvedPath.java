@@ -7,7 +7,7 @@ import java.nio.file.Path;
  * {@code root}. Tools operate on exactly this path, walking to it from the root without following
  * links (see {@link SafeFs}), so what was checked is what is touched.
  */
-public record ResolvedPath(String requested, Path real, Path root, boolean rootWritable) {
+public record ResolvedPath(String requested, Path real, Path root) {
 
   /** The path relative to its root; empty for the root itself. */
   public Path relative() {

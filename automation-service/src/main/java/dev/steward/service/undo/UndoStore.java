@@ -125,9 +125,5 @@ public final class UndoStore {
     });
   }
 
-  /** For tests and the docs: how much the area holds now. */
-  public long totalBytes() {
-    return total.get();
-  }
 
 }

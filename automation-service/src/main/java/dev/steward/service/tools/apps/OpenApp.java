@@ -14,7 +14,7 @@ import dev.steward.service.scope.ScopeDenied;
 import dev.steward.service.scope.UrlCheck;
 import dev.steward.service.tools.PathUse;
 import dev.steward.service.tools.Schemas;
-import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.io.File;
@@ -31,7 +31,7 @@ import java.util.function.Supplier;
  * shell, so no character in a target can become a command. The result says the process started
  * (and its pid), not what it did.
  */
-public final class OpenApp implements Tool {
+public final class OpenApp extends BaseTool {
 
   static final String TARGET = "{target}";
 
@@ -53,17 +53,8 @@ public final class OpenApp implements Tool {
 
   /** {@code policy} gives the policy in force at each call (the allowlist can change at any time). */
   public OpenApp(Supplier<PolicyDocument> policy) {
+    super(DEFINITION, true);
     this.policy = policy;
-  }
-
-  @Override
-  public ToolDefinition definition() {
-    return DEFINITION;
-  }
-
-  @Override
-  public boolean mutates() {
-    return true;
   }
 
   @Override

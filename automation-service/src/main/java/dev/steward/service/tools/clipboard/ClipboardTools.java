@@ -7,7 +7,7 @@ import dev.steward.protocol.tool.Confirmation;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.service.tools.Schemas;
-import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolRegistry;
@@ -31,7 +31,7 @@ public final class ClipboardTools {
     registry.register(new Read()).register(new Write());
   }
 
-  static final class Read implements Tool {
+  static final class Read extends BaseTool {
     private static final ToolDefinition DEFINITION = new ToolDefinition(
         "clipboard.read",
         "Read the text on the clipboard. Always asks the user: clipboards often hold passwords.",
@@ -39,14 +39,8 @@ public final class ClipboardTools {
         Schemas.parse("{'type':'object','properties':{'text':{'type':'string'},'size':{'type':'integer'}},'required':['text','size']}"),
         Risk.MEDIUM, Confirmation.ALWAYS, List.of());
 
-    @Override
-    public ToolDefinition definition() {
-      return DEFINITION;
-    }
-
-    @Override
-    public boolean mutates() {
-      return false;
+    Read() {
+      super(DEFINITION, false);
     }
 
     @Override
@@ -69,7 +63,7 @@ public final class ClipboardTools {
     }
   }
 
-  static final class Write implements Tool {
+  static final class Write extends BaseTool {
     private static final ToolDefinition DEFINITION = new ToolDefinition(
         "clipboard.write",
         "Put text on the clipboard. Asks the user when it would replace text already there.",
@@ -78,14 +72,8 @@ public final class ClipboardTools {
         Schemas.parse("{'type':'object','properties':{'size':{'type':'integer'}},'required':['size']}"),
         Risk.MEDIUM, Confirmation.IF_DESTRUCTIVE, List.of());
 
-    @Override
-    public ToolDefinition definition() {
-      return DEFINITION;
-    }
-
-    @Override
-    public boolean mutates() {
-      return true;
+    Write() {
+      super(DEFINITION, true);
     }
 
     @Override

@@ -13,7 +13,7 @@ import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import dev.steward.service.tools.PathUse;
 import dev.steward.service.tools.Schemas;
-import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.undo.Fingerprint;
@@ -29,7 +29,7 @@ import java.util.Optional;
  * {@code files.move}: moves or renames a file or folder inside the allowed folders. Replacing an
  * existing target is destructive (a token), and the replaced target is kept for undo.
  */
-public final class MoveFile implements Tool {
+public final class MoveFile extends BaseTool {
 
   private static final String REPLACED = "replaced";
 
@@ -50,14 +50,8 @@ public final class MoveFile implements Tool {
           Confirmation.IF_DESTRUCTIVE,
           List.of(ScopeKind.PATHS));
 
-  @Override
-  public ToolDefinition definition() {
-    return DEFINITION;
-  }
-
-  @Override
-  public boolean mutates() {
-    return true;
+  public MoveFile() {
+    super(DEFINITION, true);
   }
 
   @Override

@@ -4,30 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.service.scope.Access;
 import dev.steward.service.tools.PathUse;
-import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.BaseTool;
 import java.util.List;
 
 /** A file tool whose one path argument is {@code path}: the definition, the access it needs. */
-abstract class SinglePathTool implements Tool {
+abstract class SinglePathTool extends BaseTool {
 
-  private final ToolDefinition definition;
-  private final boolean mutates;
   private final Access access;
 
   SinglePathTool(ToolDefinition definition, boolean mutates, Access access) {
-    this.definition = definition;
-    this.mutates = mutates;
+    super(definition, mutates);
     this.access = access;
-  }
-
-  @Override
-  public final ToolDefinition definition() {
-    return definition;
-  }
-
-  @Override
-  public final boolean mutates() {
-    return mutates;
   }
 
   @Override

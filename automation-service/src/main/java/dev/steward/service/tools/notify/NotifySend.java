@@ -8,7 +8,7 @@ import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.Schemas;
-import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * macOS: {@code osascript}; Windows: PowerShell. Title and body always travel as separate
  * arguments or environment values, never spliced into a script. No daemon: {@code UNAVAILABLE}.
  */
-public final class NotifySend implements Tool {
+public final class NotifySend extends BaseTool {
 
   private static final ToolDefinition DEFINITION = new ToolDefinition(
       "notify.send",
@@ -45,17 +45,8 @@ public final class NotifySend implements Tool {
   }
 
   NotifySend(String os) {
+    super(DEFINITION, false);
     this.os = os.toLowerCase(Locale.ROOT);
-  }
-
-  @Override
-  public ToolDefinition definition() {
-    return DEFINITION;
-  }
-
-  @Override
-  public boolean mutates() {
-    return false;
   }
 
   @Override
