@@ -7,7 +7,7 @@ import dev.steward.protocol.method.Role;
 import dev.steward.service.audit.AuditEntry;
 import dev.steward.service.audit.AuditLog;
 import dev.steward.service.audit.Durability;
-import dev.steward.service.config.AtomicFiles;
+import dev.steward.protocol.home.AtomicFiles;
 import dev.steward.service.config.Secrets;
 import dev.steward.service.config.StewardHome;
 import dev.steward.service.gate.Gate;

@@ -1,5 +1,7 @@
 package dev.steward.service.config;
 
+import dev.steward.protocol.home.AtomicFiles;
+
 import dev.steward.protocol.method.Role;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,8 +32,8 @@ public final class Secrets {
 
   public static Secrets loadOrCreate(StewardHome home) throws IOException {
     return new Secrets(
-        readOrCreate(home.config().resolve("ui.secret")),
-        readOrCreate(home.config().resolve("agent.secret")),
+        readOrCreate(home.places().uiSecretFile()),
+        readOrCreate(home.places().agentSecretFile()),
         readOrCreate(home.config().resolve("token.key")));
   }
 

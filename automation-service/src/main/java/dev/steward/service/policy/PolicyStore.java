@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.policy.PolicyDocument;
-import dev.steward.service.config.AtomicFiles;
+import dev.steward.protocol.home.AtomicFiles;
 import dev.steward.service.config.StewardHome;
 import dev.steward.service.scope.PathScope;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.steward.service.undo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.json.Json;
-import dev.steward.service.config.AtomicFiles;
+import dev.steward.protocol.home.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;

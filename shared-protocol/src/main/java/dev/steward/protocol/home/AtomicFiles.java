@@ -1,4 +1,4 @@
-package dev.steward.service.config;
+package dev.steward.protocol.home;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,0 +1,115 @@
+package dev.steward.app;
+
+import atlantafx.base.theme.PrimerDark;
+import atlantafx.base.theme.PrimerLight;
+import dev.steward.app.agent.Agent;
+import dev.steward.app.agent.ClientServiceLink;
+import dev.steward.app.agent.ModelUnavailableException;
+import dev.steward.app.agent.OllamaModelSource;
+import dev.steward.app.approval.FxApprover;
+import dev.steward.app.chat.ChatView;
+import dev.steward.app.chat.ChatViewModel;
+import dev.steward.app.config.AppSettings;
+import dev.steward.app.config.SettingsStore;
+import dev.steward.app.service.ServiceState;
+import dev.steward.app.service.ServiceSupervisor;
+import dev.steward.app.service.ServiceUnavailableException;
+import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.method.Role;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Objects;
+import javafx.application.Application;
+import javafx.application.Platform;
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The window. It is shown first; the service is found or started, and the model looked for, in
+ * the background — so the window appears before anything slow happens, and opens even when no
+ * model server exists.
+ */
+public final class StewardApp extends Application {
+
+  private final AppConfig config;
+  private final ChatViewModel chat = new ChatViewModel(Platform::runLater);
+  private @Nullable ServiceSupervisor supervisor;
+  private @Nullable Agent agent;
+  private @Nullable Stage stage;
+
+  public StewardApp() {
+    this(AppConfig.fromEnvironment());
+  }
+
+  public StewardApp(AppConfig config) {
+    this.config = config;
+  }
+
+  @Override
+  public void start(Stage primary) {
+    this.stage = primary;
+    SettingsStore.Loaded loaded = new SettingsStore(config.places(), config.env()).load();
+    AppSettings settings = loaded.settings();
+    if (loaded.problem() != null) chat.showError(loaded.problem());
+    Application.setUserAgentStylesheet(
+        "dark".equals(settings.theme()) ? new PrimerDark().getUserAgentStylesheet() : new PrimerLight().getUserAgentStylesheet());
+    Scene scene = new Scene(new ChatView(chat), 860, 720);
+    scene.getStylesheets().add(Objects.requireNonNull(getClass().getResource("steward.css")).toExternalForm());
+    primary.setTitle("Steward");
+    primary.setScene(scene);
+    primary.show();
+    System.err.println("steward: window shown " + ManagementFactory.getRuntimeMXBean().getUptime() + " ms after start");
+
+    // Killed (SIGTERM) rather than quit, the window still stops the service it started.
+    Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "steward-shutdown"));
+    Thread startup = new Thread(() -> connect(settings), "steward-startup");
+    startup.setDaemon(true);
+    startup.start();
+  }
+
+  private void connect(AppSettings settings) {
+    ServiceSupervisor s = new ServiceSupervisor(config.places(), config.serviceCommand(), config.serviceEnvironment());
+    supervisor = s;
+    s.onState(chat::setServiceState);
+    try {
+      StewardClient ui = s.connect(Role.UI, "steward-app");
+      StewardClient agentClient = s.connect(Role.AGENT, "steward-agent");
+      ClientServiceLink link = new ClientServiceLink(agentClient, ui);
+      OllamaModelSource models = new OllamaModelSource(settings.ollamaUrl(), settings.model(), Duration.ofSeconds(5));
+      Agent a = new Agent(models, link, new FxApprover(() -> stage, link), Duration.ofSeconds(settings.confirmTtlS()), settings.stepLimit());
+      agent = a;
+      Platform.runLater(() -> chat.attach(a));
+      try {
+        chat.setModelName(models.model().name());
+      } catch (ModelUnavailableException e) {
+        chat.showBanner(e.getMessage());
+      }
+    } catch (ServiceUnavailableException e) {
+      chat.setServiceState(ServiceState.UNAVAILABLE);
+      chat.showError("The automation service could not be started: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public void stop() {
+    shutdown();
+  }
+
+  private void shutdown() {
+    Agent a = agent;
+    if (a != null) a.close();
+    ServiceSupervisor s = supervisor;
+    if (s != null) s.close();
+  }
+
+  /** For tests: the chat's view model. */
+  public ChatViewModel chat() {
+    return chat;
+  }
+
+  /** For tests: the supervisor, once the startup thread made it. */
+  public @Nullable ServiceSupervisor supervisor() {
+    return supervisor;
+  }
+}

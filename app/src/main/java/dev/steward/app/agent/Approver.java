@@ -1,0 +1,31 @@
+package dev.steward.app.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.method.Preflight;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Asks the user about calls the gate wants confirmed. All calls of one turn that need a click are
+ * asked about together, so one dialog (and one token) covers them.
+ */
+public interface Approver {
+
+  /** One call to decide on, with the gate's preflight (reason, risk, preview, taint). */
+  record Pending(ProposedCall call, Preflight.Result preflight) {}
+
+  /** The calls, and the moment the approval (and so the token it mints) runs out. */
+  record Request(String traceId, List<Pending> calls, Instant deadline) {}
+
+  enum Verdict {
+    APPROVED,
+    DECLINED,
+    EXPIRED
+  }
+
+  /** The user's answer for one call: the arguments they approved (maybe edited). */
+  record Answer(String callId, Verdict verdict, JsonNode args, boolean alwaysAllow) {}
+
+  CompletableFuture<List<Answer>> review(Request request);
+}

@@ -1,0 +1,12 @@
+package dev.steward.app.agent;
+
+/** No model can be used; the message says what is missing and the exact steps to fix it. */
+public final class ModelUnavailableException extends RuntimeException {
+  public ModelUnavailableException(String message, Throwable cause) {
+    super(message, cause);
+  }
+
+  public ModelUnavailableException(String message) {
+    super(message);
+  }
+}

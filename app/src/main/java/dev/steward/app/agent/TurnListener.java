@@ -1,0 +1,28 @@
+package dev.steward.app.agent;
+
+/**
+ * What the agent reports while a turn runs. Called from the agent's threads; a view model hops to
+ * the UI thread itself.
+ */
+public interface TurnListener {
+
+  /** A new assistant message starts; tokens follow. */
+  void assistantStarted();
+
+  void assistantToken(String text);
+
+  void assistantFinished();
+
+  /** A proposed call gets its card. */
+  void callProposed(ProposedCall call);
+
+  void callUpdated(CallUpdate update);
+
+  /** A line from Steward itself (step limit reached, stopped, …). */
+  void notice(String text);
+
+  /** Something went wrong that the user should see in the conversation. */
+  void error(String text);
+
+  void turnFinished();
+}

@@ -1,0 +1,173 @@
+package dev.steward.app.approval;
+
+import javafx.animation.KeyFrame;
+import javafx.animation.Timeline;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Scene;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.TextArea;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.stage.Modality;
+import javafx.stage.Stage;
+import javafx.stage.Window;
+import javafx.util.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The confirmation dialog (SPEC §8): for each call, what will happen in plain words, tool, risk,
+ * scopes, where untrusted content came from, the diff of an overwrite and the arguments to edit;
+ * a countdown; Approve / Deny. Enter approves (outside the argument editor), Esc denies; focus
+ * starts on Deny when anything is high risk.
+ */
+public final class ApprovalDialog {
+
+  private final ApprovalViewModel model;
+  private final Stage stage = new Stage();
+  private final Timeline countdown;
+  private final Button approve = new Button("Approve");
+  private final Button deny = new Button("Deny");
+
+  public ApprovalDialog(ApprovalViewModel model, @Nullable Window owner) {
+    this.model = model;
+    stage.setTitle(model.title());
+    if (owner != null) {
+      stage.initOwner(owner);
+      stage.initModality(Modality.WINDOW_MODAL);
+    }
+    VBox calls = new VBox(12);
+    for (ApprovalItem item : model.items()) calls.getChildren().add(itemView(item, model.items().size() > 1));
+    ScrollPane scroll = new ScrollPane(calls);
+    scroll.setFitToWidth(true);
+    VBox.setVgrow(scroll, Priority.ALWAYS);
+
+    Label timer = new Label();
+    timer.getStyleClass().add("approval-countdown");
+    timer.textProperty().bind(model.secondsLeftProperty().asString("This approval expires in %d s"));
+    approve.setId("approve");
+    approve.getStyleClass().add("accent");
+    approve.setDefaultButton(false);
+    approve.disableProperty().bind(model.canApproveProperty().not());
+    approve.setOnAction(e -> model.approve());
+    deny.setId("deny");
+    deny.getStyleClass().add("danger");
+    deny.setOnAction(e -> model.deny());
+    Region spacer = new Region();
+    HBox.setHgrow(spacer, Priority.ALWAYS);
+    HBox buttons = new HBox(8, timer, spacer, deny, approve);
+    buttons.setAlignment(Pos.CENTER_LEFT);
+
+    VBox root = new VBox(12, scroll, buttons);
+    root.setPadding(new Insets(16));
+    root.getStyleClass().add("approval-dialog");
+    Scene scene = new Scene(root, 640, Math.min(720, 260 + 240 * model.items().size()));
+    scene.getStylesheets().addAll(owner == null || owner.getScene() == null ? java.util.List.of() : owner.getScene().getStylesheets());
+    scene.addEventFilter(KeyEvent.KEY_PRESSED, this::keys);
+    stage.setScene(scene);
+    stage.setOnCloseRequest(e -> model.deny());
+
+    countdown = new Timeline(new KeyFrame(Duration.millis(250), e -> model.tick()));
+    countdown.setCycleCount(Timeline.INDEFINITE);
+    // However the answer comes (a click, a key, the countdown, Stop), the dialog closes.
+    model.answer().whenComplete((a, e) -> javafx.application.Platform.runLater(this::close));
+  }
+
+  private VBox itemView(ApprovalItem item, boolean several) {
+    VBox box = new VBox(6);
+    box.getStyleClass().add("approval-item");
+    HBox head = new HBox(8);
+    head.setAlignment(Pos.CENTER_LEFT);
+    if (several) {
+      CheckBox tick = new CheckBox();
+      tick.setId("tick-" + item.pending().call().callId());
+      tick.selectedProperty().bindBidirectional(item.tickedProperty());
+      head.getChildren().add(tick);
+    }
+    Label words = new Label(item.inWords());
+    words.getStyleClass().add("approval-words");
+    words.setWrapText(true);
+    Label risk = new Label(item.risk().wire());
+    risk.getStyleClass().addAll("risk-badge", "risk-" + item.risk().wire());
+    head.getChildren().addAll(risk, words);
+    box.getChildren().add(head);
+
+    Label tool = new Label(item.tool() + " — " + item.reason());
+    tool.getStyleClass().add("approval-meta");
+    tool.setWrapText(true);
+    box.getChildren().add(tool);
+    if (!item.scopes().isEmpty()) box.getChildren().add(meta("Touches: " + String.join(", ", item.scopes())));
+    if (!item.taint().isEmpty()) {
+      Label taint = meta("Untrusted content in this conversation came from: " + String.join(", ", item.taint()));
+      taint.getStyleClass().add("approval-taint");
+      box.getChildren().add(taint);
+    }
+    if (!item.diff().isEmpty()) {
+      TextArea diff = new TextArea(item.diff());
+      diff.setId("diff-" + item.pending().call().callId());
+      diff.getStyleClass().add("approval-diff");
+      diff.setEditable(false);
+      diff.setPrefRowCount(Math.min(12, (int) item.diff().lines().count() + 1));
+      box.getChildren().addAll(meta("Changes:"), diff);
+    }
+    TextArea args = new TextArea();
+    args.setId("args-" + item.pending().call().callId());
+    args.getStyleClass().add("approval-args");
+    args.textProperty().bindBidirectional(item.argsTextProperty());
+    args.setPrefRowCount(Math.min(8, (int) item.argsTextProperty().get().lines().count() + 1));
+    Label problem = new Label();
+    problem.setId("problem-" + item.pending().call().callId());
+    problem.getStyleClass().add("approval-problem");
+    problem.textProperty().bind(item.problemProperty());
+    problem.visibleProperty().bind(item.problemProperty().isNotEmpty());
+    problem.managedProperty().bind(problem.visibleProperty());
+    box.getChildren().addAll(meta("Arguments (you can edit them):"), args, problem);
+    if (item.alwaysAllowOffered()) {
+      CheckBox always = new CheckBox("Always allow " + item.tool() + " here");
+      always.setId("always-" + item.pending().call().callId());
+      always.selectedProperty().bindBidirectional(item.alwaysAllowProperty());
+      box.getChildren().add(always);
+    }
+    return box;
+  }
+
+  private static Label meta(String text) {
+    Label l = new Label(text);
+    l.getStyleClass().add("approval-meta");
+    l.setWrapText(true);
+    return l;
+  }
+
+  private void keys(KeyEvent e) {
+    if (e.getCode() == KeyCode.ESCAPE) {
+      model.deny();
+      e.consume();
+    } else if (e.getCode() == KeyCode.ENTER && !(e.getTarget() instanceof TextArea) && !(e.getTarget() == deny)) {
+      model.approve();
+      e.consume();
+    }
+  }
+
+  public void show() {
+    countdown.play();
+    stage.show();
+    if (model.focusDenyFirst()) deny.requestFocus();
+    else approve.requestFocus();
+  }
+
+  public Stage stage() {
+    return stage;
+  }
+
+  private void close() {
+    countdown.stop();
+    stage.close();
+  }
+}

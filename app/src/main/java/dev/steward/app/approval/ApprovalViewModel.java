@@ -1,0 +1,159 @@
+package dev.steward.app.approval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.app.agent.Approver;
+import dev.steward.protocol.method.Preflight;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.BiFunction;
+import javafx.beans.Observable;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/**
+ * The confirmation dialog's logic (SPEC §8, seed 004): the calls of one turn that need a click,
+ * each ticked by default with editable arguments checked live by the gate's own preflight, a
+ * countdown to the approval's deadline, and one answer for all of them.
+ */
+public final class ApprovalViewModel {
+
+  private final Approver.Request request;
+  private final CompletableFuture<List<Approver.Answer>> answer;
+  private final Clock clock;
+  private final BiFunction<String, JsonNode, CompletableFuture<Preflight.Result>> check;
+  private final Executor ui;
+  private final ObservableList<ApprovalItem> items = FXCollections.observableArrayList();
+  private final ReadOnlyLongWrapper secondsLeft = new ReadOnlyLongWrapper();
+  private final BooleanBinding canApprove;
+
+  /**
+   * @param check the gate's preflight for (tool, edited arguments): the one place the rules live
+   * @param ui where results of {@code check} are applied (the UI thread)
+   */
+  public ApprovalViewModel(
+      Approver.Request request,
+      CompletableFuture<List<Approver.Answer>> answer,
+      Clock clock,
+      BiFunction<String, JsonNode, CompletableFuture<Preflight.Result>> check,
+      Executor ui) {
+    this.request = request;
+    this.answer = answer;
+    this.clock = clock;
+    this.check = check;
+    this.ui = ui;
+    List<Observable> deps = new ArrayList<>();
+    for (Approver.Pending p : request.calls()) {
+      ApprovalItem item = new ApprovalItem(p);
+      item.argsTextProperty().addListener((o, was, now) -> validate(item));
+      items.add(item);
+      deps.add(item.tickedProperty());
+      deps.add(item.problemProperty());
+    }
+    this.canApprove =
+        Bindings.createBooleanBinding(
+            () -> !answer.isDone() && items.stream().anyMatch(i -> i.tickedProperty().get())
+                && items.stream().filter(i -> i.tickedProperty().get()).allMatch(i -> i.problemProperty().get().isEmpty()),
+            deps.toArray(Observable[]::new));
+    tick();
+  }
+
+  /** Re-checks edited arguments: JSON first, then the gate's schema and scope checks. */
+  private void validate(ApprovalItem item) {
+    JsonNode args = item.parsedArgs();
+    if (args == null) {
+      item.setProblem("Not a JSON object: fix the arguments or untick this call.");
+      return;
+    }
+    String text = item.argsTextProperty().get();
+    item.setProblem("Checking…");
+    check.apply(item.tool(), args)
+        .whenComplete(
+            (result, error) ->
+                ui.execute(
+                    () -> {
+                      if (!text.equals(item.argsTextProperty().get())) return; // a newer edit is being checked
+                      if (error != null) {
+                        item.setProblem("Could not check the arguments: " + error.getMessage());
+                      } else if (Preflight.DENY.equals(result.decision())) {
+                        String where = result.field() == null || result.field().isEmpty() ? "" : " (at " + result.field() + ")";
+                        item.setProblem(
+                            (ToolErrorCodes.VALIDATION_ERROR.equals(result.code()) ? "Invalid: " : "Not allowed: ") + result.reason() + where);
+                      } else {
+                        item.setProblem("");
+                      }
+                    }));
+  }
+
+  /** Updates the countdown; at zero the approval ends as expired. Call about once a second. */
+  public void tick() {
+    long left = Math.max(0, Duration.between(clock.instant(), request.deadline()).toMillis() + 999) / 1000;
+    secondsLeft.set(left);
+    if (left == 0) expire();
+  }
+
+  public void approve() {
+    if (!canApprove.get()) return;
+    List<Approver.Answer> answers = new ArrayList<>();
+    for (ApprovalItem i : items) {
+      String id = i.pending().call().callId();
+      if (i.tickedProperty().get()) {
+        answers.add(new Approver.Answer(id, Approver.Verdict.APPROVED, i.parsedArgs(), i.alwaysAllowOffered() && i.alwaysAllowProperty().get()));
+      } else {
+        answers.add(new Approver.Answer(id, Approver.Verdict.DECLINED, i.pending().call().args(), false));
+      }
+    }
+    answer.complete(answers);
+  }
+
+  public void deny() {
+    answer.complete(all(Approver.Verdict.DECLINED));
+  }
+
+  public void expire() {
+    answer.complete(all(Approver.Verdict.EXPIRED));
+  }
+
+  private List<Approver.Answer> all(Approver.Verdict verdict) {
+    return items.stream().map(i -> new Approver.Answer(i.pending().call().callId(), verdict, i.pending().call().args(), false)).toList();
+  }
+
+  /** Focus starts on Deny when anything in the dialog is high risk. */
+  public boolean focusDenyFirst() {
+    return items.stream().anyMatch(i -> i.risk() == Risk.HIGH);
+  }
+
+  public boolean answered() {
+    return answer.isDone();
+  }
+
+  public CompletableFuture<List<Approver.Answer>> answer() {
+    return answer;
+  }
+
+  public ObservableList<ApprovalItem> items() {
+    return items;
+  }
+
+  public ReadOnlyLongProperty secondsLeftProperty() {
+    return secondsLeft.getReadOnlyProperty();
+  }
+
+  public BooleanBinding canApproveProperty() {
+    return canApprove;
+  }
+
+  public String title() {
+    int n = items.size();
+    return n == 1 ? "Steward asks before it acts" : "Steward asks before it acts — " + n + " actions";
+  }
+}

@@ -1,0 +1,47 @@
+package dev.steward.app.approval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.app.agent.ProposedCall;
+import dev.steward.protocol.method.Preflight;
+
+/** Says what a call will do in a user's words, from the gate's dry-run preview where there is one. */
+final class PlainWords {
+
+  private PlainWords() {}
+
+  static String describe(ProposedCall call, Preflight.Result check) {
+    JsonNode preview = check.preview();
+    JsonNode args = call.args();
+    if (preview != null && preview.hasNonNull("operation")) {
+      String path = preview.path("path").asText(args.path("path").asText("?"));
+      String to = preview.path("to").asText(args.path("to").asText("?"));
+      boolean overwrites = preview.path("overwrites").asBoolean(false);
+      switch (preview.get("operation").asText()) {
+        case "write":
+          return overwrites ? "Overwrite " + path + " (the changes are below; the old text is kept for undo)" : "Create the file " + path;
+        case "move":
+          return "Move " + path + " to " + to + (overwrites ? ", replacing what is there (kept for undo)" : "");
+        case "delete":
+          return "Delete " + path + " (it goes to the undo area, so it can be restored)";
+        case "mkdir":
+          return "Create the folder " + path;
+        default:
+          break;
+      }
+    }
+    switch (call.toolName()) {
+      case "clipboard.write":
+        return "Put " + args.path("text").asText("").length() + " characters on the clipboard";
+      case "clipboard.read":
+        return "Read the clipboard";
+      case "notify.send":
+        return "Show the notification \"" + args.path("title").asText("") + "\"";
+      case "apps.open":
+        return "Open the app " + args.path("app").asText("?") + (args.hasNonNull("target") ? " with " + args.get("target").asText() : "");
+      case "browser.open_url":
+        return "Open " + args.path("url").asText("?") + " in the browser and read the page";
+      default:
+        return "Run " + call.toolName();
+    }
+  }
+}

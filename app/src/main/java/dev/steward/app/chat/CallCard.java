@@ -1,0 +1,118 @@
+package dev.steward.app.chat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.app.agent.CallState;
+import dev.steward.app.agent.CallUpdate;
+import dev.steward.app.agent.ProposedCall;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.Risk;
+import java.util.Iterator;
+import java.util.Map;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+
+/**
+ * A proposed tool call as the chat shows it (SPEC §8): tool, short argument summary, risk, state,
+ * and, when expanded, the arguments (as they ran) and the result.
+ */
+public final class CallCard implements ChatEntry {
+
+  private static final int SUMMARY_LIMIT = 80;
+
+  private final String callId;
+  private final String tool;
+  private final Risk risk;
+  private final ReadOnlyStringWrapper summary;
+  private final ReadOnlyStringWrapper arguments;
+  private final ReadOnlyObjectWrapper<CallState> state = new ReadOnlyObjectWrapper<>(CallState.CHECKING);
+  private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
+  private final ReadOnlyStringWrapper result = new ReadOnlyStringWrapper("");
+
+  public CallCard(ProposedCall call) {
+    this.callId = call.callId();
+    this.tool = call.toolName();
+    this.risk = call.tool().risk();
+    this.summary = new ReadOnlyStringWrapper(summarise(call.args()));
+    this.arguments = new ReadOnlyStringWrapper(pretty(call.args()));
+  }
+
+  void apply(CallUpdate update) {
+    detail.set(update.detail());
+    if (update.ranArgs() != null) {
+      arguments.set(pretty(update.ranArgs()));
+      summary.set(summarise(update.ranArgs()) + " (edited)");
+    }
+    if (update.result() != null) result.set(update.result());
+    state.set(update.state()); // last: whoever sees the new state sees its detail and result too
+  }
+
+  /** "path: ~/Steward/a.txt, text: 12 chars" — enough to recognise the call at a glance. */
+  static String summarise(JsonNode args) {
+    StringBuilder s = new StringBuilder();
+    Iterator<Map.Entry<String, JsonNode>> fields = args.fields();
+    while (fields.hasNext() && s.length() < SUMMARY_LIMIT) {
+      Map.Entry<String, JsonNode> f = fields.next();
+      if (s.length() > 0) s.append(", ");
+      JsonNode v = f.getValue();
+      String shown;
+      if (v.isTextual()) {
+        String t = v.asText();
+        shown = t.length() > 40 || t.contains("\n") ? t.length() + " chars" : t;
+      } else {
+        shown = v.isContainerNode() ? v.size() + " items" : v.toString();
+      }
+      s.append(f.getKey()).append(": ").append(shown);
+    }
+    return s.length() > SUMMARY_LIMIT ? s.substring(0, SUMMARY_LIMIT - 1) + "…" : s.toString();
+  }
+
+  private static String pretty(JsonNode args) {
+    try {
+      return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(args);
+    } catch (Exception e) {
+      return args.toString();
+    }
+  }
+
+  public String callId() {
+    return callId;
+  }
+
+  public String tool() {
+    return tool;
+  }
+
+  public Risk risk() {
+    return risk;
+  }
+
+  public ReadOnlyStringProperty summaryProperty() {
+    return summary.getReadOnlyProperty();
+  }
+
+  public ReadOnlyStringProperty argumentsProperty() {
+    return arguments.getReadOnlyProperty();
+  }
+
+  public ReadOnlyObjectProperty<CallState> stateProperty() {
+    return state.getReadOnlyProperty();
+  }
+
+  public CallState state() {
+    return state.get();
+  }
+
+  public ReadOnlyStringProperty detailProperty() {
+    return detail.getReadOnlyProperty();
+  }
+
+  public String detail() {
+    return detail.get();
+  }
+
+  public ReadOnlyStringProperty resultProperty() {
+    return result.getReadOnlyProperty();
+  }
+}

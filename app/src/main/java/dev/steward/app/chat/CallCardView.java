@@ -1,0 +1,66 @@
+package dev.steward.app.chat;
+
+import dev.steward.app.agent.CallState;
+import javafx.geometry.Pos;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TitledPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/** A tool call card: tool, summary, risk badge and state; details (arguments, result) on demand. */
+final class CallCardView extends VBox {
+
+  CallCardView(CallCard card) {
+    setId("card-" + card.callId());
+    getStyleClass().add("call-card");
+    Label tool = new Label(card.tool());
+    tool.getStyleClass().add("call-tool");
+    Label risk = new Label(card.risk().wire());
+    risk.getStyleClass().addAll("risk-badge", "risk-" + card.risk().wire());
+    Label state = new Label();
+    state.getStyleClass().add("call-state");
+    state.setId("state-" + card.callId());
+    Region spacer = new Region();
+    HBox.setHgrow(spacer, Priority.ALWAYS);
+    HBox head = new HBox(8, tool, risk, spacer, state);
+    head.setAlignment(Pos.CENTER_LEFT);
+
+    Label summary = new Label();
+    summary.getStyleClass().add("call-summary");
+    summary.textProperty().bind(card.summaryProperty());
+    Label detail = new Label();
+    detail.setId("detail-" + card.callId());
+    detail.getStyleClass().add("call-detail");
+    detail.setWrapText(true);
+    detail.textProperty().bind(card.detailProperty());
+    detail.visibleProperty().bind(card.detailProperty().isNotEmpty());
+    detail.managedProperty().bind(detail.visibleProperty());
+
+    TextArea args = new TextArea();
+    args.setEditable(false);
+    args.setPrefRowCount(4);
+    args.textProperty().bind(card.argumentsProperty());
+    TextArea result = new TextArea();
+    result.setEditable(false);
+    result.setPrefRowCount(4);
+    result.setWrapText(true);
+    result.textProperty().bind(card.resultProperty());
+    VBox details = new VBox(4, new Label("Arguments"), args, new Label("Result"), result);
+    TitledPane expander = new TitledPane("Details", details);
+    expander.setExpanded(false);
+    expander.getStyleClass().add("call-details");
+
+    getChildren().addAll(head, summary, detail, expander);
+    showState(card.state(), state);
+    card.stateProperty().addListener((o, was, now) -> showState(now, state));
+  }
+
+  private void showState(CallState s, Label label) {
+    label.setText(s.label());
+    for (CallState each : CallState.values()) getStyleClass().remove("state-" + each.name().toLowerCase(java.util.Locale.ROOT));
+    getStyleClass().add("state-" + s.name().toLowerCase(java.util.Locale.ROOT));
+  }
+}

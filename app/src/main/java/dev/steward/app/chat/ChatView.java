@@ -1,0 +1,164 @@
+package dev.steward.app.chat;
+
+import dev.steward.app.markdown.MarkdownView;
+import dev.steward.app.service.ServiceState;
+import javafx.collections.ListChangeListener;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.TextArea;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/**
+ * The chat window's content: a header with the service's and the model's state, the banner, the
+ * conversation, and the input (Enter sends, Shift+Enter starts a new line) with Send and Stop.
+ */
+public final class ChatView extends BorderPane {
+
+  private final ChatViewModel model;
+  private final VBox conversation = new VBox(10);
+  private final ScrollPane scroll = new ScrollPane(conversation);
+
+  public ChatView(ChatViewModel model) {
+    this.model = model;
+    getStyleClass().add("chat-view");
+    setTop(new VBox(header(), banner()));
+    setCenter(conversationPane());
+    setBottom(inputBar());
+    model.entries().forEach(e -> conversation.getChildren().add(viewOf(e)));
+    model.entries().addListener((ListChangeListener<ChatEntry>) this::entriesChanged);
+  }
+
+  private HBox header() {
+    Label title = new Label("Steward");
+    title.getStyleClass().add("app-title");
+    Label dot = new Label("●");
+    dot.getStyleClass().add("service-dot");
+    Label service = new Label();
+    service.setId("service-state");
+    service.getStyleClass().add("service-state");
+    model.serviceProperty().addListener((o, was, now) -> showService(now, service, dot));
+    showService(model.serviceProperty().get(), service, dot);
+    Label modelName = new Label();
+    modelName.getStyleClass().add("model-name");
+    modelName.textProperty().bind(model.modelNameProperty());
+    Region spacer = new Region();
+    HBox.setHgrow(spacer, Priority.ALWAYS);
+    HBox header = new HBox(8, title, spacer, modelName, dot, service);
+    header.setAlignment(Pos.CENTER_LEFT);
+    header.setPadding(new Insets(10, 14, 10, 14));
+    header.getStyleClass().add("chat-header");
+    return header;
+  }
+
+  private static void showService(ServiceState state, Label label, Label dot) {
+    label.setText(state.label());
+    dot.getStyleClass().removeIf(c -> c.startsWith("dot-"));
+    dot.getStyleClass().add("dot-" + state.name().toLowerCase(java.util.Locale.ROOT));
+  }
+
+  private Node banner() {
+    Label text = new Label();
+    text.setId("banner");
+    text.setWrapText(true);
+    text.textProperty().bind(model.bannerProperty());
+    VBox box = new VBox(text);
+    box.getStyleClass().add("banner");
+    box.setPadding(new Insets(10, 14, 10, 14));
+    box.visibleProperty().bind(model.bannerProperty().isNotEmpty());
+    box.managedProperty().bind(box.visibleProperty());
+    return box;
+  }
+
+  private Node conversationPane() {
+    conversation.setPadding(new Insets(14));
+    conversation.getStyleClass().add("conversation");
+    scroll.setFitToWidth(true);
+    scroll.setId("conversation");
+    // Follow the conversation as it grows, the way chat windows do.
+    conversation.heightProperty().addListener((o, was, now) -> scroll.setVvalue(1.0));
+    return scroll;
+  }
+
+  private Node inputBar() {
+    TextArea input = new TextArea();
+    input.setId("input");
+    input.setPromptText("Ask Steward… (Enter sends, Shift+Enter for a new line, /help for commands)");
+    input.setWrapText(true);
+    input.setPrefRowCount(2);
+    input.textProperty().bindBidirectional(model.inputProperty());
+    input.addEventFilter(
+        KeyEvent.KEY_PRESSED,
+        e -> {
+          if (e.getCode() == KeyCode.ENTER) {
+            if (e.isShiftDown()) {
+              input.insertText(input.getCaretPosition(), "\n");
+            } else {
+              model.send();
+            }
+            e.consume();
+          }
+        });
+    Button send = new Button("Send");
+    send.setId("send");
+    send.getStyleClass().add("accent");
+    send.disableProperty().bind(model.canSendProperty().not());
+    send.setOnAction(e -> model.send());
+    Button stop = new Button("Stop");
+    stop.setId("stop");
+    stop.disableProperty().bind(model.busyProperty().not());
+    stop.setOnAction(e -> model.stop());
+    HBox.setHgrow(input, Priority.ALWAYS);
+    VBox buttons = new VBox(6, send, stop);
+    HBox bar = new HBox(8, input, buttons);
+    bar.setPadding(new Insets(10, 14, 14, 14));
+    bar.getStyleClass().add("input-bar");
+    return bar;
+  }
+
+  private void entriesChanged(ListChangeListener.Change<? extends ChatEntry> change) {
+    while (change.next()) {
+      if (change.wasRemoved()) conversation.getChildren().remove(change.getFrom(), change.getFrom() + change.getRemovedSize());
+      if (change.wasAdded()) {
+        int at = change.getFrom();
+        for (ChatEntry e : change.getAddedSubList()) conversation.getChildren().add(at++, viewOf(e));
+      }
+    }
+  }
+
+  private static Node viewOf(ChatEntry entry) {
+    if (entry instanceof CallCard card) return new CallCardView(card);
+    MessageEntry m = (MessageEntry) entry;
+    Node content;
+    if (m.kind() == MessageEntry.Kind.ASSISTANT) {
+      MarkdownView md = new MarkdownView();
+      md.setMarkdown(m.text());
+      m.textProperty().addListener((o, was, now) -> md.setMarkdown(now));
+      content = md;
+    } else {
+      Label label = new Label();
+      label.setWrapText(true);
+      label.textProperty().bind(m.textProperty());
+      content = label;
+    }
+    VBox bubble = new VBox(content);
+    String kind = m.kind().name().toLowerCase(java.util.Locale.ROOT);
+    bubble.getStyleClass().addAll("message", "message-" + kind);
+    HBox row = new HBox(bubble);
+    row.getStyleClass().add("message-row");
+    if (m.kind() == MessageEntry.Kind.USER) {
+      row.setAlignment(Pos.CENTER_RIGHT);
+      bubble.setMaxWidth(560);
+    }
+    return row;
+  }
+}

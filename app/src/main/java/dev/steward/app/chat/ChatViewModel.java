@@ -1,0 +1,209 @@
+package dev.steward.app.chat;
+
+import dev.steward.app.agent.CallUpdate;
+import dev.steward.app.agent.Conversation;
+import dev.steward.app.agent.ProposedCall;
+import dev.steward.app.agent.TurnListener;
+import dev.steward.app.service.ServiceState;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The chat's state: the conversation's entries, the input box, whether a turn is running, the
+ * banner and the service's state. It never touches controls; every change happens on the UI
+ * executor, so the view can bind to it directly.
+ */
+public final class ChatViewModel {
+
+  private final Executor ui;
+  private final ObservableList<ChatEntry> entries = FXCollections.observableArrayList();
+  private final StringProperty input = new SimpleStringProperty("");
+  private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(false);
+  private final ReadOnlyStringWrapper banner = new ReadOnlyStringWrapper("");
+  private final ReadOnlyStringWrapper modelName = new ReadOnlyStringWrapper("");
+  private final ReadOnlyObjectWrapper<ServiceState> service = new ReadOnlyObjectWrapper<>(ServiceState.STARTING);
+  private final ObjectProperty<@Nullable Conversation> conversation = new SimpleObjectProperty<>();
+  private final Map<String, CallCard> cards = new HashMap<>();
+  private final BooleanBinding canSend;
+
+  /** @param ui runs a change on the UI thread ({@code Platform::runLater}; direct in tests) */
+  public ChatViewModel(Executor ui) {
+    this.ui = ui;
+    this.canSend =
+        Bindings.createBooleanBinding(
+            () -> !busy.get() && conversation.get() != null && !input.get().isBlank(), busy, conversation, input);
+  }
+
+  /** Connects the chat to the agent once the service answers. */
+  public void attach(Conversation agent) {
+    conversation.set(agent);
+  }
+
+  /** Sends what is in the input box; answers false when nothing was sent. */
+  public boolean send() {
+    Conversation agent = conversation.get();
+    String text = input.get().strip();
+    if (agent == null || busy.get() || text.isEmpty()) return false;
+    entries.add(new MessageEntry(MessageEntry.Kind.USER, text));
+    input.set("");
+    busy.set(true);
+    agent.send(text, new Listener());
+    return true;
+  }
+
+  public void stop() {
+    Conversation agent = conversation.get();
+    if (agent != null && busy.get()) agent.stop();
+  }
+
+  public void showBanner(String text) {
+    ui.execute(() -> banner.set(text));
+  }
+
+  public void clearBanner() {
+    ui.execute(() -> banner.set(""));
+  }
+
+  public void setModelName(String name) {
+    ui.execute(() -> modelName.set(name));
+  }
+
+  public void setServiceState(ServiceState state) {
+    ui.execute(() -> service.set(state));
+  }
+
+  public void showError(String text) {
+    ui.execute(() -> entries.add(new MessageEntry(MessageEntry.Kind.ERROR, text)));
+  }
+
+  /** The turn's events, moved to the UI thread; tokens are coalesced so a fast stream is one update per pulse. */
+  private final class Listener implements TurnListener {
+    private final StringBuilder pendingTokens = new StringBuilder();
+    private @Nullable MessageEntry current;
+
+    @Override
+    public void assistantStarted() {
+      ui.execute(() -> current = null);
+    }
+
+    @Override
+    public void assistantToken(String text) {
+      boolean schedule;
+      synchronized (pendingTokens) {
+        schedule = pendingTokens.length() == 0;
+        pendingTokens.append(text);
+      }
+      if (schedule) ui.execute(this::flushTokens);
+    }
+
+    private void flushTokens() {
+      String text;
+      synchronized (pendingTokens) {
+        text = pendingTokens.toString();
+        pendingTokens.setLength(0);
+      }
+      if (text.isEmpty()) return;
+      if (current == null) {
+        current = new MessageEntry(MessageEntry.Kind.ASSISTANT, "");
+        entries.add(current);
+      }
+      current.append(text);
+    }
+
+    @Override
+    public void assistantFinished() {
+      ui.execute(
+          () -> {
+            flushTokens();
+            current = null;
+          });
+    }
+
+    @Override
+    public void callProposed(ProposedCall call) {
+      ui.execute(
+          () -> {
+            CallCard card = new CallCard(call);
+            cards.put(call.callId(), card);
+            entries.add(card);
+          });
+    }
+
+    @Override
+    public void callUpdated(CallUpdate update) {
+      ui.execute(
+          () -> {
+            CallCard card = cards.get(update.callId());
+            if (card != null) card.apply(update);
+          });
+    }
+
+    @Override
+    public void notice(String text) {
+      ui.execute(() -> entries.add(new MessageEntry(MessageEntry.Kind.NOTICE, text)));
+    }
+
+    @Override
+    public void error(String text) {
+      ui.execute(() -> entries.add(new MessageEntry(MessageEntry.Kind.ERROR, text)));
+    }
+
+    @Override
+    public void turnFinished() {
+      ui.execute(() -> busy.set(false));
+    }
+  }
+
+  public ObservableList<ChatEntry> entries() {
+    return entries;
+  }
+
+  public StringProperty inputProperty() {
+    return input;
+  }
+
+  public ReadOnlyBooleanProperty busyProperty() {
+    return busy.getReadOnlyProperty();
+  }
+
+  public BooleanBinding canSendProperty() {
+    return canSend;
+  }
+
+  public ReadOnlyStringProperty bannerProperty() {
+    return banner.getReadOnlyProperty();
+  }
+
+  public ReadOnlyStringProperty modelNameProperty() {
+    return modelName.getReadOnlyProperty();
+  }
+
+  public ReadOnlyObjectProperty<ServiceState> serviceProperty() {
+    return service.getReadOnlyProperty();
+  }
+
+  /** Whether the chat is connected to an agent (the service answered). */
+  public boolean attached() {
+    return conversation.get() != null;
+  }
+
+  public @Nullable CallCard card(String callId) {
+    return cards.get(callId);
+  }
+}

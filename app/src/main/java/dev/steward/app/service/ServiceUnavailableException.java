@@ -1,0 +1,12 @@
+package dev.steward.app.service;
+
+/** The service could not be found or started; the message says why in a user's words. */
+public final class ServiceUnavailableException extends RuntimeException {
+  public ServiceUnavailableException(String message, Throwable cause) {
+    super(message, cause);
+  }
+
+  public ServiceUnavailableException(String message) {
+    super(message);
+  }
+}

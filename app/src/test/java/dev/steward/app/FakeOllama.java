@@ -1,0 +1,183 @@
+package dev.steward.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.steward.protocol.json.Json;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A small server on loopback that speaks Ollama's HTTP API ({@code /api/tags}, {@code /api/show},
+ * {@code /api/chat} with NDJSON streaming and {@code tool_calls}), answering each chat request with
+ * the next scripted reply. The production client (langchain4j-ollama) talks to it unchanged.
+ */
+public final class FakeOllama implements AutoCloseable {
+
+  public static final String MODEL = "fake-tools:1b";
+
+  /** One streamed answer: text chunks, or tool calls. */
+  public record Reply(List<String> chunks, List<ObjectNode> toolCalls, Duration delayPerChunk) {
+    public static Reply text(String... chunks) {
+      return new Reply(List.of(chunks), List.of(), Duration.ZERO);
+    }
+
+    public static Reply slowText(Duration delay, String... chunks) {
+      return new Reply(List.of(chunks), List.of(), delay);
+    }
+
+    public static Reply calls(ObjectNode... calls) {
+      return new Reply(List.of(), List.of(calls), Duration.ZERO);
+    }
+  }
+
+  /** A tool call as Ollama sends it: {@code {function: {name, arguments}}}. */
+  public static ObjectNode call(String modelToolName, String argumentsJson) {
+    ObjectNode call = Json.object();
+    ObjectNode fn = call.putObject("function");
+    fn.put("name", modelToolName);
+    try {
+      fn.set("arguments", Json.parse(argumentsJson));
+    } catch (IOException e) {
+      throw new IllegalArgumentException(e);
+    }
+    return call;
+  }
+
+  private final HttpServer server;
+  private final BlockingQueue<Reply> script = new LinkedBlockingQueue<>();
+  private final List<JsonNode> chatRequests = new CopyOnWriteArrayList<>();
+  private final boolean toolCapable;
+
+  public FakeOllama() throws IOException {
+    this(true);
+  }
+
+  public FakeOllama(boolean toolCapable) throws IOException {
+    this.toolCapable = toolCapable;
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/api/tags", this::tags);
+    server.createContext("/api/show", this::show);
+    server.createContext("/api/chat", this::chat);
+    server.setExecutor(Executors.newCachedThreadPool());
+    server.start();
+  }
+
+  public String url() {
+    return "http://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  public void enqueue(Reply... replies) {
+    script.addAll(List.of(replies));
+  }
+
+  /** The chat requests received so far, parsed. */
+  public List<JsonNode> chatRequests() {
+    return new ArrayList<>(chatRequests);
+  }
+
+  private void tags(HttpExchange ex) throws IOException {
+    ObjectNode body = Json.object();
+    ObjectNode model = body.putArray("models").addObject();
+    model.put("name", MODEL).put("model", MODEL).put("size", 1000).put("digest", "0123abcd").put("modified_at", "2026-01-01T00:00:00Z");
+    model.putObject("details").put("format", "gguf").put("family", "fake").put("parameter_size", "1B").put("quantization_level", "Q4_0");
+    send(ex, 200, body.toString());
+  }
+
+  private void show(HttpExchange ex) throws IOException {
+    ex.getRequestBody().readAllBytes();
+    ObjectNode body = Json.object();
+    body.put("modelfile", "").put("parameters", "").put("template", "");
+    body.putObject("details").put("format", "gguf").put("family", "fake");
+    ArrayNode caps = body.putArray("capabilities").add("completion");
+    if (toolCapable) caps.add("tools");
+    send(ex, 200, body.toString());
+  }
+
+  private void chat(HttpExchange ex) throws IOException {
+    JsonNode request = Json.parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+    chatRequests.add(request);
+    Reply reply;
+    try {
+      reply = script.poll(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    if (reply == null) reply = Reply.text("(no scripted reply)");
+    ex.getResponseHeaders().add("Content-Type", "application/x-ndjson");
+    ex.sendResponseHeaders(200, 0);
+    try (OutputStream out = ex.getResponseBody()) {
+      for (String chunk : reply.chunks()) {
+        ObjectNode line = line(false);
+        ((ObjectNode) line.get("message")).put("content", chunk);
+        writeLine(out, line);
+        if (!reply.delayPerChunk().isZero()) sleep(reply.delayPerChunk());
+      }
+      if (!reply.toolCalls().isEmpty()) {
+        ObjectNode line = line(false);
+        ArrayNode calls = ((ObjectNode) line.get("message")).putArray("tool_calls");
+        // Ollama numbers the calls of one message (function.index); clients tell them apart by it.
+        for (int i = 0; i < reply.toolCalls().size(); i++) {
+          ObjectNode c = reply.toolCalls().get(i).deepCopy();
+          ((ObjectNode) c.get("function")).put("index", i);
+          calls.add(c);
+        }
+        writeLine(out, line);
+      }
+      ObjectNode done = line(true);
+      done.put("done_reason", "stop").put("total_duration", 1000).put("prompt_eval_count", 10).put("eval_count", 5);
+      writeLine(out, done);
+    } catch (IOException e) {
+      // the client hung up (Stop): nothing more to send
+    }
+  }
+
+  private static ObjectNode line(boolean done) {
+    ObjectNode line = Json.object();
+    line.put("model", MODEL).put("created_at", "2026-11-26T00:00:00Z");
+    line.putObject("message").put("role", "assistant").put("content", "");
+    line.put("done", done);
+    return line;
+  }
+
+  private static void writeLine(OutputStream out, JsonNode line) throws IOException {
+    out.write((line.toString() + "\n").getBytes(StandardCharsets.UTF_8));
+    out.flush();
+  }
+
+  private static void send(HttpExchange ex, int status, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().add("Content-Type", "application/json");
+    ex.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  private static void sleep(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}

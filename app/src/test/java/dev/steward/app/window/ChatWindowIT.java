@@ -1,0 +1,239 @@
+package dev.steward.app.window;
+
+import static dev.steward.app.FakeOllama.call;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.app.FakeOllama;
+import dev.steward.app.FakeOllama.Reply;
+import dev.steward.app.agent.CallState;
+import dev.steward.app.chat.CallCard;
+import dev.steward.app.chat.MessageEntry;
+import dev.steward.protocol.json.CanonicalJson;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Audit;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.time.Duration;
+import java.util.stream.StreamSupport;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.TextArea;
+import javafx.scene.text.Text;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The chat window on a real (headless) stage, against the real service process and a loopback
+ * server that speaks Ollama's API to the production langchain4j client.
+ */
+class ChatWindowIT {
+
+  private FakeOllama ollama;
+  private WindowHarness window;
+
+  private WindowHarness open(ObjectNode settings) throws Exception {
+    window = WindowHarness.start(settings);
+    return window;
+  }
+
+  private WindowHarness openWithModel() throws Exception {
+    ollama = new FakeOllama();
+    return open(WindowHarness.settings(ollama.url()));
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    if (window != null) window.close();
+    if (ollama != null) ollama.close();
+  }
+
+  @Test
+  void aQuestionStreamsAnAnswerRenderedAsMarkdown() throws Exception {
+    WindowHarness w = openWithModel();
+    w.waitFor(() -> FakeOllama.MODEL.equals(w.app.chat().modelNameProperty().get()));
+    ollama.enqueue(Reply.text("Hello", ", this is ", "**Steward**", "."));
+    w.robot.clickOn("#input").write("Who are you?");
+    w.robot.type(javafx.scene.input.KeyCode.ENTER);
+    w.waitFor(() -> w.messages(MessageEntry.Kind.ASSISTANT).size() == 1
+        && w.messages(MessageEntry.Kind.ASSISTANT).get(0).text().equals("Hello, this is **Steward**."));
+    w.waitForTurnEnd();
+    assertEquals("Who are you?", w.messages(MessageEntry.Kind.USER).get(0).text());
+    // Markdown: the bold run is its own Text node, styled bold.
+    w.waitFor(() -> w.robot.lookup(".md-bold").queryAll().stream().anyMatch(n -> ((Text) n).getText().equals("Steward")));
+    JsonNode request = ollama.chatRequests().get(0);
+    assertEquals(FakeOllama.MODEL, request.get("model").asText());
+    assertTrue(request.get("stream").asBoolean());
+    List<String> tools = StreamSupport.stream(request.get("tools").spliterator(), false).map(t -> t.at("/function/name").asText()).toList();
+    assertTrue(tools.contains("files__write_text"), tools.toString());
+    assertTrue(tools.stream().allMatch(t -> t.matches("[a-zA-Z0-9_-]+")), tools.toString());
+    assertEquals("", w.app.chat().bannerProperty().get());
+  }
+
+  @Test
+  void anApprovedOverwriteShowsItsDiffRunsAndIsAudited() throws Exception {
+    WindowHarness w = openWithModel();
+    Path file = w.workspace.resolve("notes.txt");
+    Files.writeString(file, "old line\n");
+    ollama.enqueue(Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/notes.txt\",\"content\":\"new line\\n\"}")), Reply.text("Updated."));
+    w.type("Replace my notes");
+    w.waitForDialog();
+    TextArea diff = w.robot.lookup(".approval-diff").queryAs(TextArea.class);
+    assertTrue(diff.getText().contains("-old line") && diff.getText().contains("+new line"), diff.getText());
+    CallCard card = w.cards().get(0);
+    assertEquals(CallState.WAITING, card.state());
+    w.screenshot("chat-waiting");
+    w.screenshot("approval", 1);
+    w.robot.clickOn("#approve");
+    w.waitFor(() -> card.state() == CallState.DONE);
+    w.waitForTurnEnd();
+    assertEquals("new line\n", Files.readString(file));
+    List<Audit.Row> rows = w.auditRows("files.write_text");
+    assertTrue(rows.stream().anyMatch(r -> "confirmed".equals(r.decision())), rows.toString());
+    // The model got the result back, marked as untrusted data.
+    JsonNode second = ollama.chatRequests().get(1);
+    JsonNode last = second.get("messages").get(second.get("messages").size() - 1);
+    assertEquals("tool", last.get("role").asText());
+    assertTrue(last.get("content").asText().contains("<untrusted>"), last.toString());
+    w.waitFor(() -> w.messages(MessageEntry.Kind.ASSISTANT).stream().anyMatch(m -> m.text().equals("Updated.")));
+    w.screenshot("chat");
+  }
+
+  @Test
+  void denyChangesNothingAndTellsTheModel() throws Exception {
+    WindowHarness w = openWithModel();
+    Path file = w.workspace.resolve("keep.txt");
+    Files.writeString(file, "keep me\n");
+    ollama.enqueue(Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/keep.txt\",\"content\":\"gone\"}")), Reply.text("Understood."));
+    w.type("Overwrite keep.txt");
+    w.waitForDialog();
+    w.robot.clickOn("#deny");
+    CallCard card = w.cards().get(0);
+    w.waitFor(() -> card.state() == CallState.BLOCKED);
+    w.waitForTurnEnd();
+    assertEquals("keep me\n", Files.readString(file));
+    assertTrue(card.detail().contains("declined"), card.detail());
+    JsonNode second = ollama.chatRequests().get(1);
+    JsonNode last = second.get("messages").get(second.get("messages").size() - 1);
+    assertTrue(last.get("content").asText().contains("declined"), last.toString());
+  }
+
+  @Test
+  void editedArgumentsAreWhatRuns() throws Exception {
+    WindowHarness w = openWithModel();
+    Path file = w.workspace.resolve("plan.txt");
+    Files.writeString(file, "v1\n");
+    ollama.enqueue(Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/plan.txt\",\"content\":\"v2 from the model\\n\"}")), Reply.text("Done."));
+    w.type("Update the plan");
+    w.waitForDialog();
+    TextArea args = w.robot.lookup(".approval-args").queryAs(TextArea.class);
+    String edited = "{\"path\":\"~/Steward/plan.txt\",\"content\":\"v2 as the user wants it\\n\"}";
+    w.robot.interact(() -> args.setText("{\"path\": 42, \"content\": \"x\"}"));
+    // Live validation by the gate: the wrong type is named, and Approve is off.
+    w.waitFor(() -> w.robot.lookup(".approval-problem").queryLabeled().getText().contains("/path"));
+    assertTrue(w.robot.lookup("#approve").queryAs(Button.class).isDisabled());
+    w.robot.interact(() -> args.setText(edited));
+    w.waitFor(() -> !w.robot.lookup("#approve").queryAs(Button.class).isDisabled());
+    w.robot.clickOn("#approve");
+    CallCard card = w.cards().get(0);
+    w.waitFor(() -> card.state() == CallState.DONE);
+    w.waitForTurnEnd();
+    assertEquals("v2 as the user wants it\n", Files.readString(file));
+    String hash = CanonicalJson.sha256(Json.parse(edited));
+    assertTrue(w.auditRows("files.write_text").stream().anyMatch(r -> hash.equals(r.argsHash()) && "confirmed".equals(r.decision())));
+    JsonNode second = ollama.chatRequests().get(1);
+    String told = second.get("messages").get(second.get("messages").size() - 1).get("content").asText();
+    assertTrue(told.contains("edited the arguments") && told.contains("v2 as the user wants it"), told);
+  }
+
+  @Test
+  void threeProposedWritesMakeOneDialogAndOnlyTheTickedOnesRun() throws Exception {
+    WindowHarness w = openWithModel();
+    for (String n : List.of("a", "b", "c")) Files.writeString(w.workspace.resolve(n + ".txt"), "old " + n + "\n");
+    ollama.enqueue(
+        Reply.calls(
+            call("files__write_text", "{\"path\":\"~/Steward/a.txt\",\"content\":\"new a\\n\"}"),
+            call("files__write_text", "{\"path\":\"~/Steward/b.txt\",\"content\":\"new b\\n\"}"),
+            call("files__write_text", "{\"path\":\"~/Steward/c.txt\",\"content\":\"new c\\n\"}")),
+        Reply.text("Two of three done."));
+    w.type("Rewrite a, b and c");
+    w.waitForDialog();
+    List<CheckBox> ticks = w.robot.lookup(n -> n.getId() != null && n.getId().startsWith("tick-")).queryAllAs(CheckBox.class).stream().toList();
+    assertEquals(3, ticks.size(), w.transcript());
+    assertEquals(1, w.robot.listTargetWindows().stream().filter(win -> win.getScene().lookup("#approve") != null).count());
+    CallCard third = w.cards().get(2);
+    Node thirdTick = w.robot.lookup("#tick-" + third.callId()).query();
+    w.robot.interact(() -> w.robot.lookup(".approval-dialog .scroll-pane").queryAs(javafx.scene.control.ScrollPane.class).setVvalue(1.0));
+    w.robot.clickOn(thirdTick);
+    w.robot.clickOn("#approve");
+    w.waitFor(() -> w.cards().stream().allMatch(c -> c.state().finished()));
+    w.waitForTurnEnd();
+    assertEquals("new a\n", Files.readString(w.workspace.resolve("a.txt")));
+    assertEquals("new b\n", Files.readString(w.workspace.resolve("b.txt")));
+    assertEquals("old c\n", Files.readString(w.workspace.resolve("c.txt")));
+    assertEquals(CallState.BLOCKED, third.state());
+    assertTrue(third.detail().contains("declined"));
+    // One token covered both approved calls.
+    List<Audit.Row> confirmed = w.auditRows("files.write_text").stream().filter(r -> "decision".equals(r.kind()) && "confirmed".equals(r.decision())).toList();
+    assertEquals(2, confirmed.size());
+    assertEquals(1, confirmed.stream().map(Audit.Row::tokenId).distinct().count());
+  }
+
+  @Test
+  void anApprovalThatOutlivesItsTokenIsRefusedAndTheCardSaysWhy() throws Exception {
+    ollama = new FakeOllama();
+    ObjectNode settings = WindowHarness.settings(ollama.url());
+    settings.put("confirm_ttl_s", 2);
+    WindowHarness w = open(settings);
+    Path file = w.workspace.resolve("slow.txt");
+    Files.writeString(file, "before\n");
+    ollama.enqueue(Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/slow.txt\",\"content\":\"after\\n\"}")), Reply.text("Too slow."));
+    w.type("Change slow.txt");
+    w.waitForDialog();
+    CallCard card = w.cards().get(0);
+    w.waitFor(() -> card.state() == CallState.BLOCKED);
+    w.waitForTurnEnd();
+    assertTrue(card.detail().contains("TOKEN_EXPIRED"), card.detail());
+    assertFalse(w.robot.lookup("#approve").tryQuery().isPresent(), "the dialog closes when its time is up");
+    assertEquals("before\n", Files.readString(file));
+  }
+
+  @Test
+  void withoutAModelServerTheBannerShowsAndCommandsStillWork() throws Exception {
+    WindowHarness w = open(WindowHarness.settings("http://127.0.0.1:9"));
+    w.waitFor(() -> w.app.chat().bannerProperty().get().contains("ollama pull"));
+    assertTrue(w.robot.lookup("#banner").queryLabeled().isVisible());
+    Files.writeString(w.workspace.resolve("hello.txt"), "hi");
+    w.type("/call files.list_dir {\"path\":\"~/Steward\"}");
+    w.waitFor(() -> !w.cards().isEmpty() && w.cards().get(0).state() == CallState.DONE);
+    w.waitForTurnEnd();
+    assertTrue(w.cards().get(0).resultProperty().get().contains("hello.txt"));
+    assertEquals(1, w.auditRows("files.list_dir").stream().filter(r -> "decision".equals(r.kind()) && "allowed".equals(r.decision())).count());
+    w.type("/tools");
+    w.waitFor(() -> w.messages(MessageEntry.Kind.NOTICE).stream().anyMatch(m -> m.text().contains("files.delete (high)")));
+    w.type("hello?");
+    w.waitFor(() -> w.messages(MessageEntry.Kind.ERROR).stream().anyMatch(m -> m.text().contains("No model server")));
+  }
+
+  @Test
+  void aKilledServiceIsRestartedAndTheNextCallWorks() throws Exception {
+    WindowHarness w = open(WindowHarness.settings("http://127.0.0.1:9"));
+    ProcessHandle first = w.app.supervisor().startedProcess().orElseThrow();
+    first.destroyForcibly();
+    w.waitFor(() -> !first.isAlive());
+    w.waitFor(() -> w.app.chat().serviceProperty().get() != dev.steward.app.service.ServiceState.CONNECTED);
+    w.waitFor(Duration.ofSeconds(90), () -> w.app.chat().serviceProperty().get() == dev.steward.app.service.ServiceState.CONNECTED);
+    ProcessHandle second = w.app.supervisor().startedProcess().orElseThrow();
+    assertTrue(second.isAlive() && second.pid() != first.pid(), first + " then " + second + " alive " + second.isAlive());
+    Files.writeString(w.workspace.resolve("after.txt"), "x");
+    w.type("/call files.list_dir {\"path\":\"~/Steward\"}");
+    w.waitFor(Duration.ofSeconds(60), () -> !w.cards().isEmpty() && w.cards().get(0).state().finished());
+    assertEquals(CallState.DONE, w.cards().get(0).state(), w.transcript());
+    assertTrue(w.cards().get(0).resultProperty().get().contains("after.txt"), w.cards().get(0).resultProperty().get());
+  }
+}
