@@ -76,6 +76,7 @@ public final class Agent implements Conversation, AutoCloseable {
     return CompletableFuture.runAsync(
         () -> {
           stopping = false;
+          approver.startTurn();
           try {
             String text = input.strip();
             if (text.startsWith("/")) {
@@ -193,7 +194,7 @@ public final class Agent implements Conversation, AutoCloseable {
     streamHandle = null;
     listener.assistantStarted();
     try {
-      ChatRequest request = ChatRequest.builder().messages(history).toolSpecifications(tools.specifications()).build();
+      ChatRequest request = ChatRequest.builder().messages(List.copyOf(history)).toolSpecifications(tools.specifications()).build();
       model.chat().chat(
           request,
           new StreamingChatResponseHandler() {

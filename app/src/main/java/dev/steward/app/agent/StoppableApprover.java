@@ -4,12 +4,16 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
-/** Wraps the user's approver so that Stop answers an open dialog with "declined". */
+/**
+ * Wraps the user's approver so that Stop answers an open dialog with "declined" — also one that
+ * opens just after Stop was pressed, until the next turn starts.
+ */
 final class StoppableApprover implements Approver {
 
   private final Approver delegate;
-  private volatile @Nullable CompletableFuture<List<Answer>> open;
-  private volatile @Nullable Request openRequest;
+  private @Nullable CompletableFuture<List<Answer>> open;
+  private @Nullable Request openRequest;
+  private boolean stopped;
 
   StoppableApprover(Approver delegate) {
     this.delegate = delegate;
@@ -18,16 +22,26 @@ final class StoppableApprover implements Approver {
   @Override
   public CompletableFuture<List<Answer>> review(Request request) {
     CompletableFuture<List<Answer>> answer = delegate.review(request);
-    open = answer;
-    openRequest = request;
-    return answer.whenComplete((a, e) -> open = null);
+    synchronized (this) {
+      open = answer;
+      openRequest = request;
+      if (stopped) decline(answer, request);
+    }
+    return answer;
   }
 
-  void stop() {
-    CompletableFuture<List<Answer>> f = open;
-    Request r = openRequest;
-    if (f != null && r != null) {
-      f.complete(r.calls().stream().map(p -> new Answer(p.call().callId(), Verdict.DECLINED, p.call().args(), false)).toList());
-    }
+  synchronized void startTurn() {
+    stopped = false;
+    open = null;
+    openRequest = null;
+  }
+
+  synchronized void stop() {
+    stopped = true;
+    if (open != null && openRequest != null) decline(open, openRequest);
+  }
+
+  private static void decline(CompletableFuture<List<Answer>> answer, Request request) {
+    answer.complete(request.calls().stream().map(p -> new Answer(p.call().callId(), Verdict.DECLINED, p.call().args(), false)).toList());
   }
 }

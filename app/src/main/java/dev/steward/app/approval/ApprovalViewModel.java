@@ -35,6 +35,7 @@ public final class ApprovalViewModel {
   private final ObservableList<ApprovalItem> items = FXCollections.observableArrayList();
   private final ReadOnlyLongWrapper secondsLeft = new ReadOnlyLongWrapper();
   private final BooleanBinding canApprove;
+  private final javafx.beans.property.ReadOnlyBooleanWrapper answered = new javafx.beans.property.ReadOnlyBooleanWrapper(false);
 
   /**
    * @param check the gate's preflight for (tool, edited arguments): the one place the rules live
@@ -52,6 +53,9 @@ public final class ApprovalViewModel {
     this.check = check;
     this.ui = ui;
     List<Observable> deps = new ArrayList<>();
+    deps.add(answered);
+    // An answer can also come from elsewhere (Stop); the dialog then stops offering Approve.
+    answer.whenComplete((a, e) -> ui.execute(() -> answered.set(true)));
     for (Approver.Pending p : request.calls()) {
       ApprovalItem item = new ApprovalItem(p);
       item.argsTextProperty().addListener((o, was, now) -> validate(item));
@@ -61,7 +65,7 @@ public final class ApprovalViewModel {
     }
     this.canApprove =
         Bindings.createBooleanBinding(
-            () -> !answer.isDone() && items.stream().anyMatch(i -> i.tickedProperty().get())
+            () -> !answered.get() && items.stream().anyMatch(i -> i.tickedProperty().get())
                 && items.stream().filter(i -> i.tickedProperty().get()).allMatch(i -> i.problemProperty().get().isEmpty()),
             deps.toArray(Observable[]::new));
     tick();
@@ -112,15 +116,20 @@ public final class ApprovalViewModel {
         answers.add(new Approver.Answer(id, Approver.Verdict.DECLINED, i.pending().call().args(), false));
       }
     }
+    finish(answers);
+  }
+
+  private void finish(List<Approver.Answer> answers) {
+    answered.set(true);
     answer.complete(answers);
   }
 
   public void deny() {
-    answer.complete(all(Approver.Verdict.DECLINED));
+    finish(all(Approver.Verdict.DECLINED));
   }
 
   public void expire() {
-    answer.complete(all(Approver.Verdict.EXPIRED));
+    if (!answered.get()) finish(all(Approver.Verdict.EXPIRED));
   }
 
   private List<Approver.Answer> all(Approver.Verdict verdict) {
@@ -133,7 +142,7 @@ public final class ApprovalViewModel {
   }
 
   public boolean answered() {
-    return answer.isDone();
+    return answered.get();
   }
 
   public CompletableFuture<List<Approver.Answer>> answer() {

@@ -1,0 +1,142 @@
+package dev.steward.app.approval;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.app.agent.Approver;
+import dev.steward.app.agent.ProposedCall;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Preflight;
+import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ToolDefinition;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class ApprovalViewModelTest {
+
+  private Instant now = Instant.parse("2026-11-26T10:00:00Z");
+  private final Clock clock =
+      new Clock() {
+        @Override
+        public ZoneOffset getZone() {
+          return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+          return this;
+        }
+
+        @Override
+        public Instant instant() {
+          return now;
+        }
+      };
+  private final CompletableFuture<List<Approver.Answer>> answer = new CompletableFuture<>();
+
+  private static Approver.Pending pending(String id, Risk risk, String args) throws Exception {
+    ToolDefinition def =
+        new ToolDefinition("files.write_text", "w", Json.parse("{\"type\":\"object\"}"), Json.parse("{}"), risk, Confirmation.ALWAYS, List.of());
+    JsonNode preview = Json.parse("{\"operation\":\"write\",\"path\":\"/w/a.txt\",\"overwrites\":true,\"diff\":\"-old\\n+new\\n\"}");
+    return new Approver.Pending(
+        new ProposedCall(id, def, Json.parse(args)),
+        new Preflight.Result(Preflight.CONFIRM, "needs your confirmation", risk, true, null, null, List.of(), List.of("/w/a.txt"), preview));
+  }
+
+  /** The gate's check, here: {@code path} must be a string. */
+  private static CompletableFuture<Preflight.Result> check(String tool, JsonNode args) {
+    boolean ok = args.path("path").isTextual();
+    return CompletableFuture.completedFuture(
+        new Preflight.Result(ok ? Preflight.CONFIRM : Preflight.DENY, ok ? "fine" : "integer found, string expected", Risk.MEDIUM, true,
+            ok ? null : "VALIDATION_ERROR", ok ? null : "/path", null, null, null));
+  }
+
+  private ApprovalViewModel model(Approver.Pending... calls) {
+    return new ApprovalViewModel(new Approver.Request("t", List.of(calls), now.plusSeconds(120)), answer, clock, ApprovalViewModelTest::check, Runnable::run);
+  }
+
+  @Test
+  void showsWhatWillHappenAndApprovesAllTickedCalls() throws Exception {
+    ApprovalViewModel vm = model(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}"), pending("c2", Risk.MEDIUM, "{\"path\":\"b.txt\"}"));
+    ApprovalItem first = vm.items().get(0);
+    assertTrue(first.inWords().startsWith("Overwrite /w/a.txt"), first.inWords());
+    assertEquals("-old\n+new\n", first.diff());
+    assertEquals(List.of("/w/a.txt"), first.scopes());
+    assertTrue(vm.canApproveProperty().get());
+    vm.items().get(1).tickedProperty().set(false);
+    vm.approve();
+    List<Approver.Answer> answers = answer.join();
+    assertEquals(Approver.Verdict.APPROVED, answers.get(0).verdict());
+    assertEquals(Approver.Verdict.DECLINED, answers.get(1).verdict());
+    assertFalse(vm.canApproveProperty().get(), "one answer only");
+  }
+
+  @Test
+  void editsAreCheckedLiveAndBadOnesBlockApproval() throws Exception {
+    ApprovalViewModel vm = model(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}"));
+    ApprovalItem item = vm.items().get(0);
+    item.argsTextProperty().set("{\"path\": ");
+    assertTrue(item.problemProperty().get().startsWith("Not a JSON object"));
+    assertFalse(vm.canApproveProperty().get());
+    item.argsTextProperty().set("{\"path\": 42}");
+    assertEquals("Invalid: integer found, string expected (at /path)", item.problemProperty().get());
+    assertFalse(vm.canApproveProperty().get());
+    item.argsTextProperty().set("{\"path\": \"c.txt\"}");
+    assertEquals("", item.problemProperty().get());
+    assertTrue(item.edited());
+    vm.approve();
+    assertEquals("c.txt", answer.join().get(0).args().get("path").asText());
+  }
+
+  @Test
+  void untickingEverythingLeavesOnlyDeny() throws Exception {
+    ApprovalViewModel vm = model(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}"));
+    vm.items().get(0).tickedProperty().set(false);
+    assertFalse(vm.canApproveProperty().get());
+    vm.approve();
+    assertFalse(answer.isDone());
+    vm.deny();
+    assertEquals(Approver.Verdict.DECLINED, answer.join().get(0).verdict());
+  }
+
+  @Test
+  void theCountdownEndsTheApprovalAsExpired() throws Exception {
+    ApprovalViewModel vm = model(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}"));
+    assertEquals(120, vm.secondsLeftProperty().get());
+    now = now.plusMillis(60_500);
+    vm.tick();
+    assertEquals(60, vm.secondsLeftProperty().get());
+    assertFalse(answer.isDone());
+    now = now.plusSeconds(60);
+    vm.tick();
+    assertEquals(0, vm.secondsLeftProperty().get());
+    assertEquals(Approver.Verdict.EXPIRED, answer.join().get(0).verdict());
+  }
+
+  @Test
+  void highRiskStartsOnDenyAndIsNeverOfferedAlwaysAllow() throws Exception {
+    ApprovalViewModel high = model(pending("c1", Risk.HIGH, "{\"path\":\"a.txt\"}"));
+    assertTrue(high.focusDenyFirst());
+    assertFalse(high.items().get(0).alwaysAllowOffered());
+    high.items().get(0).alwaysAllowProperty().set(true);
+    high.approve();
+    assertFalse(answer.join().get(0).alwaysAllow());
+  }
+
+  @Test
+  void mediumRiskOffersAlwaysAllow() throws Exception {
+    ApprovalViewModel vm = model(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}"));
+    assertFalse(vm.focusDenyFirst());
+    assertTrue(vm.items().get(0).alwaysAllowOffered());
+    vm.items().get(0).alwaysAllowProperty().set(true);
+    vm.approve();
+    assertTrue(answer.join().get(0).alwaysAllow());
+  }
+}

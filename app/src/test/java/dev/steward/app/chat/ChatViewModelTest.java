@@ -1,0 +1,138 @@
+package dev.steward.app.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.steward.app.agent.CallState;
+import dev.steward.app.agent.CallUpdate;
+import dev.steward.app.agent.Conversation;
+import dev.steward.app.agent.ProposedCall;
+import dev.steward.app.agent.TurnListener;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ToolDefinition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class ChatViewModelTest {
+
+  /** A conversation the test drives by hand through the listener it was given. */
+  private static final class Scripted implements Conversation {
+    final List<String> sent = new ArrayList<>();
+    TurnListener listener;
+    boolean stopped;
+
+    @Override
+    public CompletableFuture<Void> send(String input, TurnListener l) {
+      sent.add(input);
+      listener = l;
+      return new CompletableFuture<>();
+    }
+
+    @Override
+    public void stop() {
+      stopped = true;
+    }
+  }
+
+  private final List<Runnable> queued = new ArrayList<>();
+  private final ChatViewModel chat = new ChatViewModel(queued::add);
+  private final Scripted agent = new Scripted();
+
+  private void pump() {
+    while (!queued.isEmpty()) queued.remove(0).run();
+  }
+
+  @Test
+  void nothingIsSentBeforeTheAgentIsAttachedOrWhenTheInputIsBlank() {
+    chat.inputProperty().set("hello");
+    assertFalse(chat.canSendProperty().get());
+    assertFalse(chat.send());
+    chat.attach(agent);
+    chat.inputProperty().set("   ");
+    assertFalse(chat.canSendProperty().get());
+    assertFalse(chat.send());
+    assertTrue(agent.sent.isEmpty());
+  }
+
+  @Test
+  void sendingAddsTheUserMessageClearsTheInputAndBlocksASecondSendUntilTheTurnEnds() {
+    chat.attach(agent);
+    chat.inputProperty().set("  What is in my notes?  ");
+    assertTrue(chat.send());
+    assertEquals(List.of("What is in my notes?"), agent.sent);
+    assertEquals("", chat.inputProperty().get());
+    assertTrue(chat.busyProperty().get());
+    chat.inputProperty().set("again");
+    assertFalse(chat.send());
+    chat.stop();
+    assertTrue(agent.stopped);
+    agent.listener.turnFinished();
+    pump();
+    assertFalse(chat.busyProperty().get());
+    assertTrue(chat.send());
+  }
+
+  @Test
+  void streamedTokensGrowOneAssistantMessageAndAreCoalesced() {
+    chat.attach(agent);
+    chat.inputProperty().set("hi");
+    chat.send();
+    agent.listener.assistantStarted();
+    agent.listener.assistantToken("Hel");
+    agent.listener.assistantToken("lo");
+    agent.listener.assistantToken(" **you**");
+    assertEquals(2, queued.size(), "three tokens, one flush scheduled (plus the start)");
+    pump();
+    agent.listener.assistantFinished();
+    pump();
+    MessageEntry reply = assertInstanceOf(MessageEntry.class, chat.entries().get(1));
+    assertEquals(MessageEntry.Kind.ASSISTANT, reply.kind());
+    assertEquals("Hello **you**", reply.text());
+    agent.listener.assistantStarted();
+    agent.listener.assistantFinished();
+    pump();
+    assertEquals(2, chat.entries().size(), "an empty answer adds no bubble");
+  }
+
+  @Test
+  void cardsFollowTheirCallsStates() throws Exception {
+    chat.attach(agent);
+    chat.inputProperty().set("write");
+    chat.send();
+    ToolDefinition def =
+        new ToolDefinition("files.write_text", "w", Json.parse("{\"type\":\"object\"}"), Json.parse("{}"), Risk.MEDIUM, Confirmation.IF_DESTRUCTIVE, List.of());
+    agent.listener.callProposed(new ProposedCall("c1", def, Json.parse("{\"path\":\"~/Steward/a.txt\",\"content\":\"" + "x".repeat(100) + "\"}")));
+    pump();
+    CallCard card = chat.card("c1");
+    assertEquals(CallState.CHECKING, card.state());
+    assertEquals("path: ~/Steward/a.txt, content: 100 chars", card.summaryProperty().get());
+    assertEquals(Risk.MEDIUM, card.risk());
+    agent.listener.callUpdated(new CallUpdate("c1", CallState.WAITING, "needs your confirmation", null, null));
+    pump();
+    assertEquals(CallState.WAITING, card.state());
+    agent.listener.callUpdated(new CallUpdate("c1", CallState.DONE, "", Json.parse("{\"path\":\"b.txt\"}"), "{\"bytes\":3}"));
+    pump();
+    assertEquals(CallState.DONE, card.state());
+    assertEquals("{\"bytes\":3}", card.resultProperty().get());
+    assertTrue(card.summaryProperty().get().endsWith("(edited)"));
+    assertTrue(card.argumentsProperty().get().contains("b.txt"));
+  }
+
+  @Test
+  void errorsAndNoticesAppearInTheConversation() {
+    chat.attach(agent);
+    chat.inputProperty().set("x");
+    chat.send();
+    agent.listener.error("The model server failed: connection refused");
+    agent.listener.notice("Stopped.");
+    pump();
+    assertEquals(MessageEntry.Kind.ERROR, ((MessageEntry) chat.entries().get(1)).kind());
+    assertEquals(MessageEntry.Kind.NOTICE, ((MessageEntry) chat.entries().get(2)).kind());
+  }
+}
