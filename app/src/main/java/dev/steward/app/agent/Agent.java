@@ -142,6 +142,7 @@ public final class Agent implements Conversation, AutoCloseable {
       }
       AiMessage answer = stream(model, tools, listener);
       if (answer == null) return;
+      if (step == 1) listener.modelReady(model.name());
       history.add(answer);
       if (!answer.hasToolExecutionRequests()) return;
       List<ToolExecutionRequest> requests = answer.toolExecutionRequests();

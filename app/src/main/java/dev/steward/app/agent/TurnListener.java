@@ -6,6 +6,9 @@ package dev.steward.app.agent;
  */
 public interface TurnListener {
 
+  /** The model answered to this name (it may have been found only now). */
+  default void modelReady(String name) {}
+
   /** A new assistant message starts; tokens follow. */
   void assistantStarted();
 

@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The confirmation dialog (SPEC §8): for each call, what will happen in plain words, tool, risk,
  * scopes, where untrusted content came from, the diff of an overwrite and the arguments to edit;
- * a countdown; Approve / Deny. Enter approves (outside the argument editor), Esc denies; focus
+ * a countdown; Approve once / Always allow here (not for high risk) / Deny. Enter approves (outside the argument editor), Esc denies; focus
  * starts on Deny when anything is high risk.
  */
 public final class ApprovalDialog {
@@ -33,7 +33,8 @@ public final class ApprovalDialog {
   private final ApprovalViewModel model;
   private final Stage stage = new Stage();
   private final Timeline countdown;
-  private final Button approve = new Button("Approve");
+  private final Button approve = new Button("Approve once");
+  private final Button always = new Button("Always allow here");
   private final Button deny = new Button("Deny");
 
   public ApprovalDialog(ApprovalViewModel model, @Nullable Window owner) {
@@ -57,12 +58,17 @@ public final class ApprovalDialog {
     approve.setDefaultButton(false);
     approve.disableProperty().bind(model.canApproveProperty().not());
     approve.setOnAction(e -> model.approve());
+    always.setId("always");
+    always.setTooltip(new javafx.scene.control.Tooltip("Approve, and let these tools run in these folders without asking (never offered for high risk)"));
+    always.visibleProperty().bind(model.canAlwaysAllowProperty());
+    always.managedProperty().bind(always.visibleProperty());
+    always.setOnAction(e -> model.alwaysAllow());
     deny.setId("deny");
     deny.getStyleClass().add("danger");
     deny.setOnAction(e -> model.deny());
     Region spacer = new Region();
     HBox.setHgrow(spacer, Priority.ALWAYS);
-    HBox buttons = new HBox(8, timer, spacer, deny, approve);
+    HBox buttons = new HBox(8, timer, spacer, deny, always, approve);
     buttons.setAlignment(Pos.CENTER_LEFT);
 
     VBox root = new VBox(12, scroll, buttons);
@@ -96,6 +102,7 @@ public final class ApprovalDialog {
     words.setWrapText(true);
     Label risk = new Label(item.risk().wire());
     risk.getStyleClass().addAll("risk-badge", "risk-" + item.risk().wire());
+    risk.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
     head.getChildren().addAll(risk, words);
     box.getChildren().add(head);
 
@@ -129,12 +136,6 @@ public final class ApprovalDialog {
     problem.visibleProperty().bind(item.problemProperty().isNotEmpty());
     problem.managedProperty().bind(problem.visibleProperty());
     box.getChildren().addAll(meta("Arguments (you can edit them):"), args, problem);
-    if (item.alwaysAllowOffered()) {
-      CheckBox always = new CheckBox("Always allow " + item.tool() + " here");
-      always.setId("always-" + item.pending().call().callId());
-      always.selectedProperty().bindBidirectional(item.alwaysAllowProperty());
-      box.getChildren().add(always);
-    }
     return box;
   }
 

@@ -15,14 +15,13 @@ import javafx.beans.property.StringProperty;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One call in the approval dialog: ticked or not, its arguments as editable JSON with the
- * problem the gate found in them (empty when none), and "always allow here" where offered.
+ * One call in the approval dialog: ticked or not, and its arguments as editable JSON with the
+ * problem the gate found in them (empty when none).
  */
 public final class ApprovalItem {
 
   private final Approver.Pending pending;
   private final BooleanProperty ticked = new SimpleBooleanProperty(true);
-  private final BooleanProperty alwaysAllow = new SimpleBooleanProperty(false);
   private final StringProperty argsText;
   private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
   private final String originalText;
@@ -77,10 +76,6 @@ public final class ApprovalItem {
 
   public BooleanProperty tickedProperty() {
     return ticked;
-  }
-
-  public BooleanProperty alwaysAllowProperty() {
-    return alwaysAllow;
   }
 
   public StringProperty argsTextProperty() {

@@ -35,6 +35,7 @@ public final class ApprovalViewModel {
   private final ObservableList<ApprovalItem> items = FXCollections.observableArrayList();
   private final ReadOnlyLongWrapper secondsLeft = new ReadOnlyLongWrapper();
   private final BooleanBinding canApprove;
+  private final BooleanBinding canAlwaysAllow;
   private final javafx.beans.property.ReadOnlyBooleanWrapper answered = new javafx.beans.property.ReadOnlyBooleanWrapper(false);
 
   /**
@@ -68,6 +69,11 @@ public final class ApprovalViewModel {
             () -> !answered.get() && items.stream().anyMatch(i -> i.tickedProperty().get())
                 && items.stream().filter(i -> i.tickedProperty().get()).allMatch(i -> i.problemProperty().get().isEmpty()),
             deps.toArray(Observable[]::new));
+    // "Always allow here" is a standing grant: offered only when every ticked call may have one.
+    this.canAlwaysAllow =
+        Bindings.createBooleanBinding(
+            () -> canApprove.get() && items.stream().filter(i -> i.tickedProperty().get()).allMatch(ApprovalItem::alwaysAllowOffered),
+            canApprove);
     tick();
   }
 
@@ -105,13 +111,23 @@ public final class ApprovalViewModel {
     if (left == 0) expire();
   }
 
+  /** Approve once: a token for exactly the ticked calls, as edited. */
   public void approve() {
+    approve(false);
+  }
+
+  /** Approve, and let the same tools run in the same folders from now on without asking. */
+  public void alwaysAllow() {
+    if (canAlwaysAllow.get()) approve(true);
+  }
+
+  private void approve(boolean always) {
     if (!canApprove.get()) return;
     List<Approver.Answer> answers = new ArrayList<>();
     for (ApprovalItem i : items) {
       String id = i.pending().call().callId();
       if (i.tickedProperty().get()) {
-        answers.add(new Approver.Answer(id, Approver.Verdict.APPROVED, i.parsedArgs(), i.alwaysAllowOffered() && i.alwaysAllowProperty().get()));
+        answers.add(new Approver.Answer(id, Approver.Verdict.APPROVED, i.parsedArgs(), always));
       } else {
         answers.add(new Approver.Answer(id, Approver.Verdict.DECLINED, i.pending().call().args(), false));
       }
@@ -159,6 +175,10 @@ public final class ApprovalViewModel {
 
   public BooleanBinding canApproveProperty() {
     return canApprove;
+  }
+
+  public BooleanBinding canAlwaysAllowProperty() {
+    return canAlwaysAllow;
   }
 
   public String title() {

@@ -20,6 +20,7 @@ final class CallCardView extends VBox {
     tool.getStyleClass().add("call-tool");
     Label risk = new Label(card.risk().wire());
     risk.getStyleClass().addAll("risk-badge", "risk-" + card.risk().wire());
+    risk.setMinWidth(Region.USE_PREF_SIZE);
     Label state = new Label();
     state.getStyleClass().add("call-state");
     state.setId("state-" + card.callId());

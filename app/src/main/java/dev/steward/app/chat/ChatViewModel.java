@@ -98,6 +98,16 @@ public final class ChatViewModel {
     private @Nullable MessageEntry current;
 
     @Override
+    public void modelReady(String name) {
+      // The model server may have come up after the window opened: the banner no longer applies.
+      ui.execute(
+          () -> {
+            modelName.set(name);
+            banner.set("");
+          });
+    }
+
+    @Override
     public void assistantStarted() {
       ui.execute(() -> current = null);
     }

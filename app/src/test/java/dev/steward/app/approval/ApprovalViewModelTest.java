@@ -125,9 +125,17 @@ class ApprovalViewModelTest {
     ApprovalViewModel high = model(pending("c1", Risk.HIGH, "{\"path\":\"a.txt\"}"));
     assertTrue(high.focusDenyFirst());
     assertFalse(high.items().get(0).alwaysAllowOffered());
-    high.items().get(0).alwaysAllowProperty().set(true);
-    high.approve();
-    assertFalse(answer.join().get(0).alwaysAllow());
+    assertFalse(high.canAlwaysAllowProperty().get());
+    high.alwaysAllow();
+    assertFalse(answer.isDone(), "no grant for high risk, not even by a stray call");
+  }
+
+  @Test
+  void alwaysAllowIsOfferedOnlyWhenNoTickedCallIsHighRisk() throws Exception {
+    ApprovalViewModel vm = model(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}"), pending("c2", Risk.HIGH, "{\"path\":\"b.txt\"}"));
+    assertFalse(vm.canAlwaysAllowProperty().get());
+    vm.items().get(1).tickedProperty().set(false);
+    assertTrue(vm.canAlwaysAllowProperty().get());
   }
 
   @Test
@@ -135,8 +143,8 @@ class ApprovalViewModelTest {
     ApprovalViewModel vm = model(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}"));
     assertFalse(vm.focusDenyFirst());
     assertTrue(vm.items().get(0).alwaysAllowOffered());
-    vm.items().get(0).alwaysAllowProperty().set(true);
-    vm.approve();
+    assertTrue(vm.canAlwaysAllowProperty().get());
+    vm.alwaysAllow();
     assertTrue(answer.join().get(0).alwaysAllow());
   }
 }

@@ -80,7 +80,7 @@ class ChatWindowIT {
     WindowHarness w = openWithModel();
     Path file = w.workspace.resolve("notes.txt");
     Files.writeString(file, "old line\n");
-    ollama.enqueue(Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/notes.txt\",\"content\":\"new line\\n\"}")), Reply.text("Updated."));
+    ollama.enqueue(Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/notes.txt\",\"content\":\"new line\\n\"}")), Reply.text("I replaced the text of `notes.txt`.", "\n\n- the old text is kept, so **Undo** can restore it\n", "- the change is in the audit log"));
     w.type("Replace my notes");
     w.waitForDialog();
     TextArea diff = w.robot.lookup(".approval-diff").queryAs(TextArea.class);
@@ -100,8 +100,48 @@ class ChatWindowIT {
     JsonNode last = second.get("messages").get(second.get("messages").size() - 1);
     assertEquals("tool", last.get("role").asText());
     assertTrue(last.get("content").asText().contains("<untrusted>"), last.toString());
-    w.waitFor(() -> w.messages(MessageEntry.Kind.ASSISTANT).stream().anyMatch(m -> m.text().equals("Updated.")));
+    w.waitFor(() -> w.messages(MessageEntry.Kind.ASSISTANT).stream().anyMatch(m -> m.text().endsWith("audit log")));
     w.screenshot("chat");
+  }
+
+  @Test
+  void alwaysAllowHereLetsTheNextMatchingCallRunWithoutAsking() throws Exception {
+    WindowHarness w = openWithModel();
+    Files.writeString(w.workspace.resolve("one.txt"), "1\n");
+    Files.writeString(w.workspace.resolve("two.txt"), "2\n");
+    ollama.enqueue(
+        Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/one.txt\",\"content\":\"one\\n\"}")),
+        Reply.text("First done."),
+        Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/two.txt\",\"content\":\"two\\n\"}")),
+        Reply.text("Second done."));
+    w.type("Rewrite one");
+    w.waitForDialog();
+    w.robot.clickOn("#always");
+    w.waitFor(() -> w.cards().size() == 1 && w.cards().get(0).state() == CallState.DONE);
+    w.waitForTurnEnd();
+    w.type("Rewrite two");
+    w.waitFor(() -> w.cards().size() == 2 && w.cards().get(1).state().finished());
+    w.waitForTurnEnd();
+    assertEquals(CallState.DONE, w.cards().get(1).state(), w.transcript());
+    assertEquals("two\n", Files.readString(w.workspace.resolve("two.txt")));
+    Audit.Row second =
+        w.auditRows("files.write_text").stream().filter(r -> "decision".equals(r.kind()) && r.argsPreview() != null && r.argsPreview().contains("two.txt")).findFirst().orElseThrow();
+    assertEquals("allowed", second.decision(), "the standing grant let it run without a token");
+  }
+
+  @Test
+  void stopEndsAStreamingAnswer() throws Exception {
+    WindowHarness w = openWithModel();
+    String[] chunks = new String[60];
+    java.util.Arrays.fill(chunks, "word ");
+    ollama.enqueue(Reply.slowText(Duration.ofMillis(100), chunks));
+    w.type("Tell me a long story");
+    w.waitFor(() -> !w.messages(MessageEntry.Kind.ASSISTANT).isEmpty());
+    w.robot.clickOn("#stop");
+    w.waitForTurnEnd();
+    String told = w.messages(MessageEntry.Kind.ASSISTANT).get(0).text();
+    assertTrue(told.length() < 5 * 60, "the stream was cut short: " + told.length() + " chars");
+    assertTrue(w.messages(MessageEntry.Kind.NOTICE).stream().anyMatch(m -> m.text().equals("Stopped.")), w.transcript());
   }
 
   @Test

@@ -78,10 +78,17 @@ public final class PolicyStore {
     return reference == null ? "" : " (" + reference.replace("dev.steward.protocol.policy.", "") + ")";
   }
 
+  /**
+   * With {@code strictRoots}, a folder added by this update must exist (a typo is refused); a
+   * folder the policy already had is kept even when it is missing, so a default such as
+   * ~/Downloads on a machine without one never blocks every other change.
+   */
   private Policy compile(PolicyDocument doc, boolean strictRoots) throws PolicyError {
+    java.util.Set<String> known = new java.util.HashSet<>();
+    if (current != null) current.document().paths().forEach(r -> known.add(r.root()));
     for (PolicyDocument.PathRoot root : doc.paths()) {
       if (root.root().isBlank()) throw new PolicyError("policy.json: a folder in \"paths\" is empty");
-      if (strictRoots) {
+      if (strictRoots && !known.contains(root.root())) {
         Path expanded = PathScope.expandRoot(root.root(), home.userHome());
         if (!Files.isDirectory(expanded)) {
           throw new PolicyError("policy.json: the folder \"" + root.root() + "\" does not exist");

@@ -20,6 +20,7 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.protocol.tool.ToolResult;
 import dev.steward.service.TestService;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -102,6 +103,22 @@ class PolicyIT {
     String trace = id();
     assertTrue(exec(agent, trace, "files.read_text", args("path", "notes/n.txt"), null).ok());
     assertEquals("allow", agent.preflight(trace, "files.write_text", args("path", "notes/n.txt", "content", "x")).decision());
+  }
+
+  @Test
+  void a_folder_the_policy_already_had_may_be_missing_when_something_else_changes() throws Exception {
+    var current = ui.call(Methods.POLICY_GET, null, com.fasterxml.jackson.databind.JsonNode.class);
+    var withMissing = current.deepCopy();
+    String gone = t.base + "/gone-later";
+    Files.createDirectories(Path.of(gone));
+    ((com.fasterxml.jackson.databind.node.ArrayNode) withMissing.get("paths")).addObject().put("root", gone).put("access", "read");
+    ui.call(Methods.POLICY_UPDATE, withMissing, Object.class);
+    Files.delete(Path.of(gone));
+    var grant = withMissing.deepCopy();
+    ((com.fasterxml.jackson.databind.node.ArrayNode) grant.get("grants"))
+        .addObject().put("id", "g1").put("tool", "files.write_text").putArray("paths").add(t.base + "/root");
+    ui.call(Methods.POLICY_UPDATE, grant, Object.class);
+    assertEquals(current.get("grants").size() + 1, ui.call(Methods.POLICY_GET, null, com.fasterxml.jackson.databind.JsonNode.class).get("grants").size());
   }
 
   @Test

@@ -173,7 +173,8 @@ class UndoIT {
     Preflight.Result p = agent.preflight(id(), "files.write_text", args("path", "d.txt", "content", "one\n2\nthree\n"));
     String diff = p.preview().get("diff").asText();
     assertTrue(diff.contains("-two\n") && diff.contains("+2\n") && diff.contains(" one\n"), diff);
-    assertTrue(diff.contains("@@ -1,4 +1,4 @@"), diff);
+    assertTrue(diff.contains("@@ -1,3 +1,3 @@"), diff);
+    assertTrue(diff.indexOf("-two\n") < diff.indexOf("+2\n"), "removals come before additions: " + diff);
   }
 
   @Test

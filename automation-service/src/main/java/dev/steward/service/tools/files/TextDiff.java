@@ -18,10 +18,20 @@ final class TextDiff {
 
   private TextDiff() {}
 
+  /** The text's lines; a final newline ends the last line rather than starting an empty one. */
+  private static String[] lines(String text) {
+    if (text.isEmpty()) return new String[0];
+    String body = text.endsWith("\n") ? text.substring(0, text.length() - 1) : text;
+    return body.split("\n", -1);
+  }
+
   static String unified(String name, @Nullable String before, String after) {
     if (before == null) return "(the current file is binary or larger than " + MAX_INPUT_BYTES / 1024 + " KB; no diff)";
-    String[] a = before.split("\n", -1);
-    String[] b = after.split("\n", -1);
+    String[] a = lines(before);
+    String[] b = lines(after);
+    if (java.util.Arrays.equals(a, b) && !before.equals(after)) {
+      return "--- " + name + "\n+++ " + name + " (proposed)\n(only the newline at the end of the file differs)\n";
+    }
     if (a.length > MAX_LINES || b.length > MAX_LINES) {
       return "(" + a.length + " lines → " + b.length + " lines; too long to diff here)";
     }
@@ -38,10 +48,10 @@ final class TextDiff {
       if (i < a.length && j < b.length && a[i].equals(b[j])) {
         ops.add(" " + a[i++]);
         j++;
-      } else if (j < b.length && (i == a.length || lcs[i][j + 1] >= lcs[i + 1][j])) {
-        ops.add("+" + b[j++]);
+      } else if (i < a.length && (j == b.length || lcs[i + 1][j] >= lcs[i][j + 1])) {
+        ops.add("-" + a[i++]); // removals first, as diff(1) shows them
       } else {
-        ops.add("-" + a[i++]);
+        ops.add("+" + b[j++]);
       }
     }
     StringBuilder out = new StringBuilder("--- " + name + "\n+++ " + name + " (proposed)\n");
