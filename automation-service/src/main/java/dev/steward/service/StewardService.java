@@ -22,6 +22,7 @@ import dev.steward.service.token.ConfirmTokens;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolRegistry;
 import dev.steward.service.tools.apps.OpenApp;
+import dev.steward.service.tools.browser.OpenUrl;
 import dev.steward.service.tools.clipboard.ClipboardTools;
 import dev.steward.service.tools.notify.NotifySend;
 import dev.steward.service.tools.files.FileTools;
@@ -63,13 +64,15 @@ public final class StewardService implements AutoCloseable {
   private final Gate gate;
   private final RpcServer server;
   private final Secrets secrets;
+  private final OpenUrl browser;
 
-  private StewardService(StewardHome home, AuditLog audit, Gate gate, RpcServer server, Secrets secrets) {
+  private StewardService(StewardHome home, AuditLog audit, Gate gate, RpcServer server, Secrets secrets, OpenUrl browser) {
     this.home = home;
     this.audit = audit;
     this.gate = gate;
     this.server = server;
     this.secrets = secrets;
+    this.browser = browser;
   }
 
   public static StewardService start(StewardHome home, Options options) throws Exception {
@@ -83,6 +86,8 @@ public final class StewardService implements AutoCloseable {
     // once every tool (this one included) is registered, so grants and overrides can name it.
     AtomicReference<PolicyStore> policyRef = new AtomicReference<>();
     tools.register(new OpenApp(() -> policyRef.get().current().document()));
+    OpenUrl browser = new OpenUrl(() -> policyRef.get().current().document(), System.getenv(), home.userHome());
+    tools.register(browser);
     PolicyStore policies;
     try {
       policies = PolicyStore.load(home, tools.all().stream().map(Tool::name).collect(Collectors.toSet()));
@@ -105,7 +110,7 @@ public final class StewardService implements AutoCloseable {
       new ServiceMethods(tools, gate, tokens, audit, policies, options.limits(), options.clock()).registerOn(dispatcher);
       RpcServer server = RpcServer.start(options.port(), new HandshakeGuard(secrets), dispatcher, options.limits());
       gate.onResult(server::publish);
-      StewardService service = new StewardService(home, audit, gate, server, secrets);
+      StewardService service = new StewardService(home, audit, gate, server, secrets, browser);
       service.writeServiceInfo();
       return service;
     } catch (Exception e) {
@@ -170,6 +175,7 @@ public final class StewardService implements AutoCloseable {
     }
     server.close();
     gate.close();
+    browser.close();
     audit.close();
   }
 }

@@ -19,6 +19,12 @@ class ArchitectureTest {
   }
 
   @Test
+  void playwright_stays_in_the_browser_tool() {
+    noClasses().that().resideOutsideOfPackage("dev.steward.service.tools.browser..")
+        .should().dependOnClassesThat().resideInAnyPackage("com.microsoft.playwright..").check(CLASSES);
+  }
+
+  @Test
   void jetty_stays_in_the_transport() {
     noClasses().that().resideOutsideOfPackages("dev.steward.service.transport..", "dev.steward.service")
         .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.jetty..").check(CLASSES);

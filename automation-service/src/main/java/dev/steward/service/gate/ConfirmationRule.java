@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * Step 3, SPEC §2's confirmation rule in one place. A call needs a token when it is high risk, its
  * tool (or the user's override) always confirms, it is destructive under {@code if_destructive},
- * or it touches a folder the user marked "confirm everything". A standing grant waives the tool's
+ * it touches a folder the user marked "confirm everything", or it opens a host not on the user's
+ * list. A standing grant waives the tool's
  * own rule for low and medium tools — never high risk, never the user's folder rule, and never in
  * a trace that has taken in untrusted content.
  */
@@ -23,7 +24,14 @@ final class ConfirmationRule {
   private ConfirmationRule() {}
 
   static Requirement evaluate(
-      Tool tool, Collection<ResolvedPath> paths, boolean destructive, List<String> taint, Policy policy, Instant now) {
+      Tool tool,
+      Collection<ResolvedPath> paths,
+      List<String> hostsToConfirm,
+      boolean mutating,
+      boolean destructive,
+      List<String> taint,
+      Policy policy,
+      Instant now) {
     PolicyDocument doc = policy.document();
     Risk risk = tool.definition().risk();
     PolicyDocument.ToolOverride override = doc.overrides().get(tool.name());
@@ -40,7 +48,8 @@ final class ConfirmationRule {
         fixed.add("your policy confirms everything under " + folder);
       }
     }
-    if (tool.mutates() && !taint.isEmpty()) {
+    for (String host : hostsToConfirm) fixed.add(host + " is not on your list of allowed hosts");
+    if (mutating && !taint.isEmpty()) {
       fixed.add("this conversation took in untrusted content (" + String.join(", ", taint) + ")");
     }
     List<String> waivedBy = new ArrayList<>();

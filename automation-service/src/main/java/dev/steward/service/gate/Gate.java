@@ -278,8 +278,9 @@ public final class Gate implements AutoCloseable {
     Policy policy = policies.current();
     schemas.check(tool, args);
     Map<String, ResolvedPath> paths = ScopeCheck.resolve(tool, args, policy);
+    List<String> hostsToConfirm = ScopeCheck.hostsToConfirm(tool, args, policy);
     boolean destructive = tool.destructive(args, ToolContext.forCheck(paths, policy.scope()));
-    Requirement req = ConfirmationRule.evaluate(tool, paths.values(), destructive, taint.of(traceId), policy, clock.instant());
+    Requirement req = ConfirmationRule.evaluate(tool, paths.values(), hostsToConfirm, tool.mutates(args), destructive, taint.of(traceId), policy, clock.instant());
     return new Checked(tool, CanonicalJson.sha256(args), paths, destructive, req, policy);
   }
 

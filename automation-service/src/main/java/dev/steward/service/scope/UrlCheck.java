@@ -54,9 +54,7 @@ public final class UrlCheck {
   private static boolean isPrivateLiteral(String host) {
     if (!host.matches("[0-9.]+") && !host.contains(":")) return false;
     try {
-      InetAddress a = InetAddress.getByName(host); // a literal: no DNS lookup happens
-      return a.isLoopbackAddress() || a.isSiteLocalAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress()
-          || a.isMulticastAddress() || (a.getAddress().length == 16 && (a.getAddress()[0] & 0xfe) == 0xfc);
+      return HostScope.isPrivate(InetAddress.getByName(host)); // a literal: no DNS lookup happens
     } catch (java.net.UnknownHostException e) {
       return true; // an address we cannot read is not one we allow
     }

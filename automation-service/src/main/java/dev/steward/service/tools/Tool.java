@@ -24,8 +24,18 @@ public interface Tool {
     return List.of();
   }
 
+  /** The URL arguments of a call; the gate checks them against the host scope (SPEC §5). */
+  default List<HostUse> hosts(JsonNode args) {
+    return List.of();
+  }
+
   /** Whether the tool can change anything at all (mutating calls in a tainted trace need a token). */
   boolean mutates();
+
+  /** Whether this call can change anything (a browser visit that saves a screenshot does). */
+  default boolean mutates(JsonNode args) {
+    return mutates();
+  }
 
   /**
    * Whether this call mutates or overwrites existing state (SPEC §2's dynamic approval: writing a

@@ -6,6 +6,7 @@ import dev.steward.protocol.jsonrpc.Notification;
 import dev.steward.protocol.jsonrpc.Request;
 import dev.steward.protocol.jsonrpc.Response;
 import dev.steward.protocol.jsonrpc.RpcError;
+import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.service.rpc.Dispatcher;
 import dev.steward.service.rpc.Limits;
@@ -23,10 +24,10 @@ import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 
 /**
- * One WebSocket connection: frames in, JSON-RPC out. Each frame is handled on the Jetty thread
- * that read it, after demanding the next one, so a connection's calls overlap up to its
- * concurrency limit and slow calls do not hold up fast ones. A batch fans out to the worker pool
- * and is answered in one frame once all of it is done.
+ * One WebSocket connection: frames in, JSON-RPC out. Tool calls run on the worker pool, so a
+ * connection's calls overlap up to its concurrency limit and a {@code tool.cancel} is read while
+ * the call it cancels runs; everything else (quick by nature) is answered on the Jetty thread that
+ * read it. A batch fans out to the worker pool and is answered in one frame once all of it is done.
  * (Public only because Jetty calls the listener through method handles.)
  */
 public final class Connection implements Session.Listener, dev.steward.service.rpc.Session {
@@ -72,9 +73,8 @@ public final class Connection implements Session.Listener, dev.steward.service.r
 
   @Override
   public void onWebSocketText(String text) {
-    // Ask for the next frame before handling this one: Jetty then reads it on another of its
-    // threads while this one runs the call, so calls on one connection overlap without a
-    // hand-off to a pool (and a tool.cancel is read while the call it cancels is running).
+    // Jetty reads a connection's frames one at a time: the next frame is read only once this
+    // method returns, so anything that can take a while must not run here.
     session.demand();
     MessageCodec.Frame frame = MessageCodec.parse(text);
     if (!rate.tryAcquire(frame.items().size())) {
@@ -83,7 +83,12 @@ public final class Connection implements Session.Listener, dev.steward.service.r
       return;
     }
     if (!frame.batch()) {
-      handleHere(frame.items().get(0)).ifPresent(resp -> sendText(MessageCodec.write(resp)));
+      MessageCodec.Inbound item = frame.items().get(0);
+      if (runsTools(item)) {
+        handle(item).thenAccept(resp -> resp.ifPresent(r -> sendText(MessageCodec.write(r))));
+      } else {
+        handleHere(item).ifPresent(resp -> sendText(MessageCodec.write(resp)));
+      }
       return;
     }
     List<CompletableFuture<Optional<Response>>> answers = new ArrayList<>(frame.items().size());
@@ -97,6 +102,12 @@ public final class Connection implements Session.Listener, dev.steward.service.r
               answers.forEach(a -> a.join().ifPresent(out::add));
               if (!out.isEmpty()) sendText(MessageCodec.writeBatch(out));
             });
+  }
+
+  private static boolean runsTools(MessageCodec.Inbound item) {
+    if (!(item instanceof MessageCodec.Valid valid)) return false;
+    String method = valid.message() instanceof Request r ? r.method() : valid.message() instanceof Notification n ? n.method() : "";
+    return Methods.TOOL_EXECUTE.equals(method) || Methods.TOOL_UNDO.equals(method);
   }
 
   /** Handles one message on the calling (Jetty) thread. */

@@ -50,7 +50,8 @@ class SearchProgressIT {
         for (int f = 0; f < 500; f++) Files.writeString(dir.resolve("f" + f + ".txt"), ("word " + f + "\n").repeat(200));
       }
       StewardClient agent = t.client(Role.AGENT);
-      StewardClient other = t.client(Role.AGENT);
+      // The same connection: a call in progress must not keep its connection from reading the cancel.
+      StewardClient other = agent;
       java.util.concurrent.CompletableFuture<Boolean> cancelled = new java.util.concurrent.CompletableFuture<>();
       agent.onNotification(n -> {
         if (n.method().equals(Methods.TOOL_PROGRESS) && !cancelled.isDone()) {

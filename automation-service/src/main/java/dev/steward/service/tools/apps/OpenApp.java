@@ -12,6 +12,7 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ScopeDenied;
 import dev.steward.service.scope.UrlCheck;
+import dev.steward.service.tools.HostUse;
 import dev.steward.service.tools.PathUse;
 import dev.steward.service.tools.Schemas;
 import dev.steward.service.tools.BaseTool;
@@ -62,6 +63,12 @@ public final class OpenApp extends BaseTool {
     String target = args.path("target").asText("");
     if (target.isEmpty() || UrlCheck.looksLikeUrl(target)) return List.of();
     return List.of(new PathUse("/target", target, Access.READ));
+  }
+
+  @Override
+  public List<HostUse> hosts(JsonNode args) {
+    String target = args.path("target").asText("");
+    return UrlCheck.looksLikeUrl(target) ? List.of(new HostUse("/target", target)) : List.of();
   }
 
   @Override

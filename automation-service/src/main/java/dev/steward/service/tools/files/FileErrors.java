@@ -11,11 +11,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 
 /** Maps file-system exceptions to tool errors, once, with messages that name the user's path. */
-final class FileErrors {
+public final class FileErrors {
 
   private FileErrors() {}
 
-  static ToolFailure of(IOException e, String requested) {
+  public static ToolFailure of(IOException e, String requested) {
     if (e instanceof SafeFs.PathChanged) {
       return new ToolFailure(ToolErrorCodes.SCOPE_DENIED, "\"" + requested + "\" changed during the call: " + e.getMessage(), "/path", null);
     }

@@ -1,0 +1,240 @@
+package dev.steward.service.tools.browser;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.PlaywrightException;
+import com.microsoft.playwright.Response;
+import com.microsoft.playwright.TimeoutError;
+import com.microsoft.playwright.options.LoadState;
+import com.microsoft.playwright.options.ServiceWorkerPolicy;
+import com.microsoft.playwright.options.WaitUntilState;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ScopeKind;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.scope.Access;
+import dev.steward.service.scope.HostScope;
+import dev.steward.service.scope.ResolvedPath;
+import dev.steward.service.scope.SafeFs;
+import dev.steward.service.scope.ScopeDenied;
+import dev.steward.service.tools.BaseTool;
+import dev.steward.service.tools.HostUse;
+import dev.steward.service.tools.PathUse;
+import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.tools.files.FileErrors;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code browser.open_url}: opens a page in a real Chromium (Playwright) and returns its final
+ * address, title and readable text (bounded), and on request a screenshot saved in an allowed
+ * folder. Allowlisted hosts open without a token, others need one (the gate's host scope); every
+ * navigation and redirect of the visit is checked by {@link NavigationGuard}. Downloads are off,
+ * each visit has a fresh context (no cookies carried over), and the page's text taints the trace.
+ */
+public final class OpenUrl extends BaseTool implements AutoCloseable {
+
+  static final int DEFAULT_MAX_CHARS = 20_000;
+  private static final long SETTLE_MILLIS = 400;
+
+  private static final ToolDefinition DEFINITION =
+      new ToolDefinition(
+          "browser.open_url",
+          "Open a web page (http or https) in a browser and read it: final address, title and text. Hosts not on the user's list need the user's approval.",
+          Schemas.parse(
+              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
+                  + "'url':{'type':'string','minLength':1,'maxLength':8192,'description':'An http(s) URL'},"
+                  + "'max_chars':{'type':'integer','minimum':100,'maximum':200000,'default':20000,'description':'Most characters of page text to return'},"
+                  + "'timeout_s':{'type':'integer','minimum':1,'maximum':60,'default':20,'description':'Time limit for loading the page'},"
+                  + "'screenshot_path':{'type':'string','minLength':1,'maxLength':4096,'description':'Save a PNG screenshot here (a new file in an allowed folder)'}},"
+                  + "'required':['url'],'additionalProperties':false}"),
+          Schemas.parse(
+              "{'type':'object','properties':{'final_url':{'type':'string'},'status':{'type':'integer'},'title':{'type':'string'},"
+                  + "'text':{'type':'string'},'truncated':{'type':'boolean'},'truncated_reason':{'type':'string'},"
+                  + "'blocked':{'type':'array','items':{'type':'string'}},'screenshot':{'type':'string'}},"
+                  + "'required':['final_url','status','title','text','truncated','blocked']}"),
+          Risk.LOW,
+          Confirmation.NEVER,
+          List.of(ScopeKind.HOSTS, ScopeKind.PATHS));
+
+  private final Supplier<PolicyDocument> policy;
+  private final BrowserSession session;
+
+  public OpenUrl(Supplier<PolicyDocument> policy, Map<String, String> env, Path userHome) {
+    super(DEFINITION, true);
+    this.policy = policy;
+    this.session = new BrowserSession(() -> BrowserLocator.find(env, userHome, System.getProperty("os.name", "")));
+  }
+
+  @Override
+  public List<HostUse> hosts(JsonNode args) {
+    return List.of(new HostUse("/url", args.path("url").asText()));
+  }
+
+  @Override
+  public List<PathUse> paths(JsonNode args) {
+    return args.hasNonNull("screenshot_path") ? List.of(new PathUse("/screenshot_path", args.get("screenshot_path").asText(), Access.WRITE)) : List.of();
+  }
+
+  /** Only a visit that saves a screenshot changes anything. */
+  @Override
+  public boolean mutates(JsonNode args) {
+    return args.hasNonNull("screenshot_path");
+  }
+
+  @Override
+  public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
+    try {
+      return Optional.of("web page " + HostScope.asciiHost(new URI(args.path("url").asText())));
+    } catch (Exception e) {
+      return Optional.of("web page");
+    }
+  }
+
+  @Override
+  public Duration timeLimit() {
+    return Duration.ofSeconds(100);
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    HostScope scope = new HostScope(policy.get().hosts());
+    URI uri;
+    try {
+      uri = scope.check(args.path("url").asText());
+    } catch (ScopeDenied e) {
+      throw new ToolFailure(ToolErrorCodes.SCOPE_DENIED, e.getMessage(), "/url", null);
+    }
+    int maxChars = args.path("max_chars").asInt(DEFAULT_MAX_CHARS);
+    long timeoutMs = args.path("timeout_s").asLong(20) * 1000;
+    boolean screenshot = args.hasNonNull("screenshot_path");
+    NavigationGuard guard = new NavigationGuard(scope, HostScope.asciiHost(uri), timeoutMs);
+    Future<Visit> visit = session.submit(browser -> visit(browser, guard, uri.toString(), timeoutMs, screenshot));
+    Visit page;
+    try {
+      page = visit.get(timeoutMs + 60_000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      // Playwright cannot be called from this thread; the guard makes the browser thread drop
+      // the visit at its next request, and the answer does not wait for that.
+      guard.cancel();
+      Thread.currentThread().interrupt();
+      throw new ToolFailure(ToolErrorCodes.CANCELLED, "the visit was cancelled");
+    } catch (TimeoutException e) {
+      guard.cancel();
+      throw new ToolFailure(ToolErrorCodes.TIMEOUT, "the browser did not answer in time");
+    } catch (ExecutionException e) {
+      throw BrowserSession.failureOf(e);
+    }
+    ObjectNode result = Json.object();
+    result.put("final_url", page.finalUrl());
+    result.put("status", page.status());
+    result.put("title", page.title());
+    boolean truncated = page.text().length() > maxChars;
+    result.put("text", truncated ? page.text().substring(0, maxChars) : page.text());
+    result.put("truncated", truncated);
+    if (truncated) result.put("truncated_reason", "the page has " + page.text().length() + " characters of text; max_chars is " + maxChars);
+    ArrayNode blocked = result.putArray("blocked");
+    guard.blocked().forEach(blocked::add);
+    if (page.screenshot() != null) {
+      ResolvedPath target = ctx.path("/screenshot_path");
+      try (SafeFs.Dir dir = SafeFs.openParent(target)) {
+        SafeFs.writeAtomically(dir, page.screenshot(), true);
+      } catch (FileAlreadyExistsException e) {
+        throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "\"" + target.requested() + "\" exists; choose a new file for the screenshot", "/screenshot_path", null);
+      } catch (IOException e) {
+        throw FileErrors.of(e, target.requested());
+      }
+      result.put("screenshot", target.real().toString());
+    }
+    return result;
+  }
+
+  /** What a visit brought back, read on the browser thread. */
+  record Visit(String finalUrl, int status, String title, String text, byte @Nullable [] screenshot) {}
+
+  private static Visit visit(Browser browser, NavigationGuard guard, String url, long timeoutMs, boolean screenshot) {
+    BrowserContext context =
+        browser.newContext(
+            new Browser.NewContextOptions().setAcceptDownloads(false).setServiceWorkers(ServiceWorkerPolicy.BLOCK).setViewportSize(1280, 900));
+    try {
+      context.setDefaultTimeout(timeoutMs);
+      context.route("**/*", guard::handle);
+      Page page = context.newPage();
+      Response response;
+      try {
+        response = page.navigate(url, new Page.NavigateOptions().setTimeout(timeoutMs).setWaitUntil(WaitUntilState.LOAD));
+      } catch (PlaywrightException e) {
+        throw new BrowserSession.VisitFailure(navigationFailure(guard, e));
+      }
+      // A meta refresh or a script may navigate at once; give it a moment (the guard checks it).
+      page.waitForTimeout(SETTLE_MILLIS);
+      if (guard.cancelled()) throw new BrowserSession.VisitFailure(new ToolFailure(ToolErrorCodes.CANCELLED, "the visit was cancelled"));
+      String text = readText(page, timeoutMs);
+      byte[] shot = screenshot ? page.screenshot(new Page.ScreenshotOptions().setTimeout(timeoutMs)) : null;
+      return new Visit(page.url(), response == null ? 0 : response.status(), page.title(), text, shot);
+    } finally {
+      try {
+        context.close();
+      } catch (PlaywrightException e) {
+        // the browser went away; it is restarted on the next visit
+      }
+    }
+  }
+
+  private static ToolFailure navigationFailure(NavigationGuard guard, PlaywrightException e) {
+    if (guard.cancelled()) return new ToolFailure(ToolErrorCodes.CANCELLED, "the visit was cancelled");
+    if (!guard.blocked().isEmpty()) {
+      return new ToolFailure(ToolErrorCodes.SCOPE_DENIED, "Steward stopped the page: " + guard.blocked().get(0), "/url",
+          Json.tree(Map.of("blocked", guard.blocked())));
+    }
+    PlaywrightException cause = guard.failure() != null ? guard.failure() : e;
+    String message = BrowserSession.describe(cause);
+    if (cause instanceof TimeoutError) return new ToolFailure(ToolErrorCodes.TIMEOUT, "the page did not load in time: " + message, "/timeout_s", null);
+    return new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "could not open the page: " + message, "/url", null);
+  }
+
+  /** The page's readable text; a navigation in progress destroys the context, so retry after it. */
+  private static String readText(Page page, long timeoutMs) {
+    PlaywrightException last = null;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      try {
+        page.waitForLoadState(LoadState.LOAD, new Page.WaitForLoadStateOptions().setTimeout(timeoutMs));
+        return page.innerText("body", new Page.InnerTextOptions().setTimeout(timeoutMs));
+      } catch (PlaywrightException e) {
+        last = e;
+      }
+    }
+    throw new BrowserSession.VisitFailure(new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "could not read the page: " + BrowserSession.describe(last)));
+  }
+
+  @Override
+  public String summarize(JsonNode args, JsonNode value) {
+    return "opened " + value.path("final_url").asText() + " (" + value.path("status").asInt() + "), " + value.path("text").asText().length() + " chars";
+  }
+
+  @Override
+  public void close() {
+    session.close();
+  }
+}

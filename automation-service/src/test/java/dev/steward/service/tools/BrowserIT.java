@@ -1,0 +1,282 @@
+package dev.steward.service.tools;
+
+import static dev.steward.service.TestService.args;
+import static dev.steward.service.TestService.exec;
+import static dev.steward.service.TestService.id;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.method.Execute;
+import dev.steward.protocol.method.Grant;
+import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.Preflight;
+import dev.steward.protocol.method.Role;
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.tool.ToolResult;
+import dev.steward.service.TestService;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * browser.open_url in a real Chromium (Debian's, driven by Playwright) against a page server on
+ * loopback. The policy allows private hosts (the server is on 127.0.0.1) and lists only
+ * "127.0.0.1": the same server reached as "localhost" is another host, outside the scope.
+ */
+class BrowserIT {
+
+  static TestService t;
+  static StewardClient ui;
+  static StewardClient agent;
+  static HttpServer server;
+  static int port;
+  /** Requests the server received, as "host path". */
+  static final List<String> hits = new CopyOnWriteArrayList<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    assertTrue(Files.isExecutable(java.nio.file.Path.of("/usr/bin/chromium")), "the browser tests need Debian's chromium (./steward test installs it)");
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.setExecutor(Executors.newCachedThreadPool());
+    server.createContext("/", BrowserIT::serve);
+    server.start();
+    port = server.getAddress().getPort();
+    t = TestService.start(p -> new PolicyDocument(p.paths(), p.apps(), new PolicyDocument.Hosts(List.of("127.0.0.1"), true), p.grants(), p.overrides(), p.confirmUnder()));
+    ui = t.client(Role.UI);
+    agent = t.client(Role.AGENT);
+  }
+
+  @AfterAll
+  static void stop() {
+    t.close();
+    server.stop(0);
+  }
+
+  @BeforeEach
+  void clear() {
+    hits.clear();
+  }
+
+  static String at(String path) {
+    return "http://127.0.0.1:" + port + path;
+  }
+
+  static String outside(String path) {
+    return "http://localhost:" + port + path;
+  }
+
+  private static void serve(HttpExchange ex) throws IOException {
+    String host = ex.getRequestHeaders().getFirst("Host");
+    String path = ex.getRequestURI().getPath();
+    hits.add(host.substring(0, host.lastIndexOf(':')) + " " + path);
+    switch (path) {
+      case "/page" -> html(ex, "<title>Test Page</title><body><h1>Hello</h1><p>from the test page</p></body>");
+      case "/redirect-in" -> redirect(ex, "/page");
+      case "/redirect-out" -> redirect(ex, outside("/page"));
+      case "/redirect-chain" -> redirect(ex, "/redirect-out");
+      case "/js-out" -> html(ex, "<title>JS</title><body>stay<script>setTimeout(() => location.href = '" + outside("/page") + "', 10)</script></body>");
+      case "/meta-out" -> html(ex, "<title>Meta</title><meta http-equiv='refresh' content='0;url=" + outside("/page") + "'><body>meta</body>");
+      case "/file-link" -> html(ex, "<title>F</title><body>x<script>location.href = 'file:///etc/passwd'</script></body>");
+      case "/long" -> html(ex, "<title>Long</title><body>" + "word ".repeat(5000) + "</body>");
+      case "/set-cookie" -> {
+        ex.getResponseHeaders().add("Set-Cookie", "session=secret; Path=/");
+        html(ex, "<title>Cookie</title><body>set</body>");
+      }
+      case "/echo-cookie" -> {
+        String cookie = ex.getRequestHeaders().getFirst("Cookie");
+        html(ex, "<title>Echo</title><body>cookie=" + (cookie == null ? "none" : cookie) + "</body>");
+      }
+      case "/download" -> {
+        ex.getResponseHeaders().add("Content-Disposition", "attachment; filename=evil.sh");
+        byte[] body = "#!/bin/sh\necho pwned\n".getBytes(StandardCharsets.UTF_8);
+        ex.sendResponseHeaders(200, body.length);
+        try (OutputStream out = ex.getResponseBody()) {
+          out.write(body);
+        }
+      }
+      case "/slow" -> {
+        try {
+          Thread.sleep(6_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        html(ex, "<title>Slow</title><body>late</body>");
+      }
+      default -> {
+        ex.sendResponseHeaders(404, -1);
+        ex.close();
+      }
+    }
+  }
+
+  private static void html(HttpExchange ex, String body) throws IOException {
+    byte[] bytes = ("<!doctype html><html>" + body + "</html>").getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+    ex.sendResponseHeaders(200, bytes.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  private static void redirect(HttpExchange ex, String location) throws IOException {
+    ex.getResponseHeaders().add("Location", location);
+    ex.sendResponseHeaders(302, -1);
+    ex.close();
+  }
+
+  private static boolean reachedOutside() {
+    return hits.stream().anyMatch(h -> h.startsWith("localhost "));
+  }
+
+  @Test
+  void an_allowlisted_page_opens_without_a_token_and_taints_the_trace() {
+    String trace = id();
+    ToolResult r = exec(agent, trace, "browser.open_url", args("url", at("/page")), null);
+    assertTrue(r.ok(), String.valueOf(r.error()));
+    JsonNode v = r.value();
+    assertEquals(at("/page"), v.get("final_url").asText());
+    assertEquals(200, v.get("status").asInt());
+    assertEquals("Test Page", v.get("title").asText());
+    assertTrue(v.get("text").asText().contains("from the test page"), v.toString());
+    assertFalse(v.get("truncated").asBoolean());
+    Preflight.Result next = agent.preflight(trace, "files.write_text", args("path", "new.txt", "content", "x"));
+    assertEquals(Preflight.CONFIRM, next.decision());
+    assertTrue(next.taint().contains("web page 127.0.0.1"), next.toString());
+  }
+
+  @Test
+  void a_host_not_on_the_list_needs_a_token() {
+    String trace = id();
+    JsonNode a = args("url", outside("/page"));
+    Preflight.Result p = agent.preflight(trace, "browser.open_url", a);
+    assertEquals(Preflight.CONFIRM, p.decision());
+    assertTrue(p.reason().contains("localhost is not on your list of allowed hosts"), p.reason());
+    assertEquals(ToolErrorCodes.TOKEN_MISSING, exec(agent, trace, "browser.open_url", a, null).errorCode());
+    assertFalse(reachedOutside());
+    String token = ui.grant(new Grant.Params(trace, List.of(new Grant.Call("browser.open_url", a)), null, null, 60, null)).confirmToken();
+    ToolResult r = exec(agent, trace, "browser.open_url", a, token);
+    assertTrue(r.ok(), String.valueOf(r.error()));
+    assertEquals("Test Page", r.value().get("title").asText());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"file:///etc/passwd", "javascript:alert(1)", "data:text/html,<b>hi</b>", "chrome://settings", "view-source:http://127.0.0.1/",
+      "ftp://127.0.0.1/", "http://user@127.0.0.1/page"})
+  void schemes_and_disguises_other_than_plain_http_are_refused(String url) {
+    ToolResult r = exec(agent, id(), "browser.open_url", args("url", url), null);
+    assertEquals(ToolErrorCodes.SCOPE_DENIED, r.errorCode(), url);
+    assertEquals("/url", r.error().field());
+  }
+
+  @Test
+  void a_redirect_within_the_scope_is_followed() {
+    ToolResult r = exec(agent, id(), "browser.open_url", args("url", at("/redirect-in")), null);
+    assertTrue(r.ok(), String.valueOf(r.error()));
+    assertEquals(at("/page"), r.value().get("final_url").asText());
+    assertEquals("Test Page", r.value().get("title").asText());
+  }
+
+  @Test
+  void a_redirect_out_of_the_scope_is_stopped_not_followed() {
+    for (String start : List.of("/redirect-out", "/redirect-chain")) {
+      hits.clear();
+      ToolResult r = exec(agent, id(), "browser.open_url", args("url", at(start)), null);
+      assertEquals(ToolErrorCodes.SCOPE_DENIED, r.errorCode(), start);
+      assertTrue(r.error().message().contains("localhost"), r.error().message());
+      assertFalse(reachedOutside(), "the browser never asked localhost: " + hits);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/js-out", "/meta-out"})
+  void script_and_meta_refresh_navigations_out_of_the_scope_are_stopped(String path) {
+    ToolResult r = exec(agent, id(), "browser.open_url", args("url", at(path)), null);
+    assertTrue(r.ok(), String.valueOf(r.error()));
+    assertEquals(at(path), r.value().get("final_url").asText(), "the page stayed where it was");
+    assertFalse(r.value().get("blocked").isEmpty(), r.value().toString());
+    assertFalse(reachedOutside(), hits.toString());
+  }
+
+  @Test
+  void a_script_navigation_to_a_local_file_goes_nowhere() {
+    ToolResult r = exec(agent, id(), "browser.open_url", args("url", at("/file-link")), null);
+    assertTrue(r.ok(), String.valueOf(r.error()));
+    assertEquals(at("/file-link"), r.value().get("final_url").asText());
+    assertFalse(r.value().get("text").asText().contains("root:"), "no /etc/passwd in the page");
+  }
+
+  @Test
+  void each_visit_starts_without_the_cookies_of_the_last() {
+    assertTrue(exec(agent, id(), "browser.open_url", args("url", at("/set-cookie")), null).ok());
+    ToolResult r = exec(agent, id(), "browser.open_url", args("url", at("/echo-cookie")), null);
+    assertTrue(r.value().get("text").asText().contains("cookie=none"), r.value().toString());
+  }
+
+  @Test
+  void downloads_are_off() throws Exception {
+    ToolResult r = exec(agent, id(), "browser.open_url", args("url", at("/download")), null);
+    assertFalse(r.ok());
+    assertTrue(r.error().message().contains("could not open the page"), r.error().message());
+    try (var files = Files.walk(t.base)) {
+      assertTrue(files.noneMatch(f -> f.getFileName().toString().equals("evil.sh")));
+    }
+  }
+
+  @Test
+  void long_text_is_bounded_and_says_so() {
+    ToolResult r = exec(agent, id(), "browser.open_url", args("url", at("/long"), "max_chars", 100), null);
+    assertEquals(100, r.value().get("text").asText().length());
+    assertTrue(r.value().get("truncated").asBoolean());
+    assertTrue(r.value().get("truncated_reason").asText().contains("max_chars is 100"));
+  }
+
+  @Test
+  void a_page_that_takes_too_long_times_out() {
+    ToolResult r = exec(agent, id(), "browser.open_url", args("url", at("/slow"), "timeout_s", 1), null);
+    assertEquals(ToolErrorCodes.TIMEOUT, r.errorCode(), String.valueOf(r.error()));
+  }
+
+  @Test
+  void a_visit_can_be_cancelled() throws Exception {
+    String callId = id();
+    CompletableFuture<ToolResult> running =
+        agent.executeAsync(new Execute.Params(id(), callId, "browser.open_url", args("url", at("/slow"), "timeout_s", 8), null, null));
+    for (int i = 0; i < 100 && hits.stream().noneMatch(h -> h.endsWith("/slow")); i++) Thread.sleep(50);
+    assertTrue(agent.call(Methods.TOOL_CANCEL, new Execute.CancelParams(callId), Execute.CancelResult.class).cancelled());
+    ToolResult r = running.get(5, TimeUnit.SECONDS);
+    assertEquals(ToolErrorCodes.CANCELLED, r.errorCode(), String.valueOf(r.error()));
+  }
+
+  @Test
+  void a_screenshot_is_saved_as_a_new_file_in_an_allowed_folder() throws Exception {
+    ToolResult r = exec(agent, id(), "browser.open_url", args("url", at("/page"), "screenshot_path", "page.png"), null);
+    assertTrue(r.ok(), String.valueOf(r.error()));
+    byte[] png = Files.readAllBytes(t.root.resolve("page.png"));
+    assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(png, 4));
+    ToolResult again = exec(agent, id(), "browser.open_url", args("url", at("/page"), "screenshot_path", "page.png"), null);
+    assertEquals(ToolErrorCodes.ALREADY_EXISTS, again.errorCode());
+    assertEquals(ToolErrorCodes.SCOPE_DENIED, exec(agent, id(), "browser.open_url", args("url", at("/page"), "screenshot_path", t.outside.resolve("x.png").toString()), null).errorCode());
+  }
+}
