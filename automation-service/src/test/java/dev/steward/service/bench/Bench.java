@@ -126,7 +126,53 @@ public final class Bench {
     }
     fileBench(table);
     clipboardBench(table, tmp);
+    browserBench(table, tmp);
     print(table);
+  }
+
+  /**
+   * browser.open_url of a local page to its text, through the service: the first call (Playwright
+   * and Chromium start) and then warm calls, each in a fresh context.
+   */
+  private static void browserBench(List<String[]> table, Path tmp) throws Exception {
+    com.sun.net.httpserver.HttpServer pages = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    byte[] page = ("<!doctype html><html><title>Bench</title><body><h1>Bench page</h1>" + "<p>Some text to read. </p>".repeat(200) + "</body></html>")
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    pages.createContext("/", ex -> {
+      ex.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+      ex.sendResponseHeaders(200, page.length);
+      try (var out = ex.getResponseBody()) {
+        out.write(page);
+      }
+    });
+    pages.start();
+    Path home = tmp.resolve("browser-home");
+    Files.createDirectories(home.resolve("config"));
+    PolicyDocument doc = new PolicyDocument(List.of(new PolicyDocument.PathRoot(tmp.toString(), "read_write")), List.of(),
+        new PolicyDocument.Hosts(List.of("127.0.0.1"), true), List.of(), Map.of(), List.of());
+    Files.writeString(home.resolve("config/policy.json"), Json.write(doc));
+    String url = "http://127.0.0.1:" + pages.getAddress().getPort() + "/page";
+    try (ServiceProcess service = ServiceProcess.start(home, tmp); StewardClient agent = service.client(Role.AGENT)) {
+      long c0 = System.nanoTime();
+      JsonNode first = agent.call(Methods.TOOL_EXECUTE, new Execute.Params("b", "cold", "browser.open_url", args("url", url), null, null), JsonNode.class);
+      long cold = System.nanoTime() - c0;
+      if (!first.path("ok").asBoolean()) throw new IllegalStateException("browser.open_url failed: " + first);
+      long[] ns = new long[60];
+      for (int i = -10; i < ns.length; i++) {
+        long t0 = System.nanoTime();
+        JsonNode r = agent.call(Methods.TOOL_EXECUTE, new Execute.Params("b", "w" + i, "browser.open_url", args("url", url), null, null), JsonNode.class);
+        long t1 = System.nanoTime();
+        if (!r.path("ok").asBoolean()) throw new IllegalStateException(r.toString());
+        if (i >= 0) ns[i] = t1 - t0;
+      }
+      Arrays.sort(ns);
+      table.add(new String[] {"browser.open_url warm p50 / p99", String.format("%.0f / %.0f ms", pct(ns, 50) / 1e6, pct(ns, 99) / 1e6),
+          "target ≤ 250 ms (aim 150)"});
+      table.add(new String[] {"browser.open_url cold (browser start)", String.format("%.0f ms", cold / 1e6), "first call after service start"});
+    } finally {
+      pages.stop(0);
+    }
   }
 
   /** clipboard.write + clipboard.read through the service (standing grants: no token per call). */
