@@ -18,11 +18,23 @@ public record AppConfig(StewardPlaces places, List<String> serviceCommand, Map<S
   public static final String SERVICE_COMMAND_PROPERTY = "steward.service.command";
 
   public static AppConfig fromEnvironment() {
-    return new AppConfig(
-        StewardPlaces.fromEnvironment(),
-        parseCommand(System.getProperty(SERVICE_COMMAND_PROPERTY, "")),
-        Map.of("STEWARD_NO_BUILD", "1"),
-        System.getenv());
+    List<String> command = parseCommand(System.getProperty(SERVICE_COMMAND_PROPERTY, ""));
+    if (command.isEmpty()) command = installedServiceLauncher();
+    return new AppConfig(StewardPlaces.fromEnvironment(), command, Map.of("STEWARD_NO_BUILD", "1"), System.getenv());
+  }
+
+  /**
+   * In an installed package the service's launcher sits next to the window's: jpackage tells the
+   * app where its own launcher is ({@code jpackage.app-path}).
+   */
+  static List<String> installedServiceLauncher() {
+    String appPath = System.getProperty("jpackage.app-path");
+    if (appPath == null || appPath.isBlank()) return List.of();
+    java.nio.file.Path dir = java.nio.file.Path.of(appPath).getParent();
+    if (dir == null) return List.of();
+    boolean windows = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("win");
+    java.nio.file.Path service = dir.resolve(windows ? "steward-service.exe" : "steward-service");
+    return java.nio.file.Files.isExecutable(service) ? List.of(service.toString()) : List.of();
   }
 
   static List<String> parseCommand(String json) {

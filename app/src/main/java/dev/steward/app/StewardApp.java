@@ -7,6 +7,9 @@ import dev.steward.app.agent.ClientServiceLink;
 import dev.steward.app.agent.ModelUnavailableException;
 import dev.steward.app.agent.OllamaModelSource;
 import dev.steward.app.approval.FxApprover;
+import dev.steward.app.audit.AuditPanel;
+import dev.steward.app.audit.AuditViewModel;
+import dev.steward.app.audit.ClientAuditSource;
 import dev.steward.app.chat.ChatView;
 import dev.steward.app.chat.ChatViewModel;
 import dev.steward.app.config.AppSettings;
@@ -15,6 +18,7 @@ import dev.steward.app.service.ServiceState;
 import dev.steward.app.service.ServiceSupervisor;
 import dev.steward.app.service.ServiceUnavailableException;
 import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -22,6 +26,8 @@ import java.util.Objects;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.scene.Scene;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
 import javafx.stage.Stage;
 import org.jspecify.annotations.Nullable;
 
@@ -34,6 +40,15 @@ public final class StewardApp extends Application {
 
   private final AppConfig config;
   private final ChatViewModel chat = new ChatViewModel(Platform::runLater);
+  private final AuditViewModel audit =
+      new AuditViewModel(
+          java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "steward-audit");
+            t.setDaemon(true);
+            return t;
+          }),
+          Platform::runLater,
+          java.time.Clock.systemUTC());
   private @Nullable ServiceSupervisor supervisor;
   private @Nullable Agent agent;
   private @Nullable Stage stage;
@@ -54,7 +69,20 @@ public final class StewardApp extends Application {
     if (loaded.problem() != null) chat.showError(loaded.problem());
     Application.setUserAgentStylesheet(
         "dark".equals(settings.theme()) ? new PrimerDark().getUserAgentStylesheet() : new PrimerLight().getUserAgentStylesheet());
-    Scene scene = new Scene(new ChatView(chat), 860, 720);
+    Tab chatTab = new Tab("Chat", new ChatView(chat));
+    Tab auditTab = new Tab("Audit log", new AuditPanel(audit, AuditPanel.fileChooser(() -> stage)));
+    auditTab.setId("audit-tab");
+    // The chain is checked each time the panel is opened (and on demand with Verify).
+    auditTab.setOnSelectionChanged(e -> {
+      if (auditTab.isSelected()) {
+        audit.verify();
+        audit.refresh();
+      }
+    });
+    TabPane tabs = new TabPane(chatTab, auditTab);
+    tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+    tabs.setId("tabs");
+    Scene scene = new Scene(tabs, 960, 720);
     scene.getStylesheets().add(Objects.requireNonNull(getClass().getResource("steward.css")).toExternalForm());
     primary.setTitle("Steward");
     primary.setScene(scene);
@@ -74,6 +102,10 @@ public final class StewardApp extends Application {
     s.onState(chat::setServiceState);
     try {
       StewardClient ui = s.connect(Role.UI, "steward-app");
+      ui.onNotification(n -> {
+        if (Methods.TOOL_RESULTS.equals(n.method())) audit.callFinished();
+      });
+      audit.attach(new ClientAuditSource(ui));
       StewardClient agentClient = s.connect(Role.AGENT, "steward-agent");
       ClientServiceLink link = new ClientServiceLink(agentClient, ui);
       OllamaModelSource models = new OllamaModelSource(settings.ollamaUrl(), settings.model(), Duration.ofSeconds(5));
@@ -101,6 +133,11 @@ public final class StewardApp extends Application {
     if (a != null) a.close();
     ServiceSupervisor s = supervisor;
     if (s != null) s.close();
+  }
+
+  /** For tests: the audit panel's view model. */
+  public AuditViewModel audit() {
+    return audit;
   }
 
   /** For tests: the chat's view model. */

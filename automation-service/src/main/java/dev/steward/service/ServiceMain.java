@@ -9,10 +9,14 @@ import java.util.logging.Logger;
 /** {@code ./steward service}: runs the service in the foreground until it is stopped. */
 public final class ServiceMain {
 
+  // java.util.logging holds loggers weakly: without this reference the level set below could be
+  // collected with its logger, and Jetty's start-up chatter would come back.
+  private static final Logger JETTY = Logger.getLogger("org.eclipse.jetty");
+
   private ServiceMain() {}
 
   public static void main(String[] args) throws Exception {
-    Logger.getLogger("org.eclipse.jetty").setLevel(Level.WARNING);
+    JETTY.setLevel(Level.WARNING);
     StewardService.Options options = StewardService.Options.defaults();
     String port = System.getenv("STEWARD_PORT");
     for (int i = 0; i < args.length; i++) {

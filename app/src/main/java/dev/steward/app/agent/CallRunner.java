@@ -26,8 +26,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Takes a turn's proposed calls through the gate: preflight each; run the allowed ones at once
- * (in parallel); ask the user about the ones to confirm in one go; mint one token for exactly the
- * approved calls (with the arguments as the user left them); run those; report the rest.
+ * (in parallel) and send the refused ones so their refusal is audited; ask the user about the ones
+ * to confirm in one go; mint one token for exactly the approved calls (with the arguments as the
+ * user left them); run those; report the rest.
  */
 public final class CallRunner {
 
@@ -77,7 +78,9 @@ public final class CallRunner {
           listener.callUpdated(new CallUpdate(call.callId(), CallState.WAITING, check.reason(), null, null));
           toConfirm.add(new Approver.Pending(call, check));
         }
-        default -> outcomes.put(call.callId(), CompletableFuture.completedFuture(refused(call, check, listener)));
+        // A refused call is still sent: the gate refuses it again and writes the refusal to the
+        // audit log, so the log holds every call the model proposed, not only the ones that ran.
+        default -> outcomes.put(call.callId(), execute(traceId, call, call.args(), null, false, listener));
       }
     }
 
@@ -178,12 +181,6 @@ public final class CallRunner {
     listener.callUpdated(new CallUpdate(call.callId(), state, why, ranArgs, null));
     String verb = state == CallState.BLOCKED ? "was refused by Steward's gate" : "failed";
     return new CallOutcome(call.callId(), state, "The call " + call.toolName() + " " + verb + ": " + why);
-  }
-
-  private static CallOutcome refused(ProposedCall call, Preflight.Result check, TurnListener listener) {
-    String why = (check.code() == null ? "" : check.code() + ": ") + check.reason();
-    listener.callUpdated(new CallUpdate(call.callId(), CallState.BLOCKED, why, null, null));
-    return new CallOutcome(call.callId(), CallState.BLOCKED, "The call " + call.toolName() + " was refused by Steward's gate and did not run: " + why);
   }
 
   private static CallOutcome declined(ProposedCall call, TurnListener listener) {

@@ -94,12 +94,14 @@ class CallRunnerTest {
   }
 
   @Test
-  void deniedCallsAreBlockedWithTheGatesReason() {
+  void deniedCallsAreSentWithoutATokenSoTheGateAuditsTheRefusal() {
     link.decisions.put("files.list_dir", Preflight.DENY);
     List<CallOutcome> out = runner(r -> List.of()).run("t", List.of(FakeLink.call("c1", "files.list_dir", "{\"path\":\"a\"}")), listener);
     assertEquals(CallState.BLOCKED, out.get(0).state());
     assertTrue(out.get(0).forModel().contains("SCOPE_DENIED"), out.get(0).forModel());
-    assertTrue(link.executed.isEmpty());
+    assertEquals(1, link.executed.size());
+    assertNull(link.executed.get(0).confirmToken());
+    assertTrue(asked.isEmpty(), "the user is not asked about a call the gate refuses");
   }
 
   @Test

@@ -93,6 +93,9 @@ final class FakeLink implements ServiceLink {
     AuditMeta audit = new AuditMeta("a-" + executed.size(), "allowed", Instant.EPOCH, Instant.EPOCH);
     ToolError failure = failures.get(params.tool());
     if (failure != null) return CompletableFuture.completedFuture(ToolResult.failure(failure, audit));
+    if (Preflight.DENY.equals(decisions.get(params.tool()))) {
+      return CompletableFuture.completedFuture(ToolResult.failure(ToolError.of("SCOPE_DENIED", "outside the allowed folders"), audit));
+    }
     if (!Preflight.ALLOW.equals(decisions.get(params.tool())) && params.confirmToken() == null) {
       return CompletableFuture.completedFuture(ToolResult.failure(ToolError.of("TOKEN_MISSING", "needs a token"), audit));
     }

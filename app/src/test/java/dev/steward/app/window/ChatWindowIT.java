@@ -116,6 +116,7 @@ class ChatWindowIT {
         Reply.text("Second done."));
     w.type("Rewrite one");
     w.waitForDialog();
+    w.waitFor(() -> w.robot.lookup("#always").match(org.testfx.util.NodeQueryUtils.isVisible()).tryQuery().isPresent());
     w.robot.clickOn("#always");
     w.waitFor(() -> w.cards().size() == 1 && w.cards().get(0).state() == CallState.DONE);
     w.waitForTurnEnd();

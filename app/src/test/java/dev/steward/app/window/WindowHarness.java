@@ -54,7 +54,11 @@ final class WindowHarness implements AutoCloseable {
 
   /** Starts the window with these settings ({@code ollama_url} etc.) in a fresh home. */
   static WindowHarness start(ObjectNode settings) throws Exception {
-    Path base = Files.createTempDirectory("steward-window-");
+    return start(Files.createTempDirectory("steward-window-"), settings);
+  }
+
+  /** Starts the window on an existing base (a second run over the same home). */
+  static WindowHarness start(Path base, ObjectNode settings) throws Exception {
     Path home = base.resolve("steward-home");
     Path userHome = base.resolve("user");
     Files.createDirectories(userHome.resolve("Steward"));
@@ -124,13 +128,15 @@ final class WindowHarness implements AutoCloseable {
       if (e instanceof MessageEntry m) s.append(m.kind()).append(": ").append(m.text()).append('\n');
       if (e instanceof CallCard c) s.append("CARD ").append(c.tool()).append(" ").append(c.state()).append(" ").append(c.detail()).append('\n');
     }
+    s.append("AUDIT ROWS: ").append(app.audit().rows().stream().map(r -> r.auditId() + ":" + r.kind() + ":" + r.tool() + ":" + r.decision()).toList()).append('\n');
     robot.lookup(".approval-problem").queryAll().forEach(n -> s.append("DIALOG PROBLEM: ").append(((javafx.scene.control.Label) n).getText()).append('\n'));
     return s.toString();
   }
 
   /** Waits until the confirmation dialog is open and laid out (its argument editors exist). */
   void waitForDialog() throws Exception {
-    waitFor(() -> robot.lookup(".approval-args").tryQuery().isPresent());
+    waitFor(() -> robot.lookup(".approval-args").tryQuery().isPresent()
+        && robot.lookup("#approve").match(org.testfx.util.NodeQueryUtils.isVisible()).tryQuery().isPresent());
   }
 
   /** The turn is over when the Stop button is disabled again. */
@@ -172,10 +178,15 @@ final class WindowHarness implements AutoCloseable {
     javax.imageio.ImageIO.write(png, "png", Path.of(dir, name + ".png").toFile());
   }
 
-  @Override
-  public void close() throws Exception {
+  /** Quits the app (which stops the service it started) and keeps the files. */
+  void quit() throws Exception {
     FxToolkit.cleanupApplication(app);
     FxToolkit.cleanupStages();
+  }
+
+  @Override
+  public void close() throws Exception {
+    quit();
     try (Stream<Path> walk = Files.walk(base)) {
       walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }

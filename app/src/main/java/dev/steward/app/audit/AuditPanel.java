@@ -1,0 +1,195 @@
+package dev.steward.app.audit;
+
+import dev.steward.protocol.method.Audit;
+import java.nio.file.Path;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.function.BiFunction;
+import javafx.animation.PauseTransition;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.stage.FileChooser;
+import javafx.stage.Window;
+import javafx.util.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The audit panel: filters on top, the calls in a virtualised table with the selected row's
+ * details beside it, and the chain status, Undo and export below.
+ */
+public final class AuditPanel extends BorderPane {
+
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
+
+  private final AuditViewModel model;
+  private final BiFunction<String, String, @Nullable Path> chooseExportFile;
+
+  /**
+   * @param chooseExportFile (title, suggested name) → where to export, or null when cancelled
+   */
+  public AuditPanel(AuditViewModel model, BiFunction<String, String, @Nullable Path> chooseExportFile) {
+    this.model = model;
+    this.chooseExportFile = chooseExportFile;
+    getStyleClass().add("audit-panel");
+    setTop(filters());
+    setCenter(tableAndDetails());
+    setBottom(actions());
+  }
+
+  /** A save dialog owned by {@code owner}. */
+  public static BiFunction<String, String, @Nullable Path> fileChooser(java.util.function.Supplier<@Nullable Window> owner) {
+    return (title, name) -> {
+      FileChooser chooser = new FileChooser();
+      chooser.setTitle(title);
+      chooser.setInitialFileName(name);
+      java.io.File f = chooser.showSaveDialog(owner.get());
+      return f == null ? null : f.toPath();
+    };
+  }
+
+  private HBox filters() {
+    TextField tool = new TextField();
+    tool.setId("audit-tool");
+    tool.setPromptText("any tool");
+    tool.setPrefColumnCount(11);
+    tool.textProperty().bindBidirectional(model.toolProperty());
+    ComboBox<String> decision = new ComboBox<>();
+    decision.setId("audit-decision");
+    decision.setPromptText("any decision");
+    decision.getItems().addAll("", "allowed", "confirmed", "blocked");
+    decision.valueProperty().bindBidirectional(model.decisionProperty());
+    decision.setMinWidth(Region.USE_PREF_SIZE);
+    ComboBox<String> result = new ComboBox<>();
+    result.setId("audit-result");
+    result.setPromptText("any result");
+    result.getItems().addAll("", "ok", "error");
+    result.valueProperty().bindBidirectional(model.resultProperty());
+    result.setMinWidth(Region.USE_PREF_SIZE);
+    ChoiceBox<AuditViewModel.Range> range = new ChoiceBox<>();
+    range.setId("audit-range");
+    range.getItems().addAll(AuditViewModel.Range.values());
+    range.valueProperty().bindBidirectional(model.rangeProperty());
+    range.setMinWidth(Region.USE_PREF_SIZE);
+    TextField text = new TextField();
+    text.setId("audit-text");
+    text.setPromptText("Search arguments, summaries, reasons…");
+    text.setMinWidth(160);
+    text.textProperty().bindBidirectional(model.textProperty());
+    HBox.setHgrow(text, Priority.ALWAYS);
+    // Typing refreshes once the user pauses; choices refresh at once.
+    PauseTransition typing = new PauseTransition(Duration.millis(250));
+    typing.setOnFinished(e -> model.refresh());
+    model.toolProperty().addListener((o, a, b) -> typing.playFromStart());
+    model.textProperty().addListener((o, a, b) -> typing.playFromStart());
+    model.decisionProperty().addListener((o, a, b) -> model.refresh());
+    model.resultProperty().addListener((o, a, b) -> model.refresh());
+    model.rangeProperty().addListener((o, a, b) -> model.refresh());
+    HBox bar = new HBox(8, tool, decision, result, range, text);
+    bar.setAlignment(Pos.CENTER_LEFT);
+    bar.setPadding(new Insets(10, 14, 10, 14));
+    return bar;
+  }
+
+  private SplitPane tableAndDetails() {
+    TableView<Audit.Row> table = new TableView<>(model.rows());
+    table.setId("audit-table");
+    table.getColumns().add(column("Time", 125, r -> TIME.format(r.startedAt())));
+    table.getColumns().add(column("Tool", 125, r -> r.tool() == null ? "" : r.tool()));
+    table.getColumns().add(column("Decision", 80, r -> r.decision() == null ? "" : r.decision()));
+    table.getColumns().add(column("Result", 60, r -> r.result() == null ? "" : r.errorCode() == null ? r.result() : r.errorCode()));
+    table.getColumns().add(column("Time taken", 70, AuditViewModel::duration));
+    table.getColumns().add(column("Summary", 220, r -> r.summary() != null ? r.summary() : r.reason() == null ? "" : r.reason()));
+    table.setPlaceholder(new Label("No calls match."));
+    table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+    table.setRowFactory(
+        t -> {
+          TableRow<Audit.Row> row = new TableRow<>();
+          row.itemProperty().addListener((o, was, now) -> {
+            row.getStyleClass().removeAll("audit-blocked", "audit-error");
+            if (now != null && "blocked".equals(now.decision())) row.getStyleClass().add("audit-blocked");
+            if (now != null && "error".equals(now.result())) row.getStyleClass().add("audit-error");
+          });
+          return row;
+        });
+    model.selectedProperty().bind(table.getSelectionModel().selectedItemProperty());
+    TextArea details = new TextArea();
+    details.setId("audit-details");
+    details.setEditable(false);
+    details.setWrapText(true);
+    details.textProperty().bind(model.detailsProperty());
+    SplitPane split = new SplitPane(table, details);
+    split.setDividerPositions(0.7);
+    return split;
+  }
+
+  private static TableColumn<Audit.Row, String> column(String title, double width, java.util.function.Function<Audit.Row, String> value) {
+    TableColumn<Audit.Row, String> c = new TableColumn<>(title);
+    c.setPrefWidth(width);
+    c.setSortable(false); // the log's order is its meaning
+    c.setCellValueFactory(cell -> new ReadOnlyStringWrapper(value.apply(cell.getValue())));
+    return c;
+  }
+
+  private HBox actions() {
+    Label chain = new Label();
+    chain.setId("audit-chain");
+    chain.textProperty().bind(model.chainProperty());
+    model.chainBrokenProperty().addListener((o, was, now) -> chain.getStyleClass().setAll(now ? "audit-chain-broken" : "audit-chain"));
+    Button verify = new Button("Verify");
+    verify.setId("audit-verify");
+    verify.setOnAction(e -> model.verify());
+    Label status = new Label();
+    status.setId("audit-status");
+    status.textProperty().bind(model.statusProperty());
+    Region spacer = new Region();
+    HBox.setHgrow(spacer, Priority.ALWAYS);
+    Button more = new Button("Load more");
+    more.setId("audit-more");
+    more.disableProperty().bind(model.hasMoreProperty().not());
+    more.setOnAction(e -> model.loadMore());
+    Button undo = new Button("Undo");
+    undo.setId("audit-undo");
+    undo.disableProperty().bind(model.canUndoProperty().not());
+    undo.setOnAction(e -> model.undo());
+    Button csv = new Button("Export CSV");
+    csv.setId("audit-export-csv");
+    csv.setOnAction(e -> export("steward-audit.csv"));
+    Button json = new Button("Export JSON");
+    json.setId("audit-export-json");
+    json.setOnAction(e -> export("steward-audit.json"));
+    HBox bar = new HBox(8, chain, verify, status, spacer, more, undo, csv, json);
+    bar.setAlignment(Pos.CENTER_LEFT);
+    bar.setPadding(new Insets(10, 14, 10, 14));
+    return bar;
+  }
+
+  private void export(String suggested) {
+    Path file = chooseExportFile.apply("Export the audit rows", suggested);
+    if (file == null) return;
+    Thread t = new Thread(() -> {
+      try {
+        int n = model.export(file);
+        javafx.application.Platform.runLater(() -> model.reportStatus("Exported " + n + " rows to " + file));
+      } catch (Exception ex) {
+        javafx.application.Platform.runLater(() -> model.reportStatus("Export failed: " + ex.getMessage()));
+      }
+    }, "steward-export");
+    t.setDaemon(true);
+    t.start();
+  }
+}

@@ -1,0 +1,14 @@
+package dev.steward.app.audit;
+
+import dev.steward.protocol.method.Audit;
+import dev.steward.protocol.tool.ToolResult;
+
+/** The audit log as the panel needs it (the ui role's {@code audit.*} and {@code tool.undo}). */
+public interface AuditSource {
+
+  Audit.QueryResult query(Audit.QueryParams params);
+
+  Audit.VerifyResult verify();
+
+  ToolResult undo(String auditId);
+}

@@ -1,0 +1,318 @@
+package dev.steward.app.audit;
+
+import dev.steward.protocol.method.Audit;
+import dev.steward.protocol.tool.ToolResult;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The audit panel's state: a page of rows at a time (newest first) under the filters, more on
+ * demand, the chain's status, the selected row's details, Undo for calls that can be undone, and
+ * export of everything the filters match. Queries run in the background; changes land on the UI
+ * executor.
+ */
+public final class AuditViewModel {
+
+  /** The time-range filter's choices. */
+  public enum Range {
+    ANY("any time"),
+    LAST_HOUR("last hour"),
+    TODAY("today"),
+    LAST_7_DAYS("last 7 days");
+
+    private final String label;
+
+    Range(String label) {
+      this.label = label;
+    }
+
+    @Override
+    public String toString() {
+      return label;
+    }
+  }
+
+  static final int PAGE = 200;
+  private static final Set<String> UNDOABLE = Set.of("files.write_text", "files.move", "files.delete");
+
+  private final Executor background;
+  private final Executor ui;
+  private final Clock clock;
+  private final ObservableList<Audit.Row> rows = FXCollections.observableArrayList();
+  private final StringProperty tool = new SimpleStringProperty("");
+  private final StringProperty decision = new SimpleStringProperty("");
+  private final StringProperty result = new SimpleStringProperty("");
+  private final StringProperty text = new SimpleStringProperty("");
+  private final ObjectProperty<Range> range = new SimpleObjectProperty<>(Range.ANY);
+  private final ObjectProperty<Audit.@Nullable Row> selected = new SimpleObjectProperty<>();
+  private final ReadOnlyStringWrapper details = new ReadOnlyStringWrapper("");
+  private final ReadOnlyStringWrapper chain = new ReadOnlyStringWrapper("Chain not checked yet");
+  private final ReadOnlyBooleanWrapper chainBroken = new ReadOnlyBooleanWrapper(false);
+  private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
+  private final ReadOnlyBooleanWrapper hasMore = new ReadOnlyBooleanWrapper(false);
+  private final BooleanBinding canUndo;
+  private final AtomicBoolean refreshQueued = new AtomicBoolean();
+  private volatile @Nullable AuditSource source;
+  private @Nullable String cursor;
+  private long generation;
+
+  public AuditViewModel(Executor background, Executor ui, Clock clock) {
+    this.background = background;
+    this.ui = ui;
+    this.clock = clock;
+    this.canUndo = Bindings.createBooleanBinding(() -> undoable(selected.get()), selected);
+    selected.addListener((o, was, now) -> details.set(now == null ? "" : describe(now)));
+  }
+
+  /** Connects the panel to the log: checks the chain and shows the newest rows. */
+  public void attach(AuditSource auditSource) {
+    this.source = auditSource;
+    verify();
+    refresh();
+  }
+
+  public AuditFilter filter() {
+    Instant now = clock.instant();
+    Instant since =
+        switch (range.get()) {
+          case ANY -> null;
+          case LAST_HOUR -> now.minus(Duration.ofHours(1));
+          case TODAY -> LocalDate.now(clock.withZone(ZoneId.systemDefault())).atStartOfDay(ZoneId.systemDefault()).toInstant();
+          case LAST_7_DAYS -> now.minus(Duration.ofDays(7));
+        };
+    return new AuditFilter(tool.get(), decision.get(), result.get(), text.get(), since, null);
+  }
+
+  /** Shows the first page under the current filters. */
+  public void refresh() {
+    AuditSource s = source;
+    if (s == null) return;
+    AuditFilter f = filter();
+    long mine = ++generation;
+    background.execute(
+        () -> {
+          refreshQueued.set(false);
+          try {
+            Audit.QueryResult page = s.query(f.params(PAGE, null));
+            ui.execute(
+                () -> {
+                  if (mine != generation) return; // a newer filter won
+                  rows.setAll(page.rows());
+                  cursor = page.nextCursor();
+                  hasMore.set(cursor != null);
+                });
+          } catch (RuntimeException e) {
+            ui.execute(() -> status.set("Could not read the audit log: " + e.getMessage()));
+          }
+        });
+  }
+
+  /** Appends the next page. */
+  public void loadMore() {
+    AuditSource s = source;
+    String from = cursor;
+    if (s == null || from == null) return;
+    AuditFilter f = filter();
+    long mine = generation;
+    background.execute(
+        () -> {
+          try {
+            Audit.QueryResult page = s.query(f.params(PAGE, from));
+            ui.execute(
+                () -> {
+                  if (mine != generation || !from.equals(cursor)) return;
+                  rows.addAll(page.rows());
+                  cursor = page.nextCursor();
+                  hasMore.set(cursor != null);
+                });
+          } catch (RuntimeException e) {
+            ui.execute(() -> status.set("Could not read the audit log: " + e.getMessage()));
+          }
+        });
+  }
+
+  /** A call finished somewhere: show it (one refresh however many arrive at once). */
+  public void callFinished() {
+    if (refreshQueued.compareAndSet(false, true)) ui.execute(this::refresh);
+  }
+
+  /** Checks the hash chain of the whole log. */
+  public void verify() {
+    AuditSource s = source;
+    if (s == null) return;
+    ui.execute(() -> chain.set("Checking the chain…"));
+    background.execute(
+        () -> {
+          try {
+            Audit.VerifyResult v = s.verify();
+            ui.execute(
+                () -> {
+                  chainBroken.set(!v.ok());
+                  chain.set(v.ok()
+                      ? "Chain verified: " + v.rowsChecked() + " rows"
+                      : "Chain broken at row " + v.firstBadRow() + (v.problem() == null ? "" : ": " + v.problem()));
+                });
+          } catch (RuntimeException e) {
+            ui.execute(() -> chain.set("Could not check the chain: " + e.getMessage()));
+          }
+        });
+  }
+
+  /** Undoes the selected call (the service refuses when the file changed since). */
+  public void undo() {
+    AuditSource s = source;
+    Audit.Row row = selected.get();
+    if (s == null || !undoable(row)) return;
+    background.execute(
+        () -> {
+          try {
+            ToolResult r = s.undo(row.auditId());
+            ui.execute(
+                () -> {
+                  status.set(r.ok() ? "Undone: " + row.tool() + " (row " + row.auditId() + ")" : "Undo refused: " + r.error().message());
+                  refresh();
+                });
+          } catch (RuntimeException e) {
+            ui.execute(() -> status.set("Undo failed: " + e.getMessage()));
+          }
+        });
+  }
+
+  /** Every row the filters match, all pages. Runs on the caller's thread. */
+  public List<Audit.Row> allMatching() {
+    AuditSource s = source;
+    if (s == null) return List.of();
+    AuditFilter f = filter();
+    List<Audit.Row> all = new ArrayList<>();
+    String next = null;
+    do {
+      Audit.QueryResult page = s.query(f.params(1000, next));
+      all.addAll(page.rows());
+      next = page.nextCursor();
+    } while (next != null);
+    return all;
+  }
+
+  /** Writes the matching rows as CSV or JSON (by the file's extension); answers how many. */
+  public int export(Path file) throws IOException {
+    List<Audit.Row> all = allMatching();
+    if (file.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".json")) {
+      AuditExport.json(all, file);
+    } else {
+      AuditExport.csv(all, file);
+    }
+    return all.size();
+  }
+
+  /** A line in the panel's status (export results, problems). */
+  public void reportStatus(String text) {
+    ui.execute(() -> status.set(text));
+  }
+
+  static boolean undoable(Audit.@Nullable Row row) {
+    return row != null && "decision".equals(row.kind()) && UNDOABLE.contains(row.tool())
+        && ("allowed".equals(row.decision()) || "confirmed".equals(row.decision()));
+  }
+
+  static String describe(Audit.Row r) {
+    StringBuilder s = new StringBuilder();
+    line(s, "Row", r.auditId() + " (" + r.kind() + ")");
+    line(s, "Tool", r.tool());
+    line(s, "Decision", r.decision());
+    line(s, "Reason", r.reason());
+    line(s, "Result", r.result() == null ? null : r.result() + (r.errorCode() == null ? "" : " " + r.errorCode()));
+    line(s, "Summary", r.summary());
+    line(s, "Arguments", r.argsPreview());
+    line(s, "Argument hash", r.argsHash());
+    line(s, "Token", r.tokenId());
+    line(s, "Started", r.startedAt().toString());
+    line(s, "Ended", r.endedAt() == null ? null : r.endedAt() + " (" + Duration.between(r.startedAt(), r.endedAt()).toMillis() + " ms)");
+    line(s, "Trace", r.traceId());
+    line(s, "Call", r.callId());
+    line(s, "Row hash", r.rowHash());
+    return s.toString();
+  }
+
+  private static void line(StringBuilder s, String label, @Nullable String value) {
+    if (value != null && !value.isEmpty()) s.append(label).append(": ").append(value).append('\n');
+  }
+
+  public static String duration(Audit.Row r) {
+    return r.endedAt() == null ? "" : Duration.between(r.startedAt(), r.endedAt()).toMillis() + " ms";
+  }
+
+  public ObservableList<Audit.Row> rows() {
+    return rows;
+  }
+
+  public StringProperty toolProperty() {
+    return tool;
+  }
+
+  public StringProperty decisionProperty() {
+    return decision;
+  }
+
+  public StringProperty resultProperty() {
+    return result;
+  }
+
+  public StringProperty textProperty() {
+    return text;
+  }
+
+  public ObjectProperty<Range> rangeProperty() {
+    return range;
+  }
+
+  public ObjectProperty<Audit.@Nullable Row> selectedProperty() {
+    return selected;
+  }
+
+  public ReadOnlyStringProperty detailsProperty() {
+    return details.getReadOnlyProperty();
+  }
+
+  public ReadOnlyStringProperty chainProperty() {
+    return chain.getReadOnlyProperty();
+  }
+
+  public ReadOnlyBooleanProperty chainBrokenProperty() {
+    return chainBroken.getReadOnlyProperty();
+  }
+
+  public ReadOnlyStringProperty statusProperty() {
+    return status.getReadOnlyProperty();
+  }
+
+  public ReadOnlyBooleanProperty hasMoreProperty() {
+    return hasMore.getReadOnlyProperty();
+  }
+
+  public BooleanBinding canUndoProperty() {
+    return canUndo;
+  }
+}

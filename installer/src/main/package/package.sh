@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds Steward's packages from the jars Maven gathered in $target/lib (SPEC §9, issue 7):
+#   1. keeps only this platform's Node in Playwright's driver bundle (it carries five, ~200 MB);
+#   2. jlink: a runtime with only the modules Steward needs (modules.txt);
+#   3. jpackage: an app image with two launchers, steward (the window) and steward-service;
+#   4. jpackage: the platform's installer from that image (deb here; dmg and msi on their OS).
+# Usage: package.sh <target dir> <version> <deb|rpm|dmg|msi|app-image>
+set -euo pipefail
+target="$1"
+version="${2%%-*}"          # jpackage wants 1.2.3, not 1.2.3-SNAPSHOT
+type="$3"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+java_home="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}"
+jar="$java_home/bin/jar"; jlink="$java_home/bin/jlink"; jpackage="$java_home/bin/jpackage"
+
+case "$(uname -s)-$(uname -m)" in
+  Linux-x86_64) platform=linux ;;
+  Linux-aarch64) platform=linux-arm64 ;;
+  Darwin-arm64) platform=mac-arm64 ;;
+  Darwin-*) platform=mac ;;
+  *) platform=win32_x64 ;;
+esac
+
+rm -rf "$target/runtime" "$target/image" "$target/bundle-trim" "$target"/*.deb "$target"/*.rpm
+echo "package: Playwright driver for $platform only"
+bundle="$(ls "$target"/bundle/driver-bundle-*.jar)"
+mkdir -p "$target/bundle-trim"
+(cd "$target/bundle-trim" && "$jar" xf "$bundle" "driver/$platform" META-INF/MANIFEST.MF)
+"$jar" --create --file "$target/lib/$(basename "$bundle" .jar)-$platform.jar" --manifest "$target/bundle-trim/META-INF/MANIFEST.MF" -C "$target/bundle-trim" driver
+
+echo "package: runtime (jlink)"
+"$jlink" --add-modules "$(tr -d ' \n' < "$here/modules.txt")" --strip-debug --no-header-files --no-man-pages \
+  --compress=2 --output "$target/runtime"
+
+echo "package: app image (jpackage)"
+"$jpackage" @"$here/common.args" --type app-image --dest "$target/image" --input "$target/lib" \
+  --runtime-image "$target/runtime" --app-version "$version" --icon "$here/steward.png" \
+  --main-jar "$(basename "$(ls "$target"/lib/app-*.jar)")" \
+  --add-launcher steward-service="$here/steward-service.properties"
+
+if [ "$type" != app-image ]; then
+  echo "package: $type installer (jpackage)"
+  os_dir=linux
+  case "$type" in dmg|pkg) os_dir=mac ;; msi|exe) os_dir=windows ;; esac
+  "$jpackage" @"$here/$os_dir/$type.args" --type "$type" --app-image "$target/image/steward" --dest "$target" \
+    --app-version "$version" --resource-dir "$here/$os_dir/resources"
+fi
+ls -la "$target"/*."$type" 2>/dev/null || ls -la "$target/image"

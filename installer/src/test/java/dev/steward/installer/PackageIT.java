@@ -1,0 +1,131 @@
+package dev.steward.installer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.steward.protocol.client.Endpoint;
+import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Execute;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolResult;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The .deb the build made, installed for real with dpkg: the installed {@code steward-service}
+ * answers {@code tools.list} over its WebSocket and opens a page in Chromium through the trimmed
+ * Playwright driver; then the package is removed and leaves nothing behind.
+ */
+class PackageIT {
+
+  @Test
+  void theDebInstallsRunsAndRemovesCleanly() throws Exception {
+    assertEquals("root", System.getProperty("user.name"), "installing a .deb needs root (CI runs as root)");
+    Path target = Path.of(System.getProperty("steward.package.dir"));
+    Path deb;
+    try (Stream<Path> files = Files.list(target)) {
+      deb = files.filter(p -> p.getFileName().toString().endsWith(".deb")).findFirst().orElseThrow(() -> new AssertionError("no .deb in " + target));
+    }
+    installDependencies(deb);
+    run(List.of("dpkg", "-i", deb.toString()));
+    Path base = Files.createTempDirectory("steward-package-");
+    HttpServer pages = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    Process service = null;
+    try {
+      assertTrue(Files.isExecutable(Path.of("/usr/bin/steward")), "the window's launcher is on the PATH");
+      assertTrue(Files.isExecutable(Path.of("/usr/bin/steward-service")), "the service's launcher is on the PATH");
+      assertTrue(Files.exists(Path.of("/opt/steward/lib/steward-steward.desktop")) || desktopEntryInstalled(), "a desktop entry is installed");
+
+      byte[] page = "<!doctype html><title>Installed</title><body>served to the packaged browser tool</body>".getBytes(StandardCharsets.UTF_8);
+      pages.createContext("/", ex -> {
+        ex.sendResponseHeaders(200, page.length);
+        try (OutputStream out = ex.getResponseBody()) {
+          out.write(page);
+        }
+      });
+      pages.start();
+      Path home = base.resolve("home");
+      Files.createDirectories(home.resolve("config"));
+      Files.writeString(home.resolve("config/policy.json"),
+          "{\"paths\":[{\"root\":\"" + base + "\",\"access\":\"read_write\"}],\"apps\":[],\"hosts\":{\"allow\":[\"127.0.0.1\"],\"allow_private\":true},"
+              + "\"grants\":[],\"overrides\":{}}");
+      ProcessBuilder pb = new ProcessBuilder("/usr/bin/steward-service").redirectErrorStream(true).redirectOutput(base.resolve("service.log").toFile());
+      pb.environment().put("STEWARD_HOME", home.toString());
+      service = pb.start();
+      Path info = home.resolve("run/service.json");
+      Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+      while (!Files.exists(info) && Instant.now().isBefore(deadline) && service.isAlive()) Thread.sleep(50);
+      assertTrue(Files.exists(info), "the installed service started: " + Files.readString(base.resolve("service.log")));
+      int port = Json.parse(Files.readString(info)).get("port").asInt();
+      String secret = Files.readString(home.resolve("config/agent.secret")).strip();
+      try (StewardClient agent = StewardClient.connect(Endpoint.loopback(port, secret))) {
+        List<String> names = agent.tools().stream().map(ToolDefinition::name).toList();
+        assertTrue(names.containsAll(List.of("files.list_dir", "files.write_text", "browser.open_url", "clipboard.read")), names.toString());
+        ToolResult r = agent.execute(new Execute.Params("t", "c", "browser.open_url",
+            Json.mapper().createObjectNode().put("url", "http://127.0.0.1:" + pages.getAddress().getPort() + "/"), null, null));
+        assertTrue(r.ok(), String.valueOf(r.error()));
+        assertEquals("Installed", r.value().get("title").asText());
+      }
+    } finally {
+      if (service != null) {
+        service.destroy();
+        service.waitFor(10, TimeUnit.SECONDS);
+      }
+      pages.stop(0);
+      run(List.of("dpkg", "-r", "steward"));
+      try (Stream<Path> walk = Files.walk(base)) {
+        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+    assertFalse(Files.exists(Path.of("/opt/steward")), "dpkg -r removed the app");
+    assertFalse(Files.exists(Path.of("/usr/bin/steward")) || Files.isSymbolicLink(Path.of("/usr/bin/steward")), "the launchers are gone from the PATH");
+    assertFalse(Files.exists(Path.of("/usr/bin/steward-service")) || Files.isSymbolicLink(Path.of("/usr/bin/steward-service")));
+  }
+
+  /** The libraries the bundled runtime links against (the package's Depends), from apt when missing. */
+  private static void installDependencies(Path deb) throws Exception {
+    Process p = new ProcessBuilder("dpkg-deb", "-f", deb.toString(), "Depends").start();
+    String depends = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    p.waitFor();
+    List<String> missing = new java.util.ArrayList<>();
+    for (String dep : depends.split(",")) {
+      String name = dep.strip().split("[ (|]")[0];
+      if (name.isEmpty()) continue;
+      Process check = new ProcessBuilder("dpkg", "-s", name).redirectErrorStream(true).start();
+      check.getInputStream().readAllBytes();
+      if (check.waitFor() != 0) missing.add(name);
+    }
+    if (missing.isEmpty()) return;
+    List<String> install = new java.util.ArrayList<>(List.of("apt-get", "install", "-y", "-qq"));
+    install.addAll(missing);
+    run(install);
+  }
+
+  private static boolean desktopEntryInstalled() throws IOException {
+    try (Stream<Path> s = Files.list(Path.of("/usr/share/applications"))) {
+      return s.anyMatch(p -> p.getFileName().toString().contains("steward"));
+    }
+  }
+
+  private static void run(List<String> command) throws Exception {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", command) + " did not finish");
+    assertEquals(0, p.exitValue(), String.join(" ", command) + " failed:\n" + out);
+  }
+}
