@@ -29,14 +29,35 @@ mkdir -p "$target/bundle-trim"
 "$jar" --create --file "$target/lib/$(basename "$bundle" .jar)-$platform.jar" --manifest "$target/bundle-trim/META-INF/MANIFEST.MF" -C "$target/bundle-trim" driver
 
 echo "package: runtime (jlink)"
+# --generate-cds-archive: the runtime's own classes shared (and the base the app archives build on).
 "$jlink" --add-modules "$(tr -d ' \n' < "$here/modules.txt")" --strip-debug --no-header-files --no-man-pages \
-  --compress=2 --output "$target/runtime"
+  --compress=2 --generate-cds-archive --output "$target/runtime"
 
 echo "package: app image (jpackage)"
 "$jpackage" @"$here/common.args" --type app-image --dest "$target/image" --input "$target/lib" \
   --runtime-image "$target/runtime" --app-version "$version" --icon "$here/steward.png" \
   --main-jar "$(basename "$(ls "$target"/lib/app-*.jar)")" \
   --add-launcher steward-service="$here/steward-service.properties"
+
+echo "package: class lists from a training start (for class-data sharing)"
+image="$target/image/steward"
+[ -d "$image" ] || image="$(ls -d "$target"/image/*/ | head -1)"
+cp "$here/cds-dump.sh" "$image/lib/cds-dump.sh"
+train="$(mktemp -d)"
+STEWARD_HOME="$train" JAVA_TOOL_OPTIONS="-XX:DumpLoadedClassList=$image/lib/app/steward-service.classlist" \
+  "$image/bin/steward-service" >"$train/service.log" 2>&1 &
+service=$!
+for _ in $(seq 1 300); do [ -f "$train/run/service.json" ] && break; sleep 0.1; done
+[ -f "$train/run/service.json" ] || { cat "$train/service.log"; echo "package: the service did not start" >&2; exit 1; }
+# The window connects to the running service (it starts none of its own) and quits once it has.
+window=(env STEWARD_HOME="$train" STEWARD_OLLAMA_URL=http://127.0.0.1:9
+  JAVA_TOOL_OPTIONS="-XX:DumpLoadedClassList=$image/lib/app/steward.classlist -Dsteward.exit-after-start-ms=1500" "$image/bin/steward")
+if [ -n "${DISPLAY:-}" ]; then "${window[@]}" >"$train/app.log" 2>&1 || true
+elif command -v xvfb-run >/dev/null; then xvfb-run -a "${window[@]}" >"$train/app.log" 2>&1 || true
+else echo "package: no display and no xvfb-run: the window gets no class list" >&2; fi
+kill "$service"; wait "$service" || true
+rm -rf "$train"
+echo "package: $(wc -l < "$image/lib/app/steward-service.classlist") service classes, $(wc -l < "$image/lib/app/steward.classlist" 2>/dev/null || echo 0) window classes"
 
 if [ "$type" != app-image ]; then
   echo "package: $type installer (jpackage)"

@@ -112,6 +112,7 @@ public final class StewardApp extends Application {
       Agent a = new Agent(models, link, new FxApprover(() -> stage, link), Duration.ofSeconds(settings.confirmTtlS()), settings.stepLimit());
       agent = a;
       Platform.runLater(() -> chat.attach(a));
+      exitAfterStartupIfAsked();
       try {
         chat.setModelName(models.model().name());
       } catch (ModelUnavailableException e) {
@@ -121,6 +122,26 @@ public final class StewardApp extends Application {
       chat.setServiceState(ServiceState.UNAVAILABLE);
       chat.showError("The automation service could not be started: " + e.getMessage());
     }
+  }
+
+  /**
+   * {@code -Dsteward.exit-after-start-ms=N}: quit N ms after the service answered. The packaging
+   * build uses it to record which classes a start loads (for the class-data-sharing archive), and
+   * the start-up benchmark to measure a start.
+   */
+  private void exitAfterStartupIfAsked() {
+    String ms = System.getProperty("steward.exit-after-start-ms");
+    if (ms == null) return;
+    Thread t = new Thread(() -> {
+      try {
+        Thread.sleep(Long.parseLong(ms));
+      } catch (InterruptedException | NumberFormatException e) {
+        // quit now
+      }
+      Platform.exit();
+    }, "steward-exit");
+    t.setDaemon(true);
+    t.start();
   }
 
   @Override

@@ -40,7 +40,8 @@ public final class ServiceMain {
       service.close();
       stopped.countDown();
     }, "shutdown"));
-    System.out.println("steward-service listening on ws://127.0.0.1:" + service.port() + "/rpc (home: " + home.config().getParent() + ")");
+    System.out.println("steward-service listening on ws://127.0.0.1:" + service.port() + "/rpc (home: " + home.config().getParent() + "), ready "
+        + java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() + " ms after start");
     System.out.flush();
     stopped.await();
   }

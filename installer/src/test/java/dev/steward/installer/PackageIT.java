@@ -50,6 +50,8 @@ class PackageIT {
       assertTrue(Files.isExecutable(Path.of("/usr/bin/steward")), "the window's launcher is on the PATH");
       assertTrue(Files.isExecutable(Path.of("/usr/bin/steward-service")), "the service's launcher is on the PATH");
       assertTrue(Files.exists(Path.of("/opt/steward/lib/steward-steward.desktop")) || desktopEntryInstalled(), "a desktop entry is installed");
+      assertTrue(Files.size(Path.of("/opt/steward/lib/app/steward-service.jsa")) > 1_000_000, "postinst made the service's class-data-sharing archive");
+      assertTrue(Files.size(Path.of("/opt/steward/lib/app/steward.jsa")) > 1_000_000, "postinst made the window's class-data-sharing archive");
 
       byte[] page = "<!doctype html><title>Installed</title><body>served to the packaged browser tool</body>".getBytes(StandardCharsets.UTF_8);
       pages.createContext("/", ex -> {

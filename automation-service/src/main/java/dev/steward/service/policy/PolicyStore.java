@@ -23,6 +23,10 @@ import java.util.stream.Collectors;
  */
 public final class PolicyStore {
 
+  /** A host name (optionally "*." for its subdomains) or an IPv4 address; no scheme, port or path. */
+  private static final java.util.regex.Pattern HOST =
+      java.util.regex.Pattern.compile("(\\*\\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*", java.util.regex.Pattern.CASE_INSENSITIVE);
+
   private final StewardHome home;
   private final Set<String> toolNames;
   private volatile Policy current;
@@ -100,6 +104,11 @@ public final class PolicyStore {
     }
     for (String tool : doc.overrides().keySet()) {
       if (!toolNames.contains(tool)) throw new PolicyError("policy.json: \"overrides\" names an unknown tool \"" + tool + "\"");
+    }
+    for (String host : doc.hosts().allow()) {
+      if (!HOST.matcher(host).matches()) {
+        throw new PolicyError("policy.json: \"" + host + "\" in hosts.allow is not a host name (like en.wikipedia.org or *.example.org)");
+      }
     }
     Set<String> ids = doc.apps().stream().map(PolicyDocument.AppEntry::id).collect(Collectors.toSet());
     if (ids.size() != doc.apps().size()) throw new PolicyError("policy.json: two apps share an id");

@@ -124,6 +124,7 @@ public final class Bench {
       Thread.sleep(2000);
       table.add(new String[] {"service RSS after the throughput run", rssKb(service.process.pid()) / 1024 + " MB", "aim ≤ 120 MB"});
     }
+    StartupBench.run(table, tmp);
     fileBench(table);
     clipboardBench(table, tmp);
     browserBench(table, tmp);
