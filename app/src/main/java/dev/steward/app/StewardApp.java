@@ -4,6 +4,7 @@ import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import dev.steward.app.agent.Agent;
 import dev.steward.app.agent.ClientServiceLink;
+import dev.steward.app.agent.ModelCatalog;
 import dev.steward.app.agent.ModelUnavailableException;
 import dev.steward.app.agent.OllamaModelSource;
 import dev.steward.app.approval.FxApprover;
@@ -14,7 +15,14 @@ import dev.steward.app.chat.ChatView;
 import dev.steward.app.chat.ChatViewModel;
 import dev.steward.app.config.AppSettings;
 import dev.steward.app.config.SettingsStore;
+import dev.steward.app.history.HistoryStore;
+import dev.steward.app.hotkey.GlobalHotkey;
+import dev.steward.app.history.HistoryView;
+import dev.steward.app.history.HistoryViewModel;
 import dev.steward.app.service.ServiceState;
+import dev.steward.app.settings.ClientPolicySource;
+import dev.steward.app.settings.SettingsView;
+import dev.steward.app.settings.SettingsViewModel;
 import dev.steward.app.service.ServiceSupervisor;
 import dev.steward.app.service.ServiceUnavailableException;
 import dev.steward.protocol.client.StewardClient;
@@ -40,15 +48,17 @@ public final class StewardApp extends Application {
 
   private final AppConfig config;
   private final ChatViewModel chat = new ChatViewModel(Platform::runLater);
-  private final AuditViewModel audit =
-      new AuditViewModel(
-          java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "steward-audit");
-            t.setDaemon(true);
-            return t;
-          }),
-          Platform::runLater,
-          java.time.Clock.systemUTC());
+  private final java.util.concurrent.ExecutorService background =
+      java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "steward-background");
+        t.setDaemon(true);
+        return t;
+      });
+  private final AuditViewModel audit = new AuditViewModel(background, Platform::runLater, java.time.Clock.systemUTC());
+  private @Nullable SettingsViewModel settingsModel;
+  private @Nullable HistoryStore historyStore;
+  private @Nullable GlobalHotkey hotkey;
+  private @Nullable HistoryViewModel history;
   private @Nullable ServiceSupervisor supervisor;
   private @Nullable Agent agent;
   private @Nullable Stage stage;
@@ -67,9 +77,20 @@ public final class StewardApp extends Application {
     SettingsStore.Loaded loaded = new SettingsStore(config.places(), config.env()).load();
     AppSettings settings = loaded.settings();
     if (loaded.problem() != null) chat.showError(loaded.problem());
-    Application.setUserAgentStylesheet(
-        "dark".equals(settings.theme()) ? new PrimerDark().getUserAgentStylesheet() : new PrimerLight().getUserAgentStylesheet());
-    Tab chatTab = new Tab("Chat", new ChatView(chat));
+    applyTheme(settings.theme());
+    javafx.scene.layout.BorderPane chatPane = new javafx.scene.layout.BorderPane(new ChatView(chat));
+    try {
+      java.nio.file.Files.createDirectories(config.places().data());
+      HistoryStore store = HistoryStore.open(config.places().data());
+      historyStore = store;
+      HistoryViewModel h = new HistoryViewModel(store, chat, background, Platform::runLater);
+      history = h;
+      chatPane.setLeft(new HistoryView(h));
+      h.load();
+    } catch (java.io.IOException | java.sql.SQLException e) {
+      chat.showError("The chat history cannot be kept (" + e.getMessage() + "); this conversation will not be saved.");
+    }
+    Tab chatTab = new Tab("Chat", chatPane);
     Tab auditTab = new Tab("Audit log", new AuditPanel(audit, AuditPanel.fileChooser(() -> stage)));
     auditTab.setId("audit-tab");
     // The chain is checked each time the panel is opened (and on demand with Verify).
@@ -79,7 +100,13 @@ public final class StewardApp extends Application {
         audit.refresh();
       }
     });
-    TabPane tabs = new TabPane(chatTab, auditTab);
+    settingsModel =
+        new SettingsViewModel(background, Platform::runLater, new SettingsStore(config.places(), config.env()), ModelCatalog::list);
+    Tab settingsTab = new Tab("Settings", new SettingsView(settingsModel, StewardApp::applyTheme, StewardApp::quit));
+    settingsTab.setOnSelectionChanged(e -> {
+      if (settingsTab.isSelected()) settingsModel.reload(); // "Always allow" may have added a grant
+    });
+    TabPane tabs = new TabPane(chatTab, auditTab, settingsTab);
     tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
     tabs.setId("tabs");
     Scene scene = new Scene(tabs, 960, 720);
@@ -89,6 +116,20 @@ public final class StewardApp extends Application {
     primary.show();
     System.err.println("steward: window shown " + ManagementFactory.getRuntimeMXBean().getUptime() + " ms after start");
 
+    GlobalHotkey keys = GlobalHotkey.register(settings.hotkey(), () -> Platform.runLater(this::toggleWindow), config.env(),
+        System.getProperty("os.name", ""));
+    hotkey = keys;
+    if (settingsModel != null) settingsModel.setHotkeyStatus(keys.status().message());
+    if (keys.status().active()) {
+      // With a way back, closing the window keeps Steward running in the background; Quit ends it.
+      Platform.setImplicitExit(false);
+      primary.setOnCloseRequest(e -> {
+        e.consume();
+        primary.hide();
+      });
+    }
+    scene.getAccelerators().put(new javafx.scene.input.KeyCodeCombination(javafx.scene.input.KeyCode.Q, javafx.scene.input.KeyCombination.SHORTCUT_DOWN),
+        StewardApp::quit);
     // Killed (SIGTERM) rather than quit, the window still stops the service it started.
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "steward-shutdown"));
     Thread startup = new Thread(() -> connect(settings), "steward-startup");
@@ -106,12 +147,18 @@ public final class StewardApp extends Application {
         if (Methods.TOOL_RESULTS.equals(n.method())) audit.callFinished();
       });
       audit.attach(new ClientAuditSource(ui));
+      SettingsViewModel sm = settingsModel;
+      if (sm != null) sm.attach(new ClientPolicySource(ui));
       StewardClient agentClient = s.connect(Role.AGENT, "steward-agent");
       ClientServiceLink link = new ClientServiceLink(agentClient, ui);
       OllamaModelSource models = new OllamaModelSource(settings.ollamaUrl(), settings.model(), Duration.ofSeconds(5));
       Agent a = new Agent(models, link, new FxApprover(() -> stage, link), Duration.ofSeconds(settings.confirmTtlS()), settings.stepLimit());
       agent = a;
-      Platform.runLater(() -> chat.attach(a));
+      Platform.runLater(() -> {
+        chat.attach(a);
+        HistoryViewModel h = history;
+        if (h != null) h.setModelContext(a::restore);
+      });
       exitAfterStartupIfAsked();
       try {
         chat.setModelName(models.model().name());
@@ -149,11 +196,49 @@ public final class StewardApp extends Application {
     shutdown();
   }
 
+  /** The hotkey: a hidden window comes back, in front and focused; a shown one hides. */
+  void toggleWindow() {
+    Stage s = stage;
+    if (s == null) return;
+    if (s.isShowing()) {
+      s.hide();
+    } else {
+      s.show();
+      s.setIconified(false);
+      s.toFront();
+      s.requestFocus();
+    }
+  }
+
+  /** Quit: ends the window and the service it started. */
+  public static void quit() {
+    Platform.exit();
+  }
+
   private void shutdown() {
+    GlobalHotkey k = hotkey;
+    if (k != null) k.close();
     Agent a = agent;
     if (a != null) a.close();
     ServiceSupervisor s = supervisor;
     if (s != null) s.close();
+    HistoryStore h = historyStore;
+    if (h != null) h.close();
+  }
+
+  static void applyTheme(String theme) {
+    Application.setUserAgentStylesheet(
+        "dark".equals(theme) ? new PrimerDark().getUserAgentStylesheet() : new PrimerLight().getUserAgentStylesheet());
+  }
+
+  /** For tests: the history's view model. */
+  public @Nullable HistoryViewModel history() {
+    return history;
+  }
+
+  /** For tests: the settings' view model. */
+  public @Nullable SettingsViewModel settings() {
+    return settingsModel;
   }
 
   /** For tests: the audit panel's view model. */

@@ -36,6 +36,12 @@ class ArchitectureTest {
   }
 
   @Test
+  void sql_stays_in_the_chat_history() {
+    noClasses().that().resideOutsideOfPackage("dev.steward.app.history..")
+        .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "org.h2..").check(CLASSES);
+  }
+
+  @Test
   void langchain4j_stays_in_the_agent() {
     noClasses().that().resideOutsideOfPackage("dev.steward.app.agent..")
         .should().dependOnClassesThat().resideInAnyPackage("dev.langchain4j..").check(CLASSES);

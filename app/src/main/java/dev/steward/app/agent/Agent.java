@@ -111,6 +111,15 @@ public final class Agent implements Conversation, AutoCloseable {
     }
   }
 
+  @Override
+  public void restore(List<Exchange> exchanges) {
+    thread.execute(() -> {
+      history.clear();
+      history.add(SystemMessage.from(SYSTEM_PROMPT));
+      for (Exchange e : exchanges) history.add(e.fromUser() ? UserMessage.from(e.text()) : AiMessage.from(e.text()));
+    });
+  }
+
   // ---- commands ---------------------------------------------------------------------------
 
   private void command(String text, TurnListener listener) {

@@ -8,4 +8,7 @@ public interface Conversation {
   CompletableFuture<Void> send(String input, TurnListener listener);
 
   void stop();
+
+  /** Starts over from a saved conversation (or from nothing): the model sees these messages. */
+  default void restore(java.util.List<Exchange> exchanges) {}
 }

@@ -38,6 +38,18 @@ public final class CallCard implements ChatEntry {
     this.arguments = new ReadOnlyStringWrapper(pretty(call.args()));
   }
 
+  /** A card from a saved conversation, as it last was. */
+  public CallCard(String callId, String tool, Risk risk, String summary, String arguments, CallState state, String detail, String result) {
+    this.callId = callId;
+    this.tool = tool;
+    this.risk = risk;
+    this.summary = new ReadOnlyStringWrapper(summary);
+    this.arguments = new ReadOnlyStringWrapper(arguments);
+    this.state.set(state);
+    this.detail.set(detail);
+    this.result.set(result);
+  }
+
   void apply(CallUpdate update) {
     detail.set(update.detail());
     if (update.ranArgs() != null) {

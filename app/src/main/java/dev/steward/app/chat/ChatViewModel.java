@@ -6,6 +6,7 @@ import dev.steward.app.agent.ProposedCall;
 import dev.steward.app.agent.TurnListener;
 import dev.steward.app.service.ServiceState;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import javafx.beans.binding.Bindings;
@@ -40,6 +41,7 @@ public final class ChatViewModel {
   private final ReadOnlyObjectWrapper<ServiceState> service = new ReadOnlyObjectWrapper<>(ServiceState.STARTING);
   private final ObjectProperty<@Nullable Conversation> conversation = new SimpleObjectProperty<>();
   private final Map<String, CallCard> cards = new HashMap<>();
+  private final List<Runnable> turnFinished = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final BooleanBinding canSend;
 
   /** @param ui runs a change on the UI thread ({@code Platform::runLater}; direct in tests) */
@@ -48,6 +50,20 @@ public final class ChatViewModel {
     this.canSend =
         Bindings.createBooleanBinding(
             () -> !busy.get() && conversation.get() != null && !input.get().isBlank(), busy, conversation, input);
+  }
+
+  /** Called after each turn (on the UI thread), e.g. to save the conversation. */
+  public void onTurnFinished(Runnable listener) {
+    turnFinished.add(listener);
+  }
+
+  /** Replaces the conversation on screen (switching conversations, or a saved one at start). */
+  public void show(List<ChatEntry> restored) {
+    cards.clear();
+    restored.forEach(e -> {
+      if (e instanceof CallCard c) cards.put(c.callId(), c);
+    });
+    entries.setAll(restored);
   }
 
   /** Connects the chat to the agent once the service answers. */
@@ -176,7 +192,10 @@ public final class ChatViewModel {
 
     @Override
     public void turnFinished() {
-      ui.execute(() -> busy.set(false));
+      ui.execute(() -> {
+        busy.set(false);
+        turnFinished.forEach(Runnable::run);
+      });
     }
   }
 

@@ -89,7 +89,7 @@ class AuditPanelIT {
     Files.writeString(file, "first draft\n");
     w.type("/call files.write_text {\"path\":\"~/Steward/draft.txt\",\"content\":\"second draft\\n\"}");
     w.waitForDialog();
-    w.robot.clickOn("#approve");
+    w.click("#approve");
     w.waitFor(() -> !w.cards().isEmpty() && w.cards().get(0).state() == CallState.DONE);
     w.waitForTurnEnd();
     assertEquals("second draft\n", Files.readString(file));

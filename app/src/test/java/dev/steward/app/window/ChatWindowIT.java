@@ -89,7 +89,7 @@ class ChatWindowIT {
     assertEquals(CallState.WAITING, card.state());
     w.screenshot("chat-waiting");
     w.screenshot("approval", 1);
-    w.robot.clickOn("#approve");
+    w.click("#approve");
     w.waitFor(() -> card.state() == CallState.DONE);
     w.waitForTurnEnd();
     assertEquals("new line\n", Files.readString(file));
@@ -117,7 +117,7 @@ class ChatWindowIT {
     w.type("Rewrite one");
     w.waitForDialog();
     w.waitFor(() -> w.robot.lookup("#always").match(org.testfx.util.NodeQueryUtils.isVisible()).tryQuery().isPresent());
-    w.robot.clickOn("#always");
+    w.click("#always");
     w.waitFor(() -> w.cards().size() == 1 && w.cards().get(0).state() == CallState.DONE);
     w.waitForTurnEnd();
     w.type("Rewrite two");
@@ -153,7 +153,7 @@ class ChatWindowIT {
     ollama.enqueue(Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/keep.txt\",\"content\":\"gone\"}")), Reply.text("Understood."));
     w.type("Overwrite keep.txt");
     w.waitForDialog();
-    w.robot.clickOn("#deny");
+    w.click("#deny");
     CallCard card = w.cards().get(0);
     w.waitFor(() -> card.state() == CallState.BLOCKED);
     w.waitForTurnEnd();
@@ -180,7 +180,7 @@ class ChatWindowIT {
     assertTrue(w.robot.lookup("#approve").queryAs(Button.class).isDisabled());
     w.robot.interact(() -> args.setText(edited));
     w.waitFor(() -> !w.robot.lookup("#approve").queryAs(Button.class).isDisabled());
-    w.robot.clickOn("#approve");
+    w.click("#approve");
     CallCard card = w.cards().get(0);
     w.waitFor(() -> card.state() == CallState.DONE);
     w.waitForTurnEnd();
@@ -211,7 +211,7 @@ class ChatWindowIT {
     Node thirdTick = w.robot.lookup("#tick-" + third.callId()).query();
     w.robot.interact(() -> w.robot.lookup(".approval-dialog .scroll-pane").queryAs(javafx.scene.control.ScrollPane.class).setVvalue(1.0));
     w.robot.clickOn(thirdTick);
-    w.robot.clickOn("#approve");
+    w.click("#approve");
     w.waitFor(() -> w.cards().stream().allMatch(c -> c.state().finished()));
     w.waitForTurnEnd();
     assertEquals("new a\n", Files.readString(w.workspace.resolve("a.txt")));

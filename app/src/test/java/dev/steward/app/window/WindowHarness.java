@@ -59,6 +59,11 @@ final class WindowHarness implements AutoCloseable {
 
   /** Starts the window on an existing base (a second run over the same home). */
   static WindowHarness start(Path base, ObjectNode settings) throws Exception {
+    return start(base, settings, Map.of());
+  }
+
+  /** With the app seeing {@code env} (e.g. DISPLAY, for the global hotkey). */
+  static WindowHarness start(Path base, ObjectNode settings, Map<String, String> env) throws Exception {
     Path home = base.resolve("steward-home");
     Path userHome = base.resolve("user");
     Files.createDirectories(userHome.resolve("Steward"));
@@ -69,7 +74,7 @@ final class WindowHarness implements AutoCloseable {
             StewardPlaces.under(home, userHome),
             List.of(repo().resolve("steward").toString(), "service"),
             Map.of("STEWARD_HOME", home.toString(), "STEWARD_NO_BUILD", "1", "JAVA_TOOL_OPTIONS", "-Duser.home=" + userHome),
-            Map.of());
+            env);
     FxToolkit.registerPrimaryStage();
     StewardApp app = (StewardApp) FxToolkit.setupApplication(() -> new StewardApp(config));
     WindowHarness h = new WindowHarness(base, app);
@@ -131,6 +136,12 @@ final class WindowHarness implements AutoCloseable {
     s.append("AUDIT ROWS: ").append(app.audit().rows().stream().map(r -> r.auditId() + ":" + r.kind() + ":" + r.tool() + ":" + r.decision()).toList()).append('\n');
     robot.lookup(".approval-problem").queryAll().forEach(n -> s.append("DIALOG PROBLEM: ").append(((javafx.scene.control.Label) n).getText()).append('\n'));
     return s.toString();
+  }
+
+  /** Clicks a button of the dialog once the robot can see it (a new window takes a pulse or two to place). */
+  void click(String query) throws Exception {
+    waitFor(() -> robot.lookup(query).match(org.testfx.util.NodeQueryUtils.isVisible()).tryQuery().isPresent());
+    robot.clickOn(query);
   }
 
   /** Waits until the confirmation dialog is open and laid out (its argument editors exist). */

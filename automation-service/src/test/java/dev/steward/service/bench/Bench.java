@@ -125,6 +125,7 @@ public final class Bench {
       table.add(new String[] {"service RSS after the throughput run", rssKb(service.process.pid()) / 1024 + " MB", "aim ≤ 120 MB"});
     }
     StartupBench.run(table, tmp);
+    AuditBench.run(table, tmp);
     fileBench(table);
     clipboardBench(table, tmp);
     browserBench(table, tmp);

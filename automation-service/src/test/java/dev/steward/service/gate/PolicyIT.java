@@ -128,6 +128,12 @@ class PolicyIT {
     ((com.fasterxml.jackson.databind.node.ArrayNode) missing.get("paths")).addObject().put("root", t.base + "/nope").put("access", "read");
     ClientException e = assertThrows(ClientException.class, () -> ui.call(Methods.POLICY_UPDATE, missing, Object.class));
     assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+    for (String bad : new String[] {"https://evil.example/x", "evil.example:8080", "two words", "", "a..b", "*.*.example"}) {
+      var host = current.deepCopy();
+      ((com.fasterxml.jackson.databind.node.ArrayNode) host.get("hosts").get("allow")).add(bad);
+      ClientException h = assertThrows(ClientException.class, () -> ui.call(Methods.POLICY_UPDATE, host, Object.class), bad);
+      assertTrue(h.getMessage().contains("not a host name"), h.getMessage());
+    }
     var typo = current.deepCopy();
     ((com.fasterxml.jackson.databind.node.ObjectNode) typo.get("hosts")).put("alow", Json.mapper().createArrayNode());
     ClientException e2 = assertThrows(ClientException.class, () -> ui.call(Methods.POLICY_UPDATE, typo, Object.class));

@@ -1,0 +1,212 @@
+package dev.steward.app.history;
+
+import dev.steward.app.agent.CallState;
+import dev.steward.app.agent.Exchange;
+import dev.steward.app.chat.CallCard;
+import dev.steward.app.chat.ChatEntry;
+import dev.steward.app.chat.ChatViewModel;
+import dev.steward.app.chat.MessageEntry;
+import dev.steward.protocol.tool.Risk;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The list of conversations beside the chat: new, open, delete; the open one is saved after each
+ * turn. Opening a conversation puts its messages back on screen and gives the model its context.
+ */
+public final class HistoryViewModel {
+
+  private static final int TITLE_LENGTH = 60;
+
+  private final HistoryStore store;
+  private final ChatViewModel chat;
+  private final Executor background;
+  private final Executor ui;
+  private final ObservableList<Conversation> conversations = FXCollections.observableArrayList();
+  private final ObjectProperty<@Nullable Conversation> current = new SimpleObjectProperty<>();
+  private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
+  private Consumer<List<Exchange>> modelContext = e -> {};
+  private List<Exchange> lastContext = List.of();
+
+  public HistoryViewModel(HistoryStore store, ChatViewModel chat, Executor background, Executor ui) {
+    this.store = store;
+    this.chat = chat;
+    this.background = background;
+    this.ui = ui;
+    chat.onTurnFinished(this::saveCurrent);
+  }
+
+  /** Where an opened conversation's messages go for the model (the agent, once it exists). */
+  public void setModelContext(Consumer<List<Exchange>> context) {
+    this.modelContext = context;
+    context.accept(lastContext);
+  }
+
+  /** Shows the list and opens the newest conversation (or a new one). */
+  public void load() {
+    background.execute(() -> {
+      try {
+        List<Conversation> all = store.list();
+        Conversation open = all.isEmpty() ? store.create("New conversation") : all.get(0);
+        List<Conversation> listed = all.isEmpty() ? List.of(open) : all;
+        List<StoredEntry> entries = store.entries(open.id());
+        ui.execute(() -> {
+          conversations.setAll(listed);
+          show(open, entries);
+        });
+      } catch (SQLException e) {
+        report("Could not read the chat history: " + e.getMessage());
+      }
+    });
+  }
+
+  public void newConversation() {
+    background.execute(() -> {
+      try {
+        Conversation c = store.create("New conversation");
+        ui.execute(() -> {
+          conversations.add(0, c);
+          show(c, List.of());
+        });
+      } catch (SQLException e) {
+        report("Could not start a conversation: " + e.getMessage());
+      }
+    });
+  }
+
+  public void open(Conversation c) {
+    Conversation open = current.get();
+    if (open != null && open.id().equals(c.id())) return;
+    background.execute(() -> {
+      try {
+        List<StoredEntry> entries = store.entries(c.id());
+        ui.execute(() -> show(c, entries));
+      } catch (SQLException e) {
+        report("Could not open the conversation: " + e.getMessage());
+      }
+    });
+  }
+
+  public void delete(Conversation c) {
+    background.execute(() -> {
+      try {
+        store.delete(c.id());
+        ui.execute(() -> {
+          conversations.remove(c);
+          if (c.equals(current.get())) {
+            if (conversations.isEmpty()) {
+              newConversation();
+            } else {
+              open(conversations.get(0));
+            }
+          }
+        });
+      } catch (SQLException e) {
+        report("Could not delete the conversation: " + e.getMessage());
+      }
+    });
+  }
+
+  private void show(Conversation c, List<StoredEntry> entries) {
+    current.set(c);
+    List<ChatEntry> restored = new ArrayList<>();
+    List<Exchange> context = new ArrayList<>();
+    for (StoredEntry e : entries) {
+      restored.add(toChat(e));
+      if (e.kind().equals("user")) context.add(new Exchange(true, e.text()));
+      if (e.kind().equals("assistant")) context.add(new Exchange(false, e.text()));
+    }
+    chat.show(restored);
+    lastContext = List.copyOf(context);
+    modelContext.accept(lastContext);
+  }
+
+  /** Saves the open conversation as it is on screen (called on the UI thread after a turn). */
+  public void saveCurrent() {
+    Conversation c = current.get();
+    if (c == null) return;
+    List<StoredEntry> entries = chat.entries().stream().map(HistoryViewModel::toStored).toList();
+    String title = entries.stream().filter(e -> e.kind().equals("user")).map(StoredEntry::text).findFirst().map(HistoryViewModel::title).orElse(c.title());
+    background.execute(() -> {
+      try {
+        store.save(c.id(), title, entries);
+        Conversation saved = new Conversation(c.id(), title, java.time.Instant.now());
+        ui.execute(() -> {
+          int at = conversations.indexOf(c);
+          if (at >= 0) conversations.set(at, saved);
+          Conversation open = current.get();
+          if (open != null && open.id().equals(c.id())) current.set(saved);
+        });
+      } catch (SQLException e) {
+        report("Could not save the conversation: " + e.getMessage());
+      }
+    });
+  }
+
+  static String title(String firstMessage) {
+    String oneLine = firstMessage.strip().replaceAll("\\s+", " ");
+    return oneLine.length() <= TITLE_LENGTH ? oneLine : oneLine.substring(0, TITLE_LENGTH - 1) + "…";
+  }
+
+  static StoredEntry toStored(ChatEntry entry) {
+    if (entry instanceof CallCard c) {
+      return new StoredEntry("call", c.detail(), c.callId(), c.tool(), c.risk().wire(), c.state().name(), c.summaryProperty().get(),
+          c.argumentsProperty().get(), c.resultProperty().get());
+    }
+    MessageEntry m = (MessageEntry) entry;
+    return StoredEntry.message(m.kind().name().toLowerCase(Locale.ROOT), m.text());
+  }
+
+  static ChatEntry toChat(StoredEntry e) {
+    if (e.kind().equals("call")) {
+      CallState state;
+      try {
+        state = CallState.valueOf(e.state());
+      } catch (RuntimeException ex) {
+        state = CallState.FAILED;
+      }
+      // A call that was still going when the app stopped did not finish under our eyes.
+      if (!state.finished()) state = CallState.FAILED;
+      return new CallCard(nz(e.callId()), nz(e.tool()), Risk.of(e.risk() == null ? "low" : e.risk()), nz(e.summary()), nz(e.arguments()), state,
+          e.text(), nz(e.result()));
+    }
+    MessageEntry.Kind kind;
+    try {
+      kind = MessageEntry.Kind.valueOf(e.kind().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException ex) {
+      kind = MessageEntry.Kind.NOTICE;
+    }
+    return new MessageEntry(kind, e.text());
+  }
+
+  private static String nz(@Nullable String s) {
+    return s == null ? "" : s;
+  }
+
+  private void report(String text) {
+    ui.execute(() -> problem.set(text));
+  }
+
+  public ObservableList<Conversation> conversations() {
+    return conversations;
+  }
+
+  public ObjectProperty<@Nullable Conversation> currentProperty() {
+    return current;
+  }
+
+  public ReadOnlyStringProperty problemProperty() {
+    return problem.getReadOnlyProperty();
+  }
+}

@@ -1,0 +1,201 @@
+package dev.steward.app.settings;
+
+import dev.steward.protocol.policy.PolicyDocument;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.collections.ObservableList;
+import javafx.geometry.Insets;
+import javafx.geometry.Pos;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/**
+ * Settings: the model (server, picker, connection test), folders, hosts, apps and grants (the
+ * service's policy), and the theme. Problems show beside the field they are about.
+ */
+public final class SettingsView extends ScrollPane {
+
+  public SettingsView(SettingsViewModel model, Consumer<String> applyTheme, Runnable quit) {
+    VBox content = new VBox(18, modelSection(model), foldersSection(model), hostsSection(model), grantsSection(model), appsSection(model),
+        hotkeySection(model, quit), themeSection(model, applyTheme));
+    content.setPadding(new Insets(16));
+    content.getStyleClass().add("settings");
+    setContent(content);
+    setFitToWidth(true);
+  }
+
+  private static VBox section(String title, Node... children) {
+    Label heading = new Label(title);
+    heading.getStyleClass().add("settings-heading");
+    VBox box = new VBox(8, heading);
+    box.getChildren().addAll(children);
+    return box;
+  }
+
+  private static Label error(String id, ReadOnlyStringProperty text) {
+    Label l = new Label();
+    l.setId(id);
+    l.getStyleClass().add("settings-error");
+    l.setWrapText(true);
+    l.textProperty().bind(text);
+    l.visibleProperty().bind(text.isNotEmpty());
+    l.managedProperty().bind(l.visibleProperty());
+    return l;
+  }
+
+  private static VBox modelSection(SettingsViewModel m) {
+    TextField url = new TextField();
+    url.setId("settings-url");
+    url.textProperty().bindBidirectional(m.ollamaUrlProperty());
+    HBox.setHgrow(url, Priority.ALWAYS);
+    Button test = new Button("Test connection");
+    test.setId("settings-test");
+    test.setOnAction(e -> m.testConnection());
+    ComboBox<String> models = new ComboBox<>(m.models());
+    models.setId("settings-model");
+    models.setEditable(true);
+    models.setPromptText("first tool-capable model");
+    models.valueProperty().bindBidirectional(m.modelProperty());
+    Button save = new Button("Save");
+    save.setId("settings-save-model");
+    save.getStyleClass().add("accent");
+    save.setOnAction(e -> m.saveModel());
+    Label status = new Label();
+    status.setWrapText(true);
+    status.textProperty().bind(m.modelStatusProperty());
+    HBox server = new HBox(8, new Label("Server"), url, test);
+    HBox picker = new HBox(8, new Label("Model"), models, save);
+    server.setAlignment(Pos.CENTER_LEFT);
+    picker.setAlignment(Pos.CENTER_LEFT);
+    return section("Model (Ollama)", server, error("settings-url-error", m.urlErrorProperty()), picker, status);
+  }
+
+  private static VBox foldersSection(SettingsViewModel m) {
+    ListView<PolicyDocument.PathRoot> list = listOf(m.folders(), r -> r.root() + (r.writable() ? "  (read and write)" : "  (read only)"), m::removeFolder);
+    list.setId("settings-folders");
+    TextField folder = new TextField();
+    folder.setId("settings-new-folder");
+    folder.setPromptText("~/Notes");
+    folder.textProperty().bindBidirectional(m.newFolderProperty());
+    HBox.setHgrow(folder, Priority.ALWAYS);
+    CheckBox write = new CheckBox("may write");
+    write.selectedProperty().bindBidirectional(m.newFolderWritableProperty());
+    Button add = new Button("Add folder");
+    add.setId("settings-add-folder");
+    add.setOnAction(e -> m.addFolder());
+    folder.setOnAction(e -> m.addFolder());
+    HBox row = new HBox(8, folder, write, add);
+    row.setAlignment(Pos.CENTER_LEFT);
+    return section("Folders Steward may use", list, row, error("settings-folder-error", m.folderErrorProperty()));
+  }
+
+  private static VBox hostsSection(SettingsViewModel m) {
+    ListView<String> list = listOf(m.hosts(), h -> h, m::removeHost);
+    list.setId("settings-hosts");
+    TextField host = new TextField();
+    host.setId("settings-new-host");
+    host.setPromptText("en.wikipedia.org or *.example.org");
+    host.textProperty().bindBidirectional(m.newHostProperty());
+    HBox.setHgrow(host, Priority.ALWAYS);
+    Button add = new Button("Add host");
+    add.setId("settings-add-host");
+    add.setOnAction(e -> m.addHost());
+    host.setOnAction(e -> m.addHost());
+    Label hint = new Label("Pages on these hosts open without asking; others ask first.");
+    hint.getStyleClass().add("settings-hint");
+    return section("Web hosts", hint, list, new HBox(8, host, add), error("settings-host-error", m.hostErrorProperty()));
+  }
+
+  private static VBox grantsSection(SettingsViewModel m) {
+    ListView<PolicyDocument.StandingGrant> list =
+        listOf(m.grants(), g -> g.tool() + " under " + String.join(", ", g.paths()) + (g.expiresAt() == null ? ", no end date" : ", until " + g.expiresAt()),
+            m::revoke);
+    list.setId("settings-grants");
+    Label hint = new Label("\"Always allow here\" answers: calls that match run without asking (never high-risk ones). Revoke to be asked again.");
+    hint.getStyleClass().add("settings-hint");
+    hint.setWrapText(true);
+    return section("Grants", hint, list, error("settings-grant-error", m.grantErrorProperty()));
+  }
+
+  private static VBox appsSection(SettingsViewModel m) {
+    ListView<PolicyDocument.AppEntry> list = listOf(m.apps(), a -> a.id() + ": " + String.join(" ", a.command()), m::removeApp);
+    list.setId("settings-apps");
+    Label hint = new Label("Apps the assistant may open; add them in config/policy.json (\"apps\").");
+    hint.getStyleClass().add("settings-hint");
+    return section("Apps", hint, list);
+  }
+
+  private static VBox hotkeySection(SettingsViewModel m, Runnable quitApp) {
+    Label status = new Label();
+    status.setId("settings-hotkey-status");
+    status.setWrapText(true);
+    status.textProperty().bind(m.hotkeyStatusProperty());
+    TextField keys = new TextField();
+    keys.setId("settings-hotkey");
+    keys.textProperty().bindBidirectional(m.hotkeyProperty());
+    Button save = new Button("Save");
+    save.setOnAction(e -> m.saveHotkey());
+    Button quit = new Button("Quit Steward");
+    quit.setId("settings-quit");
+    quit.setOnAction(e -> quitApp.run());
+    HBox row = new HBox(8, new Label("Keys"), keys, save);
+    row.setAlignment(Pos.CENTER_LEFT);
+    Label hint = new Label("e.g. ctrl alt SPACE; a new combination takes effect at the next start. Quit (Ctrl+Q) ends the window and the service.");
+    hint.getStyleClass().add("settings-hint");
+    hint.setWrapText(true);
+    return section("Global hotkey", status, row, error("settings-hotkey-error", m.hotkeyErrorProperty()), hint, quit);
+  }
+
+  private static VBox themeSection(SettingsViewModel m, Consumer<String> applyTheme) {
+    ComboBox<String> theme = new ComboBox<>();
+    theme.getItems().addAll("light", "dark");
+    theme.valueProperty().bindBidirectional(m.themeProperty());
+    theme.valueProperty().addListener((o, was, now) -> {
+      if (now != null) {
+        applyTheme.accept(now);
+        m.saveModel();
+      }
+    });
+    return section("Appearance", new HBox(8, new Label("Theme"), theme));
+  }
+
+  /** A short list whose rows each carry a Remove (or Revoke) button. */
+  private static <T> ListView<T> listOf(ObservableList<T> items, Function<T, String> text, Consumer<T> remove) {
+    ListView<T> list = new ListView<>(items);
+    list.setPrefHeight(120);
+    list.setCellFactory(v -> new ListCell<>() {
+      @Override
+      protected void updateItem(T item, boolean empty) {
+        super.updateItem(item, empty);
+        if (empty || item == null) {
+          setGraphic(null);
+          setText(null);
+          return;
+        }
+        Label label = new Label(text.apply(item));
+        Region spacer = new Region();
+        HBox.setHgrow(spacer, Priority.ALWAYS);
+        Button button = new Button(item instanceof PolicyDocument.StandingGrant ? "Revoke" : "Remove");
+        button.getStyleClass().add("small");
+        button.setOnAction(e -> remove.accept(item));
+        HBox row = new HBox(8, label, spacer, button);
+        row.setAlignment(Pos.CENTER_LEFT);
+        setText(null);
+        setGraphic(row);
+      }
+    });
+    return list;
+  }
+}

@@ -1,0 +1,60 @@
+package dev.steward.app.window;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.steward.app.agent.CallState;
+import dev.steward.app.chat.MessageEntry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Conversations are kept in data/chat-history and come back after the app restarts. */
+class HistoryIT {
+
+  private WindowHarness window;
+
+  @AfterEach
+  void close() throws Exception {
+    if (window != null) window.close();
+  }
+
+  @Test
+  void historySurvivesARestartAndConversationsCanBeAddedAndDeleted() throws Exception {
+    WindowHarness w = WindowHarness.start(WindowHarness.settings("http://127.0.0.1:9"));
+    window = w;
+    w.waitFor(() -> w.app.history().conversations().size() == 1);
+    Files.writeString(w.workspace.resolve("kept.txt"), "x");
+    w.type("/call files.list_dir {\"path\":\"~/Steward\"}");
+    w.waitFor(() -> !w.cards().isEmpty() && w.cards().get(0).state() == CallState.DONE);
+    w.waitForTurnEnd();
+    w.type("/help");
+    w.waitFor(() -> w.messages(MessageEntry.Kind.NOTICE).stream().anyMatch(m -> m.text().contains("/call <tool> <json>")));
+    w.waitForTurnEnd();
+    w.waitFor(() -> w.app.history().conversations().get(0).title().startsWith("/call files.list_dir"));
+
+    w.robot.clickOn("#history-new");
+    w.waitFor(() -> w.app.history().conversations().size() == 2 && w.app.chat().entries().isEmpty());
+    w.type("/tools");
+    w.waitForTurnEnd();
+    w.waitFor(() -> w.app.history().conversations().get(0).title().equals("/tools"));
+
+    Path base = w.base;
+    w.quit();
+    WindowHarness again = WindowHarness.start(base, WindowHarness.settings("http://127.0.0.1:9"));
+    window = again;
+    again.waitFor(() -> again.app.history().conversations().size() == 2);
+    // The newest conversation opens; the older one, with its card, is a click away.
+    again.waitFor(() -> again.messages(MessageEntry.Kind.USER).stream().anyMatch(m -> m.text().equals("/tools")));
+    again.robot.clickOn("/call files.list_dir {\"path\":\"~/Steward\"}");
+    again.waitFor(() -> again.cards().size() == 1);
+    assertEquals(CallState.DONE, again.cards().get(0).state());
+    assertTrue(again.cards().get(0).resultProperty().get().contains("kept.txt"));
+    assertTrue(again.messages(MessageEntry.Kind.NOTICE).stream().anyMatch(m -> m.text().contains("/call <tool> <json>")));
+
+    again.robot.clickOn("#history-delete");
+    again.waitFor(() -> again.app.history().conversations().size() == 1);
+    assertEquals("/tools", again.app.history().conversations().get(0).title());
+  }
+}

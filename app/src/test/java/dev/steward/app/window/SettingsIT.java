@@ -1,0 +1,90 @@
+package dev.steward.app.window;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.steward.app.agent.CallState;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javafx.scene.control.Label;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The settings screen on the real stage, saving through the real service's policy.update. */
+class SettingsIT {
+
+  private WindowHarness window;
+
+  @AfterEach
+  void close() throws Exception {
+    if (window != null) window.close();
+  }
+
+  private WindowHarness open() throws Exception {
+    window = WindowHarness.start(WindowHarness.settings("http://127.0.0.1:9"));
+    return window;
+  }
+
+  private static String label(WindowHarness w, String id) {
+    return w.robot.lookup(id).queryAs(Label.class).getText();
+  }
+
+  @Test
+  void aFolderThatDoesNotExistAndAMalformedHostAreRefusedAndNotSaved() throws Exception {
+    WindowHarness w = open();
+    Path policy = w.home.resolve("config/policy.json");
+    String before = Files.readString(policy);
+    w.robot.clickOn("Settings");
+    w.waitFor(() -> w.robot.lookup("#settings-new-folder").tryQuery().isPresent() && !w.app.settings().folders().isEmpty());
+    w.robot.clickOn("#settings-new-folder").write("~/no-such-folder");
+    w.robot.clickOn("#settings-add-folder");
+    w.waitFor(() -> label(w, "#settings-folder-error").contains("does not exist"));
+    // The hosts section is below the fold of the settings page: fill it and press its button directly.
+    w.robot.interact(() -> {
+      w.app.settings().newHostProperty().set("https://evil.example/steal");
+      w.robot.lookup("#settings-add-host").queryButton().fire();
+    });
+    w.waitFor(() -> label(w, "#settings-host-error").contains("not a host name"));
+    assertEquals(before, Files.readString(policy), "nothing was saved");
+
+    Files.createDirectories(w.userHome.resolve("Notes"));
+    w.robot.interact(() -> w.app.settings().newFolderProperty().set("~/Notes"));
+    w.robot.clickOn("#settings-add-folder");
+    w.waitFor(() -> Files.readString(policy).contains("~/Notes"));
+    w.waitFor(() -> label(w, "#settings-folder-error").isEmpty());
+    w.screenshot("settings");
+  }
+
+  @Test
+  void revokingAGrantMakesTheNextMatchingCallAskAgain() throws Exception {
+    WindowHarness w = open();
+    for (String n : new String[] {"a", "b", "c"}) Files.writeString(w.workspace.resolve(n + ".txt"), "old\n");
+    w.type("/call files.write_text {\"path\":\"~/Steward/a.txt\",\"content\":\"new\\n\"}");
+    w.waitForDialog();
+    w.waitFor(() -> w.robot.lookup("#always").match(org.testfx.util.NodeQueryUtils.isVisible()).tryQuery().isPresent());
+    w.click("#always");
+    w.waitFor(() -> w.cards().size() == 1 && w.cards().get(0).state() == CallState.DONE);
+    w.waitForTurnEnd();
+
+    w.type("/call files.write_text {\"path\":\"~/Steward/b.txt\",\"content\":\"new\\n\"}");
+    w.waitFor(() -> w.cards().size() == 2 && w.cards().get(1).state().finished());
+    w.waitForTurnEnd();
+    assertEquals(CallState.DONE, w.cards().get(1).state(), "the grant let it run without asking");
+
+    w.robot.clickOn("Settings");
+    w.waitFor(() -> w.app.settings().grants().size() == 1);
+    w.robot.clickOn("Revoke");
+    w.waitFor(() -> w.app.settings().grants().isEmpty());
+    assertFalse(Files.readString(w.home.resolve("config/policy.json")).contains("files.write_text\""), "the grant is gone from policy.json");
+
+    w.robot.clickOn("Chat");
+    w.type("/call files.write_text {\"path\":\"~/Steward/c.txt\",\"content\":\"new\\n\"}");
+    w.waitForDialog();
+    assertEquals(CallState.WAITING, w.cards().get(2).state());
+    w.click("#deny");
+    w.waitForTurnEnd();
+    assertEquals("old\n", Files.readString(w.workspace.resolve("c.txt")));
+    assertTrue(Files.readString(w.workspace.resolve("b.txt")).equals("new\n"));
+  }
+}
