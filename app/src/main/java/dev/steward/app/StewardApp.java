@@ -28,7 +28,6 @@ import dev.steward.app.service.ServiceUnavailableException;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Objects;
 import javafx.application.Application;
@@ -114,7 +113,7 @@ public final class StewardApp extends Application {
     primary.setTitle("Steward");
     primary.setScene(scene);
     primary.show();
-    System.err.println("steward: window shown " + ManagementFactory.getRuntimeMXBean().getUptime() + " ms after start");
+    System.err.println("steward: window shown " + (System.nanoTime() - Launcher.STARTED) / 1_000_000 + " ms after main");
 
     GlobalHotkey keys = GlobalHotkey.register(settings.hotkey(), () -> Platform.runLater(this::toggleWindow), config.env(),
         System.getProperty("os.name", ""));

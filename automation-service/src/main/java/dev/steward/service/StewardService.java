@@ -77,7 +77,25 @@ public final class StewardService implements AutoCloseable {
 
   public static StewardService start(StewardHome home, Options options) throws Exception {
     home.create();
-    Secrets secrets = Secrets.loadOrCreate(home);
+    // Opening the H2 log is the slowest step of a start; it runs while the tools and the policy
+    // are set up on this thread (issue 7: the service answers within half a second).
+    java.util.concurrent.CompletableFuture<AuditLog> opening = new java.util.concurrent.CompletableFuture<>();
+    Thread opener = new Thread(() -> {
+      try {
+        opening.complete(AuditLog.open(home.data(), options.durability()));
+      } catch (Throwable t) {
+        opening.completeExceptionally(t);
+      }
+    }, "audit-open");
+    opener.setDaemon(true);
+    opener.start();
+    Secrets secrets;
+    try {
+      secrets = Secrets.loadOrCreate(home);
+    } catch (IOException | RuntimeException e) {
+      closeWhenOpen(opening);
+      throw e;
+    }
     ToolRegistry tools = new ToolRegistry();
     FileTools.registerAll(tools);
     ClipboardTools.registerAll(tools);
@@ -93,10 +111,11 @@ public final class StewardService implements AutoCloseable {
       policies = PolicyStore.load(home, tools.all().stream().map(Tool::name).collect(Collectors.toSet()));
       policyRef.set(policies);
     } catch (PolicyError e) {
+      closeWhenOpen(opening);
       throw new IOException(home.policyFile() + " cannot be used: " + e.getMessage(), e);
     }
     createWorkspace(policies, home);
-    AuditLog audit = AuditLog.open(home.data(), options.durability());
+    AuditLog audit = awaitOpen(opening);
     try {
       ConfirmTokens tokens = new ConfirmTokens(secrets.tokenKey(), options.clock(), audit.tokenRecords());
       tokens.restore(
@@ -117,6 +136,26 @@ public final class StewardService implements AutoCloseable {
       audit.close();
       throw e;
     }
+  }
+
+  private static AuditLog awaitOpen(java.util.concurrent.CompletableFuture<AuditLog> opening) throws IOException {
+    try {
+      return opening.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      closeWhenOpen(opening);
+      throw new IOException("interrupted while opening the audit log", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) throw io;
+      if (cause instanceof RuntimeException re) throw re;
+      throw new IOException("cannot open the audit log: " + cause, cause);
+    }
+  }
+
+  /** A start that failed elsewhere still closes the log once it is open (H2 holds a file lock). */
+  private static void closeWhenOpen(java.util.concurrent.CompletableFuture<AuditLog> opening) {
+    opening.thenAccept(AuditLog::close);
   }
 
   /** The first read-write root is the workspace; make sure it exists so relative paths work. */

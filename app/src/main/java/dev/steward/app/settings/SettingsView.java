@@ -132,9 +132,18 @@ public final class SettingsView extends ScrollPane {
   private static VBox appsSection(SettingsViewModel m) {
     ListView<PolicyDocument.AppEntry> list = listOf(m.apps(), a -> a.id() + ": " + String.join(" ", a.command()), m::removeApp);
     list.setId("settings-apps");
-    Label hint = new Label("Apps the assistant may open; add them in config/policy.json (\"apps\").");
+    Label hint = new Label("Apps the assistant may open (always with your approval). Import proposes entries from the installed apps.");
     hint.getStyleClass().add("settings-hint");
-    return section("Apps", hint, list);
+    hint.setWrapText(true);
+    ListView<DesktopEntries.Proposal> proposals =
+        listOf(m.proposals(), p -> p.name() + " — " + String.join(" ", p.entry().command()), m::addApp);
+    proposals.setId("settings-app-proposals");
+    proposals.visibleProperty().bind(javafx.beans.binding.Bindings.isNotEmpty(m.proposals()));
+    proposals.managedProperty().bind(proposals.visibleProperty());
+    Button importApps = new Button("Import from installed apps");
+    importApps.setId("settings-import-apps");
+    importApps.setOnAction(e -> m.proposeApps(DesktopEntries.defaultFolders(java.nio.file.Path.of(System.getProperty("user.home")))));
+    return section("Apps", hint, list, importApps, proposals);
   }
 
   private static VBox hotkeySection(SettingsViewModel m, Runnable quitApp) {
@@ -187,7 +196,7 @@ public final class SettingsView extends ScrollPane {
         Label label = new Label(text.apply(item));
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        Button button = new Button(item instanceof PolicyDocument.StandingGrant ? "Revoke" : "Remove");
+        Button button = new Button(item instanceof PolicyDocument.StandingGrant ? "Revoke" : item instanceof DesktopEntries.Proposal ? "Add" : "Remove");
         button.getStyleClass().add("small");
         button.setOnAction(e -> remove.accept(item));
         HBox row = new HBox(8, label, spacer, button);

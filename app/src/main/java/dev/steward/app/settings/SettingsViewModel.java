@@ -42,6 +42,7 @@ public final class SettingsViewModel {
   private final ObservableList<String> hosts = FXCollections.observableArrayList();
   private final ObservableList<PolicyDocument.StandingGrant> grants = FXCollections.observableArrayList();
   private final ObservableList<PolicyDocument.AppEntry> apps = FXCollections.observableArrayList();
+  private final ObservableList<DesktopEntries.Proposal> proposals = FXCollections.observableArrayList();
   private final BooleanProperty allowPrivate = new SimpleBooleanProperty(false);
   private final StringProperty newFolder = new SimpleStringProperty("");
   private final BooleanProperty newFolderWritable = new SimpleBooleanProperty(false);
@@ -172,6 +173,27 @@ public final class SettingsViewModel {
       kept.removeIf(g -> g.id().equals(grant.id()));
       return doc.withGrants(kept);
     }, grantError, () -> {});
+  }
+
+  /** Proposals from the installed desktop entries that are not on the allowlist yet. */
+  public void proposeApps(List<java.nio.file.Path> folders) {
+    background.execute(() -> {
+      List<DesktopEntries.Proposal> found = DesktopEntries.scan(folders);
+      ui.execute(() -> proposals.setAll(found.stream().filter(p -> apps.stream().noneMatch(a -> a.id().equals(p.entry().id()))).toList()));
+    });
+  }
+
+  public void addApp(DesktopEntries.Proposal proposal) {
+    change(doc -> {
+      List<PolicyDocument.AppEntry> all = new ArrayList<>(doc.apps());
+      all.removeIf(a -> a.id().equals(proposal.entry().id()));
+      all.add(proposal.entry());
+      return new PolicyDocument(doc.paths(), all, doc.hosts(), doc.grants(), doc.overrides(), doc.confirmUnder());
+    }, grantError, () -> proposals.remove(proposal));
+  }
+
+  public ObservableList<DesktopEntries.Proposal> proposals() {
+    return proposals;
   }
 
   public void removeApp(PolicyDocument.AppEntry app) {

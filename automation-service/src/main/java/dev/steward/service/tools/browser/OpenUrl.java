@@ -56,7 +56,7 @@ import org.jspecify.annotations.Nullable;
 public final class OpenUrl extends BaseTool implements AutoCloseable {
 
   static final int DEFAULT_MAX_CHARS = 20_000;
-  private static final long SETTLE_MILLIS = 100;
+  private static final long SETTLE_MILLIS = 50;
 
   private static final ToolDefinition DEFINITION =
       new ToolDefinition(
