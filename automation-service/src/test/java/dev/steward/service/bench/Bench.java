@@ -31,7 +31,14 @@ public final class Bench {
   public static void main(String[] args) throws Exception {
     Path tmp = Files.createTempDirectory("steward-bench-");
     try {
-      run(tmp);
+      if (args.length > 0 && args[0].equals("browser")) {
+        // ./steward bench browser: only the browser figures (a quick loop while tuning it)
+        List<String[]> table = new ArrayList<>();
+        browserBench(table, tmp);
+        print(table);
+      } else {
+        run(tmp);
+      }
     } finally {
       deleteTree(tmp); // the file benchmark unpacks 238 MB: never leave it behind
     }

@@ -1,6 +1,7 @@
 package dev.steward.service.tools.browser;
 
 import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.PlaywrightException;
@@ -37,6 +38,7 @@ final class BrowserSession implements AutoCloseable {
           });
   private @Nullable Playwright playwright;
   private @Nullable Browser browser;
+  private @Nullable BrowserContext spare;
 
   BrowserSession(Supplier<Optional<Path>> executable) {
     this.executable = executable;
@@ -45,6 +47,43 @@ final class BrowserSession implements AutoCloseable {
   /** Submits work to the browser thread; the caller waits on the future. */
   <T> Future<T> submit(Function<Browser, T> work) {
     return thread.submit((Callable<T>) () -> work.apply(browser()));
+  }
+
+  /**
+   * A fresh context with one page for a visit. Opening one costs a renderer process, so the next
+   * is prepared while the browser thread is idle after a visit; every visit still gets its own,
+   * never used before. Runs on the browser thread.
+   */
+  BrowserContext freshContext(Browser b) {
+    BrowserContext c = spare;
+    spare = null;
+    if (c != null) {
+      try {
+        if (!c.pages().isEmpty()) return c;
+      } catch (PlaywrightException e) {
+        // the browser restarted; make a new one
+      }
+    }
+    return newContext(b);
+  }
+
+  /** Prepares the next visit's context in the background (on the browser thread, after this visit). */
+  void prepareNext() {
+    if (thread.isShutdown()) return;
+    thread.execute(() -> {
+      try {
+        if (spare == null) spare = newContext(browser());
+      } catch (RuntimeException e) {
+        spare = null; // the next visit makes its own and reports what is wrong
+      }
+    });
+  }
+
+  private static BrowserContext newContext(Browser b) {
+    BrowserContext c = b.newContext(new Browser.NewContextOptions().setAcceptDownloads(false)
+        .setServiceWorkers(com.microsoft.playwright.options.ServiceWorkerPolicy.BLOCK).setViewportSize(1280, 900));
+    c.newPage();
+    return c;
   }
 
   /** Unwraps a failed visit into the tool failure it carries. */
@@ -103,6 +142,7 @@ final class BrowserSession implements AutoCloseable {
     thread.submit(
         () -> {
           try {
+            if (spare != null) spare.close();
             if (browser != null) browser.close();
             if (playwright != null) playwright.close();
           } catch (PlaywrightException e) {

@@ -3,14 +3,12 @@ package dev.steward.service.tools.browser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.Response;
 import com.microsoft.playwright.TimeoutError;
 import com.microsoft.playwright.options.LoadState;
-import com.microsoft.playwright.options.ServiceWorkerPolicy;
 import com.microsoft.playwright.options.WaitUntilState;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.policy.PolicyDocument;
@@ -130,7 +128,8 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
     long timeoutMs = args.path("timeout_s").asLong(20) * 1000;
     boolean screenshot = args.hasNonNull("screenshot_path");
     NavigationGuard guard = new NavigationGuard(scope, HostScope.asciiHost(uri), timeoutMs);
-    Future<Visit> visit = session.submit(browser -> visit(browser, guard, uri.toString(), timeoutMs, screenshot));
+    Future<Visit> visit = session.submit(browser -> visit(session.freshContext(browser), guard, uri.toString(), timeoutMs, screenshot));
+    session.prepareNext();
     Visit page;
     try {
       page = visit.get(timeoutMs + 60_000, TimeUnit.MILLISECONDS);
@@ -173,14 +172,11 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
   /** What a visit brought back, read on the browser thread. */
   record Visit(String finalUrl, int status, String title, String text, byte @Nullable [] screenshot) {}
 
-  private static Visit visit(Browser browser, NavigationGuard guard, String url, long timeoutMs, boolean screenshot) {
-    BrowserContext context =
-        browser.newContext(
-            new Browser.NewContextOptions().setAcceptDownloads(false).setServiceWorkers(ServiceWorkerPolicy.BLOCK).setViewportSize(1280, 900));
+  private static Visit visit(BrowserContext context, NavigationGuard guard, String url, long timeoutMs, boolean screenshot) {
     try {
       context.setDefaultTimeout(timeoutMs);
       context.route("**/*", guard::handle);
-      Page page = context.newPage();
+      Page page = context.pages().get(0);
       Response response;
       try {
         response = page.navigate(url, new Page.NavigateOptions().setTimeout(timeoutMs).setWaitUntil(WaitUntilState.LOAD));
