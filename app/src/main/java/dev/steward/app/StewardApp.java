@@ -55,11 +55,11 @@ public final class StewardApp extends Application {
       });
   private final AuditViewModel audit = new AuditViewModel(background, Platform::runLater, java.time.Clock.systemUTC());
   private @Nullable SettingsViewModel settingsModel;
-  private @Nullable HistoryStore historyStore;
-  private @Nullable GlobalHotkey hotkey;
-  private @Nullable HistoryViewModel history;
-  private @Nullable ServiceSupervisor supervisor;
-  private @Nullable Agent agent;
+  private volatile @Nullable HistoryStore historyStore;
+  private volatile @Nullable GlobalHotkey hotkey;
+  private volatile @Nullable HistoryViewModel history;
+  private volatile @Nullable ServiceSupervisor supervisor;
+  private volatile @Nullable Agent agent;
   private @Nullable Stage stage;
 
   public StewardApp() {
@@ -78,17 +78,8 @@ public final class StewardApp extends Application {
     if (loaded.problem() != null) chat.showError(loaded.problem());
     applyTheme(settings.theme());
     javafx.scene.layout.BorderPane chatPane = new javafx.scene.layout.BorderPane(new ChatView(chat));
-    try {
-      java.nio.file.Files.createDirectories(config.places().data());
-      HistoryStore store = HistoryStore.open(config.places().data());
-      historyStore = store;
-      HistoryViewModel h = new HistoryViewModel(store, chat, background, Platform::runLater);
-      history = h;
-      chatPane.setLeft(new HistoryView(h));
-      h.load();
-    } catch (java.io.IOException | java.sql.SQLException e) {
-      chat.showError("The chat history cannot be kept (" + e.getMessage() + "); this conversation will not be saved.");
-    }
+    // Opening the history's H2 file takes a moment: the window does not wait for it.
+    background.execute(() -> openHistory(chatPane));
     Tab chatTab = new Tab("Chat", chatPane);
     Tab auditTab = new Tab("Audit log", new AuditPanel(audit, AuditPanel.fileChooser(() -> stage)));
     auditTab.setId("audit-tab");
@@ -193,6 +184,24 @@ public final class StewardApp extends Application {
   @Override
   public void stop() {
     shutdown();
+  }
+
+  private void openHistory(javafx.scene.layout.BorderPane chatPane) {
+    try {
+      java.nio.file.Files.createDirectories(config.places().data());
+      HistoryStore store = HistoryStore.open(config.places().data());
+      historyStore = store;
+      HistoryViewModel h = new HistoryViewModel(store, chat, background, Platform::runLater);
+      history = h;
+      Platform.runLater(() -> {
+        chatPane.setLeft(new HistoryView(h));
+        Agent a = agent;
+        if (a != null) h.setModelContext(a::restore); // the agent came first; otherwise connect() does this
+      });
+      h.load();
+    } catch (java.io.IOException | java.sql.SQLException e) {
+      chat.showError("The chat history cannot be kept (" + e.getMessage() + "); this conversation will not be saved.");
+    }
   }
 
   /** The hotkey: a hidden window comes back, in front and focused; a shown one hides. */
