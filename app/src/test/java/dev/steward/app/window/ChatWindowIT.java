@@ -131,6 +131,28 @@ class ChatWindowIT {
   }
 
   @Test
+  void enterApprovesAndEscapeDenies() throws Exception {
+    WindowHarness w = openWithModel();
+    Files.writeString(w.workspace.resolve("k1.txt"), "1\n");
+    Files.writeString(w.workspace.resolve("k2.txt"), "2\n");
+    ollama.enqueue(
+        Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/k1.txt\",\"content\":\"one\\n\"}")), Reply.text("ok"),
+        Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/k2.txt\",\"content\":\"two\\n\"}")), Reply.text("ok"));
+    w.type("First");
+    w.waitForDialog();
+    w.robot.type(javafx.scene.input.KeyCode.ENTER);
+    w.waitFor(() -> w.cards().size() == 1 && w.cards().get(0).state() == CallState.DONE);
+    w.waitForTurnEnd();
+    w.type("Second");
+    w.waitForDialog();
+    w.robot.type(javafx.scene.input.KeyCode.ESCAPE);
+    w.waitFor(() -> w.cards().size() == 2 && w.cards().get(1).state() == CallState.BLOCKED);
+    w.waitForTurnEnd();
+    assertEquals("one\n", Files.readString(w.workspace.resolve("k1.txt")));
+    assertEquals("2\n", Files.readString(w.workspace.resolve("k2.txt")));
+  }
+
+  @Test
   void stopEndsAStreamingAnswer() throws Exception {
     WindowHarness w = openWithModel();
     String[] chunks = new String[60];
