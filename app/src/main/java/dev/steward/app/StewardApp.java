@@ -73,7 +73,8 @@ public final class StewardApp extends Application {
   @Override
   public void start(Stage primary) {
     this.stage = primary;
-    SettingsStore.Loaded loaded = new SettingsStore(config.places(), config.env()).load();
+    SettingsStore settingsStore = new SettingsStore(config.places(), config.env());
+    SettingsStore.Loaded loaded = settingsStore.load();
     AppSettings settings = loaded.settings();
     if (loaded.problem() != null) chat.showError(loaded.problem());
     applyTheme(settings.theme());
@@ -91,7 +92,7 @@ public final class StewardApp extends Application {
       }
     });
     settingsModel =
-        new SettingsViewModel(background, Platform::runLater, new SettingsStore(config.places(), config.env()), ModelCatalog::list);
+        new SettingsViewModel(background, Platform::runLater, settingsStore, settings, ModelCatalog::list);
     Tab settingsTab = new Tab("Settings", new SettingsView(settingsModel, StewardApp::applyTheme, StewardApp::quit));
     settingsTab.setOnSelectionChanged(e -> {
       if (settingsTab.isSelected()) settingsModel.reload(); // "Always allow" may have added a grant

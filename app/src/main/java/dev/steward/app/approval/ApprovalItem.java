@@ -28,7 +28,7 @@ public final class ApprovalItem {
 
   ApprovalItem(Approver.Pending pending) {
     this.pending = pending;
-    this.originalText = pretty(pending.call().args());
+    this.originalText = Json.pretty(pending.call().args());
     this.argsText = new SimpleStringProperty(originalText);
   }
 
@@ -101,14 +101,6 @@ public final class ApprovalItem {
       return node != null && node.isObject() ? node : null;
     } catch (IOException e) {
       return null;
-    }
-  }
-
-  static String pretty(JsonNode node) {
-    try {
-      return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(node);
-    } catch (IOException e) {
-      return node.toString();
     }
   }
 }

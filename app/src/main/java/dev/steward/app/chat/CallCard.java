@@ -35,7 +35,7 @@ public final class CallCard implements ChatEntry {
     this.tool = call.toolName();
     this.risk = call.tool().risk();
     this.summary = new ReadOnlyStringWrapper(summarise(call.args()));
-    this.arguments = new ReadOnlyStringWrapper(pretty(call.args()));
+    this.arguments = new ReadOnlyStringWrapper(Json.pretty(call.args()));
   }
 
   /** A card from a saved conversation, as it last was. */
@@ -53,7 +53,7 @@ public final class CallCard implements ChatEntry {
   void apply(CallUpdate update) {
     detail.set(update.detail());
     if (update.ranArgs() != null) {
-      arguments.set(pretty(update.ranArgs()));
+      arguments.set(Json.pretty(update.ranArgs()));
       summary.set(summarise(update.ranArgs()) + " (edited)");
     }
     if (update.result() != null) result.set(update.result());
@@ -78,14 +78,6 @@ public final class CallCard implements ChatEntry {
       s.append(f.getKey()).append(": ").append(shown);
     }
     return s.length() > SUMMARY_LIMIT ? s.substring(0, SUMMARY_LIMIT - 1) + "…" : s.toString();
-  }
-
-  private static String pretty(JsonNode args) {
-    try {
-      return Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(args);
-    } catch (Exception e) {
-      return args.toString();
-    }
   }
 
   public String callId() {

@@ -60,12 +60,14 @@ public final class SettingsViewModel {
   private final ReadOnlyStringWrapper hotkeyStatus = new ReadOnlyStringWrapper("");
   private final ReadOnlyStringWrapper hotkeyError = new ReadOnlyStringWrapper("");
 
-  public SettingsViewModel(Executor background, Executor ui, SettingsStore store, Function<String, List<String>> modelCatalog) {
+  /** @param initial the settings in force (already read from {@code store} at start) */
+  public SettingsViewModel(
+      Executor background, Executor ui, SettingsStore store, AppSettings initial, Function<String, List<String>> modelCatalog) {
     this.background = background;
     this.ui = ui;
     this.store = store;
     this.modelCatalog = modelCatalog;
-    this.settings = store.load().settings();
+    this.settings = initial;
     ollamaUrl.set(settings.ollamaUrl());
     model.set(settings.model() == null ? "" : settings.model());
     theme.set(settings.theme());

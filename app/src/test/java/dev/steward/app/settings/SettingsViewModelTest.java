@@ -48,7 +48,8 @@ class SettingsViewModelTest {
   private final Service service = new Service();
 
   private SettingsViewModel vm() {
-    SettingsViewModel vm = new SettingsViewModel(Runnable::run, Runnable::run, new SettingsStore(StewardPlaces.under(dir, dir), Map.of()), url -> List.of("qwen2.5:7b", "llama3.2"));
+    SettingsStore store = new SettingsStore(StewardPlaces.under(dir, dir), Map.of());
+    SettingsViewModel vm = new SettingsViewModel(Runnable::run, Runnable::run, store, store.load().settings(), url -> List.of("qwen2.5:7b", "llama3.2"));
     vm.attach(service);
     return vm;
   }

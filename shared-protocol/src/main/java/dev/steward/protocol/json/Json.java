@@ -72,6 +72,15 @@ public final class Json {
     return MAPPER.readTree(text);
   }
 
+  /** Indented JSON for people (argument editors, details panes); never for the wire. */
+  public static String pretty(JsonNode node) {
+    try {
+      return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   public static String write(Object value) {
     try {
       return MAPPER.writeValueAsString(value);
