@@ -1,6 +1,12 @@
 package dev.steward.service.gate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.POJONode;
+import dev.steward.protocol.json.Json;
+import dev.steward.service.tools.WireValue;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.Map;
@@ -14,18 +20,6 @@ final class JsonSize {
 
   private JsonSize() {}
 
-  private static long utf8(String s) {
-    long n = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < 0x20 || c == '"' || c == '\\') n += 6;
-      else if (c < 0x80) n += 1;
-      else if (c < 0x800) n += 2;
-      else n += 3;
-    }
-    return n;
-  }
-
   static long estimate(JsonNode root) {
     long size = 0;
     ArrayDeque<JsonNode> todo = new ArrayDeque<>();
@@ -36,7 +30,7 @@ final class JsonSize {
         size += 2;
         for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
           Map.Entry<String, JsonNode> f = it.next();
-          size += 4 + utf8(f.getKey());
+          size += 2 + WireValue.stringBound(f.getKey());
           todo.push(f.getValue());
         }
       } else if (n.isArray()) {
@@ -46,11 +40,36 @@ final class JsonSize {
           todo.push(child);
         }
       } else if (n.isTextual()) {
-        size += 2 + utf8(n.textValue());
+        size += WireValue.stringBound(n.textValue());
+      } else if (n.isPojo()) {
+        size += pojo(((POJONode) n).getPojo());
       } else {
         size += 24;
       }
     }
     return size;
+  }
+
+  private static long pojo(Object value) {
+    if (value instanceof WireValue) return ((WireValue) value).maxBytes();
+    // Anything else is measured the slow way: written out and counted.
+    long[] count = {0};
+    OutputStream counter = new OutputStream() {
+      @Override
+      public void write(int b) {
+        count[0]++;
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) {
+        count[0] += len;
+      }
+    };
+    try {
+      Json.mapper().writeValue(counter, value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return count[0];
   }
 }

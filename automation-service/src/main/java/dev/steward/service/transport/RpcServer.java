@@ -75,6 +75,7 @@ public final class RpcServer implements AutoCloseable {
     container.setMaxBinaryMessageSize(1024);
     container.setMaxFrameSize(limits.maxFrameBytes());
     container.setIdleTimeout(Duration.ofHours(24));
+    container.setOutputBufferSize(64 << 10);
     RpcServer[] self = new RpcServer[1];
     server.setHandler(
         new Handler.Abstract() {

@@ -26,6 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Bench {
 
+  /** Search and listing: rounds that warm the page cache and the service's JIT, then measured rounds (median). */
+  private static final int FILE_WARMUP = 5;
+  private static final int FILE_ROUNDS = 9;
+
   private Bench() {}
 
   public static void main(String[] args) throws Exception {
@@ -35,6 +39,11 @@ public final class Bench {
         // ./steward bench browser: only the browser figures (a quick loop while tuning it)
         List<String[]> table = new ArrayList<>();
         browserBench(table, tmp);
+        print(table);
+      } else if (args.length > 0 && args[0].equals("files")) {
+        // ./steward bench files: only search and listing against rg and find
+        List<String[]> table = new ArrayList<>();
+        fileBench(table);
         print(table);
       } else {
         run(tmp);
@@ -219,7 +228,7 @@ public final class Bench {
 
   /**
    * Issue 3's corpus: the JDK's own sources (Temurin 25's lib/src.zip, ~15,000 files), searched and
-   * listed through the service and by ripgrep and find on the same tree, warm cache, median of 5.
+   * listed through the service and by ripgrep and find on the same tree, warm cache, median of 9 after 5 warm-up rounds.
    */
   private static void fileBench(List<String[]> table) throws Exception {
     Path zip = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/lib/src.zip");
@@ -248,11 +257,11 @@ public final class Bench {
       for (String[] q : searches) {
         JsonNode params = Json.mapper().valueToTree(new Execute.Params("bench", "search", "files.search",
             args("path", corpus.toString(), "content", q[1], "regex", Boolean.parseBoolean(q[2]), "include_hidden", true, "max_results", 100000), null, null));
-        long[] ours = new long[5];
-        long[] rg = new long[5];
+        long[] ours = new long[FILE_ROUNDS];
+        long[] rg = new long[FILE_ROUNDS];
         int ourCount = 0;
         int rgCount = 0;
-        for (int i = 0; i < 6; i++) { // the first round warms the cache and both programs
+        for (int i = 0; i < FILE_WARMUP + FILE_ROUNDS; i++) { // the first rounds warm the cache and both programs
           long t0 = System.nanoTime();
           JsonNode r = agent.call(Methods.TOOL_EXECUTE, params, JsonNode.class);
           long t1 = System.nanoTime();
@@ -267,24 +276,25 @@ public final class Bench {
           p.waitFor();
           long t3 = System.nanoTime();
           rgCount = (int) out.lines().filter(l -> !l.contains("binary file matches")).count();
-          if (i > 0) {
-            ours[i - 1] = t1 - t0;
-            rg[i - 1] = t3 - t2;
+          if (i >= FILE_WARMUP) {
+            ours[i - FILE_WARMUP] = t1 - t0;
+            rg[i - FILE_WARMUP] = t3 - t2;
           }
         }
         Arrays.sort(ours);
         Arrays.sort(rg);
         table.add(new String[] {"files.search " + q[0] + " vs rg (" + files + " files)",
-            String.format("%.0f / %.0f ms = %.2f×", ours[2] / 1e6, rg[2] / 1e6, (double) ours[2] / rg[2]),
+            String.format("%.0f / %.0f ms = %.2f×", ours[FILE_ROUNDS / 2] / 1e6, rg[FILE_ROUNDS / 2] / 1e6, (double) ours[FILE_ROUNDS / 2] / rg[FILE_ROUNDS / 2]),
             (ourCount == rgCount ? "same " + ourCount + " matches" : "MATCHES DIFFER: " + ourCount + " vs " + rgCount) + "; target ≤ 2.0×"});
       }
       JsonNode list = Json.mapper().valueToTree(new Execute.Params("bench", "list", "files.list_dir",
           args("path", corpus.toString(), "recursive", true, "include_hidden", true, "max_depth", 64, "max_entries", 100000), null, null));
-      long[] ours = new long[5];
-      long[] find = new long[5];
+      long[] ours = new long[FILE_ROUNDS];
+      long[] find = new long[FILE_ROUNDS];
+      long[] findStat = new long[FILE_ROUNDS];
       int ourFiles = 0;
       int findFiles = 0;
-      for (int i = 0; i < 6; i++) {
+      for (int i = 0; i < FILE_WARMUP + FILE_ROUNDS; i++) {
         long t0 = System.nanoTime();
         JsonNode r = agent.call(Methods.TOOL_EXECUTE, list, JsonNode.class);
         long t1 = System.nanoTime();
@@ -296,16 +306,26 @@ public final class Bench {
         p.waitFor();
         long t3 = System.nanoTime();
         findFiles = (int) out.lines().count();
-        if (i > 0) {
-          ours[i - 1] = t1 - t0;
-          find[i - 1] = t3 - t2;
+        // The same facts as an entry carries (type, size, modified): find must stat every entry too.
+        Process ps = new ProcessBuilder("find", corpus.toString(), "-printf", "%p %y %s %T@\\n").redirectErrorStream(true).start();
+        ps.getInputStream().readAllBytes();
+        ps.waitFor();
+        long t4 = System.nanoTime();
+        if (i >= FILE_WARMUP) {
+          ours[i - FILE_WARMUP] = t1 - t0;
+          find[i - FILE_WARMUP] = t3 - t2;
+          findStat[i - FILE_WARMUP] = t4 - t3;
         }
       }
       Arrays.sort(ours);
       Arrays.sort(find);
+      Arrays.sort(findStat);
       table.add(new String[] {"files.list_dir recursive vs find -type f",
-          String.format("%.0f / %.0f ms = %.2f×", ours[2] / 1e6, find[2] / 1e6, (double) ours[2] / find[2]),
+          String.format("%.0f / %.0f ms = %.2f×", ours[FILE_ROUNDS / 2] / 1e6, find[FILE_ROUNDS / 2] / 1e6, (double) ours[FILE_ROUNDS / 2] / find[FILE_ROUNDS / 2]),
           (ourFiles == findFiles ? "same " + ourFiles + " files" : "FILES DIFFER: " + ourFiles + " vs " + findFiles) + "; target ≤ 2.0×"});
+      table.add(new String[] {"files.list_dir recursive vs find -printf (stat)",
+          String.format("%.0f / %.0f ms = %.2f×", ours[FILE_ROUNDS / 2] / 1e6, findStat[FILE_ROUNDS / 2] / 1e6, (double) ours[FILE_ROUNDS / 2] / findStat[FILE_ROUNDS / 2]),
+          "find printing path, type, size and mtime of every entry"});
     }
   }
 

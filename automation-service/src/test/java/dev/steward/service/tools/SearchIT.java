@@ -118,7 +118,7 @@ class SearchIT {
 
   @ParameterizedTest(name = "content {0} regex={1} case_sensitive={2}")
   @CsvSource({"needle, false, true", "needle, false, false", "NEEDLE, false, true", "nee dle, false, true", "ne+dle\\d+, true, true", "^alpha, true, true",
-      "^(?:todo|fixme), true, false"})
+      "^(?:todo|fixme), true, false", "needl?e, true, true", "need+le, true, true", "nee(dle|DLE), true, true", "needle{0}, true, true"})
   void content_matches_equal_ripgrep(String content, boolean regex, boolean caseSensitive) throws Exception {
     List<String> flags = new ArrayList<>(List.of("-n"));
     if (!regex) flags.add("-F");

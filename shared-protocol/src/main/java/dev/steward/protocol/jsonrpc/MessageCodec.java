@@ -62,7 +62,7 @@ public final class MessageCodec {
 
   /** Reads a server's frame on the client side: responses and notifications. */
   public static List<Message> parseFromServer(String text) throws IOException {
-    JsonNode root = Json.parse(text);
+    JsonNode root = Json.parseFromService(text);
     List<Message> out = new ArrayList<>();
     if (root.isArray()) {
       for (JsonNode element : root) {

@@ -1,11 +1,18 @@
 package dev.steward.service.tools.files;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.steward.protocol.json.Json;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonSerializable;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
+import com.fasterxml.jackson.databind.node.POJONode;
+import dev.steward.service.tools.WireValue;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
 
-/** The wire form of a directory entry (SPEC §6): path, name, type, size, modified. */
+/** The wire form of directory entries (SPEC §6): path, name, type, size, modified. */
 final class Entries {
 
   private Entries() {}
@@ -16,13 +23,71 @@ final class Entries {
     return "file";
   }
 
-  static ObjectNode entry(Path path, BasicFileAttributes a) {
-    ObjectNode n = Json.object();
-    n.put("path", path.toString());
-    n.put("name", path.getFileName() == null ? path.toString() : path.getFileName().toString());
-    n.put("type", type(a));
-    n.put("size", a.isDirectory() ? 0 : a.size());
-    n.put("modified", a.lastModifiedTime().toInstant().toString());
-    return n;
+  static String name(Path path) {
+    return path.getFileName() == null ? path.toString() : path.getFileName().toString();
+  }
+
+  static long size(BasicFileAttributes a) {
+    return a.isDirectory() ? 0 : a.size();
+  }
+
+  static String modified(BasicFileAttributes a) {
+    return a.lastModifiedTime().toInstant().toString();
+  }
+
+  /** How many entries a listing's {@code entries} holds, whichever form it has. */
+  static int count(JsonNode entries) {
+    if (entries.isPojo() && ((POJONode) entries).getPojo() instanceof WireValue) {
+      return ((WireValue) ((POJONode) entries).getPojo()).count();
+    }
+    return entries.size();
+  }
+
+  /** A listing's entries, written straight to the wire as an array of entry objects. */
+  static final class Listed extends JsonSerializable.Base implements WireValue {
+    /** Field names, punctuation, a type and a date at their longest, and a 20-digit size. */
+    private static final int FIXED_BYTES = 120;
+
+    private final List<TreeListing.Entry> entries;
+
+    Listed(List<TreeListing.Entry> entries) {
+      this.entries = entries;
+    }
+
+    @Override
+    public void serialize(JsonGenerator gen, SerializerProvider serializers) throws IOException {
+      gen.writeStartArray(this, entries.size());
+      for (TreeListing.Entry e : entries) {
+        BasicFileAttributes a = e.attrs();
+        gen.writeStartObject();
+        gen.writeStringField("path", e.path().toString());
+        gen.writeStringField("name", name(e.path()));
+        gen.writeStringField("type", type(a));
+        gen.writeNumberField("size", size(a));
+        gen.writeStringField("modified", modified(a));
+        gen.writeEndObject();
+      }
+      gen.writeEndArray();
+    }
+
+    @Override
+    public void serializeWithType(JsonGenerator gen, SerializerProvider serializers, TypeSerializer typeSer) throws IOException {
+      serialize(gen, serializers);
+    }
+
+    @Override
+    public long maxBytes() {
+      long n = 2;
+      for (TreeListing.Entry e : entries) {
+        String path = e.path().toString();
+        n += FIXED_BYTES + WireValue.stringBound(path) * 2; // the name is a part of the path
+      }
+      return n;
+    }
+
+    @Override
+    public int count() {
+      return entries.size();
+    }
   }
 }

@@ -5,93 +5,111 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Finds matching lines in a file's bytes. A case-sensitive or ASCII literal is searched as bytes
- * (no decoding, so non-UTF-8 files are searched like ripgrep does); anything else goes through
- * {@link Pattern} on the text decoded as UTF-8.
+ * Finds matching lines in a file's bytes. A case-sensitive or ASCII literal is searched in the
+ * bytes themselves (no decoding, so non-UTF-8 files are searched like ripgrep does); anything else
+ * goes through {@link Pattern} on the text decoded as UTF-8 — after a cheap check, where the
+ * pattern allows one, that the file holds the literal every match must start with.
  */
 abstract class LineMatcher {
 
   record Hit(int line, String text) {}
 
-  abstract List<Hit> find(byte[] bytes);
+  /** The matching lines of {@code bytes[0, length)}. */
+  abstract List<Hit> find(byte[] bytes, int length);
 
   static LineMatcher of(String content, boolean regex, boolean caseSensitive) {
     boolean ascii = content.chars().allMatch(c -> c < 0x80);
     if (!regex && (caseSensitive || ascii)) {
-      return new Bytes(content.getBytes(StandardCharsets.UTF_8), !caseSensitive);
+      return new Literal(content, !caseSensitive);
     }
     int flags = Pattern.MULTILINE | (caseSensitive ? 0 : Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
-    return new Regex(Pattern.compile(regex ? content : Pattern.quote(content), flags));
+    String required = regex && caseSensitive ? leadingLiteral(content) : null;
+    return new Regex(Pattern.compile(regex ? content : Pattern.quote(content), flags), required);
   }
 
-  /** The 1-based line of {@code offset} and the line's text, given where lines start. */
-  static Hit hit(byte[] bytes, int lineStart, int line) {
-    int end = lineStart;
-    while (end < bytes.length && bytes[end] != '\n') end++;
+  /**
+   * The ASCII text every match of {@code regex} starts with, or null when there is none worth
+   * checking: plain characters up to the first metacharacter, less the last one when a quantifier
+   * that allows zero follows it. Any alternation anywhere means no such text can be promised.
+   */
+  static @Nullable String leadingLiteral(String regex) {
+    if (regex.indexOf('|') >= 0) return null;
+    int end = 0;
+    while (end < regex.length() && isPlain(regex.charAt(end))) end++;
+    if (end < regex.length() && "*?{".indexOf(regex.charAt(end)) >= 0) end--;
+    return end >= 3 ? regex.substring(0, end) : null;
+  }
+
+  private static boolean isPlain(char c) {
+    return c < 0x80 && "\\[](){}.*+?^$|".indexOf(c) < 0;
+  }
+
+  /** The 1-based line starting at {@code lineStart}, without its line ending, decoded as UTF-8. */
+  static Hit hit(byte[] bytes, int length, int lineStart, int line) {
+    int end = ByteSearch.indexOf(bytes, lineStart, length, (byte) '\n');
+    if (end < 0) end = length;
     int textEnd = end > lineStart && bytes[end - 1] == '\r' ? end - 1 : end;
     return new Hit(line, new String(bytes, lineStart, textEnd - lineStart, StandardCharsets.UTF_8));
   }
 
-  /**
-   * A literal searched in the raw bytes. The bytes are viewed as a Latin-1 string (a compact
-   * string: one copy, no decoding), so the JDK's vectorised {@code indexOf} does the scanning and
-   * lines are only counted in files that match.
-   */
-  private static final class Bytes extends LineMatcher {
-    private final String needle;
+  /** A literal searched in the raw bytes; lines are only counted in files that match. */
+  private static final class Literal extends LineMatcher {
+    private final byte[] needle;
     private final boolean fold;
 
-    Bytes(byte[] needle, boolean fold) {
-      String n = new String(needle, StandardCharsets.ISO_8859_1);
-      this.needle = fold ? n.toLowerCase(java.util.Locale.ROOT) : n;
+    Literal(String content, boolean fold) {
+      this.needle = (fold ? content.toLowerCase(java.util.Locale.ROOT) : content).getBytes(StandardCharsets.UTF_8);
       this.fold = fold;
     }
 
     @Override
-    List<Hit> find(byte[] bytes) {
+    List<Hit> find(byte[] bytes, int length) {
+      byte[] hay = fold ? asciiLower(bytes, length) : bytes;
+      int at = ByteSearch.indexOf(hay, 0, length, needle);
+      if (at < 0) return List.of();
       List<Hit> hits = new ArrayList<>();
-      String hay = new String(bytes, StandardCharsets.ISO_8859_1);
-      if (fold) hay = asciiLower(hay);
-      int at = hay.indexOf(needle);
       int line = 1;
       int counted = 0;
       while (at >= 0) {
-        for (int nl = hay.indexOf('\n', counted); nl >= 0 && nl < at; nl = hay.indexOf('\n', nl + 1)) {
+        for (int nl = ByteSearch.indexOf(hay, counted, at, (byte) '\n'); nl >= 0; nl = ByteSearch.indexOf(hay, nl + 1, at, (byte) '\n')) {
           line++;
           counted = nl + 1;
         }
-        int lineStart = counted;
-        hits.add(hit(bytes, lineStart, line));
-        int lineEnd = hay.indexOf('\n', at);
+        hits.add(hit(bytes, length, counted, line));
+        int lineEnd = ByteSearch.indexOf(hay, at, length, (byte) '\n');
         if (lineEnd < 0) break;
         line++;
         counted = lineEnd + 1;
-        at = hay.indexOf(needle, lineEnd + 1);
+        at = ByteSearch.indexOf(hay, lineEnd + 1, length, needle);
       }
       return hits;
     }
 
     /** Lower-cases ASCII letters only, as ripgrep does for an ASCII pattern. */
-    private static String asciiLower(String s) {
-      byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
-      for (int i = 0; i < b.length; i++) if (b[i] >= 'A' && b[i] <= 'Z') b[i] += 32;
-      return new String(b, StandardCharsets.ISO_8859_1);
+    private static byte[] asciiLower(byte[] bytes, int length) {
+      byte[] b = java.util.Arrays.copyOf(bytes, length);
+      for (int i = 0; i < length; i++) if (b[i] >= 'A' && b[i] <= 'Z') b[i] += 32;
+      return b;
     }
   }
 
   private static final class Regex extends LineMatcher {
     private final Pattern pattern;
+    private final byte @Nullable [] required;
 
-    Regex(Pattern pattern) {
+    Regex(Pattern pattern, @Nullable String required) {
       this.pattern = pattern;
+      this.required = required == null ? null : required.getBytes(StandardCharsets.US_ASCII);
     }
 
     @Override
-    List<Hit> find(byte[] bytes) {
+    List<Hit> find(byte[] bytes, int length) {
+      if (required != null && ByteSearch.indexOf(bytes, 0, length, required) < 0) return List.of();
       List<Hit> hits = new ArrayList<>();
-      String text = new String(bytes, StandardCharsets.UTF_8);
+      String text = new String(bytes, 0, length, StandardCharsets.UTF_8);
       Matcher m = pattern.matcher(text);
       int line = 1;
       int scanned = 0;

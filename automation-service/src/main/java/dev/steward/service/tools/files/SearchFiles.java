@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.TimeUnit;
@@ -52,14 +51,6 @@ public final class SearchFiles extends SinglePathTool {
   static final Duration SOFT_LIMIT = Duration.ofSeconds(20);
   /** A tool.progress message after every this many files. */
   static final int PROGRESS_EVERY = 2000;
-
-  private static final ForkJoinPool POOL = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
-      pool -> {
-        var t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
-        t.setName("files-search-" + t.getPoolIndex());
-        t.setDaemon(true);
-        return t;
-      }, null, false);
 
   private static final ToolDefinition DEFINITION =
       new ToolDefinition(
@@ -161,7 +152,7 @@ public final class SearchFiles extends SinglePathTool {
     ForkJoinTask<Void> task;
     try {
       SecureDirectoryStream<Path> top = SafeFs.openDir(dir);
-      task = POOL.submit(new Walk(s, top, dir.real()));
+      task = WalkPool.POOL.submit(new Walk(s, top, dir.real()));
     } catch (java.nio.file.NotDirectoryException e) {
       throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + dir.requested() + "\" is a file, not a folder", "/path", null);
     } catch (IOException e) {
@@ -268,10 +259,10 @@ public final class SearchFiles extends SinglePathTool {
         return;
       }
       if (attrs.size() > MAX_FILE_BYTES) return;
-      byte[] bytes = FileBytes.read(parent, name, (int) attrs.size());
+      FileBytes.Content bytes = FileBytes.read(parent, name, (int) attrs.size());
       if (bytes == null) return; // binary
       boolean any = false;
-      for (LineMatcher.Hit hit : s.content.find(bytes)) {
+      for (LineMatcher.Hit hit : s.content.find(bytes.bytes(), bytes.length())) {
         if (!any) {
           s.files.incrementAndGet();
           any = true;

@@ -1,0 +1,98 @@
+package dev.steward.service.tools.files;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.service.scope.Access;
+import dev.steward.service.scope.PathScope;
+import dev.steward.service.scope.ResolvedPath;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The parallel listing gives exactly what a plain depth-first walk by name gives, cut anywhere. */
+class TreeListingTest {
+
+  @TempDir static Path tmp;
+  static Path root;
+  static PathScope scope;
+
+  @BeforeAll
+  static void tree() throws IOException {
+    root = tmp.resolve("root");
+    Random random = new Random(3);
+    grow(root, 0, random);
+    Files.createDirectories(root.resolve(".hidden/inside"));
+    Files.writeString(root.resolve(".hidden/inside/file.txt"), "x");
+    Files.createDirectories(root.resolve("keys/.ssh"));
+    Files.writeString(root.resolve("keys/.ssh/id_rsa"), "secret");
+    Files.createSymbolicLink(root.resolve("link-out"), tmp);
+    Files.createSymbolicLink(root.resolve("d0/link-up"), root);
+    scope = PathScope.of(List.of(new PolicyDocument.PathRoot(root.toString(), "read")), List.of(tmp.resolve("own")), tmp);
+  }
+
+  private static void grow(Path dir, int depth, Random random) throws IOException {
+    Files.createDirectories(dir);
+    int files = random.nextInt(6);
+    for (int i = 0; i < files; i++) Files.writeString(dir.resolve("f" + i + ".txt"), "x".repeat(i));
+    if (depth < 4) {
+      int dirs = depth == 0 ? 4 : random.nextInt(4);
+      for (int i = 0; i < dirs; i++) grow(dir.resolve("d" + i), depth + 1, random);
+    }
+  }
+
+  /** The reference: one thread, one folder at a time, names sorted. */
+  private static void walk(Path dir, int depth, int maxDepth, boolean hidden, List<String> out) throws IOException {
+    List<Path> children;
+    try (Stream<Path> s = Files.list(dir)) {
+      children = s.sorted().toList();
+    }
+    for (Path child : children) {
+      String name = child.getFileName().toString();
+      if (!hidden && name.startsWith(".")) continue;
+      if (name.equals(".ssh")) continue;
+      out.add(root.relativize(child).toString());
+      if (Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS) && depth < maxDepth) walk(child, depth + 1, maxDepth, hidden, out);
+    }
+  }
+
+  private static List<String> listed(int max, int maxDepth, boolean hidden) throws Exception {
+    ResolvedPath dir = scope.resolve(root.toString(), Access.READ);
+    TreeListing.Result r = TreeListing.list(dir, new TreeListing.Settings(scope, hidden, maxDepth, max));
+    List<String> out = new ArrayList<>();
+    r.entries().forEach(e -> out.add(root.relativize(e.path()).toString()));
+    return out;
+  }
+
+  @Test
+  void the_whole_tree_in_walk_order() throws Exception {
+    List<String> expected = new ArrayList<>();
+    walk(root, 1, 64, true, expected);
+    assertEquals(expected, listed(100_000, 64, true));
+  }
+
+  @ParameterizedTest(name = "max {0}, depth {1}, hidden {2}")
+  @CsvSource({"1, 64, true", "2, 64, true", "7, 64, false", "23, 64, true", "60, 3, true", "100, 2, false", "150, 64, true", "1, 1, true", "5, 1, false"})
+  void any_cut_is_the_walks_first_entries_and_says_it_is_cut(int max, int maxDepth, boolean hidden) throws Exception {
+    List<String> all = new ArrayList<>();
+    walk(root, 1, maxDepth, hidden, all);
+    for (int round = 0; round < 20; round++) { // parallel walks finish in a different order each time
+      ResolvedPath dir = scope.resolve(root.toString(), Access.READ);
+      TreeListing.Result r = TreeListing.list(dir, new TreeListing.Settings(scope, hidden, maxDepth, max));
+      List<String> out = new ArrayList<>();
+      r.entries().forEach(e -> out.add(root.relativize(e.path()).toString()));
+      assertEquals(all.subList(0, Math.min(max, all.size())), out);
+      assertEquals(all.size() > max, r.truncated());
+    }
+  }
+}
