@@ -45,6 +45,9 @@ public final class AuditLog implements AutoCloseable {
   private final Object appliedMonitor = new Object();
   private final java.util.concurrent.atomic.AtomicInteger waiters = new java.util.concurrent.atomic.AtomicInteger();
   private final Thread loader;
+  private final @org.jspecify.annotations.Nullable TextIndex textIndex;
+  /** Whether the text index holds every row H2 holds (the loader keeps it so once caught up). */
+  private volatile boolean textReady;
 
   // guarded by appendLock
   private long lastSeq;
@@ -58,8 +61,10 @@ public final class AuditLog implements AutoCloseable {
   private volatile long applied;
   private volatile boolean running = true;
 
-  private AuditLog(AuditStore store, Journal journal, Durability durability, Mark head, Mark last, long applied) {
+  private AuditLog(AuditStore store, @org.jspecify.annotations.Nullable TextIndex textIndex, Journal journal, Durability durability,
+      Mark head, Mark last, long applied) {
     this.store = store;
+    this.textIndex = textIndex;
     this.journal = journal;
     this.durability = durability;
     this.journalHead = head;
@@ -106,12 +111,21 @@ public final class AuditLog implements AutoCloseable {
       Journal journal = Journal.create(journalFile, last.seq(), last.hash(), List.of());
       // Recovery is done: whatever H2 lacks up to `last` is missing for good (verify reports it),
       // so queries never wait for those rows.
-      AuditLog log = new AuditLog(store, journal, durability, last, last, last.seq());
+      AuditLog log = new AuditLog(store, openTextIndex(dataDir), journal, durability, last, last, last.seq());
       log.loader.start();
       return log;
     } catch (SQLException | RuntimeException e) {
       store.close();
       throw new IOException("cannot recover the audit log in " + dataDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static @org.jspecify.annotations.Nullable TextIndex openTextIndex(Path dataDir) {
+    try {
+      return TextIndex.open(dataDir);
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "audit: no text index (text filters scan H2 instead)", e);
+      return null;
     }
   }
 
@@ -149,7 +163,46 @@ public final class AuditLog implements AutoCloseable {
 
   public Audit.QueryResult query(Audit.QueryParams params, int limit) throws AuditUnavailableException {
     awaitApplied(acked.seq());
+    byte[] needle = params.text() == null || params.text().isBlank() ? null : TextIndex.needle(params.text());
+    TextIndex index = textIndex;
+    if (needle != null && index != null && textReady) {
+      try {
+        return queryIndexed(index, needle, params, limit);
+      } catch (IOException e) {
+        LOG.log(Level.WARNING, "audit: the text index cannot be read; scanning H2", e);
+      }
+    }
     return sql(() -> store.query(params, limit));
+  }
+
+  /** A text filter through the text index: H2 reads only the rows it names. */
+  private Audit.QueryResult queryIndexed(TextIndex index, byte[] needle, Audit.QueryParams params, int limit)
+      throws IOException, AuditUnavailableException {
+    long below = params.cursor() == null ? Long.MAX_VALUE : AuditStore.cursorSeq(params.cursor());
+    List<Audit.Row> rows = new ArrayList<>();
+    SQLException[] failed = {null};
+    index.search(needle, below, (seqs, count) -> {
+      try {
+        // In slices about the size still wanted: the rows found nearly always pass the filters.
+        for (int from = 0; from < count && rows.size() <= limit; ) {
+          int wanted = limit + 1 - rows.size();
+          int to = Math.min(count, from + Math.max(wanted, 64));
+          rows.addAll(store.queryAmong(params, seqs, from, to, wanted));
+          from = to;
+        }
+      } catch (SQLException e) {
+        failed[0] = e;
+        return false;
+      }
+      return rows.size() <= limit;
+    });
+    if (failed[0] != null) throw new AuditUnavailableException("the audit database cannot be read: " + failed[0].getMessage(), failed[0]);
+    String next = null;
+    if (rows.size() > limit) {
+      rows.subList(limit, rows.size()).clear();
+      next = rows.get(rows.size() - 1).auditId();
+    }
+    return new Audit.QueryResult(rows, next);
   }
 
   public Optional<ChainedRow> row(long seq) throws AuditUnavailableException {
@@ -213,6 +266,11 @@ public final class AuditLog implements AutoCloseable {
       return new Audit.VerifyResult(false, count[0], Long.toString(last), "the newest row does not match the chain head");
     }
     return new Audit.VerifyResult(true, count[0], null, null);
+  }
+
+  /** Whether text filters are answered through the text index (it has caught up with H2). */
+  public boolean textIndexReady() {
+    return textReady;
   }
 
   /** The newest acknowledged sequence number. */
@@ -294,6 +352,7 @@ public final class AuditLog implements AutoCloseable {
   // ---- loader ------------------------------------------------------------------------------
 
   private void loadLoop() {
+    catchUpTextIndex();
     List<ChainedRow> batch = new ArrayList<>(MAX_BATCH);
     long lastCheckpoint = System.nanoTime();
     long uncheckpointed = 0;
@@ -314,6 +373,7 @@ public final class AuditLog implements AutoCloseable {
           }
           toLoad.drainTo(batch, MAX_BATCH * 4);
           insertWithRetry(batch);
+          indexText(batch);
           ChainedRow last = batch.get(batch.size() - 1);
           newest = new Mark(last.seq(), last.rowHash());
           uncheckpointed += batch.size();
@@ -335,6 +395,35 @@ public final class AuditLog implements AutoCloseable {
       } catch (SQLException e) {
         LOG.log(Level.SEVERE, "audit: H2 checkpoint failed; the journal keeps the rows", e);
       }
+    }
+  }
+
+  /** Brings the text index up to H2 (the loader's first job): a file from before a crash, or none. */
+  private void catchUpTextIndex() {
+    TextIndex index = textIndex;
+    if (index == null) return;
+    try {
+      long stored = store.maxSeq();
+      if (index.lastSeq() > stored) index.reset(); // it claims rows H2 lacks: not this log's index
+      if (index.lastSeq() < stored) {
+        long from = index.lastSeq() + 1;
+        store.scanFrom(from, 5000, index::append);
+        LOG.info("audit: text index completed from row " + from + " to " + stored);
+      }
+      textReady = true;
+    } catch (SQLException | IOException e) {
+      LOG.log(Level.WARNING, "audit: the text index cannot be completed; text filters scan H2", e);
+    }
+  }
+
+  private void indexText(List<ChainedRow> batch) {
+    TextIndex index = textIndex;
+    if (index == null || !textReady) return;
+    try {
+      index.append(batch);
+    } catch (IOException e) {
+      textReady = false; // a gap would hide rows from searches: H2 answers them from now on
+      LOG.log(Level.WARNING, "audit: the text index cannot be written; text filters scan H2", e);
     }
   }
 
@@ -401,6 +490,16 @@ public final class AuditLog implements AutoCloseable {
       LOG.log(Level.WARNING, "audit: closing", e);
     } finally {
       store.close();
+      closeTextIndex();
+    }
+  }
+
+  private void closeTextIndex() {
+    if (textIndex == null) return;
+    try {
+      textIndex.close();
+    } catch (IOException e) {
+      LOG.log(Level.FINE, "audit: closing the text index", e);
     }
   }
 }

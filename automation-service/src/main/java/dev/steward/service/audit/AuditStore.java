@@ -127,6 +127,37 @@ final class AuditStore implements Closeable {
   Audit.QueryResult query(Audit.QueryParams p, int limit) throws SQLException {
     StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM audit WHERE 1=1");
     List<Object> args = new ArrayList<>();
+    filter(p, sql, args);
+    sql.append(" ORDER BY seq DESC LIMIT ?");
+    args.add(limit + 1);
+    List<Audit.Row> rows = select(sql.toString(), args);
+    String next = null;
+    if (rows.size() > limit) {
+      rows.remove(rows.size() - 1);
+      next = rows.get(rows.size() - 1).auditId();
+    }
+    return new Audit.QueryResult(rows, next);
+  }
+
+  /**
+   * The rows among {@code seqs[from, to)} (numbers the text index found) that pass every filter, newest
+   * first, at most {@code max}. The text filter is applied again: the index only narrows the search.
+   */
+  List<Audit.Row> queryAmong(Audit.QueryParams p, long[] seqs, int from, int to, int max) throws SQLException {
+    StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM audit WHERE seq IN (");
+    for (int i = from; i < to; i++) {
+      if (i > from) sql.append(',');
+      sql.append(seqs[i]);
+    }
+    sql.append(')');
+    List<Object> args = new ArrayList<>();
+    filter(p, sql, args);
+    sql.append(" ORDER BY seq DESC LIMIT ?");
+    args.add(max);
+    return select(sql.toString(), args);
+  }
+
+  private static void filter(Audit.QueryParams p, StringBuilder sql, List<Object> args) {
     if (p.tool() != null) {
       sql.append(" AND tool = ?");
       args.add(p.tool());
@@ -164,23 +195,48 @@ final class AuditStore implements Closeable {
       sql.append(" AND seq < ?");
       args.add(parseCursor(p.cursor()));
     }
-    sql.append(" ORDER BY seq DESC LIMIT ?");
-    args.add(limit + 1);
+  }
+
+  private List<Audit.Row> select(String sql, List<Object> args) throws SQLException {
     List<Audit.Row> rows = new ArrayList<>();
     synchronized (reader) {
-      try (PreparedStatement ps = reader.prepareStatement(sql.toString())) {
+      try (PreparedStatement ps = reader.prepareStatement(sql)) {
         for (int i = 0; i < args.size(); i++) ps.setObject(i + 1, args.get(i));
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) rows.add(read(rs).toWire());
         }
       }
     }
-    String next = null;
-    if (rows.size() > limit) {
-      rows.remove(rows.size() - 1);
-      next = rows.get(rows.size() - 1).auditId();
+    return rows;
+  }
+
+  /** Rows from {@code fromSeq} on, in chain order, handed over in batches (for the text index). */
+  void scanFrom(long fromSeq, int batch, Batches each) throws SQLException, java.io.IOException {
+    List<ChainedRow> rows = new ArrayList<>(batch);
+    synchronized (reader) {
+      try (PreparedStatement ps = reader.prepareStatement("SELECT " + COLUMNS + " FROM audit WHERE seq >= ? ORDER BY seq")) {
+        ps.setFetchSize(batch);
+        ps.setLong(1, fromSeq);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            rows.add(read(rs));
+            if (rows.size() == batch) {
+              each.accept(rows);
+              rows.clear();
+            }
+          }
+        }
+      }
     }
-    return new Audit.QueryResult(rows, next);
+    if (!rows.isEmpty()) each.accept(rows);
+  }
+
+  interface Batches {
+    void accept(List<ChainedRow> rows) throws java.io.IOException;
+  }
+
+  static long cursorSeq(String cursor) {
+    return parseCursor(cursor);
   }
 
   /** Every row in chain order. */

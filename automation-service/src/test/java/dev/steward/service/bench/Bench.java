@@ -40,6 +40,11 @@ public final class Bench {
         List<String[]> table = new ArrayList<>();
         browserBench(table, tmp);
         print(table);
+      } else if (args.length > 0 && args[0].equals("audit")) {
+        // ./steward bench audit: only the million-row audit log figures
+        List<String[]> table = new ArrayList<>();
+        AuditBench.run(table, tmp);
+        print(table);
       } else if (args.length > 0 && args[0].equals("files")) {
         // ./steward bench files: only search and listing against rg and find
         List<String[]> table = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.steward.service.tools.files;
 
+import dev.steward.service.util.ByteSearch;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;

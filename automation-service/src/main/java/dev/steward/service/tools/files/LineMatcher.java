@@ -1,5 +1,6 @@
 package dev.steward.service.tools.files;
 
+import dev.steward.service.util.ByteSearch;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.steward.service.tools.files;
+package dev.steward.service.util;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -11,7 +11,7 @@ import java.util.Arrays;
  * every byte; a byte-at-a-time loop, or copying each file into a string to use the JDK's
  * vectorised {@code indexOf}, costs about twice as much.
  */
-final class ByteSearch {
+public final class ByteSearch {
 
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long ONES = 0x0101010101010101L;
@@ -28,7 +28,7 @@ final class ByteSearch {
   }
 
   /** The first index of {@code b} in {@code a[from, to)}, or -1. */
-  static int indexOf(byte[] a, int from, int to, byte b) {
+  public static int indexOf(byte[] a, int from, int to, byte b) {
     long pattern = (b & 0xFFL) * ONES;
     int i = from;
     for (; i + Long.BYTES <= to; i += Long.BYTES) {
@@ -46,7 +46,7 @@ final class ByteSearch {
    * both the needle's first and last byte match, eight places at a time; each is then compared
    * whole.
    */
-  static int indexOf(byte[] a, int from, int to, byte[] needle) {
+  public static int indexOf(byte[] a, int from, int to, byte[] needle) {
     int n = needle.length;
     if (n == 0) return from <= to ? from : -1;
     if (n == 1) return indexOf(a, from, to, needle[0]);

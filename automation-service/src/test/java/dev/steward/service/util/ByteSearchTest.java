@@ -1,13 +1,10 @@
-package dev.steward.service.tools.files;
+package dev.steward.service.util;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 class ByteSearchTest {
 
@@ -53,22 +50,5 @@ class ByteSearchTest {
     byte[] a = ("x".repeat(100) + "needle").getBytes(StandardCharsets.US_ASCII);
     assertEquals(100, ByteSearch.indexOf(a, 0, a.length, "needle".getBytes(StandardCharsets.US_ASCII)));
     assertEquals(-1, ByteSearch.indexOf(a, 0, a.length - 1, "needle".getBytes(StandardCharsets.US_ASCII)));
-  }
-
-  @ParameterizedTest
-  @CsvSource(delimiter = ';', nullValues = "none", value = {
-      "synchronized\\s*\\(this\\); synchronized",
-      "needl?e; need",
-      "need+le; need",
-      "needle{0}; needl",
-      "abc*; none", // 'ab' is too short to be worth a look
-      "foo|barbaz; none",
-      "(?i)needle; none",
-      "^needle; none",
-      "\\bneedle; none",
-      "ne.dle; none"})
-  void a_regex_promises_only_the_literal_every_match_starts_with(String regex, String literal) {
-    if (literal == null) assertNull(LineMatcher.leadingLiteral(regex));
-    else assertEquals(literal, LineMatcher.leadingLiteral(regex));
   }
 }
