@@ -60,6 +60,8 @@ public final class StewardApp extends Application {
   private volatile @Nullable HistoryViewModel history;
   private volatile @Nullable ServiceSupervisor supervisor;
   private volatile @Nullable Agent agent;
+  /** "Show in audit log" from the chat and the history: the audit tab, filtered (set once it exists). */
+  private volatile java.util.function.Consumer<String> auditLink = text -> {};
   private @Nullable Stage stage;
 
   public StewardApp() {
@@ -100,6 +102,11 @@ public final class StewardApp extends Application {
     TabPane tabs = new TabPane(chatTab, auditTab, settingsTab);
     tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
     tabs.setId("tabs");
+    auditLink = text -> {
+      tabs.getSelectionModel().select(auditTab);
+      audit.showMatching(text); // after the tab's own refresh, so this filter is the one shown
+    };
+    chat.setAuditLink(text -> auditLink.accept(text));
     Scene scene = new Scene(tabs, 960, 720);
     scene.getStylesheets().add(Objects.requireNonNull(getClass().getResource("steward.css")).toExternalForm());
     primary.setTitle("Steward");
@@ -193,6 +200,7 @@ public final class StewardApp extends Application {
       HistoryStore store = HistoryStore.open(config.places().data());
       historyStore = store;
       HistoryViewModel h = new HistoryViewModel(store, chat, background, Platform::runLater);
+      h.setAuditLink(text -> auditLink.accept(text));
       history = h;
       Platform.runLater(() -> {
         chatPane.setLeft(new HistoryView(h));

@@ -49,6 +49,8 @@ public final class Agent implements Conversation, AutoCloseable {
   private final int stepLimit;
   private final ExecutorService thread;
   private final List<ChatMessage> history = new ArrayList<>();
+  /** The open conversation's id and a slash (agent thread only); empty before one is opened. */
+  private String tracePrefix = "";
   private volatile boolean stopping;
   private volatile @Nullable CompletableFuture<ChatResponse> streaming;
   private volatile @Nullable StreamingHandle streamHandle;
@@ -112,8 +114,9 @@ public final class Agent implements Conversation, AutoCloseable {
   }
 
   @Override
-  public void restore(List<Exchange> exchanges) {
+  public void restore(String conversationId, List<Exchange> exchanges) {
     thread.execute(() -> {
+      tracePrefix = conversationId + "/";
       history.clear();
       history.add(SystemMessage.from(SYSTEM_PROMPT));
       for (Exchange e : exchanges) history.add(e.fromUser() ? UserMessage.from(e.text()) : AiMessage.from(e.text()));
@@ -130,7 +133,7 @@ public final class Agent implements Conversation, AutoCloseable {
       case "call" -> {
         RemoteTools tools = new RemoteTools(link.tools());
         ProposedCall call = command.toCall(tools, newId("c"));
-        List<CallOutcome> outcomes = runCalls(newId("t"), List.of(call), listener);
+        List<CallOutcome> outcomes = runCalls(newTraceId(), List.of(call), listener);
         listener.notice(outcomes.get(0).forModel());
       }
       default -> listener.error("Unknown command /" + command.name() + ". " + Command.HELP);
@@ -142,7 +145,7 @@ public final class Agent implements Conversation, AutoCloseable {
   private void converse(String text, TurnListener listener) {
     ModelSource.Model model = models.model();
     RemoteTools tools = new RemoteTools(link.tools());
-    String traceId = newId("t");
+    String traceId = newTraceId();
     history.add(UserMessage.from(text));
     for (int step = 1; step <= stepLimit; step++) {
       if (stopping) {
@@ -244,6 +247,11 @@ public final class Agent implements Conversation, AutoCloseable {
 
   private static String newId(String prefix) {
     return prefix + "-" + UUID.randomUUID();
+  }
+
+  /** One per turn: the open conversation's id, then the turn's own (the gate allows '/' in ids). */
+  private String newTraceId() {
+    return tracePrefix + newId("t");
   }
 
   @Override

@@ -32,6 +32,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CallRunner {
 
+  /** A declined call's card detail: it never reached the gate, so the audit log has no row of it. */
+  public static final String DECLINED = "declined by you";
+
   /** Codes that mean the gate refused a call (blocked), as opposed to a call that failed. */
   private static final Set<String> REFUSALS =
       Set.of(
@@ -184,7 +187,7 @@ public final class CallRunner {
   }
 
   private static CallOutcome declined(ProposedCall call, TurnListener listener) {
-    listener.callUpdated(new CallUpdate(call.callId(), CallState.BLOCKED, "declined by you", null, null));
+    listener.callUpdated(new CallUpdate(call.callId(), CallState.BLOCKED, DECLINED, null, null));
     return new CallOutcome(
         call.callId(), CallState.BLOCKED, "The user declined the call " + call.toolName() + "; it did not run. Do not retry it unless the user asks.");
   }

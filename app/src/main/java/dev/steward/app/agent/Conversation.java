@@ -9,6 +9,10 @@ public interface Conversation {
 
   void stop();
 
-  /** Starts over from a saved conversation (or from nothing): the model sees these messages. */
-  default void restore(java.util.List<Exchange> exchanges) {}
+  /**
+   * Starts over from a saved conversation (or from nothing): the model sees these messages, and
+   * the calls made from now on carry the conversation's id in their trace ids, so the audit log's
+   * text filter finds all of a conversation's rows.
+   */
+  default void restore(String conversationId, java.util.List<Exchange> exchanges) {}
 }

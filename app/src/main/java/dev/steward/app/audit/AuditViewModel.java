@@ -106,6 +106,16 @@ public final class AuditViewModel {
     return new AuditFilter(tool.get(), decision.get(), result.get(), text.get(), since, null);
   }
 
+  /** Shows every row holding {@code text} (a call's or a conversation's id), other filters cleared. */
+  public void showMatching(String text) {
+    tool.set("");
+    decision.set("");
+    result.set("");
+    range.set(Range.ANY);
+    this.text.set(text);
+    refresh();
+  }
+
   /** Shows the first page under the current filters. */
   public void refresh() {
     AuditSource s = source;

@@ -1,7 +1,9 @@
 package dev.steward.app.chat;
 
+import dev.steward.app.agent.CallRunner;
 import dev.steward.app.agent.CallState;
 import javafx.geometry.Pos;
+import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextArea;
 import javafx.scene.control.TitledPane;
@@ -13,7 +15,7 @@ import javafx.scene.layout.VBox;
 /** A tool call card: tool, summary, risk badge and state; details (arguments, result) on demand. */
 final class CallCardView extends VBox {
 
-  CallCardView(CallCard card) {
+  CallCardView(CallCard card, Runnable showInAudit) {
     setId("card-" + card.callId());
     getStyleClass().add("call-card");
     Label tool = new Label(card.tool());
@@ -54,7 +56,16 @@ final class CallCardView extends VBox {
     expander.setExpanded(false);
     expander.getStyleClass().add("call-details");
 
-    getChildren().addAll(head, summary, detail, expander);
+    // A finished call has its rows in the audit log (a declined one never reached the gate).
+    Hyperlink audit = new Hyperlink("Show in audit log");
+    audit.setId("audit-link-" + card.callId());
+    audit.getStyleClass().add("call-audit-link");
+    audit.setOnAction(e -> showInAudit.run());
+    audit.visibleProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(
+        () -> card.state().finished() && !card.detail().equals(CallRunner.DECLINED), card.stateProperty(), card.detailProperty()));
+    audit.managedProperty().bind(audit.visibleProperty());
+
+    getChildren().addAll(head, summary, detail, expander, audit);
     showState(card.state(), state);
     card.stateProperty().addListener((o, was, now) -> showState(now, state));
   }

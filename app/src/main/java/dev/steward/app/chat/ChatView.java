@@ -135,8 +135,8 @@ public final class ChatView extends BorderPane {
     }
   }
 
-  private static Node viewOf(ChatEntry entry) {
-    if (entry instanceof CallCard card) return new CallCardView(card);
+  private Node viewOf(ChatEntry entry) {
+    if (entry instanceof CallCard card) return new CallCardView(card, () -> model.showInAudit(card));
     MessageEntry m = (MessageEntry) entry;
     Node content;
     if (m.kind() == MessageEntry.Kind.ASSISTANT) {

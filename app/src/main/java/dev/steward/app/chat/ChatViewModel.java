@@ -42,6 +42,7 @@ public final class ChatViewModel {
   private final ObjectProperty<@Nullable Conversation> conversation = new SimpleObjectProperty<>();
   private final Map<String, CallCard> cards = new HashMap<>();
   private final List<Runnable> turnFinished = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private java.util.function.Consumer<String> auditLink = text -> {};
   private final BooleanBinding canSend;
 
   /** @param ui runs a change on the UI thread ({@code Platform::runLater}; direct in tests) */
@@ -50,6 +51,16 @@ public final class ChatViewModel {
     this.canSend =
         Bindings.createBooleanBinding(
             () -> !busy.get() && conversation.get() != null && !input.get().isBlank(), busy, conversation, input);
+  }
+
+  /** Where a card's "Show in audit log" goes: the audit panel, filtered by the text given. */
+  public void setAuditLink(java.util.function.Consumer<String> link) {
+    this.auditLink = link;
+  }
+
+  /** Shows the audit rows of one call (its id is in both of them). */
+  public void showInAudit(CallCard card) {
+    auditLink.accept(card.callId());
   }
 
   /** Called after each turn (on the UI thread), e.g. to save the conversation. */

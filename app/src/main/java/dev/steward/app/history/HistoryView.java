@@ -37,12 +37,20 @@ public final class HistoryView extends VBox {
       Conversation c = model.currentProperty().get();
       if (c != null) model.delete(c);
     });
+    Button audit = new Button("Audit log");
+    audit.setId("history-audit");
+    audit.setTooltip(new javafx.scene.control.Tooltip("Show what this conversation's calls did, in the audit log"));
+    audit.disableProperty().bind(model.currentProperty().isNull());
+    audit.setOnAction(e -> {
+      Conversation c = model.currentProperty().get();
+      if (c != null) model.showInAudit(c);
+    });
     Label problem = new Label();
     problem.setWrapText(true);
     problem.getStyleClass().add("settings-error");
     problem.textProperty().bind(model.problemProperty());
     Label title = new Label("Conversations");
     title.getStyleClass().add("settings-heading");
-    getChildren().addAll(title, list, new HBox(8, add, delete), problem);
+    getChildren().addAll(title, list, new HBox(8, add, delete, audit), problem);
   }
 }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -36,7 +37,8 @@ public final class HistoryViewModel {
   private final ObservableList<Conversation> conversations = FXCollections.observableArrayList();
   private final ObjectProperty<@Nullable Conversation> current = new SimpleObjectProperty<>();
   private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
-  private Consumer<List<Exchange>> modelContext = e -> {};
+  private BiConsumer<String, List<Exchange>> modelContext = (id, e) -> {};
+  private Consumer<String> auditLink = text -> {};
   private List<Exchange> lastContext = List.of();
 
   public HistoryViewModel(HistoryStore store, ChatViewModel chat, Executor background, Executor ui) {
@@ -48,9 +50,20 @@ public final class HistoryViewModel {
   }
 
   /** Where an opened conversation's messages go for the model (the agent, once it exists). */
-  public void setModelContext(Consumer<List<Exchange>> context) {
+  public void setModelContext(BiConsumer<String, List<Exchange>> context) {
     this.modelContext = context;
-    context.accept(lastContext);
+    Conversation open = current.get();
+    if (open != null) context.accept(open.id(), lastContext);
+  }
+
+  /** Where "Show in audit log" goes: the audit panel, filtered by the text given. */
+  public void setAuditLink(Consumer<String> link) {
+    this.auditLink = link;
+  }
+
+  /** Shows the audit rows of a conversation's calls (their trace ids hold its id). */
+  public void showInAudit(Conversation c) {
+    auditLink.accept(c.id());
   }
 
   /** Shows the list and opens the newest conversation (or a new one). */
@@ -129,7 +142,7 @@ public final class HistoryViewModel {
     }
     chat.show(restored);
     lastContext = List.copyOf(context);
-    modelContext.accept(lastContext);
+    modelContext.accept(c.id(), lastContext);
   }
 
   /** Saves the open conversation as it is on screen (called on the UI thread after a turn). */

@@ -7,6 +7,8 @@ import dev.steward.app.agent.CallState;
 import dev.steward.app.chat.MessageEntry;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -56,5 +58,52 @@ class HistoryIT {
     again.robot.clickOn("#history-delete");
     again.waitFor(() -> again.app.history().conversations().size() == 1);
     assertEquals("/tools", again.app.history().conversations().get(0).title());
+  }
+
+  @Test
+  void aConversationsAndACallsAuditRowsAreAClickAway() throws Exception {
+    WindowHarness w = WindowHarness.start(WindowHarness.settings("http://127.0.0.1:9"));
+    window = w;
+    w.waitFor(() -> w.app.history().conversations().size() == 1);
+    Files.createDirectories(w.workspace.resolve("sub"));
+    w.type("/call files.list_dir {\"path\":\"~/Steward\"}");
+    w.waitFor(() -> w.cards().size() == 1 && w.cards().get(0).state() == CallState.DONE);
+    w.waitForTurnEnd();
+    w.type("/call files.list_dir {\"path\":\"~/Steward/sub\"}");
+    w.waitFor(() -> w.cards().size() == 2 && w.cards().get(1).state() == CallState.DONE);
+    w.waitForTurnEnd();
+    String first = w.app.history().currentProperty().get().id();
+    Set<String> firstCalls = Set.of(w.cards().get(0).callId(), w.cards().get(1).callId());
+
+    w.robot.clickOn("#history-new");
+    w.waitFor(() -> w.app.history().conversations().size() == 2 && w.app.chat().entries().isEmpty());
+    w.type("/call files.list_dir {\"path\":\"~/Steward\"}");
+    w.waitFor(() -> w.cards().size() == 1 && w.cards().get(0).state() == CallState.DONE);
+    w.waitForTurnEnd();
+    String second = w.app.history().currentProperty().get().id();
+    String call = w.cards().get(0).callId();
+
+    // A card's link: the audit tab, showing that call's decision and completion rows only.
+    w.click("#audit-link-" + call);
+    w.waitFor(() -> auditSelected(w));
+    w.waitFor(() -> w.app.audit().rows().size() == 2 && w.app.audit().rows().stream().allMatch(r -> call.equals(r.callId())));
+    assertTrue(w.app.audit().rows().stream().allMatch(r -> r.traceId().startsWith(second + "/")), "the trace carries the conversation");
+
+    // The conversation's button: every row of both of the first conversation's calls, none of the other's.
+    w.robot.interact(() -> tabs(w).getSelectionModel().select(0));
+    w.robot.interact(() -> w.app.history().open(w.app.history().conversations().stream().filter(c -> c.id().equals(first)).findFirst().orElseThrow()));
+    w.waitFor(() -> first.equals(w.app.history().currentProperty().get().id()) && w.cards().size() == 2);
+    w.click("#history-audit");
+    w.waitFor(() -> auditSelected(w) && w.app.audit().rows().size() == 4);
+    assertEquals(firstCalls, w.app.audit().rows().stream().map(r -> r.callId()).collect(Collectors.toSet()));
+    assertEquals(first, w.app.audit().textProperty().get());
+  }
+
+  private static javafx.scene.control.TabPane tabs(WindowHarness w) {
+    return w.robot.lookup("#tabs").queryAs(javafx.scene.control.TabPane.class);
+  }
+
+  private static boolean auditSelected(WindowHarness w) {
+    return "audit-tab".equals(tabs(w).getSelectionModel().getSelectedItem().getId());
   }
 }
