@@ -39,9 +39,39 @@ echo "package: app image (jpackage)"
   --main-jar "$(basename "$(ls "$target"/lib/app-*.jar)")" \
   --add-launcher steward-service="$here/steward-service.properties"
 
-echo "package: class lists from a training start (for class-data sharing)"
 image="$target/image/steward"
 [ -d "$image" ] || image="$(ls -d "$target"/image/*/ | head -1)"
+
+# jpackage's Linux launcher asks rpm and dpkg which package owns it, at every start, to find its
+# helper library: 0.1–0.3 s before Java even starts (docs/decisions/0010). On Linux each launcher
+# becomes a shell script that starts the bundled runtime with exactly its .cfg's options, class
+# path and main class, and sets jpackage.app-path as the native launcher does.
+write_shell_launcher() {
+  local cfg="$1" out="$2" opt
+  {
+    echo '#!/bin/sh'
+    echo "# Starts Steward's $(basename "$out"); written by package.sh from lib/app/$(basename "$cfg")."
+    echo 'bin="$(cd "$(dirname "$(readlink -f "$0")")" && pwd)"'
+    echo 'app="$(cd "$bin/../lib/app" && pwd)"'
+    printf '%s' 'exec "$bin/../lib/runtime/bin/java"'
+    grep '^java-options=' "$cfg" | sed 's/^java-options=//' | while IFS= read -r opt; do
+      printf ' "%s"' "$(printf '%s' "$opt" | sed 's/\$APPDIR/${app}/g')"
+    done
+    printf ' "%s"' "-Djpackage.app-path=\$bin/$(basename "$out")"
+    printf ' -cp "%s"' "$(grep '^app.classpath=' "$cfg" | sed 's/^app.classpath=//; s/\$APPDIR/${app}/g' | paste -sd: -)"
+    printf ' %s "$@"\n' "$(grep '^app.mainclass=' "$cfg" | sed 's/^app.mainclass=//')"
+  } > "$out.sh"
+  chmod 755 "$out.sh"
+  mv "$out.sh" "$out"
+}
+case "$platform" in
+  linux*)
+    for launcher in steward steward-service; do
+      write_shell_launcher "$image/lib/app/$launcher.cfg" "$image/bin/$launcher"
+    done ;;
+esac
+
+echo "package: class lists from a training start (for class-data sharing)"
 cp "$here/cds-dump.sh" "$image/lib/cds-dump.sh"
 train="$(mktemp -d)"
 STEWARD_HOME="$train" JAVA_TOOL_OPTIONS="-XX:DumpLoadedClassList=$image/lib/app/steward-service.classlist" \

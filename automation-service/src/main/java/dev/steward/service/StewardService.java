@@ -26,6 +26,7 @@ import dev.steward.service.tools.browser.OpenUrl;
 import dev.steward.service.tools.clipboard.ClipboardTools;
 import dev.steward.service.tools.notify.NotifySend;
 import dev.steward.service.tools.files.FileTools;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import dev.steward.service.transport.HandshakeGuard;
 import dev.steward.service.transport.RpcServer;
@@ -79,16 +80,7 @@ public final class StewardService implements AutoCloseable {
     home.create();
     // Opening the H2 log is the slowest step of a start; it runs while the tools and the policy
     // are set up on this thread (issue 7: the service answers within half a second).
-    java.util.concurrent.CompletableFuture<AuditLog> opening = new java.util.concurrent.CompletableFuture<>();
-    Thread opener = new Thread(() -> {
-      try {
-        opening.complete(AuditLog.open(home.data(), options.durability()));
-      } catch (Throwable t) {
-        opening.completeExceptionally(t);
-      }
-    }, "audit-open");
-    opener.setDaemon(true);
-    opener.start();
+    CompletableFuture<AuditLog> opening = inBackground("audit-open", () -> AuditLog.open(home.data(), options.durability()));
     Secrets secrets;
     try {
       secrets = Secrets.loadOrCreate(home);
@@ -96,6 +88,10 @@ public final class StewardService implements AutoCloseable {
       closeWhenOpen(opening);
       throw e;
     }
+    // Jetty starts listening meanwhile too; it answers handshakes once the dispatcher is ready.
+    CompletableFuture<Dispatcher> dispatching = new CompletableFuture<>();
+    CompletableFuture<RpcServer> serving = inBackground("rpc-start",
+        () -> RpcServer.start(options.port(), new HandshakeGuard(secrets), dispatching, options.limits()));
     ToolRegistry tools = new ToolRegistry();
     FileTools.registerAll(tools);
     ClipboardTools.registerAll(tools);
@@ -112,6 +108,7 @@ public final class StewardService implements AutoCloseable {
       policyRef.set(policies);
     } catch (PolicyError e) {
       closeWhenOpen(opening);
+      serving.thenAccept(RpcServer::close);
       throw new IOException(home.policyFile() + " cannot be used: " + e.getMessage(), e);
     }
     createWorkspace(policies, home);
@@ -127,34 +124,63 @@ public final class StewardService implements AutoCloseable {
       Gate gate = new Gate(tools, policies, tokens, audit, undo, options.clock());
       Dispatcher dispatcher = new Dispatcher((session, error) -> logRefusal(audit, options.clock(), session, error));
       new ServiceMethods(tools, gate, tokens, audit, policies, options.limits(), options.clock()).registerOn(dispatcher);
-      RpcServer server = RpcServer.start(options.port(), new HandshakeGuard(secrets), dispatcher, options.limits());
+      dispatching.complete(dispatcher);
+      RpcServer server = await(serving, "start the WebSocket server");
       gate.onResult(server::publish);
       StewardService service = new StewardService(home, audit, gate, server, secrets, browser);
       service.writeServiceInfo();
       return service;
     } catch (Exception e) {
+      serving.thenAccept(RpcServer::close);
       audit.close();
       throw e;
     }
   }
 
-  private static AuditLog awaitOpen(java.util.concurrent.CompletableFuture<AuditLog> opening) throws IOException {
+  private interface Work<T> {
+    T run() throws Exception;
+  }
+
+  /** Runs a slow, independent part of the start on a thread of its own. */
+  private static <T> CompletableFuture<T> inBackground(String name, Work<T> work) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        result.complete(work.run());
+      } catch (Throwable e) {
+        result.completeExceptionally(e);
+      }
+    }, name);
+    t.setDaemon(true);
+    t.start();
+    return result;
+  }
+
+  private static <T> T await(CompletableFuture<T> future, String what) throws IOException {
     try {
-      return opening.get();
+      return future.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      closeWhenOpen(opening);
-      throw new IOException("interrupted while opening the audit log", e);
+      throw new IOException("interrupted while waiting to " + what, e);
     } catch (java.util.concurrent.ExecutionException e) {
       Throwable cause = e.getCause();
       if (cause instanceof IOException io) throw io;
       if (cause instanceof RuntimeException re) throw re;
-      throw new IOException("cannot open the audit log: " + cause, cause);
+      throw new IOException("cannot " + what + ": " + cause.getMessage(), cause);
+    }
+  }
+
+  private static AuditLog awaitOpen(CompletableFuture<AuditLog> opening) throws IOException {
+    try {
+      return await(opening, "open the audit log");
+    } catch (IOException | RuntimeException e) {
+      closeWhenOpen(opening);
+      throw e;
     }
   }
 
   /** A start that failed elsewhere still closes the log once it is open (H2 holds a file lock). */
-  private static void closeWhenOpen(java.util.concurrent.CompletableFuture<AuditLog> opening) {
+  private static void closeWhenOpen(CompletableFuture<AuditLog> opening) {
     opening.thenAccept(AuditLog::close);
   }
 

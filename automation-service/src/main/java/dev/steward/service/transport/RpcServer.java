@@ -11,6 +11,7 @@ import dev.steward.service.rpc.Limits;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,7 +50,13 @@ public final class RpcServer implements AutoCloseable {
     this.port = port;
   }
 
-  public static RpcServer start(int requestedPort, HandshakeGuard guard, Dispatcher dispatcher, Limits limits) throws Exception {
+  /**
+   * Starts listening. The dispatcher may come later — the service binds its port while it builds
+   * the gate — and until it has come, a handshake is answered 503; the port is only published
+   * (run/service.json) once it has.
+   */
+  public static RpcServer start(int requestedPort, HandshakeGuard guard, CompletableFuture<Dispatcher> dispatcher, Limits limits)
+      throws Exception {
     QueuedThreadPool threads = new QueuedThreadPool(32, 4);
     threads.setName("rpc-io");
     threads.setDaemon(true);
@@ -91,11 +98,16 @@ public final class RpcServer implements AutoCloseable {
               Response.writeError(request, response, callback, v.status(), v.reason());
               return true;
             }
+            Dispatcher ready = dispatcher.getNow(null);
+            if (ready == null) {
+              Response.writeError(request, response, callback, 503, "the service is starting");
+              return true;
+            }
             Role role = v.role().get();
             boolean upgraded =
                 container.upgrade(
                     (upgradeRequest, upgradeResponse, cb) -> {
-                      Connection c = new Connection(role, dispatcher, workers, limits, self[0]::closed);
+                      Connection c = new Connection(role, ready, workers, limits, self[0]::closed);
                       if (role == Role.UI) self[0].uiConnections.add(c);
                       return c;
                     },

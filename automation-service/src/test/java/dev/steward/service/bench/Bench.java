@@ -40,6 +40,11 @@ public final class Bench {
         List<String[]> table = new ArrayList<>();
         browserBench(table, tmp);
         print(table);
+      } else if (args.length > 0 && args[0].equals("startup")) {
+        // ./steward bench startup: only the start-up figures (needs ./steward package's image)
+        List<String[]> table = new ArrayList<>();
+        StartupBench.run(table, tmp);
+        print(table);
       } else if (args.length > 0 && args[0].equals("audit")) {
         // ./steward bench audit: only the million-row audit log figures
         List<String[]> table = new ArrayList<>();
