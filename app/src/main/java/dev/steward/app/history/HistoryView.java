@@ -37,7 +37,7 @@ public final class HistoryView extends VBox {
       Conversation c = model.currentProperty().get();
       if (c != null) model.delete(c);
     });
-    Button audit = new Button("Audit log");
+    Button audit = new Button("Show in audit log");
     audit.setId("history-audit");
     audit.setTooltip(new javafx.scene.control.Tooltip("Show what this conversation's calls did, in the audit log"));
     audit.disableProperty().bind(model.currentProperty().isNull());
@@ -51,6 +51,6 @@ public final class HistoryView extends VBox {
     problem.textProperty().bind(model.problemProperty());
     Label title = new Label("Conversations");
     title.getStyleClass().add("settings-heading");
-    getChildren().addAll(title, list, new HBox(8, add, delete, audit), problem);
+    getChildren().addAll(title, list, new HBox(8, add, delete), audit, problem);
   }
 }

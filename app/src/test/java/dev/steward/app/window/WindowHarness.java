@@ -133,8 +133,16 @@ final class WindowHarness implements AutoCloseable {
       if (e instanceof MessageEntry m) s.append(m.kind()).append(": ").append(m.text()).append('\n');
       if (e instanceof CallCard c) s.append("CARD ").append(c.tool()).append(" ").append(c.state()).append(" ").append(c.detail()).append('\n');
     }
+    s.append("AUDIT STATUS: ").append(app.audit().statusProperty().get()).append('\n');
     s.append("AUDIT ROWS: ").append(app.audit().rows().stream().map(r -> r.auditId() + ":" + r.kind() + ":" + r.tool() + ":" + r.decision()).toList()).append('\n');
     robot.lookup(".approval-problem").queryAll().forEach(n -> s.append("DIALOG PROBLEM: ").append(((javafx.scene.control.Label) n).getText()).append('\n'));
+    Path log = home.resolve("run/service.log");
+    try {
+      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      s.append("SERVICE LOG (last 40 lines):\n").append(String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()))).append('\n');
+    } catch (IOException e) {
+      s.append("SERVICE LOG: none at ").append(log).append('\n');
+    }
     return s.toString();
   }
 
