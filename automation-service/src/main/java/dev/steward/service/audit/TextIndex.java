@@ -87,7 +87,7 @@ final class TextIndex implements Closeable {
       newest = r.seq();
     }
     if (newest == lastSeq) return;
-    ByteBuffer bytes = StandardCharsets.UTF_8.encode(sb.toString());
+    ByteBuffer bytes = ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8));
     long at = length;
     while (bytes.hasRemaining()) at += file.write(bytes, at);
     length = at;
@@ -97,9 +97,11 @@ final class TextIndex implements Closeable {
   private static void field(StringBuilder sb, @Nullable String text) {
     if (text == null) return;
     String lower = text.toLowerCase(Locale.ROOT);
-    for (int i = 0; i < lower.length(); i++) {
-      char c = lower.charAt(i);
-      sb.append(c < 0x20 || c == 0x7F ? ' ' : c);
+    int start = sb.length();
+    sb.append(lower);
+    for (int i = start; i < sb.length(); i++) {
+      char c = sb.charAt(i);
+      if (c < 0x20 || c == 0x7F) sb.setCharAt(i, ' ');
     }
   }
 
