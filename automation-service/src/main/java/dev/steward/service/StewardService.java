@@ -100,7 +100,7 @@ public final class StewardService implements AutoCloseable {
     // once every tool (this one included) is registered, so grants and overrides can name it.
     AtomicReference<PolicyStore> policyRef = new AtomicReference<>();
     tools.register(new OpenApp(() -> policyRef.get().current().document()));
-    OpenUrl browser = new OpenUrl(() -> policyRef.get().current().document(), System.getenv(), home.userHome());
+    OpenUrl browser = new OpenUrl(() -> policyRef.get().current().document(), System.getenv(), home.userHome(), home.data().resolve("browser-profile"));
     tools.register(browser);
     PolicyStore policies;
     try {

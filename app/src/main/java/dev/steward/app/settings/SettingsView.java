@@ -115,7 +115,12 @@ public final class SettingsView extends ScrollPane {
     host.setOnAction(e -> m.addHost());
     Label hint = new Label("Pages on these hosts open without asking; others ask first.");
     hint.getStyleClass().add("settings-hint");
-    return section("Web hosts", hint, list, new HBox(8, host, add), error("settings-host-error", m.hostErrorProperty()));
+    CheckBox keep = new CheckBox("Keep cookies and sign-ins between visits (turning this off deletes them)");
+    keep.setId("settings-keep-profile");
+    keep.setSelected(m.keepBrowserProfileProperty().get());
+    m.keepBrowserProfileProperty().addListener((o, was, now) -> keep.setSelected(now));
+    keep.setOnAction(e -> m.setKeepBrowserProfile(keep.isSelected()));
+    return section("Web hosts", hint, list, new HBox(8, host, add), keep, error("settings-host-error", m.hostErrorProperty()));
   }
 
   private static VBox grantsSection(SettingsViewModel m) {

@@ -44,6 +44,7 @@ public final class SettingsViewModel {
   private final ObservableList<PolicyDocument.AppEntry> apps = FXCollections.observableArrayList();
   private final ObservableList<DesktopEntries.Proposal> proposals = FXCollections.observableArrayList();
   private final BooleanProperty allowPrivate = new SimpleBooleanProperty(false);
+  private final BooleanProperty keepBrowserProfile = new SimpleBooleanProperty(false);
   private final StringProperty newFolder = new SimpleStringProperty("");
   private final BooleanProperty newFolderWritable = new SimpleBooleanProperty(false);
   private final ReadOnlyStringWrapper folderError = new ReadOnlyStringWrapper("");
@@ -117,6 +118,7 @@ public final class SettingsViewModel {
     grants.setAll(doc.grants());
     apps.setAll(doc.apps());
     allowPrivate.set(doc.hosts().allowPrivate());
+    keepBrowserProfile.set(doc.browser().keepProfile());
   }
 
   // ---- scopes and grants: every change goes through policy.update ----------------------------
@@ -132,7 +134,7 @@ public final class SettingsViewModel {
       List<PolicyDocument.PathRoot> paths = new ArrayList<>(doc.paths());
       paths.removeIf(p -> p.root().equals(root));
       paths.add(new PolicyDocument.PathRoot(root, access));
-      return new PolicyDocument(paths, doc.apps(), doc.hosts(), doc.grants(), doc.overrides(), doc.confirmUnder());
+      return doc.withPaths(paths);
     }, folderError, () -> newFolder.set(""));
   }
 
@@ -140,7 +142,7 @@ public final class SettingsViewModel {
     change(doc -> {
       List<PolicyDocument.PathRoot> paths = new ArrayList<>(doc.paths());
       paths.remove(root);
-      return new PolicyDocument(paths, doc.apps(), doc.hosts(), doc.grants(), doc.overrides(), doc.confirmUnder());
+      return doc.withPaths(paths);
     }, folderError, () -> {});
   }
 
@@ -153,7 +155,7 @@ public final class SettingsViewModel {
     change(doc -> {
       List<String> allow = new ArrayList<>(doc.hosts().allow());
       if (!allow.contains(host)) allow.add(host);
-      return withHosts(doc, new PolicyDocument.Hosts(allow, doc.hosts().allowPrivate()));
+      return doc.withHosts(new PolicyDocument.Hosts(allow, doc.hosts().allowPrivate()));
     }, hostError, () -> newHost.set(""));
   }
 
@@ -161,12 +163,17 @@ public final class SettingsViewModel {
     change(doc -> {
       List<String> allow = new ArrayList<>(doc.hosts().allow());
       allow.remove(host);
-      return withHosts(doc, new PolicyDocument.Hosts(allow, doc.hosts().allowPrivate()));
+      return doc.withHosts(new PolicyDocument.Hosts(allow, doc.hosts().allowPrivate()));
     }, hostError, () -> {});
   }
 
+  /** On: web visits share cookies and sign-ins. Off: each starts clean, and the kept profile is deleted. */
+  public void setKeepBrowserProfile(boolean keep) {
+    change(doc -> doc.withBrowser(new PolicyDocument.Browser(keep)), hostError, () -> {});
+  }
+
   public void setAllowPrivate(boolean allow) {
-    change(doc -> withHosts(doc, new PolicyDocument.Hosts(doc.hosts().allow(), allow)), hostError, () -> {});
+    change(doc -> doc.withHosts(new PolicyDocument.Hosts(doc.hosts().allow(), allow)), hostError, () -> {});
   }
 
   public void revoke(PolicyDocument.StandingGrant grant) {
@@ -190,7 +197,7 @@ public final class SettingsViewModel {
       List<PolicyDocument.AppEntry> all = new ArrayList<>(doc.apps());
       all.removeIf(a -> a.id().equals(proposal.entry().id()));
       all.add(proposal.entry());
-      return new PolicyDocument(doc.paths(), all, doc.hosts(), doc.grants(), doc.overrides(), doc.confirmUnder());
+      return doc.withApps(all);
     }, grantError, () -> proposals.remove(proposal));
   }
 
@@ -202,12 +209,8 @@ public final class SettingsViewModel {
     change(doc -> {
       List<PolicyDocument.AppEntry> kept = new ArrayList<>(doc.apps());
       kept.removeIf(a -> a.id().equals(app.id()));
-      return new PolicyDocument(doc.paths(), kept, doc.hosts(), doc.grants(), doc.overrides(), doc.confirmUnder());
+      return doc.withApps(kept);
     }, grantError, () -> {});
-  }
-
-  private static PolicyDocument withHosts(PolicyDocument doc, PolicyDocument.Hosts hosts) {
-    return new PolicyDocument(doc.paths(), doc.apps(), hosts, doc.grants(), doc.overrides(), doc.confirmUnder());
   }
 
   /** Applies a change to the policy in force and sends it; on refusal the reason goes to {@code error}. */
@@ -227,7 +230,10 @@ public final class SettingsViewModel {
         });
       } catch (ClientException | IllegalArgumentException e) {
         String why = e instanceof ClientException ce && ce.rpcError() != null ? ce.rpcError().message() : e.getMessage();
-        ui.execute(() -> error.set(why.replaceFirst("^policy\\.json: ", "")));
+        ui.execute(() -> {
+          error.set(why.replaceFirst("^policy\\.json: ", ""));
+          show(current); // a box ticked for a change that was refused shows what is in force
+        });
       }
     });
   }
@@ -304,6 +310,10 @@ public final class SettingsViewModel {
 
   public ObservableList<PolicyDocument.AppEntry> apps() {
     return apps;
+  }
+
+  public BooleanProperty keepBrowserProfileProperty() {
+    return keepBrowserProfile;
   }
 
   public BooleanProperty allowPrivateProperty() {

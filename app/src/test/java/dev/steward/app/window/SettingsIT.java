@@ -54,6 +54,12 @@ class SettingsIT {
     w.waitFor(() -> Files.readString(policy).contains("~/Notes"));
     w.waitFor(() -> label(w, "#settings-folder-error").isEmpty());
     w.screenshot("settings");
+
+    // Keeping the browser's cookies is one tick, saved in policy.json; unticking saves it off.
+    w.robot.interact(() -> w.robot.lookup("#settings-keep-profile").queryAs(javafx.scene.control.CheckBox.class).fire());
+    w.waitFor(() -> dev.steward.protocol.json.Json.parse(Files.readString(policy)).at("/browser/keep_profile").asBoolean());
+    w.robot.interact(() -> w.robot.lookup("#settings-keep-profile").queryAs(javafx.scene.control.CheckBox.class).fire());
+    w.waitFor(() -> !dev.steward.protocol.json.Json.parse(Files.readString(policy)).at("/browser/keep_profile").asBoolean(true));
   }
 
   @Test
@@ -74,7 +80,9 @@ class SettingsIT {
 
     w.robot.clickOn("Settings");
     w.waitFor(() -> w.app.settings().grants().size() == 1);
-    w.robot.clickOn("Revoke");
+    // The grants are below the fold of the settings page: press the row's button directly.
+    w.robot.interact(() -> w.robot.lookup("#settings-grants").lookup(".button").queryAllAs(javafx.scene.control.Button.class).stream()
+        .filter(b -> "Revoke".equals(b.getText()) && b.isVisible()).findFirst().orElseThrow().fire());
     w.waitFor(() -> w.app.settings().grants().isEmpty());
     assertFalse(Files.readString(w.home.resolve("config/policy.json")).contains("files.write_text\""), "the grant is gone from policy.json");
 

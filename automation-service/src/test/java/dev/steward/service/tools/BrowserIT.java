@@ -251,6 +251,36 @@ class BrowserIT {
     ToolResult r = exec(agent, id(), "browser.open_url", args("url", at("/echo-cookie")), null);
     assertTrue(r.value().get("text").asText().contains("cookie=none"), r.value().toString());
   }
+  private static void keepProfile(boolean keep) {
+    PolicyDocument doc = ui.call(Methods.POLICY_GET, null, PolicyDocument.class);
+    PolicyDocument saved = ui.call(Methods.POLICY_UPDATE, doc.withBrowser(new PolicyDocument.Browser(keep)), PolicyDocument.class);
+    assertEquals(keep, saved.browser().keepProfile());
+  }
+
+  @Test
+  void a_kept_profile_carries_cookies_between_visits_and_turning_it_off_deletes_it() throws Exception {
+    java.nio.file.Path profile = t.home.data().resolve("browser-profile");
+    keepProfile(true);
+    try {
+      assertTrue(exec(agent, id(), "browser.open_url", args("url", at("/set-cookie")), null).ok());
+      ToolResult kept = exec(agent, id(), "browser.open_url", args("url", at("/echo-cookie")), null);
+      assertTrue(kept.value().get("text").asText().contains("cookie=session=secret"), kept.value().toString());
+      assertTrue(Files.isDirectory(profile), "the profile lives in Steward's data folder");
+      // The guard still checks every navigation of a visit in the kept profile.
+      ToolResult out = exec(agent, id(), "browser.open_url", args("url", at("/redirect-out")), null);
+      assertEquals(ToolErrorCodes.SCOPE_DENIED, out.error().code());
+      assertFalse(hits.contains("localhost /page"), hits.toString());
+      // Steward's own files stay out of the file tools' reach.
+      ToolResult read = exec(agent, id(), "files.list_dir", args("path", profile.toString()), null);
+      assertEquals(ToolErrorCodes.SCOPE_DENIED, read.error().code());
+    } finally {
+      keepProfile(false);
+    }
+    ToolResult clean = exec(agent, id(), "browser.open_url", args("url", at("/echo-cookie")), null);
+    assertTrue(clean.value().get("text").asText().contains("cookie=none"), clean.value().toString());
+    assertFalse(Files.exists(profile), "turning the profile off deletes it");
+  }
+
 
   @Test
   void downloads_are_off() throws Exception {

@@ -18,15 +18,24 @@ public record PolicyDocument(
     Hosts hosts,
     List<StandingGrant> grants,
     Map<String, ToolOverride> overrides,
-    List<String> confirmUnder) {
+    List<String> confirmUnder,
+    Browser browser) {
 
   public PolicyDocument {
+    browser = Objects.requireNonNullElse(browser, Browser.DEFAULT);
     paths = List.copyOf(Objects.requireNonNullElse(paths, List.of()));
     apps = List.copyOf(Objects.requireNonNullElse(apps, List.of()));
     hosts = Objects.requireNonNullElse(hosts, new Hosts(List.of(), false));
     grants = List.copyOf(Objects.requireNonNullElse(grants, List.of()));
     overrides = Map.copyOf(Objects.requireNonNullElse(overrides, Map.of()));
     confirmUnder = List.copyOf(Objects.requireNonNullElse(confirmUnder, List.of()));
+  }
+
+  /** A policy without browser settings of its own (the browser keeps no profile). */
+  public PolicyDocument(
+      List<PathRoot> paths, List<AppEntry> apps, Hosts hosts, List<StandingGrant> grants, Map<String, ToolOverride> overrides,
+      List<String> confirmUnder) {
+    this(paths, apps, hosts, grants, overrides, confirmUnder, Browser.DEFAULT);
   }
 
   /** SPEC §5's defaults: a read-write workspace, read-only Documents and Downloads. */
@@ -43,8 +52,36 @@ public record PolicyDocument(
         List.of());
   }
 
+  // Changes go through these, so that no setting is dropped by a constructor call written
+  // before it existed.
+
   public PolicyDocument withGrants(List<StandingGrant> newGrants) {
-    return new PolicyDocument(paths, apps, hosts, newGrants, overrides, confirmUnder);
+    return new PolicyDocument(paths, apps, hosts, newGrants, overrides, confirmUnder, browser);
+  }
+
+  public PolicyDocument withPaths(List<PathRoot> newPaths) {
+    return new PolicyDocument(newPaths, apps, hosts, grants, overrides, confirmUnder, browser);
+  }
+
+  public PolicyDocument withApps(List<AppEntry> newApps) {
+    return new PolicyDocument(paths, newApps, hosts, grants, overrides, confirmUnder, browser);
+  }
+
+  public PolicyDocument withHosts(Hosts newHosts) {
+    return new PolicyDocument(paths, apps, newHosts, grants, overrides, confirmUnder, browser);
+  }
+
+  public PolicyDocument withBrowser(Browser newBrowser) {
+    return new PolicyDocument(paths, apps, hosts, grants, overrides, confirmUnder, newBrowser);
+  }
+
+  /**
+   * How {@code browser.open_url} treats cookies and site data. Off (the default), every visit
+   * starts with none and leaves none. On, visits share one profile kept in Steward's data folder,
+   * so sign-ins last; turning it off again deletes that profile.
+   */
+  public record Browser(boolean keepProfile) {
+    public static final Browser DEFAULT = new Browser(false);
   }
 
   /** A folder the tools may touch. {@code access} is {@code read} or {@code read_write}. */

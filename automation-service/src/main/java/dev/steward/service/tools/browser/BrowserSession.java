@@ -3,6 +3,7 @@ package dev.steward.service.tools.browser;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.PlaywrightException;
 import dev.steward.protocol.tool.ToolErrorCodes;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -23,12 +25,18 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One thread owns Playwright (its objects are not thread-safe). The browser starts on the first
- * visit and stays warm between calls; each visit gets a fresh context. Browsers are never
- * downloaded: Playwright is told so, and the executable comes from {@link BrowserLocator}.
+ * visit and stays warm between calls; each visit gets a fresh context — or, when the user keeps
+ * a profile, a new tab of the one persistent context kept in {@code profileDir}. Switching the
+ * profile off closes that context and deletes the folder. Browsers are never downloaded:
+ * Playwright is told so, and the executable comes from {@link BrowserLocator}.
  */
 final class BrowserSession implements AutoCloseable {
 
+  /** Where a visit happens: the context (routes are set on it) and the visit's own page. */
+  record Tab(BrowserContext context, Page page) {}
+
   private final Supplier<Optional<Path>> executable;
+  private final Path profileDir;
   private final ExecutorService thread =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -39,14 +47,101 @@ final class BrowserSession implements AutoCloseable {
   private @Nullable Playwright playwright;
   private @Nullable Browser browser;
   private @Nullable BrowserContext spare;
+  private @Nullable BrowserContext profile;
 
-  BrowserSession(Supplier<Optional<Path>> executable) {
+  BrowserSession(Supplier<Optional<Path>> executable, Path profileDir) {
     this.executable = executable;
+    this.profileDir = profileDir;
   }
 
-  /** Submits work to the browser thread; the caller waits on the future. */
-  <T> Future<T> submit(Function<Browser, T> work) {
-    return thread.submit((Callable<T>) () -> work.apply(browser()));
+  /**
+   * Runs a visit on the browser thread; the caller waits on the future. Afterwards the visit's
+   * fresh context is closed, or, in the kept profile, the pages it opened.
+   */
+  <T> Future<T> visit(boolean keepProfile, Function<Tab, T> work) {
+    return thread.submit((Callable<T>) () -> {
+      if (keepProfile) {
+        BrowserContext context = profile();
+        Set<Page> before;
+        Page page;
+        try {
+          if (context.pages().isEmpty()) context.newPage(); // a blank tab that stays keeps the context open
+          before = Set.copyOf(context.pages());
+          page = context.newPage();
+        } catch (PlaywrightException e) {
+          // the profile's browser went away (it crashed or was killed): start it again
+          profile = null;
+          closeQuietly(context::close);
+          context = profile();
+          if (context.pages().isEmpty()) context.newPage();
+          before = Set.copyOf(context.pages());
+          page = context.newPage();
+        }
+        BrowserContext kept = context;
+        Set<Page> keptPages = before;
+        try {
+          return work.apply(new Tab(kept, page));
+        } finally {
+          // Every tab the visit opened (its own, and any pop-up) closes; the page's scripts stop.
+          closeQuietly(() -> kept.pages().stream().filter(p -> !keptPages.contains(p)).toList().forEach(Page::close));
+        }
+      }
+      forgetProfile();
+      BrowserContext context = freshContext(browser());
+      try {
+        return work.apply(new Tab(context, context.pages().get(0)));
+      } finally {
+        closeQuietly(context::close);
+      }
+    });
+  }
+
+  private static void closeQuietly(Runnable close) {
+    try {
+      close.run();
+    } catch (PlaywrightException e) {
+      // the browser went away; it is restarted on the next visit
+    }
+  }
+
+  /** The kept profile's context, started (and the plain browser stopped) if need be. */
+  private BrowserContext profile() {
+    BrowserContext c = profile;
+    if (c != null) return c;
+    closeQuietly(() -> {
+      if (spare != null) spare.close();
+      if (browser != null) browser.close();
+    });
+    spare = null;
+    browser = null;
+    Path exe = executableOrFail();
+    try {
+      java.nio.file.Files.createDirectories(profileDir);
+      c = playwright().chromium().launchPersistentContext(profileDir, new BrowserType.LaunchPersistentContextOptions()
+          .setExecutablePath(exe).setHeadless(true).setArgs(args()).setTimeout(30_000).setAcceptDownloads(false)
+          .setServiceWorkers(com.microsoft.playwright.options.ServiceWorkerPolicy.BLOCK).setViewportSize(1280, 900));
+    } catch (PlaywrightException e) {
+      throw new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE, "cannot start the browser at " + exe + ": " + describe(e)));
+    } catch (java.io.IOException e) {
+      throw new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE, "cannot create the browser profile in " + profileDir + ": " + e.getMessage()));
+    }
+    profile = c;
+    return c;
+  }
+
+  /** The profile is off: its context is closed and its folder (cookies, storage) deleted. */
+  private void forgetProfile() {
+    if (profile != null) {
+      closeQuietly(profile::close);
+      profile = null;
+    }
+    if (!java.nio.file.Files.exists(profileDir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
+    try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(profileDir)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) java.nio.file.Files.deleteIfExists(p);
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      throw new VisitFailure(new ToolFailure(ToolErrorCodes.EXECUTION_ERROR,
+          "the browser profile in " + profileDir + " could not be deleted (" + e.getMessage() + "); nothing was opened"));
+    }
   }
 
   /**
@@ -72,7 +167,7 @@ final class BrowserSession implements AutoCloseable {
     if (thread.isShutdown()) return;
     thread.execute(() -> {
       try {
-        if (spare == null) spare = newContext(browser());
+        if (spare == null && profile == null) spare = newContext(browser());
       } catch (RuntimeException e) {
         spare = null; // the next visit makes its own and reports what is wrong
       }
@@ -97,25 +192,36 @@ final class BrowserSession implements AutoCloseable {
   private Browser browser() {
     Browser b = browser;
     if (b != null && b.isConnected()) return b;
-    Path exe =
-        executable.get()
-            .orElseThrow(
-                () -> new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE,
-                    "no Chromium or Chrome was found: install one (Debian/Ubuntu: apt-get install chromium) or set STEWARD_BROWSER to its path")));
+    Path exe = executableOrFail();
     try {
-      if (playwright == null) {
-        playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-      }
-      List<String> args = new ArrayList<>();
-      // Chromium's sandbox refuses to run as root; a desktop user's session keeps it on.
-      if ("root".equals(System.getProperty("user.name"))) args.add("--no-sandbox");
-      args.add("--disable-dev-shm-usage");
-      b = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(exe).setHeadless(true).setArgs(args).setTimeout(30_000));
+      b = playwright().chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(exe).setHeadless(true).setArgs(args()).setTimeout(30_000));
     } catch (PlaywrightException e) {
       throw new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE, "cannot start the browser at " + exe + ": " + describe(e)));
     }
     browser = b;
     return b;
+  }
+
+  private Path executableOrFail() {
+    return executable.get()
+        .orElseThrow(
+            () -> new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE,
+                "no Chromium or Chrome was found: install one (Debian/Ubuntu: apt-get install chromium) or set STEWARD_BROWSER to its path")));
+  }
+
+  private Playwright playwright() {
+    if (playwright == null) {
+      playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+    }
+    return playwright;
+  }
+
+  private static List<String> args() {
+    List<String> args = new ArrayList<>();
+    // Chromium's sandbox refuses to run as root; a desktop user's session keeps it on.
+    if ("root".equals(System.getProperty("user.name"))) args.add("--no-sandbox");
+    args.add("--disable-dev-shm-usage");
+    return args;
   }
 
   /**
@@ -143,6 +249,7 @@ final class BrowserSession implements AutoCloseable {
         () -> {
           try {
             if (spare != null) spare.close();
+            if (profile != null) profile.close();
             if (browser != null) browser.close();
             if (playwright != null) playwright.close();
           } catch (PlaywrightException e) {

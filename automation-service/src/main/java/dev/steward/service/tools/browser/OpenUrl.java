@@ -49,7 +49,8 @@ import org.jspecify.annotations.Nullable;
  * address, title and readable text (bounded), and on request a screenshot saved in an allowed
  * folder. Allowlisted hosts open without a token, others need one (the gate's host scope); every
  * navigation and redirect of the visit is checked by {@link NavigationGuard}. Downloads are off,
- * each visit has a fresh context (no cookies carried over), and the page's text taints the trace.
+ * each visit has a fresh context (no cookies carried over) unless the user keeps a browser profile,
+ * and the page's text taints the trace.
  */
 public final class OpenUrl extends BaseTool implements AutoCloseable {
 
@@ -79,10 +80,11 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
   private final Supplier<PolicyDocument> policy;
   private final BrowserSession session;
 
-  public OpenUrl(Supplier<PolicyDocument> policy, Map<String, String> env, Path userHome) {
+  /** {@code profileDir}: where the browser profile is kept when the user turns that on (policy.json's browser.keep_profile). */
+  public OpenUrl(Supplier<PolicyDocument> policy, Map<String, String> env, Path userHome, Path profileDir) {
     super(DEFINITION, true);
     this.policy = policy;
-    this.session = new BrowserSession(() -> BrowserLocator.find(env, userHome, System.getProperty("os.name", "")));
+    this.session = new BrowserSession(() -> BrowserLocator.find(env, userHome, System.getProperty("os.name", "")), profileDir);
   }
 
   @Override
@@ -128,8 +130,9 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
     long timeoutMs = args.path("timeout_s").asLong(20) * 1000;
     boolean screenshot = args.hasNonNull("screenshot_path");
     NavigationGuard guard = new NavigationGuard(scope, HostScope.asciiHost(uri), timeoutMs);
-    Future<Visit> visit = session.submit(browser -> visit(session.freshContext(browser), guard, uri.toString(), timeoutMs, screenshot));
-    session.prepareNext();
+    boolean keepProfile = policy.get().browser().keepProfile();
+    Future<Visit> visit = session.visit(keepProfile, tab -> visit(tab, guard, uri.toString(), timeoutMs, screenshot));
+    if (!keepProfile) session.prepareNext();
     Visit page;
     try {
       page = visit.get(timeoutMs + 60_000, TimeUnit.MILLISECONDS);
@@ -172,11 +175,13 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
   /** What a visit brought back, read on the browser thread. */
   record Visit(String finalUrl, int status, String title, String text, byte @Nullable [] screenshot) {}
 
-  private static Visit visit(BrowserContext context, NavigationGuard guard, String url, long timeoutMs, boolean screenshot) {
+  private static Visit visit(BrowserSession.Tab tab, NavigationGuard guard, String url, long timeoutMs, boolean screenshot) {
+    BrowserContext context = tab.context();
+    java.util.function.Consumer<com.microsoft.playwright.Route> check = guard::handle;
     try {
       context.setDefaultTimeout(timeoutMs);
-      context.route("**/*", guard::handle);
-      Page page = context.pages().get(0);
+      context.route("**/*", check);
+      Page page = tab.page();
       Response response;
       try {
         response = page.navigate(url, new Page.NavigateOptions().setTimeout(timeoutMs).setWaitUntil(WaitUntilState.LOAD));
@@ -191,7 +196,7 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
       return new Visit(page.url(), response == null ? 0 : response.status(), page.title(), text, shot);
     } finally {
       try {
-        context.close();
+        context.unroute("**/*", check); // a kept profile's context lives on; its next visit has its own guard
       } catch (PlaywrightException e) {
         // the browser went away; it is restarted on the next visit
       }
