@@ -84,20 +84,20 @@ public final class StewardApp extends Application {
     // Opening the history's H2 file takes a moment: the window does not wait for it.
     background.execute(() -> openHistory(chatPane));
     Tab chatTab = new Tab("Chat", chatPane);
-    Tab auditTab = new Tab("Audit log", new AuditPanel(audit, AuditPanel.fileChooser(() -> stage)));
+    Tab auditTab = lazyTab("Audit log", () -> new AuditPanel(audit, AuditPanel.fileChooser(() -> stage)));
     auditTab.setId("audit-tab");
     // The chain is checked each time the panel is opened (and on demand with Verify).
-    auditTab.setOnSelectionChanged(e -> {
-      if (auditTab.isSelected()) {
+    auditTab.selectedProperty().addListener((o, was, now) -> {
+      if (now) {
         audit.verify();
         audit.refresh();
       }
     });
-    settingsModel =
-        new SettingsViewModel(background, Platform::runLater, settingsStore, settings, ModelCatalog::list);
-    Tab settingsTab = new Tab("Settings", new SettingsView(settingsModel, StewardApp::applyTheme, StewardApp::quit));
-    settingsTab.setOnSelectionChanged(e -> {
-      if (settingsTab.isSelected()) settingsModel.reload(); // "Always allow" may have added a grant
+    SettingsViewModel sm = new SettingsViewModel(background, Platform::runLater, settingsStore, settings, ModelCatalog::list);
+    settingsModel = sm;
+    Tab settingsTab = lazyTab("Settings", () -> new SettingsView(sm, StewardApp::applyTheme, StewardApp::quit));
+    settingsTab.selectedProperty().addListener((o, was, now) -> {
+      if (now) sm.reload(); // "Always allow" may have added a grant
     });
     TabPane tabs = new TabPane(chatTab, auditTab, settingsTab);
     tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
@@ -192,6 +192,18 @@ public final class StewardApp extends Application {
   @Override
   public void stop() {
     shutdown();
+  }
+
+  /**
+   * A tab whose content is built the first time it is opened: the window shows the chat sooner
+   * when the audit table and the settings form are not styled and laid out before anyone looks.
+   */
+  private static Tab lazyTab(String title, java.util.function.Supplier<javafx.scene.Node> content) {
+    Tab tab = new Tab(title);
+    tab.selectedProperty().addListener((o, was, now) -> {
+      if (now && tab.getContent() == null) tab.setContent(content.get());
+    });
+    return tab;
   }
 
   private void openHistory(javafx.scene.layout.BorderPane chatPane) {
