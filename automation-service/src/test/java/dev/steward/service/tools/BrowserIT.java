@@ -101,6 +101,8 @@ class BrowserIT {
       case "/js-out" -> html(ex, "<title>JS</title><body>stay<script>setTimeout(() => location.href = '" + outside("/page") + "', 10)</script></body>");
       case "/meta-out" -> html(ex, "<title>Meta</title><meta http-equiv='refresh' content='0;url=" + outside("/page") + "'><body>meta</body>");
       case "/file-link" -> html(ex, "<title>F</title><body>x<script>location.href = 'file:///etc/passwd'</script></body>");
+      case "/ticker" -> html(ex, "<title>Ticker</title><body>ticking<script>setInterval(() => fetch('/tick'), 10)</script></body>");
+      case "/tick" -> html(ex, "tick");
       case "/long" -> html(ex, "<title>Long</title><body>" + "word ".repeat(5000) + "</body>");
       case "/set-cookie" -> {
         ex.getResponseHeaders().add("Set-Cookie", "session=secret; Path=/");
@@ -251,6 +253,17 @@ class BrowserIT {
     ToolResult r = exec(agent, id(), "browser.open_url", args("url", at("/echo-cookie")), null);
     assertTrue(r.value().get("text").asText().contains("cookie=none"), r.value().toString());
   }
+  @Test
+  void once_a_visit_has_answered_its_page_can_load_nothing_more() throws Exception {
+    ToolResult r = exec(agent, id(), "browser.open_url", args("url", at("/ticker")), null);
+    assertTrue(r.ok(), String.valueOf(r.error()));
+    Thread.sleep(150); // requests let through during the visit may still be on their way
+    long during = hits.stream().filter(h -> h.endsWith(" /tick")).count();
+    assertTrue(during > 0, "the page ticked while it was visited: " + hits);
+    Thread.sleep(500); // the page would tick fifty times more
+    assertEquals(during, hits.stream().filter(h -> h.endsWith(" /tick")).count(), "no request got out after the answer");
+  }
+
   private static void keepProfile(boolean keep) {
     PolicyDocument doc = ui.call(Methods.POLICY_GET, null, PolicyDocument.class);
     PolicyDocument saved = ui.call(Methods.POLICY_UPDATE, doc.withBrowser(new PolicyDocument.Browser(keep)), PolicyDocument.class);

@@ -32,8 +32,15 @@ import org.jspecify.annotations.Nullable;
  */
 final class BrowserSession implements AutoCloseable {
 
-  /** Where a visit happens: the context (routes are set on it) and the visit's own page. */
+  /** Where a visit happens: the context and the visit's own page. */
   record Tab(BrowserContext context, Page page) {}
+
+  /**
+   * The guard of the visit in progress. Every context routes all its requests here from the
+   * moment it is made (registering a route is a round trip to the browser, ~20 ms, so it is not
+   * done per visit); between visits nothing may load at all.
+   */
+  private volatile @Nullable NavigationGuard current;
 
   private final Supplier<Optional<Path>> executable;
   private final Path profileDir;
@@ -58,42 +65,63 @@ final class BrowserSession implements AutoCloseable {
    * Runs a visit on the browser thread; the caller waits on the future. Afterwards the visit's
    * fresh context is closed, or, in the kept profile, the pages it opened.
    */
-  <T> Future<T> visit(boolean keepProfile, Function<Tab, T> work) {
+  <T> Future<T> visit(boolean keepProfile, NavigationGuard guard, Function<Tab, T> work) {
     return thread.submit((Callable<T>) () -> {
-      if (keepProfile) {
-        BrowserContext context = profile();
-        Set<Page> before;
-        Page page;
-        try {
-          if (context.pages().isEmpty()) context.newPage(); // a blank tab that stays keeps the context open
-          before = Set.copyOf(context.pages());
-          page = context.newPage();
-        } catch (PlaywrightException e) {
-          // the profile's browser went away (it crashed or was killed): start it again
-          profile = null;
-          closeQuietly(context::close);
-          context = profile();
-          if (context.pages().isEmpty()) context.newPage();
-          before = Set.copyOf(context.pages());
-          page = context.newPage();
-        }
-        BrowserContext kept = context;
-        Set<Page> keptPages = before;
-        try {
-          return work.apply(new Tab(kept, page));
-        } finally {
-          // Every tab the visit opened (its own, and any pop-up) closes; the page's scripts stop.
-          closeQuietly(() -> kept.pages().stream().filter(p -> !keptPages.contains(p)).toList().forEach(Page::close));
-        }
-      }
-      forgetProfile();
-      BrowserContext context = freshContext(browser());
+      current = guard;
       try {
-        return work.apply(new Tab(context, context.pages().get(0)));
+        return visitNow(keepProfile, work);
       } finally {
-        closeQuietly(context::close);
+        current = null;
       }
     });
+  }
+
+  private <T> T visitNow(boolean keepProfile, Function<Tab, T> work) {
+    if (keepProfile) return visitInProfile(work);
+    forgetProfile();
+    BrowserContext context = freshContext(browser());
+    try {
+      return work.apply(new Tab(context, context.pages().get(0)));
+    } finally {
+      // Closed as the thread's next task, so the answer does not wait for it; meanwhile the page
+      // can load nothing (no visit's guard is current).
+      if (thread.isShutdown()) closeQuietly(context::close);
+      else thread.execute(() -> closeQuietly(context::close));
+    }
+  }
+
+  private <T> T visitInProfile(Function<Tab, T> work) {
+    BrowserContext context = profile();
+    Set<Page> before;
+    Page page;
+    try {
+      if (context.pages().isEmpty()) context.newPage(); // a blank tab that stays keeps the context open
+      before = Set.copyOf(context.pages());
+      page = context.newPage();
+    } catch (PlaywrightException e) {
+      // the profile's browser went away (it crashed or was killed): start it again
+      profile = null;
+      closeQuietly(context::close);
+      context = profile();
+      if (context.pages().isEmpty()) context.newPage();
+      before = Set.copyOf(context.pages());
+      page = context.newPage();
+    }
+    BrowserContext kept = context;
+    Set<Page> keptPages = before;
+    try {
+      return work.apply(new Tab(kept, page));
+    } finally {
+      // Every tab the visit opened (its own, and any pop-up) closes; their scripts stop.
+      closeQuietly(() -> kept.pages().stream().filter(p -> !keptPages.contains(p)).toList().forEach(Page::close));
+    }
+  }
+
+  /** Sends each request of any context to the current visit's guard, or stops it between visits. */
+  private void route(com.microsoft.playwright.Route route) {
+    NavigationGuard g = current;
+    if (g == null) route.abort("blockedbyclient");
+    else g.handle(route);
   }
 
   private static void closeQuietly(Runnable close) {
@@ -120,6 +148,7 @@ final class BrowserSession implements AutoCloseable {
       c = playwright().chromium().launchPersistentContext(profileDir, new BrowserType.LaunchPersistentContextOptions()
           .setExecutablePath(exe).setHeadless(true).setArgs(args()).setTimeout(30_000).setAcceptDownloads(false)
           .setServiceWorkers(com.microsoft.playwright.options.ServiceWorkerPolicy.BLOCK).setViewportSize(1280, 900));
+      c.route("**/*", this::route);
     } catch (PlaywrightException e) {
       throw new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE, "cannot start the browser at " + exe + ": " + describe(e)));
     } catch (java.io.IOException e) {
@@ -174,9 +203,10 @@ final class BrowserSession implements AutoCloseable {
     });
   }
 
-  private static BrowserContext newContext(Browser b) {
+  private BrowserContext newContext(Browser b) {
     BrowserContext c = b.newContext(new Browser.NewContextOptions().setAcceptDownloads(false)
         .setServiceWorkers(com.microsoft.playwright.options.ServiceWorkerPolicy.BLOCK).setViewportSize(1280, 900));
+    c.route("**/*", this::route);
     c.newPage();
     return c;
   }

@@ -3,7 +3,6 @@ package dev.steward.service.tools.browser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.Response;
@@ -131,7 +130,7 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
     boolean screenshot = args.hasNonNull("screenshot_path");
     NavigationGuard guard = new NavigationGuard(scope, HostScope.asciiHost(uri), timeoutMs);
     boolean keepProfile = policy.get().browser().keepProfile();
-    Future<Visit> visit = session.visit(keepProfile, tab -> visit(tab, guard, uri.toString(), timeoutMs, screenshot));
+    Future<Visit> visit = session.visit(keepProfile, guard, tab -> visit(tab, guard, uri.toString(), timeoutMs, screenshot));
     if (!keepProfile) session.prepareNext();
     Visit page;
     try {
@@ -176,31 +175,20 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
   record Visit(String finalUrl, int status, String title, String text, byte @Nullable [] screenshot) {}
 
   private static Visit visit(BrowserSession.Tab tab, NavigationGuard guard, String url, long timeoutMs, boolean screenshot) {
-    BrowserContext context = tab.context();
-    java.util.function.Consumer<com.microsoft.playwright.Route> check = guard::handle;
+    tab.context().setDefaultTimeout(timeoutMs);
+    Page page = tab.page();
+    Response response;
     try {
-      context.setDefaultTimeout(timeoutMs);
-      context.route("**/*", check);
-      Page page = tab.page();
-      Response response;
-      try {
-        response = page.navigate(url, new Page.NavigateOptions().setTimeout(timeoutMs).setWaitUntil(WaitUntilState.LOAD));
-      } catch (PlaywrightException e) {
-        throw new BrowserSession.VisitFailure(navigationFailure(guard, e));
-      }
-      // A meta refresh or a script may navigate at once; give it a moment (the guard checks it).
-      page.waitForTimeout(SETTLE_MILLIS);
-      if (guard.cancelled()) throw new BrowserSession.VisitFailure(new ToolFailure(ToolErrorCodes.CANCELLED, "the visit was cancelled"));
-      String text = readText(page, timeoutMs);
-      byte[] shot = screenshot ? page.screenshot(new Page.ScreenshotOptions().setTimeout(timeoutMs)) : null;
-      return new Visit(page.url(), response == null ? 0 : response.status(), page.title(), text, shot);
-    } finally {
-      try {
-        context.unroute("**/*", check); // a kept profile's context lives on; its next visit has its own guard
-      } catch (PlaywrightException e) {
-        // the browser went away; it is restarted on the next visit
-      }
+      response = page.navigate(url, new Page.NavigateOptions().setTimeout(timeoutMs).setWaitUntil(WaitUntilState.LOAD));
+    } catch (PlaywrightException e) {
+      throw new BrowserSession.VisitFailure(navigationFailure(guard, e));
     }
+    // A meta refresh or a script may navigate at once; give it a moment (the guard checks it).
+    page.waitForTimeout(SETTLE_MILLIS);
+    if (guard.cancelled()) throw new BrowserSession.VisitFailure(new ToolFailure(ToolErrorCodes.CANCELLED, "the visit was cancelled"));
+    String text = readText(page, timeoutMs);
+    byte[] shot = screenshot ? page.screenshot(new Page.ScreenshotOptions().setTimeout(timeoutMs)) : null;
+    return new Visit(page.url(), response == null ? 0 : response.status(), page.title(), text, shot);
   }
 
   private static ToolFailure navigationFailure(NavigationGuard guard, PlaywrightException e) {
