@@ -99,28 +99,50 @@ abstract class LineMatcher {
 
   private static final class Regex extends LineMatcher {
     private final Pattern pattern;
-    private final byte @Nullable [] required;
+    private final @Nullable String required;
+    private final byte @Nullable [] requiredBytes;
 
     Regex(Pattern pattern, @Nullable String required) {
       this.pattern = pattern;
-      this.required = required == null ? null : required.getBytes(StandardCharsets.US_ASCII);
+      this.required = required;
+      this.requiredBytes = required == null ? null : required.getBytes(StandardCharsets.US_ASCII);
     }
 
     @Override
     List<Hit> find(byte[] bytes, int length) {
-      if (required != null && ByteSearch.indexOf(bytes, 0, length, required) < 0) return List.of();
-      List<Hit> hits = new ArrayList<>();
+      if (requiredBytes != null && ByteSearch.indexOf(bytes, 0, length, requiredBytes) < 0) return List.of();
       String text = new String(bytes, 0, length, StandardCharsets.UTF_8);
       Matcher m = pattern.matcher(text);
+      // Lookarounds and \b see past the region, so a match tried from a given place is the one
+      // a plain find() would see there.
+      m.useTransparentBounds(true).useAnchoringBounds(false);
+      List<Hit> hits = new ArrayList<>();
       int line = 1;
       int scanned = 0;
       int lastLine = -1;
-      while (m.find()) {
-        for (int i = scanned; i < m.start(); i++) if (text.charAt(i) == '\n') line++;
-        scanned = m.start();
+      int from = 0;
+      while (true) {
+        int start;
+        if (required == null) {
+          if (!m.find()) break;
+          start = m.start();
+        } else {
+          // Every match starts with the literal: try the pattern only where the literal is (the
+          // JDK's indexOf skips to it far faster than the regex engine walks there).
+          start = text.indexOf(required, from);
+          if (start < 0) break;
+          m.region(start, text.length());
+          if (!m.lookingAt()) {
+            from = start + 1;
+            continue;
+          }
+          from = m.end();
+        }
+        for (int nl = text.indexOf('\n', scanned); nl >= 0 && nl < start; nl = text.indexOf('\n', nl + 1)) line++;
+        scanned = start;
         if (line != lastLine) {
-          int ls = text.lastIndexOf('\n', m.start() - 1) + 1;
-          int le = text.indexOf('\n', m.start());
+          int ls = text.lastIndexOf('\n', start - 1) + 1;
+          int le = text.indexOf('\n', start);
           String l = text.substring(ls, le < 0 ? text.length() : le);
           hits.add(new Hit(line, l.endsWith("\r") ? l.substring(0, l.length() - 1) : l));
           lastLine = line;
