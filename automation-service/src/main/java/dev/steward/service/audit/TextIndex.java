@@ -18,9 +18,10 @@ import org.jspecify.annotations.Nullable;
  * end in chunks and scans bytes; H2 would decode and lower-case every row field by field (about
  * 2.5 s per million rows). Only the rows found are then read from H2, with the other filters.
  *
- * <p>It is derived data, never the record: the loader thread appends each batch after H2 has it,
- * and at start the file is cut back to its last whole line and completed from H2, or rebuilt when
- * it claims rows H2 lacks. A line is the fields joined by 0x1F, then 0x1E and the row's number;
+ * <p>It is derived data, never the record: the loader thread hands it each batch after H2 has it,
+ * and rows are written a few thousand at a time, or before a search reads the file (so a call
+ * pays for no index work of its own); at start the file is cut back to its last whole line and
+ * completed from H2, or rebuilt when it claims rows H2 lacks. A line is the fields joined by 0x1F, then 0x1E and the row's number;
  * control characters in fields become spaces, so neither mark can occur inside a field.
  */
 final class TextIndex implements Closeable {
@@ -30,6 +31,8 @@ final class TextIndex implements Closeable {
   private static final byte FIELD = 0x1F;
   private static final byte SEQ = 0x1E;
   private static final int CHUNK = 1 << 20;
+  /** Rows kept back before they are written (a search writes them first). */
+  static final int WRITE_EVERY = 4096;
 
   /** Receives the numbers of matching rows, newest first, one chunk at a time; false stops. */
   interface Hits {
@@ -37,6 +40,7 @@ final class TextIndex implements Closeable {
   }
 
   private final FileChannel file;
+  private final List<ChainedRow> pending = new java.util.ArrayList<>();
   private volatile long length;
   private volatile long lastSeq;
 
@@ -65,18 +69,31 @@ final class TextIndex implements Closeable {
   }
 
   /** Empties the file (it claimed rows H2 does not have). */
-  void reset() throws IOException {
+  synchronized void reset() throws IOException {
+    pending.clear();
     file.truncate(0);
     length = 0;
     lastSeq = 0;
   }
 
-  /** Appends rows newer than the last one held (the loader's thread only). */
-  void append(List<ChainedRow> rows) throws IOException {
-    StringBuilder sb = new StringBuilder(rows.size() * 160);
-    long newest = lastSeq;
+  /** Takes rows newer than the last one held (the loader's thread only); writes them in bulk. */
+  synchronized void append(List<ChainedRow> rows) throws IOException {
     for (ChainedRow r : rows) {
-      if (r.seq() <= newest) continue;
+      if (r.seq() <= lastSeq) continue;
+      pending.add(r);
+      lastSeq = r.seq();
+    }
+    if (pending.size() >= WRITE_EVERY) write();
+  }
+
+  /** Writes the rows kept back. */
+  synchronized void flush() throws IOException {
+    if (!pending.isEmpty()) write();
+  }
+
+  private void write() throws IOException {
+    StringBuilder sb = new StringBuilder(pending.size() * 160);
+    for (ChainedRow r : pending) {
       AuditEntry e = r.entry();
       String[] fields = {e.tool(), e.summary(), e.argsPreview(), e.reason(), e.traceId(), e.callId(), e.errorCode(), e.tokenId()};
       for (int i = 0; i < fields.length; i++) {
@@ -84,14 +101,12 @@ final class TextIndex implements Closeable {
         field(sb, fields[i]);
       }
       sb.append((char) SEQ).append(r.seq()).append('\n');
-      newest = r.seq();
     }
-    if (newest == lastSeq) return;
     ByteBuffer bytes = ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8));
     long at = length;
     while (bytes.hasRemaining()) at += file.write(bytes, at);
     length = at;
-    lastSeq = newest;
+    pending.clear();
   }
 
   private static void field(StringBuilder sb, @Nullable String text) {
@@ -114,6 +129,7 @@ final class TextIndex implements Closeable {
 
   /** Finds rows below {@code below} whose text holds {@code needle}, newest first. */
   void search(byte[] needle, long below, Hits hits) throws IOException {
+    flush();
     long end = length;
     byte[] buf = new byte[CHUNK];
     long[] seqs = new long[CHUNK / 8]; // a line is at least ten bytes
@@ -189,7 +205,11 @@ final class TextIndex implements Closeable {
   }
 
   @Override
-  public void close() throws IOException {
-    file.close();
+  public synchronized void close() throws IOException {
+    try {
+      flush();
+    } finally {
+      file.close();
+    }
   }
 }
