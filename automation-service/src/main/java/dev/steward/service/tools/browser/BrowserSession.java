@@ -6,10 +6,17 @@ import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.PlaywrightException;
+import com.microsoft.playwright.Route;
+import com.microsoft.playwright.options.ServiceWorkerPolicy;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.ToolFailure;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -118,7 +126,7 @@ final class BrowserSession implements AutoCloseable {
   }
 
   /** Sends each request of any context to the current visit's guard, or stops it between visits. */
-  private void route(com.microsoft.playwright.Route route) {
+  private void route(Route route) {
     NavigationGuard g = current;
     if (g == null) route.abort("blockedbyclient");
     else g.handle(route);
@@ -144,14 +152,14 @@ final class BrowserSession implements AutoCloseable {
     browser = null;
     Path exe = executableOrFail();
     try {
-      java.nio.file.Files.createDirectories(profileDir);
+      Files.createDirectories(profileDir);
       c = playwright().chromium().launchPersistentContext(profileDir, new BrowserType.LaunchPersistentContextOptions()
           .setExecutablePath(exe).setHeadless(true).setArgs(args()).setTimeout(30_000).setAcceptDownloads(false)
-          .setServiceWorkers(com.microsoft.playwright.options.ServiceWorkerPolicy.BLOCK).setViewportSize(1280, 900));
+          .setServiceWorkers(ServiceWorkerPolicy.BLOCK).setViewportSize(1280, 900));
       c.route("**/*", this::route);
     } catch (PlaywrightException e) {
       throw new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE, "cannot start the browser at " + exe + ": " + describe(e)));
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE, "cannot create the browser profile in " + profileDir + ": " + e.getMessage()));
     }
     profile = c;
@@ -164,10 +172,10 @@ final class BrowserSession implements AutoCloseable {
       closeQuietly(profile::close);
       profile = null;
     }
-    if (!java.nio.file.Files.exists(profileDir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
-    try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(profileDir)) {
-      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) java.nio.file.Files.deleteIfExists(p);
-    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+    if (!Files.exists(profileDir, LinkOption.NOFOLLOW_LINKS)) return;
+    try (Stream<Path> walk = Files.walk(profileDir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+    } catch (IOException | UncheckedIOException e) {
       throw new VisitFailure(new ToolFailure(ToolErrorCodes.EXECUTION_ERROR,
           "the browser profile in " + profileDir + " could not be deleted (" + e.getMessage() + "); nothing was opened"));
     }
@@ -205,7 +213,7 @@ final class BrowserSession implements AutoCloseable {
 
   private BrowserContext newContext(Browser b) {
     BrowserContext c = b.newContext(new Browser.NewContextOptions().setAcceptDownloads(false)
-        .setServiceWorkers(com.microsoft.playwright.options.ServiceWorkerPolicy.BLOCK).setViewportSize(1280, 900));
+        .setServiceWorkers(ServiceWorkerPolicy.BLOCK).setViewportSize(1280, 900));
     c.route("**/*", this::route);
     c.newPage();
     return c;

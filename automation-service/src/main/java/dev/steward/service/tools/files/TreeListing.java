@@ -121,7 +121,7 @@ final class TreeListing {
   private static final class FolderTask extends RecursiveAction {
     private final Walk walk;
     private final @Nullable SecureDirectoryStream<Path> parent;
-    private @Nullable SecureDirectoryStream<Path> opened;
+    private final @Nullable SecureDirectoryStream<Path> opened;
     private final Folder folder;
 
     FolderTask(Walk walk, @Nullable SecureDirectoryStream<Path> parent, @Nullable SecureDirectoryStream<Path> opened, Folder folder) {
