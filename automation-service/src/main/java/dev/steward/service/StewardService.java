@@ -129,6 +129,11 @@ public final class StewardService implements AutoCloseable {
       gate.onResult(server::publish);
       StewardService service = new StewardService(home, audit, gate, server, secrets, browser);
       service.writeServiceInfo();
+      // Ready: what a first call would otherwise wait for is prepared now, off the start's path.
+      inBackground("schema-compile", () -> {
+        gate.compileSchemas();
+        return null;
+      });
       return service;
     } catch (Exception e) {
       serving.thenAccept(RpcServer::close);

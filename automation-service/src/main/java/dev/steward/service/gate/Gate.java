@@ -148,6 +148,11 @@ public final class Gate implements AutoCloseable {
     }
   }
 
+  /** Compiles every tool's argument schema (the service runs this once it answers). */
+  public void compileSchemas() {
+    schemas.compileAll();
+  }
+
   private ToolResult executeOnce(CallRequest call) {
     Instant started = clock.instant();
     Optional<Tool> found = tools.find(call.tool());
