@@ -6,25 +6,37 @@ import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Step 6: runs a tool on the caller's thread (no hand-off on the hot path) under a watchdog that
  * interrupts it at its time limit; {@link #cancel} interrupts it on request. Tools check for
  * interruption in their loops, and file channels close when interrupted.
+ *
+ * <p>The watchdog looks over the running calls a few times a second rather than keeping a timer
+ * per call: scheduling and cancelling a timer for every call woke its thread on every call, and
+ * limits are seconds long.
  */
 final class ToolRunner implements AutoCloseable {
+
+  static final long SWEEP_MILLIS = 100;
 
   private enum Stop { NONE, TIMEOUT, CANCEL }
 
   /** The call on its thread; an interrupt can only arrive while it runs. */
   private static final class Running {
     final Thread thread = Thread.currentThread();
+    final long deadline;
     volatile Stop stop = Stop.NONE;
     private boolean done;
+
+    Running(long deadline) {
+      this.deadline = deadline;
+    }
 
     synchronized boolean interrupt(Stop why) {
       if (done || stop != Stop.NONE) return false;
@@ -40,28 +52,32 @@ final class ToolRunner implements AutoCloseable {
     }
   }
 
-  private final ScheduledThreadPoolExecutor watchdog = newWatchdog();
-
-  private static ScheduledThreadPoolExecutor newWatchdog() {
-    ScheduledThreadPoolExecutor w =
-        new ScheduledThreadPoolExecutor(
-            1,
-            r -> {
-              Thread t = new Thread(r, "tool-watchdog");
-              t.setDaemon(true);
-              return t;
-            });
-    // Almost every timer is cancelled within milliseconds; without this the queue would hold
-    // every cancelled 30 s timer until it was due — ~150,000 of them at 5,000 calls a second.
-    w.setRemoveOnCancelPolicy(true);
-    return w;
-  }
+  /** Every call that is running (by call id for {@link #cancel}; a reused id is still timed). */
   private final Map<String, Running> running = new ConcurrentHashMap<>();
+  private final Set<Running> active = ConcurrentHashMap.newKeySet();
+  private final ScheduledExecutorService watchdog =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "tool-watchdog");
+            t.setDaemon(true);
+            return t;
+          });
+
+  ToolRunner() {
+    watchdog.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  private void sweep() {
+    long now = System.nanoTime();
+    for (Running r : active) {
+      if (now - r.deadline >= 0) r.interrupt(Stop.TIMEOUT);
+    }
+  }
 
   JsonNode run(String callId, Tool tool, JsonNode args, ToolContext ctx) throws ToolFailure {
-    Running me = new Running();
+    Running me = new Running(System.nanoTime() + tool.timeLimit().toNanos());
     Running previous = running.putIfAbsent(callId, me);
-    ScheduledFuture<?> timer = watchdog.schedule(() -> me.interrupt(Stop.TIMEOUT), tool.timeLimit().toMillis(), TimeUnit.MILLISECONDS);
+    active.add(me);
     try {
       JsonNode value = tool.run(args, ctx);
       if (me.stop != Stop.NONE && value == null) throw stopped(tool, me.stop);
@@ -73,7 +89,7 @@ final class ToolRunner implements AutoCloseable {
       if (me.stop != Stop.NONE) throw stopped(tool, me.stop);
       throw new ToolFailure(ToolErrorCodes.INTERNAL, tool.name() + " failed unexpectedly (" + e.getClass().getSimpleName() + ")");
     } finally {
-      timer.cancel(false);
+      active.remove(me);
       me.finish();
       if (previous == null) running.remove(callId, me);
     }
