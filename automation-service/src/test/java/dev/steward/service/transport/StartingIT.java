@@ -7,10 +7,6 @@ import dev.steward.service.config.Secrets;
 import dev.steward.service.config.StewardHome;
 import dev.steward.service.rpc.Dispatcher;
 import dev.steward.service.rpc.Limits;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -22,19 +18,7 @@ class StartingIT {
   @TempDir Path tmp;
 
   private static int status(int port, String secret) throws Exception {
-    try (Socket s = new Socket("127.0.0.1", port)) {
-      s.setSoTimeout(5000);
-      OutputStream out = s.getOutputStream();
-      out.write(("GET /rpc HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-          + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer " + secret + "\r\n\r\n")
-          .getBytes(StandardCharsets.ISO_8859_1));
-      out.flush();
-      InputStream in = s.getInputStream();
-      StringBuilder line = new StringBuilder();
-      int c;
-      while ((c = in.read()) != -1 && c != '\n') line.append((char) c);
-      return Integer.parseInt(line.toString().split(" ")[1]);
-    }
+    return RawHttp.status(port, RawHttp.upgrade("127.0.0.1:" + port, "Authorization: Bearer " + secret + "\r\n"));
   }
 
   @Test

@@ -7,10 +7,6 @@ import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.service.RawWebSocket;
 import dev.steward.service.TestService;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,27 +32,11 @@ class TransportIT {
   }
 
   private int status(String request) throws Exception {
-    try (Socket s = new Socket("127.0.0.1", t.port())) {
-      s.setSoTimeout(5000);
-      OutputStream out = s.getOutputStream();
-      out.write(request.getBytes(StandardCharsets.ISO_8859_1));
-      out.flush();
-      InputStream in = s.getInputStream();
-      StringBuilder line = new StringBuilder();
-      int c;
-      while ((c = in.read()) != -1 && c != '\n') line.append((char) c);
-      String[] parts = line.toString().split(" ");
-      return Integer.parseInt(parts[1]);
-    }
+    return RawHttp.status(t.port(), request);
   }
 
   private String upgrade(String host, String extraHeaders) {
-    return "GET /rpc HTTP/1.1\r\n"
-        + (host == null ? "" : "Host: " + host + "\r\n")
-        + "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
-        + extraHeaders
-        + "\r\n";
+    return RawHttp.upgrade(host, extraHeaders);
   }
 
   private String host() {
