@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.text.Normalizer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
@@ -100,11 +99,8 @@ public final class PathScope {
     if (denied.isPresent()) {
       throw new ScopeDenied("\"" + requested + "\" is inside " + denied.get() + ", which is always refused");
     }
-    Root root =
-        roots.stream()
-            .filter(r -> real.startsWith(r.real()))
-            .max(Comparator.comparingInt(r -> r.real().getNameCount()))
-            .orElseThrow(() -> new ScopeDenied("\"" + requested + "\" is outside the allowed folders" + allowedList()));
+    Root root = rootOf(real);
+    if (root == null) throw new ScopeDenied("\"" + requested + "\" is outside the allowed folders" + allowedList());
     if (access == Access.WRITE && !root.writable()) {
       throw new ScopeDenied("\"" + requested + "\" is in " + root.configured() + ", which is read-only");
     }
@@ -113,8 +109,17 @@ public final class PathScope {
 
   /** Whether {@code real} lies inside a read-write root (untrusted content comes from elsewhere). */
   public boolean inWritableRoot(Path real) {
-    return roots.stream().filter(r -> real.startsWith(r.real())).max(Comparator.comparingInt(r -> r.real().getNameCount()))
-        .map(Root::writable).orElse(false);
+    Root root = rootOf(real);
+    return root != null && root.writable();
+  }
+
+  /** The innermost root that contains {@code real} (component-wise), or null. Every call asks, so no stream. */
+  private @org.jspecify.annotations.Nullable Root rootOf(Path real) {
+    Root best = null;
+    for (Root r : roots) {
+      if (real.startsWith(r.real()) && (best == null || r.real().getNameCount() > best.real().getNameCount())) best = r;
+    }
+    return best;
   }
 
   /** Whether a resolved path lies under {@code folder} (expanded and resolved like any request). */
