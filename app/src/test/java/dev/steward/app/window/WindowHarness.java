@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.app.AppConfig;
-import dev.steward.app.FakeOllama;
 import dev.steward.app.StewardApp;
 import dev.steward.app.chat.CallCard;
 import dev.steward.app.chat.ChatEntry;

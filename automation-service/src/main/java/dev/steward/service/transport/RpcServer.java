@@ -8,7 +8,6 @@ import dev.steward.protocol.method.ToolResults;
 import dev.steward.protocol.json.Json;
 import dev.steward.service.rpc.Dispatcher;
 import dev.steward.service.rpc.Limits;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -82,7 +81,6 @@ public final class RpcServer implements AutoCloseable {
     container.setMaxBinaryMessageSize(1024);
     container.setMaxFrameSize(limits.maxFrameBytes());
     container.setIdleTimeout(Duration.ofHours(24));
-    container.setOutputBufferSize(64 << 10);
     RpcServer[] self = new RpcServer[1];
     server.setHandler(
         new Handler.Abstract() {
