@@ -119,8 +119,13 @@ class TransportIT {
       String part = "b".repeat(256 * 1024);
       try {
         frag.ws.sendText("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"debug.echo\",\"params\":{\"x\":\"", false).get(5, TimeUnit.SECONDS);
-        for (int i = 0; i < 8; i++) frag.ws.sendText(part, false).get(5, TimeUnit.SECONDS);
-        frag.ws.sendText("\"}}", true).get(5, TimeUnit.SECONDS);
+        // One part at a time, and none once the service has closed: bytes still arriving at a
+        // closed socket make the kernel answer with a reset, which can overtake the close frame.
+        for (int i = 0; i < 8 && !frag.closed.isDone(); i++) {
+          frag.ws.sendText(part, false).get(5, TimeUnit.SECONDS);
+          Thread.sleep(20);
+        }
+        if (!frag.closed.isDone()) frag.ws.sendText("\"}}", true).get(5, TimeUnit.SECONDS);
       } catch (Exception e) {
         // closed mid-message
       }
