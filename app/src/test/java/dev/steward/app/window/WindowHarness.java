@@ -102,9 +102,14 @@ final class WindowHarness implements AutoCloseable {
     robot.type(javafx.scene.input.KeyCode.ENTER);
   }
 
+  /**
+   * Waits until {@code condition} holds. It is checked on the JavaFX thread: the window's lists and
+   * properties change there, and reading them from the test's thread can catch them mid-change.
+   */
   void waitFor(Duration timeout, Callable<Boolean> condition) throws Exception {
+    Callable<Boolean> onFx = () -> WaitForAsyncUtils.asyncFx(condition).get(10, TimeUnit.SECONDS);
     try {
-      WaitForAsyncUtils.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS, condition);
+      WaitForAsyncUtils.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS, onFx);
     } catch (java.util.concurrent.TimeoutException e) {
       throw new AssertionError("timed out after " + timeout + "; the conversation:\n" + transcript(), e);
     }
