@@ -6,13 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -41,7 +41,6 @@ public final class AuditLog implements AutoCloseable {
   private final Durability durability;
   private final Object appendLock = new Object();
   private final BlockingQueue<ChainedRow> toLoad = new LinkedBlockingQueue<>();
-  private final ArrayDeque<ChainedRow> sinceRotation = new ArrayDeque<>();
   private final Object appliedMonitor = new Object();
   private final java.util.concurrent.atomic.AtomicInteger waiters = new java.util.concurrent.atomic.AtomicInteger();
   private final Thread loader;
@@ -108,7 +107,7 @@ public final class AuditLog implements AutoCloseable {
         last = max == 0 ? new Mark(0, ChainedRow.GENESIS) : new Mark(max, store.row(max).orElseThrow().rowHash());
       }
       // H2 now holds everything up to `last` (if it is intact), so the journal restarts there.
-      Journal journal = Journal.create(journalFile, last.seq(), last.hash(), List.of());
+      Journal journal = Journal.create(journalFile, last.seq(), last.hash());
       // Recovery is done: whatever H2 lacks up to `last` is missing for good (verify reports it),
       // so queries never wait for those rows.
       AuditLog log = new AuditLog(store, openTextIndex(dataDir), journal, durability, last, last, last.seq());
@@ -146,7 +145,6 @@ public final class AuditLog implements AutoCloseable {
       lastHash = row.rowHash();
       acked = new Mark(row.seq(), row.rowHash());
       toLoad.add(row);
-      sinceRotation.add(row);
       maybeRotate();
       return row;
     }
@@ -337,12 +335,9 @@ public final class AuditLog implements AutoCloseable {
 
   private void maybeRotate() {
     Mark cp = checkpointed;
-    if (sinceRotation.size() < ROTATE_AFTER_ROWS || cp.seq() <= journalHead.seq()) return;
-    while (!sinceRotation.isEmpty() && sinceRotation.peekFirst().seq() <= cp.seq()) {
-      sinceRotation.pollFirst();
-    }
+    if (journal.rowCount() < ROTATE_AFTER_ROWS || cp.seq() <= journalHead.seq()) return;
     try {
-      journal.rotate(cp.seq(), cp.hash(), new ArrayList<>(sinceRotation));
+      journal.rotate(cp.seq(), cp.hash());
       journalHead = cp;
     } catch (IOException e) {
       LOG.log(Level.SEVERE, "audit: journal rotation failed; the old journal stays", e);
@@ -363,13 +358,13 @@ public final class AuditLog implements AutoCloseable {
         syncJournalIfDue();
         if (first != null) {
           // Gather rows for a while: one H2 commit per batch costs far less than one per row,
-          // and queries that need the rows now wake the loader early.
+          // and queries that need the rows now wake the loader early. The loader sleeps rather
+          // than taking rows as they come: a queue that is never empty wakes no one, so a call's
+          // append costs no thread wake-up (on two cores that wake-up competed with the call).
           batch.add(first);
           long until = System.nanoTime() + LOAD_DELAY_NANOS;
-          while (batch.size() < MAX_BATCH && running && !queryWaiting() && System.nanoTime() < until) {
-            ChainedRow next = toLoad.poll(5, TimeUnit.MILLISECONDS);
-            if (next != null) batch.add(next);
-            toLoad.drainTo(batch, MAX_BATCH - batch.size());
+          for (long left; (left = until - System.nanoTime()) > 0 && running && !queryWaiting() && toLoad.size() < MAX_BATCH; ) {
+            LockSupport.parkNanos(this, left);
           }
           toLoad.drainTo(batch, MAX_BATCH * 4);
           insertWithRetry(batch);
@@ -449,6 +444,7 @@ public final class AuditLog implements AutoCloseable {
     if (applied >= seq) return;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     waiters.incrementAndGet();
+    LockSupport.unpark(loader); // it may be gathering a batch: the rows are wanted now
     try {
       synchronized (appliedMonitor) {
         while (applied < seq && System.nanoTime() < deadline) {
@@ -471,6 +467,7 @@ public final class AuditLog implements AutoCloseable {
       if (!running) return;
       running = false;
     }
+    LockSupport.unpark(loader);
     try {
       loader.join(10_000);
       store.checkpoint();
@@ -479,7 +476,7 @@ public final class AuditLog implements AutoCloseable {
       Mark last = acked;
       synchronized (appendLock) {
         if (!loader.isAlive() && applied == last.seq()) {
-          journal.rotate(last.seq(), last.hash(), List.of());
+          journal.rotate(last.seq(), last.hash());
         }
         journal.force();
         journal.close();

@@ -28,10 +28,16 @@ final class Journal implements Closeable {
 
   private final Path file;
   private volatile FileChannel channel;
+  /** Where each row of this file starts, so rotation copies bytes rather than keeping rows in memory. */
+  private final RowOffsets offsets;
+  /** The file's length: where the next append goes. */
+  private long size;
 
-  private Journal(Path file, FileChannel channel) {
+  private Journal(Path file, FileChannel channel, long size, RowOffsets offsets) {
     this.file = file;
     this.channel = channel;
+    this.size = size;
+    this.offsets = offsets;
   }
 
   static Path fileIn(Path dataDir) {
@@ -80,53 +86,144 @@ final class Journal implements Closeable {
     return new Recovery(headSeq, headHash, rows, torn);
   }
 
-  /** Starts a fresh journal holding a head line and the rows H2 may not have yet. */
-  static Journal create(Path file, long headSeq, String headHash, List<ChainedRow> rows) throws IOException {
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    try (FileChannel ch =
-        FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-      writeFully(ch, encode(headSeq, headHash, rows));
+  /** Starts a fresh journal holding only a head line: H2 has every row up to {@code headSeq}. */
+  static Journal create(Path file, long headSeq, String headHash) throws IOException {
+    byte[] head = headLine(headSeq, headHash);
+    Path tmp = tmpOf(file);
+    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+      writeFully(ch, ByteBuffer.wrap(head));
       ch.force(true);
     }
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
-    return new Journal(file, channel);
+    return new Journal(file, openAppend(file), head.length, new RowOffsets(headSeq + 1));
   }
 
+  /**
+   * Appends rows (consecutive, following the last one) in one write. If the write fails part-way
+   * the file is cut back to where it was, so a later append cannot leave a torn line mid-file.
+   */
   void append(List<ChainedRow> rows) throws IOException {
     StringBuilder text = new StringBuilder(rows.size() * 512);
-    for (ChainedRow row : rows) {
-      text.append(row.toJson().toString()).append('\n');
+    int[] starts = new int[rows.size()];
+    for (int i = 0; i < rows.size(); i++) {
+      starts[i] = text.length();
+      text.append(rows.get(i).toJson().toString()).append('\n');
     }
-    writeFully(channel, ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8)));
+    // Lines are ASCII apart from string contents; byte offsets are found after encoding.
+    byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+    long[] at = new long[rows.size()];
+    if (bytes.length == text.length()) {
+      for (int i = 0; i < at.length; i++) at[i] = size + starts[i];
+    } else {
+      for (int i = 0, line = 0; i < bytes.length && line < at.length; i++) {
+        if (i == 0 || bytes[i - 1] == '\n') at[line++] = size + i;
+      }
+    }
+    try {
+      writeFully(channel, ByteBuffer.wrap(bytes));
+    } catch (IOException e) {
+      try {
+        channel.truncate(size);
+      } catch (IOException cut) {
+        e.addSuppressed(cut);
+      }
+      throw e;
+    }
+    for (int i = 0; i < rows.size(); i++) offsets.add(rows.get(i).seq(), at[i]);
+    size += bytes.length;
   }
 
   void force() throws IOException {
     channel.force(false);
   }
 
-  /** Replaces the journal with one that starts at a newer head; the rename is atomic. */
-  void rotate(long headSeq, String headHash, List<ChainedRow> keep) throws IOException {
-    channel.force(false);
-    channel.close();
-    Journal fresh = create(file, headSeq, headHash, keep);
-    this.channel = fresh.channel;
+  /** Rows written since the journal was created or last rotated. */
+  int rowCount() {
+    return offsets.count();
   }
 
-  private static ByteBuffer encode(long headSeq, String headHash, List<ChainedRow> rows) {
+  /**
+   * Replaces the journal with one that starts at a newer head, keeping the rows after it (copied
+   * as bytes from this file); the rename is atomic.
+   */
+  void rotate(long headSeq, String headHash) throws IOException {
+    channel.force(false);
+    long from = offsets.offsetOf(headSeq + 1, size);
+    byte[] head = headLine(headSeq, headHash);
+    Path tmp = tmpOf(file);
+    try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+      writeFully(out, ByteBuffer.wrap(head));
+      for (long pos = from; pos < size; ) {
+        long n = in.transferTo(pos, size - pos, out);
+        if (n <= 0) throw new IOException("the audit journal ended at " + pos + " while copying it; " + size + " bytes were written");
+        pos += n;
+      }
+      out.force(true);
+    }
+    channel.close();
+    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    offsets.dropBefore(headSeq + 1, from - head.length);
+    size = size - from + head.length;
+    channel = openAppend(file);
+  }
+
+  private static byte[] headLine(long headSeq, String headHash) {
     ObjectNode head = Json.object();
     head.put("head", true);
     head.put("seq", headSeq);
     head.put("row_hash", headHash);
-    StringBuilder text = new StringBuilder(head.toString()).append('\n');
-    for (ChainedRow row : rows) {
-      text.append(row.toJson().toString()).append('\n');
-    }
-    return ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8));
+    return (head.toString() + '\n').getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static Path tmpOf(Path file) {
+    return file.resolveSibling(file.getFileName() + ".tmp");
+  }
+
+  private static FileChannel openAppend(Path file) throws IOException {
+    return FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
   }
 
   private static void writeFully(FileChannel ch, ByteBuffer buf) throws IOException {
     while (buf.hasRemaining()) ch.write(buf);
+  }
+
+  /** Byte offsets of consecutive rows, from {@code first}: eight bytes a row. */
+  static final class RowOffsets {
+    private long first;
+    private long[] at = new long[1024];
+    private int count;
+
+    RowOffsets(long first) {
+      this.first = first;
+    }
+
+    void add(long seq, long offset) {
+      if (seq != first + count) throw new IllegalStateException("journal rows out of order: " + seq + " after " + (first + count - 1));
+      if (count == at.length) at = java.util.Arrays.copyOf(at, count * 2);
+      at[count++] = offset;
+    }
+
+    int count() {
+      return count;
+    }
+
+    /** Where row {@code seq} starts; {@code end} if it is not written yet. */
+    long offsetOf(long seq, long end) {
+      if (seq < first) throw new IllegalArgumentException("row " + seq + " is before this journal (" + first + ")");
+      return seq - first < count ? at[(int) (seq - first)] : end;
+    }
+
+    /** Forgets rows before {@code seq}; the rest move by {@code shift} bytes. */
+    void dropBefore(long seq, long shift) {
+      int drop = (int) Math.min(count, Math.max(0, seq - first));
+      int keep = count - drop;
+      long[] next = new long[Math.max(1024, Integer.highestOneBit(Math.max(1, keep)) * 2)];
+      for (int i = 0; i < keep; i++) next[i] = at[drop + i] - shift;
+      at = next;
+      count = keep;
+      first = seq;
+    }
   }
 
   @Override

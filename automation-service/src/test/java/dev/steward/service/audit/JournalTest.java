@@ -28,7 +28,7 @@ class JournalTest {
     Path file = tmp.resolve("audit.journal");
     ChainedRow one = row(1, ChainedRow.GENESIS, "café…");
     ChainedRow two = row(2, one.rowHash(), "naïve ✓");
-    try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS, List.of())) {
+    try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
       j.append(List.of(one, two));
     }
     byte[] bytes = Files.readAllBytes(file);
@@ -48,5 +48,60 @@ class JournalTest {
     Files.writeString(file, "{\"head\":true,\"seq\":0,\"row_hash\":\"" + ChainedRow.GENESIS + "\"}\n{garbage\n{\"also\":\"garbage\"}\n",
         StandardCharsets.UTF_8);
     assertThrows(IOException.class, () -> Journal.read(file));
+  }
+
+  @Test
+  void rotation_keeps_exactly_the_rows_after_the_new_head_and_appends_go_on_after_them() throws Exception {
+    Path file = tmp.resolve("audit.journal");
+    List<ChainedRow> rows = new java.util.ArrayList<>();
+    String prev = ChainedRow.GENESIS;
+    for (int i = 1; i <= 40; i++) {
+      ChainedRow r = row(i, prev, i % 3 == 0 ? "ünïcode ✓ " + i : "row " + i); // multi-byte lines move the offsets
+      rows.add(r);
+      prev = r.rowHash();
+    }
+    try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
+      j.append(rows.subList(0, 1));
+      j.append(rows.subList(1, 17));
+      j.append(rows.subList(17, 30));
+      j.rotate(12, rows.get(11).rowHash());
+      assertEquals(18, j.rowCount());
+      j.append(rows.subList(30, 35));
+      j.rotate(25, rows.get(24).rowHash());
+      j.append(rows.subList(35, 40));
+      assertEquals(15, j.rowCount());
+      j.rotate(40, rows.get(39).rowHash()); // everything is in H2: only the head stays
+      assertEquals(0, j.rowCount());
+    }
+    Journal.Recovery r = Journal.read(file);
+    assertEquals(40, r.headSeq());
+    assertEquals(rows.get(39).rowHash(), r.headHash());
+    assertTrue(r.rows().isEmpty());
+  }
+
+  @Test
+  void a_rotated_journal_reads_back_the_kept_rows_whole() throws Exception {
+    Path file = tmp.resolve("audit.journal");
+    List<ChainedRow> rows = new java.util.ArrayList<>();
+    String prev = ChainedRow.GENESIS;
+    for (int i = 1; i <= 30; i++) {
+      ChainedRow r = row(i, prev, i % 2 == 0 ? "naïve " + "é".repeat(i) : "plain " + i);
+      rows.add(r);
+      prev = r.rowHash();
+    }
+    try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
+      j.append(rows.subList(0, 10));
+      j.rotate(4, rows.get(3).rowHash());
+      j.append(rows.subList(10, 30));
+      j.rotate(21, rows.get(20).rowHash());
+    }
+    Journal.Recovery r = Journal.read(file);
+    assertEquals(21, r.headSeq());
+    assertEquals(rows.subList(21, 30).stream().map(ChainedRow::seq).toList(), r.rows().stream().map(ChainedRow::seq).toList());
+    for (int i = 0; i < r.rows().size(); i++) {
+      assertEquals(rows.get(21 + i).entry().summary(), r.rows().get(i).entry().summary());
+      assertTrue(r.rows().get(i).hashMatches());
+    }
+    assertTrue(!r.tornTail());
   }
 }
