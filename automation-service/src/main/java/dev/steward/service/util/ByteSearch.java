@@ -27,6 +27,15 @@ public final class ByteSearch {
     return (x - ONES) & ~x & HIGHS;
   }
 
+  /** Whether every byte of {@code a[from, to)} is ASCII (below 0x80). */
+  public static boolean isAscii(byte[] a, int from, int to) {
+    long high = 0;
+    int i = from;
+    for (; i + Long.BYTES <= to; i += Long.BYTES) high |= (long) LONGS.get(a, i);
+    for (; i < to; i++) high |= a[i];
+    return (high & HIGHS) == 0;
+  }
+
   /** The first index of {@code b} in {@code a[from, to)}, or -1. */
   public static int indexOf(byte[] a, int from, int to, byte b) {
     long pattern = (b & 0xFFL) * ONES;

@@ -31,6 +31,21 @@ class ByteSearchTest {
   }
 
   @Test
+  void ascii_is_told_from_any_byte_with_the_high_bit_wherever_it_sits() {
+    Random random = new Random(5);
+    for (int round = 0; round < 20_000; round++) {
+      byte[] a = new byte[random.nextInt(40)];
+      for (int i = 0; i < a.length; i++) a[i] = (byte) random.nextInt(128);
+      if (a.length > 0 && random.nextBoolean()) a[random.nextInt(a.length)] = (byte) (0x80 | random.nextInt(128));
+      int from = a.length == 0 ? 0 : random.nextInt(a.length + 1);
+      int to = from + random.nextInt(a.length - from + 1);
+      boolean ascii = true;
+      for (int i = from; i < to; i++) ascii &= a[i] >= 0;
+      assertEquals(ascii, ByteSearch.isAscii(a, from, to), () -> java.util.Arrays.toString(a));
+    }
+  }
+
+  @Test
   void needles_are_found_where_a_plain_loop_finds_them() {
     Random random = new Random(11);
     for (int round = 0; round < 50_000; round++) {

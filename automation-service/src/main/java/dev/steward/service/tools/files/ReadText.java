@@ -14,6 +14,7 @@ import dev.steward.service.scope.SafeFs;
 import dev.steward.service.tools.Schemas;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.util.ByteSearch;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -21,6 +22,7 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.UnsupportedCharsetException;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -32,6 +34,9 @@ public final class ReadText extends SinglePathTool {
 
   static final int DEFAULT_MAX_BYTES = 1 << 20;
   static final int MAX_BYTES = 16 << 20;
+  /** Charsets in which every ASCII byte is its own character. */
+  private static final java.util.Set<Charset> ASCII_SUPERSETS =
+      java.util.Set.of(StandardCharsets.UTF_8, StandardCharsets.US_ASCII, StandardCharsets.ISO_8859_1, Charset.forName("windows-1252"));
 
   private static final ToolDefinition DEFINITION =
       new ToolDefinition(
@@ -75,27 +80,33 @@ public final class ReadText extends SinglePathTool {
     }
     BasicFileAttributes attrs;
     byte[] bytes;
+    int length;
     boolean truncated;
     try (SafeFs.Dir dir = SafeFs.openParent(path)) {
       attrs = SafeFs.attributes(dir.stream(), dir.name()).orElseThrow(() -> new java.nio.file.NoSuchFileException(path.requested()));
       if (attrs.isDirectory()) {
         throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + path.requested() + "\" is a folder; use files.list_dir", "/path", null);
       }
+      if (!attrs.isRegularFile()) {
+        // Opening a pipe blocks until someone writes to it, and a device may never end.
+        throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + path.requested() + "\" is not a regular file (a pipe, socket or device)", "/path", null);
+      }
       // Lines past the byte cap are only reachable if the whole file may be read.
       long cap = start > 1 || end != Integer.MAX_VALUE ? Math.max(maxBytes, Math.min(attrs.size(), MAX_BYTES)) : maxBytes;
       try (SeekableByteChannel ch = SafeFs.openRead(dir)) {
-        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(cap + 1, Math.max(attrs.size() + 1, 1)));
+        // One byte past the cap (or the size) tells a longer file from one that fits.
+        bytes = new byte[(int) Math.min(cap + 1, Math.max(attrs.size() + 1, 1))];
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
         while (buf.hasRemaining() && ch.read(buf) > 0) {
           ToolContext.checkCancelled();
         }
         truncated = buf.position() > cap;
-        bytes = new byte[(int) Math.min(buf.position(), cap)];
-        buf.flip().get(bytes);
+        length = (int) Math.min(buf.position(), cap);
       }
     } catch (IOException e) {
       throw FileErrors.of(e, path.requested());
     }
-    int nul = charset.name().startsWith("UTF-16") || charset.name().startsWith("UTF-32") ? -1 : indexOfNul(bytes);
+    int nul = charset.name().startsWith("UTF-16") || charset.name().startsWith("UTF-32") ? -1 : ByteSearch.indexOf(bytes, 0, length, (byte) 0);
     if (nul >= 0) {
       throw new ToolFailure(
           ToolErrorCodes.EXECUTION_ERROR,
@@ -103,7 +114,7 @@ public final class ReadText extends SinglePathTool {
           "/path",
           null);
     }
-    String text = decode(bytes, charset, truncated, path.requested());
+    String text = decode(bytes, length, charset, truncated, path.requested());
     String content = lines(text, start, end);
     if (content.length() > maxBytes) {
       content = content.substring(0, maxBytes);
@@ -125,11 +136,16 @@ public final class ReadText extends SinglePathTool {
     }
   }
 
-  private static String decode(byte[] bytes, Charset charset, boolean truncated, String requested) throws ToolFailure {
+  private static String decode(byte[] bytes, int length, Charset charset, boolean truncated, String requested) throws ToolFailure {
+    if (ASCII_SUPERSETS.contains(charset) && ByteSearch.isAscii(bytes, 0, length)) {
+      // Most text is ASCII, which these charsets all read the same way and which cannot be
+      // malformed: the bytes become the string's own (Latin-1) storage without a decoder's buffers.
+      return new String(bytes, 0, length, StandardCharsets.ISO_8859_1);
+    }
     CharsetDecoder decoder =
         charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
-    ByteBuffer in = ByteBuffer.wrap(bytes);
-    CharBuffer out = CharBuffer.allocate((int) (bytes.length * (double) decoder.maxCharsPerByte()) + 1);
+    ByteBuffer in = ByteBuffer.wrap(bytes, 0, length);
+    CharBuffer out = CharBuffer.allocate((int) (length * (double) decoder.maxCharsPerByte()) + 1);
     var result = decoder.decode(in, out, true);
     if (result.isError() && !(truncated && result.isMalformed() && in.remaining() < 4)) {
       throw new ToolFailure(
@@ -158,11 +174,6 @@ public final class ReadText extends SinglePathTool {
       }
     }
     return from < 0 ? "" : text.substring(from);
-  }
-
-  private static int indexOfNul(byte[] bytes) {
-    for (int i = 0; i < bytes.length; i++) if (bytes[i] == 0) return i;
-    return -1;
   }
 
   @Override
