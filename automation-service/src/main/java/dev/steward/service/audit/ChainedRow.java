@@ -2,7 +2,6 @@ package dev.steward.service.audit;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.CanonicalJson;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Audit;
@@ -26,53 +25,146 @@ public record ChainedRow(long seq, AuditEntry entry, String prevHash, String row
 
   /**
    * SHA-256 over the previous hash and every field in a fixed order, each string JSON-quoted (so
-   * no value can imitate a separator). Written directly rather than through a JSON tree: this
-   * runs for every row and again for every row {@code audit.verify} checks.
+   * no value can imitate a separator). Written directly rather than through a JSON tree, into
+   * buffers the thread keeps: this runs for every row and again for every row {@code audit.verify}
+   * checks.
    */
   public static String hash(long seq, AuditEntry e, String prevHash) {
-    StringBuilder b = new StringBuilder(256).append(prevHash).append('\n').append(seq);
-    for (String v : new String[] {e.kind(), e.traceId(), e.callId(), e.tool(), e.argsHash(), e.argsPreview(), e.decision(),
-        e.reason(), e.tokenId(), e.result(), e.errorCode(), e.summary()}) {
-      b.append(',');
-      if (v == null) b.append("null");
-      else b.append('"').append(QUOTE.quoteAsString(v)).append('"');
-    }
+    Scratch scratch = SCRATCH.get();
+    StringBuilder b = scratch.text;
+    b.setLength(0);
+    b.append(prevHash).append('\n').append(seq);
+    field(b, e.kind());
+    field(b, e.traceId());
+    field(b, e.callId());
+    field(b, e.tool());
+    field(b, e.argsHash());
+    field(b, e.argsPreview());
+    field(b, e.decision());
+    field(b, e.reason());
+    field(b, e.tokenId());
+    field(b, e.result());
+    field(b, e.errorCode());
+    field(b, e.summary());
     b.append(',').append(micros(e.startedAt())).append(',').append(e.endedAt() == null ? "null" : Long.toString(micros(e.endedAt())));
-    return CanonicalJson.sha256Hex(b.toString().getBytes(StandardCharsets.UTF_8));
+    int n = scratch.utf8(b);
+    String hex = CanonicalJson.sha256Hex(scratch.bytes, 0, n);
+    if (b.length() > Scratch.KEEP) scratch.shrink(); // one huge row must not pin its buffers to the thread
+    return hex;
+  }
+
+  private static void field(StringBuilder b, @Nullable String v) {
+    b.append(',');
+    if (v == null) {
+      b.append("null");
+    } else {
+      b.append('"');
+      QUOTE.quoteAsString(v, b);
+      b.append('"');
+    }
   }
 
   private static final JsonStringEncoder QUOTE = JsonStringEncoder.getInstance();
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+  static Scratch scratch() {
+    return SCRATCH.get();
+  }
+
+  /** A thread's text and byte buffers for hashing and journal lines. */
+  static final class Scratch {
+    static final int KEEP = 64 << 10;
+    StringBuilder text = new StringBuilder(1024);
+    byte[] bytes = new byte[2048];
+
+    /** Encodes {@code chars} as UTF-8 into {@link #bytes} (exactly as {@code String.getBytes}); answers the length. */
+    int utf8(CharSequence chars) {
+      int n = chars.length();
+      if (bytes.length < n) bytes = new byte[Math.max(n, bytes.length * 2)];
+      for (int i = 0; i < n; i++) {
+        char c = chars.charAt(i);
+        if (c >= 0x80) {
+          byte[] all = chars.toString().getBytes(StandardCharsets.UTF_8);
+          if (bytes.length < all.length) bytes = new byte[all.length];
+          System.arraycopy(all, 0, bytes, 0, all.length);
+          return all.length;
+        }
+        bytes[i] = (byte) c;
+      }
+      return n;
+    }
+
+    void shrink() {
+      text = new StringBuilder(1024);
+      bytes = new byte[2048];
+    }
+  }
+
+  /** Writes this row's journal line (its fields, then both hashes) and a newline; the text is reused per thread. */
+  StringBuilder journalLine() throws java.io.IOException {
+    Scratch scratch = SCRATCH.get();
+    StringBuilder line = scratch.text;
+    line.setLength(0);
+    try (com.fasterxml.jackson.core.JsonGenerator g = Json.mapper().getFactory().createGenerator(new Appender(line))) {
+      g.writeStartObject();
+      g.writeNumberField("seq", seq);
+      g.writeStringField("kind", entry.kind());
+      put(g, "trace_id", entry.traceId());
+      put(g, "call_id", entry.callId());
+      put(g, "tool", entry.tool());
+      put(g, "args_hash", entry.argsHash());
+      put(g, "args_preview", entry.argsPreview());
+      put(g, "decision", entry.decision());
+      put(g, "reason", entry.reason());
+      put(g, "token_id", entry.tokenId());
+      put(g, "result", entry.result());
+      put(g, "error_code", entry.errorCode());
+      put(g, "summary", entry.summary());
+      g.writeNumberField("started_at", micros(entry.startedAt()));
+      if (entry.endedAt() != null) g.writeNumberField("ended_at", micros(entry.endedAt()));
+      g.writeStringField("prev_hash", prevHash);
+      g.writeStringField("row_hash", rowHash);
+      g.writeEndObject();
+    }
+    return line.append('\n');
+  }
+
+  private static void put(com.fasterxml.jackson.core.JsonGenerator g, String name, @Nullable String value) throws java.io.IOException {
+    if (value != null) g.writeStringField(name, value);
+  }
+
+  /** A writer onto a StringBuilder (StringWriter's buffer is synchronized and cannot be reused). */
+  private static final class Appender extends java.io.Writer {
+    private final StringBuilder to;
+
+    Appender(StringBuilder to) {
+      this.to = to;
+    }
+
+    @Override
+    public void write(char[] cbuf, int off, int len) {
+      to.append(cbuf, off, len);
+    }
+
+    @Override
+    public void write(String str, int off, int len) {
+      to.append(str, off, off + len);
+    }
+
+    @Override
+    public void write(int c) {
+      to.append((char) c);
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {}
+  }
 
   public boolean hashMatches() {
     return rowHash.equals(hash(seq, entry, prevHash));
-  }
-
-  static ObjectNode fields(long seq, AuditEntry e) {
-    ObjectNode n = Json.object();
-    n.put("seq", seq);
-    n.put("kind", e.kind());
-    put(n, "trace_id", e.traceId());
-    put(n, "call_id", e.callId());
-    put(n, "tool", e.tool());
-    put(n, "args_hash", e.argsHash());
-    put(n, "args_preview", e.argsPreview());
-    put(n, "decision", e.decision());
-    put(n, "reason", e.reason());
-    put(n, "token_id", e.tokenId());
-    put(n, "result", e.result());
-    put(n, "error_code", e.errorCode());
-    put(n, "summary", e.summary());
-    n.put("started_at", micros(e.startedAt()));
-    if (e.endedAt() != null) n.put("ended_at", micros(e.endedAt()));
-    return n;
-  }
-
-  /** The journal line of this row. */
-  ObjectNode toJson() {
-    ObjectNode n = fields(seq, entry);
-    n.put("prev_hash", prevHash);
-    n.put("row_hash", rowHash);
-    return n;
   }
 
   static ChainedRow fromJson(JsonNode n) {
@@ -121,10 +213,6 @@ public record ChainedRow(long seq, AuditEntry entry, String prevHash, String row
 
   static Instant instant(long micros) {
     return Instant.EPOCH.plus(micros, ChronoUnit.MICROS);
-  }
-
-  private static void put(ObjectNode n, String name, @Nullable String value) {
-    if (value != null) n.put(name, value);
   }
 
   private static @Nullable String text(JsonNode n, String name) {

@@ -98,29 +98,38 @@ final class Journal implements Closeable {
     return new Journal(file, openAppend(file), head.length, new RowOffsets(headSeq + 1));
   }
 
-  /**
-   * Appends rows (consecutive, following the last one) in one write. If the write fails part-way
-   * the file is cut back to where it was, so a later append cannot leave a torn line mid-file.
-   */
+  /** Appends rows (consecutive, following the last one) in one write. */
   void append(List<ChainedRow> rows) throws IOException {
-    StringBuilder text = new StringBuilder(rows.size() * 512);
-    int[] starts = new int[rows.size()];
-    for (int i = 0; i < rows.size(); i++) {
-      starts[i] = text.length();
-      text.append(rows.get(i).toJson().toString()).append('\n');
+    if (rows.size() == 1) {
+      // A call's row: its line is encoded into buffers the thread keeps, without a tree or copies.
+      ChainedRow row = rows.get(0);
+      ChainedRow.Scratch scratch = ChainedRow.scratch();
+      int n = scratch.utf8(row.journalLine());
+      write(ByteBuffer.wrap(scratch.bytes, 0, n));
+      offsets.add(row.seq(), size);
+      size += n;
+      if (n > ChainedRow.Scratch.KEEP) scratch.shrink();
+      return;
     }
-    // Lines are ASCII apart from string contents; byte offsets are found after encoding.
-    byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(rows.size() * 512);
     long[] at = new long[rows.size()];
-    if (bytes.length == text.length()) {
-      for (int i = 0; i < at.length; i++) at[i] = size + starts[i];
-    } else {
-      for (int i = 0, line = 0; i < bytes.length && line < at.length; i++) {
-        if (i == 0 || bytes[i - 1] == '\n') at[line++] = size + i;
-      }
+    for (int i = 0; i < rows.size(); i++) {
+      at[i] = size + out.size();
+      out.write(row(rows.get(i)));
     }
+    write(ByteBuffer.wrap(out.toByteArray()));
+    for (int i = 0; i < rows.size(); i++) offsets.add(rows.get(i).seq(), at[i]);
+    size += out.size();
+  }
+
+  private static byte[] row(ChainedRow row) throws IOException {
+    return row.journalLine().toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Writes at the end; if the write fails part-way the file is cut back, so no torn line is left mid-file. */
+  private void write(ByteBuffer bytes) throws IOException {
     try {
-      writeFully(channel, ByteBuffer.wrap(bytes));
+      writeFully(channel, bytes);
     } catch (IOException e) {
       try {
         channel.truncate(size);
@@ -129,8 +138,6 @@ final class Journal implements Closeable {
       }
       throw e;
     }
-    for (int i = 0; i < rows.size(); i++) offsets.add(rows.get(i).seq(), at[i]);
-    size += bytes.length;
   }
 
   void force() throws IOException {

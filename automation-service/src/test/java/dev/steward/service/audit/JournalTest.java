@@ -104,4 +104,40 @@ class JournalTest {
     }
     assertTrue(!r.tornTail());
   }
+
+  private static final AuditEntry AWKWARD = new AuditEntry("decision", "trace/t-1", "call-1", "files.read_text", "ab".repeat(32),
+      "{\"path\":\"caf\u00e9 \u2713 \ud834\udd1e\"}", "allowed", "line\nbreak\t\u001b[31mred\u0000", null, null, null,
+      "lone \ud800 surrogate \"quoted\" back\\slash", Instant.ofEpochSecond(1_700_000_000L, 123_456_000L), null);
+  private static final AuditEntry PLAIN = new AuditEntry("completion", "t", "c", "x", null, null, "blocked", null, "tok", "error",
+      "SCOPE_DENIED", "plain", Instant.ofEpochSecond(1_700_000_001L), Instant.ofEpochSecond(1_700_000_002L, 5_000L));
+
+  @Test
+  void row_hashes_are_the_ones_logs_already_hold() {
+    // Pinned from the implementation that wrote earlier logs: a change here breaks every verify.
+    assertEquals("8d981435789d354d821657be3359866dd8084619158999dc462eaa544b52bbde", ChainedRow.hash(7, AWKWARD, ChainedRow.GENESIS));
+    assertEquals("e814a5b0872b8d0b12e44c42b054945ae41aa46b9d92a054588c5ed4eedca3f3", ChainedRow.hash(8, PLAIN, "cd".repeat(32)));
+    assertEquals(ChainedRow.hash(7, AWKWARD, ChainedRow.GENESIS), ChainedRow.hash(7, AWKWARD, ChainedRow.GENESIS)); // the thread's buffers are reused cleanly
+  }
+
+  @Test
+  void journal_lines_read_back_to_rows_whose_hashes_verify_escapes_and_all() throws Exception {
+    Path file = tmp.resolve("audit.journal");
+    ChainedRow awkward = ChainedRow.chain(1, AWKWARD, ChainedRow.GENESIS);
+    ChainedRow plain = ChainedRow.chain(2, PLAIN, awkward.rowHash());
+    ChainedRow big = ChainedRow.chain(3, new AuditEntry("decision", "t", "c3", "x", null, "y".repeat(200_000), "allowed", null, null, null,
+        null, "big ✓", Instant.ofEpochSecond(1_700_000_003L), null), plain.rowHash());
+    try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
+      j.append(List.of(awkward));
+      j.append(List.of(plain, big));
+    }
+    Journal.Recovery r = Journal.read(file);
+    assertEquals(3, r.rows().size());
+    for (ChainedRow row : r.rows()) assertTrue(row.hashMatches(), "row " + row.seq());
+    assertEquals(awkward.entry().reason(), r.rows().get(0).entry().reason());
+    assertEquals(awkward.entry().argsPreview(), r.rows().get(0).entry().argsPreview());
+    assertEquals(awkward.rowHash(), r.rows().get(0).rowHash());
+    assertEquals(PLAIN, r.rows().get(1).entry());
+    assertEquals(big.entry(), r.rows().get(2).entry());
+    assertEquals(List.of(1L, 2L, 3L), r.rows().stream().map(ChainedRow::seq).toList());
+  }
 }

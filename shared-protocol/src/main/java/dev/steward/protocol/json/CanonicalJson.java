@@ -42,6 +42,13 @@ public final class CanonicalJson {
     return HexFormat.of().formatHex(sha256(bytes));
   }
 
+  /** Lower-case hex SHA-256 of {@code bytes[offset, offset + length)}. */
+  public static String sha256Hex(byte[] bytes, int offset, int length) {
+    MessageDigest digest = fresh();
+    digest.update(bytes, offset, length);
+    return HexFormat.of().formatHex(digest.digest());
+  }
+
   public static byte[] sha256(byte[] bytes) {
     return fresh().digest(bytes);
   }
