@@ -132,17 +132,55 @@ public final class PathScope {
   }
 
   /**
-   * Whether an entry met while walking an allowed folder must be hidden. The folder itself was
-   * checked, so only patterns ending in this entry's name can newly apply: the common case is one
-   * set lookup of the folded name.
+   * Which entries met while walking an allowed folder must be hidden. The folder itself was
+   * checked, so only patterns ending in an entry's name can newly apply (the common case is one
+   * set lookup of the folded name), and Steward's own folders. What depends only on the folder is
+   * worked out once: a walk asks for every entry, and building each entry's path to ask cost more
+   * than listing the entry.
    */
-  public boolean isDeniedChild(Path real) {
-    Path name = real.getFileName();
-    if (name != null && LAST_NAMES.contains(fold(name.toString())) && deniedPart(real).isPresent()) return true;
+  public Children children(Path folderReal) {
     for (Path own : ownFolders) {
-      if (real.startsWith(own)) return true;
+      if (folderReal.startsWith(own)) return name -> true;
+    }
+    java.util.Set<String> ownHere = new java.util.HashSet<>();
+    for (Path own : ownFolders) {
+      if (folderReal.equals(own.getParent()) && own.getFileName() != null) ownHere.add(own.getFileName().toString());
+    }
+    return name -> ownHere.contains(name) || isLastName(name) && deniedPart(folderReal.resolve(name)).isPresent();
+  }
+
+  /**
+   * {@code LAST_NAMES.contains(fold(name))} without folding an ASCII name: folding lower-cases
+   * into a new string whenever a name has a capital, as most source files' names do, and a walk
+   * asks for every entry.
+   */
+  static boolean isLastName(String name) {
+    int end = name.length();
+    for (int i = 0; i < end; i++) {
+      if (name.charAt(i) >= 0x80) return LAST_NAMES.contains(fold(name));
+    }
+    while (end > 1 && (name.charAt(end - 1) == '.' || name.charAt(end - 1) == ' ') && !(end == 2 && name.charAt(0) == '.' && name.charAt(1) == '.')) {
+      end--;
+    }
+    for (String last : LAST_NAMES) {
+      if (last.length() == end && name.regionMatches(true, 0, last, 0, end)) return true;
     }
     return false;
+  }
+
+  /** The rule {@link #isLastName} implements, by folding (its test compares the two). */
+  static boolean isLastNameFolded(String name) {
+    return LAST_NAMES.contains(fold(name));
+  }
+
+  static java.util.Set<String> lastNames() {
+    return LAST_NAMES;
+  }
+
+  /** Whether an entry of a folder, by name, must be hidden (see {@link #children}). */
+  @FunctionalInterface
+  public interface Children {
+    boolean denied(String name);
   }
 
   private String allowedList() {

@@ -98,4 +98,29 @@ class PathScopeTest {
     assertThrows(ScopeDenied.class, () -> nested.resolve("frozen/x", Access.WRITE));
     assertEquals(docs.resolve("y"), nested.resolve("y", Access.WRITE).real());
   }
+
+  @Test
+  void the_quick_last_name_check_agrees_with_folding_the_name() {
+    java.util.Random random = new java.util.Random(9);
+    List<String> lasts = new java.util.ArrayList<>(PathScope.lastNames());
+    String odd = ". .Aa.Zz sS-_\u00e9\uff53";
+    for (int i = 0; i < 200_000; i++) {
+      StringBuilder b = new StringBuilder();
+      if (random.nextInt(3) > 0) {
+        String last = lasts.get(random.nextInt(lasts.size()));
+        for (char c : last.toCharArray()) b.append(random.nextBoolean() ? Character.toUpperCase(c) : c);
+      }
+      int extra = random.nextInt(4);
+      for (int k = 0; k < extra; k++) {
+        char c = odd.charAt(random.nextInt(odd.length()));
+        if (random.nextBoolean()) b.append(c); else b.insert(0, c);
+      }
+      String name = b.toString();
+      assertEquals(PathScope.isLastNameFolded(name), PathScope.isLastName(name), () -> "\"" + name + "\"");
+    }
+    for (String name : List.of(".SSH", ".ssh.", ".ssh . ", "..", "...", ". ", "Keychains", "keychain", "\uff0e\uff53\uff53\uff48", "ssh")) {
+      assertEquals(PathScope.isLastNameFolded(name), PathScope.isLastName(name), name);
+    }
+    assertTrue(PathScope.isLastName(".SSH."));
+  }
 }

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import com.fasterxml.jackson.databind.node.POJONode;
 import dev.steward.service.tools.WireValue;
+import dev.steward.service.util.IsoInstant;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 
@@ -23,16 +23,12 @@ final class Entries {
     return "file";
   }
 
-  static String name(Path path) {
-    return path.getFileName() == null ? path.toString() : path.getFileName().toString();
-  }
-
   static long size(BasicFileAttributes a) {
     return a.isDirectory() ? 0 : a.size();
   }
 
   static String modified(BasicFileAttributes a) {
-    return a.lastModifiedTime().toInstant().toString();
+    return IsoInstant.format(a.lastModifiedTime());
   }
 
   /** How many entries a listing's {@code entries} holds, whichever form it has. */
@@ -57,14 +53,17 @@ final class Entries {
     @Override
     public void serialize(JsonGenerator gen, SerializerProvider serializers) throws IOException {
       gen.writeStartArray(this, entries.size());
+      char[] time = new char[IsoInstant.MAX_CHARS];
       for (TreeListing.Entry e : entries) {
-        BasicFileAttributes a = e.attrs();
         gen.writeStartObject();
-        gen.writeStringField("path", e.path().toString());
-        gen.writeStringField("name", name(e.path()));
-        gen.writeStringField("type", type(a));
-        gen.writeNumberField("size", size(a));
-        gen.writeStringField("modified", modified(a));
+        gen.writeStringField("path", e.path());
+        gen.writeStringField("name", e.name());
+        gen.writeStringField("type", e.type());
+        gen.writeNumberField("size", e.size());
+        gen.writeFieldName("modified");
+        int n = IsoInstant.formatTo(time, e.modifiedSeconds(), e.modifiedNanos());
+        if (n > 0) gen.writeString(time, 0, n);
+        else gen.writeString(IsoInstant.format(e.modifiedSeconds(), e.modifiedNanos()));
         gen.writeEndObject();
       }
       gen.writeEndArray();
@@ -79,8 +78,7 @@ final class Entries {
     public long maxBytes() {
       long n = 2;
       for (TreeListing.Entry e : entries) {
-        String path = e.path().toString();
-        n += FIXED_BYTES + WireValue.stringBound(path) * 2; // the name is a part of the path
+        n += FIXED_BYTES + e.pathBound() * 2; // the name is a part of the path
       }
       return n;
     }

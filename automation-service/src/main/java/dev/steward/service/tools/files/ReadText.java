@@ -15,6 +15,7 @@ import dev.steward.service.tools.Schemas;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.util.ByteSearch;
+import dev.steward.service.util.IsoInstant;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -123,7 +124,7 @@ public final class ReadText extends SinglePathTool {
     ObjectNode result = Json.object();
     result.put("content", content);
     result.put("size", attrs.size());
-    result.put("modified", attrs.lastModifiedTime().toInstant().toString());
+    result.put("modified", IsoInstant.format(attrs.lastModifiedTime()));
     result.put("truncated", truncated);
     return result;
   }

@@ -10,6 +10,7 @@ import dev.steward.protocol.tool.ScopeKind;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
+import dev.steward.service.scope.PathScope;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import dev.steward.service.tools.Schemas;
@@ -218,6 +219,7 @@ public final class SearchFiles extends SinglePathTool {
       }
       List<Walk> children = new ArrayList<>();
       try (SecureDirectoryStream<Path> open = dir) {
+        PathScope.Children refused = s.ctx.scope().children(real);
         for (Path entry : open) {
           if (s.stop != null) break;
           if (System.nanoTime() > s.deadline) {
@@ -226,8 +228,8 @@ public final class SearchFiles extends SinglePathTool {
           }
           Path child = entry.getFileName();
           if (!s.hidden && child.toString().startsWith(".")) continue;
+          if (refused.denied(child.toString())) continue;
           Path childReal = real.resolve(child.toString());
-          if (s.ctx.scope().isDeniedChild(childReal)) continue;
           Optional<BasicFileAttributes> attrs = SafeFs.attributes(open, child);
           if (attrs.isEmpty() || attrs.get().isSymbolicLink()) continue;
           if (attrs.get().isDirectory()) {

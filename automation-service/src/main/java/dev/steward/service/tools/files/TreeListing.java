@@ -1,6 +1,7 @@
 package dev.steward.service.tools.files;
 
 import dev.steward.service.scope.PathScope;
+import dev.steward.service.tools.WireValue;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import java.io.IOException;
@@ -30,8 +31,18 @@ import org.jspecify.annotations.Nullable;
  */
 final class TreeListing {
 
-  /** One listed entry, kept compact: a big listing holds tens of thousands. */
-  record Entry(Path path, BasicFileAttributes attrs) {}
+  /**
+   * One listed entry, kept compact (a big listing holds tens of thousands): its path is built from
+   * its folder's as text, without a {@code Path} per entry, and its time is kept as numbers until
+   * it is written.
+   */
+  record Entry(String path, String name, String type, long size, long modifiedSeconds, int modifiedNanos, long pathBound) {
+    static Entry of(String parent, String name, BasicFileAttributes a) {
+      String path = parent.endsWith("/") ? parent + name : parent + "/" + name;
+      java.time.Instant modified = a.lastModifiedTime().toInstant();
+      return new Entry(path, name, Entries.type(a), Entries.size(a), modified.getEpochSecond(), modified.getNano(), WireValue.stringBound(path));
+    }
+  }
 
   /** What to list: the scope hides refused names; {@code maxDepth} 1 lists only the folder itself. */
   record Settings(PathScope scope, boolean hidden, int maxDepth, int max) {}
@@ -42,12 +53,14 @@ final class TreeListing {
   /** A folder's contents in order: entries, each sub-folder's entry followed by its own Folder. */
   private static final class Folder {
     final Path real;
+    final String text;
     final int depth;
     final List<Object> items = new ArrayList<>();
     volatile boolean listed;
 
     Folder(Path real, int depth) {
       this.real = real;
+      this.text = real.toString();
       this.depth = depth;
     }
   }
@@ -70,19 +83,20 @@ final class TreeListing {
   /** Lists {@code dir}; throws on the folder itself (missing, a file), skips what fails below it. */
   static Result list(ResolvedPath dir, Settings settings) throws IOException, InterruptedException {
     Folder top = new Folder(dir.real(), 1);
-    fill(top, SafeFs.openDir(dir), settings, settings.max() + 1);
-    List<Entry> out = new ArrayList<>(Math.min(settings.max(), 4096));
+    int found = fill(top, SafeFs.openDir(dir), settings, settings.max() + 1);
+    List<Entry> out = new ArrayList<>(Math.min(settings.max(), found) + 1);
     boolean truncated = emit(top, out, dir.root(), settings);
     return new Result(out, truncated);
   }
 
-  /** Lists an opened folder and what lies below it, until {@code budget} entries are known. */
-  private static void fill(Folder folder, SecureDirectoryStream<Path> opened, Settings settings, int budget)
+  /** Lists an opened folder and what lies below it, until {@code budget} entries are known; answers how many were. */
+  private static int fill(Folder folder, SecureDirectoryStream<Path> opened, Settings settings, int budget)
       throws IOException, InterruptedException {
     Walk walk = new Walk(settings, budget);
     ForkJoinTask<Void> task = WalkPool.POOL.submit(new FolderTask(walk, null, opened, folder));
     try {
       task.get();
+      return walk.found.get();
     } catch (InterruptedException e) {
       walk.stopped = true;
       throw e;
@@ -164,18 +178,18 @@ final class TreeListing {
       for (Path entry : open) names.add(entry.getFileName());
       names.sort(null);
       List<FolderTask> subs = new ArrayList<>();
+      PathScope.Children refused = s.scope().children(folder.real);
       for (Path name : names) {
         if (walk.stopped) return;
         String text = name.toString();
         if (!s.hidden() && text.startsWith(".")) continue;
-        Path child = folder.real.resolve(text);
-        if (s.scope().isDeniedChild(child)) continue;
+        if (refused.denied(text)) continue;
         Optional<BasicFileAttributes> attrs = SafeFs.attributes(open, name);
         if (attrs.isEmpty()) continue; // removed while we listed
-        folder.items.add(new Entry(child, attrs.get()));
+        folder.items.add(Entry.of(folder.text, text, attrs.get()));
         walk.found.incrementAndGet();
         if (attrs.get().isDirectory() && folder.depth < s.maxDepth()) {
-          Folder sub = new Folder(child, folder.depth + 1);
+          Folder sub = new Folder(folder.real.resolve(text), folder.depth + 1);
           folder.items.add(sub);
           subs.add(new FolderTask(walk, open, null, sub));
         }

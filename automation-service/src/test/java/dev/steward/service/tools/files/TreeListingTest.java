@@ -70,7 +70,7 @@ class TreeListingTest {
     ResolvedPath dir = scope.resolve(root.toString(), Access.READ);
     TreeListing.Result r = TreeListing.list(dir, new TreeListing.Settings(scope, hidden, maxDepth, max));
     List<String> out = new ArrayList<>();
-    r.entries().forEach(e -> out.add(root.relativize(e.path()).toString()));
+    r.entries().forEach(e -> out.add(root.relativize(java.nio.file.Path.of(e.path())).toString()));
     return out;
   }
 
@@ -90,7 +90,7 @@ class TreeListingTest {
       ResolvedPath dir = scope.resolve(root.toString(), Access.READ);
       TreeListing.Result r = TreeListing.list(dir, new TreeListing.Settings(scope, hidden, maxDepth, max));
       List<String> out = new ArrayList<>();
-      r.entries().forEach(e -> out.add(root.relativize(e.path()).toString()));
+      r.entries().forEach(e -> out.add(root.relativize(java.nio.file.Path.of(e.path())).toString()));
       assertEquals(all.subList(0, Math.min(max, all.size())), out);
       assertEquals(all.size() > max, r.truncated());
     }
