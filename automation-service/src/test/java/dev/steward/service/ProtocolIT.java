@@ -71,4 +71,12 @@ class ProtocolIT {
       assertTrue(reply.at("/error/message").asText().toLowerCase().contains("nesting"), reply.toString());
     }
   }
+
+  @org.junit.jupiter.api.Test
+  void answers_carry_any_text_exactly_multi_byte_characters_control_characters_and_lone_surrogates() {
+    String text = "naïve café — ✓ 𝄞 \u0000\u001b[31m \"quoted\" \\ lone \ud800 and \udc00 end";
+    JsonNode echoed = ui.call(Methods.DEBUG_ECHO, Map.of("text", text, "big", "é".repeat(300_000)), JsonNode.class);
+    assertEquals(text, echoed.get("text").asText());
+    assertEquals("é".repeat(300_000), echoed.get("big").asText());
+  }
 }

@@ -10,6 +10,8 @@ import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.service.rpc.Dispatcher;
 import dev.steward.service.rpc.Limits;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,6 +24,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.common.WebSocketSession;
+import org.eclipse.jetty.websocket.core.Frame;
+import org.eclipse.jetty.websocket.core.OpCode;
 
 /**
  * One WebSocket connection: frames in, JSON-RPC out. Tool calls run on the worker pool, so a
@@ -78,16 +83,16 @@ public final class Connection implements Session.Listener, dev.steward.service.r
     session.demand();
     MessageCodec.Frame frame = MessageCodec.parse(text);
     if (!rate.tryAcquire(frame.items().size())) {
-      sendText(MessageCodec.write(Response.error(null, RpcError.of(ErrorCodes.RATE_LIMITED,
+      send(MessageCodec.writeUtf8(Response.error(null, RpcError.of(ErrorCodes.RATE_LIMITED,
           "more than " + limits.maxMessagesPerSecond() + " messages a second on this connection; slow down"))));
       return;
     }
     if (!frame.batch()) {
       MessageCodec.Inbound item = frame.items().get(0);
       if (runsTools(item)) {
-        handle(item).thenAccept(resp -> resp.ifPresent(r -> sendText(MessageCodec.write(r))));
+        handle(item).thenAccept(resp -> resp.ifPresent(r -> send(MessageCodec.writeUtf8(r))));
       } else {
-        handleHere(item).ifPresent(resp -> sendText(MessageCodec.write(resp)));
+        handleHere(item).ifPresent(resp -> send(MessageCodec.writeUtf8(resp)));
       }
       return;
     }
@@ -100,7 +105,7 @@ public final class Connection implements Session.Listener, dev.steward.service.r
             () -> {
               List<Response> out = new ArrayList<>();
               answers.forEach(a -> a.join().ifPresent(out::add));
-              if (!out.isEmpty()) sendText(MessageCodec.writeBatch(out));
+              if (!out.isEmpty()) send(MessageCodec.writeBatchUtf8(out));
             });
   }
 
@@ -173,13 +178,23 @@ public final class Connection implements Session.Listener, dev.steward.service.r
 
   @Override
   public void send(Notification notification) {
-    sendText(MessageCodec.write(notification));
+    send(MessageCodec.writeUtf8(notification));
   }
 
-  void sendText(String text) {
+  /**
+   * Sends one text message whose payload is {@code utf8} (owned by the frame from here on). It goes
+   * as a frame through Jetty's core session, as {@code Session.sendText} itself does, so that a
+   * message serialised straight to bytes is not made into a string and encoded again.
+   */
+  void send(ByteBuffer utf8) {
     Session s = session;
     if (s == null || !s.isOpen()) return;
-    s.sendText(text, Callback.from(() -> {}, e -> LOG.log(Level.FINE, "send to " + id + " failed", e)));
+    if (s instanceof WebSocketSession jetty) {
+      jetty.getCoreSession().sendFrame(new Frame(OpCode.TEXT, utf8),
+          org.eclipse.jetty.util.Callback.from(() -> {}, e -> LOG.log(Level.FINE, "send to " + id + " failed", e)), false);
+    } else {
+      s.sendText(StandardCharsets.UTF_8.decode(utf8).toString(), Callback.from(() -> {}, e -> LOG.log(Level.FINE, "send to " + id + " failed", e)));
+    }
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.steward.protocol.method.ToolResults;
 import dev.steward.protocol.json.Json;
 import dev.steward.service.rpc.Dispatcher;
 import dev.steward.service.rpc.Limits;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -144,8 +145,8 @@ public final class RpcServer implements AutoCloseable {
   /** Sends a finished call to every ui connection (SPEC §3: {@code tool.results}). */
   public void publish(ToolResults results) {
     if (uiConnections.isEmpty()) return;
-    String text = MessageCodec.write(new Notification(Methods.TOOL_RESULTS, Json.pojo(results)));
-    uiConnections.forEach(c -> c.sendText(text));
+    ByteBuffer utf8 = MessageCodec.writeUtf8(new Notification(Methods.TOOL_RESULTS, Json.pojo(results)));
+    uiConnections.forEach(c -> c.send(utf8.duplicate())); // a view each: sending moves a buffer's position
   }
 
   void closed(Connection c) {

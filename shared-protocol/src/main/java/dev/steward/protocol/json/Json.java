@@ -100,6 +100,47 @@ public final class Json {
     }
   }
 
+  /**
+   * {@code value} as UTF-8 JSON in a buffer of its own (a frame's payload as it is sent): the
+   * bytes are written once, without the string and the copy that {@link #write} and then encoding
+   * would make — a big listing is megabytes.
+   */
+  public static java.nio.ByteBuffer writeUtf8(Object value) {
+    Utf8Out out = new Utf8Out();
+    try {
+      MAPPER.writeValue(out, value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return java.nio.ByteBuffer.wrap(out.bytes, 0, out.size);
+  }
+
+  /** A growing byte buffer (ByteArrayOutputStream without its locks and its copy on the way out). */
+  private static final class Utf8Out extends java.io.OutputStream {
+    byte[] bytes = new byte[512];
+    int size;
+
+    @Override
+    public void write(int b) {
+      ensure(1);
+      bytes[size++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      ensure(len);
+      System.arraycopy(b, off, bytes, size, len);
+      size += len;
+    }
+
+    private void ensure(int more) {
+      if (bytes.length - size >= more) return;
+      long wanted = Math.max((long) bytes.length * 2, (long) size + more);
+      if (wanted > Integer.MAX_VALUE - 16) throw new OutOfMemoryError("a message of more than 2 GB");
+      bytes = java.util.Arrays.copyOf(bytes, (int) wanted);
+    }
+  }
+
   private static ObjectMapper build(boolean strict) {
     JsonFactory factory =
         JsonFactory.builder()

@@ -164,13 +164,36 @@ public final class MessageCodec {
   }
 
   /** Writes with the protocol's mapper, so records held in POJO nodes get snake_case names. */
+  /**
+   * The message as text for a WebSocket text frame. Strings are written through UTF-8, which
+   * escapes a lone surrogate (half of an emoji cut in two, say) as {@code \\uD800}: left raw, it
+   * cannot be encoded, and the JDK's WebSocket failed the whole connection on it.
+   */
   public static String write(Message message) {
-    return Json.write(toJson(message));
+    return utf8Text(writeUtf8(message));
   }
 
   public static String writeBatch(List<? extends Message> messages) {
+    return utf8Text(writeBatchUtf8(messages));
+  }
+
+  private static String utf8Text(java.nio.ByteBuffer utf8) {
+    return new String(utf8.array(), utf8.arrayOffset() + utf8.position(), utf8.remaining(), java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  /** {@link #write} as UTF-8 bytes, for a text frame. */
+  public static java.nio.ByteBuffer writeUtf8(Message message) {
+    return Json.writeUtf8(toJson(message));
+  }
+
+  /** {@link #writeBatch} as UTF-8 bytes, for a text frame. */
+  public static java.nio.ByteBuffer writeBatchUtf8(List<? extends Message> messages) {
+    return Json.writeUtf8(batchJson(messages));
+  }
+
+  private static ArrayNode batchJson(List<? extends Message> messages) {
     ArrayNode array = JsonNodeFactory.instance.arrayNode();
     messages.forEach(m -> array.add(toJson(m)));
-    return Json.write(array);
+    return array;
   }
 }

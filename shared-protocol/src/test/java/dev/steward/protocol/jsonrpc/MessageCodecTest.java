@@ -82,4 +82,21 @@ class MessageCodecTest {
     var back = (Response) MessageCodec.parseFromServer(err).get(0);
     assertEquals(-32601, back.error().code());
   }
+
+  @Test
+  void written_text_escapes_lone_surrogates_so_any_string_can_be_sent_and_reads_back_the_same() throws Exception {
+    String value = "ok 𝄞 lone \ud800 low \udc00 end \u0000";
+    String text = MessageCodec.write(new Request(LongNode.valueOf(7), "m", Json.object().put("v", value)));
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)) {
+        assertTrue(i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1)), text);
+        i++;
+      } else {
+        assertFalse(Character.isLowSurrogate(c), text);
+      }
+    }
+    Request back = (Request) ((MessageCodec.Valid) MessageCodec.parse(text).items().get(0)).message();
+    assertEquals(value, back.params().get("v").asText());
+  }
 }
