@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -127,6 +128,57 @@ class ServiceProcessIT {
       assertTrue(content.matches("(?s)BEGIN (\\d+)\nx+\nEND \\1\n"), "f" + i + " holds one complete version");
       int n = Integer.parseInt(content.substring(6, content.indexOf('\n')));
       assertEquals(2000 + n % 500, content.length() - ("BEGIN " + n + "\n\nEND " + n + "\n").length(), "complete length");
+    }
+  }
+
+  @Test
+  void sigkill_after_the_journal_has_rotated_loses_no_acknowledged_call() throws Exception {
+    Path root = prepare(false);
+    Path home = tmp.resolve("home");
+    Files.writeString(root.resolve("small.txt"), "small");
+    // Two rows a call: past ~10,000 calls the loader has checkpointed 20,000 rows and the journal
+    // is rotated (kept rows copied by byte offset); the kill comes some thousands of calls later.
+    int killAfter = 13_000 + new Random().nextInt(3000);
+    Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+    AtomicInteger issued = new AtomicInteger();
+    try (ServiceProcess service = ServiceProcess.start(home, tmp)) {
+      List<Thread> readers = new ArrayList<>();
+      for (int w = 0; w < 4; w++) {
+        StewardClient agent = service.client(Role.AGENT);
+        readers.add(new Thread(() -> {
+          try {
+            while (service.process.isAlive()) {
+              String call = "read-" + issued.incrementAndGet();
+              ToolResult r = agent.execute(new Execute.Params("rotation", call, "files.read_text", args("path", "small.txt"), null, null));
+              if (r.ok()) acknowledged.add(call);
+              if (acknowledged.size() >= killAfter && service.process.isAlive()) service.kill();
+            }
+          } catch (RuntimeException | InterruptedException e) {
+            // the service is gone
+          } finally {
+            agent.close();
+          }
+        }));
+      }
+      readers.forEach(Thread::start);
+      for (Thread t : readers) t.join();
+    }
+    String head = Files.readAllLines(home.resolve("data/audit.journal")).get(0);
+    assertTrue(Json.parse(head).get("seq").asLong() > 0, "the journal was rotated before the kill: " + head);
+
+    try (ServiceProcess again = ServiceProcess.start(home, tmp); StewardClient ui = again.client(Role.UI)) {
+      Audit.VerifyResult v = ui.call(Methods.AUDIT_VERIFY, null, Audit.VerifyResult.class);
+      assertTrue(v.ok(), "chain: " + v.problem());
+      Map<String, Integer> rows = new HashMap<>();
+      String cursor = null;
+      do {
+        Map<String, Object> q = new HashMap<>(Map.of("limit", 1000, "trace_id", "rotation"));
+        if (cursor != null) q.put("cursor", cursor);
+        Audit.QueryResult page = ui.call(Methods.AUDIT_QUERY, q, Audit.QueryResult.class);
+        page.rows().forEach(r -> rows.merge(r.callId(), 1, Integer::sum));
+        cursor = page.nextCursor();
+      } while (cursor != null);
+      for (String call : acknowledged) assertEquals(2, rows.getOrDefault(call, 0), call + " has both rows");
     }
   }
 }
