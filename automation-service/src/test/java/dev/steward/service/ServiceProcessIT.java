@@ -108,14 +108,7 @@ class ServiceProcessIT {
       Audit.VerifyResult v = ui.call(Methods.AUDIT_VERIFY, null, Audit.VerifyResult.class);
       assertTrue(v.ok(), "chain: " + v.problem());
       Map<String, List<String>> kinds = new HashMap<>();
-      String cursor = null;
-      do {
-        Map<String, Object> q = new HashMap<>(Map.of("limit", 1000));
-        if (cursor != null) q.put("cursor", cursor);
-        Audit.QueryResult page = ui.call(Methods.AUDIT_QUERY, q, Audit.QueryResult.class);
-        page.rows().forEach(r -> { if (r.callId() != null) kinds.computeIfAbsent(r.callId(), k -> new ArrayList<>()).add(r.kind()); });
-        cursor = page.nextCursor();
-      } while (cursor != null);
+      forEachRow(ui, Map.of(), r -> { if (r.callId() != null) kinds.computeIfAbsent(r.callId(), k -> new ArrayList<>()).add(r.kind()); });
       for (String call : acknowledged.keySet()) {
         List<String> k = kinds.getOrDefault(call, List.of());
         assertTrue(k.contains("decision") && k.contains("completion"), call + " has rows " + k);
@@ -170,15 +163,21 @@ class ServiceProcessIT {
       Audit.VerifyResult v = ui.call(Methods.AUDIT_VERIFY, null, Audit.VerifyResult.class);
       assertTrue(v.ok(), "chain: " + v.problem());
       Map<String, Integer> rows = new HashMap<>();
-      String cursor = null;
-      do {
-        Map<String, Object> q = new HashMap<>(Map.of("limit", 1000, "trace_id", "rotation"));
-        if (cursor != null) q.put("cursor", cursor);
-        Audit.QueryResult page = ui.call(Methods.AUDIT_QUERY, q, Audit.QueryResult.class);
-        page.rows().forEach(r -> rows.merge(r.callId(), 1, Integer::sum));
-        cursor = page.nextCursor();
-      } while (cursor != null);
+      forEachRow(ui, Map.of("trace_id", "rotation"), r -> rows.merge(r.callId(), 1, Integer::sum));
       for (String call : acknowledged) assertEquals(2, rows.getOrDefault(call, 0), call + " has both rows");
     }
+  }
+
+  /** Every audit row that matches {@code filter}, page by page. */
+  private static void forEachRow(StewardClient ui, Map<String, Object> filter, java.util.function.Consumer<Audit.Row> each) {
+    String cursor = null;
+    do {
+      Map<String, Object> q = new HashMap<>(filter);
+      q.put("limit", 1000);
+      if (cursor != null) q.put("cursor", cursor);
+      Audit.QueryResult page = ui.call(Methods.AUDIT_QUERY, q, Audit.QueryResult.class);
+      page.rows().forEach(each);
+      cursor = page.nextCursor();
+    } while (cursor != null);
   }
 }

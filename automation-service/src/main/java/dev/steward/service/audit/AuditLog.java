@@ -134,7 +134,7 @@ public final class AuditLog implements AutoCloseable {
       if (!running) throw new AuditUnavailableException("the audit log is closed", new IllegalStateException("closed"));
       ChainedRow row = ChainedRow.chain(lastSeq + 1, entry, lastHash);
       try {
-        journal.append(List.of(row));
+        journal.append(row);
         if (durability == Durability.SYNC) journal.force();
         else unforced = true;
       } catch (IOException e) {

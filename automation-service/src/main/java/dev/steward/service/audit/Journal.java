@@ -98,32 +98,17 @@ final class Journal implements Closeable {
     return new Journal(file, openAppend(file), head.length, new RowOffsets(headSeq + 1));
   }
 
-  /** Appends rows (consecutive, following the last one) in one write. */
-  void append(List<ChainedRow> rows) throws IOException {
-    if (rows.size() == 1) {
-      // A call's row: its line is encoded into buffers the thread keeps, without a tree or copies.
-      ChainedRow row = rows.get(0);
-      ChainedRow.Scratch scratch = ChainedRow.scratch();
-      int n = scratch.utf8(row.journalLine());
-      write(ByteBuffer.wrap(scratch.bytes, 0, n));
-      offsets.add(row.seq(), size);
-      size += n;
-      if (n > ChainedRow.Scratch.KEEP) scratch.shrink();
-      return;
-    }
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(rows.size() * 512);
-    long[] at = new long[rows.size()];
-    for (int i = 0; i < rows.size(); i++) {
-      at[i] = size + out.size();
-      out.write(row(rows.get(i)));
-    }
-    write(ByteBuffer.wrap(out.toByteArray()));
-    for (int i = 0; i < rows.size(); i++) offsets.add(rows.get(i).seq(), at[i]);
-    size += out.size();
-  }
-
-  private static byte[] row(ChainedRow row) throws IOException {
-    return row.journalLine().toString().getBytes(StandardCharsets.UTF_8);
+  /**
+   * Appends a row (the one after the last) in one write; its line is encoded into buffers the
+   * thread keeps, without a tree or copies.
+   */
+  void append(ChainedRow row) throws IOException {
+    ChainedRow.Scratch scratch = ChainedRow.scratch();
+    int n = scratch.utf8(row.journalLine());
+    write(ByteBuffer.wrap(scratch.bytes, 0, n));
+    offsets.add(row.seq(), size);
+    size += n;
+    if (n > ChainedRow.Scratch.KEEP) scratch.shrink();
   }
 
   /** Writes at the end; if the write fails part-way the file is cut back, so no torn line is left mid-file. */

@@ -29,7 +29,7 @@ class JournalTest {
     ChainedRow one = row(1, ChainedRow.GENESIS, "café…");
     ChainedRow two = row(2, one.rowHash(), "naïve ✓");
     try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
-      j.append(List.of(one, two));
+      for (ChainedRow r : List.of(one, two)) j.append(r);
     }
     byte[] bytes = Files.readAllBytes(file);
     byte[] torn = java.util.Arrays.copyOf(bytes, bytes.length - 8); // inside "✓"'s line
@@ -61,14 +61,14 @@ class JournalTest {
       prev = r.rowHash();
     }
     try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
-      j.append(rows.subList(0, 1));
-      j.append(rows.subList(1, 17));
-      j.append(rows.subList(17, 30));
+      for (ChainedRow r : rows.subList(0, 1)) j.append(r);
+      for (ChainedRow r : rows.subList(1, 17)) j.append(r);
+      for (ChainedRow r : rows.subList(17, 30)) j.append(r);
       j.rotate(12, rows.get(11).rowHash());
       assertEquals(18, j.rowCount());
-      j.append(rows.subList(30, 35));
+      for (ChainedRow r : rows.subList(30, 35)) j.append(r);
       j.rotate(25, rows.get(24).rowHash());
-      j.append(rows.subList(35, 40));
+      for (ChainedRow r : rows.subList(35, 40)) j.append(r);
       assertEquals(15, j.rowCount());
       j.rotate(40, rows.get(39).rowHash()); // everything is in H2: only the head stays
       assertEquals(0, j.rowCount());
@@ -90,9 +90,9 @@ class JournalTest {
       prev = r.rowHash();
     }
     try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
-      j.append(rows.subList(0, 10));
+      for (ChainedRow r : rows.subList(0, 10)) j.append(r);
       j.rotate(4, rows.get(3).rowHash());
-      j.append(rows.subList(10, 30));
+      for (ChainedRow r : rows.subList(10, 30)) j.append(r);
       j.rotate(21, rows.get(20).rowHash());
     }
     Journal.Recovery r = Journal.read(file);
@@ -127,8 +127,8 @@ class JournalTest {
     ChainedRow big = ChainedRow.chain(3, new AuditEntry("decision", "t", "c3", "x", null, "y".repeat(200_000), "allowed", null, null, null,
         null, "big ✓", Instant.ofEpochSecond(1_700_000_003L), null), plain.rowHash());
     try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
-      j.append(List.of(awkward));
-      j.append(List.of(plain, big));
+      for (ChainedRow r : List.of(awkward)) j.append(r);
+      for (ChainedRow r : List.of(plain, big)) j.append(r);
     }
     Journal.Recovery r = Journal.read(file);
     assertEquals(3, r.rows().size());
