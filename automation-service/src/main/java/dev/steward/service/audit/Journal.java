@@ -143,21 +143,31 @@ final class Journal implements Closeable {
     long from = offsets.offsetOf(headSeq + 1, size);
     byte[] head = headLine(headSeq, headHash);
     Path tmp = tmpOf(file);
-    try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
-        FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-      writeFully(out, ByteBuffer.wrap(head));
-      for (long pos = from; pos < size; ) {
-        long n = in.transferTo(pos, size - pos, out);
-        if (n <= 0) throw new IOException("the audit journal ended at " + pos + " while copying it; " + size + " bytes were written");
-        pos += n;
+    // The new file's channel becomes the journal's once it has replaced the old file (the
+    // descriptor follows the rename); until then the old journal stays open and in use, so a
+    // rotation that fails at any step leaves a working journal behind.
+    FileChannel next = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+    try {
+      try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+        writeFully(next, ByteBuffer.wrap(head));
+        for (long pos = from; pos < size; ) {
+          long n = in.transferTo(pos, size - pos, next);
+          if (n <= 0) throw new IOException("the audit journal ended at " + pos + " while copying it; " + size + " bytes were written");
+          pos += n;
+        }
       }
-      out.force(true);
+      next.force(true);
+      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException | RuntimeException e) {
+      next.close();
+      Files.deleteIfExists(tmp);
+      throw e;
     }
-    channel.close();
-    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    FileChannel old = channel;
+    channel = next;
     offsets.dropBefore(headSeq + 1, from - head.length);
     size = size - from + head.length;
-    channel = openAppend(file);
+    old.close();
   }
 
   private static byte[] headLine(long headSeq, String headHash) {

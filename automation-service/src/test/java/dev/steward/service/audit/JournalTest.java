@@ -140,4 +140,26 @@ class JournalTest {
     assertEquals(big.entry(), r.rows().get(2).entry());
     assertEquals(List.of(1L, 2L, 3L), r.rows().stream().map(ChainedRow::seq).toList());
   }
+
+  @Test
+  void a_rotation_that_fails_leaves_the_journal_working_and_whole() throws Exception {
+    Path file = tmp.resolve("audit.journal");
+    List<ChainedRow> rows = new java.util.ArrayList<>();
+    String prev = ChainedRow.GENESIS;
+    for (int i = 1; i <= 6; i++) {
+      ChainedRow r = row(i, prev, "row " + i);
+      rows.add(r);
+      prev = r.rowHash();
+    }
+    try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
+      for (ChainedRow r : rows.subList(0, 3)) j.append(r);
+      Files.createDirectories(tmp.resolve("audit.journal.tmp")); // the new journal cannot be written
+      assertThrows(IOException.class, () -> j.rotate(2, rows.get(1).rowHash()));
+      for (ChainedRow r : rows.subList(3, 6)) j.append(r);
+      assertEquals(6, j.rowCount());
+    }
+    Journal.Recovery r = Journal.read(file);
+    assertEquals(0, r.headSeq());
+    assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), r.rows().stream().map(ChainedRow::seq).toList());
+  }
 }
