@@ -386,11 +386,16 @@ public final class StewardClient implements AutoCloseable {
 
     @Override
     public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-      partial.append(data);
-      if (last) {
-        String text = partial.toString();
-        partial.setLength(0);
-        dispatch(text);
+      if (last && partial.length() == 0) {
+        dispatch(data.toString()); // a message in one piece: no copy through the builder
+      } else {
+        partial.append(data);
+        if (last) {
+          String text = partial.toString();
+          partial.setLength(0);
+          partial.trimToSize(); // a multi-megabyte answer must not keep its buffer for the connection's life
+          dispatch(text);
+        }
       }
       webSocket.request(1);
       return null;
