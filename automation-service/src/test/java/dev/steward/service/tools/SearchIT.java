@@ -68,6 +68,8 @@ class SearchIT {
       }
       if (i % 17 == 0) { // binary
         bytes[Math.min(3, bytes.length - 1)] = 0;
+      } else if (i % 19 == 0) { // binary, its NUL after every match
+        bytes[bytes.length - 1] = 0;
       }
       Files.write(dir.resolve((i % 11 == 0 ? "." : "") + "f" + i + ext), bytes);
     }

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a whole file of a search by descriptor. Files up to a megabyte are read into a buffer the
@@ -18,7 +17,12 @@ import org.jspecify.annotations.Nullable;
 final class FileBytes {
 
   /** A file's bytes: {@code bytes[0, length)}, valid until the thread reads its next file. */
-  record Content(byte[] bytes, int length) {}
+  record Content(byte[] bytes, int length) {
+    /** A binary file has a NUL byte (as ripgrep decides). */
+    boolean binary() {
+      return ByteSearch.indexOf(bytes, 0, length, (byte) 0) >= 0;
+    }
+  }
 
   private static final int KEPT_BUFFER = 1 << 20;
 
@@ -26,8 +30,8 @@ final class FileBytes {
 
   private FileBytes() {}
 
-  /** The file's bytes, or null for a binary file (one with a NUL byte). */
-  static @Nullable Content read(SecureDirectoryStream<Path> dir, Path name, int size) throws IOException {
+  /** The file's bytes (text or binary: see {@link Content#binary}). */
+  static Content read(SecureDirectoryStream<Path> dir, Path name, int size) throws IOException {
     try (SeekableByteChannel ch = dir.newByteChannel(name, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
       int capacity = Math.max(size, 0);
       byte[] bytes = buffer(capacity);
@@ -36,7 +40,7 @@ final class FileBytes {
         // filling
       }
       int length = buf.position();
-      return ByteSearch.indexOf(bytes, 0, length, (byte) 0) >= 0 ? null : new Content(bytes, length);
+      return new Content(bytes, length);
     }
   }
 

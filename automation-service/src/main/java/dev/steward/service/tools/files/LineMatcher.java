@@ -21,6 +21,12 @@ abstract class LineMatcher {
   /** The matching lines of {@code bytes[0, length)}. */
   abstract List<Hit> find(byte[] bytes, int length);
 
+  /**
+   * Whether {@link #find} first looks for a literal that every match holds, so that a file without
+   * it costs one fast scan (and asking whether the file is binary can wait for a hit).
+   */
+  abstract boolean prefilters();
+
   static LineMatcher of(String content, boolean regex, boolean caseSensitive) {
     boolean ascii = content.chars().allMatch(c -> c < 0x80);
     if (!regex && (caseSensitive || ascii)) {
@@ -67,6 +73,11 @@ abstract class LineMatcher {
     }
 
     @Override
+    boolean prefilters() {
+      return true;
+    }
+
+    @Override
     List<Hit> find(byte[] bytes, int length) {
       byte[] hay = fold ? asciiLower(bytes, length) : bytes;
       int at = ByteSearch.indexOf(hay, 0, length, needle);
@@ -106,6 +117,11 @@ abstract class LineMatcher {
       this.pattern = pattern;
       this.required = required;
       this.requiredBytes = required == null ? null : required.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    boolean prefilters() {
+      return requiredBytes != null;
     }
 
     @Override

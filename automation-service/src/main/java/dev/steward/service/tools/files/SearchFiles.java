@@ -262,9 +262,14 @@ public final class SearchFiles extends SinglePathTool {
       }
       if (attrs.size() > MAX_FILE_BYTES) return;
       FileBytes.Content bytes = FileBytes.read(parent, name, (int) attrs.size());
-      if (bytes == null) return; // binary
+      // Binary files are skipped. Whether a file is binary is one more pass over it, so where the
+      // matcher's literal scan rules most files out first, only a file with a hit is asked.
+      boolean prefiltered = s.content.prefilters();
+      if (!prefiltered && bytes.binary()) return;
+      List<LineMatcher.Hit> hits = s.content.find(bytes.bytes(), bytes.length());
+      if (hits.isEmpty() || prefiltered && bytes.binary()) return;
       boolean any = false;
-      for (LineMatcher.Hit hit : s.content.find(bytes.bytes(), bytes.length())) {
+      for (LineMatcher.Hit hit : hits) {
         if (!any) {
           s.files.incrementAndGet();
           any = true;
