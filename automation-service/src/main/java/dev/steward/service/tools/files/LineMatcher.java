@@ -64,6 +64,9 @@ abstract class LineMatcher {
 
   /** A literal searched in the raw bytes; lines are only counted in files that match. */
   private static final class Literal extends LineMatcher {
+    private static final int KEPT_BUFFER = 1 << 20;
+    private static final ThreadLocal<byte[]> LOWERED = ThreadLocal.withInitial(() -> new byte[64 << 10]);
+
     private final byte[] needle;
     private final boolean fold;
 
@@ -102,8 +105,17 @@ abstract class LineMatcher {
 
     /** Lower-cases ASCII letters only, as ripgrep does for an ASCII pattern. */
     private static byte[] asciiLower(byte[] bytes, int length) {
-      byte[] b = java.util.Arrays.copyOf(bytes, length);
-      for (int i = 0; i < length; i++) if (b[i] >= 'A' && b[i] <= 'Z') b[i] += 32;
+      // Into a buffer the searching thread keeps (as the file's bytes are): a copy per file was
+      // as much garbage as the tree is big.
+      byte[] b = LOWERED.get();
+      if (b.length < length) {
+        b = new byte[Math.max(length, Math.min(b.length * 2, KEPT_BUFFER))];
+        if (b.length <= KEPT_BUFFER) LOWERED.set(b);
+      }
+      for (int i = 0; i < length; i++) {
+        byte c = bytes[i];
+        b[i] = c >= 'A' && c <= 'Z' ? (byte) (c + 32) : c;
+      }
       return b;
     }
   }
