@@ -36,6 +36,9 @@ public final class AuditLog implements AutoCloseable {
 
   private record Mark(long seq, String hash) {}
 
+  /** Put on the loader's queue by {@link #close}, to wake a loader that waits for rows. */
+  private static final ChainedRow CLOSING = new ChainedRow(-1, null, ChainedRow.GENESIS, ChainedRow.GENESIS);
+
   private final AuditStore store;
   private final Journal journal;
   private final Durability durability;
@@ -314,6 +317,12 @@ public final class AuditLog implements AutoCloseable {
    * The fsync runs outside the append lock — it takes milliseconds, and appends may go on while
    * it runs; rows appended meanwhile are simply covered by the next one.
    */
+  private boolean unforced() {
+    synchronized (appendLock) {
+      return unforced;
+    }
+  }
+
   private void syncJournalIfDue() {
     long now = System.nanoTime();
     synchronized (appendLock) {
@@ -354,7 +363,10 @@ public final class AuditLog implements AutoCloseable {
     Mark newest = checkpointed;
     while (running || !toLoad.isEmpty()) {
       try {
-        ChainedRow first = toLoad.poll(50, TimeUnit.MILLISECONDS);
+        // With rows to sync or checkpoint it looks in often; with nothing pending it waits for the
+        // next row, so an idle service does not wake twenty times a second for its log.
+        ChainedRow first = uncheckpointed > 0 || unforced() ? toLoad.poll(50, TimeUnit.MILLISECONDS) : toLoad.take();
+        if (first == CLOSING) continue;
         syncJournalIfDue();
         if (first != null) {
           // Gather rows for a while: one H2 commit per batch costs far less than one per row,
@@ -367,6 +379,7 @@ public final class AuditLog implements AutoCloseable {
             LockSupport.parkNanos(this, left);
           }
           toLoad.drainTo(batch, MAX_BATCH * 4);
+          batch.removeIf(r -> r == CLOSING);
           insertWithRetry(batch);
           indexText(batch);
           ChainedRow last = batch.get(batch.size() - 1);
@@ -466,6 +479,7 @@ public final class AuditLog implements AutoCloseable {
     synchronized (appendLock) {
       if (!running) return;
       running = false;
+      toLoad.add(CLOSING); // after the last row: no row is appended once `running` is false
     }
     LockSupport.unpark(loader);
     try {

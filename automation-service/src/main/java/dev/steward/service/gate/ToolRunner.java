@@ -8,9 +8,6 @@ import dev.steward.service.tools.ToolFailure;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Step 6: runs a tool on the caller's thread (no hand-off on the hot path) under a watchdog that
@@ -19,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The watchdog looks over the running calls a few times a second rather than keeping a timer
  * per call: scheduling and cancelling a timer for every call woke its thread on every call, and
- * limits are seconds long.
+ * limits are seconds long. While no call runs it sleeps until one starts, so an idle service does
+ * not wake ten times a second for it; a call wakes it only when it was asleep.
  */
 final class ToolRunner implements AutoCloseable {
 
@@ -55,22 +53,32 @@ final class ToolRunner implements AutoCloseable {
   /** Every call that is running (by call id for {@link #cancel}; a reused id is still timed). */
   private final Map<String, Running> running = new ConcurrentHashMap<>();
   private final Set<Running> active = ConcurrentHashMap.newKeySet();
-  private final ScheduledExecutorService watchdog =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "tool-watchdog");
-            t.setDaemon(true);
-            return t;
-          });
+  private final Object wake = new Object();
+  /** Set by the watchdog before it checks for running calls and waits; a call that sees it wakes it. */
+  private volatile boolean asleep;
+  private final Thread watchdog = new Thread(this::watch, "tool-watchdog");
 
   ToolRunner() {
-    watchdog.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+    watchdog.setDaemon(true);
+    watchdog.start();
   }
 
-  private void sweep() {
-    long now = System.nanoTime();
-    for (Running r : active) {
-      if (now - r.deadline >= 0) r.interrupt(Stop.TIMEOUT);
+  private void watch() {
+    try {
+      while (true) {
+        synchronized (wake) {
+          asleep = true;
+          while (active.isEmpty()) wake.wait();
+          asleep = false;
+        }
+        Thread.sleep(SWEEP_MILLIS);
+        long now = System.nanoTime();
+        for (Running r : active) {
+          if (now - r.deadline >= 0) r.interrupt(Stop.TIMEOUT);
+        }
+      }
+    } catch (InterruptedException e) {
+      // closed
     }
   }
 
@@ -78,6 +86,12 @@ final class ToolRunner implements AutoCloseable {
     Running me = new Running(System.nanoTime() + tool.timeLimit().toNanos());
     Running previous = running.putIfAbsent(callId, me);
     active.add(me);
+    if (asleep) {
+      // The watchdog set `asleep` before looking at `active`: it either sees this call or is woken.
+      synchronized (wake) {
+        wake.notifyAll();
+      }
+    }
     try {
       JsonNode value = tool.run(args, ctx);
       if (me.stop != Stop.NONE && value == null) throw stopped(tool, me.stop);
@@ -108,6 +122,6 @@ final class ToolRunner implements AutoCloseable {
 
   @Override
   public void close() {
-    watchdog.shutdownNow();
+    watchdog.interrupt();
   }
 }

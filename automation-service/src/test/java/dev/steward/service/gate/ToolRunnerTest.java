@@ -92,4 +92,15 @@ class ToolRunnerTest {
     while (!runner.cancel("c3")) Thread.sleep(5);
     assertEquals(ToolErrorCodes.CANCELLED, failure.get(5, TimeUnit.SECONDS).error().code());
   }
+
+  @Test
+  void a_call_after_a_quiet_spell_is_still_stopped_at_its_limit() throws Exception {
+    assertEquals(20, run("c4", new Sleeper(20, 2_000)).get("slept").asLong());
+    Thread.sleep(3 * ToolRunner.SWEEP_MILLIS); // the watchdog has nothing to watch and sleeps
+    long t0 = System.nanoTime();
+    ToolFailure f = assertThrows(ToolFailure.class, () -> run("c5", new Sleeper(10_000, 200)));
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+    assertEquals(ToolErrorCodes.TIMEOUT, f.error().code());
+    assertTrue(ms >= 200 && ms < 200 + 5 * ToolRunner.SWEEP_MILLIS, ms + " ms");
+  }
 }
