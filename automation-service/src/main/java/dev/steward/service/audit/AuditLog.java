@@ -312,17 +312,17 @@ public final class AuditLog implements AutoCloseable {
 
   // ---- journal upkeep (under appendLock) ---------------------------------------------------
 
-  /**
-   * Bounds what an OS crash can lose in {@link Durability#PROCESS} mode (called by the loader).
-   * The fsync runs outside the append lock — it takes milliseconds, and appends may go on while
-   * it runs; rows appended meanwhile are simply covered by the next one.
-   */
   private boolean unforced() {
     synchronized (appendLock) {
       return unforced;
     }
   }
 
+  /**
+   * Bounds what an OS crash can lose in {@link Durability#PROCESS} mode (called by the loader).
+   * The fsync runs outside the append lock — it takes milliseconds, and appends may go on while
+   * it runs; rows appended meanwhile are simply covered by the next one.
+   */
   private void syncJournalIfDue() {
     long now = System.nanoTime();
     synchronized (appendLock) {

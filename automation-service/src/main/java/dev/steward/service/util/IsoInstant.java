@@ -2,7 +2,6 @@ package dev.steward.service.util;
 
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@link Instant#toString()} without the general date formatter: a listing prints a time for every
@@ -21,8 +20,6 @@ public final class IsoInstant {
   private IsoInstant() {}
 
   public static String format(FileTime time) {
-    long seconds = time.to(TimeUnit.SECONDS);
-    if (seconds < MIN_SECONDS || seconds > MAX_SECONDS) return time.toInstant().toString();
     Instant instant = time.toInstant();
     return format(instant.getEpochSecond(), instant.getNano());
   }

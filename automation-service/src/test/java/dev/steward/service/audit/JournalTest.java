@@ -29,7 +29,7 @@ class JournalTest {
     ChainedRow one = row(1, ChainedRow.GENESIS, "café…");
     ChainedRow two = row(2, one.rowHash(), "naïve ✓");
     try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
-      for (ChainedRow r : List.of(one, two)) j.append(r);
+      appendAll(j, List.of(one, two));
     }
     byte[] bytes = Files.readAllBytes(file);
     byte[] torn = java.util.Arrays.copyOf(bytes, bytes.length - 8); // inside "✓"'s line
@@ -53,22 +53,14 @@ class JournalTest {
   @Test
   void rotation_keeps_exactly_the_rows_after_the_new_head_and_appends_go_on_after_them() throws Exception {
     Path file = tmp.resolve("audit.journal");
-    List<ChainedRow> rows = new java.util.ArrayList<>();
-    String prev = ChainedRow.GENESIS;
-    for (int i = 1; i <= 40; i++) {
-      ChainedRow r = row(i, prev, i % 3 == 0 ? "ünïcode ✓ " + i : "row " + i); // multi-byte lines move the offsets
-      rows.add(r);
-      prev = r.rowHash();
-    }
+    List<ChainedRow> rows = chain(40, i -> i % 3 == 0 ? "ünïcode ✓ " + i : "row " + i); // multi-byte lines move the offsets
     try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
-      for (ChainedRow r : rows.subList(0, 1)) j.append(r);
-      for (ChainedRow r : rows.subList(1, 17)) j.append(r);
-      for (ChainedRow r : rows.subList(17, 30)) j.append(r);
+      appendAll(j, rows.subList(0, 30));
       j.rotate(12, rows.get(11).rowHash());
       assertEquals(18, j.rowCount());
-      for (ChainedRow r : rows.subList(30, 35)) j.append(r);
+      appendAll(j, rows.subList(30, 35));
       j.rotate(25, rows.get(24).rowHash());
-      for (ChainedRow r : rows.subList(35, 40)) j.append(r);
+      appendAll(j, rows.subList(35, 40));
       assertEquals(15, j.rowCount());
       j.rotate(40, rows.get(39).rowHash()); // everything is in H2: only the head stays
       assertEquals(0, j.rowCount());
@@ -82,17 +74,11 @@ class JournalTest {
   @Test
   void a_rotated_journal_reads_back_the_kept_rows_whole() throws Exception {
     Path file = tmp.resolve("audit.journal");
-    List<ChainedRow> rows = new java.util.ArrayList<>();
-    String prev = ChainedRow.GENESIS;
-    for (int i = 1; i <= 30; i++) {
-      ChainedRow r = row(i, prev, i % 2 == 0 ? "naïve " + "é".repeat(i) : "plain " + i);
-      rows.add(r);
-      prev = r.rowHash();
-    }
+    List<ChainedRow> rows = chain(30, i -> i % 2 == 0 ? "naïve " + "é".repeat(i) : "plain " + i);
     try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
-      for (ChainedRow r : rows.subList(0, 10)) j.append(r);
+      appendAll(j, rows.subList(0, 10));
       j.rotate(4, rows.get(3).rowHash());
-      for (ChainedRow r : rows.subList(10, 30)) j.append(r);
+      appendAll(j, rows.subList(10, 30));
       j.rotate(21, rows.get(20).rowHash());
     }
     Journal.Recovery r = Journal.read(file);
@@ -127,8 +113,7 @@ class JournalTest {
     ChainedRow big = ChainedRow.chain(3, new AuditEntry("decision", "t", "c3", "x", null, "y".repeat(200_000), "allowed", null, null, null,
         null, "big ✓", Instant.ofEpochSecond(1_700_000_003L), null), plain.rowHash());
     try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
-      for (ChainedRow r : List.of(awkward)) j.append(r);
-      for (ChainedRow r : List.of(plain, big)) j.append(r);
+      appendAll(j, List.of(awkward, plain, big));
     }
     Journal.Recovery r = Journal.read(file);
     assertEquals(3, r.rows().size());
@@ -144,22 +129,32 @@ class JournalTest {
   @Test
   void a_rotation_that_fails_leaves_the_journal_working_and_whole() throws Exception {
     Path file = tmp.resolve("audit.journal");
-    List<ChainedRow> rows = new java.util.ArrayList<>();
-    String prev = ChainedRow.GENESIS;
-    for (int i = 1; i <= 6; i++) {
-      ChainedRow r = row(i, prev, "row " + i);
-      rows.add(r);
-      prev = r.rowHash();
-    }
+    List<ChainedRow> rows = chain(6, i -> "row " + i);
     try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
-      for (ChainedRow r : rows.subList(0, 3)) j.append(r);
+      appendAll(j, rows.subList(0, 3));
       Files.createDirectories(tmp.resolve("audit.journal.tmp")); // the new journal cannot be written
       assertThrows(IOException.class, () -> j.rotate(2, rows.get(1).rowHash()));
-      for (ChainedRow r : rows.subList(3, 6)) j.append(r);
+      appendAll(j, rows.subList(3, 6));
       assertEquals(6, j.rowCount());
     }
     Journal.Recovery r = Journal.read(file);
     assertEquals(0, r.headSeq());
     assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), r.rows().stream().map(ChainedRow::seq).toList());
+  }
+
+  /** Rows 1 to {@code n}, chained, with the summaries given. */
+  private static List<ChainedRow> chain(int n, java.util.function.IntFunction<String> summary) {
+    List<ChainedRow> rows = new java.util.ArrayList<>();
+    String prev = ChainedRow.GENESIS;
+    for (int i = 1; i <= n; i++) {
+      ChainedRow r = row(i, prev, summary.apply(i));
+      rows.add(r);
+      prev = r.rowHash();
+    }
+    return rows;
+  }
+
+  private static void appendAll(Journal j, List<ChainedRow> rows) throws IOException {
+    for (ChainedRow r : rows) j.append(r);
   }
 }

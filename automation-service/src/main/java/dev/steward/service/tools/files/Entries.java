@@ -27,10 +27,6 @@ final class Entries {
     return a.isDirectory() ? 0 : a.size();
   }
 
-  static String modified(BasicFileAttributes a) {
-    return IsoInstant.format(a.lastModifiedTime());
-  }
-
   /** How many entries a listing's {@code entries} holds, whichever form it has. */
   static int count(JsonNode entries) {
     if (entries.isPojo() && ((POJONode) entries).getPojo() instanceof WireValue) {

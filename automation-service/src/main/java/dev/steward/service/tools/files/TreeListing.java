@@ -1,9 +1,9 @@
 package dev.steward.service.tools.files;
 
 import dev.steward.service.scope.PathScope;
-import dev.steward.service.tools.WireValue;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
+import dev.steward.service.tools.WireValue;
 import java.io.IOException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
