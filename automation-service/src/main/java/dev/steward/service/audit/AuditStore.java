@@ -39,7 +39,11 @@ final class AuditStore implements Closeable {
   static String url(Path dataDir) {
     // An 8 MB page cache (H2 defaults to 64 MB): the log is appended to and read newest-first, so a
     // big cache mostly holds pages nobody reads again, in a background service meant to be small.
-    return "jdbc:h2:file:" + dataDir.resolve("audit").toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;CACHE_SIZE=8192";
+    // WRITE_DELAY=0: no background writer. H2 writes its file when the loader checkpoints (and when
+    // unsaved changes pile up), in the thread that asks; with the background writer storing on its
+    // own schedule, rows a returned CHECKPOINT covered were sometimes missing after a SIGKILL — and
+    // the journal drops rows once they are checkpointed (CheckpointCrashIT, docs/decisions/0001).
+    return "jdbc:h2:file:" + dataDir.resolve("audit").toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;CACHE_SIZE=8192;WRITE_DELAY=0";
   }
 
   static AuditStore open(Path dataDir) throws SQLException {
