@@ -17,7 +17,6 @@ import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.method.ToolsList;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolResult;
-import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.net.http.WebSocketHandshakeException;
@@ -305,13 +304,7 @@ public final class StewardClient implements AutoCloseable {
     return response.result();
   }
 
-  private void dispatch(String text) {
-    List<Message> messages;
-    try {
-      messages = MessageCodec.parseFromServer(text);
-    } catch (IOException e) {
-      return; // a frame we cannot read answers no call of ours
-    }
+  private void deliver(List<Message> messages) {
     for (Message m : messages) {
       if (m instanceof Response r) {
         CompletableFuture<Response> f = r.id().canConvertToLong() ? pending.get(r.id().asLong()) : null;
@@ -377,7 +370,7 @@ public final class StewardClient implements AutoCloseable {
   }
 
   private final class Listener implements WebSocket.Listener {
-    private final StringBuilder partial = new StringBuilder();
+    private final Arrivals arrivals = new Arrivals(httpExecutor, StewardClient.this::deliver);
 
     @Override
     public void onOpen(WebSocket webSocket) {
@@ -386,29 +379,21 @@ public final class StewardClient implements AutoCloseable {
 
     @Override
     public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-      if (last && partial.length() == 0) {
-        dispatch(data.toString()); // a message in one piece: no copy through the builder
-      } else {
-        partial.append(data);
-        if (last) {
-          String text = partial.toString();
-          partial.setLength(0);
-          partial.trimToSize(); // a multi-megabyte answer must not keep its buffer for the connection's life
-          dispatch(text);
-        }
-      }
+      arrivals.text(data, last);
       webSocket.request(1);
       return null;
     }
 
     @Override
     public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+      arrivals.broken();
       if (webSocket == socket || socket == null) connectionLost(statusCode + " " + reason);
       return null;
     }
 
     @Override
     public void onError(WebSocket webSocket, Throwable error) {
+      arrivals.broken();
       if (webSocket == socket || socket == null) connectionLost(String.valueOf(error.getMessage()));
     }
   }

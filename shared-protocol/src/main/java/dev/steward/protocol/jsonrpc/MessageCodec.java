@@ -62,7 +62,15 @@ public final class MessageCodec {
 
   /** Reads a server's frame on the client side: responses and notifications. */
   public static List<Message> parseFromServer(String text) throws IOException {
-    JsonNode root = Json.parseFromService(text);
+    return fromServer(Json.parseFromService(text));
+  }
+
+  /** {@link #parseFromServer(String)} of a frame read as it arrives. */
+  public static List<Message> parseFromServer(java.io.Reader text) throws IOException {
+    return fromServer(Json.parseFromService(text));
+  }
+
+  private static List<Message> fromServer(JsonNode root) throws IOException {
     List<Message> out = new ArrayList<>();
     if (root.isArray()) {
       for (JsonNode element : root) {

@@ -45,4 +45,22 @@ class CanonicalJsonTest {
     String deep = "[".repeat(Json.MAX_NESTING_DEPTH + 5) + "]".repeat(Json.MAX_NESTING_DEPTH + 5);
     assertThrows(JsonProcessingException.class, () -> Json.parse(deep));
   }
+
+  /**
+   * What the service sends is read without the repeated-key check (it costs a tenth of reading a
+   * big listing, and the service never repeats one); nesting stays bounded, from a string or a
+   * stream, and requests are still checked.
+   */
+  @Test
+  void frames_from_the_service_skip_the_repeat_check_only() throws Exception {
+    String repeated = "{\"a\":1,\"a\":2}";
+    assertEquals(2, Json.parseFromService(repeated).get("a").asInt());
+    assertEquals(2, Json.parseFromService(new java.io.StringReader(repeated)).get("a").asInt());
+    assertThrows(JsonProcessingException.class, () -> Json.parse(repeated));
+    assertThrows(JsonProcessingException.class, () -> Json.strictMapper().readTree(repeated));
+    String deep = "[".repeat(Json.MAX_NESTING_DEPTH + 5) + "]".repeat(Json.MAX_NESTING_DEPTH + 5);
+    assertThrows(JsonProcessingException.class, () -> Json.parseFromService(deep));
+    assertThrows(JsonProcessingException.class, () -> Json.parseFromService(new java.io.StringReader(deep)));
+    assertThrows(java.io.IOException.class, () -> Json.parseFromService(new java.io.StringReader("")));
+  }
 }
