@@ -140,13 +140,50 @@ public final class PathScope {
    */
   public Children children(Path folderReal) {
     for (Path own : ownFolders) {
-      if (folderReal.startsWith(own)) return name -> true;
+      if (folderReal.startsWith(own)) return ALL_REFUSED;
     }
-    java.util.Set<String> ownHere = new java.util.HashSet<>();
-    for (Path own : ownFolders) {
-      if (folderReal.equals(own.getParent()) && own.getFileName() != null) ownHere.add(own.getFileName().toString());
+    return new Walked(folderReal);
+  }
+
+  private static final Children ALL_REFUSED = new Children() {
+    @Override
+    public boolean denied(String name) {
+      return true;
     }
-    return name -> ownHere.contains(name) || isLastName(name) && deniedPart(folderReal.resolve(name)).isPresent();
+
+    @Override
+    public Children below(Path subReal) {
+      return this;
+    }
+  };
+
+  /** The entries of a folder outside Steward's own: refused by name, or for being one of Steward's own. */
+  private final class Walked implements Children {
+    private final Path folderReal;
+    private final List<String> ownHere;
+
+    Walked(Path folderReal) {
+      this.folderReal = folderReal;
+      List<String> here = List.of();
+      for (Path own : ownFolders) {
+        if (folderReal.equals(own.getParent()) && own.getFileName() != null) {
+          if (here.isEmpty()) here = new ArrayList<>();
+          here.add(own.getFileName().toString());
+        }
+      }
+      this.ownHere = here;
+    }
+
+    @Override
+    public boolean denied(String name) {
+      return ownHere.contains(name) || isLastName(name) && deniedPart(folderReal.resolve(name)).isPresent();
+    }
+
+    /** A sub-folder walked into was not refused, so it is not one of Steward's own folders or in one. */
+    @Override
+    public Children below(Path subReal) {
+      return new Walked(subReal);
+    }
   }
 
   /**
@@ -178,9 +215,14 @@ public final class PathScope {
   }
 
   /** Whether an entry of a folder, by name, must be hidden (see {@link #children}). */
-  @FunctionalInterface
   public interface Children {
     boolean denied(String name);
+
+    /**
+     * The rule for a sub-folder of this folder, met in the walk and not {@link #denied}: what
+     * {@link #children} of it answers, without looking for Steward's own folders above it again.
+     */
+    Children below(Path subReal);
   }
 
   private String allowedList() {

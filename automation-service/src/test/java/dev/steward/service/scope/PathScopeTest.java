@@ -123,4 +123,27 @@ class PathScopeTest {
     }
     assertTrue(PathScope.isLastName(".SSH."));
   }
+
+  /** A walk carries the rule down folder by folder; it must hide exactly what asking afresh hides. */
+  @Test
+  void the_rule_carried_down_a_walk_hides_what_asking_afresh_hides() {
+    String[] names = {"a.txt", "steward-home", ".ssh", ".SSH", "keyrings", "share", "chromium", "Google", "Chrome", "user data", "id_rsa"};
+    Path[] walk = {docs, docs.resolve(".local"), docs.resolve(".local/share"), docs.resolve(".config"), docs.resolve("AppData/Local/Google"),
+        docs.resolve("AppData/Local/Google/Chrome"), docs.resolve("plain/steward-home-not")};
+    for (Path folder : walk) {
+      PathScope.Children carried = scope.children(docs);
+      for (Path step = docs; !step.equals(folder); ) {
+        step = step.resolve(folder.getName(step.getNameCount()).toString());
+        carried = carried.below(step);
+      }
+      PathScope.Children afresh = scope.children(folder);
+      for (String name : names) {
+        assertEquals(afresh.denied(name), carried.denied(name), name + " in " + folder);
+      }
+    }
+    assertTrue(scope.children(docs).denied("steward-home"));
+    assertTrue(scope.children(own).denied("anything"));
+    assertTrue(scope.children(docs.resolve(".local/share")).denied("keyrings"));
+    assertTrue(!scope.children(docs.resolve(".local/share")).denied("other"));
+  }
 }

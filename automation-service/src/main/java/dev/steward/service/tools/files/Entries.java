@@ -1,16 +1,18 @@
 package dev.steward.service.tools.files;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import com.fasterxml.jackson.databind.node.POJONode;
 import dev.steward.service.tools.WireValue;
-import dev.steward.service.util.IsoInstant;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.List;
 
 /** The wire form of directory entries (SPEC §6): path, name, type, size, modified. */
 final class Entries {
@@ -35,34 +37,19 @@ final class Entries {
     return entries.size();
   }
 
-  /** A listing's entries, written straight to the wire as an array of entry objects. */
+  /** A listing's entries, already written as the wire's JSON array ({@link EntryJson}), sent as they are. */
   static final class Listed extends JsonSerializable.Base implements WireValue {
-    /** Field names, punctuation, a type and a date at their longest, and a 20-digit size. */
-    private static final int FIXED_BYTES = 120;
+    private final RawJson json;
+    private final int count;
 
-    private final List<TreeListing.Entry> entries;
-
-    Listed(List<TreeListing.Entry> entries) {
-      this.entries = entries;
+    Listed(byte[] json, int count) {
+      this.json = new RawJson(json);
+      this.count = count;
     }
 
     @Override
     public void serialize(JsonGenerator gen, SerializerProvider serializers) throws IOException {
-      gen.writeStartArray(this, entries.size());
-      char[] time = new char[IsoInstant.MAX_CHARS];
-      for (TreeListing.Entry e : entries) {
-        gen.writeStartObject();
-        gen.writeStringField("path", e.path());
-        gen.writeStringField("name", e.name());
-        gen.writeStringField("type", e.type());
-        gen.writeNumberField("size", e.size());
-        gen.writeFieldName("modified");
-        int n = IsoInstant.formatTo(time, e.modifiedSeconds(), e.modifiedNanos());
-        if (n > 0) gen.writeString(time, 0, n);
-        else gen.writeString(IsoInstant.format(e.modifiedSeconds(), e.modifiedNanos()));
-        gen.writeEndObject();
-      }
-      gen.writeEndArray();
+      gen.writeRawValue(json);
     }
 
     @Override
@@ -72,16 +59,102 @@ final class Entries {
 
     @Override
     public long maxBytes() {
-      long n = 2;
-      for (TreeListing.Entry e : entries) {
-        n += FIXED_BYTES + e.pathBound() * 2; // the name is a part of the path
-      }
-      return n;
+      return json.utf8.length;
     }
 
     @Override
     public int count() {
-      return entries.size();
+      return count;
+    }
+  }
+
+  /**
+   * JSON text already written as UTF-8, for {@link JsonGenerator#writeRawValue(SerializableString)}:
+   * a UTF-8 generator copies the bytes; any other (a string for a log, say) gets the text.
+   */
+  private static final class RawJson implements SerializableString {
+    private final byte[] utf8;
+
+    RawJson(byte[] utf8) {
+      this.utf8 = utf8;
+    }
+
+    @Override
+    public String getValue() {
+      return new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public int charLength() {
+      return getValue().length();
+    }
+
+    @Override
+    public char[] asQuotedChars() {
+      return getValue().toCharArray();
+    }
+
+    @Override
+    public byte[] asUnquotedUTF8() {
+      return utf8;
+    }
+
+    @Override
+    public byte[] asQuotedUTF8() {
+      return utf8;
+    }
+
+    @Override
+    public int appendQuotedUTF8(byte[] buffer, int offset) {
+      return appendUnquotedUTF8(buffer, offset);
+    }
+
+    @Override
+    public int appendQuoted(char[] buffer, int offset) {
+      return appendUnquoted(buffer, offset);
+    }
+
+    @Override
+    public int appendUnquotedUTF8(byte[] buffer, int offset) {
+      if (offset + utf8.length > buffer.length) return -1;
+      System.arraycopy(utf8, 0, buffer, offset, utf8.length);
+      return utf8.length;
+    }
+
+    @Override
+    public int appendUnquoted(char[] buffer, int offset) {
+      String text = getValue();
+      if (offset + text.length() > buffer.length) return -1;
+      text.getChars(0, text.length(), buffer, offset);
+      return text.length();
+    }
+
+    @Override
+    public int writeQuotedUTF8(OutputStream out) throws IOException {
+      return writeUnquotedUTF8(out);
+    }
+
+    @Override
+    public int writeUnquotedUTF8(OutputStream out) throws IOException {
+      out.write(utf8);
+      return utf8.length;
+    }
+
+    @Override
+    public int putQuotedUTF8(ByteBuffer buffer) {
+      return putUnquotedUTF8(buffer);
+    }
+
+    @Override
+    public int putUnquotedUTF8(ByteBuffer buffer) {
+      if (buffer.remaining() < utf8.length) return -1;
+      buffer.put(utf8);
+      return utf8.length;
+    }
+
+    @Override
+    public String toString() {
+      return getValue();
     }
   }
 }

@@ -65,7 +65,7 @@ public final class ListDir extends SinglePathTool {
       throw new ToolFailure(ToolErrorCodes.CANCELLED, "the listing was cancelled");
     }
     ObjectNode result = Json.object();
-    result.putPOJO("entries", new Entries.Listed(listing.entries()));
+    result.putPOJO("entries", new Entries.Listed(listing.json(), listing.count()));
     result.put("truncated", listing.truncated());
     return result;
   }

@@ -192,19 +192,21 @@ public final class SearchFiles extends SinglePathTool {
     private final @org.jspecify.annotations.Nullable SecureDirectoryStream<Path> parent;
     private final Path name;
     private final Path real;
+    private final PathScope.Children refused;
     private @org.jspecify.annotations.Nullable SecureDirectoryStream<Path> opened;
 
     /** The top folder, already opened. */
     Walk(Search s, SecureDirectoryStream<Path> opened, Path real) {
-      this(s, null, real.getFileName(), real);
+      this(s, null, real.getFileName(), real, s.ctx.scope().children(real));
       this.opened = opened;
     }
 
-    private Walk(Search s, @org.jspecify.annotations.Nullable SecureDirectoryStream<Path> parent, Path name, Path real) {
+    private Walk(Search s, @org.jspecify.annotations.Nullable SecureDirectoryStream<Path> parent, Path name, Path real, PathScope.Children refused) {
       this.s = s;
       this.parent = parent;
       this.name = name;
       this.real = real;
+      this.refused = refused;
     }
 
     @Override
@@ -219,7 +221,6 @@ public final class SearchFiles extends SinglePathTool {
       }
       List<Walk> children = new ArrayList<>();
       try (SecureDirectoryStream<Path> open = dir) {
-        PathScope.Children refused = s.ctx.scope().children(real);
         for (Path entry : open) {
           if (s.stop != null) break;
           if (System.nanoTime() > s.deadline) {
@@ -233,7 +234,7 @@ public final class SearchFiles extends SinglePathTool {
           Optional<BasicFileAttributes> attrs = SafeFs.attributes(open, child);
           if (attrs.isEmpty() || attrs.get().isSymbolicLink()) continue;
           if (attrs.get().isDirectory()) {
-            children.add(new Walk(s, open, child, childReal));
+            children.add(new Walk(s, open, child, childReal, refused.below(childReal)));
           } else if (attrs.get().isRegularFile()) {
             file(open, child, childReal, attrs.get());
           }

@@ -3,7 +3,6 @@ package dev.steward.service.tools.files;
 import dev.steward.service.scope.PathScope;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.WireValue;
 import java.io.IOException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -20,8 +19,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A folder tree listed on the {@link WalkPool}, in exactly the order a depth-first walk by name
- * gives (a folder's entry, then its contents), cut after {@code max} entries. Links are listed,
- * never followed.
+ * gives (a folder's entry, then its contents), cut after {@code max} entries, and written as the
+ * wire's entry objects ({@link EntryJson}) while it is walked. Links are listed, never followed.
  *
  * <p>Folders are listed in parallel, each opened relative to its parent's descriptor, which stays
  * open until its sub-folders are done (open descriptors grow with the depth, not the width). So
@@ -31,37 +30,37 @@ import org.jspecify.annotations.Nullable;
  */
 final class TreeListing {
 
-  /**
-   * One listed entry, kept compact (a big listing holds tens of thousands): its path is built from
-   * its folder's as text, without a {@code Path} per entry, and its time is kept as numbers until
-   * it is written.
-   */
-  record Entry(String path, String name, String type, long size, long modifiedSeconds, int modifiedNanos, long pathBound) {
-    static Entry of(String parent, String name, BasicFileAttributes a) {
-      String path = parent.endsWith("/") ? parent + name : parent + "/" + name;
-      java.time.Instant modified = a.lastModifiedTime().toInstant();
-      return new Entry(path, name, Entries.type(a), Entries.size(a), modified.getEpochSecond(), modified.getNano(), WireValue.stringBound(path));
-    }
-  }
-
   /** What to list: the scope hides refused names; {@code maxDepth} 1 lists only the folder itself. */
   record Settings(PathScope scope, boolean hidden, int maxDepth, int max) {}
 
-  /** The listed entries in walk order, and whether more were left out. */
-  record Result(List<Entry> entries, boolean truncated) {}
+  /** The listed entries in walk order as a JSON array (UTF-8), how many, and whether more were left out. */
+  record Result(byte[] json, int count, boolean truncated) {}
 
-  /** A folder's contents in order: entries, each sub-folder's entry followed by its own Folder. */
+  /** A folder's entries, and its sub-folders, each listed right after its own entry. */
   private static final class Folder {
     final Path real;
     final String text;
     final int depth;
-    final List<Object> items = new ArrayList<>();
+    EntryJson.Written entries = EntryJson.Written.NONE;
+    final List<Folder> subs = new ArrayList<>();
+    /** {@code subs.get(k)} follows entry {@code subAfter[k]}. */
+    int[] subAfter = new int[0];
+    /** Which of its entries are hidden; null: worked out when it is listed. */
+    final PathScope.@Nullable Children refused;
     volatile boolean listed;
 
-    Folder(Path real, int depth) {
+    Folder(Path real, int depth, PathScope.@Nullable Children refused) {
       this.real = real;
       this.text = real.toString();
       this.depth = depth;
+      this.refused = refused;
+    }
+
+    /** Listed but not entered: unreadable, or gone or replaced since its entry was seen. */
+    void empty() {
+      entries = EntryJson.Written.NONE;
+      subs.clear();
+      listed = true;
     }
   }
 
@@ -78,25 +77,34 @@ final class TreeListing {
     }
   }
 
+  /** Each walking thread's writer, reused folder after folder. */
+  private static final ThreadLocal<EntryJson> WRITERS = ThreadLocal.withInitial(EntryJson::new);
+
   private TreeListing() {}
 
   /** Lists {@code dir}; throws on the folder itself (missing, a file), skips what fails below it. */
   static Result list(ResolvedPath dir, Settings settings) throws IOException, InterruptedException {
-    Folder top = new Folder(dir.real(), 1);
-    int found = fill(top, SafeFs.openDir(dir), settings, settings.max() + 1);
-    List<Entry> out = new ArrayList<>(Math.min(settings.max(), found) + 1);
+    Folder top = new Folder(dir.real(), 1, null);
+    fill(top, SafeFs.openDir(dir), settings, settings.max() + 1);
+    Out out = new Out(settings.max(), bytes(top));
     boolean truncated = emit(top, out, dir.root(), settings);
-    return new Result(out, truncated);
+    return new Result(out.finish(), out.count, truncated);
   }
 
-  /** Lists an opened folder and what lies below it, until {@code budget} entries are known; answers how many were. */
-  private static int fill(Folder folder, SecureDirectoryStream<Path> opened, Settings settings, int budget)
+  /** The bytes of every entry listed under {@code folder} and a comma after each: what the answer holds at most. */
+  private static long bytes(Folder folder) {
+    long n = folder.entries.bytes().length + folder.entries.count();
+    for (Folder sub : folder.subs) n += bytes(sub);
+    return n;
+  }
+
+  /** Lists an opened folder and what lies below it, until {@code budget} entries are known. */
+  private static void fill(Folder folder, SecureDirectoryStream<Path> opened, Settings settings, int budget)
       throws IOException, InterruptedException {
     Walk walk = new Walk(settings, budget);
     ForkJoinTask<Void> task = WalkPool.POOL.submit(new FolderTask(walk, null, opened, folder));
     try {
       task.get();
-      return walk.found.get();
     } catch (InterruptedException e) {
       walk.stopped = true;
       throw e;
@@ -108,15 +116,47 @@ final class TreeListing {
     }
   }
 
+  /** The answer's array, entry after entry, until {@code max}. */
+  private static final class Out {
+    final int max;
+    byte[] bytes;
+    int size = 1;
+    int count;
+
+    /** {@code bound}: the entries and a comma after each; the array's brackets take the place of the last comma and one more. */
+    Out(int max, long bound) {
+      this.max = max;
+      this.bytes = new byte[(int) Math.min(Integer.MAX_VALUE - 16, Math.max(2, bound + 1))];
+      bytes[0] = '[';
+    }
+
+    void add(EntryJson.Written w, int i) {
+      int start = w.start(i);
+      int length = w.ends()[i] - start;
+      if (size + length + 2 > bytes.length) bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + length + 2));
+      if (count > 0) bytes[size++] = ',';
+      System.arraycopy(w.bytes(), start, bytes, size, length);
+      size += length;
+      count++;
+    }
+
+    byte[] finish() {
+      if (size + 1 > bytes.length) bytes = java.util.Arrays.copyOf(bytes, size + 1);
+      bytes[size++] = ']';
+      return size == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, size);
+    }
+  }
+
   /** Adds a folder's entries in walk order; answers whether an entry was left out. */
-  private static boolean emit(Folder folder, List<Entry> out, Path root, Settings settings) throws IOException, InterruptedException {
-    if (!folder.listed) relist(folder, root, settings, settings.max() + 1 - out.size());
-    for (Object item : folder.items) {
-      if (item instanceof Entry) {
-        if (out.size() >= settings.max()) return true;
-        out.add((Entry) item);
-      } else if (emit((Folder) item, out, root, settings)) {
-        return true;
+  private static boolean emit(Folder folder, Out out, Path root, Settings settings) throws IOException, InterruptedException {
+    if (!folder.listed) relist(folder, root, settings, settings.max() + 1 - out.count);
+    EntryJson.Written entries = folder.entries;
+    int sub = 0;
+    for (int i = 0; i < entries.count(); i++) {
+      if (out.count >= out.max) return true;
+      out.add(entries, i);
+      while (sub < folder.subs.size() && folder.subAfter[sub] == i) {
+        if (emit(folder.subs.get(sub++), out, root, settings)) return true;
       }
     }
     return false;
@@ -126,8 +166,7 @@ final class TreeListing {
     try {
       fill(folder, SafeFs.openDir(new ResolvedPath(folder.real.toString(), folder.real, root)), settings, budget);
     } catch (IOException e) {
-      folder.items.clear(); // gone or replaced since the walk saw it: nothing to list
-      folder.listed = true;
+      folder.empty(); // gone or replaced since the walk saw it: nothing to list
     }
   }
 
@@ -153,7 +192,7 @@ final class TreeListing {
         try {
           dir = parent.newDirectoryStream(folder.real.getFileName(), LinkOption.NOFOLLOW_LINKS);
         } catch (IOException | RuntimeException e) {
-          folder.listed = true; // unreadable, or replaced meanwhile: listed but not entered
+          folder.empty();
           return;
         }
       }
@@ -168,8 +207,7 @@ final class TreeListing {
 
     private void fail(IOException e) {
       if (opened != null) throw new java.io.UncheckedIOException(e); // the top folder itself failed
-      folder.items.clear(); // vanished mid-listing: listed but not entered
-      folder.listed = true;
+      folder.empty(); // vanished mid-listing
     }
 
     private void list(SecureDirectoryStream<Path> open) throws IOException {
@@ -177,25 +215,36 @@ final class TreeListing {
       List<Path> names = new ArrayList<>();
       for (Path entry : open) names.add(entry.getFileName());
       names.sort(null);
-      List<FolderTask> subs = new ArrayList<>();
-      PathScope.Children refused = s.scope().children(folder.real);
-      for (Path name : names) {
-        if (walk.stopped) return;
-        String text = name.toString();
-        if (!s.hidden() && text.startsWith(".")) continue;
-        if (refused.denied(text)) continue;
-        Optional<BasicFileAttributes> attrs = SafeFs.attributes(open, name);
-        if (attrs.isEmpty()) continue; // removed while we listed
-        folder.items.add(Entry.of(folder.text, text, attrs.get()));
-        walk.found.incrementAndGet();
-        if (attrs.get().isDirectory() && folder.depth < s.maxDepth()) {
-          Folder sub = new Folder(folder.real.resolve(text), folder.depth + 1);
-          folder.items.add(sub);
-          subs.add(new FolderTask(walk, open, null, sub));
+      List<FolderTask> subTasks = new ArrayList<>();
+      int[] subAfter = new int[8];
+      PathScope.Children refused = folder.refused != null ? folder.refused : s.scope().children(folder.real);
+      EntryJson json = WRITERS.get();
+      json.folder(folder.text);
+      try {
+        for (Path name : names) {
+          if (walk.stopped) return;
+          String text = name.toString();
+          if (!s.hidden() && text.startsWith(".")) continue;
+          if (refused.denied(text)) continue;
+          Optional<BasicFileAttributes> attrs = SafeFs.attributes(open, name);
+          if (attrs.isEmpty()) continue; // removed while we listed
+          json.entry(text, attrs.get());
+          walk.found.incrementAndGet();
+          if (attrs.get().isDirectory() && folder.depth < s.maxDepth()) {
+            Path subReal = folder.real.resolve(text);
+            Folder sub = new Folder(subReal, folder.depth + 1, refused.below(subReal));
+            if (subTasks.size() == subAfter.length) subAfter = java.util.Arrays.copyOf(subAfter, subAfter.length * 2);
+            subAfter[subTasks.size()] = json.count() - 1;
+            folder.subs.add(sub);
+            subTasks.add(new FolderTask(walk, open, null, sub));
+          }
         }
+      } finally {
+        folder.entries = json.take(); // before the sub-folders: their tasks may run on this thread and reuse the writer
       }
+      folder.subAfter = subAfter;
       folder.listed = true;
-      invokeAll(subs);
+      invokeAll(subTasks);
     }
   }
 }
