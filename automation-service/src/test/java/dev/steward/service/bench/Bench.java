@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Bench {
 
   /** Search and listing: rounds that warm the page cache and the service's JIT, then measured rounds (median). */
-  private static final int FILE_WARMUP = 5;
-  private static final int FILE_ROUNDS = 9;
+  private static final int FILE_WARMUP = 10;
+  private static final int FILE_ROUNDS = 15;
 
   private Bench() {}
 
@@ -268,7 +268,7 @@ public final class Bench {
 
   /**
    * Issue 3's corpus: the JDK's own sources (Temurin 25's lib/src.zip, ~15,000 files), searched and
-   * listed through the service and by ripgrep and find on the same tree, warm cache, median of 9 after 5 warm-up rounds.
+   * listed through the service and by ripgrep and find on the same tree, warm cache, median of 15 after 10 warm-up rounds.
    */
   private static void fileBench(List<String[]> table) throws Exception {
     Path zip = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/lib/src.zip");
