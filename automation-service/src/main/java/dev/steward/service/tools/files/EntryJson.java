@@ -23,7 +23,11 @@ final class EntryJson {
   private static final byte[] MODIFIED = ascii(",\"modified\":\"");
   private static final byte[] END = ascii("\"}");
 
-  private byte[] bytes = new byte[64 * 1024];
+  private static final int START_BYTES = 64 * 1024;
+  /** A writer that grew past this for one huge folder starts small again, so a walking thread does not keep megabytes. */
+  private static final int KEEP_BYTES = 1024 * 1024;
+
+  private byte[] bytes = new byte[START_BYTES];
   private int size;
   private int[] ends = new int[256];
   private int count;
@@ -77,6 +81,8 @@ final class EntryJson {
     Written w = new Written(Arrays.copyOf(bytes, size), Arrays.copyOf(ends, count));
     size = 0;
     count = 0;
+    if (bytes.length > KEEP_BYTES) bytes = new byte[START_BYTES];
+    if (ends.length > KEEP_BYTES / 64) ends = new int[256];
     return w;
   }
 

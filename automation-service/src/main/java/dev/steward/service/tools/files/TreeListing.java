@@ -133,7 +133,8 @@ final class TreeListing {
     void add(EntryJson.Written w, int i) {
       int start = w.start(i);
       int length = w.ends()[i] - start;
-      if (size + length + 2 > bytes.length) bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + length + 2));
+      int needed = size + (count > 0 ? 1 : 0) + length + 1; // the comma before, the entry, room for ']'
+      if (needed > bytes.length) bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, needed));
       if (count > 0) bytes[size++] = ',';
       System.arraycopy(w.bytes(), start, bytes, size, length);
       size += length;

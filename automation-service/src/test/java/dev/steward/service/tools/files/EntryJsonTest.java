@@ -1,6 +1,7 @@
 package dev.steward.service.tools.files;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
@@ -87,20 +88,26 @@ class EntryJsonTest {
     assertEquals(String.join("", expected), new String(json.take().bytes(), StandardCharsets.UTF_8));
   }
 
+  /** Bigger than the writer's first buffer and than what it keeps afterwards (1 MB). */
   @Test
   void a_folder_bigger_than_the_buffer_is_kept_whole() {
     EntryJson json = new EntryJson();
     json.folder("/big");
     StringBuilder expected = new StringBuilder();
-    for (int i = 0; i < 5_000; i++) {
+    for (int i = 0; i < 12_000; i++) {
       Attrs a = new Attrs("file", i, Instant.ofEpochSecond(i, i));
       json.entry("file-" + i + ".txt", a);
       expected.append(reference("/big", "file-" + i + ".txt", a));
     }
     EntryJson.Written written = json.take();
-    assertEquals(5_000, written.count());
+    assertEquals(12_000, written.count());
+    assertTrue(written.bytes().length > 1024 * 1024);
     assertEquals(expected.toString(), new String(written.bytes(), StandardCharsets.UTF_8));
     json.folder("/next");
     assertEquals(0, json.take().count());
+    Attrs a = new Attrs("file", 1, Instant.EPOCH);
+    json.folder("/after");
+    json.entry("x", a);
+    assertEquals(reference("/after", "x", a), new String(json.take().bytes(), StandardCharsets.UTF_8));
   }
 }

@@ -102,4 +102,21 @@ class TreeListingTest {
       assertEquals(all.size() > max, r.truncated());
     }
   }
+
+  @Test
+  void an_empty_folder_and_a_single_entry_are_whole_arrays() throws Exception {
+    Path empty = Files.createDirectories(root.resolve("d0/empty-" + System.nanoTime()));
+    try {
+      TreeListing.Result none = TreeListing.list(scope.resolve(empty.toString(), Access.READ), new TreeListing.Settings(scope, true, 64, 100));
+      assertEquals("[]", new String(none.json(), StandardCharsets.UTF_8));
+      assertEquals(0, none.count());
+      Files.writeString(empty.resolve("only.txt"), "1");
+      TreeListing.Result one = TreeListing.list(scope.resolve(empty.toString(), Access.READ), new TreeListing.Settings(scope, true, 64, 100));
+      assertEquals(List.of(root.relativize(empty.resolve("only.txt")).toString()), paths(one));
+      assertEquals(']', one.json()[one.json().length - 1], "the array ends the bytes: nothing after it");
+    } finally {
+      Files.deleteIfExists(empty.resolve("only.txt"));
+      Files.delete(empty);
+    }
+  }
 }
