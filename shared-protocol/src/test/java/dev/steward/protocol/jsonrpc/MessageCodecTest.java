@@ -99,4 +99,39 @@ class MessageCodecTest {
     Request back = (Request) ((MessageCodec.Valid) MessageCodec.parse(text).items().get(0)).message();
     assertEquals(value, back.params().get("v").asText());
   }
+
+  /**
+   * Answers of every size read back exactly as UTF-8 — among them a raw value of hundreds of KB
+   * written in one piece (how a listing's entries go), followed by the message's tail.
+   */
+  @ParameterizedTest(name = "{0} entries")
+  @org.junit.jupiter.params.provider.ValueSource(ints = {0, 1, 40, 2_000, 20_000})
+  void answers_of_any_size_are_written_whole_as_utf8(int entries) throws Exception {
+    StringBuilder raw = new StringBuilder("[");
+    for (int i = 0; i < entries; i++) raw.append(i == 0 ? "" : ",").append("{\"path\":\"/home/ann/é/").append(i).append("\"}");
+    String array = raw.append(']').toString();
+    var value = new com.fasterxml.jackson.databind.JsonSerializable.Base() {
+      @Override
+      public void serialize(com.fasterxml.jackson.core.JsonGenerator gen, com.fasterxml.jackson.databind.SerializerProvider p) throws java.io.IOException {
+        gen.writeStartObject();
+        gen.writeFieldName("entries");
+        gen.writeRawValue(new com.fasterxml.jackson.core.io.SerializedString(array));
+        gen.writeBooleanField("truncated", false);
+        gen.writeEndObject();
+      }
+
+      @Override
+      public void serializeWithType(com.fasterxml.jackson.core.JsonGenerator gen, com.fasterxml.jackson.databind.SerializerProvider p,
+          com.fasterxml.jackson.databind.jsontype.TypeSerializer t) throws java.io.IOException {
+        serialize(gen, p);
+      }
+    };
+    java.nio.ByteBuffer utf8 = MessageCodec.writeUtf8(Response.result(LongNode.valueOf(7), Json.pojo(value)));
+    String text = java.nio.charset.StandardCharsets.UTF_8.decode(utf8).toString();
+    var back = Json.parse(text);
+    assertEquals(7, back.get("id").asInt());
+    assertEquals(Json.parse(array), back.at("/result/entries"));
+    assertFalse(back.at("/result/truncated").asBoolean());
+    assertTrue(text.endsWith("\"truncated\":false}}"), "the tail follows the big value");
+  }
 }
