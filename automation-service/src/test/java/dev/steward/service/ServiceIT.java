@@ -163,6 +163,22 @@ class ServiceIT {
     assertEquals(List.of(call), heard);
   }
 
+  /** A listing's entries are written once, as bytes; a retry and the window's copy must still get them whole. */
+  @Test
+  void a_listing_goes_whole_to_a_retry_and_to_the_window() throws Exception {
+    Files.createDirectories(t.root.resolve("l/m"));
+    Files.writeString(t.root.resolve("l/m/n é.txt"), "n");
+    List<com.fasterxml.jackson.databind.JsonNode> heard = new CopyOnWriteArrayList<>();
+    ui.onNotification(n -> { if (n.method().equals(Methods.TOOL_RESULTS)) heard.add(n.params()); });
+    var p = new Execute.Params(id(), id(), "files.list_dir", args("path", "l", "recursive", true), null, "list-key");
+    ToolResult first = agent.execute(p);
+    assertEquals(List.of(t.root + "/l/m", t.root + "/l/m/n é.txt"), first.value().get("entries").findValuesAsText("path"));
+    assertEquals(first, agent.execute(p));
+    for (int i = 0; i < 100 && heard.isEmpty(); i++) Thread.sleep(20);
+    assertEquals(p.callId(), heard.get(0).get("call_id").asText());
+    assertEquals(first.value(), heard.get(0).at("/result/value"));
+  }
+
   @Test
   void a_batch_is_answered_in_one_frame_in_order() {
     var responses = agent.await(agent.batch(List.of(
