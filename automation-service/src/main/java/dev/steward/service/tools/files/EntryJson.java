@@ -5,6 +5,7 @@ import dev.steward.service.util.IsoInstant;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes directory entries as their wire form (SPEC §6: {@code {path, name, type, size, modified}}),
@@ -26,10 +27,12 @@ final class EntryJson {
   private static final int START_BYTES = 64 * 1024;
   /** A writer that grew past this for one huge folder starts small again, so a walking thread does not keep megabytes. */
   private static final int KEEP_BYTES = 1024 * 1024;
+  private static final int START_ENDS = 256;
+  private static final int KEEP_ENDS = 16 * 1024;
 
   private byte[] bytes = new byte[START_BYTES];
   private int size;
-  private int[] ends = new int[256];
+  private int[] ends = new int[START_ENDS];
   private int count;
   private byte[] prefix = new byte[0];
   private final char[] time = new char[IsoInstant.MAX_CHARS];
@@ -42,17 +45,15 @@ final class EntryJson {
   }
 
   void entry(String name, BasicFileAttributes a) {
-    byte[] plainName = null;
-    boolean plain = isPlain(name);
-    if (!plain) plainName = escaped(name);
-    int nameBytes = plain ? name.length() : plainName.length;
+    byte[] escapedName = isPlain(name) ? null : escaped(name); // most names are written as they are, without a copy
+    int nameBytes = escapedName == null ? name.length() : escapedName.length;
     ensure(PATH.length + prefix.length + NAME.length + 2 * nameBytes + TYPE.length + 9 + SIZE.length + 20
         + MODIFIED.length + IsoInstant.MAX_CHARS + 8 + END.length);
     put(PATH);
     put(prefix);
-    putName(name, plainName);
+    putName(name, escapedName);
     put(NAME);
-    putName(name, plainName);
+    putName(name, escapedName);
     put(TYPE);
     putAscii(Entries.type(a));
     put(SIZE);
@@ -82,7 +83,7 @@ final class EntryJson {
     size = 0;
     count = 0;
     if (bytes.length > KEEP_BYTES) bytes = new byte[START_BYTES];
-    if (ends.length > KEEP_BYTES / 64) ends = new int[256];
+    if (ends.length > KEEP_ENDS) ends = new int[START_ENDS];
     return w;
   }
 
@@ -114,7 +115,7 @@ final class EntryJson {
     return JsonStringEncoder.getInstance().quoteAsUTF8(s);
   }
 
-  private void putName(String name, byte[] escaped) {
+  private void putName(String name, byte @Nullable [] escaped) {
     if (escaped == null) putAscii(name);
     else put(escaped);
   }

@@ -141,8 +141,8 @@ final class TreeListing {
       count++;
     }
 
+    /** Closes the array: {@link #add} always leaves room for the ']'. */
     byte[] finish() {
-      if (size + 1 > bytes.length) bytes = java.util.Arrays.copyOf(bytes, size + 1);
       bytes[size++] = ']';
       return size == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, size);
     }
