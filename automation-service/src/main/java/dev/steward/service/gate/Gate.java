@@ -51,7 +51,6 @@ public final class Gate implements AutoCloseable {
 
   private static final Logger LOG = Logger.getLogger(Gate.class.getName());
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:@/+=-]{1,128}");
-  static final int MAX_RESULT_BYTES = 8 << 20;
   /** The name undo calls carry in the log and in {@code tool.results}. */
   public static final String UNDO = "tool.undo";
 
@@ -199,8 +198,8 @@ public final class Gate implements AutoCloseable {
     try {
       JsonNode value = runner.run(call.callId(), tool, call.args(), ctx);
       long size = JsonSize.estimate(value);
-      if (size > MAX_RESULT_BYTES) {
-        throw new ToolFailure(ToolErrorCodes.TOO_LARGE, "the result is " + size + " bytes; the limit is " + MAX_RESULT_BYTES);
+      if (size > Tool.MAX_RESULT_BYTES) {
+        throw new ToolFailure(ToolErrorCodes.TOO_LARGE, "the result is " + size + " bytes; the limit is " + Tool.MAX_RESULT_BYTES);
       }
       tool.taintSource(call.args(), ctx).ifPresent(source -> taint.add(call.traceId(), source));
       outcome = ToolResult.success(value, null);

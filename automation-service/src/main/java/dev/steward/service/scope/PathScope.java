@@ -46,6 +46,8 @@ public final class PathScope {
   /** The last name of every refused pattern: a walked entry can only be refused if it is one. */
   private static final java.util.Set<String> LAST_NAMES =
       DENIED.stream().map(p -> p.get(p.size() - 1)).collect(java.util.stream.Collectors.toUnmodifiableSet());
+  /** {@link #LAST_NAMES} by length: a walk asks for every entry, and most names match none in length. */
+  private static final String[][] LAST_NAMES_BY_LENGTH = byLength(LAST_NAMES);
 
   private record Root(Path real, boolean writable, String configured) {}
 
@@ -199,10 +201,21 @@ public final class PathScope {
     while (end > 1 && (name.charAt(end - 1) == '.' || name.charAt(end - 1) == ' ') && !(end == 2 && name.charAt(0) == '.' && name.charAt(1) == '.')) {
       end--;
     }
-    for (String last : LAST_NAMES) {
-      if (last.length() == end && name.regionMatches(true, 0, last, 0, end)) return true;
+    if (end >= LAST_NAMES_BY_LENGTH.length) return false;
+    for (String last : LAST_NAMES_BY_LENGTH[end]) {
+      if (name.regionMatches(true, 0, last, 0, end)) return true;
     }
     return false;
+  }
+
+  private static String[][] byLength(java.util.Set<String> names) {
+    int longest = names.stream().mapToInt(String::length).max().orElse(0);
+    String[][] out = new String[longest + 1][];
+    for (int n = 0; n <= longest; n++) {
+      int length = n;
+      out[n] = names.stream().filter(name -> name.length() == length).toArray(String[]::new);
+    }
+    return out;
   }
 
   /** The rule {@link #isLastName} implements, by folding (its test compares the two). */

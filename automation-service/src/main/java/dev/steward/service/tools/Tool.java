@@ -13,6 +13,9 @@ import java.util.Set;
  */
 public interface Tool {
 
+  /** The most a value may take on the wire; the gate answers TOO_LARGE above it, and a listing stops short of it. */
+  int MAX_RESULT_BYTES = 8 << 20;
+
   ToolDefinition definition();
 
   default String name() {

@@ -123,7 +123,7 @@ public final class Json {
   }
 
   /** A growing byte buffer (ByteArrayOutputStream without its locks and its copy on the way out). */
-  private static final class Utf8Out extends java.io.OutputStream {
+  private static final class Utf8Out extends java.io.OutputStream implements SizedOutput {
     /** Jackson hands over its own buffer in pieces of at most 8,000 bytes: a bigger write is a raw value. */
     private static final int BIG_WRITE = 64 * 1024;
     private static final int TAIL_ROOM = 16 * 1024;
@@ -143,11 +143,21 @@ public final class Json {
       size += len;
     }
 
+    /** Room for the value and for the message's short tail, at once. */
+    @Override
+    public void makeRoom(long more) {
+      if (bytes.length - size >= more) return;
+      grow((long) size + more + TAIL_ROOM);
+    }
+
     private void ensure(int more) {
       if (bytes.length - size >= more) return;
       // A big value written at once (a listing's entries) gets room for the message's short tail
       // too, so that the tail does not double a buffer of megabytes; small messages grow as before.
-      long wanted = Math.max((long) bytes.length * 2, (long) size + more + (more >= BIG_WRITE ? TAIL_ROOM : 0));
+      grow(Math.max((long) bytes.length * 2, (long) size + more + (more >= BIG_WRITE ? TAIL_ROOM : 0)));
+    }
+
+    private void grow(long wanted) {
       if (wanted > Integer.MAX_VALUE - 16) throw new OutOfMemoryError("a message of more than 2 GB");
       bytes = java.util.Arrays.copyOf(bytes, (int) wanted);
     }

@@ -134,4 +134,51 @@ class MessageCodecTest {
     assertFalse(back.at("/result/truncated").asBoolean());
     assertTrue(text.endsWith("\"truncated\":false}}"), "the tail follows the big value");
   }
+
+  /**
+   * A value written in pieces straight into the message's stream (how a listing's entries go,
+   * from where the walk wrote them) after asking for room: whole, and the buffer grown once.
+   */
+  @ParameterizedTest(name = "{0} entries")
+  @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2_000, 20_000})
+  void a_value_written_in_pieces_after_asking_for_room_is_whole_and_grows_the_buffer_once(int entries) throws Exception {
+    java.util.List<byte[]> pieces = new java.util.ArrayList<>();
+    long length = 2;
+    for (int i = 0; i < entries; i++) {
+      byte[] piece = ((i == 0 ? "" : ",") + "{\"path\":\"/home/ann/é/" + i + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      pieces.add(piece);
+      length += piece.length;
+    }
+    long room = length;
+    var value = new com.fasterxml.jackson.databind.JsonSerializable.Base() {
+      @Override
+      public void serialize(com.fasterxml.jackson.core.JsonGenerator gen, com.fasterxml.jackson.databind.SerializerProvider p) throws java.io.IOException {
+        gen.writeStartObject();
+        gen.writeFieldName("entries");
+        gen.writeRawValue("");
+        gen.flush();
+        java.io.OutputStream out = (java.io.OutputStream) gen.getOutputTarget();
+        ((dev.steward.protocol.json.SizedOutput) out).makeRoom(room);
+        out.write('[');
+        for (byte[] piece : pieces) out.write(piece);
+        out.write(']');
+        gen.writeBooleanField("truncated", true);
+        gen.writeEndObject();
+      }
+
+      @Override
+      public void serializeWithType(com.fasterxml.jackson.core.JsonGenerator gen, com.fasterxml.jackson.databind.SerializerProvider p,
+          com.fasterxml.jackson.databind.jsontype.TypeSerializer t) throws java.io.IOException {
+        serialize(gen, p);
+      }
+    };
+    java.nio.ByteBuffer utf8 = MessageCodec.writeUtf8(Response.result(LongNode.valueOf(8), Json.pojo(value)));
+    assertTrue(utf8.capacity() <= utf8.limit() + 16 * 1024, "grown once to the value's size and a tail, not doubled: "
+        + utf8.capacity() + " for " + utf8.limit());
+    String text = java.nio.charset.StandardCharsets.UTF_8.decode(utf8).toString();
+    var back = Json.parse(text);
+    assertEquals(entries, back.at("/result/entries").size());
+    assertEquals("/home/ann/é/" + (entries - 1), back.at("/result/entries/" + (entries - 1) + "/path").asText());
+    assertTrue(back.at("/result/truncated").asBoolean());
+  }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import com.fasterxml.jackson.databind.node.POJONode;
+import dev.steward.protocol.json.SizedOutput;
 import dev.steward.service.tools.WireValue;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -37,19 +38,30 @@ final class Entries {
     return entries.size();
   }
 
-  /** A listing's entries, already written as the wire's JSON array ({@link EntryJson}), sent as they are. */
+  /**
+   * A listing's entries, already written as the wire's JSON array ({@link EntryJson}), sent as
+   * they are: straight from where they were written into a byte stream, once its generator has
+   * written what comes before them.
+   */
   static final class Listed extends JsonSerializable.Base implements WireValue {
-    private final RawJson json;
+    private final JsonRanges json;
     private final int count;
 
-    Listed(byte[] json, int count) {
-      this.json = new RawJson(json);
+    Listed(JsonRanges json, int count) {
+      this.json = json;
       this.count = count;
     }
 
     @Override
     public void serialize(JsonGenerator gen, SerializerProvider serializers) throws IOException {
-      gen.writeRawValue(json);
+      if (gen.getOutputTarget() instanceof OutputStream out) {
+        gen.writeRawValue(""); // the separator before the value, and the generator's state after it
+        gen.flush();
+        if (out instanceof SizedOutput sized) sized.makeRoom(json.length());
+        json.writeTo(out);
+      } else {
+        gen.writeRawValue(new RawJson(json.toBytes())); // a tree, a string for a log
+      }
     }
 
     @Override
@@ -59,7 +71,7 @@ final class Entries {
 
     @Override
     public long maxBytes() {
-      return json.utf8.length;
+      return json.length();
     }
 
     @Override

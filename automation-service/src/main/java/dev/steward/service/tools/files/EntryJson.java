@@ -9,11 +9,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Writes directory entries as their wire form (SPEC §6: {@code {path, name, type, size, modified}}),
- * UTF-8, back to back, byte for byte what the protocol's mapper writes for the same object. A walk
- * writes each folder's entries as it lists them, on the thread that lists them: a big listing is
- * then never held as objects, and is not written again after the walk.
+ * UTF-8, each followed by a comma, byte for byte what the protocol's mapper writes for the same
+ * object. A walk writes each folder's entries as it lists them, on the thread that lists them: a
+ * big listing is then never held as objects, and is not written again after the walk.
  *
- * <p>One writer per thread, reused folder after folder: {@link #take} hands out a folder's bytes.
+ * <p>One writer per thread, reused folder after folder. It writes into slabs that it fills and
+ * never writes over: {@link #take} hands out a folder's entries where they were written, without a
+ * copy, and the answer is sent from there ({@link JsonRanges}).
  */
 final class EntryJson {
 
@@ -22,16 +24,20 @@ final class EntryJson {
   private static final byte[] TYPE = ascii("\",\"type\":\"");
   private static final byte[] SIZE = ascii("\",\"size\":");
   private static final byte[] MODIFIED = ascii(",\"modified\":\"");
-  private static final byte[] END = ascii("\"}");
+  private static final byte[] END = ascii("\"},");
 
-  private static final int START_BYTES = 64 * 1024;
-  /** A writer that grew past this for one huge folder starts small again, so a walking thread does not keep megabytes. */
+  private static final int SLAB_BYTES = 64 * 1024;
+  /** A slab grown past this for one huge folder is not written on after it, so a walking thread does not keep megabytes. */
   private static final int KEEP_BYTES = 1024 * 1024;
   private static final int START_ENDS = 256;
   private static final int KEEP_ENDS = 16 * 1024;
 
-  private byte[] bytes = new byte[START_BYTES];
+  /** The slab being filled: what lies before {@code start} belongs to folders already taken. */
+  private byte[] bytes = new byte[SLAB_BYTES];
+  /** Where the current folder's entries begin in {@link #bytes}. */
+  private int start;
   private int size;
+  /** Where each of the current folder's entries ends, from {@link #start}. */
   private int[] ends = new int[START_ENDS];
   private int count;
   private byte[] prefix = new byte[0];
@@ -39,7 +45,7 @@ final class EntryJson {
 
   /** Starts a folder's entries: their paths are {@code folder}'s with their name after it. */
   void folder(String folder) {
-    size = 0;
+    start = size;
     count = 0;
     prefix = escaped(folder.endsWith("/") ? folder : folder + "/");
   }
@@ -70,33 +76,40 @@ final class EntryJson {
     }
     put(END);
     if (count == ends.length) ends = Arrays.copyOf(ends, count * 2);
-    ends[count++] = size;
+    ends[count++] = size - start;
   }
 
   int count() {
     return count;
   }
 
-  /** The folder's entries so far, and where each ends; the writer starts afresh. */
+  /** The folder's entries so far, where they were written; the writer goes on after them. */
   Written take() {
-    Written w = new Written(Arrays.copyOf(bytes, size), Arrays.copyOf(ends, count));
-    size = 0;
+    Written w = count == 0 ? Written.NONE : new Written(bytes, start, Arrays.copyOf(ends, count));
+    start = size;
     count = 0;
-    if (bytes.length > KEEP_BYTES) bytes = new byte[START_BYTES];
+    if (bytes.length > KEEP_BYTES) newSlab(SLAB_BYTES);
     if (ends.length > KEEP_ENDS) ends = new int[START_ENDS];
     return w;
   }
 
-  /** A folder's entries written out: entry {@code i} is {@code bytes[ends[i-1]..ends[i])}. */
-  record Written(byte[] bytes, int[] ends) {
-    static final Written NONE = new Written(new byte[0], new int[0]);
+  /**
+   * A folder's entries as written: entry {@code i} is {@code bytes[from(i)..to(i))}, its comma
+   * last. The bytes are never written again once taken.
+   */
+  record Written(byte[] bytes, int base, int[] ends) {
+    static final Written NONE = new Written(new byte[0], 0, new int[0]);
 
     int count() {
       return ends.length;
     }
 
-    int start(int i) {
-      return i == 0 ? 0 : ends[i - 1];
+    int from(int i) {
+      return base + (i == 0 ? 0 : ends[i - 1]);
+    }
+
+    int to(int i) {
+      return base + ends[i];
     }
   }
 
@@ -145,8 +158,21 @@ final class EntryJson {
     size += digits;
   }
 
+  /** Room for {@code more} bytes; the folder's entries so far move to a new slab if the current one is full. */
   private void ensure(int more) {
-    if (size + more > bytes.length) bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+    if (size + more <= bytes.length) return;
+    byte[] old = bytes;
+    int from = start;
+    int written = size - start;
+    newSlab(Math.max(SLAB_BYTES, 2 * (written + more)));
+    System.arraycopy(old, from, bytes, 0, written);
+    size = written;
+  }
+
+  private void newSlab(int length) {
+    bytes = new byte[length];
+    start = 0;
+    size = 0;
   }
 
   private static byte[] ascii(String s) {

@@ -21,6 +21,8 @@ public final class ListDir extends SinglePathTool {
 
   static final int DEFAULT_MAX_ENTRIES = 1000;
   static final int DEFAULT_MAX_DEPTH = 16;
+  /** The entries stop short of the result limit, leaving room for the rest of the value. */
+  static final long MAX_ENTRY_BYTES = MAX_RESULT_BYTES - 4096;
 
   private static final ToolDefinition DEFINITION =
       new ToolDefinition(
@@ -38,7 +40,8 @@ public final class ListDir extends SinglePathTool {
               "{'type':'object','properties':{'entries':{'type':'array','items':{'type':'object','properties':{"
                   + "'path':{'type':'string'},'name':{'type':'string'},'type':{'enum':['file','directory','symlink']},"
                   + "'size':{'type':'integer'},'modified':{'type':'string','format':'date-time'}}}},"
-                  + "'truncated':{'type':'boolean'}},'required':['entries','truncated']}"),
+                  + "'truncated':{'type':'boolean'},'stopped_because':{'enum':['max_entries','max_bytes']}},"
+                  + "'required':['entries','truncated']}"),
           Risk.LOW,
           Confirmation.NEVER,
           List.of(ScopeKind.PATHS));
@@ -52,7 +55,7 @@ public final class ListDir extends SinglePathTool {
     ResolvedPath dir = ctx.path("/path");
     boolean recursive = args.path("recursive").asBoolean(false);
     TreeListing.Settings settings = new TreeListing.Settings(ctx.scope(), args.path("include_hidden").asBoolean(false),
-        recursive ? args.path("max_depth").asInt(DEFAULT_MAX_DEPTH) : 1, args.path("max_entries").asInt(DEFAULT_MAX_ENTRIES));
+        recursive ? args.path("max_depth").asInt(DEFAULT_MAX_DEPTH) : 1, args.path("max_entries").asInt(DEFAULT_MAX_ENTRIES), MAX_ENTRY_BYTES);
     TreeListing.Result listing;
     try {
       listing = TreeListing.list(dir, settings);
@@ -67,11 +70,13 @@ public final class ListDir extends SinglePathTool {
     ObjectNode result = Json.object();
     result.putPOJO("entries", new Entries.Listed(listing.json(), listing.count()));
     result.put("truncated", listing.truncated());
+    if (listing.truncated()) result.put("stopped_because", listing.stoppedBecause());
     return result;
   }
 
   @Override
   public String summarize(JsonNode args, JsonNode value) {
-    return Entries.count(value.path("entries")) + " entries" + (value.path("truncated").asBoolean() ? " (truncated)" : "");
+    return Entries.count(value.path("entries")) + " entries"
+        + (value.path("truncated").asBoolean() ? " (stopped: " + value.path("stopped_because").asText("max_entries") + ")" : "");
   }
 }

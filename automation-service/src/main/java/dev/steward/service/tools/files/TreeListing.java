@@ -30,11 +30,21 @@ import org.jspecify.annotations.Nullable;
  */
 final class TreeListing {
 
-  /** What to list: the scope hides refused names; {@code maxDepth} 1 lists only the folder itself. */
-  record Settings(PathScope scope, boolean hidden, int maxDepth, int max) {}
+  /**
+   * What to list: the scope hides refused names; {@code maxDepth} 1 lists only the folder itself;
+   * at most {@code max} entries and {@code maxBytes} bytes of them.
+   */
+  record Settings(PathScope scope, boolean hidden, int maxDepth, int max, long maxBytes) {}
 
-  /** The listed entries in walk order as a JSON array (UTF-8), how many, and whether more were left out. */
-  record Result(byte[] json, int count, boolean truncated) {}
+  /**
+   * The listed entries in walk order as a JSON array (UTF-8, as ranges of what the walk wrote), how
+   * many, and, when more were left out, why: {@code max_entries} or {@code max_bytes}.
+   */
+  record Result(JsonRanges json, int count, @Nullable String stoppedBecause) {
+    boolean truncated() {
+      return stoppedBecause != null;
+    }
+  }
 
   /** A folder's entries, and its sub-folders, each listed right after its own entry. */
   private static final class Folder {
@@ -86,16 +96,9 @@ final class TreeListing {
   static Result list(ResolvedPath dir, Settings settings) throws IOException, InterruptedException {
     Folder top = new Folder(dir.real(), 1, null);
     fill(top, SafeFs.openDir(dir), settings, settings.max() + 1);
-    Out out = new Out(settings.max(), bytes(top));
-    boolean truncated = emit(top, out, dir.root(), settings);
-    return new Result(out.finish(), out.count, truncated);
-  }
-
-  /** The bytes of every entry listed under {@code folder} and a comma after each: what the answer holds at most. */
-  private static long bytes(Folder folder) {
-    long n = folder.entries.bytes().length + folder.entries.count();
-    for (Folder sub : folder.subs) n += bytes(sub);
-    return n;
+    Out out = new Out(settings);
+    String stop = emit(top, out, dir.root(), settings);
+    return new Result(out.json, out.count, stop);
   }
 
   /** Lists an opened folder and what lies below it, until {@code budget} entries are known. */
@@ -116,51 +119,59 @@ final class TreeListing {
     }
   }
 
-  /** The answer's array, entry after entry, until {@code max}. */
+  /** The answer's array, entry after entry, until {@code max} entries or {@code maxBytes}. */
   private static final class Out {
     final int max;
-    byte[] bytes;
-    int size = 1;
+    final long maxBytes;
+    final JsonRanges json = new JsonRanges();
     int count;
+    private long bytes;
 
-    /** {@code bound}: the entries and a comma after each; the array's brackets take the place of the last comma and one more. */
-    Out(int max, long bound) {
-      this.max = max;
-      this.bytes = new byte[(int) Math.min(Integer.MAX_VALUE - 16, Math.max(2, bound + 1))];
-      bytes[0] = '[';
+    Out(Settings settings) {
+      this.max = settings.max();
+      this.maxBytes = settings.maxBytes();
     }
 
-    void add(EntryJson.Written w, int i) {
-      int start = w.start(i);
-      int length = w.ends()[i] - start;
-      int needed = size + (count > 0 ? 1 : 0) + length + 1; // the comma before, the entry, room for ']'
-      if (needed > bytes.length) bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, needed));
-      if (count > 0) bytes[size++] = ',';
-      System.arraycopy(w.bytes(), start, bytes, size, length);
-      size += length;
-      count++;
-    }
-
-    /** Closes the array: {@link #add} always leaves room for the ']'. */
-    byte[] finish() {
-      bytes[size++] = ']';
-      return size == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, size);
+    /** Adds entries {@code [a, b)} of a folder, back to back as they were written; answers why not all of them fit, or null. */
+    @Nullable String add(EntryJson.Written w, int a, int b) {
+      int last = (int) Math.min(b, (long) a + Math.max(0, max - count));
+      if (last > a) {
+        long runBytes = w.to(last - 1) - w.from(a);
+        if (bytes + runBytes + 1 <= maxBytes) { // its last comma becomes the closing bracket, plus the opening one
+          json.add(w.bytes(), w.from(a), w.to(last - 1));
+          bytes += runBytes;
+          count += last - a;
+        } else {
+          for (int i = a; i < last; i++) {
+            int length = w.to(i) - w.from(i);
+            if (bytes + length + 1 > maxBytes) return "max_bytes";
+            json.add(w.bytes(), w.from(i), w.to(i));
+            bytes += length;
+            count++;
+          }
+        }
+      }
+      return last < b ? "max_entries" : null;
     }
   }
 
-  /** Adds a folder's entries in walk order; answers whether an entry was left out. */
-  private static boolean emit(Folder folder, Out out, Path root, Settings settings) throws IOException, InterruptedException {
+  /** Adds a folder's entries in walk order, each run of them up to a sub-folder at once; answers why entries were left out, or null. */
+  private static @Nullable String emit(Folder folder, Out out, Path root, Settings settings) throws IOException, InterruptedException {
     if (!folder.listed) relist(folder, root, settings, settings.max() + 1 - out.count);
     EntryJson.Written entries = folder.entries;
     int sub = 0;
-    for (int i = 0; i < entries.count(); i++) {
-      if (out.count >= out.max) return true;
-      out.add(entries, i);
-      while (sub < folder.subs.size() && folder.subAfter[sub] == i) {
-        if (emit(folder.subs.get(sub++), out, root, settings)) return true;
+    int i = 0;
+    while (i < entries.count()) {
+      int end = sub < folder.subs.size() ? folder.subAfter[sub] + 1 : entries.count(); // up to and with the next sub-folder's entry
+      String stop = out.add(entries, i, end);
+      if (stop != null) return stop;
+      i = end;
+      if (sub < folder.subs.size() && folder.subAfter[sub] == end - 1) {
+        stop = emit(folder.subs.get(sub++), out, root, settings);
+        if (stop != null) return stop;
       }
     }
-    return false;
+    return null;
   }
 
   private static void relist(Folder folder, Path root, Settings settings, int budget) throws IOException, InterruptedException {

@@ -67,8 +67,7 @@ class EntryJsonTest {
       EntryJson.Written written = json.take();
       assertEquals(expected.size(), written.count());
       for (int i = 0; i < written.count(); i++) {
-        String entry = new String(written.bytes(), written.start(i), written.ends()[i] - written.start(i), StandardCharsets.UTF_8);
-        assertEquals(expected.get(i), entry, "entry " + i + " in " + folder);
+        assertEquals(expected.get(i) + ",", text(written, i), "entry " + i + " in " + folder);
       }
     }
   }
@@ -85,29 +84,47 @@ class EntryJsonTest {
         expected.add(reference("/f", "x", a));
       }
     }
-    assertEquals(String.join("", expected), new String(json.take().bytes(), StandardCharsets.UTF_8));
+    assertEquals(String.join(",", expected) + ",", text(json.take()));
   }
 
-  /** Bigger than the writer's first buffer and than what it keeps afterwards (1 MB). */
+  /** Bigger than a slab and than what the writer writes on after (1 MB); what was taken before it is left as it was. */
   @Test
-  void a_folder_bigger_than_the_buffer_is_kept_whole() {
+  void a_folder_bigger_than_a_slab_is_kept_whole_and_taken_folders_are_never_written_over() {
     EntryJson json = new EntryJson();
+    Attrs a = new Attrs("file", 1, Instant.EPOCH);
+    json.folder("/before");
+    json.entry("x", a);
+    EntryJson.Written before = json.take();
     json.folder("/big");
     StringBuilder expected = new StringBuilder();
     for (int i = 0; i < 12_000; i++) {
-      Attrs a = new Attrs("file", i, Instant.ofEpochSecond(i, i));
-      json.entry("file-" + i + ".txt", a);
-      expected.append(reference("/big", "file-" + i + ".txt", a));
+      Attrs b = new Attrs("file", i, Instant.ofEpochSecond(i, i));
+      json.entry("file-" + i + ".txt", b);
+      expected.append(reference("/big", "file-" + i + ".txt", b)).append(',');
     }
-    EntryJson.Written written = json.take();
-    assertEquals(12_000, written.count());
-    assertTrue(written.bytes().length > 1024 * 1024);
-    assertEquals(expected.toString(), new String(written.bytes(), StandardCharsets.UTF_8));
+    EntryJson.Written big = json.take();
+    assertEquals(12_000, big.count());
+    assertTrue(big.bytes().length > 1024 * 1024);
+    assertEquals(expected.toString(), text(big));
     json.folder("/next");
     assertEquals(0, json.take().count());
-    Attrs a = new Attrs("file", 1, Instant.EPOCH);
-    json.folder("/after");
-    json.entry("x", a);
-    assertEquals(reference("/after", "x", a), new String(json.take().bytes(), StandardCharsets.UTF_8));
+    List<EntryJson.Written> after = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) { // a few slabs' worth, each folder taken at once
+      json.folder("/after/" + i);
+      json.entry("x", a);
+      after.add(json.take());
+    }
+    assertEquals(reference("/before", "x", a) + ",", text(before));
+    assertEquals(expected.toString(), text(big));
+    for (int i = 0; i < after.size(); i++) assertEquals(reference("/after/" + i, "x", a) + ",", text(after.get(i)));
+    assertTrue(after.get(0).bytes() != after.get(after.size() - 1).bytes(), "the folders after filled more than one slab");
+  }
+
+  private static String text(EntryJson.Written w, int i) {
+    return new String(w.bytes(), w.from(i), w.to(i) - w.from(i), StandardCharsets.UTF_8);
+  }
+
+  private static String text(EntryJson.Written w) {
+    return w.count() == 0 ? "" : new String(w.bytes(), w.from(0), w.to(w.count() - 1) - w.from(0), StandardCharsets.UTF_8);
   }
 }

@@ -71,12 +71,12 @@ class TreeListingTest {
 
   private static List<String> listed(int max, int maxDepth, boolean hidden) throws Exception {
     ResolvedPath dir = scope.resolve(root.toString(), Access.READ);
-    return paths(TreeListing.list(dir, new TreeListing.Settings(scope, hidden, maxDepth, max)));
+    return paths(TreeListing.list(dir, new TreeListing.Settings(scope, hidden, maxDepth, max, Long.MAX_VALUE)));
   }
 
   /** The listed paths, relative to the root, read back from the listing's wire form. */
   private static List<String> paths(TreeListing.Result r) throws IOException {
-    JsonNode entries = Json.parse(new String(r.json(), StandardCharsets.UTF_8));
+    JsonNode entries = Json.parse(new String(r.json().toBytes(), StandardCharsets.UTF_8));
     assertEquals(r.count(), entries.size());
     List<String> out = new ArrayList<>();
     entries.forEach(e -> out.add(root.relativize(Path.of(e.get("path").asText())).toString()));
@@ -97,7 +97,7 @@ class TreeListingTest {
     walk(root, 1, maxDepth, hidden, all);
     for (int round = 0; round < 20; round++) { // parallel walks finish in a different order each time
       ResolvedPath dir = scope.resolve(root.toString(), Access.READ);
-      TreeListing.Result r = TreeListing.list(dir, new TreeListing.Settings(scope, hidden, maxDepth, max));
+      TreeListing.Result r = TreeListing.list(dir, new TreeListing.Settings(scope, hidden, maxDepth, max, Long.MAX_VALUE));
       assertEquals(all.subList(0, Math.min(max, all.size())), paths(r));
       assertEquals(all.size() > max, r.truncated());
     }
@@ -107,16 +107,34 @@ class TreeListingTest {
   void an_empty_folder_and_a_single_entry_are_whole_arrays() throws Exception {
     Path empty = Files.createDirectories(root.resolve("d0/empty-" + System.nanoTime()));
     try {
-      TreeListing.Result none = TreeListing.list(scope.resolve(empty.toString(), Access.READ), new TreeListing.Settings(scope, true, 64, 100));
-      assertEquals("[]", new String(none.json(), StandardCharsets.UTF_8));
+      TreeListing.Result none = TreeListing.list(scope.resolve(empty.toString(), Access.READ), new TreeListing.Settings(scope, true, 64, 100, Long.MAX_VALUE));
+      assertEquals("[]", new String(none.json().toBytes(), StandardCharsets.UTF_8));
       assertEquals(0, none.count());
       Files.writeString(empty.resolve("only.txt"), "1");
-      TreeListing.Result one = TreeListing.list(scope.resolve(empty.toString(), Access.READ), new TreeListing.Settings(scope, true, 64, 100));
+      TreeListing.Result one = TreeListing.list(scope.resolve(empty.toString(), Access.READ), new TreeListing.Settings(scope, true, 64, 100, Long.MAX_VALUE));
       assertEquals(List.of(root.relativize(empty.resolve("only.txt")).toString()), paths(one));
-      assertEquals(']', one.json()[one.json().length - 1], "the array ends the bytes: nothing after it");
+      byte[] bytes = one.json().toBytes();
+      assertEquals(']', bytes[bytes.length - 1], "the array ends the bytes: nothing after it");
+      assertEquals(bytes.length, one.json().length());
+      java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
+      one.json().writeTo(written);
+      assertEquals(new String(bytes, StandardCharsets.UTF_8), written.toString(StandardCharsets.UTF_8));
     } finally {
       Files.deleteIfExists(empty.resolve("only.txt"));
       Files.delete(empty);
     }
+  }
+
+  @Test
+  void the_byte_limit_cuts_at_a_whole_entry_and_says_so() throws Exception {
+    List<String> all = new ArrayList<>();
+    walk(root, 1, 64, true, all);
+    TreeListing.Result r = TreeListing.list(scope.resolve(root.toString(), Access.READ),
+        new TreeListing.Settings(scope, true, 64, 100_000, 5_000));
+    assertEquals("max_bytes", r.stoppedBecause());
+    org.junit.jupiter.api.Assertions.assertTrue(r.json().length() <= 5_000, r.json().length() + " bytes");
+    List<String> got = paths(r);
+    org.junit.jupiter.api.Assertions.assertTrue(got.size() > 10, got.size() + " entries");
+    assertEquals(all.subList(0, got.size()), got);
   }
 }
