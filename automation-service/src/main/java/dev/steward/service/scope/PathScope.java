@@ -53,11 +53,19 @@ public final class PathScope {
 
   private final List<Root> roots;
   private final List<Path> ownFolders;
+  /** Each of {@link #ownFolders} as a folder and a name in it, for walks that ask folder after folder. */
+  private final List<OwnFolder> ownByParent;
   private final Path userHome;
+
+  private record OwnFolder(Path parent, String name) {}
 
   private PathScope(List<Root> roots, List<Path> ownFolders, Path userHome) {
     this.roots = roots;
     this.ownFolders = ownFolders;
+    this.ownByParent = ownFolders.stream()
+        .filter(own -> own.getParent() != null && own.getFileName() != null)
+        .map(own -> new OwnFolder(own.getParent(), own.getFileName().toString()))
+        .toList();
     this.userHome = userHome;
   }
 
@@ -167,10 +175,10 @@ public final class PathScope {
     Walked(Path folderReal) {
       this.folderReal = folderReal;
       List<String> here = List.of();
-      for (Path own : ownFolders) {
-        if (folderReal.equals(own.getParent()) && own.getFileName() != null) {
+      for (OwnFolder own : ownByParent) {
+        if (folderReal.equals(own.parent())) {
           if (here.isEmpty()) here = new ArrayList<>();
-          here.add(own.getFileName().toString());
+          here.add(own.name());
         }
       }
       this.ownHere = here;

@@ -3,8 +3,9 @@ package dev.steward.service.tools.files;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.steward.service.util.IsoInstant;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.time.Instant;
+import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,6 +27,7 @@ final class EntryJson {
   private static final byte[] MODIFIED = ascii(",\"modified\":\"");
   private static final byte[] END = ascii("\"},");
 
+  private static final long NANOS_PER_SECOND = 1_000_000_000L;
   private static final int SLAB_BYTES = 64 * 1024;
   /** A slab grown past this for one huge folder is not written on after it, so a walking thread does not keep megabytes. */
   private static final int KEEP_BYTES = 1024 * 1024;
@@ -65,12 +67,15 @@ final class EntryJson {
     put(SIZE);
     putLong(Entries.size(a));
     put(MODIFIED);
-    Instant modified = a.lastModifiedTime().toInstant();
-    int n = IsoInstant.formatTo(time, modified.getEpochSecond(), modified.getNano());
+    FileTime modified = a.lastModifiedTime();
+    long nanos = modified.to(TimeUnit.NANOSECONDS); // saturates ~292 years from 1970: those take the long way
+    int n = nanos == Long.MIN_VALUE || nanos == Long.MAX_VALUE ? 0
+        : IsoInstant.formatTo(time, Math.floorDiv(nanos, NANOS_PER_SECOND), (int) Math.floorMod(nanos, NANOS_PER_SECOND));
+    if (n == 0) n = IsoInstant.formatTo(time, modified.toInstant().getEpochSecond(), modified.toInstant().getNano());
     if (n > 0) {
       for (int i = 0; i < n; i++) bytes[size++] = (byte) time[i];
     } else {
-      String far = modified.toString(); // a year beyond 9999: rare enough to allocate for
+      String far = modified.toInstant().toString(); // a year beyond 9999: rare enough to allocate for
       ensure(far.length() + END.length);
       putAscii(far);
     }

@@ -182,6 +182,26 @@ final class TreeListing {
     }
   }
 
+  /** A folder's entry by name: its bytes for the system calls, its text for the answer; in the order of the bytes. */
+  private record Named(Path path, String text) implements Comparable<Named> {
+
+    /**
+     * The name of a listed entry. Taken from the entry's text, which is cheaper than asking the
+     * path for its last part; a name that does not read back to its own bytes (not valid in the
+     * platform's encoding: its text holds U+FFFD) keeps the bytes it has.
+     */
+    static Named of(Path entry) {
+      String full = entry.toString();
+      String text = full.substring(full.lastIndexOf('/') + 1);
+      return new Named(text.indexOf('\uFFFD') < 0 ? entry.getFileSystem().getPath(text) : entry.getFileName(), text);
+    }
+
+    @Override
+    public int compareTo(Named other) {
+      return path.compareTo(other.path);
+    }
+  }
+
   /** Lists one folder, then its sub-folders as tasks of their own. */
   private static final class FolderTask extends RecursiveAction {
     private final Walk walk;
@@ -224,8 +244,8 @@ final class TreeListing {
 
     private void list(SecureDirectoryStream<Path> open) throws IOException {
       Settings s = walk.settings;
-      List<Path> names = new ArrayList<>();
-      for (Path entry : open) names.add(entry.getFileName());
+      List<Named> names = new ArrayList<>();
+      for (Path entry : open) names.add(Named.of(entry));
       names.sort(null);
       List<FolderTask> subTasks = new ArrayList<>();
       int[] subAfter = new int[8];
@@ -233,9 +253,10 @@ final class TreeListing {
       EntryJson json = WRITERS.get();
       json.folder(folder.text);
       try {
-        for (Path name : names) {
+        for (Named named : names) {
           if (walk.stopped) return;
-          String text = name.toString();
+          Path name = named.path();
+          String text = named.text();
           if (!s.hidden() && text.startsWith(".")) continue;
           if (refused.denied(text)) continue;
           Optional<BasicFileAttributes> attrs = SafeFs.attributes(open, name);
