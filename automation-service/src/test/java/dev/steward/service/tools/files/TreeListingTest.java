@@ -137,4 +137,21 @@ class TreeListingTest {
     org.junit.jupiter.api.Assertions.assertTrue(got.size() > 10, got.size() + " entries");
     assertEquals(all.subList(0, got.size()), got);
   }
+
+  /** A name whose bytes are not valid UTF-8 is still listed, with its size: its stat goes by its own bytes. */
+  @Test
+  void a_name_that_is_not_valid_utf8_is_listed_by_its_own_bytes() throws Exception {
+    Path odd = Files.createDirectories(tmp.resolve("odd-names"));
+    Process p = new ProcessBuilder("sh", "-c", "printf 'hello' > \"$(printf 'bad\\377name.txt')\"").directory(odd.toFile()).inheritIO().start();
+    assertEquals(0, p.waitFor());
+    Files.writeString(odd.resolve("good.txt"), "hi");
+    PathScope oddScope = PathScope.of(List.of(new PolicyDocument.PathRoot(odd.toString(), "read")), List.of(tmp.resolve("own")), tmp);
+    TreeListing.Result r = TreeListing.list(oddScope.resolve(odd.toString(), Access.READ), new TreeListing.Settings(oddScope, true, 1, 100, Long.MAX_VALUE));
+    JsonNode entries = Json.parse(new String(r.json().toBytes(), StandardCharsets.UTF_8));
+    assertEquals(2, entries.size(), entries.toString());
+    JsonNode bad = entries.get(0); // 'b' sorts before 'g'
+    org.junit.jupiter.api.Assertions.assertTrue(bad.get("name").asText().startsWith("bad"), bad.toString());
+    assertEquals("file", bad.get("type").asText());
+    assertEquals(5, bad.get("size").asLong());
+  }
 }
