@@ -122,27 +122,33 @@ public final class Gate implements AutoCloseable {
     String key = call.idempotencyKey();
     if (key == null) return executeOnce(call);
     String argsHash = CanonicalJson.sha256(call.args());
-    CompletableFuture<ToolResult> mine = new CompletableFuture<>();
-    IdempotencyCache.Entry earlier = idempotency.claim(call.role().wire() + ":" + key, new IdempotencyCache.Entry(call.tool(), argsHash, mine));
+    IdempotencyCache.Entry mine = new IdempotencyCache.Entry(call.tool(), argsHash, new CompletableFuture<>());
+    IdempotencyCache.Entry earlier = idempotency.claim(call.role().wire() + ":" + key, mine);
     if (earlier != null) {
-      if (!earlier.tool().equals(call.tool()) || !earlier.argsHash().equals(argsHash)) {
+      if (!earlier.tool.equals(call.tool()) || !earlier.argsHash.equals(argsHash)) {
         return refuse(call, null, null, new Refusal(ToolErrorCodes.VALIDATION_ERROR, "idempotency_key was already used for a different call", "/idempotency_key"));
       }
+      ToolResult first;
       try {
-        return earlier.result().get();
+        first = earlier.result().get();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return ToolResult.failure(ToolError.of(ToolErrorCodes.CANCELLED, "interrupted"), null);
       } catch (ExecutionException e) {
         return ToolResult.failure(ToolError.of(ToolErrorCodes.INTERNAL, "the first attempt failed inside the service"), null);
       }
+      if (first == IdempotencyCache.FORGOTTEN) {
+        return refuse(call, null, null, new Refusal(ToolErrorCodes.UNAVAILABLE, "the first result for this idempotency_key is no longer kept (the service keeps the latest "
+            + (IdempotencyCache.MAX_KEPT_BYTES >> 20) + " MB of results), and the call was not run again", "/idempotency_key"));
+      }
+      return first;
     }
     try {
       ToolResult result = executeOnce(call);
-      mine.complete(result);
+      idempotency.done(mine, result, result.value() == null ? 256 : JsonSize.estimate(result.value()));
       return result;
     } catch (RuntimeException e) {
-      mine.completeExceptionally(e);
+      mine.result().completeExceptionally(e);
       throw e;
     }
   }
