@@ -110,22 +110,7 @@ class MessageCodecTest {
     StringBuilder raw = new StringBuilder("[");
     for (int i = 0; i < entries; i++) raw.append(i == 0 ? "" : ",").append("{\"path\":\"/home/ann/é/").append(i).append("\"}");
     String array = raw.append(']').toString();
-    var value = new com.fasterxml.jackson.databind.JsonSerializable.Base() {
-      @Override
-      public void serialize(com.fasterxml.jackson.core.JsonGenerator gen, com.fasterxml.jackson.databind.SerializerProvider p) throws java.io.IOException {
-        gen.writeStartObject();
-        gen.writeFieldName("entries");
-        gen.writeRawValue(new com.fasterxml.jackson.core.io.SerializedString(array));
-        gen.writeBooleanField("truncated", false);
-        gen.writeEndObject();
-      }
-
-      @Override
-      public void serializeWithType(com.fasterxml.jackson.core.JsonGenerator gen, com.fasterxml.jackson.databind.SerializerProvider p,
-          com.fasterxml.jackson.databind.jsontype.TypeSerializer t) throws java.io.IOException {
-        serialize(gen, p);
-      }
-    };
+    var value = listing(gen -> gen.writeRawValue(new com.fasterxml.jackson.core.io.SerializedString(array)), false);
     java.nio.ByteBuffer utf8 = MessageCodec.writeUtf8(Response.result(LongNode.valueOf(7), Json.pojo(value)));
     String text = java.nio.charset.StandardCharsets.UTF_8.decode(utf8).toString();
     var back = Json.parse(text);
@@ -150,19 +135,38 @@ class MessageCodecTest {
       length += piece.length;
     }
     long room = length;
-    var value = new com.fasterxml.jackson.databind.JsonSerializable.Base() {
+    var value = listing(gen -> {
+      gen.writeRawValue("");
+      gen.flush();
+      java.io.OutputStream out = (java.io.OutputStream) gen.getOutputTarget();
+      ((dev.steward.protocol.json.SizedOutput) out).makeRoom(room);
+      out.write('[');
+      for (byte[] piece : pieces) out.write(piece);
+      out.write(']');
+    }, true);
+    java.nio.ByteBuffer utf8 = MessageCodec.writeUtf8(Response.result(LongNode.valueOf(8), Json.pojo(value)));
+    assertTrue(utf8.capacity() <= utf8.limit() + 16 * 1024, "grown once to the value's size and a tail, not doubled: "
+        + utf8.capacity() + " for " + utf8.limit());
+    String text = java.nio.charset.StandardCharsets.UTF_8.decode(utf8).toString();
+    var back = Json.parse(text);
+    assertEquals(entries, back.at("/result/entries").size());
+    assertEquals("/home/ann/é/" + (entries - 1), back.at("/result/entries/" + (entries - 1) + "/path").asText());
+    assertTrue(back.at("/result/truncated").asBoolean());
+  }
+
+  private interface EntriesWriter {
+    void write(com.fasterxml.jackson.core.JsonGenerator gen) throws java.io.IOException;
+  }
+
+  /** A listing-shaped value, {@code {entries, truncated}}, whose entries {@code entries} writes as a listing does. */
+  private static com.fasterxml.jackson.databind.JsonSerializable listing(EntriesWriter entries, boolean truncated) {
+    return new com.fasterxml.jackson.databind.JsonSerializable.Base() {
       @Override
       public void serialize(com.fasterxml.jackson.core.JsonGenerator gen, com.fasterxml.jackson.databind.SerializerProvider p) throws java.io.IOException {
         gen.writeStartObject();
         gen.writeFieldName("entries");
-        gen.writeRawValue("");
-        gen.flush();
-        java.io.OutputStream out = (java.io.OutputStream) gen.getOutputTarget();
-        ((dev.steward.protocol.json.SizedOutput) out).makeRoom(room);
-        out.write('[');
-        for (byte[] piece : pieces) out.write(piece);
-        out.write(']');
-        gen.writeBooleanField("truncated", true);
+        entries.write(gen);
+        gen.writeBooleanField("truncated", truncated);
         gen.writeEndObject();
       }
 
@@ -172,13 +176,5 @@ class MessageCodecTest {
         serialize(gen, p);
       }
     };
-    java.nio.ByteBuffer utf8 = MessageCodec.writeUtf8(Response.result(LongNode.valueOf(8), Json.pojo(value)));
-    assertTrue(utf8.capacity() <= utf8.limit() + 16 * 1024, "grown once to the value's size and a tail, not doubled: "
-        + utf8.capacity() + " for " + utf8.limit());
-    String text = java.nio.charset.StandardCharsets.UTF_8.decode(utf8).toString();
-    var back = Json.parse(text);
-    assertEquals(entries, back.at("/result/entries").size());
-    assertEquals("/home/ann/é/" + (entries - 1), back.at("/result/entries/" + (entries - 1) + "/path").asText());
-    assertTrue(back.at("/result/truncated").asBoolean());
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.steward.service.util.IsoInstant;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -68,14 +69,18 @@ final class EntryJson {
     putLong(Entries.size(a));
     put(MODIFIED);
     FileTime modified = a.lastModifiedTime();
-    long nanos = modified.to(TimeUnit.NANOSECONDS); // saturates ~292 years from 1970: those take the long way
-    int n = nanos == Long.MIN_VALUE || nanos == Long.MAX_VALUE ? 0
-        : IsoInstant.formatTo(time, Math.floorDiv(nanos, NANOS_PER_SECOND), (int) Math.floorMod(nanos, NANOS_PER_SECOND));
-    if (n == 0) n = IsoInstant.formatTo(time, modified.toInstant().getEpochSecond(), modified.toInstant().getNano());
+    long nanos = modified.to(TimeUnit.NANOSECONDS);
+    int n;
+    if (nanos != Long.MIN_VALUE && nanos != Long.MAX_VALUE) {
+      n = IsoInstant.formatTo(time, Math.floorDiv(nanos, NANOS_PER_SECOND), (int) Math.floorMod(nanos, NANOS_PER_SECOND));
+    } else { // ~292 years or more from 1970, where nanoseconds saturate: rare enough to allocate for
+      Instant far = modified.toInstant();
+      n = IsoInstant.formatTo(time, far.getEpochSecond(), far.getNano());
+    }
     if (n > 0) {
       for (int i = 0; i < n; i++) bytes[size++] = (byte) time[i];
     } else {
-      String far = modified.toInstant().toString(); // a year beyond 9999: rare enough to allocate for
+      String far = modified.toInstant().toString(); // a year beyond 9999
       ensure(far.length() + END.length);
       putAscii(far);
     }
