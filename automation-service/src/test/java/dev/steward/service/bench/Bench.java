@@ -273,7 +273,7 @@ public final class Bench {
 
   /**
    * Issue 3's corpus: the JDK's own sources (Temurin 25's lib/src.zip, ~15,000 files), searched and
-   * listed through the service and by ripgrep and find on the same tree, warm cache, median of 15 after 10 warm-up rounds.
+   * listed through the service and by ripgrep and find on the same tree, warm cache, median of 15 after 40 warm-up rounds.
    */
   private static void fileBench(List<String[]> table) throws Exception {
     Path zip = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/lib/src.zip");
