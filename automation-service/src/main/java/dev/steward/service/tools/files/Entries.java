@@ -1,7 +1,6 @@
 package dev.steward.service.tools.files;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.SerializerProvider;
@@ -11,7 +10,6 @@ import dev.steward.protocol.json.SizedOutput;
 import dev.steward.service.tools.WireValue;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.attribute.BasicFileAttributes;
 
@@ -60,7 +58,7 @@ final class Entries {
         if (out instanceof SizedOutput sized) sized.makeRoom(json.length());
         json.writeTo(out);
       } else {
-        gen.writeRawValue(new RawJson(json.toBytes())); // a tree, a string for a log
+        gen.writeRawValue(new String(json.toBytes(), StandardCharsets.UTF_8)); // a tree, a string for a log
       }
     }
 
@@ -77,96 +75,6 @@ final class Entries {
     @Override
     public int count() {
       return count;
-    }
-  }
-
-  /**
-   * JSON text already written as UTF-8, for {@link JsonGenerator#writeRawValue(SerializableString)}:
-   * a UTF-8 generator copies the bytes; any other (a string for a log, say) gets the text.
-   */
-  private static final class RawJson implements SerializableString {
-    private final byte[] utf8;
-
-    RawJson(byte[] utf8) {
-      this.utf8 = utf8;
-    }
-
-    @Override
-    public String getValue() {
-      return new String(utf8, StandardCharsets.UTF_8);
-    }
-
-    @Override
-    public int charLength() {
-      return getValue().length();
-    }
-
-    @Override
-    public char[] asQuotedChars() {
-      return getValue().toCharArray();
-    }
-
-    @Override
-    public byte[] asUnquotedUTF8() {
-      return utf8;
-    }
-
-    @Override
-    public byte[] asQuotedUTF8() {
-      return utf8;
-    }
-
-    @Override
-    public int appendQuotedUTF8(byte[] buffer, int offset) {
-      return appendUnquotedUTF8(buffer, offset);
-    }
-
-    @Override
-    public int appendQuoted(char[] buffer, int offset) {
-      return appendUnquoted(buffer, offset);
-    }
-
-    @Override
-    public int appendUnquotedUTF8(byte[] buffer, int offset) {
-      if (offset + utf8.length > buffer.length) return -1;
-      System.arraycopy(utf8, 0, buffer, offset, utf8.length);
-      return utf8.length;
-    }
-
-    @Override
-    public int appendUnquoted(char[] buffer, int offset) {
-      String text = getValue();
-      if (offset + text.length() > buffer.length) return -1;
-      text.getChars(0, text.length(), buffer, offset);
-      return text.length();
-    }
-
-    @Override
-    public int writeQuotedUTF8(OutputStream out) throws IOException {
-      return writeUnquotedUTF8(out);
-    }
-
-    @Override
-    public int writeUnquotedUTF8(OutputStream out) throws IOException {
-      out.write(utf8);
-      return utf8.length;
-    }
-
-    @Override
-    public int putQuotedUTF8(ByteBuffer buffer) {
-      return putUnquotedUTF8(buffer);
-    }
-
-    @Override
-    public int putUnquotedUTF8(ByteBuffer buffer) {
-      if (buffer.remaining() < utf8.length) return -1;
-      buffer.put(utf8);
-      return utf8.length;
-    }
-
-    @Override
-    public String toString() {
-      return getValue();
     }
   }
 }

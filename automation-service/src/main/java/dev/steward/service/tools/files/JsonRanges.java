@@ -53,15 +53,12 @@ final class JsonRanges {
 
   byte[] toBytes() {
     if (length() > Integer.MAX_VALUE - 16) throw new OutOfMemoryError("a listing of more than 2 GB");
-    byte[] bytes = new byte[(int) length()];
-    bytes[0] = '[';
-    int at = 1;
-    for (int r = 0; r < ranges; r++) {
-      int end = r == ranges - 1 ? to[r] - 1 : to[r];
-      System.arraycopy(arrays[r], from[r], bytes, at, end - from[r]);
-      at += end - from[r];
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) length());
+    try {
+      writeTo(out);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e); // a byte array does not fail
     }
-    bytes[at] = ']';
-    return bytes;
+    return out.toByteArray();
   }
 }
