@@ -20,12 +20,11 @@ import dev.steward.service.rpc.Session;
 import dev.steward.service.scope.PathScope;
 import dev.steward.service.token.ConfirmTokens;
 import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.PackContext;
+import dev.steward.service.tools.ToolPack;
+import dev.steward.service.tools.ToolPacks;
 import dev.steward.service.tools.ToolRegistry;
-import dev.steward.service.tools.apps.OpenApp;
-import dev.steward.service.tools.browser.OpenUrl;
-import dev.steward.service.tools.clipboard.ClipboardTools;
-import dev.steward.service.tools.notify.NotifySend;
-import dev.steward.service.tools.files.FileTools;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import dev.steward.service.transport.HandshakeGuard;
@@ -65,15 +64,15 @@ public final class StewardService implements AutoCloseable {
   private final Gate gate;
   private final RpcServer server;
   private final Secrets secrets;
-  private final OpenUrl browser;
+  private final List<ToolPack> packs;
 
-  private StewardService(StewardHome home, AuditLog audit, Gate gate, RpcServer server, Secrets secrets, OpenUrl browser) {
+  private StewardService(StewardHome home, AuditLog audit, Gate gate, RpcServer server, Secrets secrets, List<ToolPack> packs) {
     this.home = home;
     this.audit = audit;
     this.gate = gate;
     this.server = server;
     this.secrets = secrets;
-    this.browser = browser;
+    this.packs = packs;
   }
 
   public static StewardService start(StewardHome home, Options options) throws Exception {
@@ -92,16 +91,12 @@ public final class StewardService implements AutoCloseable {
     CompletableFuture<Dispatcher> dispatching = new CompletableFuture<>();
     CompletableFuture<RpcServer> serving = inBackground("rpc-start",
         () -> RpcServer.start(options.port(), new HandshakeGuard(secrets), dispatching, options.limits()));
-    ToolRegistry tools = new ToolRegistry();
-    FileTools.registerAll(tools);
-    ClipboardTools.registerAll(tools);
-    tools.register(new NotifySend());
-    // apps.open reads the allowlist in force at each call; the store that holds it is loaded below,
-    // once every tool (this one included) is registered, so grants and overrides can name it.
+    // The packs' tools read the policy in force at each call; the store that holds it is loaded
+    // below, once every tool is registered, so grants and overrides can name any of them.
     AtomicReference<PolicyStore> policyRef = new AtomicReference<>();
-    tools.register(new OpenApp(() -> policyRef.get().current().document()));
-    OpenUrl browser = new OpenUrl(() -> policyRef.get().current().document(), System.getenv(), home.userHome(), home.data().resolve("browser-profile"));
-    tools.register(browser);
+    PackContext packContext = new PackContext(() -> policyRef.get().current().document(), home.userHome(), home.data(), System.getenv());
+    List<ToolPack> packs = ToolPacks.load();
+    ToolRegistry tools = ToolPacks.registry(packs, packContext);
     PolicyStore policies;
     try {
       policies = PolicyStore.load(home, tools.all().stream().map(Tool::name).collect(Collectors.toSet()));
@@ -109,6 +104,7 @@ public final class StewardService implements AutoCloseable {
     } catch (PolicyError e) {
       closeWhenOpen(opening);
       serving.thenAccept(RpcServer::close);
+      ToolPacks.close(packs);
       throw new IOException(home.policyFile() + " cannot be used: " + e.getMessage(), e);
     }
     createWorkspace(policies, home);
@@ -127,7 +123,7 @@ public final class StewardService implements AutoCloseable {
       dispatching.complete(dispatcher);
       RpcServer server = await(serving, "start the WebSocket server");
       gate.onResult(server::publish);
-      StewardService service = new StewardService(home, audit, gate, server, secrets, browser);
+      StewardService service = new StewardService(home, audit, gate, server, secrets, packs);
       service.writeServiceInfo();
       // Ready: what a first call would otherwise wait for is prepared now, off the start's path.
       inBackground("schema-compile", () -> {
@@ -137,6 +133,7 @@ public final class StewardService implements AutoCloseable {
       return service;
     } catch (Exception e) {
       serving.thenAccept(RpcServer::close);
+      ToolPacks.close(packs);
       audit.close();
       throw e;
     }
@@ -245,7 +242,7 @@ public final class StewardService implements AutoCloseable {
     }
     server.close();
     gate.close();
-    browser.close();
+    ToolPacks.close(packs);
     audit.close();
   }
 }

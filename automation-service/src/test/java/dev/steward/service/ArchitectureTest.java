@@ -1,6 +1,7 @@
 package dev.steward.service;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -12,6 +13,9 @@ class ArchitectureTest {
 
   static final JavaClasses CLASSES =
       new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.steward.service");
+
+  /** Each pack is a package below {@code tools}; {@code tools} itself is the contract they share. */
+  private static final String PACKS = "dev.steward.service.tools.*..";
 
   @Test
   void the_service_never_uses_the_app_or_javafx() {
@@ -45,9 +49,29 @@ class ArchitectureTest {
   }
 
   @Test
-  void awt_stays_in_the_clipboard_tool() {
-    noClasses().that().resideOutsideOfPackage("dev.steward.service.tools.clipboard..")
+  void awt_stays_in_the_desktop_pack() {
+    noClasses().that().resideOutsideOfPackage("dev.steward.service.tools.desktop..")
         .should().dependOnClassesThat().resideInAnyPackage("java.awt..").check(CLASSES);
+  }
+
+  @Test
+  void packs_build_on_the_tool_contract_only() {
+    noClasses().that().resideInAPackage(PACKS)
+        .should().dependOnClassesThat().resideInAnyPackage(
+            "dev.steward.service.gate..", "dev.steward.service.transport..", "dev.steward.service.rpc..", "dev.steward.service.audit..",
+            "dev.steward.service.token..", "dev.steward.service.policy..", "dev.steward.service.config..", "dev.steward.service")
+        .check(CLASSES);
+  }
+
+  @Test
+  void packs_do_not_depend_on_each_other() {
+    slices().matching("dev.steward.service.tools.(*)..").should().notDependOnEachOther().check(CLASSES);
+  }
+
+  @Test
+  void only_the_packs_name_a_particular_tool() {
+    noClasses().that().resideOutsideOfPackage(PACKS)
+        .should().dependOnClassesThat().resideInAPackage(PACKS).check(CLASSES);
   }
 
   @Test

@@ -24,7 +24,7 @@ import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolRegistry;
 import dev.steward.service.tools.UndoStash;
-import dev.steward.service.tools.files.FileUndo;
+import dev.steward.service.tools.UndoContext;
 import dev.steward.service.undo.UndoRecord;
 import dev.steward.service.undo.UndoStore;
 import java.time.Clock;
@@ -269,7 +269,7 @@ public final class Gate implements AutoCloseable {
     ToolResult outcome;
     String summary;
     try {
-      JsonNode value = FileUndo.undo(id, undo, policies.current().scope());
+      JsonNode value = undoCall(id);
       outcome = ToolResult.success(value, null);
       summary = "undid row " + auditId + " (" + value.path("tool").asText() + ")";
     } catch (ToolFailure f) {
@@ -281,6 +281,33 @@ public final class Gate implements AutoCloseable {
         "undo requested by the user", null, outcome.ok() ? "ok" : "error", outcome.errorCode(), summary, started, ended));
     ToolResult result = outcome.withAudit(new AuditMeta(Long.toString(decisionRow.seq()), AuditEntry.CONFIRMED, decisionRow.entry().startedAt(), ended));
     publish(call, result);
+    return result;
+  }
+
+  /** Asks the tool that made the call at {@code auditId} to put back what it kept, then marks the call undone. */
+  private JsonNode undoCall(long auditId) throws ToolFailure {
+    UndoRecord record;
+    try {
+      record = undo.load(auditId)
+          .orElseThrow(() -> new ToolFailure(ToolErrorCodes.NOT_FOUND, "audit row " + auditId + " has nothing to undo (or its undo data expired)", "/audit_id", null));
+    } catch (java.io.IOException e) {
+      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "cannot read the undo data of row " + auditId + ": " + e.getMessage());
+    }
+    if (record.undone()) {
+      throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "audit row " + auditId + " was already undone", "/audit_id", null);
+    }
+    Tool tool = tools.find(record.tool())
+        .orElseThrow(() -> new ToolFailure(ToolErrorCodes.UNAVAILABLE, record.tool() + " is not offered any more, so row " + auditId + " cannot be undone", "/audit_id", null));
+    JsonNode restored = tool.undo(record, new UndoContext(policies.current().scope(), undo.stashPath(auditId, "")));
+    try {
+      undo.save(auditId, record.asUndone());
+    } catch (java.io.IOException e) {
+      LOG.log(Level.WARNING, "undo: row " + auditId + " was undone but not marked so", e);
+    }
+    com.fasterxml.jackson.databind.node.ObjectNode result = Json.object();
+    result.put("audit_id", Long.toString(auditId));
+    result.put("tool", record.tool());
+    result.set("restored", restored);
     return result;
   }
 

@@ -2,6 +2,8 @@ package dev.steward.service.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.undo.UndoRecord;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -32,12 +34,22 @@ public interface Tool {
     return List.of();
   }
 
-  /** Whether the tool can change anything at all (mutating calls in a tainted trace need a token). */
-  boolean mutates();
+  /** Whether the tool can change anything at all (mutating calls in a tainted conversation need a token). */
+  default boolean mutates() {
+    return definition().mutates();
+  }
 
   /** Whether this call can change anything (a browser visit that saves a screenshot does). */
   default boolean mutates(JsonNode args) {
     return mutates();
+  }
+
+  /**
+   * Whether this call can carry data off the machine (SPEC §10: in a tainted conversation it
+   * needs a click). A call whose only way out is a URL argument is judged by the host scope.
+   */
+  default boolean sends(JsonNode args) {
+    return definition().sends();
   }
 
   /**
@@ -74,6 +86,15 @@ public interface Tool {
   }
 
   JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure;
+
+  /**
+   * Puts back what a call of this tool replaced ({@code tool.undo}), from the record the call
+   * saved in its undo stash; answers what was restored. Only tools whose definition says {@code
+   * undoable} keep anything to undo.
+   */
+  default JsonNode undo(UndoRecord record, UndoContext ctx) throws ToolFailure {
+    throw new ToolFailure(ToolErrorCodes.NOT_FOUND, name() + " keeps nothing to undo");
+  }
 
   /** A short deterministic summary of a successful result for the audit log. */
   default String summarize(JsonNode args, JsonNode value) {

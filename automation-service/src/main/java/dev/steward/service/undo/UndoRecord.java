@@ -1,14 +1,17 @@
 package dev.steward.service.undo;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What one call replaced, so {@code tool.undo} can put it back (SPEC §10). {@code kind} is
- * {@code write} (an overwrite), {@code move} or {@code delete}.
+ * What one call replaced, so {@code tool.undo} can put it back (SPEC §10). The tool that made the
+ * call reads it back: {@code kind} and {@code items} are its own words — for the file tools
+ * {@code write} (an overwrite), {@code move} or {@code delete} with one item per path — and a tool
+ * that keeps something other than files puts it in {@code data}.
  */
-public record UndoRecord(String tool, String kind, List<Item> items, boolean undone) {
+public record UndoRecord(String tool, String kind, List<Item> items, boolean undone, @Nullable JsonNode data) {
 
   public static final String WRITE = "write";
   public static final String MOVE = "move";
@@ -20,6 +23,16 @@ public record UndoRecord(String tool, String kind, List<Item> items, boolean und
     items = List.copyOf(items);
   }
 
+  /** A record of paths a file call changed. */
+  public UndoRecord(String tool, String kind, List<Item> items, boolean undone) {
+    this(tool, kind, items, undone, null);
+  }
+
+  /** A record of a call that changed something other than files: what it needs to put it back. */
+  public static UndoRecord of(String tool, String kind, JsonNode data) {
+    return new UndoRecord(tool, kind, List.of(), false, data);
+  }
+
   /**
    * One path the call changed. {@code original} is where something was (a real path); {@code
    * moved_to} where the call put it (moves); {@code stash} the name, inside this call's undo
@@ -29,6 +42,6 @@ public record UndoRecord(String tool, String kind, List<Item> items, boolean und
   public record Item(String original, @Nullable String movedTo, @Nullable String stash, @Nullable String after) {}
 
   public UndoRecord asUndone() {
-    return new UndoRecord(tool, kind, items, true);
+    return new UndoRecord(tool, kind, items, true, data);
   }
 }

@@ -36,7 +36,7 @@ class ToolRunnerTest {
     private final Duration limit;
 
     Sleeper(long sleepMs, long limitMs) {
-      super(new ToolDefinition("test.sleep", "sleeps", Json.object(), Json.object(), Risk.LOW, Confirmation.NEVER, List.of()), false);
+      super(new ToolDefinition("test.sleep", "sleeps", Json.object(), Json.object(), Risk.LOW, Confirmation.NEVER, List.of()));
       this.sleepMs = sleepMs;
       this.limit = Duration.ofMillis(limitMs);
     }

@@ -11,9 +11,6 @@ import com.microsoft.playwright.options.LoadState;
 import com.microsoft.playwright.options.WaitUntilState;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.policy.PolicyDocument;
-import dev.steward.protocol.tool.Confirmation;
-import dev.steward.protocol.tool.Risk;
-import dev.steward.protocol.tool.ScopeKind;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
@@ -24,10 +21,10 @@ import dev.steward.service.scope.ScopeDenied;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.HostUse;
 import dev.steward.service.tools.PathUse;
-import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
-import dev.steward.service.tools.files.FileErrors;
+import dev.steward.service.tools.FileErrors;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.FileAlreadyExistsException;
@@ -57,31 +54,14 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
   private static final long SETTLE_MILLIS = 50;
 
   private static final ToolDefinition DEFINITION =
-      new ToolDefinition(
-          "browser.open_url",
-          "Open a web page (http or https) in a browser and read it: final address, title and text. Hosts not on the user's list need the user's approval.",
-          Schemas.parse(
-              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
-                  + "'url':{'type':'string','minLength':1,'maxLength':8192,'description':'An http(s) URL'},"
-                  + "'max_chars':{'type':'integer','minimum':100,'maximum':200000,'default':20000,'description':'Most characters of page text to return'},"
-                  + "'timeout_s':{'type':'integer','minimum':1,'maximum':60,'default':20,'description':'Time limit for loading the page'},"
-                  + "'screenshot_path':{'type':'string','minLength':1,'maxLength':4096,'description':'Save a PNG screenshot here (a new file in an allowed folder)'}},"
-                  + "'required':['url'],'additionalProperties':false}"),
-          Schemas.parse(
-              "{'type':'object','properties':{'final_url':{'type':'string'},'status':{'type':'integer'},'title':{'type':'string'},"
-                  + "'text':{'type':'string'},'truncated':{'type':'boolean'},'truncated_reason':{'type':'string'},"
-                  + "'blocked':{'type':'array','items':{'type':'string'}},'screenshot':{'type':'string'}},"
-                  + "'required':['final_url','status','title','text','truncated','blocked']}"),
-          Risk.LOW,
-          Confirmation.NEVER,
-          List.of(ScopeKind.HOSTS, ScopeKind.PATHS));
+      ToolDefinitions.load(OpenUrl.class, "browser.open_url.json");
 
   private final Supplier<PolicyDocument> policy;
   private final BrowserSession session;
 
   /** {@code profileDir}: where the browser profile is kept when the user turns that on (policy.json's browser.keep_profile). */
   public OpenUrl(Supplier<PolicyDocument> policy, Map<String, String> env, Path userHome, Path profileDir) {
-    super(DEFINITION, true);
+    super(DEFINITION);
     this.policy = policy;
     this.session = new BrowserSession(() -> BrowserLocator.find(env, userHome, System.getProperty("os.name", "")), profileDir);
   }

@@ -1,19 +1,18 @@
 package dev.steward.service.tools.files;
 
+import dev.steward.service.tools.FileErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
-import dev.steward.protocol.tool.Confirmation;
-import dev.steward.protocol.tool.Risk;
-import dev.steward.protocol.tool.ScopeKind;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.tools.UndoContext;
 import dev.steward.service.undo.Fingerprint;
 import dev.steward.service.undo.UndoRecord;
 import java.io.IOException;
@@ -34,21 +33,10 @@ public final class DeleteFile extends SinglePathTool {
   private static final String PAYLOAD = "payload";
 
   private static final ToolDefinition DEFINITION =
-      new ToolDefinition(
-          "files.delete",
-          "Delete a file, or a folder with recursive: true. Always asks the user; can be undone.",
-          Schemas.parse(
-              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
-                  + "'path':{'type':'string','minLength':1,'maxLength':16384},"
-                  + "'recursive':{'type':'boolean','default':false}},"
-                  + "'required':['path'],'additionalProperties':false}"),
-          Schemas.parse("{'type':'object','properties':{'deleted':{'type':'array','items':{'type':'string'}}},'required':['deleted']}"),
-          Risk.HIGH,
-          Confirmation.ALWAYS,
-          List.of(ScopeKind.PATHS));
+      ToolDefinitions.load(DeleteFile.class, "files.delete.json");
 
   public DeleteFile() {
-    super(DEFINITION, true, Access.WRITE);
+    super(DEFINITION, Access.WRITE);
   }
 
   @Override
@@ -102,5 +90,10 @@ public final class DeleteFile extends SinglePathTool {
   @Override
   public String summarize(JsonNode args, JsonNode value) {
     return "deleted (kept for undo)";
+  }
+
+  @Override
+  public JsonNode undo(UndoRecord record, UndoContext ctx) throws ToolFailure {
+    return FileUndo.undo(record, ctx);
   }
 }

@@ -2,7 +2,6 @@ package dev.steward.service.tools.files;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
@@ -13,70 +12,52 @@ import dev.steward.service.scope.ScopeDenied;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.undo.Fingerprint;
 import dev.steward.service.undo.UndoRecord;
-import dev.steward.service.undo.UndoStore;
+import dev.steward.service.tools.UndoContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
-import java.util.Optional;
 
 /**
  * Puts back what a file call replaced ({@code tool.undo}). Every path is checked against today's
  * scope, and an undo is refused — with nothing changed — when a path no longer holds what the call
  * left there: the user's later work is never silently clobbered.
  */
-public final class FileUndo {
+final class FileUndo {
 
   private FileUndo() {}
 
-  public static JsonNode undo(long auditId, UndoStore store, PathScope scope) throws ToolFailure {
-    UndoRecord record;
-    try {
-      Optional<UndoRecord> found = store.load(auditId);
-      if (found.isEmpty()) {
-        throw new ToolFailure(ToolErrorCodes.NOT_FOUND, "audit row " + auditId + " has nothing to undo (or its undo data expired)", "/audit_id", null);
-      }
-      record = found.get();
-    } catch (IOException e) {
-      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "cannot read the undo data of row " + auditId + ": " + e.getMessage());
-    }
-    if (record.undone()) {
-      throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "audit row " + auditId + " was already undone", "/audit_id", null);
-    }
+  /** Restores every item of the record; answers the paths put back. */
+  static JsonNode undo(UndoRecord record, UndoContext ctx) throws ToolFailure {
     ArrayNode restored = Json.mapper().createArrayNode();
     try {
       for (UndoRecord.Item item : record.items()) {
         switch (record.kind()) {
-          case UndoRecord.WRITE -> restoreWrite(auditId, store, scope, item);
-          case UndoRecord.MOVE -> restoreMove(auditId, store, scope, item);
-          case UndoRecord.DELETE -> restoreDelete(auditId, store, scope, item);
+          case UndoRecord.WRITE -> restoreWrite(ctx, item);
+          case UndoRecord.MOVE -> restoreMove(ctx, item);
+          case UndoRecord.DELETE -> restoreDelete(ctx, item);
           default -> throw new ToolFailure(ToolErrorCodes.INTERNAL, "unknown undo kind " + record.kind());
         }
         restored.add(item.original());
       }
-      store.save(auditId, record.asUndone());
     } catch (IOException e) {
       throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "the undo failed: " + e.getMessage());
     }
-    ObjectNode result = Json.object();
-    result.put("audit_id", Long.toString(auditId));
-    result.put("tool", record.tool());
-    result.set("restored", restored);
-    return result;
+    return restored;
   }
 
-  private static void restoreWrite(long id, UndoStore store, PathScope scope, UndoRecord.Item item) throws ToolFailure, IOException {
-    ResolvedPath path = resolve(scope, item.original());
+  private static void restoreWrite(UndoContext ctx, UndoRecord.Item item) throws ToolFailure, IOException {
+    ResolvedPath path = resolve(ctx.scope(), item.original());
     unchanged(path.real(), item.after(), item.original());
-    byte[] old = Files.readAllBytes(store.stashPath(id, item.stash()));
+    byte[] old = Files.readAllBytes(ctx.stashed(item.stash()));
     try (SafeFs.Dir dir = SafeFs.openParent(path)) {
       SafeFs.writeAtomically(dir, old, false);
     }
   }
 
-  private static void restoreMove(long id, UndoStore store, PathScope scope, UndoRecord.Item item) throws ToolFailure, IOException {
-    ResolvedPath from = resolve(scope, item.original());
-    ResolvedPath to = resolve(scope, item.movedTo());
+  private static void restoreMove(UndoContext ctx, UndoRecord.Item item) throws ToolFailure, IOException {
+    ResolvedPath from = resolve(ctx.scope(), item.original());
+    ResolvedPath to = resolve(ctx.scope(), item.movedTo());
     unchanged(to.real(), item.after(), item.movedTo());
     if (!Fingerprint.ABSENT.equals(Fingerprint.of(from.real()))) {
       throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "\"" + item.original() + "\" exists again; not undone, nothing changed", "/audit_id", null);
@@ -84,19 +65,19 @@ public final class FileUndo {
     try (SafeFs.Dir src = SafeFs.openParent(to); SafeFs.Dir dst = SafeFs.openParent(from)) {
       SafeFs.move(src.stream(), src.name(), dst.stream(), dst.name());
       if (item.stash() != null) {
-        try (SecureDirectoryStream<Path> stash = SafeFs.openOwn(store.stashPath(id, ""))) {
+        try (SecureDirectoryStream<Path> stash = SafeFs.openOwn(ctx.stash())) {
           SafeFs.move(stash, Path.of(item.stash()), src.stream(), src.name());
         }
       }
     }
   }
 
-  private static void restoreDelete(long id, UndoStore store, PathScope scope, UndoRecord.Item item) throws ToolFailure, IOException {
-    ResolvedPath path = resolve(scope, item.original());
+  private static void restoreDelete(UndoContext ctx, UndoRecord.Item item) throws ToolFailure, IOException {
+    ResolvedPath path = resolve(ctx.scope(), item.original());
     if (!Fingerprint.ABSENT.equals(Fingerprint.of(path.real()))) {
       throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "\"" + item.original() + "\" exists again; not undone, nothing changed", "/audit_id", null);
     }
-    try (SafeFs.Dir dst = SafeFs.openParent(path); SecureDirectoryStream<Path> stash = SafeFs.openOwn(store.stashPath(id, ""))) {
+    try (SafeFs.Dir dst = SafeFs.openParent(path); SecureDirectoryStream<Path> stash = SafeFs.openOwn(ctx.stash())) {
       SafeFs.move(stash, Path.of(item.stash()), dst.stream(), dst.name());
     }
   }

@@ -1,20 +1,17 @@
 package dev.steward.service.tools.files;
 
+import dev.steward.service.tools.FileErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
-import dev.steward.protocol.tool.Confirmation;
-import dev.steward.protocol.tool.Risk;
-import dev.steward.protocol.tool.ScopeKind;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
-import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
-import java.util.List;
 
 /** {@code files.list_dir}: a folder's entries, optionally recursive; links are listed, not followed. */
 public final class ListDir extends SinglePathTool {
@@ -25,29 +22,10 @@ public final class ListDir extends SinglePathTool {
   static final long MAX_ENTRY_BYTES = MAX_RESULT_BYTES - 4096;
 
   private static final ToolDefinition DEFINITION =
-      new ToolDefinition(
-          "files.list_dir",
-          "List the entries of a folder (name, type, size, modified). Set recursive to include sub-folders.",
-          Schemas.parse(
-              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
-                  + "'path':{'type':'string','minLength':1,'maxLength':16384,'description':'The folder, e.g. ~/Steward'},"
-                  + "'recursive':{'type':'boolean','default':false},"
-                  + "'include_hidden':{'type':'boolean','default':false,'description':'Include names starting with a dot'},"
-                  + "'max_depth':{'type':'integer','minimum':1,'maximum':64,'default':16},"
-                  + "'max_entries':{'type':'integer','minimum':1,'maximum':100000,'default':1000}},"
-                  + "'required':['path'],'additionalProperties':false}"),
-          Schemas.parse(
-              "{'type':'object','properties':{'entries':{'type':'array','items':{'type':'object','properties':{"
-                  + "'path':{'type':'string'},'name':{'type':'string'},'type':{'enum':['file','directory','symlink']},"
-                  + "'size':{'type':'integer'},'modified':{'type':'string','format':'date-time'}}}},"
-                  + "'truncated':{'type':'boolean'},'stopped_because':{'enum':['max_entries','max_bytes']}},"
-                  + "'required':['entries','truncated']}"),
-          Risk.LOW,
-          Confirmation.NEVER,
-          List.of(ScopeKind.PATHS));
+      ToolDefinitions.load(ListDir.class, "files.list_dir.json");
 
   public ListDir() {
-    super(DEFINITION, false, Access.READ);
+    super(DEFINITION, Access.READ);
   }
 
   @Override

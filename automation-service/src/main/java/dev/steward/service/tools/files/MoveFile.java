@@ -1,21 +1,20 @@
 package dev.steward.service.tools.files;
 
+import dev.steward.service.tools.FileErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
-import dev.steward.protocol.tool.Confirmation;
-import dev.steward.protocol.tool.Risk;
-import dev.steward.protocol.tool.ScopeKind;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import dev.steward.service.tools.PathUse;
-import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.tools.UndoContext;
 import dev.steward.service.undo.Fingerprint;
 import dev.steward.service.undo.UndoRecord;
 import java.io.IOException;
@@ -34,24 +33,10 @@ public final class MoveFile extends BaseTool {
   private static final String REPLACED = "replaced";
 
   private static final ToolDefinition DEFINITION =
-      new ToolDefinition(
-          "files.move",
-          "Move or rename a file or folder. Replacing an existing target needs overwrite: true and asks the user.",
-          Schemas.parse(
-              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
-                  + "'from':{'type':'string','minLength':1,'maxLength':16384},"
-                  + "'to':{'type':'string','minLength':1,'maxLength':16384},"
-                  + "'overwrite':{'type':'boolean','default':false}},"
-                  + "'required':['from','to'],'additionalProperties':false}"),
-          Schemas.parse(
-              "{'type':'object','properties':{'from':{'type':'string'},'to':{'type':'string'},'overwritten':{'type':'boolean'}},"
-                  + "'required':['from','to','overwritten']}"),
-          Risk.MEDIUM,
-          Confirmation.IF_DESTRUCTIVE,
-          List.of(ScopeKind.PATHS));
+      ToolDefinitions.load(MoveFile.class, "files.move.json");
 
   public MoveFile() {
-    super(DEFINITION, true);
+    super(DEFINITION);
   }
 
   @Override
@@ -129,5 +114,10 @@ public final class MoveFile extends BaseTool {
   @Override
   public String summarize(JsonNode args, JsonNode value) {
     return value.path("overwritten").asBoolean() ? "moved, replacing the target" : "moved";
+  }
+
+  @Override
+  public JsonNode undo(UndoRecord record, UndoContext ctx) throws ToolFailure {
+    return FileUndo.undo(record, ctx);
   }
 }

@@ -1,17 +1,15 @@
 package dev.steward.service.tools.files;
 
+import dev.steward.service.tools.FileErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
-import dev.steward.protocol.tool.Confirmation;
-import dev.steward.protocol.tool.Risk;
-import dev.steward.protocol.tool.ScopeKind;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.util.ByteSearch;
@@ -27,7 +25,6 @@ import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.StandardCharsets;
 import java.nio.charset.UnsupportedCharsetException;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.List;
 import java.util.Optional;
 
 /** {@code files.read_text}: a text file's content, bounded, optionally a range of lines. */
@@ -40,27 +37,10 @@ public final class ReadText extends SinglePathTool {
       java.util.Set.of(StandardCharsets.UTF_8, StandardCharsets.US_ASCII, StandardCharsets.ISO_8859_1, Charset.forName("windows-1252"));
 
   private static final ToolDefinition DEFINITION =
-      new ToolDefinition(
-          "files.read_text",
-          "Read a text file. Binary files are refused. Use start_line/end_line for part of a long file.",
-          Schemas.parse(
-              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
-                  + "'path':{'type':'string','minLength':1,'maxLength':16384},"
-                  + "'encoding':{'type':'string','minLength':1,'maxLength':40,'default':'utf-8'},"
-                  + "'start_line':{'type':'integer','minimum':1},"
-                  + "'end_line':{'type':'integer','minimum':1},"
-                  + "'max_bytes':{'type':'integer','minimum':1,'maximum':" + MAX_BYTES + ",'default':" + DEFAULT_MAX_BYTES + "}},"
-                  + "'required':['path'],'additionalProperties':false}"),
-          Schemas.parse(
-              "{'type':'object','properties':{'content':{'type':'string'},'size':{'type':'integer'},"
-                  + "'modified':{'type':'string','format':'date-time'},'truncated':{'type':'boolean'}},"
-                  + "'required':['content','size','modified','truncated']}"),
-          Risk.LOW,
-          Confirmation.NEVER,
-          List.of(ScopeKind.PATHS));
+      ToolDefinitions.load(ReadText.class, "files.read_text.json");
 
   public ReadText() {
-    super(DEFINITION, false, Access.READ);
+    super(DEFINITION, Access.READ);
   }
 
   @Override

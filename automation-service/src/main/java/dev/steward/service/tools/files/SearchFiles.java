@@ -1,19 +1,17 @@
 package dev.steward.service.tools.files;
 
+import dev.steward.service.tools.FileErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
-import dev.steward.protocol.tool.Confirmation;
-import dev.steward.protocol.tool.Risk;
-import dev.steward.protocol.tool.ScopeKind;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.PathScope;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
@@ -54,30 +52,10 @@ public final class SearchFiles extends SinglePathTool {
   static final int PROGRESS_EVERY = 2000;
 
   private static final ToolDefinition DEFINITION =
-      new ToolDefinition(
-          "files.search",
-          "Search a folder tree for files by name (name_glob, e.g. *.md) and/or for lines containing text (content; regex: true for a regular expression).",
-          Schemas.parse(
-              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
-                  + "'path':{'type':'string','minLength':1,'maxLength':16384},"
-                  + "'name_glob':{'type':'string','minLength':1,'maxLength':1000},"
-                  + "'content':{'type':'string','minLength':1,'maxLength':10000},"
-                  + "'regex':{'type':'boolean','default':false},"
-                  + "'case_sensitive':{'type':'boolean','default':true},"
-                  + "'include_hidden':{'type':'boolean','default':false},"
-                  + "'max_results':{'type':'integer','minimum':1,'maximum':100000,'default':" + DEFAULT_MAX_RESULTS + "}},"
-                  + "'required':['path'],'additionalProperties':false}"),
-          Schemas.parse(
-              "{'type':'object','properties':{'matches':{'type':'array','items':{'type':'object','properties':{"
-                  + "'path':{'type':'string'},'line':{'type':'integer'},'text':{'type':'string'}},'required':['path']}},"
-                  + "'files_matched':{'type':'integer'},'truncated':{'type':'boolean'},'stopped_because':{'type':'string'}},"
-                  + "'required':['matches','files_matched','truncated']}"),
-          Risk.LOW,
-          Confirmation.NEVER,
-          List.of(ScopeKind.PATHS));
+      ToolDefinitions.load(SearchFiles.class, "files.search.json");
 
   public SearchFiles() {
-    super(DEFINITION, false, Access.READ);
+    super(DEFINITION, Access.READ);
   }
 
   @Override

@@ -12,8 +12,8 @@ abstract class SinglePathTool extends BaseTool {
 
   private final Access access;
 
-  SinglePathTool(ToolDefinition definition, boolean mutates, Access access) {
-    super(definition, mutates);
+  SinglePathTool(ToolDefinition definition, Access access) {
+    super(definition);
     this.access = access;
   }
 

@@ -1,20 +1,19 @@
 package dev.steward.service.tools.files;
 
+import dev.steward.service.tools.FileErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.CanonicalJson;
 import dev.steward.protocol.json.Json;
-import dev.steward.protocol.tool.Confirmation;
-import dev.steward.protocol.tool.Risk;
-import dev.steward.protocol.tool.ScopeKind;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.tools.UndoContext;
 import dev.steward.service.undo.UndoRecord;
 import java.io.IOException;
 import java.nio.charset.Charset;
@@ -37,25 +36,10 @@ public final class WriteText extends SinglePathTool {
   private static final String OLD = "old";
 
   private static final ToolDefinition DEFINITION =
-      new ToolDefinition(
-          "files.write_text",
-          "Write a text file (the whole content). Creating a new file runs at once; overwriting asks the user.",
-          Schemas.parse(
-              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
-                  + "'path':{'type':'string','minLength':1,'maxLength':16384},"
-                  + "'content':{'type':'string'},"
-                  + "'encoding':{'type':'string','minLength':1,'maxLength':40,'default':'utf-8'},"
-                  + "'create_dirs':{'type':'boolean','default':false,'description':'Create missing parent folders'}},"
-                  + "'required':['path','content'],'additionalProperties':false}"),
-          Schemas.parse(
-              "{'type':'object','properties':{'path':{'type':'string'},'size':{'type':'integer'},"
-                  + "'overwritten':{'type':'boolean'}},'required':['path','size','overwritten']}"),
-          Risk.MEDIUM,
-          Confirmation.IF_DESTRUCTIVE,
-          List.of(ScopeKind.PATHS));
+      ToolDefinitions.load(WriteText.class, "files.write_text.json");
 
   public WriteText() {
-    super(DEFINITION, true, Access.WRITE);
+    super(DEFINITION, Access.WRITE);
   }
 
   @Override
@@ -157,5 +141,10 @@ public final class WriteText extends SinglePathTool {
   @Override
   public String summarize(JsonNode args, JsonNode value) {
     return (value.path("overwritten").asBoolean() ? "overwrote " : "created ") + value.path("size").asLong() + " bytes";
+  }
+
+  @Override
+  public JsonNode undo(UndoRecord record, UndoContext ctx) throws ToolFailure {
+    return FileUndo.undo(record, ctx);
   }
 }

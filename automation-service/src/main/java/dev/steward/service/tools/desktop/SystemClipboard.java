@@ -1,4 +1,4 @@
-package dev.steward.service.tools.clipboard;
+package dev.steward.service.tools.desktop;
 
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.ToolFailure;

@@ -1,4 +1,4 @@
 @NullMarked
-package dev.steward.service.tools.notify;
+package dev.steward.service.tools.desktop;
 
 import org.jspecify.annotations.NullMarked;

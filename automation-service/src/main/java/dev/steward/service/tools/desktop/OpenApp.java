@@ -1,12 +1,9 @@
-package dev.steward.service.tools.apps;
+package dev.steward.service.tools.desktop;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.policy.PolicyDocument;
-import dev.steward.protocol.tool.Confirmation;
-import dev.steward.protocol.tool.Risk;
-import dev.steward.protocol.tool.ScopeKind;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
@@ -14,7 +11,7 @@ import dev.steward.service.scope.ScopeDenied;
 import dev.steward.service.scope.UrlCheck;
 import dev.steward.service.tools.HostUse;
 import dev.steward.service.tools.PathUse;
-import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
@@ -37,24 +34,13 @@ public final class OpenApp extends BaseTool {
   static final String TARGET = "{target}";
 
   private static final ToolDefinition DEFINITION =
-      new ToolDefinition(
-          "apps.open",
-          "Open an app from the user's allowlist, optionally with a file or an http(s) URL. Always asks the user.",
-          Schemas.parse(
-              "{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
-                  + "'app':{'type':'string','minLength':1,'maxLength':200,'description':'An app id from the allowlist'},"
-                  + "'target':{'type':'string','minLength':1,'maxLength':16384,'description':'A file path or an http(s) URL'}},"
-                  + "'required':['app'],'additionalProperties':false}"),
-          Schemas.parse("{'type':'object','properties':{'pid':{'type':'integer'}},'required':['pid']}"),
-          Risk.MEDIUM,
-          Confirmation.ALWAYS,
-          List.of(ScopeKind.APPS, ScopeKind.PATHS, ScopeKind.HOSTS));
+      ToolDefinitions.load(OpenApp.class, "apps.open.json");
 
   private final Supplier<PolicyDocument> policy;
 
   /** {@code policy} gives the policy in force at each call (the allowlist can change at any time). */
   public OpenApp(Supplier<PolicyDocument> policy) {
-    super(DEFINITION, true);
+    super(DEFINITION);
     this.policy = policy;
   }
 

@@ -1,18 +1,14 @@
-package dev.steward.service.tools.clipboard;
+package dev.steward.service.tools.desktop;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
-import dev.steward.protocol.tool.Confirmation;
-import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolDefinition;
-import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
-import dev.steward.service.tools.ToolRegistry;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -27,20 +23,11 @@ public final class ClipboardTools {
 
   private ClipboardTools() {}
 
-  public static void registerAll(ToolRegistry registry) {
-    registry.register(new Read()).register(new Write());
-  }
-
   static final class Read extends BaseTool {
-    private static final ToolDefinition DEFINITION = new ToolDefinition(
-        "clipboard.read",
-        "Read the text on the clipboard. Always asks the user: clipboards often hold passwords.",
-        Schemas.parse("{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{},'additionalProperties':false}"),
-        Schemas.parse("{'type':'object','properties':{'text':{'type':'string'},'size':{'type':'integer'}},'required':['text','size']}"),
-        Risk.MEDIUM, Confirmation.ALWAYS, List.of());
+    private static final ToolDefinition DEFINITION = ToolDefinitions.load(Read.class, "clipboard.read.json");
 
     Read() {
-      super(DEFINITION, false);
+      super(DEFINITION);
     }
 
     @Override
@@ -64,16 +51,10 @@ public final class ClipboardTools {
   }
 
   static final class Write extends BaseTool {
-    private static final ToolDefinition DEFINITION = new ToolDefinition(
-        "clipboard.write",
-        "Put text on the clipboard. Asks the user when it would replace text already there.",
-        Schemas.parse("{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
-            + "'text':{'type':'string','maxLength':" + MAX_CHARS + "}},'required':['text'],'additionalProperties':false}"),
-        Schemas.parse("{'type':'object','properties':{'size':{'type':'integer'}},'required':['size']}"),
-        Risk.MEDIUM, Confirmation.IF_DESTRUCTIVE, List.of());
+    private static final ToolDefinition DEFINITION = ToolDefinitions.load(Write.class, "clipboard.write.json");
 
     Write() {
-      super(DEFINITION, true);
+      super(DEFINITION);
     }
 
     @Override

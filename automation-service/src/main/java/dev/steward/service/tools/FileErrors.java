@@ -1,4 +1,4 @@
-package dev.steward.service.tools.files;
+package dev.steward.service.tools;
 
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.SafeFs;

@@ -1,13 +1,11 @@
-package dev.steward.service.tools.notify;
+package dev.steward.service.tools.desktop;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
-import dev.steward.protocol.tool.Confirmation;
-import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
-import dev.steward.service.tools.Schemas;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
@@ -27,16 +25,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class NotifySend extends BaseTool {
 
-  private static final ToolDefinition DEFINITION = new ToolDefinition(
-      "notify.send",
-      "Show a desktop notification.",
-      Schemas.parse("{'$schema':'" + Schemas.DIALECT + "','type':'object','properties':{"
-          + "'title':{'type':'string','minLength':1,'maxLength':200},"
-          + "'body':{'type':'string','maxLength':2000},"
-          + "'urgency':{'enum':['low','normal','critical'],'default':'normal'}},"
-          + "'required':['title'],'additionalProperties':false}"),
-      Schemas.parse("{'type':'object','properties':{'delivered':{'type':'boolean'}},'required':['delivered']}"),
-      Risk.LOW, Confirmation.NEVER, List.of());
+  private static final ToolDefinition DEFINITION = ToolDefinitions.load(NotifySend.class, "notify.send.json");
 
   private final String os;
 
@@ -45,7 +34,7 @@ public final class NotifySend extends BaseTool {
   }
 
   NotifySend(String os) {
-    super(DEFINITION, false);
+    super(DEFINITION);
     this.os = os.toLowerCase(Locale.ROOT);
   }
 

@@ -1,4 +1,4 @@
 @NullMarked
-package dev.steward.service.tools.apps;
+package dev.steward.service.tools.browser;
 
 import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,19 @@
+package dev.steward.service.tools;
+
+import dev.steward.protocol.policy.PolicyDocument;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * What the service hands a pack when it builds its tools: the policy in force at each call (read
+ * it per call: the user can change it at any time), the user's home folder, the service's data
+ * folder (a pack keeps its state in a sub-folder named after itself) and the environment the
+ * service started with.
+ */
+public record PackContext(Supplier<PolicyDocument> policy, Path userHome, Path data, Map<String, String> environment) {
+
+  public PackContext {
+    environment = Map.copyOf(environment);
+  }
+}

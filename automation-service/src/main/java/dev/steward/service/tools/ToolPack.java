@@ -1,0 +1,22 @@
+package dev.steward.service.tools;
+
+import java.util.List;
+
+/**
+ * A tool pack (SPEC §13): the tools of one package, found with {@link java.util.ServiceLoader}
+ * (so a pack can also ship as a jar of its own). A pack builds on the tool contract and the scope
+ * rules only — never on the gate, the transport, the audit log or another pack — so adding one
+ * changes none of them.
+ */
+public interface ToolPack extends AutoCloseable {
+
+  /** A short lower-case name, the first part of its tools' names where it can be. */
+  String name();
+
+  /** The pack's tools for this service; called once, at start. */
+  List<Tool> tools(PackContext context);
+
+  /** Releases what the pack's tools hold (a browser, a connection); called when the service stops. */
+  @Override
+  default void close() {}
+}

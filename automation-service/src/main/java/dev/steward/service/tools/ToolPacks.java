@@ -1,0 +1,44 @@
+package dev.steward.service.tools;
+
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** Finds the tool packs on the class path ({@link ServiceLoader}) and gathers their tools. */
+public final class ToolPacks {
+
+  private static final Logger LOG = Logger.getLogger(ToolPacks.class.getName());
+
+  private ToolPacks() {}
+
+  /** Every pack registered under {@code META-INF/services/dev.steward.service.tools.ToolPack}. */
+  public static List<ToolPack> load() {
+    return ServiceLoader.load(ToolPack.class, ToolPacks.class.getClassLoader()).stream().map(ServiceLoader.Provider::get).toList();
+  }
+
+  /** The packs' tools by name; two tools of one name are an error that names the packs. */
+  public static ToolRegistry registry(List<ToolPack> packs, PackContext context) {
+    ToolRegistry registry = new ToolRegistry();
+    for (ToolPack pack : packs) {
+      for (Tool tool : pack.tools(context)) {
+        try {
+          registry.register(tool);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalStateException("the pack \"" + pack.name() + "\" offers " + tool.name() + ", which another pack offers too", e);
+        }
+      }
+    }
+    return registry;
+  }
+
+  public static void close(List<ToolPack> packs) {
+    for (ToolPack pack : packs) {
+      try {
+        pack.close();
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "the pack \"" + pack.name() + "\" did not close cleanly", e);
+      }
+    }
+  }
+}

@@ -1,4 +1,0 @@
-@NullMarked
-package dev.steward.service.tools.clipboard;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,106 @@
+package dev.steward.service.tools.sample;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.tools.BaseTool;
+import dev.steward.service.tools.PackContext;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolDefinitions;
+import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.tools.ToolPack;
+import dev.steward.service.tools.UndoContext;
+import dev.steward.service.undo.UndoRecord;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A pack that lives only in the test sources, found by the service through {@code ServiceLoader}
+ * like any other: named tallies in memory, one read tool and one undoable write tool. It shows a
+ * pack needs nothing of the gate, the transport or the audit log.
+ */
+public final class SamplePack implements ToolPack {
+
+  private final Map<String, Long> tallies = new ConcurrentHashMap<>();
+
+  @Override
+  public String name() {
+    return "sample";
+  }
+
+  @Override
+  public List<Tool> tools(PackContext context) {
+    return List.of(new Add(), new Get());
+  }
+
+  private static ObjectNode tally(String name, long value) {
+    ObjectNode n = Json.object();
+    n.put("name", name);
+    n.put("value", value);
+    return n;
+  }
+
+  private final class Add extends BaseTool {
+    private static final ToolDefinition DEFINITION = ToolDefinitions.load(SamplePack.class, "sample.tally_add.json");
+
+    Add() {
+      super(DEFINITION);
+    }
+
+    @Override
+    public boolean destructive(JsonNode args, ToolContext ctx) {
+      return tallies.containsKey(args.path("name").asText());
+    }
+
+    @Override
+    public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+      String name = args.path("name").asText();
+      Long before = tallies.get(name);
+      if (before != null && !ctx.approvedDestructive()) {
+        throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "the tally \"" + name + "\" appeared after the check", "/name", null);
+      }
+      long after = (before == null ? 0 : before) + args.path("by").asLong();
+      ObjectNode previous = Json.object();
+      previous.put("name", name);
+      if (before != null) previous.put("value", before);
+      try {
+        ctx.undo().save(UndoRecord.of(name(), "set", previous));
+      } catch (IOException e) {
+        throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "cannot keep the tally's old value: " + e.getMessage());
+      }
+      tallies.put(name, after);
+      return tally(name, after);
+    }
+
+    @Override
+    public JsonNode undo(UndoRecord record, UndoContext ctx) throws ToolFailure {
+      JsonNode previous = record.data();
+      if (previous == null) throw new ToolFailure(ToolErrorCodes.INTERNAL, "the undo record holds no value");
+      String name = previous.path("name").asText();
+      if (previous.has("value")) tallies.put(name, previous.get("value").asLong());
+      else tallies.remove(name);
+      return Json.mapper().createArrayNode().add(name);
+    }
+  }
+
+  private final class Get extends BaseTool {
+    private static final ToolDefinition DEFINITION = ToolDefinitions.load(SamplePack.class, "sample.tally_get.json");
+
+    Get() {
+      super(DEFINITION);
+    }
+
+    @Override
+    public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+      String name = args.path("name").asText();
+      Long value = tallies.get(name);
+      if (value == null) throw new ToolFailure(ToolErrorCodes.NOT_FOUND, "no tally named \"" + name + "\"", "/name", null);
+      return tally(name, value);
+    }
+  }
+}
