@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.jsonrpc.RpcError;
 import dev.steward.protocol.method.Role;
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Decision;
+import dev.steward.protocol.audit.Outcome;
 import dev.steward.service.audit.AuditEntry;
 import dev.steward.service.audit.AuditLog;
 import dev.steward.service.audit.Durability;
@@ -205,7 +208,7 @@ public final class StewardService implements AutoCloseable {
   private static void logRefusal(AuditLog audit, Clock clock, Session session, RpcError error) {
     // A protocol refusal changes nothing, so a failure to log it is reported, not fatal.
     audit.recordQuietly(
-        new AuditEntry(AuditEntry.PROTOCOL, null, null, null, null, null, AuditEntry.BLOCKED, error.message(), null, "error",
+        new AuditEntry(AuditKind.PROTOCOL, null, null, null, null, null, Decision.BLOCKED, error.message(), null, Outcome.ERROR,
             Integer.toString(error.code()), session.role().wire() + " connection " + session.id(), clock.instant(), clock.instant()));
   }
 

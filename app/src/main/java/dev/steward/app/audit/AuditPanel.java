@@ -1,5 +1,7 @@
 package dev.steward.app.audit;
 
+import dev.steward.protocol.audit.Decision;
+import dev.steward.protocol.audit.Outcome;
 import dev.steward.protocol.method.Audit;
 import java.nio.file.Path;
 import java.time.ZoneId;
@@ -71,13 +73,15 @@ public final class AuditPanel extends BorderPane {
     ComboBox<String> decision = new ComboBox<>();
     decision.setId("audit-decision");
     decision.setPromptText("any decision");
-    decision.getItems().addAll("", "allowed", "confirmed", "blocked");
+    decision.getItems().add("");
+    for (Decision d : Decision.values()) decision.getItems().add(d.wire());
     decision.valueProperty().bindBidirectional(model.decisionProperty());
     decision.setMinWidth(Region.USE_PREF_SIZE);
     ComboBox<String> result = new ComboBox<>();
     result.setId("audit-result");
     result.setPromptText("any result");
-    result.getItems().addAll("", "ok", "error");
+    result.getItems().add("");
+    for (Outcome o : Outcome.values()) result.getItems().add(o.wire());
     result.valueProperty().bindBidirectional(model.resultProperty());
     result.setMinWidth(Region.USE_PREF_SIZE);
     ChoiceBox<AuditViewModel.Range> range = new ChoiceBox<>();
@@ -121,8 +125,10 @@ public final class AuditPanel extends BorderPane {
           TableRow<Audit.Row> row = new TableRow<>();
           row.itemProperty().addListener((o, was, now) -> {
             row.getStyleClass().removeAll("audit-blocked", "audit-error");
-            if (now != null && "blocked".equals(now.decision())) row.getStyleClass().add("audit-blocked");
-            if (now != null && "error".equals(now.result())) row.getStyleClass().add("audit-error");
+            if (now != null && (Decision.BLOCKED.wire().equals(now.decision()) || Decision.DENIED.wire().equals(now.decision()))) {
+              row.getStyleClass().add("audit-blocked");
+            }
+            if (now != null && Outcome.ERROR.wire().equals(now.result())) row.getStyleClass().add("audit-error");
           });
           return row;
         });

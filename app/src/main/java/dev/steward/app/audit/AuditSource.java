@@ -2,6 +2,7 @@ package dev.steward.app.audit;
 
 import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.tool.ToolResult;
+import java.util.Set;
 
 /** The audit log as the panel needs it (the ui role's {@code audit.*} and {@code tool.undo}). */
 public interface AuditSource {
@@ -11,4 +12,7 @@ public interface AuditSource {
   Audit.VerifyResult verify();
 
   ToolResult undo(String auditId);
+
+  /** The tools whose calls {@code tool.undo} can put back (the tool contract's {@code undoable}). */
+  Set<String> undoableTools();
 }

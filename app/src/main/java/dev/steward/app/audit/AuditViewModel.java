@@ -1,5 +1,7 @@
 package dev.steward.app.audit;
 
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Decision;
 import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.tool.ToolResult;
 import java.io.IOException;
@@ -56,7 +58,6 @@ public final class AuditViewModel {
   }
 
   static final int PAGE = 200;
-  private static final Set<String> UNDOABLE = Set.of("files.write_text", "files.move", "files.delete");
 
   private final Executor background;
   private final Executor ui;
@@ -73,6 +74,7 @@ public final class AuditViewModel {
   private final ReadOnlyBooleanWrapper chainBroken = new ReadOnlyBooleanWrapper(false);
   private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
   private final ReadOnlyBooleanWrapper hasMore = new ReadOnlyBooleanWrapper(false);
+  private final ObjectProperty<Set<String>> undoableTools = new SimpleObjectProperty<>(Set.of());
   private final BooleanBinding canUndo;
   private final AtomicBoolean refreshQueued = new AtomicBoolean();
   private volatile @Nullable AuditSource source;
@@ -83,13 +85,21 @@ public final class AuditViewModel {
     this.background = background;
     this.ui = ui;
     this.clock = clock;
-    this.canUndo = Bindings.createBooleanBinding(() -> undoable(selected.get()), selected);
+    this.canUndo = Bindings.createBooleanBinding(() -> undoable(selected.get(), undoableTools.get()), selected, undoableTools);
     selected.addListener((o, was, now) -> details.set(now == null ? "" : describe(now)));
   }
 
   /** Connects the panel to the log: checks the chain and shows the newest rows. */
   public void attach(AuditSource auditSource) {
     this.source = auditSource;
+    background.execute(() -> {
+      try {
+        Set<String> names = auditSource.undoableTools();
+        ui.execute(() -> undoableTools.set(names));
+      } catch (RuntimeException e) {
+        reportStatus("Cannot tell which calls can be undone: " + e.getMessage());
+      }
+    });
     verify();
     refresh();
   }
@@ -195,7 +205,7 @@ public final class AuditViewModel {
   public void undo() {
     AuditSource s = source;
     Audit.Row row = selected.get();
-    if (s == null || !undoable(row)) return;
+    if (s == null || !undoable(row, undoableTools.get())) return;
     background.execute(
         () -> {
           try {
@@ -242,9 +252,9 @@ public final class AuditViewModel {
     ui.execute(() -> status.set(text));
   }
 
-  static boolean undoable(Audit.@Nullable Row row) {
-    return row != null && "decision".equals(row.kind()) && UNDOABLE.contains(row.tool())
-        && ("allowed".equals(row.decision()) || "confirmed".equals(row.decision()));
+  static boolean undoable(Audit.@Nullable Row row, Set<String> undoableTools) {
+    return row != null && AuditKind.DECISION.wire().equals(row.kind()) && undoableTools.contains(row.tool())
+        && (Decision.ALLOWED.wire().equals(row.decision()) || Decision.CONFIRMED.wire().equals(row.decision()));
   }
 
   static String describe(Audit.Row r) {

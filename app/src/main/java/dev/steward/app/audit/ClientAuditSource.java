@@ -5,7 +5,10 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolResult;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** {@link AuditSource} over the ui connection. */
 public final class ClientAuditSource implements AuditSource {
@@ -29,5 +32,10 @@ public final class ClientAuditSource implements AuditSource {
   @Override
   public ToolResult undo(String auditId) {
     return ui.call(Methods.TOOL_UNDO, new Execute.UndoParams(auditId), ToolResult.class);
+  }
+
+  @Override
+  public Set<String> undoableTools() {
+    return ui.tools().stream().filter(ToolDefinition::undoable).map(ToolDefinition::name).collect(Collectors.toUnmodifiableSet());
   }
 }

@@ -58,6 +58,11 @@ class AuditViewModelTest {
       undone.add(auditId);
       return ToolResult.success(Json.object(), new AuditMeta("451", "confirmed", Instant.EPOCH, Instant.EPOCH));
     }
+
+    @Override
+    public java.util.Set<String> undoableTools() {
+      return java.util.Set.of("files.write_text", "files.move", "files.delete");
+    }
   }
 
   static Audit.Row row(int seq, String tool, String decision, String summary) {

@@ -1,5 +1,8 @@
 package dev.steward.service.audit;
 
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Decision;
+import dev.steward.protocol.audit.Outcome;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
@@ -10,29 +13,20 @@ import org.jspecify.annotations.Nullable;
  * here, once, so no row can carry an ANSI escape or a megabyte of argument text.
  */
 public record AuditEntry(
-    String kind,
+    AuditKind kind,
     @Nullable String traceId,
     @Nullable String callId,
     @Nullable String tool,
     @Nullable String argsHash,
     @Nullable String argsPreview,
-    @Nullable String decision,
+    @Nullable Decision decision,
     @Nullable String reason,
     @Nullable String tokenId,
-    @Nullable String result,
+    @Nullable Outcome result,
     @Nullable String errorCode,
     @Nullable String summary,
     Instant startedAt,
     @Nullable Instant endedAt) {
-
-  public static final String DECISION = "decision";
-  public static final String COMPLETION = "completion";
-  public static final String GRANT = "grant";
-  public static final String PROTOCOL = "protocol";
-
-  public static final String ALLOWED = "allowed";
-  public static final String CONFIRMED = "confirmed";
-  public static final String BLOCKED = "blocked";
 
   public static final int MAX_ID = 200;
   public static final int MAX_PREVIEW = 2000;

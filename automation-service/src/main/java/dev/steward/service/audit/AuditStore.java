@@ -1,5 +1,9 @@
 package dev.steward.service.audit;
 
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Decision;
+import dev.steward.protocol.audit.Outcome;
+import dev.steward.protocol.json.WireEnum;
 import dev.steward.protocol.method.Audit;
 import java.io.Closeable;
 import java.nio.file.Path;
@@ -94,16 +98,16 @@ final class AuditStore implements Closeable {
       for (ChainedRow r : rows) {
         AuditEntry e = r.entry();
         insert.setLong(1, r.seq());
-        insert.setString(2, e.kind());
+        insert.setString(2, e.kind().wire());
         setText(3, e.traceId());
         setText(4, e.callId());
         setText(5, e.tool());
         setText(6, e.argsHash());
         setText(7, e.argsPreview());
-        setText(8, e.decision());
+        setText(8, WireEnum.wireOrNull(e.decision()));
         setText(9, e.reason());
         setText(10, e.tokenId());
-        setText(11, e.result());
+        setText(11, WireEnum.wireOrNull(e.result()));
         setText(12, e.errorCode());
         setText(13, e.summary());
         insert.setLong(14, ChainedRow.micros(e.startedAt()));
@@ -168,11 +172,11 @@ final class AuditStore implements Closeable {
     }
     if (p.decision() != null) {
       sql.append(" AND decision = ?");
-      args.add(p.decision());
+      args.add(Decision.of(p.decision()).wire());
     }
     if (p.result() != null) {
       sql.append(" AND result = ?");
-      args.add(p.result());
+      args.add(Outcome.of(p.result()).wire());
     }
     if (p.traceId() != null) {
       sql.append(" AND trace_id = ?");
@@ -261,8 +265,8 @@ final class AuditStore implements Closeable {
     synchronized (reader) {
       try (PreparedStatement ps =
           reader.prepareStatement(
-              "SELECT " + COLUMNS + " FROM audit WHERE seq >= ? AND token_id IS NOT NULL AND kind = 'decision'"
-                  + " AND decision = 'confirmed' ORDER BY seq")) {
+              "SELECT " + COLUMNS + " FROM audit WHERE seq >= ? AND token_id IS NOT NULL AND kind = '" + AuditKind.DECISION.wire() + "'"
+                  + " AND decision = '" + Decision.CONFIRMED.wire() + "' ORDER BY seq")) {
         ps.setLong(1, fromSeq);
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) out.add(read(rs));
@@ -320,16 +324,16 @@ final class AuditStore implements Closeable {
     boolean hasEnded = !rs.wasNull();
     AuditEntry e =
         new AuditEntry(
-            rs.getString(2),
+            AuditKind.of(rs.getString(2)),
             rs.getString(3),
             rs.getString(4),
             rs.getString(5),
             rs.getString(6),
             rs.getString(7),
-            rs.getString(8),
+            rs.getString(8) == null ? null : Decision.of(rs.getString(8)),
             rs.getString(9),
             rs.getString(10),
-            rs.getString(11),
+            rs.getString(11) == null ? null : Outcome.of(rs.getString(11)),
             rs.getString(12),
             rs.getString(13),
             ChainedRow.instant(rs.getLong(14)),

@@ -3,7 +3,11 @@ package dev.steward.service.audit;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.json.CanonicalJson;
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Decision;
+import dev.steward.protocol.audit.Outcome;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.json.WireEnum;
 import dev.steward.protocol.method.Audit;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -34,16 +38,16 @@ public record ChainedRow(long seq, AuditEntry entry, String prevHash, String row
     StringBuilder b = scratch.text;
     b.setLength(0);
     b.append(prevHash).append('\n').append(seq);
-    field(b, e.kind());
+    field(b, e.kind().wire());
     field(b, e.traceId());
     field(b, e.callId());
     field(b, e.tool());
     field(b, e.argsHash());
     field(b, e.argsPreview());
-    field(b, e.decision());
+    field(b, WireEnum.wireOrNull(e.decision()));
     field(b, e.reason());
     field(b, e.tokenId());
-    field(b, e.result());
+    field(b, WireEnum.wireOrNull(e.result()));
     field(b, e.errorCode());
     field(b, e.summary());
     b.append(',').append(micros(e.startedAt())).append(',').append(e.endedAt() == null ? "null" : Long.toString(micros(e.endedAt())));
@@ -108,16 +112,16 @@ public record ChainedRow(long seq, AuditEntry entry, String prevHash, String row
     try (com.fasterxml.jackson.core.JsonGenerator g = Json.mapper().getFactory().createGenerator(new Appender(line))) {
       g.writeStartObject();
       g.writeNumberField("seq", seq);
-      g.writeStringField("kind", entry.kind());
+      g.writeStringField("kind", entry.kind().wire());
       put(g, "trace_id", entry.traceId());
       put(g, "call_id", entry.callId());
       put(g, "tool", entry.tool());
       put(g, "args_hash", entry.argsHash());
       put(g, "args_preview", entry.argsPreview());
-      put(g, "decision", entry.decision());
+      put(g, "decision", WireEnum.wireOrNull(entry.decision()));
       put(g, "reason", entry.reason());
       put(g, "token_id", entry.tokenId());
-      put(g, "result", entry.result());
+      put(g, "result", WireEnum.wireOrNull(entry.result()));
       put(g, "error_code", entry.errorCode());
       put(g, "summary", entry.summary());
       g.writeNumberField("started_at", micros(entry.startedAt()));
@@ -170,16 +174,16 @@ public record ChainedRow(long seq, AuditEntry entry, String prevHash, String row
   static ChainedRow fromJson(JsonNode n) {
     AuditEntry e =
         new AuditEntry(
-            n.get("kind").asText(),
+            AuditKind.of(n.get("kind").asText()),
             text(n, "trace_id"),
             text(n, "call_id"),
             text(n, "tool"),
             text(n, "args_hash"),
             text(n, "args_preview"),
-            text(n, "decision"),
+            n.hasNonNull("decision") ? Decision.of(n.get("decision").asText()) : null,
             text(n, "reason"),
             text(n, "token_id"),
-            text(n, "result"),
+            n.hasNonNull("result") ? Outcome.of(n.get("result").asText()) : null,
             text(n, "error_code"),
             text(n, "summary"),
             instant(n.get("started_at").asLong()),
@@ -190,16 +194,16 @@ public record ChainedRow(long seq, AuditEntry entry, String prevHash, String row
   public Audit.Row toWire() {
     return new Audit.Row(
         Long.toString(seq),
-        entry.kind(),
+        entry.kind().wire(),
         entry.traceId(),
         entry.callId(),
         entry.tool(),
         entry.argsHash(),
         entry.argsPreview(),
-        entry.decision(),
+        WireEnum.wireOrNull(entry.decision()),
         entry.reason(),
         entry.tokenId(),
-        entry.result(),
+        WireEnum.wireOrNull(entry.result()),
         entry.errorCode(),
         entry.summary(),
         entry.startedAt(),

@@ -10,6 +10,9 @@ import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolError;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.protocol.tool.ToolResult;
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Decision;
+import dev.steward.protocol.audit.Outcome;
 import dev.steward.service.audit.AuditEntry;
 import dev.steward.service.audit.AuditLog;
 import dev.steward.service.audit.AuditUnavailableException;
@@ -166,7 +169,7 @@ public final class Gate implements AutoCloseable {
     }
     Tool tool = found.get();
     Checked c;
-    String decision;
+    Decision decision;
     String tokenId = null;
     try {
       checkId(call.traceId(), "/trace_id");
@@ -174,25 +177,25 @@ public final class Gate implements AutoCloseable {
       c = check(tool, call.traceId(), call.args());
       if (call.confirmToken() != null) {
         tokenId = consumeToken(call, c);
-        decision = AuditEntry.CONFIRMED;
+        decision = Decision.CONFIRMED;
       } else if (c.requirement().needsToken()) {
         throw new Refusal(
             ToolErrorCodes.TOKEN_MISSING,
             "this call needs the user's confirmation (" + String.join("; ", c.requirement().reasons()) + ") and no confirm_token was given",
             "/confirm_token");
       } else {
-        decision = AuditEntry.ALLOWED;
+        decision = Decision.ALLOWED;
       }
     } catch (Refusal r) {
       return refuse(call, tool, started, r);
     }
     String reason =
-        decision.equals(AuditEntry.CONFIRMED) ? "confirmed by the user"
+        decision.equals(Decision.CONFIRMED) ? "confirmed by the user"
             : c.requirement().waivedBy().isEmpty() ? "allowed by policy" : "standing grant " + c.requirement().waivedBy().get(0);
     String preview = ArgsPreview.of(tool, call.args());
     ChainedRow decisionRow;
     try {
-      decisionRow = audit.record(entry(AuditEntry.DECISION, call, tool, c, preview, decision, reason, tokenId, null, null, null, started, null));
+      decisionRow = audit.record(entry(AuditKind.DECISION, call, tool, c, preview, decision, reason, tokenId, null, null, null, started, null));
     } catch (AuditUnavailableException e) {
       LOG.log(Level.SEVERE, "audit unavailable; refusing to run " + tool.name(), e);
       return ToolResult.failure(ToolError.of(ToolErrorCodes.INTERNAL, "the audit log is unavailable, so nothing ran"), null);
@@ -215,10 +218,10 @@ public final class Gate implements AutoCloseable {
       summary = f.error().message();
     }
     Instant ended = clock.instant();
-    AuditMeta meta = new AuditMeta(Long.toString(decisionRow.seq()), decision, decisionRow.entry().startedAt(), ended);
+    AuditMeta meta = new AuditMeta(Long.toString(decisionRow.seq()), decision.wire(), decisionRow.entry().startedAt(), ended);
     try {
       audit.record(
-          entry(AuditEntry.COMPLETION, call, tool, c, preview, decision, reason, tokenId, outcome.ok() ? "ok" : "error", outcome.errorCode(), summary, started, ended));
+          entry(AuditKind.COMPLETION, call, tool, c, preview, decision, reason, tokenId, outcome.ok() ? Outcome.OK : Outcome.ERROR, outcome.errorCode(), summary, started, ended));
     } catch (AuditUnavailableException e) {
       LOG.log(Level.SEVERE, "audit: completion row of call " + call.callId() + " not written", e);
     }
@@ -261,7 +264,7 @@ public final class Gate implements AutoCloseable {
     String hash = CanonicalJson.sha256(args);
     ChainedRow decisionRow;
     try {
-      decisionRow = audit.record(new AuditEntry(AuditEntry.DECISION, call.traceId(), callId, UNDO, hash, args.toString(), AuditEntry.CONFIRMED,
+      decisionRow = audit.record(new AuditEntry(AuditKind.DECISION, call.traceId(), callId, UNDO, hash, args.toString(), Decision.CONFIRMED,
           "undo requested by the user", null, null, null, null, started, null));
     } catch (AuditUnavailableException e) {
       return ToolResult.failure(ToolError.of(ToolErrorCodes.INTERNAL, "the audit log is unavailable, so nothing ran"), null);
@@ -277,9 +280,9 @@ public final class Gate implements AutoCloseable {
       summary = f.error().message();
     }
     Instant ended = clock.instant();
-    audit.recordQuietly(new AuditEntry(AuditEntry.COMPLETION, call.traceId(), callId, UNDO, hash, args.toString(), AuditEntry.CONFIRMED,
-        "undo requested by the user", null, outcome.ok() ? "ok" : "error", outcome.errorCode(), summary, started, ended));
-    ToolResult result = outcome.withAudit(new AuditMeta(Long.toString(decisionRow.seq()), AuditEntry.CONFIRMED, decisionRow.entry().startedAt(), ended));
+    audit.recordQuietly(new AuditEntry(AuditKind.COMPLETION, call.traceId(), callId, UNDO, hash, args.toString(), Decision.CONFIRMED,
+        "undo requested by the user", null, outcome.ok() ? Outcome.OK : Outcome.ERROR, outcome.errorCode(), summary, started, ended));
+    ToolResult result = outcome.withAudit(new AuditMeta(Long.toString(decisionRow.seq()), Decision.CONFIRMED.wire(), decisionRow.entry().startedAt(), ended));
     publish(call, result);
     return result;
   }
@@ -339,12 +342,12 @@ public final class Gate implements AutoCloseable {
     String preview = tool == null ? ArgsPreview.redactAll(call.args()) : ArgsPreview.of(tool, call.args());
     AuditEntry e =
         new AuditEntry(
-            AuditEntry.DECISION, call.traceId(), call.callId(), call.tool(), argsHash, preview, AuditEntry.BLOCKED, r.getMessage(),
-            null, "error", r.error().code(), r.getMessage(), start, ended);
+            AuditKind.DECISION, call.traceId(), call.callId(), call.tool(), argsHash, preview, Decision.BLOCKED, r.getMessage(),
+            null, Outcome.ERROR, r.error().code(), r.getMessage(), start, ended);
     AuditMeta meta = null;
     try {
       ChainedRow row = audit.record(e);
-      meta = new AuditMeta(Long.toString(row.seq()), AuditEntry.BLOCKED, row.entry().startedAt(), ended);
+      meta = new AuditMeta(Long.toString(row.seq()), Decision.BLOCKED.wire(), row.entry().startedAt(), ended);
     } catch (AuditUnavailableException ex) {
       LOG.log(Level.SEVERE, "audit: a refusal was not logged", ex);
     }
@@ -354,8 +357,8 @@ public final class Gate implements AutoCloseable {
   }
 
   private static AuditEntry entry(
-      String kind, CallRequest call, Tool tool, Checked c, String preview, String decision, String reason, @Nullable String tokenId,
-      @Nullable String result, @Nullable String errorCode, @Nullable String summary, Instant started, @Nullable Instant ended) {
+      AuditKind kind, CallRequest call, Tool tool, Checked c, String preview, Decision decision, String reason, @Nullable String tokenId,
+      @Nullable Outcome result, @Nullable String errorCode, @Nullable String summary, Instant started, @Nullable Instant ended) {
     return new AuditEntry(kind, call.traceId(), call.callId(), tool.name(), c.argsHash(), preview, decision, reason, tokenId, result, errorCode, summary, started, ended);
   }
 

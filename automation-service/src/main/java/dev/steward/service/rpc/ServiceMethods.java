@@ -17,6 +17,9 @@ import dev.steward.protocol.method.ToolsList;
 import dev.steward.protocol.jsonrpc.Notification;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Decision;
+import dev.steward.protocol.audit.Outcome;
 import dev.steward.service.audit.AuditEntry;
 import dev.steward.service.audit.AuditLog;
 import dev.steward.service.audit.AuditUnavailableException;
@@ -147,8 +150,8 @@ public final class ServiceMethods {
             Duration.ofSeconds(ttlS), highest, audit.lastSeq());
     try {
       audit.record(
-          new AuditEntry(AuditEntry.GRANT, traceId, null, String.join(",", names), null,
-              exact ? calls.size() + " exact call(s)" : "scope " + scopePaths, null, "minted by the user", m.record().tokenId(), "ok", null,
+          new AuditEntry(AuditKind.GRANT, traceId, null, String.join(",", names), null,
+              exact ? calls.size() + " exact call(s)" : "scope " + scopePaths, null, "minted by the user", m.record().tokenId(), Outcome.OK, null,
               "token until " + m.record().expiresAt() + (m.record().reusable() ? " (reusable)" : ""), clock.instant(), clock.instant()));
     } catch (AuditUnavailableException e) {
       tokens.revoke(m.record().tokenId());
@@ -162,7 +165,7 @@ public final class ServiceMethods {
     boolean revoked = tokens.revoke(id);
     if (revoked) {
       try {
-        audit.record(new AuditEntry(AuditEntry.GRANT, null, null, null, null, null, null, "revoked by the user", id, "ok", null, "token revoked", clock.instant(), clock.instant()));
+        audit.record(new AuditEntry(AuditKind.GRANT, null, null, null, null, null, null, "revoked by the user", id, Outcome.OK, null, "token revoked", clock.instant(), clock.instant()));
       } catch (AuditUnavailableException e) {
         throw new RpcException(ErrorCodes.UNAVAILABLE, "revoked, but the audit log is unavailable");
       }

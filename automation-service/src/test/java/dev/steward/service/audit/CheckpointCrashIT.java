@@ -1,5 +1,8 @@
 package dev.steward.service.audit;
 
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Decision;
+
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
@@ -39,7 +42,7 @@ class CheckpointCrashIT {
     while (true) {
       List<ChainedRow> batch = new ArrayList<>();
       for (int i = 0; i < 200; i++) {
-        ChainedRow row = ChainedRow.chain(++seq, new AuditEntry("decision", "t", "c" + seq, "files.read_text", null, null, "allowed",
+        ChainedRow row = ChainedRow.chain(++seq, new AuditEntry(AuditKind.DECISION, "t", "c" + seq, "files.read_text", null, null, Decision.ALLOWED,
             null, null, null, null, "x".repeat(1000), Instant.now(), null), prev);
         prev = row.rowHash();
         batch.add(row);

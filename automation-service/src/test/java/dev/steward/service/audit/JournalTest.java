@@ -1,5 +1,9 @@
 package dev.steward.service.audit;
 
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Decision;
+import dev.steward.protocol.audit.Outcome;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,7 +23,7 @@ class JournalTest {
   @TempDir Path tmp;
 
   private static ChainedRow row(long seq, String prev, String summary) {
-    return ChainedRow.chain(seq, new AuditEntry("decision", "t", "c" + seq, "files.read_text", null, null, "allowed", null, null, null, null,
+    return ChainedRow.chain(seq, new AuditEntry(AuditKind.DECISION, "t", "c" + seq, "files.read_text", null, null, Decision.ALLOWED, null, null, null, null,
         summary, Instant.now(), null), prev);
   }
 
@@ -91,10 +95,10 @@ class JournalTest {
     assertTrue(!r.tornTail());
   }
 
-  private static final AuditEntry AWKWARD = new AuditEntry("decision", "trace/t-1", "call-1", "files.read_text", "ab".repeat(32),
-      "{\"path\":\"caf\u00e9 \u2713 \ud834\udd1e\"}", "allowed", "line\nbreak\t\u001b[31mred\u0000", null, null, null,
+  private static final AuditEntry AWKWARD = new AuditEntry(AuditKind.DECISION, "trace/t-1", "call-1", "files.read_text", "ab".repeat(32),
+      "{\"path\":\"caf\u00e9 \u2713 \ud834\udd1e\"}", Decision.ALLOWED, "line\nbreak\t\u001b[31mred\u0000", null, null, null,
       "lone \ud800 surrogate \"quoted\" back\\slash", Instant.ofEpochSecond(1_700_000_000L, 123_456_000L), null);
-  private static final AuditEntry PLAIN = new AuditEntry("completion", "t", "c", "x", null, null, "blocked", null, "tok", "error",
+  private static final AuditEntry PLAIN = new AuditEntry(AuditKind.COMPLETION, "t", "c", "x", null, null, Decision.BLOCKED, null, "tok", Outcome.ERROR,
       "SCOPE_DENIED", "plain", Instant.ofEpochSecond(1_700_000_001L), Instant.ofEpochSecond(1_700_000_002L, 5_000L));
 
   @Test
@@ -110,7 +114,7 @@ class JournalTest {
     Path file = tmp.resolve("audit.journal");
     ChainedRow awkward = ChainedRow.chain(1, AWKWARD, ChainedRow.GENESIS);
     ChainedRow plain = ChainedRow.chain(2, PLAIN, awkward.rowHash());
-    ChainedRow big = ChainedRow.chain(3, new AuditEntry("decision", "t", "c3", "x", null, "y".repeat(200_000), "allowed", null, null, null,
+    ChainedRow big = ChainedRow.chain(3, new AuditEntry(AuditKind.DECISION, "t", "c3", "x", null, "y".repeat(200_000), Decision.ALLOWED, null, null, null,
         null, "big ✓", Instant.ofEpochSecond(1_700_000_003L), null), plain.rowHash());
     try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
       appendAll(j, List.of(awkward, plain, big));

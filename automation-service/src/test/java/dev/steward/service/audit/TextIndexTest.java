@@ -1,5 +1,8 @@
 package dev.steward.service.audit;
 
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Decision;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,8 +30,8 @@ class TextIndexTest {
     String word = WORDS[i % WORDS.length];
     String preview = "{\"path\":\"~/Steward/" + word + "-" + i + ".txt\"}";
     String summary = i % 3 == 0 ? "wrote " + word.toUpperCase(Locale.ROOT) : null;
-    return new AuditEntry(AuditEntry.DECISION, "trace-" + (i % 11), "call-" + i, i % 2 == 0 ? "files.read_text" : "files.write_text",
-        "h" + i, preview, AuditEntry.ALLOWED, "allowed by policy", null, null, i % 5 == 0 ? "TOKEN_EXPIRED" : null, summary,
+    return new AuditEntry(AuditKind.DECISION, "trace-" + (i % 11), "call-" + i, i % 2 == 0 ? "files.read_text" : "files.write_text",
+        "h" + i, preview, Decision.ALLOWED, "allowed by policy", null, null, i % 5 == 0 ? "TOKEN_EXPIRED" : null, summary,
         Instant.parse("2026-01-01T00:00:00Z").plusSeconds(i), null);
   }
 

@@ -1,5 +1,8 @@
 package dev.steward.service.bench;
 
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Decision;
+
 import dev.steward.protocol.method.Audit;
 import dev.steward.service.audit.AuditEntry;
 import dev.steward.service.audit.AuditLog;
@@ -30,7 +33,7 @@ final class AuditBench {
         String tool = tools[i % tools.length];
         String word = i % 10 == 0 ? "quarterly" : i % 100_000 == 7 ? "zanzibar" : "notes";
         String preview = "{\"path\":\"~/Steward/" + word + "-" + i + ".txt\"}";
-        log.record(new AuditEntry(AuditEntry.DECISION, "t" + i, "c" + i, tool, "h" + i, preview, AuditEntry.ALLOWED, "allowed by policy", null,
+        log.record(new AuditEntry(AuditKind.DECISION, "t" + i, "c" + i, tool, "h" + i, preview, Decision.ALLOWED, "allowed by policy", null,
             null, null, null, at.plusMillis(i), null));
       }
       double loadS = (System.nanoTime() - t0) / 1e9;

@@ -2,6 +2,7 @@ package dev.steward.protocol.tool;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.steward.protocol.json.WireEnum;
 
 /** When a tool's calls need a confirm token (SPEC §2). */
 public enum Confirmation {

@@ -2,6 +2,7 @@ package dev.steward.protocol.tool;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.steward.protocol.json.WireEnum;
 
 /** Which kind of scope a tool touches. */
 public enum ScopeKind {

@@ -1,13 +1,14 @@
-package dev.steward.protocol.tool;
+package dev.steward.protocol.json;
 
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /** Enums on the wire are their lower-case names. */
-final class WireEnum {
+public final class WireEnum {
 
   private WireEnum() {}
 
-  static <E extends Enum<E>> E parse(Class<E> type, String text) {
+  public static <E extends Enum<E>> E parse(Class<E> type, String text) {
     for (E value : type.getEnumConstants()) {
       if (value.name().toLowerCase(Locale.ROOT).equals(text)) {
         return value;
@@ -17,7 +18,11 @@ final class WireEnum {
         "unknown " + type.getSimpleName().toLowerCase(Locale.ROOT) + " \"" + text + "\"");
   }
 
-  static String wire(Enum<?> value) {
+  public static @Nullable String wireOrNull(@Nullable Enum<?> value) {
+    return value == null ? null : wire(value);
+  }
+
+  public static String wire(Enum<?> value) {
     return value.name().toLowerCase(Locale.ROOT);
   }
 }

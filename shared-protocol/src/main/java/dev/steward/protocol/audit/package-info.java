@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.protocol.audit;
+
+import org.jspecify.annotations.NullMarked;
