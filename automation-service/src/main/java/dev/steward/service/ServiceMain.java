@@ -41,7 +41,7 @@ public final class ServiceMain {
     }
     if (port != null && !port.isBlank()) options = options.withPort(Integer.parseInt(port.trim()));
     if ("sync".equalsIgnoreCase(System.getenv("STEWARD_AUDIT_DURABILITY"))) {
-      options = new StewardService.Options(options.port(), Durability.SYNC, options.limits(), options.clock());
+      options = new StewardService.Options(options.port(), Durability.SYNC, options.limits(), options.clock(), options.resolver());
     }
     StewardHome home = StewardHome.fromEnvironment();
     StewardService service;

@@ -14,12 +14,14 @@ import dev.steward.protocol.home.AtomicFiles;
 import dev.steward.service.config.Secrets;
 import dev.steward.service.config.StewardHome;
 import dev.steward.service.gate.Gate;
+import dev.steward.service.gate.Taint;
 import dev.steward.service.policy.PolicyError;
 import dev.steward.service.policy.PolicyStore;
 import dev.steward.service.rpc.Dispatcher;
 import dev.steward.service.rpc.Limits;
 import dev.steward.service.rpc.ServiceMethods;
 import dev.steward.service.rpc.Session;
+import dev.steward.service.scope.HostResolver;
 import dev.steward.service.scope.PathScope;
 import dev.steward.service.token.ConfirmTokens;
 import dev.steward.service.tools.Tool;
@@ -44,21 +46,25 @@ import java.util.stream.Collectors;
 public final class StewardService implements AutoCloseable {
 
   /** Start-up settings. */
-  public record Options(int port, Durability durability, Limits limits, Clock clock) {
+  public record Options(int port, Durability durability, Limits limits, Clock clock, HostResolver resolver) {
     public static Options defaults() {
-      return new Options(0, Durability.PROCESS, Limits.defaults(), Clock.systemUTC());
+      return new Options(0, Durability.PROCESS, Limits.defaults(), Clock.systemUTC(), HostResolver.system());
     }
 
     public Options withPort(int value) {
-      return new Options(value, durability, limits, clock);
+      return new Options(value, durability, limits, clock, resolver);
     }
 
     public Options withClock(Clock value) {
-      return new Options(port, durability, limits, value);
+      return new Options(port, durability, limits, value, resolver);
     }
 
     public Options withLimits(Limits value) {
-      return new Options(port, durability, value, clock);
+      return new Options(port, durability, value, clock, resolver);
+    }
+
+    public Options withResolver(HostResolver value) {
+      return new Options(port, durability, limits, clock, value);
     }
   }
 
@@ -97,7 +103,8 @@ public final class StewardService implements AutoCloseable {
     // The packs' tools read the policy in force at each call; the store that holds it is loaded
     // below, once every tool is registered, so grants and overrides can name any of them.
     AtomicReference<PolicyStore> policyRef = new AtomicReference<>();
-    PackContext packContext = new PackContext(() -> policyRef.get().current().document(), home.userHome(), home.data(), System.getenv());
+    PackContext packContext =
+        new PackContext(() -> policyRef.get().current().document(), home.userHome(), home.data(), System.getenv(), options.resolver());
     List<ToolPack> packs = ToolPacks.load();
     ToolRegistry tools = ToolPacks.registry(packs, packContext);
     PolicyStore policies;
@@ -120,7 +127,7 @@ public final class StewardService implements AutoCloseable {
                   .map(r -> new ConfirmTokens.UsesSource.Use(r.entry().tokenId(), r.entry().tool(), r.entry().argsHash()))
                   .toList());
       UndoStore undo = new UndoStore(home.data().resolve("undo"), UndoStore.DEFAULT_CAP_BYTES);
-      Gate gate = new Gate(tools, policies, tokens, audit, undo, options.clock());
+      Gate gate = new Gate(tools, policies, tokens, audit, undo, Taint.persistent(home.data().resolve("taint.log")), options.resolver(), options.clock());
       Dispatcher dispatcher = new Dispatcher((session, error) -> logRefusal(audit, options.clock(), session, error));
       new ServiceMethods(tools, gate, tokens, audit, policies, options.limits(), options.clock()).registerOn(dispatcher);
       dispatching.complete(dispatcher);

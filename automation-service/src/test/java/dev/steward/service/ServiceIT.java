@@ -115,15 +115,16 @@ class ServiceIT {
 
   @Test
   void read_list_and_ensure_dir_work_inside_the_roots() throws Exception {
-    Files.writeString(t.ro.resolve("notes.txt"), "one\ntwo\nthree\n");
-    ToolResult read = exec(agent, "files.read_text", args("path", t.ro + "/notes.txt", "start_line", 2, "end_line", 2));
-    assertTrue(read.ok(), String.valueOf(read.error()));
-    assertEquals("two\n", read.value().get("content").asText());
-
+    // Folders first: reading the read-only root taints this connection, and later changes would ask.
     ToolResult made = exec(agent, "files.ensure_dir", args("path", "x/y/z"));
     assertTrue(made.value().get("created").asBoolean());
     assertTrue(Files.isDirectory(t.root.resolve("x/y/z")));
     assertFalse(exec(agent, "files.ensure_dir", args("path", "x/y/z")).value().get("created").asBoolean());
+
+    Files.writeString(t.ro.resolve("notes.txt"), "one\ntwo\nthree\n");
+    ToolResult read = exec(agent, "files.read_text", args("path", t.ro + "/notes.txt", "start_line", 2, "end_line", 2));
+    assertTrue(read.ok(), String.valueOf(read.error()));
+    assertEquals("two\n", read.value().get("content").asText());
 
     ToolResult list = exec(agent, "files.list_dir", args("path", t.root.toString(), "recursive", true));
     var paths = list.value().get("entries").findValuesAsText("path");

@@ -39,8 +39,14 @@ public final class TestService implements AutoCloseable {
   private StewardService service;
   private dev.steward.service.rpc.Limits limits;
 
+  /** Every host name the service looked up, in order (the system's resolver answers). */
+  public final List<String> lookups = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private StewardService.Options options() {
-    return StewardService.Options.defaults().withClock(clock).withLimits(limits);
+    return StewardService.Options.defaults().withClock(clock).withLimits(limits).withResolver(host -> {
+      lookups.add(host);
+      return java.net.InetAddress.getAllByName(host);
+    });
   }
   private final List<StewardClient> clients = new ArrayList<>();
 

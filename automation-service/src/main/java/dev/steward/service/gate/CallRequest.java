@@ -6,8 +6,8 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@code tool.execute} as the gate sees it, with the role of the connection that sent it and
- * where its {@code tool.progress} messages go.
+ * A {@code tool.execute} as the gate sees it, with who sent it ({@link Caller}: role, connection,
+ * conversation) and where its {@code tool.progress} messages go.
  */
 public record CallRequest(
     String traceId,
@@ -16,11 +16,16 @@ public record CallRequest(
     JsonNode args,
     @Nullable String confirmToken,
     @Nullable String idempotencyKey,
-    Role role,
+    Caller caller,
     Consumer<String> progress) {
 
+  public Role role() {
+    return caller.role();
+  }
+
+  /** A call from a connection with no conversation of its own (tests, scripts). */
   public CallRequest(
       String traceId, String callId, String tool, JsonNode args, @Nullable String confirmToken, @Nullable String idempotencyKey, Role role) {
-    this(traceId, callId, tool, args, confirmToken, idempotencyKey, role, message -> {});
+    this(traceId, callId, tool, args, confirmToken, idempotencyKey, Caller.connection(role, "internal"), message -> {});
   }
 }

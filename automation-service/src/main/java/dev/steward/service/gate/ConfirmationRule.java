@@ -1,5 +1,6 @@
 package dev.steward.service.gate;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.Confirmation;
 import dev.steward.protocol.tool.Risk;
@@ -17,7 +18,9 @@ import java.util.List;
  * it touches a folder the user marked "confirm everything", or it opens a host not on the user's
  * list. A standing grant waives the tool's
  * own rule for low and medium tools — never high risk, never the user's folder rule, and never in
- * a trace that has taken in untrusted content.
+ * a conversation that has taken in untrusted content. In such a conversation every mutating call
+ * needs a click, and so does every call that can send data off the machine (SPEC §10's trifecta
+ * rule) — unless all it sends goes to hosts on the user's list.
  */
 final class ConfirmationRule {
 
@@ -25,9 +28,9 @@ final class ConfirmationRule {
 
   static Requirement evaluate(
       Tool tool,
+      JsonNode args,
       Collection<ResolvedPath> paths,
       List<String> hostsToConfirm,
-      boolean mutating,
       boolean destructive,
       List<String> taint,
       Policy policy,
@@ -49,8 +52,13 @@ final class ConfirmationRule {
       }
     }
     for (String host : hostsToConfirm) fixed.add(host + " is not on your list of allowed hosts");
-    if (mutating && !taint.isEmpty()) {
-      fixed.add("this conversation took in untrusted content (" + String.join(", ", taint) + ")");
+    if (!taint.isEmpty()) {
+      String from = "this conversation took in untrusted content (" + String.join(", ", taint) + ")";
+      if (tool.mutates(args)) {
+        fixed.add(from);
+      } else if (tool.sends(args) && !(hostsToConfirm.isEmpty() && !tool.hosts(args).isEmpty())) {
+        fixed.add(from + " and this call can send data off the machine");
+      }
     }
     List<String> waivedBy = new ArrayList<>();
     if (!waivable.isEmpty() && risk != Risk.HIGH) {

@@ -1,9 +1,11 @@
 package dev.steward.service.gate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.CanonicalJson;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Preflight;
+import dev.steward.protocol.method.Role;
 import dev.steward.protocol.method.ToolResults;
 import dev.steward.protocol.tool.AuditMeta;
 import dev.steward.protocol.tool.Risk;
@@ -19,6 +21,7 @@ import dev.steward.service.audit.AuditUnavailableException;
 import dev.steward.service.audit.ChainedRow;
 import dev.steward.service.policy.Policy;
 import dev.steward.service.policy.PolicyStore;
+import dev.steward.service.scope.HostResolver;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.token.ConfirmTokens;
 import dev.steward.service.token.TokenRefused;
@@ -64,13 +67,17 @@ public final class Gate implements AutoCloseable {
   private final UndoStore undo;
   private final Clock clock;
   private final SchemaCheck schemas;
-  private final Taint taint = new Taint();
+  private final Taint taint;
+  private final HostResolver resolver;
   private final ToolRunner runner = new ToolRunner();
   private final IdempotencyCache idempotency = new IdempotencyCache();
   private final List<Consumer<ToolResults>> resultListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-  public Gate(ToolRegistry tools, PolicyStore policies, ConfirmTokens tokens, AuditLog audit, UndoStore undo, Clock clock) {
+  public Gate(
+      ToolRegistry tools, PolicyStore policies, ConfirmTokens tokens, AuditLog audit, UndoStore undo, Taint taint, HostResolver resolver, Clock clock) {
     this.undo = undo;
+    this.resolver = resolver;
+    this.taint = taint;
     this.tools = tools;
     this.policies = policies;
     this.tokens = tokens;
@@ -83,29 +90,50 @@ public final class Gate implements AutoCloseable {
     resultListeners.add(listener);
   }
 
-  public Taint taint() {
-    return taint;
-  }
-
   /** What the checks found for a call that passed them. */
   private record Checked(
       Tool tool, String argsHash, Map<String, ResolvedPath> paths, boolean destructive, Requirement requirement, Policy policy) {}
 
   // ---- preflight ---------------------------------------------------------------------------
 
-  public Preflight.Result preflight(String traceId, String toolName, JsonNode args) {
+  /**
+   * {@code tool.preflight}: the decision without running anything, and a row of kind {@code
+   * preflight} (every attempt a model makes is in the log, even those it never sends). Nothing
+   * here resolves a host name: a host the user has not approved is not looked up (SPEC §10).
+   * Previews show file contents (a diff) only to the window: an agent must not read through a
+   * preview what it could not read without a row of its own.
+   */
+  public Preflight.Result preflight(Caller caller, String traceId, String toolName, JsonNode args) {
+    Instant started = clock.instant();
     Optional<Tool> found = tools.find(toolName);
+    Preflight.Result result;
     if (found.isEmpty()) {
-      return new Preflight.Result(Preflight.DENY, "unknown tool \"" + toolName + "\"", Risk.LOW, false, ToolErrorCodes.VALIDATION_ERROR, "/tool", null, null, null);
+      result = new Preflight.Result(Preflight.DENY, "unknown tool \"" + toolName + "\"", Risk.LOW, false, ToolErrorCodes.VALIDATION_ERROR, "/tool", null, null, null);
+    } else {
+      result = decide(caller, found.get(), traceId, args);
     }
-    Tool tool = found.get();
+    audit.recordQuietly(new AuditEntry(AuditKind.PREFLIGHT, traceId, null, toolName, safeHash(args),
+        found.isPresent() ? ArgsPreview.of(found.get(), args) : ArgsPreview.redactAll(args),
+        switch (result.decision()) {
+          case Preflight.ALLOW -> Decision.ALLOWED;
+          case Preflight.DENY -> Decision.BLOCKED;
+          default -> null;
+        },
+        result.reason(), null, null, result.code(), "preflight: " + result.decision() + " (" + caller.role().wire() + ")", started, clock.instant()));
+    return result;
+  }
+
+  private Preflight.Result decide(Caller caller, Tool tool, String traceId, JsonNode args) {
     Risk risk = tool.definition().risk();
     try {
       checkId(traceId, "/trace_id");
-      Checked c = check(tool, traceId, args);
+      Checked c = check(tool, caller, args);
       List<String> paths = c.paths().values().stream().map(p -> p.real().toString()).toList();
-      List<String> taintSources = taint.of(traceId);
+      List<String> taintSources = taint.of(caller.conversation());
       JsonNode preview = tool.preview(args, ToolContext.forCheck(c.paths(), c.policy().scope())).orElse(null);
+      if (preview != null && caller.role() != Role.UI && preview.has("diff")) {
+        preview = ((ObjectNode) preview.deepCopy()).without("diff");
+      }
       if (c.requirement().needsToken()) {
         return new Preflight.Result(
             Preflight.CONFIRM,
@@ -119,12 +147,24 @@ public final class Gate implements AutoCloseable {
     }
   }
 
+  // ---- denied by the user ------------------------------------------------------------------
+
+  /** A call the user declined: one decision row, {@code denied}, with the arguments' hash. */
+  public String denied(Caller caller, String traceId, @Nullable String callId, String toolName, JsonNode args, String reason) throws AuditUnavailableException {
+    Instant now = clock.instant();
+    Optional<Tool> tool = tools.find(toolName);
+    ChainedRow row = audit.record(new AuditEntry(AuditKind.DECISION, traceId, callId, toolName, safeHash(args),
+        tool.isPresent() ? ArgsPreview.of(tool.get(), args) : ArgsPreview.redactAll(args), Decision.DENIED, reason, null, null, null,
+        "not run: " + reason + " (" + caller.role().wire() + ")", now, now));
+    return Long.toString(row.seq());
+  }
+
   // ---- execute -----------------------------------------------------------------------------
 
   public ToolResult execute(CallRequest call) {
     String key = call.idempotencyKey();
     if (key == null) return executeOnce(call);
-    String argsHash = CanonicalJson.sha256(call.args());
+    String argsHash = safeHash(call.args());
     IdempotencyCache.Entry mine = new IdempotencyCache.Entry(call.tool(), argsHash, new CompletableFuture<>());
     IdempotencyCache.Entry earlier = idempotency.claim(call.role().wire() + ":" + key, mine);
     if (earlier != null) {
@@ -174,7 +214,7 @@ public final class Gate implements AutoCloseable {
     try {
       checkId(call.traceId(), "/trace_id");
       checkId(call.callId(), "/call_id");
-      c = check(tool, call.traceId(), call.args());
+      c = check(tool, call.caller(), call.args());
       if (call.confirmToken() != null) {
         tokenId = consumeToken(call, c);
         decision = Decision.CONFIRMED;
@@ -186,6 +226,8 @@ public final class Gate implements AutoCloseable {
       } else {
         decision = Decision.ALLOWED;
       }
+      // Only now, approved by the user or by policy, may the call's host names be looked up.
+      ScopeCheck.checkResolved(tool, call.args(), c.policy(), resolver);
     } catch (Refusal r) {
       return refuse(call, tool, started, r);
     }
@@ -205,12 +247,12 @@ public final class Gate implements AutoCloseable {
     ToolResult outcome;
     String summary;
     try {
-      JsonNode value = runner.run(call.callId(), tool, call.args(), ctx);
+      JsonNode value = runner.run(runKey(call.caller().connection(), call.callId()), tool, call.args(), ctx);
       long size = JsonSize.estimate(value);
       if (size > Tool.MAX_RESULT_BYTES) {
         throw new ToolFailure(ToolErrorCodes.TOO_LARGE, "the result is " + size + " bytes; the limit is " + Tool.MAX_RESULT_BYTES);
       }
-      tool.taintSource(call.args(), ctx).ifPresent(source -> taint.add(call.traceId(), source));
+      tool.taintSource(call.args(), ctx).ifPresent(source -> taint.add(call.caller().conversation(), source));
       outcome = ToolResult.success(value, null);
       summary = tool.summarize(call.args(), value);
     } catch (ToolFailure f) {
@@ -314,13 +356,13 @@ public final class Gate implements AutoCloseable {
     return result;
   }
 
-  private Checked check(Tool tool, String traceId, JsonNode args) throws Refusal {
+  private Checked check(Tool tool, Caller caller, JsonNode args) throws Refusal {
     Policy policy = policies.current();
     schemas.check(tool, args);
     Map<String, ResolvedPath> paths = ScopeCheck.resolve(tool, args, policy);
     List<String> hostsToConfirm = ScopeCheck.hostsToConfirm(tool, args, policy);
     boolean destructive = tool.destructive(args, ToolContext.forCheck(paths, policy.scope()));
-    Requirement req = ConfirmationRule.evaluate(tool, paths.values(), hostsToConfirm, tool.mutates(args), destructive, taint.of(traceId), policy, clock.instant());
+    Requirement req = ConfirmationRule.evaluate(tool, args, paths.values(), hostsToConfirm, destructive, taint.of(caller.conversation()), policy, clock.instant());
     return new Checked(tool, CanonicalJson.sha256(args), paths, destructive, req, policy);
   }
 
@@ -338,7 +380,7 @@ public final class Gate implements AutoCloseable {
   private ToolResult refuse(CallRequest call, @Nullable Tool tool, @Nullable Instant started, Refusal r) {
     Instant start = started == null ? clock.instant() : started;
     Instant ended = clock.instant();
-    String argsHash = CanonicalJson.sha256(call.args());
+    String argsHash = safeHash(call.args());
     String preview = tool == null ? ArgsPreview.redactAll(call.args()) : ArgsPreview.of(tool, call.args());
     AuditEntry e =
         new AuditEntry(
@@ -379,12 +421,27 @@ public final class Gate implements AutoCloseable {
     }
   }
 
-  public boolean cancel(String callId) {
-    return runner.cancel(callId);
+  /** Cancels a running call of the connection that asks: no client can stop another's calls. */
+  public boolean cancel(String connection, String callId) {
+    return runner.cancel(runKey(connection, callId));
+  }
+
+  private static String runKey(String connection, String callId) {
+    return connection + "\n" + callId;
+  }
+
+  /** The arguments' hash, or the hash of their text where a value has no canonical form (they are refused anyway). */
+  private static String safeHash(JsonNode args) {
+    try {
+      return CanonicalJson.sha256(args);
+    } catch (RuntimeException e) {
+      return CanonicalJson.sha256(Json.object().put("unhashable", args.toString()));
+    }
   }
 
   @Override
   public void close() {
     runner.close();
+    taint.close();
   }
 }

@@ -53,12 +53,34 @@ final class SchemaCheck {
     if (!args.isObject()) {
       throw new Refusal(ToolErrorCodes.VALIDATION_ERROR, "args must be a JSON object", "");
     }
+    String infinite = nonFinite(args, "");
+    if (infinite != null) {
+      throw new Refusal(ToolErrorCodes.VALIDATION_ERROR, "invalid arguments for " + tool.name() + ": a number is too large to be used", infinite);
+    }
     List<Error> errors = schema(tool).validate(args);
     if (errors.isEmpty()) return;
     Error first = errors.stream().min(Comparator.comparing(e -> e.getInstanceLocation().toString())).orElseThrow();
     String pointer = pointer(first);
     String message = first.getMessage();
     throw new Refusal(ToolErrorCodes.VALIDATION_ERROR, "invalid arguments for " + tool.name() + ": " + message, pointer);
+  }
+
+  /** The pointer of the first number that overflowed to infinity when parsed ({@code 1e400}), or null. */
+  static @org.jspecify.annotations.Nullable String nonFinite(JsonNode node, String at) {
+    if (node.isFloatingPointNumber()) return Double.isFinite(node.doubleValue()) ? null : at;
+    if (node.isObject()) {
+      for (var it = node.fields(); it.hasNext(); ) {
+        var e = it.next();
+        String found = nonFinite(e.getValue(), at + "/" + e.getKey().replace("~", "~0").replace("/", "~1"));
+        if (found != null) return found;
+      }
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        String found = nonFinite(node.get(i), at + "/" + i);
+        if (found != null) return found;
+      }
+    }
+    return null;
   }
 
   /** The JSON pointer of the failing value; a missing property points at the property itself. */

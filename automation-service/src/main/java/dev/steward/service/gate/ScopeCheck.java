@@ -3,6 +3,7 @@ package dev.steward.service.gate;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.policy.Policy;
+import dev.steward.service.scope.HostResolver;
 import dev.steward.service.scope.HostScope;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.ScopeDenied;
@@ -36,21 +37,37 @@ final class ScopeCheck {
   }
 
   /**
-   * Refuses URLs the host scope never allows (scheme, private addresses, also after DNS) and
-   * answers the hosts that are allowed but not on the user's list: those need a click.
+   * Refuses URLs the host scope never allows (scheme, private address literals) and answers the
+   * hosts that are allowed but not on the user's list: those need a click. Looks nothing up: a
+   * name sent to a resolver is data leaving the machine, so DNS waits for {@link #checkResolved}.
    */
   static List<String> hostsToConfirm(Tool tool, JsonNode args, Policy policy) throws Refusal {
-    HostScope scope = new HostScope(policy.document().hosts());
+    HostScope scope = new HostScope(policy.document().hosts(), host -> {
+      throw new IllegalStateException("no host is looked up before a call is approved");
+    });
     List<String> outside = new ArrayList<>();
     for (HostUse use : tool.hosts(args)) {
       try {
         URI uri = scope.check(use.url());
-        scope.checkResolved(uri);
         if (!scope.allowlisted(uri)) outside.add(HostScope.asciiHost(uri));
       } catch (ScopeDenied e) {
         throw new Refusal(ToolErrorCodes.SCOPE_DENIED, e.getMessage(), use.pointer());
       }
     }
     return outside;
+  }
+
+  /** For an approved call only: each host, looked up, must not be a private address (unless allowed). */
+  static void checkResolved(Tool tool, JsonNode args, Policy policy, HostResolver resolver) throws Refusal {
+    List<HostUse> uses = tool.hosts(args);
+    if (uses.isEmpty()) return;
+    HostScope scope = new HostScope(policy.document().hosts(), resolver);
+    for (HostUse use : uses) {
+      try {
+        scope.checkResolved(scope.check(use.url()));
+      } catch (ScopeDenied e) {
+        throw new Refusal(ToolErrorCodes.SCOPE_DENIED, e.getMessage(), use.pointer());
+      }
+    }
   }
 }

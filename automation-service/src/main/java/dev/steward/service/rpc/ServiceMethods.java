@@ -6,6 +6,7 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.jsonrpc.ErrorCodes;
 import dev.steward.protocol.jsonrpc.RpcException;
 import dev.steward.protocol.method.Audit;
+import dev.steward.protocol.method.Deny;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Hello;
@@ -17,6 +18,7 @@ import dev.steward.protocol.method.ToolsList;
 import dev.steward.protocol.jsonrpc.Notification;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ScopeKind;
 import dev.steward.protocol.audit.AuditKind;
 import dev.steward.protocol.audit.Decision;
 import dev.steward.protocol.audit.Outcome;
@@ -24,6 +26,7 @@ import dev.steward.service.audit.AuditEntry;
 import dev.steward.service.audit.AuditLog;
 import dev.steward.service.audit.AuditUnavailableException;
 import dev.steward.service.gate.CallRequest;
+import dev.steward.service.gate.Caller;
 import dev.steward.service.gate.Gate;
 import dev.steward.service.policy.PolicyError;
 import dev.steward.service.policy.PolicyStore;
@@ -72,10 +75,11 @@ public final class ServiceMethods {
     d.register(Methods.SESSION_HELLO, (s, p) -> new Hello.Result(SERVICE_VERSION, s.role(), limits.wire()));
     d.register(Methods.TOOLS_LIST, (s, p) -> new ToolsList.Result(tools.definitions()));
     d.register(Methods.DEBUG_ECHO, (s, p) -> p);
-    d.register(Methods.TOOL_PREFLIGHT, (s, p) -> preflight(p));
+    d.register(Methods.TOOL_PREFLIGHT, this::preflight);
     d.register(Methods.TOOL_EXECUTE, this::execute);
-    d.register(Methods.TOOL_CANCEL, (s, p) -> new Execute.CancelResult(gate.cancel(Params.require(Params.read(p, Execute.CancelParams.class).callId(), "call_id"))));
+    d.register(Methods.TOOL_CANCEL, (s, p) -> new Execute.CancelResult(gate.cancel(s.id(), Params.require(Params.read(p, Execute.CancelParams.class).callId(), "call_id"))));
     d.register(Methods.TOOL_UNDO, UI, (s, p) -> gate.undo(Params.require(Params.read(p, Execute.UndoParams.class).auditId(), "audit_id")));
+    d.register(Methods.APPROVAL_DENY, UI, (s, p) -> deny(s, Params.read(p, Deny.Params.class)));
     d.register(Methods.CONFIRM_GRANT, UI, (s, p) -> grant(Params.read(p, Grant.Params.class)));
     d.register(Methods.CONFIRM_REVOKE, UI, (s, p) -> revoke(Params.read(p, Grant.RevokeParams.class)));
     d.register(Methods.AUDIT_QUERY, UI, (s, p) -> query(Params.read(p, Audit.QueryParams.class)));
@@ -84,10 +88,28 @@ public final class ServiceMethods {
     d.register(Methods.POLICY_UPDATE, UI, (s, p) -> updatePolicy(p));
   }
 
-  private Preflight.Result preflight(JsonNode p) {
+  private Preflight.Result preflight(Session session, JsonNode p) {
     Preflight.Params params = Params.read(p, Preflight.Params.class);
-    return gate.preflight(
+    return gate.preflight(Caller.of(session.role(), session.id(), params.conversationId()),
         Params.require(params.traceId(), "trace_id"), Params.require(params.tool(), "tool"), Params.require(params.args(), "args"));
+  }
+
+  private Deny.Result deny(Session session, Deny.Params p) {
+    if (p.requestId() != null) throw RpcException.invalidParams("no approval request \"" + p.requestId() + "\" is waiting");
+    String traceId = Params.require(p.traceId(), "trace_id");
+    List<Deny.Call> calls = Params.require(p.calls(), "calls");
+    if (calls.isEmpty() || calls.size() > 100) throw RpcException.invalidParams("calls must name 1–100 calls");
+    String reason = p.reason() == null || p.reason().isBlank() ? "declined by the user" : p.reason();
+    Caller caller = Caller.of(session.role(), session.id(), p.conversationId());
+    List<String> ids = new ArrayList<>();
+    try {
+      for (Deny.Call c : calls) {
+        ids.add(gate.denied(caller, traceId, c.callId(), Params.require(c.tool(), "calls[].tool"), Params.require(c.args(), "calls[].args"), reason));
+      }
+    } catch (AuditUnavailableException e) {
+      throw new RpcException(ErrorCodes.UNAVAILABLE, "the audit log is unavailable, so the refusal was not recorded");
+    }
+    return new Deny.Result(ids);
   }
 
   private Object execute(Session session, JsonNode p) {
@@ -100,7 +122,7 @@ public final class ServiceMethods {
             Params.require(e.args(), "args"),
             e.confirmToken(),
             e.idempotencyKey(),
-            session.role(),
+            Caller.of(session.role(), session.id(), e.conversationId()),
             message -> session.send(new Notification(Methods.TOOL_PROGRESS, Json.pojo(new ToolProgress(e.traceId(), e.callId(), message, null))))));
   }
 
@@ -134,6 +156,9 @@ public final class ServiceMethods {
         Tool t = tool(name);
         if (t.definition().risk() == Risk.HIGH) {
           throw RpcException.invalidParams(name + " is high risk: only a token for exact calls can cover it");
+        }
+        if (!t.definition().scopes().contains(ScopeKind.PATHS)) {
+          throw RpcException.invalidParams(name + " takes no paths, so a token for a folder cannot cover it: give the exact calls");
         }
         names.add(name);
       }

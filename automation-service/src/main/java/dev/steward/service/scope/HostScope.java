@@ -18,10 +18,12 @@ public final class HostScope {
 
   private final List<String> allow;
   private final boolean allowPrivate;
+  private final HostResolver resolver;
 
-  public HostScope(PolicyDocument.Hosts hosts) {
+  public HostScope(PolicyDocument.Hosts hosts, HostResolver resolver) {
     this.allow = hosts.allow().stream().map(h -> h.toLowerCase(Locale.ROOT)).toList();
     this.allowPrivate = hosts.allowPrivate();
+    this.resolver = resolver;
   }
 
   /** The URL, normalised, or why it is refused before anything is fetched. */
@@ -53,7 +55,7 @@ public final class HostScope {
     String host = asciiHost(uri);
     InetAddress[] addresses;
     try {
-      addresses = InetAddress.getAllByName(host);
+      addresses = resolver.resolve(host);
     } catch (UnknownHostException e) {
       return; // no address, so no private one: the connection itself will fail and say so
     }

@@ -27,21 +27,65 @@ public final class PathScope {
   /** Names refused anywhere in a path (compared after NFKC and case folding). */
   private static final List<List<String>> DENIED =
       List.of(
+          // keys, tokens and passwords
           List.of(".ssh"),
           List.of(".gnupg"),
           List.of(".password-store"),
-          List.of(".mozilla"),
+          List.of(".netrc"),
+          List.of(".git-credentials"),
           List.of(".aws"),
-          List.of("keychains"),
+          List.of(".azure"),
+          List.of(".kube"),
+          List.of(".docker", "config.json"),
+          List.of(".config", "gcloud"),
+          List.of(".config", "gh"),
           List.of(".local", "share", "keyrings"),
+          List.of(".config", "keepassxc"),
+          List.of(".config", "bitwarden"),
+          List.of(".config", "1password"),
+          List.of(".1password"),
+          List.of("keychains"),
+          // browser profiles (cookies, saved passwords), native, Flatpak and Snap
+          List.of(".mozilla"),
           List.of(".config", "google-chrome"),
+          List.of(".config", "google-chrome-beta"),
           List.of(".config", "chromium"),
           List.of(".config", "bravesoftware"),
           List.of(".config", "microsoft-edge"),
+          List.of(".config", "vivaldi"),
+          List.of(".config", "opera"),
+          List.of(".var", "app", "com.google.chrome"),
+          List.of(".var", "app", "org.chromium.chromium"),
+          List.of(".var", "app", "com.brave.browser"),
+          List.of(".var", "app", "com.microsoft.edge"),
+          List.of(".var", "app", "com.vivaldi.vivaldi"),
+          List.of(".var", "app", "com.opera.opera"),
+          List.of(".var", "app", "org.mozilla.firefox"),
+          List.of("snap", "firefox"),
+          List.of("snap", "chromium"),
+          List.of("snap", "brave"),
+          List.of("snap", "opera"),
           List.of("library", "application support", "google", "chrome"),
+          List.of("library", "application support", "chromium"),
           List.of("library", "application support", "firefox"),
+          List.of("library", "application support", "bravesoftware"),
+          List.of("library", "application support", "microsoft edge"),
+          List.of("library", "application support", "vivaldi"),
+          List.of("library", "application support", "com.operasoftware.opera"),
+          List.of("library", "application support", "1password"),
+          List.of("library", "safari"),
+          List.of("library", "cookies"),
+          List.of("library", "containers", "com.apple.safari"),
+          List.of("library", "group containers", "2bua8c4s2c.com.1password"),
           List.of("appdata", "local", "google", "chrome", "user data"),
-          List.of("appdata", "roaming", "mozilla"));
+          List.of("appdata", "local", "chromium", "user data"),
+          List.of("appdata", "local", "microsoft", "edge", "user data"),
+          List.of("appdata", "local", "bravesoftware"),
+          List.of("appdata", "local", "vivaldi"),
+          List.of("appdata", "roaming", "opera software"),
+          List.of("appdata", "roaming", "mozilla"),
+          List.of("appdata", "roaming", "bitwarden"),
+          List.of("appdata", "local", "1password"));
 
   /** The last name of every refused pattern: a walked entry can only be refused if it is one. */
   private static final java.util.Set<String> LAST_NAMES =
@@ -53,6 +97,8 @@ public final class PathScope {
 
   private final List<Root> roots;
   private final List<Path> ownFolders;
+  /** {@link #ownFolders} as case-folded names: a case-insensitive disk must not admit {@code STEWARD/config}. */
+  private final List<List<String>> ownFolded;
   /** Each of {@link #ownFolders} as a folder and a name in it, for walks that ask folder after folder. */
   private final List<OwnFolder> ownByParent;
   private final Path userHome;
@@ -62,6 +108,7 @@ public final class PathScope {
   private PathScope(List<Root> roots, List<Path> ownFolders, Path userHome) {
     this.roots = roots;
     this.ownFolders = ownFolders;
+    this.ownFolded = ownFolders.stream().map(PathScope::folded).toList();
     this.ownByParent = ownFolders.stream()
         .filter(own -> own.getParent() != null && own.getFileName() != null)
         .map(own -> new OwnFolder(own.getParent(), own.getFileName().toString()))
@@ -93,6 +140,9 @@ public final class PathScope {
     if (requested.length() > MAX_PATH_CHARS) throw new ScopeDenied("the path is longer than " + MAX_PATH_CHARS + " characters");
     if (requested.indexOf('\0') >= 0) throw new ScopeDenied("the path contains a NUL character");
     if (roots.isEmpty()) throw new ScopeDenied("no folders are allowed in the policy");
+    if (WINDOWS_STYLE && looksLikeWindows(requested)) {
+      throw new ScopeDenied("\"" + requested + "\" is a Windows path; on this system paths use / (for example ~/Documents/notes.md)");
+    }
     Path lexical;
     try {
       lexical = expand(requested, userHome, roots.get(0).real());
@@ -100,22 +150,56 @@ public final class PathScope {
       throw new ScopeDenied("\"" + requested + "\" is not a valid path");
     }
     Path real = realiseFromRoot(lexical);
-    for (Path own : ownFolders) {
-      if (real.startsWith(own)) {
+    List<String> names = folded(real);
+    for (List<String> own : ownFolded) {
+      if (startsWith(names, own)) {
         throw new ScopeDenied("\"" + requested + "\" is inside Steward's own files, which tools may never touch");
       }
     }
-    Optional<String> denied = deniedPart(real);
+    Optional<String> denied = deniedPart(names);
     if (denied.isPresent()) {
       throw new ScopeDenied("\"" + requested + "\" is inside " + denied.get() + ", which is always refused");
     }
     Root root = rootOf(real);
     if (root == null) throw new ScopeDenied("\"" + requested + "\" is outside the allowed folders" + allowedList());
-    if (access == Access.WRITE && !root.writable()) {
+    if (access != Access.READ && !root.writable()) {
       throw new ScopeDenied("\"" + requested + "\" is in " + root.configured() + ", which is read-only");
     }
+    if (access == Access.REMOVE) refuseHolder(requested, names);
     return new ResolvedPath(requested, real, root.real());
   }
+
+  /**
+   * A move or delete takes everything below the path with it: refused when the path holds one of
+   * Steward's own folders, or ends where a refused pattern of several parts begins ({@code .config}
+   * for {@code .config/google-chrome}) — moved, the pattern would no longer match what it protects.
+   * A single name ({@code .ssh}) is refused wherever it lands, so it needs no such care.
+   */
+  private void refuseHolder(String requested, List<String> names) throws ScopeDenied {
+    for (List<String> own : ownFolded) {
+      if (startsWith(own, names)) {
+        throw new ScopeDenied("\"" + requested + "\" holds Steward's own files, so it may not be moved or deleted");
+      }
+    }
+    for (List<String> pattern : DENIED) {
+      for (int len = Math.min(pattern.size() - 1, names.size()); len >= 1; len--) {
+        if (names.subList(names.size() - len, names.size()).equals(pattern.subList(0, len))) {
+          throw new ScopeDenied("\"" + requested + "\" is where " + String.join("/", pattern) + " lives, which is always refused, so it may not be moved or deleted");
+        }
+      }
+    }
+  }
+
+  private static boolean startsWith(List<String> names, List<String> prefix) {
+    return names.size() >= prefix.size() && names.subList(0, prefix.size()).equals(prefix);
+  }
+
+  /** Drive letters, UNC and backslash paths on a system whose separator is {@code /}. */
+  static boolean looksLikeWindows(String path) {
+    return path.indexOf('\\') >= 0 || path.length() >= 2 && path.charAt(1) == ':' && Character.isLetter(path.charAt(0));
+  }
+
+  private static final boolean WINDOWS_STYLE = !java.io.File.separator.equals("\\");
 
   /** Whether {@code real} lies inside a read-write root (untrusted content comes from elsewhere). */
   public boolean inWritableRoot(Path real) {
@@ -149,8 +233,9 @@ public final class PathScope {
    * than listing the entry.
    */
   public Children children(Path folderReal) {
-    for (Path own : ownFolders) {
-      if (folderReal.startsWith(own)) return ALL_REFUSED;
+    List<String> names = folded(folderReal);
+    for (List<String> own : ownFolded) {
+      if (startsWith(names, own)) return ALL_REFUSED;
     }
     return new Walked(folderReal);
   }
@@ -176,7 +261,7 @@ public final class PathScope {
       this.folderReal = folderReal;
       List<String> here = List.of();
       for (OwnFolder own : ownByParent) {
-        if (folderReal.equals(own.parent())) {
+        if (folderReal.equals(own.parent()) || folderReal.toString().equalsIgnoreCase(own.parent().toString())) {
           if (here.isEmpty()) here = new ArrayList<>();
           here.add(own.name());
         }
@@ -186,7 +271,8 @@ public final class PathScope {
 
     @Override
     public boolean denied(String name) {
-      return ownHere.contains(name) || isLastName(name) && deniedPart(folderReal.resolve(name)).isPresent();
+      return !ownHere.isEmpty() && ownHere.stream().anyMatch(name::equalsIgnoreCase)
+          || isLastName(name) && deniedPart(folderReal.resolve(name)).isPresent();
     }
 
     /** A sub-folder walked into was not refused, so it is not one of Steward's own folders or in one. */
@@ -330,9 +416,17 @@ public final class PathScope {
     return current;
   }
 
-  private static Optional<String> deniedPart(Path real) {
-    List<String> names = new ArrayList<>();
+  private static List<String> folded(Path real) {
+    List<String> names = new ArrayList<>(real.getNameCount());
     for (Path n : real) names.add(fold(n.toString()));
+    return names;
+  }
+
+  private static Optional<String> deniedPart(Path real) {
+    return deniedPart(folded(real));
+  }
+
+  private static Optional<String> deniedPart(List<String> names) {
     for (List<String> pattern : DENIED) {
       for (int i = 0; i + pattern.size() <= names.size(); i++) {
         if (names.subList(i, i + pattern.size()).equals(pattern)) {

@@ -12,6 +12,11 @@ import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashSet;
 import java.util.Optional;
@@ -112,15 +117,20 @@ public final class SafeFs {
   /**
    * Replaces (or creates) the file atomically: the bytes go to a new sibling, are synced, and the
    * sibling is renamed over the target within the same open folder. Readers see the old content
-   * or the new, never a mix; a crash leaves one complete version.
+   * or the new, never a mix; a crash leaves one complete version. A replaced file keeps its mode,
+   * owner and group (a 0600 file must not become readable by others); the new content is never
+   * readable by others meanwhile.
    */
   public static void writeAtomically(Dir dir, byte[] content, boolean mustNotExist) throws IOException {
     Path tmp = Path.of(".steward-" + UUID.randomUUID() + ".tmp");
     Set<OpenOption> opts = new HashSet<>(Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
-    try (SeekableByteChannel ch = dir.stream().newByteChannel(tmp, opts)) {
+    PosixFileAttributes replaced = posix(dir.stream(), dir.name());
+    FileAttribute<?>[] attrs = replaced == null ? new FileAttribute<?>[0] : new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)};
+    try (SeekableByteChannel ch = dir.stream().newByteChannel(tmp, opts, attrs)) {
       java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(content);
       while (buf.hasRemaining()) ch.write(buf);
       if (ch instanceof java.nio.channels.FileChannel fc) fc.force(true);
+      if (replaced != null) keepOwnership(dir.stream(), tmp, replaced);
     } catch (IOException e) {
       deleteQuietly(dir.stream(), tmp);
       throw e;
@@ -134,6 +144,33 @@ public final class SafeFs {
       deleteQuietly(dir.stream(), tmp);
       throw e;
     }
+  }
+
+  private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+
+  /** The POSIX attributes of a child, not following links; null when it is absent or the disk has none. */
+  private static @org.jspecify.annotations.Nullable PosixFileAttributes posix(SecureDirectoryStream<Path> dir, Path name) throws IOException {
+    PosixFileAttributeView view = dir.getFileAttributeView(name, PosixFileAttributeView.class, NOFOLLOW);
+    if (view == null) return null;
+    try {
+      return view.readAttributes();
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (UnsupportedOperationException e) {
+      return null;
+    }
+  }
+
+  /** The replaced file's group, owner (where this process may set them) and mode, on its successor. */
+  private static void keepOwnership(SecureDirectoryStream<Path> dir, Path name, PosixFileAttributes from) throws IOException {
+    PosixFileAttributeView view = dir.getFileAttributeView(name, PosixFileAttributeView.class, NOFOLLOW);
+    try {
+      view.setGroup(from.group());
+      view.setOwner(from.owner());
+    } catch (IOException e) {
+      // Only root may give a file away; a user's own files keep their owner anyway.
+    }
+    view.setPermissions(from.permissions());
   }
 
   /**

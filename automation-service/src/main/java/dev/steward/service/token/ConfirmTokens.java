@@ -186,6 +186,9 @@ public final class ConfirmTokens {
       if (!r.tools().contains(call.tool())) {
         throw new TokenRefused(ToolErrorCodes.TOKEN_MISMATCH, "the confirm token was granted for other tools");
       }
+      if (call.paths().isEmpty()) {
+        throw new TokenRefused(ToolErrorCodes.TOKEN_MISMATCH, "a token for a folder covers only calls on paths in it; this call names none");
+      }
       for (Path p : call.paths()) {
         if (r.scopePaths().stream().map(Path::of).noneMatch(p::startsWith)) {
           throw new TokenRefused(ToolErrorCodes.TOKEN_MISMATCH, "\"" + p + "\" is outside the confirm token's scope");

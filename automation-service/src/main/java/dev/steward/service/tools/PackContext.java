@@ -1,6 +1,7 @@
 package dev.steward.service.tools;
 
 import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.service.scope.HostResolver;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -8,10 +9,10 @@ import java.util.function.Supplier;
 /**
  * What the service hands a pack when it builds its tools: the policy in force at each call (read
  * it per call: the user can change it at any time), the user's home folder, the service's data
- * folder (a pack keeps its state in a sub-folder named after itself) and the environment the
- * service started with.
+ * folder (a pack keeps its state in a sub-folder named after itself), the environment the
+ * service started with, and the one resolver through which host names are looked up.
  */
-public record PackContext(Supplier<PolicyDocument> policy, Path userHome, Path data, Map<String, String> environment) {
+public record PackContext(Supplier<PolicyDocument> policy, Path userHome, Path data, Map<String, String> environment, HostResolver resolver) {
 
   public PackContext {
     environment = Map.copyOf(environment);

@@ -95,7 +95,7 @@ class PolicyIT {
     assertEquals("old", Files.readString(t.root.resolve("notes/n.txt")));
     String token = ui.grant(new Grant.Params(trace, List.of(new Grant.Call("files.write_text", write)), null, null, 60, null)).confirmToken();
     assertTrue(exec(agent, trace, "files.write_text", write, token).ok());
-    assertEquals("allow", agent.preflight(id(), "files.write_text", write).decision(), "other traces are not tainted");
+    assertEquals("allow", t.client(Role.AGENT).preflight(id(), "files.write_text", write).decision(), "other connections are not tainted");
   }
 
   @Test

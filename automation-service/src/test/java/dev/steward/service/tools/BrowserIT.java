@@ -183,7 +183,8 @@ class BrowserIT {
     assertTrue(java.nio.file.Files.exists(t.root.resolve("keep.txt")));
     // Even a new file, which needs no click in a clean trace, needs one here.
     assertEquals(Preflight.CONFIRM, agent.preflight(trace, "files.write_text", args("path", "new.txt", "content", "x")).decision());
-    assertEquals(Preflight.ALLOW, agent.preflight(id(), "files.write_text", args("path", "new.txt", "content", "x")).decision());
+    assertEquals(Preflight.ALLOW, t.client(Role.AGENT).preflight(id(), "files.write_text", args("path", "new.txt", "content", "x")).decision(),
+        "another connection is not tainted");
   }
 
   @Test
@@ -338,8 +339,10 @@ class BrowserIT {
     assertTrue(r.ok(), String.valueOf(r.error()));
     byte[] png = Files.readAllBytes(t.root.resolve("page.png"));
     assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(png, 4));
-    ToolResult again = exec(agent, id(), "browser.open_url", args("url", at("/page"), "screenshot_path", "page.png"), null);
+    // A fresh connection: the page read by the first visit taints this one, and a screenshot is a change.
+    ToolResult again = exec(t.client(Role.AGENT), id(), "browser.open_url", args("url", at("/page"), "screenshot_path", "page.png"), null);
     assertEquals(ToolErrorCodes.ALREADY_EXISTS, again.errorCode());
-    assertEquals(ToolErrorCodes.SCOPE_DENIED, exec(agent, id(), "browser.open_url", args("url", at("/page"), "screenshot_path", t.outside.resolve("x.png").toString()), null).errorCode());
+    assertEquals(ToolErrorCodes.SCOPE_DENIED,
+        exec(t.client(Role.AGENT), id(), "browser.open_url", args("url", at("/page"), "screenshot_path", t.outside.resolve("x.png").toString()), null).errorCode());
   }
 }

@@ -52,8 +52,12 @@ class BrowserPrivateHostsIT {
     InetAddress[] addresses = InetAddress.getAllByName(name);
     assertTrue(java.util.Arrays.stream(addresses).anyMatch(a -> a.isLoopbackAddress() || a.isSiteLocalAddress()),
         "this test needs the machine's own name to resolve to a private address: " + name + " → " + java.util.Arrays.toString(addresses));
-    ToolResult r = exec(agent, id(), "browser.open_url", args("url", "http://" + name + "/"), null);
+    // The name is not on the list: nothing is looked up until the user approves; then it is refused.
+    assertEquals(ToolErrorCodes.TOKEN_MISSING, exec(agent, id(), "browser.open_url", args("url", "http://" + name + "/"), null).errorCode());
+    assertEquals(List.of(), t.lookups);
+    ToolResult r = TestService.execConfirmed(t.client(Role.UI), agent, "browser.open_url", args("url", "http://" + name + "/"));
     assertEquals(ToolErrorCodes.SCOPE_DENIED, r.errorCode());
+    assertEquals(List.of(name), t.lookups);
     assertTrue(r.error().message().contains("resolves to"), r.error().message());
   }
 }

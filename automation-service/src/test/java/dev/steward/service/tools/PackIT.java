@@ -75,7 +75,8 @@ class PackIT {
     assertEquals(2, TestService.exec(agent, "sample.tally_get", args("name", "apples")).value().path("value").asLong());
 
     Audit.QueryResult rows = ui.call(Methods.AUDIT_QUERY, Map.of("tool", "sample.tally_add"), Audit.QueryResult.class);
-    assertEquals(7, rows.rows().size(), "a refusal row each for the bad and the unconfirmed call, two rows each for the two that ran, the token's grant row");
+    assertEquals(8, rows.rows().size(),
+        "a refusal row each for the bad and the unconfirmed call, two rows each for the two that ran, the confirmed call's preflight, the token's grant row");
     assertFalse(ui.call(Methods.AUDIT_QUERY, Map.of("tool", "tool.undo"), Audit.QueryResult.class).rows().isEmpty());
   }
 }

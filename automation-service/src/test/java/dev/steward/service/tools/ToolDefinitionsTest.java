@@ -31,7 +31,7 @@ class ToolDefinitionsTest {
 
   private static List<Tool> allTools() {
     PackContext context = new PackContext(() -> { throw new IllegalStateException("no policy in this test"); }, Path.of("/nonexistent-home"),
-        Path.of("/nonexistent-data"), Map.of());
+        Path.of("/nonexistent-data"), Map.of(), dev.steward.service.scope.HostResolver.system());
     List<ToolPack> packs = ToolPacks.load();
     try {
       return new ArrayList<>(ToolPacks.registry(packs, context).all());

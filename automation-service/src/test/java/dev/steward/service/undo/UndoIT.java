@@ -170,7 +170,8 @@ class UndoIT {
   @Test
   void the_preview_of_an_overwrite_shows_a_unified_diff() throws Exception {
     Files.writeString(t.root.resolve("d.txt"), "one\ntwo\nthree\n");
-    Preflight.Result p = agent.preflight(id(), "files.write_text", args("path", "d.txt", "content", "one\n2\nthree\n"));
+    // The diff shows the file's contents: it is for the window (ui), never handed to the agent.
+    Preflight.Result p = ui.preflight(id(), "files.write_text", args("path", "d.txt", "content", "one\n2\nthree\n"));
     String diff = p.preview().get("diff").asText();
     assertTrue(diff.contains("-two\n") && diff.contains("+2\n") && diff.contains(" one\n"), diff);
     assertTrue(diff.contains("@@ -1,3 +1,3 @@"), diff);

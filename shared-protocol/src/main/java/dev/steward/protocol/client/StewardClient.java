@@ -9,6 +9,7 @@ import dev.steward.protocol.jsonrpc.MessageCodec;
 import dev.steward.protocol.jsonrpc.Notification;
 import dev.steward.protocol.jsonrpc.Request;
 import dev.steward.protocol.jsonrpc.Response;
+import dev.steward.protocol.method.Deny;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Hello;
@@ -217,6 +218,14 @@ public final class StewardClient implements AutoCloseable {
 
   public Preflight.Result preflight(String traceId, String tool, JsonNode args) {
     return call(Methods.TOOL_PREFLIGHT, new Preflight.Params(traceId, tool, args), Preflight.Result.class);
+  }
+
+  public Preflight.Result preflight(Preflight.Params params) {
+    return call(Methods.TOOL_PREFLIGHT, params, Preflight.Result.class);
+  }
+
+  public Deny.Result deny(Deny.Params params) {
+    return call(Methods.APPROVAL_DENY, params, Deny.Result.class);
   }
 
   public Grant.Result grant(Grant.Params params) {

@@ -8,13 +8,23 @@ public final class Execute {
 
   private Execute() {}
 
+  /**
+   * {@code conversation_id} names the conversation the call belongs to: the service keeps taint
+   * per conversation (SPEC §10), and per connection for a client that sends none.
+   */
   public record Params(
       String traceId,
       String callId,
       String tool,
       JsonNode args,
       @Nullable String confirmToken,
-      @Nullable String idempotencyKey) {}
+      @Nullable String idempotencyKey,
+      @Nullable String conversationId) {
+
+    public Params(String traceId, String callId, String tool, JsonNode args, @Nullable String confirmToken, @Nullable String idempotencyKey) {
+      this(traceId, callId, tool, args, confirmToken, idempotencyKey, null);
+    }
+  }
 
   public record CancelParams(String callId) {}
 

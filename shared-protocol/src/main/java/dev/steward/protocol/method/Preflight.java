@@ -10,7 +10,12 @@ public final class Preflight {
 
   private Preflight() {}
 
-  public record Params(String traceId, String tool, JsonNode args) {}
+  public record Params(String traceId, String tool, JsonNode args, @Nullable String conversationId) {
+
+    public Params(String traceId, String tool, JsonNode args) {
+      this(traceId, tool, args, null);
+    }
+  }
 
   /**
    * {@code decision} is {@code allow}, {@code confirm} or {@code deny}; {@code code} is the error

@@ -14,6 +14,7 @@ import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
+import dev.steward.service.scope.HostResolver;
 import dev.steward.service.scope.HostScope;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
@@ -57,12 +58,14 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
       ToolDefinitions.load(OpenUrl.class, "browser.open_url.json");
 
   private final Supplier<PolicyDocument> policy;
+  private final HostResolver resolver;
   private final BrowserSession session;
 
   /** {@code profileDir}: where the browser profile is kept when the user turns that on (policy.json's browser.keep_profile). */
-  public OpenUrl(Supplier<PolicyDocument> policy, Map<String, String> env, Path userHome, Path profileDir) {
+  public OpenUrl(Supplier<PolicyDocument> policy, HostResolver resolver, Map<String, String> env, Path userHome, Path profileDir) {
     super(DEFINITION);
     this.policy = policy;
+    this.resolver = resolver;
     this.session = new BrowserSession(() -> BrowserLocator.find(env, userHome, System.getProperty("os.name", "")), profileDir);
   }
 
@@ -98,7 +101,7 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
 
   @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
-    HostScope scope = new HostScope(policy.get().hosts());
+    HostScope scope = new HostScope(policy.get().hosts(), resolver);
     URI uri;
     try {
       uri = scope.check(args.path("url").asText());

@@ -36,7 +36,7 @@ public final class DeleteFile extends SinglePathTool {
       ToolDefinitions.load(DeleteFile.class, "files.delete.json");
 
   public DeleteFile() {
-    super(DEFINITION, Access.WRITE);
+    super(DEFINITION, Access.REMOVE);
   }
 
   @Override

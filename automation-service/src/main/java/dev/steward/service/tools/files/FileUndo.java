@@ -84,7 +84,7 @@ final class FileUndo {
 
   private static ResolvedPath resolve(PathScope scope, String real) throws ToolFailure {
     try {
-      return scope.resolve(real, Access.WRITE);
+      return scope.resolve(real, Access.REMOVE);
     } catch (ScopeDenied e) {
       throw new ToolFailure(ToolErrorCodes.SCOPE_DENIED, "cannot undo: " + e.getMessage(), "/audit_id", null);
     }

@@ -12,6 +12,7 @@ import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
+import java.util.Optional;
 
 /** {@code files.list_dir}: a folder's entries, optionally recursive; links are listed, not followed. */
 public final class ListDir extends SinglePathTool {
@@ -26,6 +27,13 @@ public final class ListDir extends SinglePathTool {
 
   public ListDir() {
     super(DEFINITION, Access.READ);
+  }
+
+  /** File names in a read-only root (Downloads) are chosen by strangers: a listing of one taints. */
+  @Override
+  public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
+    ResolvedPath p = ctx.path("/path");
+    return ctx.scope().inWritableRoot(p.real()) ? Optional.empty() : Optional.of("file names under " + p.real());
   }
 
   @Override

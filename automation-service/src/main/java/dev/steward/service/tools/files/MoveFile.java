@@ -42,7 +42,8 @@ public final class MoveFile extends BaseTool {
   @Override
   public List<PathUse> paths(JsonNode args) {
     return List.of(
-        new PathUse("/from", args.path("from").asText(), Access.WRITE), new PathUse("/to", args.path("to").asText(), Access.WRITE));
+        new PathUse("/from", args.path("from").asText(), Access.REMOVE),
+        new PathUse("/to", args.path("to").asText(), args.path("overwrite").asBoolean(false) ? Access.REMOVE : Access.WRITE));
   }
 
   @Override

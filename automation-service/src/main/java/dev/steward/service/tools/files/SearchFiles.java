@@ -61,7 +61,9 @@ public final class SearchFiles extends SinglePathTool {
   @Override
   public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
     ResolvedPath p = ctx.path("/path");
-    return args.has("content") && !ctx.scope().inWritableRoot(p.real()) ? Optional.of("file contents under " + p.real()) : Optional.empty();
+    if (ctx.scope().inWritableRoot(p.real())) return Optional.empty();
+    // File names in a read-only root (Downloads) are chosen by strangers, as are the lines found.
+    return Optional.of((args.has("content") ? "file contents under " : "file names under ") + p.real());
   }
 
   /** One search's settings and shared state; tasks stop as soon as {@link #stop} is set. */

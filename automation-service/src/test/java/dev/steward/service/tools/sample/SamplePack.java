@@ -27,6 +27,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class SamplePack implements ToolPack {
 
   private final Map<String, Long> tallies = new ConcurrentHashMap<>();
+  /** What {@code sample.beacon} "sent" (every service started in a test JVM shares it). */
+  public static final List<String> SENT = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   @Override
   public String name() {
@@ -35,7 +37,7 @@ public final class SamplePack implements ToolPack {
 
   @Override
   public List<Tool> tools(PackContext context) {
-    return List.of(new Add(), new Get());
+    return List.of(new Add(), new Get(), new Beacon(), new Wait());
   }
 
   private static ObjectNode tally(String name, long value) {
@@ -101,6 +103,43 @@ public final class SamplePack implements ToolPack {
       Long value = tallies.get(name);
       if (value == null) throw new ToolFailure(ToolErrorCodes.NOT_FOUND, "no tally named \"" + name + "\"", "/name", null);
       return tally(name, value);
+    }
+  }
+
+  private static final class Beacon extends BaseTool {
+    private static final ToolDefinition DEFINITION = ToolDefinitions.load(SamplePack.class, "sample.beacon.json");
+
+    Beacon() {
+      super(DEFINITION);
+    }
+
+    @Override
+    public JsonNode run(JsonNode args, ToolContext ctx) {
+      SENT.add(args.path("message").asText());
+      return Json.object().put("sent", SENT.size());
+    }
+  }
+
+  private static final class Wait extends BaseTool {
+    private static final ToolDefinition DEFINITION = ToolDefinitions.load(SamplePack.class, "sample.wait.json");
+
+    Wait() {
+      super(DEFINITION);
+    }
+
+    @Override
+    public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+      long start = System.nanoTime();
+      long until = start + args.path("millis").asLong() * 1_000_000;
+      while (System.nanoTime() < until) {
+        ToolContext.checkCancelled();
+        try {
+          Thread.sleep(10);
+        } catch (InterruptedException e) {
+          throw new ToolFailure(ToolErrorCodes.CANCELLED, "the call was cancelled");
+        }
+      }
+      return Json.object().put("waited", (System.nanoTime() - start) / 1_000_000);
     }
   }
 }
