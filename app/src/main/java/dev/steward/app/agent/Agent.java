@@ -51,6 +51,13 @@ public final class Agent implements Conversation, AutoCloseable {
   private final List<ChatMessage> history = new ArrayList<>();
   /** The open conversation's id and a slash (agent thread only); empty before one is opened. */
   private String tracePrefix = "";
+  /** The open conversation's id (agent thread only): the service keeps taint per conversation. */
+  private @Nullable String conversationId;
+  /**
+   * The most text of earlier messages sent with a request: past it the oldest turns are left out
+   * (they stay in the history shown and in the audit log), so a long conversation never fails.
+   */
+  static final int MAX_CONTEXT_CHARS = 120_000;
   private volatile boolean stopping;
   private volatile @Nullable CompletableFuture<ChatResponse> streaming;
   private volatile @Nullable StreamingHandle streamHandle;
@@ -117,6 +124,7 @@ public final class Agent implements Conversation, AutoCloseable {
   public void restore(String conversationId, List<Exchange> exchanges) {
     thread.execute(() -> {
       tracePrefix = conversationId + "/";
+      this.conversationId = conversationId;
       history.clear();
       history.add(SystemMessage.from(SYSTEM_PROMPT));
       for (Exchange e : exchanges) history.add(e.fromUser() ? UserMessage.from(e.text()) : AiMessage.from(e.text()));
@@ -195,7 +203,7 @@ public final class Agent implements Conversation, AutoCloseable {
   private List<CallOutcome> runCalls(String traceId, List<ProposedCall> calls, TurnListener listener) {
     calls.forEach(c -> runningCalls.add(c.callId()));
     try {
-      return runner.run(traceId, calls, listener);
+      return runner.run(traceId, conversationId, calls, listener);
     } finally {
       calls.forEach(c -> runningCalls.remove(c.callId()));
     }
@@ -207,7 +215,7 @@ public final class Agent implements Conversation, AutoCloseable {
     streamHandle = null;
     listener.assistantStarted();
     try {
-      ChatRequest request = ChatRequest.builder().messages(List.copyOf(history)).toolSpecifications(tools.specifications()).build();
+      ChatRequest request = ChatRequest.builder().messages(withinBudget(history, MAX_CONTEXT_CHARS)).toolSpecifications(tools.specifications()).build();
       model.chat().chat(
           request,
           new StreamingChatResponseHandler() {
@@ -243,6 +251,42 @@ public final class Agent implements Conversation, AutoCloseable {
       streaming = null;
       listener.assistantFinished();
     }
+  }
+
+  /**
+   * The system prompt and the newest messages that fit in {@code budget} characters; the cut is
+   * made at a user's message, so no tool result is sent without the call it answers.
+   */
+  static List<ChatMessage> withinBudget(List<ChatMessage> history, int budget) {
+    int total = 0;
+    int start = history.size();
+    for (int i = history.size() - 1; i >= 1; i--) {
+      total += size(history.get(i));
+      if (total > budget) break;
+      start = i;
+    }
+    while (start < history.size() && !(history.get(start) instanceof UserMessage)) start++;
+    if (start >= history.size()) {
+      // Even the newest turn is over the budget: send it from its user's message all the same.
+      start = history.size() - 1;
+      while (start > 1 && !(history.get(start) instanceof UserMessage)) start--;
+    }
+    List<ChatMessage> out = new ArrayList<>(history.size() - start + 1);
+    out.add(history.get(0));
+    out.addAll(history.subList(Math.max(1, start), history.size()));
+    return out;
+  }
+
+  private static int size(ChatMessage m) {
+    if (m instanceof UserMessage u) return u.hasSingleText() ? u.singleText().length() : 1000;
+    if (m instanceof AiMessage a) {
+      int n = a.text() == null ? 0 : a.text().length();
+      if (a.hasToolExecutionRequests()) for (ToolExecutionRequest r : a.toolExecutionRequests()) n += String.valueOf(r.arguments()).length() + 50;
+      return n;
+    }
+    if (m instanceof ToolExecutionResultMessage t) return t.text().length();
+    if (m instanceof SystemMessage sys) return sys.text().length();
+    return 100;
   }
 
   private static String newId(String prefix) {

@@ -5,6 +5,7 @@ import dev.steward.protocol.method.Preflight;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Asks the user about calls the gate wants confirmed. All calls of one turn that need a click are
@@ -16,7 +17,12 @@ public interface Approver {
   record Pending(ProposedCall call, Preflight.Result preflight) {}
 
   /** The calls, and the moment the approval (and so the token it mints) runs out. */
-  record Request(String traceId, List<Pending> calls, Instant deadline) {}
+  record Request(String traceId, @Nullable String conversationId, List<Pending> calls, Instant deadline) {
+
+    public Request(String traceId, List<Pending> calls, Instant deadline) {
+      this(traceId, null, calls, deadline);
+    }
+  }
 
   enum Verdict {
     APPROVED,
@@ -24,8 +30,20 @@ public interface Approver {
     EXPIRED
   }
 
-  /** The user's answer for one call: the arguments they approved (maybe edited). */
-  record Answer(String callId, Verdict verdict, JsonNode args, boolean alwaysAllow) {}
+  /**
+   * The user's answer for one call: the arguments they approved (maybe edited), and with "always
+   * allow here" the folders the grant covers, as the dialog showed them for those arguments.
+   */
+  record Answer(String callId, Verdict verdict, JsonNode args, boolean alwaysAllow, List<String> grantFolders) {
+
+    public Answer {
+      grantFolders = List.copyOf(grantFolders);
+    }
+
+    public Answer(String callId, Verdict verdict, JsonNode args, boolean alwaysAllow) {
+      this(callId, verdict, args, alwaysAllow, List.of());
+    }
+  }
 
   CompletableFuture<List<Answer>> review(Request request);
 }

@@ -1,10 +1,10 @@
 package dev.steward.app.agent;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Deny;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Methods;
@@ -33,10 +33,18 @@ public final class ClientServiceLink implements ServiceLink {
   }
 
   @Override
-  public CompletableFuture<Preflight.Result> preflight(String traceId, String tool, JsonNode args) {
-    return agent
-        .call(Methods.TOOL_PREFLIGHT, new Preflight.Params(traceId, tool, args))
-        .thenApply(n -> Json.convert(n, Preflight.Result.class));
+  public CompletableFuture<Preflight.Result> preflight(Preflight.Params params) {
+    return agent.call(Methods.TOOL_PREFLIGHT, params).thenApply(n -> Json.convert(n, Preflight.Result.class));
+  }
+
+  @Override
+  public CompletableFuture<Preflight.Result> preview(Preflight.Params params) {
+    return ui.call(Methods.TOOL_PREFLIGHT, params).thenApply(n -> Json.convert(n, Preflight.Result.class));
+  }
+
+  @Override
+  public void declined(Deny.Params params) {
+    ui.deny(params);
   }
 
   @Override

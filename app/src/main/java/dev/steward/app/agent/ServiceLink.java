@@ -1,6 +1,6 @@
 package dev.steward.app.agent;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.method.Deny;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Preflight;
@@ -17,7 +17,14 @@ public interface ServiceLink {
 
   List<ToolDefinition> tools();
 
-  CompletableFuture<Preflight.Result> preflight(String traceId, String tool, JsonNode args);
+  /** The gate's decision for a call, asked by the agent (its preview carries no file contents). */
+  CompletableFuture<Preflight.Result> preflight(Preflight.Params params);
+
+  /** ui role: the same decision as the dialog shows it, with the preview's diff. */
+  CompletableFuture<Preflight.Result> preview(Preflight.Params params);
+
+  /** ui role: the user declined these calls (or let the approval expire): each gets a denied row. */
+  void declined(Deny.Params params);
 
   CompletableFuture<ToolResult> execute(Execute.Params params);
 

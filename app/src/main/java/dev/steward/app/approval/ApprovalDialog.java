@@ -25,8 +25,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The confirmation dialog (SPEC §8): for each call, what will happen in plain words, tool, risk,
  * scopes, where untrusted content came from, the diff of an overwrite and the arguments to edit;
- * a countdown; Approve once / Always allow here (not for high risk) / Deny. Enter approves (outside the argument editor), Esc denies; focus
- * starts on Deny when anything is high risk.
+ * a countdown; Approve once / Always allow here (not for high risk) / Deny. What each call shows
+ * is the gate's preview of the arguments in its editor, redone on every edit; Approve waits for
+ * it. Keys: Esc denies; Enter (outside the argument editor) approves — or, when anything is high
+ * risk, denies, and approving takes the deliberate Ctrl+Enter; Tab leaves the argument editor.
  */
 public final class ApprovalDialog {
 
@@ -36,6 +38,7 @@ public final class ApprovalDialog {
   private final Button approve = new Button("Approve once");
   private final Button always = new Button("Always allow here");
   private final Button deny = new Button("Deny");
+  private final java.util.List<TextArea> editors = new java.util.ArrayList<>();
 
   public ApprovalDialog(ApprovalViewModel model, @Nullable Window owner) {
     this.model = model;
@@ -53,6 +56,12 @@ public final class ApprovalDialog {
     Label timer = new Label();
     timer.getStyleClass().add("approval-countdown");
     timer.textProperty().bind(model.secondsLeftProperty().asString("This approval expires in %d s"));
+    boolean high = model.focusDenyFirst();
+    approve.setText(high ? "Approve once (Ctrl+Enter)" : "Approve once (Enter)");
+    deny.setText(high ? "Deny (Enter, Esc)" : "Deny (Esc)");
+    approve.setMinWidth(Region.USE_PREF_SIZE);
+    deny.setMinWidth(Region.USE_PREF_SIZE);
+    always.setMinWidth(Region.USE_PREF_SIZE);
     approve.setId("approve");
     approve.getStyleClass().add("accent");
     approve.setDefaultButton(false);
@@ -97,7 +106,9 @@ public final class ApprovalDialog {
       tick.selectedProperty().bindBidirectional(item.tickedProperty());
       head.getChildren().add(tick);
     }
-    Label words = new Label(item.inWords());
+    Label words = new Label();
+    words.setId("words-" + item.pending().call().callId());
+    words.textProperty().bind(item.inWordsProperty());
     words.getStyleClass().add("approval-words");
     words.setWrapText(true);
     Label risk = new Label(item.risk().wire());
@@ -106,33 +117,53 @@ public final class ApprovalDialog {
     head.getChildren().addAll(risk, words);
     box.getChildren().add(head);
 
-    Label tool = new Label(item.tool() + " — " + item.reason());
-    tool.getStyleClass().add("approval-meta");
-    tool.setWrapText(true);
+    Label tool = meta("");
+    tool.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> item.tool() + " — " + item.reason(), item.shownProperty()));
     box.getChildren().add(tool);
-    if (!item.scopes().isEmpty()) box.getChildren().add(meta("Touches: " + String.join(", ", item.scopes())));
+    Label touches = meta("");
+    touches.setId("touches-" + item.pending().call().callId());
+    touches.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> "Touches: " + String.join(", ", item.scopes()), item.scopesProperty()));
+    touches.visibleProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> !item.scopes().isEmpty(), item.scopesProperty()));
+    touches.managedProperty().bind(touches.visibleProperty());
+    box.getChildren().add(touches);
     if (!item.taint().isEmpty()) {
       Label taint = meta("Untrusted content in this conversation came from: " + String.join(", ", item.taint()));
       taint.getStyleClass().add("approval-taint");
       box.getChildren().add(taint);
     }
-    if (!item.diff().isEmpty()) {
-      TextArea diff = new TextArea(item.diff());
-      diff.setId("diff-" + item.pending().call().callId());
-      diff.getStyleClass().add("approval-diff");
-      diff.setEditable(false);
-      diff.setPrefRowCount(Math.min(12, (int) item.diff().lines().count() + 1));
-      box.getChildren().addAll(meta("Changes:"), diff);
-    }
+    Label changes = meta("Changes:");
+    TextArea diff = new TextArea();
+    diff.setId("diff-" + item.pending().call().callId());
+    diff.getStyleClass().add("approval-diff");
+    diff.setEditable(false);
+    diff.setFocusTraversable(false);
+    diff.textProperty().bind(item.diffProperty());
+    diff.prefRowCountProperty().bind(javafx.beans.binding.Bindings.createIntegerBinding(
+        () -> Math.min(12, (int) item.diff().lines().count() + 1), item.diffProperty()));
+    diff.visibleProperty().bind(item.diffProperty().isNotEmpty());
+    diff.managedProperty().bind(diff.visibleProperty());
+    changes.visibleProperty().bind(diff.visibleProperty());
+    changes.managedProperty().bind(diff.visibleProperty());
+    box.getChildren().addAll(changes, diff);
     TextArea args = new TextArea();
     args.setId("args-" + item.pending().call().callId());
     args.getStyleClass().add("approval-args");
     args.textProperty().bindBidirectional(item.argsTextProperty());
     args.setPrefRowCount(Math.min(8, (int) item.argsTextProperty().get().lines().count() + 1));
+    // Tab moves on, as in every other field: a tab character is never needed in JSON.
+    editors.add(args);
+    args.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
+      if (e.getCode() == KeyCode.TAB && !e.isControlDown()) {
+        e.consume();
+        moveFocus(args, !e.isShiftDown());
+      }
+    });
     Label problem = new Label();
     problem.setId("problem-" + item.pending().call().callId());
     problem.getStyleClass().add("approval-problem");
     problem.textProperty().bind(item.problemProperty());
+    problem.setWrapText(true);
+    problem.setMinHeight(Region.USE_PREF_SIZE);
     problem.visibleProperty().bind(item.problemProperty().isNotEmpty());
     problem.managedProperty().bind(problem.visibleProperty());
     box.getChildren().addAll(meta("Arguments (you can edit them):"), args, problem);
@@ -150,17 +181,46 @@ public final class ApprovalDialog {
     if (e.getCode() == KeyCode.ESCAPE) {
       model.deny();
       e.consume();
-    } else if (e.getCode() == KeyCode.ENTER && !(e.getTarget() instanceof TextArea) && !(e.getTarget() == deny)) {
+    } else if (e.getCode() == KeyCode.ENTER && e.isShortcutDown()) {
       model.approve();
       e.consume();
+    } else if (e.getCode() == KeyCode.ENTER && !(e.getTarget() instanceof TextArea)) {
+      if (model.focusDenyFirst() || e.getTarget() == deny) model.deny();
+      else model.approve();
+      e.consume();
     }
+  }
+
+  /** From an argument editor: to the next call's editor, and after the last to Approve (or Deny while Approve waits). */
+  private void moveFocus(TextArea from, boolean forward) {
+    int i = editors.indexOf(from) + (forward ? 1 : -1);
+    if (i >= 0 && i < editors.size()) editors.get(i).requestFocus();
+    else if (forward) (approve.isDisabled() ? deny : approve).requestFocus();
   }
 
   public void show() {
     countdown.play();
     stage.show();
-    if (model.focusDenyFirst()) deny.requestFocus();
-    else approve.requestFocus();
+    if (model.focusDenyFirst()) {
+      deny.requestFocus();
+    } else if (!approve.isDisabled()) {
+      approve.requestFocus();
+    } else {
+      // Approve waits for the window's own preview; it takes the focus when that arrives, unless
+      // the user has already gone somewhere with a key or the mouse.
+      boolean[] touched = {false};
+      stage.getScene().addEventFilter(KeyEvent.KEY_PRESSED, e -> touched[0] = true);
+      stage.getScene().addEventFilter(javafx.scene.input.MouseEvent.MOUSE_PRESSED, e -> touched[0] = true);
+      deny.requestFocus();
+      approve.disabledProperty().addListener(new javafx.beans.value.ChangeListener<>() {
+        @Override
+        public void changed(javafx.beans.value.ObservableValue<? extends Boolean> o, Boolean was, Boolean now) {
+          if (now) return;
+          approve.disabledProperty().removeListener(this);
+          if (!touched[0]) approve.requestFocus();
+        }
+      });
+    }
   }
 
   public Stage stage() {

@@ -2,21 +2,33 @@ package dev.steward.app.approval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.app.agent.Approver;
+import dev.steward.app.agent.ProposedCall;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.tool.Risk;
 import java.io.IOException;
 import java.util.List;
+import java.util.Objects;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.beans.binding.ObjectBinding;
+import javafx.beans.binding.StringBinding;
 import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One call in the approval dialog: ticked or not, and its arguments as editable JSON with the
- * problem the gate found in them (empty when none).
+ * One call in the approval dialog: ticked or not, its arguments as editable JSON, the problem the
+ * gate found in them (empty when none), and what the dialog shows of it — the headline, the
+ * folders touched, the diff — taken from the gate's preview of exactly the arguments in the
+ * editor. Until the preview of the current text has come back, the item is not {@link #current}
+ * and cannot be approved: a user never approves a call described by arguments it no longer has.
  */
 public final class ApprovalItem {
 
@@ -25,11 +37,23 @@ public final class ApprovalItem {
   private final StringProperty argsText;
   private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
   private final String originalText;
+  /** The gate's preview shown, and the editor text it belongs to (null until the window's own preview came back). */
+  private final ObjectProperty<Preflight.Result> shown;
+  private final ObjectProperty<@Nullable String> shownFor = new SimpleObjectProperty<>();
+  private final BooleanBinding current;
+  private final StringBinding inWords;
+  private final StringBinding diff;
+  private final ObjectBinding<List<String>> scopes;
 
   ApprovalItem(Approver.Pending pending) {
     this.pending = pending;
     this.originalText = Json.pretty(pending.call().args());
     this.argsText = new SimpleStringProperty(originalText);
+    this.shown = new SimpleObjectProperty<>(pending.preflight());
+    this.current = Bindings.createBooleanBinding(() -> Objects.equals(shownFor.get(), argsText.get()), shownFor, argsText);
+    this.inWords = Bindings.createStringBinding(() -> PlainWords.describe(shownCall(), shown.get()), shown);
+    this.diff = Bindings.createStringBinding(() -> diffOf(shown.get()), shown);
+    this.scopes = Bindings.createObjectBinding(() -> shown.get().paths() == null ? List.of() : shown.get().paths(), shown);
   }
 
   public Approver.Pending pending() {
@@ -44,34 +68,74 @@ public final class ApprovalItem {
     return pending.preflight().risk();
   }
 
-  /** "Always allow here" is a standing grant, never offered for high-risk tools (SPEC §2). */
-  public boolean alwaysAllowOffered() {
-    return risk() != Risk.HIGH && pending.preflight().paths() != null && !pending.preflight().paths().isEmpty();
+  /** The call as the shown preview describes it: the arguments that preview was made for. */
+  private ProposedCall shownCall() {
+    JsonNode args = shownFor.get() == null ? null : parse(shownFor.get());
+    return args == null ? pending.call() : new ProposedCall(pending.call().callId(), pending.call().tool(), args);
   }
 
-  /** What will happen, in plain words. */
+  /** "Always allow here" is a standing grant, never offered for high-risk tools (SPEC §2). */
+  public boolean alwaysAllowOffered() {
+    return risk() != Risk.HIGH && !scopes.get().isEmpty();
+  }
+
+  /** What will happen, in plain words, for the arguments of the shown preview. */
+  public StringBinding inWordsProperty() {
+    return inWords;
+  }
+
   public String inWords() {
-    return PlainWords.describe(pending.call(), pending.preflight());
+    return inWords.get();
   }
 
   public String reason() {
-    return pending.preflight().reason();
+    return shown.get().reason();
+  }
+
+  public ObjectProperty<Preflight.Result> shownProperty() {
+    return shown;
+  }
+
+  public ObjectBinding<List<String>> scopesProperty() {
+    return scopes;
   }
 
   public List<String> scopes() {
-    List<String> paths = pending.preflight().paths();
-    return paths == null ? List.of() : paths;
+    return scopes.get();
   }
 
   public List<String> taint() {
-    List<String> t = pending.preflight().taint();
+    List<String> t = shown.get().taint();
     return t == null ? List.of() : t;
   }
 
-  /** The unified diff of a text overwrite, or empty. */
+  /** The unified diff of a text overwrite; "no change" when the new text equals the old; empty otherwise. */
+  public StringBinding diffProperty() {
+    return diff;
+  }
+
   public String diff() {
-    JsonNode preview = pending.preflight().preview();
-    return preview == null ? "" : preview.path("diff").asText("");
+    return diff.get();
+  }
+
+  static final String NO_CHANGE = "No change: the file already holds exactly this text.";
+
+  private static String diffOf(Preflight.Result r) {
+    JsonNode preview = r.preview();
+    if (preview == null) return "";
+    if (preview.path("overwrites").asBoolean(false) && preview.has("diff") && preview.path("diff").asText("").isEmpty()) return NO_CHANGE;
+    return preview.path("diff").asText("");
+  }
+
+  /** Whether what is shown was made for exactly the arguments in the editor. */
+  public BooleanBinding currentProperty() {
+    return current;
+  }
+
+  /** The gate's preview for {@code text}, now shown. */
+  void show(String text, Preflight.Result result) {
+    shown.set(result);
+    shownFor.set(text);
   }
 
   public BooleanProperty tickedProperty() {
@@ -96,8 +160,12 @@ public final class ApprovalItem {
 
   /** The arguments as edited, or null when the text is not a JSON object. */
   @Nullable JsonNode parsedArgs() {
+    return parse(argsText.get());
+  }
+
+  private static @Nullable JsonNode parse(String text) {
     try {
-      JsonNode node = Json.parse(argsText.get());
+      JsonNode node = Json.parse(text);
       return node != null && node.isObject() ? node : null;
     } catch (IOException e) {
       return null;

@@ -2,6 +2,7 @@ package dev.steward.app.approval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.app.agent.Approver;
+import dev.steward.app.agent.GrantFolders;
 import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolErrorCodes;
@@ -63,21 +64,28 @@ public final class ApprovalViewModel {
       items.add(item);
       deps.add(item.tickedProperty());
       deps.add(item.problemProperty());
+      deps.add(item.currentProperty());
     }
     this.canApprove =
         Bindings.createBooleanBinding(
             () -> !answered.get() && items.stream().anyMatch(i -> i.tickedProperty().get())
-                && items.stream().filter(i -> i.tickedProperty().get()).allMatch(i -> i.problemProperty().get().isEmpty()),
+                && items.stream().filter(i -> i.tickedProperty().get())
+                    .allMatch(i -> i.problemProperty().get().isEmpty() && i.currentProperty().get()),
             deps.toArray(Observable[]::new));
     // "Always allow here" is a standing grant: offered only when every ticked call may have one.
     this.canAlwaysAllow =
         Bindings.createBooleanBinding(
             () -> canApprove.get() && items.stream().filter(i -> i.tickedProperty().get()).allMatch(ApprovalItem::alwaysAllowOffered),
             canApprove);
+    // What the dialog shows comes from the window's own preview of the arguments in the editor.
+    items.forEach(this::validate);
     tick();
   }
 
-  /** Re-checks edited arguments: JSON first, then the gate's schema and scope checks. */
+  /**
+   * Re-checks the arguments in the editor: JSON first, then the gate's preflight of exactly them,
+   * whose preview (headline, folders, diff) the dialog then shows.
+   */
   private void validate(ApprovalItem item) {
     JsonNode args = item.parsedArgs();
     if (args == null) {
@@ -94,7 +102,10 @@ public final class ApprovalViewModel {
                       if (!text.equals(item.argsTextProperty().get())) return; // a newer edit is being checked
                       if (error != null) {
                         item.setProblem("Could not check the arguments: " + error.getMessage());
-                      } else if (Preflight.DENY.equals(result.decision())) {
+                        return;
+                      }
+                      item.show(text, result);
+                      if (Preflight.DENY.equals(result.decision())) {
                         String where = result.field() == null || result.field().isEmpty() ? "" : " (at " + result.field() + ")";
                         item.setProblem(
                             (ToolErrorCodes.VALIDATION_ERROR.equals(result.code()) ? "Invalid: " : "Not allowed: ") + result.reason() + where);
@@ -127,7 +138,7 @@ public final class ApprovalViewModel {
     for (ApprovalItem i : items) {
       String id = i.pending().call().callId();
       if (i.tickedProperty().get()) {
-        answers.add(new Approver.Answer(id, Approver.Verdict.APPROVED, i.parsedArgs(), always));
+        answers.add(new Approver.Answer(id, Approver.Verdict.APPROVED, i.parsedArgs(), always, always ? GrantFolders.of(i.scopes()) : List.of()));
       } else {
         answers.add(new Approver.Answer(id, Approver.Verdict.DECLINED, i.pending().call().args(), false));
       }

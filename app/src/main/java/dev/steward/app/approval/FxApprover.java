@@ -2,6 +2,7 @@ package dev.steward.app.approval;
 
 import dev.steward.app.agent.Approver;
 import dev.steward.app.agent.ServiceLink;
+import dev.steward.protocol.method.Preflight;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +29,7 @@ public final class FxApprover implements Approver {
         () -> {
           ApprovalViewModel model =
               new ApprovalViewModel(
-                  request, answer, Clock.systemUTC(), (tool, args) -> link.preflight(request.traceId(), tool, args), Platform::runLater);
+                  request, answer, Clock.systemUTC(), (tool, args) -> link.preview(new Preflight.Params(request.traceId(), tool, args, request.conversationId())), Platform::runLater);
           new ApprovalDialog(model, owner.get()).show();
         });
     return answer;

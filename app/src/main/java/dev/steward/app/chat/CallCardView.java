@@ -1,6 +1,5 @@
 package dev.steward.app.chat;
 
-import dev.steward.app.agent.CallRunner;
 import dev.steward.app.agent.CallState;
 import javafx.geometry.Pos;
 import javafx.scene.control.Hyperlink;
@@ -56,13 +55,13 @@ final class CallCardView extends VBox {
     expander.setExpanded(false);
     expander.getStyleClass().add("call-details");
 
-    // A finished call has its rows in the audit log (a declined one never reached the gate).
+    // A finished call has its rows in the audit log (a declined one its "denied" row).
     Hyperlink audit = new Hyperlink("Show in audit log");
     audit.setId("audit-link-" + card.callId());
     audit.getStyleClass().add("call-audit-link");
     audit.setOnAction(e -> showInAudit.run());
     audit.visibleProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(
-        () -> card.state().finished() && !card.detail().equals(CallRunner.DECLINED), card.stateProperty(), card.detailProperty()));
+        () -> card.state().finished(), card.stateProperty()));
     audit.managedProperty().bind(audit.visibleProperty());
 
     getChildren().addAll(head, summary, detail, expander, audit);

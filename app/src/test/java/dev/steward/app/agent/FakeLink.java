@@ -2,6 +2,7 @@ package dev.steward.app.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Deny;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Preflight;
@@ -29,9 +30,12 @@ final class FakeLink implements ServiceLink {
 
   final Map<String, String> decisions = new ConcurrentHashMap<>();
   final Map<String, ToolError> failures = new ConcurrentHashMap<>();
+  final Map<String, JsonNode> results = new ConcurrentHashMap<>();
   final List<Grant.Params> grants = new CopyOnWriteArrayList<>();
   final List<Execute.Params> executed = new CopyOnWriteArrayList<>();
   final List<String> standingGrants = new CopyOnWriteArrayList<>();
+  final List<Preflight.Params> previews = new CopyOnWriteArrayList<>();
+  final List<Deny.Params> denied = new CopyOnWriteArrayList<>();
 
   FakeLink() {
     decisions.put("files.list_dir", Preflight.ALLOW);
@@ -75,7 +79,20 @@ final class FakeLink implements ServiceLink {
   }
 
   @Override
-  public CompletableFuture<Preflight.Result> preflight(String traceId, String tool, JsonNode args) {
+  public CompletableFuture<Preflight.Result> preview(Preflight.Params params) {
+    previews.add(params);
+    return preflight(params);
+  }
+
+  @Override
+  public void declined(Deny.Params params) {
+    denied.add(params);
+  }
+
+  @Override
+  public CompletableFuture<Preflight.Result> preflight(Preflight.Params params) {
+    String tool = params.tool();
+    JsonNode args = params.args();
     String decision = decisions.getOrDefault(tool, Preflight.DENY);
     Risk risk = definitions().stream().filter(d -> d.name().equals(tool)).findFirst().map(ToolDefinition::risk).orElse(Risk.LOW);
     if (!args.path("path").isTextual()) {
@@ -99,7 +116,8 @@ final class FakeLink implements ServiceLink {
     if (!Preflight.ALLOW.equals(decisions.get(params.tool())) && params.confirmToken() == null) {
       return CompletableFuture.completedFuture(ToolResult.failure(ToolError.of("TOKEN_MISSING", "needs a token"), audit));
     }
-    return CompletableFuture.completedFuture(ToolResult.success(Json.object().put("ran", params.tool()), audit));
+    JsonNode value = results.getOrDefault(params.tool(), Json.object().put("ran", params.tool()));
+    return CompletableFuture.completedFuture(ToolResult.success(value, audit));
   }
 
   @Override

@@ -50,12 +50,20 @@ class ApprovalViewModelTest {
         new Preflight.Result(Preflight.CONFIRM, "needs your confirmation", risk, true, null, null, List.of(), List.of("/w/a.txt"), preview));
   }
 
-  /** The gate's check, here: {@code path} must be a string. */
+  /** The gate's check, here: {@code path} must be a string; the preview names the file under /w. */
   private static CompletableFuture<Preflight.Result> check(String tool, JsonNode args) {
+    return CompletableFuture.completedFuture(gate(args));
+  }
+
+  private static Preflight.Result gate(JsonNode args) {
     boolean ok = args.path("path").isTextual();
-    return CompletableFuture.completedFuture(
-        new Preflight.Result(ok ? Preflight.CONFIRM : Preflight.DENY, ok ? "fine" : "integer found, string expected", Risk.MEDIUM, true,
-            ok ? null : "VALIDATION_ERROR", ok ? null : "/path", null, null, null));
+    if (!ok) {
+      return new Preflight.Result(Preflight.DENY, "integer found, string expected", Risk.MEDIUM, true, "VALIDATION_ERROR", "/path", null, null, null);
+    }
+    String path = "/w/" + args.get("path").asText();
+    JsonNode preview = Json.object().put("operation", "write").put("path", path).put("overwrites", true)
+        .put("diff", args.path("content").asText("new").equals("old") ? "" : "-old\n+new\n");
+    return new Preflight.Result(Preflight.CONFIRM, "fine", Risk.MEDIUM, true, null, null, null, List.of(path), preview);
   }
 
   private ApprovalViewModel model(Approver.Pending... calls) {
@@ -146,5 +154,36 @@ class ApprovalViewModelTest {
     assertTrue(vm.canAlwaysAllowProperty().get());
     vm.alwaysAllow();
     assertTrue(answer.join().get(0).alwaysAllow());
+  }
+
+  @Test
+  void whatIsShownAlwaysBelongsToTheArgumentsInTheEditor() throws Exception {
+    java.util.Map<String, CompletableFuture<Preflight.Result>> asked = new java.util.LinkedHashMap<>();
+    ApprovalViewModel vm = new ApprovalViewModel(new Approver.Request("t", List.of(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}")), now.plusSeconds(120)),
+        answer, clock, (tool, args) -> asked.computeIfAbsent(args.toString(), k -> new CompletableFuture<>()), Runnable::run);
+    ApprovalItem item = vm.items().get(0);
+    assertFalse(vm.canApproveProperty().get(), "not before the window's own preview of these arguments is in");
+    asked.get("{\"path\":\"a.txt\"}").complete(gate(Json.parse("{\"path\":\"a.txt\"}")));
+    assertTrue(vm.canApproveProperty().get());
+
+    item.argsTextProperty().set("{\"path\": \"secrets.txt\"}");
+    assertFalse(vm.canApproveProperty().get(), "the headline and diff still describe a.txt");
+    assertTrue(item.inWords().contains("/w/a.txt"));
+    item.argsTextProperty().set("{\"path\": \"b.txt\"}");
+    asked.get("{\"path\":\"secrets.txt\"}").complete(gate(Json.parse("{\"path\":\"secrets.txt\"}")));
+    assertFalse(vm.canApproveProperty().get(), "a preview of older arguments is not shown as this one's");
+    assertTrue(item.inWords().contains("/w/a.txt"), item.inWords());
+    asked.get("{\"path\":\"b.txt\"}").complete(gate(Json.parse("{\"path\":\"b.txt\"}")));
+    assertTrue(vm.canApproveProperty().get());
+    assertTrue(item.inWords().startsWith("Overwrite /w/b.txt"), item.inWords());
+    assertEquals(List.of("/w/b.txt"), item.scopes());
+    vm.alwaysAllow();
+    assertEquals(List.of("/w"), answer.join().get(0).grantFolders(), "the grant covers what the dialog showed for the approved arguments");
+  }
+
+  @Test
+  void anOverwriteWithTheSameTextSaysNoChange() throws Exception {
+    ApprovalViewModel vm = model(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\",\"content\":\"old\"}"));
+    assertEquals(ApprovalItem.NO_CHANGE, vm.items().get(0).diff());
   }
 }

@@ -72,12 +72,13 @@ class AuditPanelIT {
     assertTrue(lines.get(1).contains("files.read_text") && lines.get(1).contains("blocked"), lines.get(1));
     Path json = w.base.resolve("export.json");
     w.robot.interact(() -> w.app.audit().decisionProperty().set(""));
-    w.waitFor(() -> table(w).getItems().size() == 3); // the read: a decision and a completion row; the refusal: one row
-    assertEquals(3, w.app.audit().export(json));
-    assertEquals(3, Json.parse(Files.readString(json)).size());
+    // Each read its preflight row; the read that ran a decision and a completion row; the refusal one row.
+    w.waitFor(() -> table(w).getItems().size() == 5);
+    assertEquals(5, w.app.audit().export(json));
+    assertEquals(5, Json.parse(Files.readString(json)).size());
     w.robot.interact(() -> table(w).getSelectionModel().select(0));
     w.robot.interact(() -> w.app.audit().toolProperty().set(""));
-    w.waitFor(() -> table(w).getItems().size() == 5);
+    w.waitFor(() -> table(w).getItems().size() == 8);
     w.robot.interact(() -> table(w).getSelectionModel().select(0));
     w.screenshot("audit");
   }

@@ -23,6 +23,7 @@ import java.util.stream.StreamSupport;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
 import javafx.scene.control.TextArea;
 import javafx.scene.text.Text;
 import org.junit.jupiter.api.AfterEach;
@@ -184,6 +185,43 @@ class ChatWindowIT {
     JsonNode second = ollama.chatRequests().get(1);
     JsonNode last = second.get("messages").get(second.get("messages").size() - 1);
     assertTrue(last.get("content").asText().contains("declined"), last.toString());
+  }
+
+  @Test
+  void theDialogDescribesTheEditedCallAndTheKeyboardApprovesIt() throws Exception {
+    WindowHarness w = openWithModel();
+    Path asked = w.workspace.resolve("asked.txt");
+    Path other = w.workspace.resolve("other.txt");
+    Files.writeString(asked, "asked v1\n");
+    Files.writeString(other, "other v1\n");
+    ollama.enqueue(Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/asked.txt\",\"content\":\"asked v2\\n\"}")), Reply.text("Done."));
+    w.type("Update it");
+    w.waitForDialog();
+    TextArea args = w.robot.lookup(".approval-args").queryAs(TextArea.class);
+    Label touches = w.robot.lookup((javafx.scene.Node n) -> n.getId() != null && n.getId().startsWith("touches-")).queryAs(Label.class);
+    TextArea diff = w.robot.lookup(".approval-diff").queryAs(TextArea.class);
+    assertTrue(touches.getText().contains("asked.txt") && diff.getText().contains("-asked v1"), touches.getText() + " / " + diff.getText());
+
+    // Edit by keyboard: the headline, the folders and the diff follow the editor, and Approve waits for them.
+    w.robot.clickOn(args);
+    w.robot.press(javafx.scene.input.KeyCode.CONTROL).type(javafx.scene.input.KeyCode.A).release(javafx.scene.input.KeyCode.CONTROL);
+    String edited = "{\"path\":\"~/Steward/other.txt\",\"content\":\"other v2\\n\"}";
+    w.robot.write(edited);
+    w.waitFor(() -> touches.getText().contains("other.txt") && diff.getText().contains("-other v1") && !diff.getText().contains("asked")
+        && !w.robot.lookup("#approve").queryAs(Button.class).isDisabled());
+    assertTrue(w.robot.lookup(".approval-words").queryLabeled().getText().contains("other.txt"));
+    w.robot.type(javafx.scene.input.KeyCode.TAB);
+    w.waitFor(() -> w.robot.lookup("#approve").queryAs(Button.class).isFocused());
+    assertEquals(edited, args.getText(), "Tab left the editor without typing into it");
+    w.robot.type(javafx.scene.input.KeyCode.ENTER);
+    CallCard card = w.cards().get(0);
+    w.waitFor(() -> card.state() == CallState.DONE);
+    w.waitForTurnEnd();
+    assertEquals("other v2\n", Files.readString(other));
+    assertEquals("asked v1\n", Files.readString(asked), "the call that ran is the one the dialog showed");
+    String hash = CanonicalJson.sha256(Json.parse(edited));
+    assertTrue(w.auditRows("files.write_text").stream().anyMatch(r -> hash.equals(r.argsHash()) && "confirmed".equals(r.decision())
+        && r.argsPreview().contains("other.txt")));
   }
 
   @Test

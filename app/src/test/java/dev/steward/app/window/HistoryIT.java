@@ -94,8 +94,9 @@ class HistoryIT {
     w.robot.interact(() -> w.app.history().open(w.app.history().conversations().stream().filter(c -> c.id().equals(first)).findFirst().orElseThrow()));
     w.waitFor(() -> first.equals(w.app.history().currentProperty().get().id()) && w.cards().size() == 2);
     w.click("#history-audit");
-    w.waitFor(() -> auditSelected(w) && w.app.audit().rows().size() == 4);
-    assertEquals(firstCalls, w.app.audit().rows().stream().map(r -> r.callId()).collect(Collectors.toSet()));
+    // Each call: its preflight (which names no call), its decision and its completion.
+    w.waitFor(() -> auditSelected(w) && w.app.audit().rows().size() == 6);
+    assertEquals(firstCalls, w.app.audit().rows().stream().map(r -> r.callId()).filter(java.util.Objects::nonNull).collect(Collectors.toSet()));
     assertEquals(first, w.app.audit().textProperty().get());
   }
 

@@ -157,9 +157,13 @@ final class WindowHarness implements AutoCloseable {
   }
 
   /** Waits until the confirmation dialog is open and laid out (its argument editors exist). */
+  /** The dialog is up and has the window's own preview of its arguments (Approve enabled, or a problem shown). */
   void waitForDialog() throws Exception {
     waitFor(() -> robot.lookup(".approval-args").tryQuery().isPresent()
-        && robot.lookup("#approve").match(org.testfx.util.NodeQueryUtils.isVisible()).tryQuery().isPresent());
+        && robot.lookup("#approve").match(org.testfx.util.NodeQueryUtils.isVisible()).tryQuery().isPresent()
+        && (!robot.lookup("#approve").queryAs(javafx.scene.control.Button.class).isDisabled()
+            || robot.lookup(".approval-problem").queryAllAs(javafx.scene.control.Label.class).stream()
+                .anyMatch(l -> l.isVisible() && !l.getText().startsWith("Checking"))));
   }
 
   /** The turn is over when the Stop button is disabled again. */

@@ -114,12 +114,9 @@ public final class Gate implements AutoCloseable {
     }
     audit.recordQuietly(new AuditEntry(AuditKind.PREFLIGHT, traceId, null, toolName, safeHash(args),
         found.isPresent() ? ArgsPreview.of(found.get(), args) : ArgsPreview.redactAll(args),
-        switch (result.decision()) {
-          case Preflight.ALLOW -> Decision.ALLOWED;
-          case Preflight.DENY -> Decision.BLOCKED;
-          default -> null;
-        },
-        result.reason(), null, null, result.code(), "preflight: " + result.decision() + " (" + caller.role().wire() + ")", started, clock.instant()));
+        // A preflight decides nothing: its verdict is in the summary, so that filtering by decision
+        // still shows what happened to calls.
+        null, result.reason(), null, null, result.code(), "preflight: " + result.decision() + " (" + caller.role().wire() + ")", started, clock.instant()));
     return result;
   }
 
