@@ -87,15 +87,11 @@ public final class StewardService implements AutoCloseable {
   public static StewardService start(StewardHome home, Options options) throws Exception {
     home.create();
     // Opening the H2 log is the slowest step of a start; it runs while the tools and the policy
-    // are set up on this thread (issue 7: the service answers within half a second).
-    CompletableFuture<AuditLog> opening = inBackground("audit-open", () -> AuditLog.open(home.data(), options.durability()));
-    Secrets secrets;
-    try {
-      secrets = Secrets.loadOrCreate(home);
-    } catch (IOException | RuntimeException e) {
-      closeWhenOpen(opening);
-      throw e;
-    }
+    // are set up on this thread.
+    // The secrets first (a few small files): the audit log seals its rows with one of them.
+    Secrets secrets = Secrets.loadOrCreate(home);
+    CompletableFuture<AuditLog> opening = inBackground("audit-open",
+        () -> AuditLog.open(home.data(), options.durability(), secrets.auditKey(), Secrets.auditHeadFile(home)));
     // Jetty starts listening meanwhile too; it answers handshakes once the dispatcher is ready.
     CompletableFuture<Dispatcher> dispatching = new CompletableFuture<>();
     CompletableFuture<RpcServer> serving = inBackground("rpc-start",

@@ -48,6 +48,10 @@ public final class AuditLog implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicInteger waiters = new java.util.concurrent.atomic.AtomicInteger();
   private final Thread loader;
   private final @org.jspecify.annotations.Nullable TextIndex textIndex;
+  private final ChainKey key;
+  private final @org.jspecify.annotations.Nullable ChainHeadFile headFile;
+  /** The head last written outside the data folder: the log must reach it, with this hash. */
+  private volatile Mark sealedHead;
   /** Whether the text index holds every row H2 holds (the loader keeps it so once caught up). */
   private volatile boolean textReady;
 
@@ -64,8 +68,11 @@ public final class AuditLog implements AutoCloseable {
   private volatile boolean running = true;
 
   private AuditLog(AuditStore store, @org.jspecify.annotations.Nullable TextIndex textIndex, Journal journal, Durability durability,
-      Mark head, Mark last, long applied) {
+      Mark head, Mark last, long applied, ChainKey key, @org.jspecify.annotations.Nullable ChainHeadFile headFile, Mark sealedHead) {
     this.store = store;
+    this.key = key;
+    this.headFile = headFile;
+    this.sealedHead = sealedHead;
     this.textIndex = textIndex;
     this.journal = journal;
     this.durability = durability;
@@ -79,8 +86,19 @@ public final class AuditLog implements AutoCloseable {
     loader.setDaemon(true);
   }
 
-  /** Opens the log in {@code dataDir}, replaying into H2 whatever the journal has that H2 lacks. */
+  /** Opens a log whose rows are sealed with plain SHA-256 and whose head is kept only beside it. */
   public static AuditLog open(Path dataDir, Durability durability) throws IOException {
+    return open(dataDir, durability, null, null);
+  }
+
+  /**
+   * Opens the log in {@code dataDir}, replaying into H2 whatever the journal has that H2 lacks.
+   * With {@code auditKey}, rows are sealed with it (from the first row written after the key
+   * existed) and the chain head is also kept in {@code headPath}, outside the data folder; rows
+   * found cut off the end since the last start are recorded in a row of their own.
+   */
+  public static AuditLog open(Path dataDir, Durability durability, byte @org.jspecify.annotations.Nullable [] auditKey,
+      @org.jspecify.annotations.Nullable Path headPath) throws IOException {
     Files.createDirectories(dataDir);
     Path journalFile = Journal.fileIn(dataDir);
     AuditStore store;
@@ -111,10 +129,29 @@ public final class AuditLog implements AutoCloseable {
       }
       // H2 now holds everything up to `last` (if it is intact), so the journal restarts there.
       Journal journal = Journal.create(journalFile, last.seq(), last.hash());
+      ChainKey key = ChainKey.none();
+      ChainHeadFile headFile = null;
+      Mark sealed = new Mark(0, ChainedRow.GENESIS);
+      String cut = null;
+      if (auditKey != null && headPath != null) {
+        headFile = new ChainHeadFile(headPath, auditKey);
+        Optional<ChainHeadFile.Head> kept = headFile.read();
+        key = new ChainKey(auditKey, kept.map(ChainHeadFile.Head::keyedFrom).orElse(last.seq() + 1));
+        if (kept.isPresent()) {
+          sealed = new Mark(kept.get().seq(), kept.get().hash());
+          if (!kept.get().sealed()) cut = "the chain head kept in " + headPath + " was altered";
+          else if (last.seq() < kept.get().seq()) cut = "rows " + (last.seq() + 1) + " to " + kept.get().seq() + " were cut off the log while the service was stopped";
+          else if (store.row(kept.get().seq()).map(r -> !r.rowHash().equals(kept.get().hash())).orElse(false)) {
+            cut = "row " + kept.get().seq() + " is not the row the chain head kept outside the data folder names";
+          }
+        }
+      }
       // Recovery is done: whatever H2 lacks up to `last` is missing for good (verify reports it),
       // so queries never wait for those rows.
-      AuditLog log = new AuditLog(store, openTextIndex(dataDir), journal, durability, last, last, last.seq());
+      AuditLog log = new AuditLog(store, openTextIndex(dataDir), journal, durability, last, last, last.seq(), key, headFile, sealed);
       log.loader.start();
+      if (cut != null) log.recordTampering(cut);
+      log.sealHead(log.acked);
       return log;
     } catch (SQLException | RuntimeException e) {
       store.close();
@@ -135,7 +172,7 @@ public final class AuditLog implements AutoCloseable {
   public ChainedRow record(AuditEntry entry) throws AuditUnavailableException {
     synchronized (appendLock) {
       if (!running) throw new AuditUnavailableException("the audit log is closed", new IllegalStateException("closed"));
-      ChainedRow row = ChainedRow.chain(lastSeq + 1, entry, lastHash);
+      ChainedRow row = ChainedRow.chain(lastSeq + 1, entry, lastHash, key);
       try {
         journal.append(row);
         if (durability == Durability.SYNC) journal.force();
@@ -230,6 +267,7 @@ public final class AuditLog implements AutoCloseable {
    */
   public Audit.VerifyResult verify() throws AuditUnavailableException {
     Mark head = acked;
+    Mark sealed = sealedHead;
     awaitApplied(head.seq());
     long[] count = {0};
     long[] expectedSeq = {1};
@@ -246,9 +284,15 @@ public final class AuditLog implements AutoCloseable {
           } else if (!row.prevHash().equals(prev[0])) {
             bad[0] = Long.toString(row.seq());
             bad[1] = "row " + row.seq() + " does not link to the row before it";
-          } else if (!row.hashMatches()) {
+          } else if (!row.hashMatches(key)) {
             bad[0] = Long.toString(row.seq());
             bad[1] = "row " + row.seq() + " was changed after it was written";
+          } else if (TAMPERED.equals(row.entry().errorCode())) {
+            bad[0] = Long.toString(row.seq());
+            bad[1] = row.entry().reason();
+          } else if (row.seq() == sealed.seq() && !row.rowHash().equals(sealed.hash())) {
+            bad[0] = Long.toString(row.seq());
+            bad[1] = "row " + row.seq() + " is not the row the chain head kept outside the data folder names";
           }
           prev[0] = row.rowHash();
           expectedSeq[0] = row.seq() + 1;
@@ -259,6 +303,10 @@ public final class AuditLog implements AutoCloseable {
       return new Audit.VerifyResult(false, count[0], bad[0], bad[1]);
     }
     long last = expectedSeq[0] - 1;
+    if (last < sealed.seq()) {
+      return new Audit.VerifyResult(
+          false, count[0], Long.toString(last + 1), "rows after " + last + " were cut off (the chain head kept outside the data folder names row " + sealed.seq() + ")");
+    }
     if (last < head.seq()) {
       return new Audit.VerifyResult(
           false, count[0], Long.toString(last + 1), "rows after " + last + " were cut off (the log had " + head.seq() + ")");
@@ -267,6 +315,28 @@ public final class AuditLog implements AutoCloseable {
       return new Audit.VerifyResult(false, count[0], Long.toString(last), "the newest row does not match the chain head");
     }
     return new Audit.VerifyResult(true, count[0], null, null);
+  }
+
+  /** The error code of the row that records rows found cut off the log at a start. */
+  static final String TAMPERED = "AUDIT_TAMPERED";
+
+  private void recordTampering(String what) {
+    LOG.severe("audit: " + what);
+    recordQuietly(new AuditEntry(dev.steward.protocol.audit.AuditKind.PROTOCOL, null, null, null, null, null,
+        dev.steward.protocol.audit.Decision.BLOCKED, what, null, dev.steward.protocol.audit.Outcome.ERROR, TAMPERED,
+        "the audit log was altered while the service was stopped", java.time.Instant.now(), java.time.Instant.now()));
+  }
+
+  /** Keeps {@code head} outside the data folder, unless it is behind what is kept there already. */
+  private void sealHead(Mark head) {
+    ChainHeadFile file = headFile;
+    if (file == null || head.seq() < sealedHead.seq()) return;
+    try {
+      file.write(key.keyedFrom(), head.seq(), head.hash());
+      sealedHead = head;
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "audit: cannot keep the chain head outside the data folder", e);
+    }
   }
 
   /** Whether text filters are answered through the text index (it has caught up with H2). */
@@ -395,6 +465,7 @@ public final class AuditLog implements AutoCloseable {
         if (uncheckpointed > 0 && (now - lastCheckpoint > CHECKPOINT_EVERY_NANOS || uncheckpointed >= ROTATE_AFTER_ROWS)) {
           store.checkpoint();
           checkpointed = newest;
+          sealHead(newest);
           uncheckpointed = 0;
           lastCheckpoint = now;
         }
@@ -453,7 +524,8 @@ public final class AuditLog implements AutoCloseable {
     }
   }
 
-  private void awaitApplied(long seq) {
+  /** Waits until H2 holds row {@code seq}; a reader never gets rows older than what was acknowledged. */
+  private void awaitApplied(long seq) throws AuditUnavailableException {
     if (applied >= seq) return;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     waiters.incrementAndGet();
@@ -465,12 +537,16 @@ public final class AuditLog implements AutoCloseable {
             appliedMonitor.wait(20);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return;
+            throw new AuditUnavailableException("interrupted while waiting for the audit database", e);
           }
         }
       }
     } finally {
       waiters.decrementAndGet();
+    }
+    if (applied < seq) {
+      throw new AuditUnavailableException("the audit database is behind the log (row " + applied + " of " + seq + "); try again",
+          new java.util.concurrent.TimeoutException("rows not applied within 30 s"));
     }
   }
 
@@ -495,6 +571,7 @@ public final class AuditLog implements AutoCloseable {
         journal.force();
         journal.close();
       }
+      if (!loader.isAlive() && applied == last.seq()) sealHead(last);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (SQLException | IOException e) {

@@ -23,17 +23,26 @@ public record ChainedRow(long seq, AuditEntry entry, String prevHash, String row
   /** The hash before the first row. */
   public static final String GENESIS = "0".repeat(64);
 
+  /** A row sealed with plain SHA-256 (a log without a key). */
   public static ChainedRow chain(long seq, AuditEntry entry, String prevHash) {
-    return new ChainedRow(seq, entry, prevHash, hash(seq, entry, prevHash));
+    return chain(seq, entry, prevHash, ChainKey.none());
+  }
+
+  public static ChainedRow chain(long seq, AuditEntry entry, String prevHash, ChainKey key) {
+    return new ChainedRow(seq, entry, prevHash, hash(seq, entry, prevHash, key));
+  }
+
+  public static String hash(long seq, AuditEntry e, String prevHash) {
+    return hash(seq, e, prevHash, ChainKey.none());
   }
 
   /**
-   * SHA-256 over the previous hash and every field in a fixed order, each string JSON-quoted (so
-   * no value can imitate a separator). Written directly rather than through a JSON tree, into
-   * buffers the thread keeps: this runs for every row and again for every row {@code audit.verify}
-   * checks.
+   * SHA-256 — or, where {@code key} seals the row, HMAC-SHA256 — over the previous hash and every
+   * field in a fixed order, each string JSON-quoted (so no value can imitate a separator). Written
+   * directly rather than through a JSON tree, into buffers the thread keeps: this runs for every
+   * row and again for every row {@code audit.verify} checks.
    */
-  public static String hash(long seq, AuditEntry e, String prevHash) {
+  public static String hash(long seq, AuditEntry e, String prevHash, ChainKey key) {
     Scratch scratch = SCRATCH.get();
     StringBuilder b = scratch.text;
     b.setLength(0);
@@ -52,7 +61,7 @@ public record ChainedRow(long seq, AuditEntry entry, String prevHash, String row
     field(b, e.summary());
     b.append(',').append(micros(e.startedAt())).append(',').append(e.endedAt() == null ? "null" : Long.toString(micros(e.endedAt())));
     int n = scratch.utf8(b);
-    String hex = CanonicalJson.sha256Hex(scratch.bytes, 0, n);
+    String hex = key.keys(seq) ? scratch.hmacHex(key, n) : CanonicalJson.sha256Hex(scratch.bytes, 0, n);
     if (b.length() > Scratch.KEEP) scratch.shrink(); // one huge row must not pin its buffers to the thread
     return hex;
   }
@@ -101,6 +110,24 @@ public record ChainedRow(long seq, AuditEntry entry, String prevHash, String row
     void shrink() {
       text = new StringBuilder(1024);
       bytes = new byte[2048];
+    }
+
+    private javax.crypto.@Nullable Mac mac;
+    private byte[] macKey = new byte[0];
+
+    /** HMAC-SHA256 of {@code bytes[0, n)} under {@code key}, in hex; the Mac is kept per thread and key. */
+    String hmacHex(ChainKey key, int n) {
+      try {
+        if (mac == null || !key.sameKey(macKey)) {
+          macKey = key.key();
+          mac = javax.crypto.Mac.getInstance("HmacSHA256");
+          mac.init(new javax.crypto.spec.SecretKeySpec(macKey, "HmacSHA256"));
+        }
+        mac.update(bytes, 0, n);
+        return java.util.HexFormat.of().formatHex(mac.doFinal());
+      } catch (java.security.GeneralSecurityException e) {
+        throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
+      }
     }
   }
 
@@ -168,7 +195,11 @@ public record ChainedRow(long seq, AuditEntry entry, String prevHash, String row
   }
 
   public boolean hashMatches() {
-    return rowHash.equals(hash(seq, entry, prevHash));
+    return hashMatches(ChainKey.none());
+  }
+
+  public boolean hashMatches(ChainKey key) {
+    return rowHash.equals(hash(seq, entry, prevHash, key));
   }
 
   static ChainedRow fromJson(JsonNode n) {

@@ -14,7 +14,8 @@ import java.util.Optional;
 
 /**
  * The per-install secrets: one per role ({@code config/ui.secret}, {@code config/agent.secret}) and
- * the key that signs confirm tokens ({@code config/token.key}). Created on first start, mode 0600.
+ * the key that signs confirm tokens ({@code config/token.key}) and the one that seals the audit
+ * chain ({@code config/audit.key}). Created on first start, mode 0600.
  */
 public final class Secrets {
 
@@ -23,18 +24,26 @@ public final class Secrets {
   private final byte[] ui;
   private final byte[] agent;
   private final byte[] tokenKey;
+  private final byte[] auditKey;
 
-  private Secrets(byte[] ui, byte[] agent, byte[] tokenKey) {
+  private Secrets(byte[] ui, byte[] agent, byte[] tokenKey, byte[] auditKey) {
     this.ui = ui;
     this.agent = agent;
     this.tokenKey = tokenKey;
+    this.auditKey = auditKey;
   }
 
   public static Secrets loadOrCreate(StewardHome home) throws IOException {
     return new Secrets(
         readOrCreate(home.places().uiSecretFile()),
         readOrCreate(home.places().agentSecretFile()),
-        readOrCreate(home.config().resolve("token.key")));
+        readOrCreate(home.config().resolve("token.key")),
+        readOrCreate(home.config().resolve("audit.key")));
+  }
+
+  /** Where the audit chain's newest head is kept, outside the data folder its rows are in. */
+  public static Path auditHeadFile(StewardHome home) {
+    return home.config().resolve("audit-chain.json");
   }
 
   public static Path secretFile(StewardHome home, Role role) {
@@ -76,5 +85,9 @@ public final class Secrets {
 
   public byte[] tokenKey() {
     return tokenKey.clone();
+  }
+
+  public byte[] auditKey() {
+    return auditKey.clone();
   }
 }

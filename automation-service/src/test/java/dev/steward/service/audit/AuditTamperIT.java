@@ -117,4 +117,57 @@ class AuditTamperIT {
     Audit.VerifyResult v = ui.call(Methods.AUDIT_VERIFY, null, Audit.VerifyResult.class);
     assertTrue(v.ok(), v.problem());
   }
+
+  /** Every row as H2 holds it, oldest first. */
+  private java.util.List<ChainedRow> storedRows() throws Exception {
+    java.util.List<ChainedRow> rows = new java.util.ArrayList<>();
+    AuditStore store = AuditStore.open(t.home.data());
+    try {
+      store.scan(rows::add);
+    } finally {
+      store.close();
+    }
+    return rows;
+  }
+
+  @Test
+  void a_log_rewritten_with_recomputed_plain_hashes_is_found() throws Exception {
+    // Whoever can write the data folder rewrites a row and every hash after it, as SHA-256 chains
+    // are recomputed — and the journal's head with them. Without the key in config/, it cannot
+    // make the hashes the service computes.
+    java.util.List<ChainedRow> rows = storedRows();
+    String prev = ChainedRow.GENESIS;
+    for (ChainedRow r : rows) {
+      AuditEntry e = r.entry();
+      if (r.seq() == 7) {
+        e = new AuditEntry(e.kind(), e.traceId(), e.callId(), e.tool(), e.argsHash(), e.argsPreview(), e.decision(), e.reason(), e.tokenId(),
+            e.result(), e.errorCode(), "nothing happened", e.startedAt(), e.endedAt());
+      }
+      String hash = ChainedRow.hash(r.seq(), e, prev);
+      sql("UPDATE audit SET summary = " + (e.summary() == null ? "NULL" : "'" + e.summary().replace("'", "''") + "'")
+          + ", prev_hash = '" + prev + "', row_hash = '" + hash + "' WHERE seq = " + r.seq());
+      prev = hash;
+    }
+    Journal.create(Journal.fileIn(t.home.data()), rows.size(), prev).close();
+    Audit.VerifyResult v = restartAndVerify();
+    assertFalse(v.ok());
+    assertEquals("1", v.firstBadRow(), "the first row already is not sealed with the key: " + v.problem());
+  }
+
+  @Test
+  void a_tail_cut_from_the_log_and_its_journal_alike_is_found() throws Exception {
+    java.util.List<ChainedRow> rows = storedRows();
+    sql("DELETE FROM audit WHERE seq > 16");
+    Journal.create(Journal.fileIn(t.home.data()), 16, rows.get(15).rowHash()).close();
+    Audit.VerifyResult v = restartAndVerify();
+    assertFalse(v.ok());
+    assertEquals("17", v.firstBadRow());
+    assertTrue(v.problem().contains("17 to 20 were cut off"), v.problem());
+    // The finding is a row of its own: later rows do not hide it.
+    StewardClient agent = t.client(Role.AGENT);
+    TestService.exec(agent, "files.ensure_dir", args("path", "later"));
+    Audit.VerifyResult again = t.client(Role.UI).call(Methods.AUDIT_VERIFY, null, Audit.VerifyResult.class);
+    assertFalse(again.ok());
+    assertEquals("17", again.firstBadRow());
+  }
 }

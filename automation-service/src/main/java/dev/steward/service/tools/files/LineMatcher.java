@@ -4,22 +4,32 @@ import dev.steward.service.util.ByteSearch;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Finds matching lines in a file's bytes. A case-sensitive or ASCII literal is searched in the
  * bytes themselves (no decoding, so non-UTF-8 files are searched like ripgrep does); anything else
- * goes through {@link Pattern} on the text decoded as UTF-8 — after a cheap check, where the
- * pattern allows one, that the file holds the literal every match must start with.
+ * goes through RE2/J on the text decoded as UTF-8 — after a cheap check, where the pattern allows
+ * one, that the file holds the literal every match must start with. RE2/J matches in time linear
+ * in the text (no look-around, no back-references, as ripgrep's default engine), so no pattern
+ * can keep a core busy; a search that is stopped still stops a long match within a few thousand
+ * characters.
  */
 abstract class LineMatcher {
 
   record Hit(int line, String text) {}
 
+  /** The matching lines of {@code bytes[0, length)}; stops early (with what it has) once {@code stop} says so. */
+  abstract List<Hit> find(byte[] bytes, int length, BooleanSupplier stop);
+
   /** The matching lines of {@code bytes[0, length)}. */
-  abstract List<Hit> find(byte[] bytes, int length);
+  final List<Hit> find(byte[] bytes, int length) {
+    return find(bytes, length, () -> false);
+  }
 
   /**
    * Whether {@link #find} first looks for a literal that every match holds, so that a file without
@@ -27,12 +37,13 @@ abstract class LineMatcher {
    */
   abstract boolean prefilters();
 
+  /** @throws PatternSyntaxException when {@code content} is not a regular expression RE2/J accepts */
   static LineMatcher of(String content, boolean regex, boolean caseSensitive) {
     boolean ascii = content.chars().allMatch(c -> c < 0x80);
     if (!regex && (caseSensitive || ascii)) {
       return new Literal(content, !caseSensitive);
     }
-    int flags = Pattern.MULTILINE | (caseSensitive ? 0 : Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    int flags = Pattern.MULTILINE | (caseSensitive ? 0 : Pattern.CASE_INSENSITIVE);
     String required = regex && caseSensitive ? leadingLiteral(content) : null;
     return new Regex(Pattern.compile(regex ? content : Pattern.quote(content), flags), required);
   }
@@ -81,7 +92,7 @@ abstract class LineMatcher {
     }
 
     @Override
-    List<Hit> find(byte[] bytes, int length) {
+    List<Hit> find(byte[] bytes, int length, BooleanSupplier stop) {
       byte[] hay = fold ? asciiLower(bytes, length) : bytes;
       int at = ByteSearch.indexOf(hay, 0, length, needle);
       if (at < 0) return List.of();
@@ -137,46 +148,86 @@ abstract class LineMatcher {
     }
 
     @Override
-    List<Hit> find(byte[] bytes, int length) {
+    List<Hit> find(byte[] bytes, int length, BooleanSupplier stop) {
       if (requiredBytes != null && ByteSearch.indexOf(bytes, 0, length, requiredBytes) < 0) return List.of();
       String text = new String(bytes, 0, length, StandardCharsets.UTF_8);
-      Matcher m = pattern.matcher(text);
-      // Lookarounds and \b see past the region, so a match tried from a given place is the one
-      // a plain find() would see there.
-      m.useTransparentBounds(true).useAnchoringBounds(false);
+      Matcher m = pattern.matcher(new Stoppable(text, stop));
       List<Hit> hits = new ArrayList<>();
       int line = 1;
       int scanned = 0;
       int lastLine = -1;
       int from = 0;
-      while (true) {
-        int start;
-        if (required == null) {
-          if (!m.find()) break;
-          start = m.start();
-        } else {
-          // Every match starts with the literal: try the pattern only where the literal is (the
-          // JDK's indexOf skips to it far faster than the regex engine walks there).
-          start = text.indexOf(required, from);
-          if (start < 0) break;
-          m.region(start, text.length());
-          if (!m.lookingAt()) {
-            from = start + 1;
-            continue;
+      try {
+        while (from <= text.length()) {
+          // Every match starts with the required literal: jump to it (indexOf is far faster than
+          // the engine walking there), then let the engine find the match from that place on.
+          if (required != null) {
+            from = text.indexOf(required, from);
+            if (from < 0) break;
           }
-          from = m.end();
+          if (!m.find(from)) break;
+          int start = m.start();
+          from = m.end() > start ? m.end() : start + 1;
+          for (int nl = text.indexOf('\n', scanned); nl >= 0 && nl < start; nl = text.indexOf('\n', nl + 1)) line++;
+          scanned = start;
+          if (line != lastLine) {
+            int ls = text.lastIndexOf('\n', start - 1) + 1;
+            int le = text.indexOf('\n', start);
+            String l = text.substring(ls, le < 0 ? text.length() : le);
+            hits.add(new Hit(line, l.endsWith("\r") ? l.substring(0, l.length() - 1) : l));
+            lastLine = line;
+            // The rest of a matching line adds nothing: go on from the next line.
+            from = Math.max(from, le < 0 ? text.length() + 1 : le + 1);
+          }
         }
-        for (int nl = text.indexOf('\n', scanned); nl >= 0 && nl < start; nl = text.indexOf('\n', nl + 1)) line++;
-        scanned = start;
-        if (line != lastLine) {
-          int ls = text.lastIndexOf('\n', start - 1) + 1;
-          int le = text.indexOf('\n', start);
-          String l = text.substring(ls, le < 0 ? text.length() : le);
-          hits.add(new Hit(line, l.endsWith("\r") ? l.substring(0, l.length() - 1) : l));
-          lastLine = line;
-        }
+      } catch (Stopped e) {
+        // the search was stopped (time limit, cancel): what was found so far stands
       }
       return hits;
+    }
+  }
+
+  /** Thrown out of the engine when the search is stopped. */
+  private static final class Stopped extends RuntimeException {
+    Stopped() {
+      super("stopped", null, false, false);
+    }
+  }
+
+  /** The text as the engine reads it, asking every few thousand characters whether to stop. */
+  private static final class Stoppable implements CharSequence {
+    private static final int EVERY = 4096;
+    private final String text;
+    private final BooleanSupplier stop;
+    private int reads;
+
+    Stoppable(String text, BooleanSupplier stop) {
+      this.text = text;
+      this.stop = stop;
+    }
+
+    @Override
+    public char charAt(int index) {
+      if (++reads >= EVERY) {
+        reads = 0;
+        if (stop.getAsBoolean()) throw new Stopped();
+      }
+      return text.charAt(index);
+    }
+
+    @Override
+    public int length() {
+      return text.length();
+    }
+
+    @Override
+    public CharSequence subSequence(int start, int end) {
+      return text.subSequence(start, end);
+    }
+
+    @Override
+    public String toString() {
+      return text;
     }
   }
 }

@@ -15,10 +15,8 @@ import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
-import java.nio.file.FileSystems;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
@@ -69,7 +67,7 @@ public final class SearchFiles extends SinglePathTool {
   /** One search's settings and shared state; tasks stop as soon as {@link #stop} is set. */
   private static final class Search {
     final ToolContext ctx;
-    final PathMatcher glob;
+    final @org.jspecify.annotations.Nullable Glob glob;
     final boolean globOnPath;
     final Path base;
     final LineMatcher content;
@@ -82,7 +80,7 @@ public final class SearchFiles extends SinglePathTool {
     final AtomicInteger scanned = new AtomicInteger();
     volatile String stop;
 
-    Search(ToolContext ctx, PathMatcher glob, boolean globOnPath, Path base, LineMatcher content, boolean hidden, int maxResults) {
+    Search(ToolContext ctx, @org.jspecify.annotations.Nullable Glob glob, boolean globOnPath, Path base, LineMatcher content, boolean hidden, int maxResults) {
       this.ctx = ctx;
       this.glob = glob;
       this.globOnPath = globOnPath;
@@ -91,6 +89,13 @@ public final class SearchFiles extends SinglePathTool {
       this.hidden = hidden;
       this.maxResults = maxResults;
       this.deadline = System.nanoTime() + SOFT_LIMIT.toNanos();
+    }
+
+    /** Whether the search should stop: stopped already, or past its time. */
+    boolean stopped() {
+      if (stop != null) return true;
+      if (System.nanoTime() > deadline) stop = "time_limit";
+      return stop != null;
     }
 
     boolean add(ObjectNode match) {
@@ -109,14 +114,14 @@ public final class SearchFiles extends SinglePathTool {
     if (!args.has("name_glob") && !args.has("content")) {
       throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "give name_glob, content, or both", "/content", null);
     }
-    PathMatcher glob = null;
+    Glob glob = null;
     boolean globOnPath = false;
     if (args.has("name_glob")) {
       String g = args.get("name_glob").asText();
       globOnPath = g.contains("/");
       try {
-        glob = FileSystems.getDefault().getPathMatcher("glob:" + g);
-      } catch (IllegalArgumentException e) {
+        glob = Glob.of(g);
+      } catch (IllegalArgumentException | com.google.re2j.PatternSyntaxException e) {
         throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "name_glob is not a valid glob: " + e.getMessage(), "/name_glob", null);
       }
     }
@@ -124,8 +129,9 @@ public final class SearchFiles extends SinglePathTool {
     if (args.has("content")) {
       try {
         content = LineMatcher.of(args.get("content").asText(), args.path("regex").asBoolean(false), args.path("case_sensitive").asBoolean(true));
-      } catch (PatternSyntaxException e) {
-        throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "content is not a valid regular expression: " + e.getDescription(), "/content", null);
+      } catch (com.google.re2j.PatternSyntaxException e) {
+        throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR,
+            "content is not a regular expression this search takes (no look-around, no back-references): " + e.getDescription(), "/content", null);
       }
     }
     Search s = new Search(ctx, glob, globOnPath, dir.real(), content, args.path("include_hidden").asBoolean(false),
@@ -232,7 +238,7 @@ public final class SearchFiles extends SinglePathTool {
       }
       if (s.glob != null) {
         Path subject = s.globOnPath ? s.base.relativize(child) : name;
-        if (!s.glob.matches(subject)) return;
+        if (!s.glob.matches(subject.toString())) return;
       }
       if (s.content == null) {
         s.files.incrementAndGet();
@@ -247,7 +253,7 @@ public final class SearchFiles extends SinglePathTool {
       // matcher's literal scan rules most files out first, only a file with a hit is asked.
       boolean prefiltered = s.content.prefilters();
       if (!prefiltered && bytes.binary()) return;
-      List<LineMatcher.Hit> hits = s.content.find(bytes.bytes(), bytes.length());
+      List<LineMatcher.Hit> hits = s.content.find(bytes.bytes(), bytes.length(), s::stopped);
       if (hits.isEmpty() || prefiltered && bytes.binary()) return;
       boolean any = false;
       for (LineMatcher.Hit hit : hits) {
