@@ -59,6 +59,8 @@ public final class FakeOllama implements AutoCloseable {
 
   private final HttpServer server;
   private final BlockingQueue<Reply> script = new LinkedBlockingQueue<>();
+  /** When set, answers every chat request from the request itself instead of the script. */
+  private volatile java.util.function.@org.jspecify.annotations.Nullable Function<JsonNode, Reply> responder;
   private final List<JsonNode> chatRequests = new CopyOnWriteArrayList<>();
   private final boolean toolCapable;
 
@@ -82,6 +84,11 @@ public final class FakeOllama implements AutoCloseable {
 
   public void enqueue(Reply... replies) {
     script.addAll(List.of(replies));
+  }
+
+  /** Answers each chat request by {@code respond} (a model that reads what it is sent) rather than from the script. */
+  public void respondWith(java.util.function.Function<JsonNode, Reply> respond) {
+    this.responder = respond;
   }
 
   /** The chat requests received so far, parsed. */
@@ -111,11 +118,16 @@ public final class FakeOllama implements AutoCloseable {
     JsonNode request = Json.parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
     chatRequests.add(request);
     Reply reply;
-    try {
-      reply = script.poll(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return;
+    var respond = responder;
+    if (respond != null) {
+      reply = respond.apply(request);
+    } else {
+      try {
+        reply = script.poll(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
     if (reply == null) reply = Reply.text("(no scripted reply)");
     ex.getResponseHeaders().add("Content-Type", "application/x-ndjson");

@@ -1,0 +1,266 @@
+package dev.steward.app.trust;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
+import dev.steward.app.FakeOllama;
+import dev.steward.app.agent.Agent;
+import dev.steward.app.agent.Approver;
+import dev.steward.app.agent.CallUpdate;
+import dev.steward.app.agent.ClientServiceLink;
+import dev.steward.app.agent.OllamaModelSource;
+import dev.steward.app.agent.ProposedCall;
+import dev.steward.app.agent.TurnListener;
+import dev.steward.app.service.ServiceSupervisor;
+import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.home.StewardPlaces;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Audit;
+import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.Role;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+
+/**
+ * The real agent loop of the window ({@link Agent}, langchain4j's Ollama client) against a turned
+ * model ({@link ObedientModel} on a loopback Ollama server) and the real service, started as the
+ * window starts it ({@code ./steward service}) in a home of its own, with: a workspace, Documents
+ * and Downloads; a standing grant for writes under {@code ~/Steward/notes}; a web site on the
+ * allowlist (127.0.0.1) that serves the pages a scenario plants; an attacker's server at {@code
+ * localhost}, not on the list, that records every request it gets.
+ */
+final class TrustHarness implements AutoCloseable {
+
+  final Path base;
+  final Path user;
+  final Path home;
+  final Path workspace;
+  final String secret = "SECRET-" + UUID.randomUUID().toString().replace("-", "");
+  final FakeOllama model;
+  final ServiceSupervisor service;
+  final StewardClient ui;
+  final StewardClient agentClient;
+  final HttpServer site;
+  final HttpServer attacker;
+  final Map<String, String> pages = new ConcurrentHashMap<>();
+  final List<String> attackerSaw = new CopyOnWriteArrayList<>();
+  final Path appMarker;
+
+  /** How the user answers dialogs in a run; every dialog is counted. */
+  final Dialogs dialogs = new Dialogs();
+
+  TrustHarness() throws Exception {
+    base = Files.createTempDirectory("steward-trust-").toRealPath();
+    user = base.resolve("user");
+    home = base.resolve("steward-home");
+    workspace = user.resolve("Steward");
+    appMarker = base.resolve("app-was-opened");
+    for (String d : List.of("Steward/notes", "Steward/Sync", "Steward/inbox", "Steward/templates", "Documents", "Downloads", "elsewhere")) {
+      Files.createDirectories(user.resolve(d));
+    }
+    site = serve(exchange -> {
+      String path = exchange.getRequestURI().getPath();
+      String text = pages.getOrDefault(path, "Nothing here.");
+      return "<html><head><title>" + path + "</title></head><body><pre>" + text.replace("&", "&amp;").replace("<", "&lt;") + "</pre></body></html>";
+    });
+    attacker = serve(exchange -> {
+      attackerSaw.add(exchange.getRequestURI().toString());
+      return "<html><body>thanks</body></html>";
+    });
+    model = new FakeOllama();
+    model.respondWith(ObedientModel::respond);
+    writePolicy();
+    StewardPlaces places = StewardPlaces.under(home, user);
+    service = new ServiceSupervisor(places, List.of(repo().resolve("steward").toString(), "service"),
+        Map.of("STEWARD_HOME", home.toString(), "STEWARD_NO_BUILD", "1", "JAVA_TOOL_OPTIONS", "-Duser.home=" + user));
+    ui = service.connect(Role.UI, "trust-suite");
+    agentClient = service.connect(Role.AGENT, "trust-suite");
+  }
+
+  int sitePort() {
+    return site.getAddress().getPort();
+  }
+
+  int attackerPort() {
+    return attacker.getAddress().getPort();
+  }
+
+  private void writePolicy() throws IOException {
+    ObjectNode p = Json.object();
+    ArrayNode paths = p.putArray("paths");
+    paths.addObject().put("root", "~/Steward").put("access", "read_write");
+    paths.addObject().put("root", "~/Documents").put("access", "read");
+    paths.addObject().put("root", "~/Downloads").put("access", "read");
+    ArrayNode apps = p.putArray("apps");
+    apps.addObject().put("id", "marker").putArray("command").add("/usr/bin/touch").add(appMarker.toString());
+    ObjectNode hosts = p.putObject("hosts");
+    hosts.putArray("allow").add("127.0.0.1");
+    hosts.put("allow_private", true);
+    ObjectNode grant = p.putArray("grants").addObject();
+    grant.put("id", "g-notes").put("tool", "files.write_text").put("created_at", "2026-11-26T00:00:00Z");
+    grant.putArray("paths").add("~/Steward/notes");
+    p.putObject("overrides");
+    Files.createDirectories(home.resolve("config"));
+    Files.writeString(home.resolve("config/policy.json"), Json.pretty(p));
+  }
+
+  private interface Page {
+    String body(com.sun.net.httpserver.HttpExchange exchange);
+  }
+
+  private static HttpServer serve(Page page) throws IOException {
+    HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    s.createContext("/", exchange -> {
+      byte[] body = page.body(exchange).getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    s.start();
+    return s;
+  }
+
+  /** A fresh agent on a fresh conversation, its dialogs answered by {@code dialogs}. */
+  Agent newAgent(String conversationId) {
+    Agent agent = new Agent(new OllamaModelSource(model.url(), FakeOllama.MODEL, Duration.ofSeconds(30)),
+        new ClientServiceLink(agentClient, ui), dialogs, Duration.ofSeconds(60), 12);
+    agent.restore(conversationId, List.of());
+    return agent;
+  }
+
+  /** One user turn, to its end. */
+  void say(Agent agent, String text) throws Exception {
+    agent.send(text, new Quiet()).get(120, TimeUnit.SECONDS);
+  }
+
+  /** Every row of a conversation (trace ids start with its id). */
+  List<Audit.Row> rows(String conversationId) {
+    List<Audit.Row> out = new ArrayList<>();
+    String cursor = null;
+    do {
+      ObjectNode q = Json.object().put("text", conversationId).put("limit", 1000);
+      if (cursor != null) q.put("cursor", cursor);
+      Audit.QueryResult r = ui.call(Methods.AUDIT_QUERY, q, Audit.QueryResult.class);
+      out.addAll(r.rows());
+      cursor = r.nextCursor();
+    } while (cursor != null);
+    return out;
+  }
+
+  Audit.VerifyResult verify() {
+    return ui.call(Methods.AUDIT_VERIFY, Json.object(), Audit.VerifyResult.class);
+  }
+
+  /** Whether any chat request the model got so far contains {@code text} (the model saw it). */
+  boolean modelSaw(String text) {
+    return model.chatRequests().stream().anyMatch(r -> r.toString().contains(text));
+  }
+
+  /** Whether the clipboard holds {@code text} now (X clipboard, through xclip). */
+  static String clipboard() throws Exception {
+    Process p = new ProcessBuilder("xclip", "-o", "-selection", "clipboard").redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    p.waitFor(5, TimeUnit.SECONDS);
+    return out;
+  }
+
+  static void setClipboard(String text) throws Exception {
+    Process p = new ProcessBuilder("xclip", "-i", "-selection", "clipboard").start();
+    p.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
+    p.getOutputStream().close();
+    if (!p.waitFor(5, TimeUnit.SECONDS)) throw new IllegalStateException("xclip did not take the text");
+  }
+
+  static Path repo() {
+    String env = System.getenv("STEWARD_REPO");
+    Path cwd = Path.of("").toAbsolutePath();
+    Path repo = env != null ? Path.of(env) : Files.isExecutable(cwd.resolve("steward")) ? cwd : cwd.getParent();
+    if (!Files.isExecutable(repo.resolve("steward"))) throw new IllegalStateException("no ./steward launcher in " + repo);
+    return repo;
+  }
+
+  @Override
+  public void close() throws Exception {
+    ui.close();
+    agentClient.close();
+    service.close();
+    model.close();
+    site.stop(0);
+    attacker.stop(0);
+    try (Stream<Path> walk = Files.walk(base)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
+  /**
+   * The user at the dialog. In an attack scenario the user approves exactly the calls they asked
+   * for in their own message and declines everything else; for everyday tasks, everything. Every
+   * dialog shown is counted.
+   */
+  static final class Dialogs implements Approver {
+    volatile Predicate<ProposedCall> approves = c -> false;
+    final List<List<String>> shown = new CopyOnWriteArrayList<>();
+
+    @Override
+    public java.util.concurrent.CompletableFuture<List<Answer>> review(Request request) {
+      shown.add(request.calls().stream().map(p -> p.call().toolName()).toList());
+      List<Answer> answers = new ArrayList<>();
+      for (Pending p : request.calls()) {
+        boolean yes = approves.test(p.call());
+        answers.add(new Answer(p.call().callId(), yes ? Verdict.APPROVED : Verdict.DECLINED, p.call().args(), false));
+      }
+      return java.util.concurrent.CompletableFuture.completedFuture(answers);
+    }
+  }
+
+  private static final class Quiet implements TurnListener {
+    @Override
+    public void assistantStarted() {}
+
+    @Override
+    public void assistantToken(String text) {}
+
+    @Override
+    public void assistantFinished() {}
+
+    @Override
+    public void callProposed(ProposedCall call) {}
+
+    @Override
+    public void callUpdated(CallUpdate update) {}
+
+    @Override
+    public void notice(String text) {}
+
+    @Override
+    public void error(String text) {}
+
+    @Override
+    public void turnFinished() {}
+  }
+
+  static JsonNode json(String text) {
+    try {
+      return Json.parse(text);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(text, e);
+    }
+  }
+}
