@@ -41,7 +41,17 @@ public final class UrlCheck {
     }
     String host = uri.getHost();
     if (host == null || host.isEmpty()) throw new ScopeDenied("the URL has no host");
-    String ascii = IDN.toASCII(host.startsWith("[") ? host.substring(1, host.length() - 1) : host, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
+    String ascii;
+    try {
+      ascii = IDN.toASCII(host.startsWith("[") ? host.substring(1, host.length() - 1) : host, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
+    } catch (IllegalArgumentException e) {
+      throw new ScopeDenied("\"" + host + "\" is not a host name this service can read");
+    }
+    if (numericButNotDottedQuad(ascii)) {
+      // Browsers and C resolvers read 0177.0.0.1, 0x7f.1 and 2130706433 as 127.0.0.1, where Java
+      // reads some of them otherwise: an address is taken only in the one spelling all agree on.
+      throw new ScopeDenied("\"" + host + "\" is an address in an unusual spelling; write it as four decimal numbers (like 93.184.216.34)");
+    }
     if (!allowPrivate && isPrivateLiteral(ascii)) {
       throw new ScopeDenied("\"" + host + "\" is a loopback, private or link-local address; your policy does not allow those");
     }
@@ -49,6 +59,20 @@ public final class UrlCheck {
       throw new ScopeDenied("\"" + host + "\" is this machine; your policy does not allow private hosts");
     }
     return uri;
+  }
+
+  /** One to four dot-separated numbers in decimal, octal or hex (inet_aton's forms), other than a.b.c.d in plain decimal. */
+  static boolean numericButNotDottedQuad(String host) {
+    String h = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
+    if (h.isEmpty()) return false;
+    String[] parts = h.split("\\.", -1);
+    if (parts.length > 4) return false;
+    boolean canonical = parts.length == 4;
+    for (String p : parts) {
+      if (!p.matches("0[x][0-9a-f]*|[0-9]+")) return false;
+      if (!p.matches("0|[1-9][0-9]{0,2}") || Integer.parseInt(p) > 255) canonical = false;
+    }
+    return !canonical || !h.equals(host);
   }
 
   private static boolean isPrivateLiteral(String host) {

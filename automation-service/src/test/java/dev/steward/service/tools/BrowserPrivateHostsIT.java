@@ -40,7 +40,7 @@ class BrowserPrivateHostsIT {
   @ParameterizedTest
   @ValueSource(strings = {"http://127.0.0.1/", "http://127.1.2.3:8080/x", "http://[::1]/", "http://10.0.0.1/", "http://192.168.1.1/admin",
       "http://172.16.0.1/", "http://169.254.169.254/latest/meta-data/", "http://localhost/", "http://a.localhost/", "http://[fd00::1]/",
-      "http://0.0.0.0/", "http://100.64.0.1/"})
+      "http://0.0.0.0/", "http://100.64.0.1/", "http://0177.0.0.1/", "http://0x7f.1/", "http://2130706433/", "http://127.0.0.1./"})
   void private_addresses_are_refused_even_when_listed(String url) {
     ToolResult r = exec(agent, id(), "browser.open_url", args("url", url), null);
     assertEquals(ToolErrorCodes.SCOPE_DENIED, r.errorCode(), url);
