@@ -103,10 +103,6 @@ public final class ChatViewModel {
     ui.execute(() -> banner.set(text));
   }
 
-  public void clearBanner() {
-    ui.execute(() -> banner.set(""));
-  }
-
   public void setModelName(String name) {
     ui.execute(() -> modelName.set(name));
   }

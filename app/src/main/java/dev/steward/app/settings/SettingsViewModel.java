@@ -172,10 +172,6 @@ public final class SettingsViewModel {
     change(doc -> doc.withBrowser(new PolicyDocument.Browser(keep)), hostError, () -> {});
   }
 
-  public void setAllowPrivate(boolean allow) {
-    change(doc -> doc.withHosts(new PolicyDocument.Hosts(doc.hosts().allow(), allow)), hostError, () -> {});
-  }
-
   public void revoke(PolicyDocument.StandingGrant grant) {
     change(doc -> {
       List<PolicyDocument.StandingGrant> kept = new ArrayList<>(doc.grants());

@@ -47,10 +47,12 @@ public final class Connection implements Session.Listener, dev.steward.service.r
   private final Limits limits;
   private final Semaphore inFlight;
   private final RateLimiter rate;
+  private final RateLimiter holderRate;
   private final Consumer<Connection> onClose;
   private volatile Session session;
 
-  Connection(Role role, Dispatcher dispatcher, ExecutorService workers, Limits limits, Consumer<Connection> onClose) {
+  Connection(Role role, Dispatcher dispatcher, ExecutorService workers, Limits limits, RateLimiter holderRate, Consumer<Connection> onClose) {
+    this.holderRate = holderRate;
     this.role = role;
     this.dispatcher = dispatcher;
     this.workers = workers;
@@ -85,6 +87,11 @@ public final class Connection implements Session.Listener, dev.steward.service.r
     if (!rate.tryAcquire(frame.items().size())) {
       send(MessageCodec.writeUtf8(Response.error(null, RpcError.of(ErrorCodes.RATE_LIMITED,
           "more than " + limits.maxMessagesPerSecond() + " messages a second on this connection; slow down"))));
+      return;
+    }
+    if (!holderRate.tryAcquire(frame.items().size())) {
+      send(MessageCodec.writeUtf8(Response.error(null, RpcError.of(ErrorCodes.RATE_LIMITED,
+          "more than " + limits.maxMessagesPerSecondPerRole() + " messages a second with the " + role.wire() + " secret; slow down"))));
       return;
     }
     if (!frame.batch()) {

@@ -1,5 +1,6 @@
 package dev.steward.service.transport;
 
+import dev.steward.protocol.client.ServiceProof;
 import dev.steward.protocol.method.Role;
 import dev.steward.service.config.Secrets;
 import java.util.Optional;
@@ -21,6 +22,7 @@ public final class HandshakeGuard {
 
   private final Secrets secrets;
   private volatile Set<String> hosts = Set.of();
+  private volatile int port;
 
   public HandshakeGuard(Secrets secrets) {
     this.secrets = secrets;
@@ -28,7 +30,27 @@ public final class HandshakeGuard {
 
   /** Called once the port is known. */
   public void bindPort(int port) {
+    this.port = port;
     hosts = Set.of("127.0.0.1:" + port, "[::1]:" + port, "localhost:" + port);
+  }
+
+  /**
+   * The answer to {@code GET /rpc/hello?nonce=…} (no secret needed): the service's proof, under
+   * each role's secret, that it holds them — or, for a request that fails the Host and Origin
+   * checks or brings no proper nonce, a refusal.
+   */
+  public Verdict hello(String host, @org.jspecify.annotations.Nullable String origin, @org.jspecify.annotations.Nullable String nonce) {
+    if (host == null || !hosts.contains(host.toLowerCase(java.util.Locale.ROOT))) {
+      return Verdict.refuse(403, "Host must be the loopback address and port of this service");
+    }
+    if (origin != null) return Verdict.refuse(403, "browser connections (with an Origin) are refused");
+    if (nonce == null || !ServiceProof.validNonce(nonce)) return Verdict.refuse(400, "give nonce: 32 lower-case hex characters");
+    return new Verdict(Optional.empty(), 200, "ok");
+  }
+
+  /** The proofs for {@code nonce}, one per role, in no telling order. */
+  public java.util.List<String> proofs(String nonce) {
+    return java.util.Arrays.stream(Role.values()).map(r -> ServiceProof.of(secrets.secret(r), nonce, port)).sorted().toList();
   }
 
   public Verdict check(String path, String host, String origin, String authorization) {

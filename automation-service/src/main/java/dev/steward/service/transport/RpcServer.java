@@ -2,6 +2,7 @@ package dev.steward.service.transport;
 
 import dev.steward.protocol.jsonrpc.MessageCodec;
 import dev.steward.protocol.jsonrpc.Notification;
+import dev.steward.protocol.client.ServiceProof;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.method.ToolResults;
@@ -42,12 +43,14 @@ public final class RpcServer implements AutoCloseable {
   private final Server server;
   private final ExecutorService workers;
   private final Set<Connection> uiConnections = ConcurrentHashMap.newKeySet();
+  private final Holders holders;
   private final int port;
 
-  private RpcServer(Server server, ExecutorService workers, int port) {
+  private RpcServer(Server server, ExecutorService workers, int port, Holders holders) {
     this.server = server;
     this.workers = workers;
     this.port = port;
+    this.holders = holders;
   }
 
   /**
@@ -83,10 +86,15 @@ public final class RpcServer implements AutoCloseable {
     container.setMaxFrameSize(limits.maxFrameBytes());
     container.setIdleTimeout(Duration.ofHours(24));
     RpcServer[] self = new RpcServer[1];
+    Holders holders = new Holders(limits);
     server.setHandler(
         new Handler.Abstract() {
           @Override
           public boolean handle(Request request, Response response, Callback callback) {
+            if (ServiceProof.PATH.equals(Request.getPathInContext(request))) {
+              hello(guard, request, response, callback);
+              return true;
+            }
             HandshakeGuard.Verdict v =
                 guard.check(
                     Request.getPathInContext(request),
@@ -103,10 +111,15 @@ public final class RpcServer implements AutoCloseable {
               return true;
             }
             Role role = v.role().get();
+            if (!holders.admit(role)) {
+              Response.writeError(request, response, callback, 429,
+                  "more than " + limits.maxConnectionsPerRole() + " connections with the " + role.wire() + " secret; close some first");
+              return true;
+            }
             boolean upgraded =
                 container.upgrade(
                     (upgradeRequest, upgradeResponse, cb) -> {
-                      Connection c = new Connection(role, ready, workers, limits, self[0]::closed);
+                      Connection c = new Connection(role, ready, workers, limits, holders.rate(role), self[0]::closed);
                       if (role == Role.UI) self[0].uiConnections.add(c);
                       return c;
                     },
@@ -114,6 +127,7 @@ public final class RpcServer implements AutoCloseable {
                     response,
                     callback);
             if (!upgraded) {
+              holders.left(role);
               Response.writeError(request, response, callback, 426, "this endpoint speaks WebSocket only");
             }
             return true;
@@ -133,7 +147,7 @@ public final class RpcServer implements AutoCloseable {
     } catch (Exception e) {
       LOG.log(Level.FINE, "no IPv6 loopback; serving on 127.0.0.1 only", e);
     }
-    RpcServer rpc = new RpcServer(server, workers, port);
+    RpcServer rpc = new RpcServer(server, workers, port, holders);
     self[0] = rpc;
     return rpc;
   }
@@ -151,6 +165,22 @@ public final class RpcServer implements AutoCloseable {
 
   void closed(Connection c) {
     uiConnections.remove(c);
+    holders.left(c.role());
+  }
+
+  private static void hello(HandshakeGuard guard, Request request, Response response, Callback callback) {
+    String nonce = org.eclipse.jetty.util.UrlEncoded.decodeQuery(request.getHttpURI().getQuery() == null ? "" : request.getHttpURI().getQuery())
+        .getValue("nonce");
+    HandshakeGuard.Verdict v = guard.hello(request.getHeaders().get(HttpHeader.HOST), request.getHeaders().get(HttpHeader.ORIGIN), nonce);
+    if (v.status() != 200) {
+      Response.writeError(request, response, callback, v.status(), v.reason());
+      return;
+    }
+    com.fasterxml.jackson.databind.node.ObjectNode body = Json.object();
+    guard.proofs(nonce).forEach(body.putArray("proofs")::add);
+    response.setStatus(200);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    response.write(true, ByteBuffer.wrap(body.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), callback);
   }
 
 

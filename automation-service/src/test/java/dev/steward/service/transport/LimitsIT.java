@@ -60,4 +60,29 @@ class LimitsIT {
       }
     }
   }
+
+  @Test
+  void one_secrets_holder_cannot_flood_the_log_through_more_connections() throws Exception {
+    try (TestService t = TestService.start(p -> p, new Limits(1 << 20, 32, 5000, 3, 50))) {
+      List<RawWebSocket> three = new ArrayList<>();
+      try {
+        for (int i = 0; i < 3; i++) three.add(new RawWebSocket(t.port(), t.secret(Role.AGENT)));
+        int fourth = RawHttp.status(t.port(), RawHttp.upgrade("127.0.0.1:" + t.port(), "Authorization: Bearer " + t.secret(Role.AGENT) + "\r\n"));
+        assertEquals(429, fourth, "a fourth connection with the same secret is refused");
+        // Each connection alone is well under its own rate; together they are over the holder's.
+        List<Integer> codes = new ArrayList<>();
+        for (RawWebSocket c : three) {
+          StringBuilder batch = new StringBuilder("[");
+          for (int i = 0; i < 30; i++) batch.append(i > 0 ? "," : "").append("{\"jsonrpc\":\"2.0\",\"id\":").append(i).append(",\"method\":\"session.hello\"}");
+          JsonNode reply = Json.parse(c.roundTrip(batch.append(']').toString()));
+          codes.add(reply.isArray() ? 0 : reply.at("/error/code").asInt());
+          if (!reply.isArray()) assertTrue(reply.at("/error/message").asText().contains("with the agent secret"), reply.toString());
+        }
+        assertTrue(codes.contains(ErrorCodes.RATE_LIMITED), codes.toString());
+        assertEquals(Role.UI, t.client(Role.UI).hello().role(), "another secret's holder is served");
+      } finally {
+        three.forEach(RawWebSocket::close);
+      }
+    }
+  }
 }

@@ -135,4 +135,43 @@ class TransportIT {
       assertTrue(after.roundTrip("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"session.hello\"}").contains("\"result\""));
     }
   }
+
+  @Test
+  void a_client_never_sends_its_secret_to_a_process_that_cannot_prove_it_is_the_service() throws Exception {
+    java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    com.sun.net.httpserver.HttpServer rogue = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    rogue.createContext("/", exchange -> {
+      seen.add(exchange.getRequestURI() + " auth=" + exchange.getRequestHeaders().getFirst("Authorization"));
+      byte[] body = "{\"proofs\":[\"00\"]}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(200, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    rogue.start();
+    try {
+      String secret = t.secret(Role.UI);
+      dev.steward.protocol.client.ClientException e = org.junit.jupiter.api.Assertions.assertThrows(dev.steward.protocol.client.ClientException.class,
+          () -> dev.steward.protocol.client.StewardClient.connect(dev.steward.protocol.client.Endpoint.loopback(rogue.getAddress().getPort(), secret)));
+      assertTrue(String.valueOf(e.getCause()).contains("did not prove"), String.valueOf(e.getCause()));
+      assertEquals(1, seen.size(), seen.toString());
+      assertTrue(seen.get(0).startsWith("/rpc/hello?nonce=") && seen.get(0).endsWith("auth=null"), seen.toString());
+    } finally {
+      rogue.stop(0);
+    }
+  }
+
+  @Test
+  void a_request_whose_answer_does_not_come_in_time_fails_and_is_forgotten() throws Exception {
+    try (dev.steward.protocol.client.StewardClient impatient = dev.steward.protocol.client.StewardClient.connect(
+        () -> dev.steward.protocol.client.Endpoint.loopback(t.port(), t.secret(Role.AGENT)),
+        dev.steward.protocol.client.StewardClient.Options.defaults().withExecuteTimeout(java.time.Duration.ofMillis(300)))) {
+      var waiting = impatient.executeAsync(new dev.steward.protocol.method.Execute.Params(
+          dev.steward.service.TestService.id(), dev.steward.service.TestService.id(), "sample.wait", dev.steward.service.TestService.args("millis", 3000), null, null));
+      var e = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.ExecutionException.class, () -> waiting.get(5, java.util.concurrent.TimeUnit.SECONDS));
+      assertTrue(e.getCause() instanceof dev.steward.protocol.client.ClientException && e.getCause().getMessage().contains("no answer from the service within"),
+          String.valueOf(e.getCause()));
+      assertEquals(Role.AGENT, impatient.hello().role(), "the connection goes on serving");
+    }
+  }
 }

@@ -1,6 +1,7 @@
 package dev.steward.protocol.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.LongNode;
 import dev.steward.protocol.json.Json;
@@ -49,22 +50,31 @@ import org.jspecify.annotations.Nullable;
  */
 public final class StewardClient implements AutoCloseable {
 
-  /** Connection settings. */
-  public record Options(String clientName, Duration connectTimeout, Duration callTimeout, boolean reconnect) {
+  /**
+   * Connection settings. Every request fails once it has waited {@code callTimeout} for its answer
+   * — {@code executeTimeout} for {@code tool.execute} (a tool's own time limit, an approval that
+   * waits for a click; ten minutes by default, the longest a confirm token lives) — so answers
+   * that never come cannot pile up.
+   */
+  public record Options(String clientName, Duration connectTimeout, Duration callTimeout, boolean reconnect, Duration executeTimeout) {
     public static Options defaults() {
-      return new Options("steward-client", Duration.ofSeconds(5), Duration.ofSeconds(60), false);
+      return new Options("steward-client", Duration.ofSeconds(5), Duration.ofSeconds(60), false, Duration.ofMinutes(10));
     }
 
     public Options withReconnect(boolean value) {
-      return new Options(clientName, connectTimeout, callTimeout, value);
+      return new Options(clientName, connectTimeout, callTimeout, value, executeTimeout);
     }
 
     public Options withClientName(String value) {
-      return new Options(value, connectTimeout, callTimeout, reconnect);
+      return new Options(value, connectTimeout, callTimeout, reconnect, executeTimeout);
     }
 
     public Options withCallTimeout(Duration value) {
-      return new Options(clientName, value, callTimeout, reconnect);
+      return new Options(clientName, connectTimeout, value, reconnect, executeTimeout);
+    }
+
+    public Options withExecuteTimeout(Duration value) {
+      return new Options(clientName, connectTimeout, callTimeout, reconnect, value);
     }
   }
 
@@ -151,7 +161,7 @@ public final class StewardClient implements AutoCloseable {
   /** Sends a request; the future completes with its result, or fails with a {@link ClientException}. */
   public CompletableFuture<JsonNode> call(String method, @Nullable Object params) {
     long id = ids.incrementAndGet();
-    CompletableFuture<Response> response = register(id);
+    CompletableFuture<Response> response = register(id, timeoutOf(method));
     send(MessageCodec.write(new Request(LongNode.valueOf(id), method, paramsNode(params))))
         .whenComplete((v, e) -> failOnSendError(id, e));
     return response.thenApply(StewardClient::resultOf);
@@ -168,7 +178,7 @@ public final class StewardClient implements AutoCloseable {
     List<CompletableFuture<Response>> futures = new ArrayList<>();
     for (BatchCall c : calls) {
       long id = ids.incrementAndGet();
-      futures.add(register(id));
+      futures.add(register(id, timeoutOf(c.method())));
       messages.add(new Request(LongNode.valueOf(id), c.method(), paramsNode(c.params())));
     }
     send(MessageCodec.writeBatch(messages))
@@ -183,11 +193,6 @@ public final class StewardClient implements AutoCloseable {
   /** Sends a notification (no response). */
   public CompletableFuture<Void> notify(String method, @Nullable Object params) {
     return send(MessageCodec.write(new Notification(method, paramsNode(params)))).thenApply(v -> null);
-  }
-
-  /** Sends a frame as it is: for tests and tools that speak the protocol by hand. */
-  public CompletableFuture<Void> sendRaw(String text) {
-    return send(text).thenApply(v -> null);
   }
 
   /** Registers a listener for a raw frame answer: responses whose id this client did not issue. */
@@ -244,6 +249,7 @@ public final class StewardClient implements AutoCloseable {
 
   private void open() {
     Endpoint endpoint = endpoints.get();
+    verifyService(endpoint);
     CompletableFuture<WebSocket> connecting =
         http.newWebSocketBuilder()
             .connectTimeout(options.connectTimeout())
@@ -268,11 +274,59 @@ public final class StewardClient implements AutoCloseable {
     stateListeners.forEach(l -> l.accept(State.CONNECTED));
   }
 
-  private CompletableFuture<Response> register(long id) {
+  /**
+   * Asks the process at the endpoint to prove it holds this installation's secrets before the
+   * secret is sent to it ({@link ServiceProof}); anything else listening there gets nothing.
+   */
+  private void verifyService(Endpoint endpoint) {
+    byte[] raw = new byte[16];
+    NONCES.nextBytes(raw);
+    String nonce = java.util.HexFormat.of().formatHex(raw);
+    java.net.URI hello = java.net.URI.create("http://" + endpoint.uri().getRawAuthority() + ServiceProof.PATH + "?nonce=" + nonce);
+    java.net.http.HttpResponse<String> answer;
+    try {
+      answer = http.send(java.net.http.HttpRequest.newBuilder(hello).timeout(options.connectTimeout()).GET().build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ClientException("interrupted while connecting", e);
+    } catch (IOException e) {
+      throw new ClientException("cannot reach the service at " + endpoint.uri() + ": " + e, e);
+    }
+    boolean proven = false;
+    if (answer.statusCode() == 200) {
+      try {
+        for (JsonNode p : Json.parse(answer.body()).path("proofs")) {
+          proven |= ServiceProof.matches(p.asText(""), endpoint.secret(), nonce, endpoint.uri().getPort());
+        }
+      } catch (IOException e) {
+        proven = false;
+      }
+    }
+    if (!proven) {
+      throw ClientException.handshake(answer.statusCode() == 200 ? 403 : answer.statusCode(), new ClientException(
+          "the process at " + endpoint.uri() + " did not prove it is this installation's Steward service; the secret was not sent", null));
+    }
+  }
+
+  private static final java.security.SecureRandom NONCES = new java.security.SecureRandom();
+
+  /** How long a request may wait for its answer before it fails and its entry is dropped. */
+  private Duration timeoutOf(String method) {
+    return Methods.TOOL_EXECUTE.equals(method) ? options.executeTimeout() : options.callTimeout();
+  }
+
+  private CompletableFuture<Response> register(long id, Duration timeout) {
     CompletableFuture<Response> future = new CompletableFuture<>();
     pending.put(id, future);
     future.whenComplete((r, e) -> pending.remove(id));
-    return future;
+    // orTimeout drops its timer when the answer comes, so a busy client keeps no timers around.
+    future.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    return future.exceptionallyCompose(e -> {
+      Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+      return CompletableFuture.failedFuture(
+          cause instanceof TimeoutException ? new ClientException("no answer from the service within " + timeout, cause) : cause);
+    });
   }
 
   private CompletableFuture<?> send(String text) {
