@@ -39,13 +39,16 @@ public final class TestService implements AutoCloseable {
   private StewardService service;
   private dev.steward.service.rpc.Limits limits;
 
-  /** Every host name the service looked up, in order (the system's resolver answers). */
+  /** Every host name the service looked up, in order. */
   public final List<String> lookups = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** Names a test answers itself (each lookup asks again: a name can change its answer); others go to the system. */
+  public final Map<String, java.util.function.Supplier<java.net.InetAddress[]>> names = new java.util.concurrent.ConcurrentHashMap<>();
 
   private StewardService.Options options() {
     return StewardService.Options.defaults().withClock(clock).withLimits(limits).withResolver(host -> {
       lookups.add(host);
-      return java.net.InetAddress.getAllByName(host);
+      var answer = names.get(host);
+      return answer != null ? answer.get() : java.net.InetAddress.getAllByName(host);
     });
   }
   private final List<StewardClient> clients = new ArrayList<>();

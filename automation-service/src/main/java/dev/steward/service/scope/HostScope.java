@@ -66,6 +66,26 @@ public final class HostScope {
     }
   }
 
+  /**
+   * The one address to connect to for {@code host} (an address literal as it is; a name looked up
+   * once): the first the resolver gives, refused when it is private and the policy does not allow
+   * those, or when the name has none.
+   */
+  public InetAddress address(String host) throws ScopeDenied {
+    InetAddress[] addresses;
+    try {
+      addresses = resolver.resolve(host);
+    } catch (UnknownHostException e) {
+      throw new ScopeDenied.NotFound(host);
+    }
+    if (addresses.length == 0) throw new ScopeDenied.NotFound(host);
+    InetAddress a = addresses[0];
+    if (!allowPrivate && isPrivate(a)) {
+      throw new ScopeDenied("\"" + host + "\" resolves to " + a.getHostAddress() + ", a loopback, private or link-local address; your policy does not allow those");
+    }
+    return a;
+  }
+
   public boolean allowsPrivate() {
     return allowPrivate;
   }

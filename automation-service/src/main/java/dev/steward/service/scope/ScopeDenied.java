@@ -1,9 +1,16 @@
 package dev.steward.service.scope;
 
 /** A path, app or host outside what the user allowed. The message is shown to the model as is. */
-public final class ScopeDenied extends Exception {
+public class ScopeDenied extends Exception {
 
   public ScopeDenied(String message) {
     super(message, null, false, false);
+  }
+
+  /** A host name that has no address: nothing to refuse, nothing to reach. */
+  public static final class NotFound extends ScopeDenied {
+    public NotFound(String host) {
+      super("\"" + host + "\" cannot be found");
+    }
   }
 }

@@ -335,11 +335,11 @@ class BrowserIT {
 
   @Test
   void a_screenshot_is_saved_as_a_new_file_in_an_allowed_folder() throws Exception {
-    ToolResult r = exec(agent, id(), "browser.open_url", args("url", at("/page"), "screenshot_path", "page.png"), null);
+    // Fresh connections: a page read by any visit taints its connection, and a screenshot is a change.
+    ToolResult r = exec(t.client(Role.AGENT), id(), "browser.open_url", args("url", at("/page"), "screenshot_path", "page.png"), null);
     assertTrue(r.ok(), String.valueOf(r.error()));
     byte[] png = Files.readAllBytes(t.root.resolve("page.png"));
     assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(png, 4));
-    // A fresh connection: the page read by the first visit taints this one, and a screenshot is a change.
     ToolResult again = exec(t.client(Role.AGENT), id(), "browser.open_url", args("url", at("/page"), "screenshot_path", "page.png"), null);
     assertEquals(ToolErrorCodes.ALREADY_EXISTS, again.errorCode());
     assertEquals(ToolErrorCodes.SCOPE_DENIED,

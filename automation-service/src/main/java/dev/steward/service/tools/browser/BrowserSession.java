@@ -60,6 +60,8 @@ final class BrowserSession implements AutoCloseable {
             return t;
           });
   private @Nullable Playwright playwright;
+  /** Every connection of the browser goes through it (started with the browser). */
+  private @Nullable PinningProxy proxy;
   private @Nullable Browser browser;
   private @Nullable BrowserContext spare;
   private @Nullable BrowserContext profile;
@@ -154,7 +156,7 @@ final class BrowserSession implements AutoCloseable {
     try {
       Files.createDirectories(profileDir);
       c = playwright().chromium().launchPersistentContext(profileDir, new BrowserType.LaunchPersistentContextOptions()
-          .setExecutablePath(exe).setHeadless(true).setArgs(args()).setTimeout(30_000).setAcceptDownloads(false)
+          .setExecutablePath(exe).setHeadless(true).setArgs(args()).setProxy(proxySetting()).setTimeout(30_000).setAcceptDownloads(false)
           .setServiceWorkers(ServiceWorkerPolicy.BLOCK).setViewportSize(1280, 900));
       c.route("**/*", this::route);
     } catch (PlaywrightException e) {
@@ -212,7 +214,7 @@ final class BrowserSession implements AutoCloseable {
   }
 
   private BrowserContext newContext(Browser b) {
-    BrowserContext c = b.newContext(new Browser.NewContextOptions().setAcceptDownloads(false)
+    BrowserContext c = b.newContext(new Browser.NewContextOptions().setAcceptDownloads(false).setProxy(proxySetting())
         .setServiceWorkers(ServiceWorkerPolicy.BLOCK).setViewportSize(1280, 900));
     c.route("**/*", this::route);
     c.newPage();
@@ -232,7 +234,8 @@ final class BrowserSession implements AutoCloseable {
     if (b != null && b.isConnected()) return b;
     Path exe = executableOrFail();
     try {
-      b = playwright().chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(exe).setHeadless(true).setArgs(args()).setTimeout(30_000));
+      b = playwright().chromium().launch(
+          new BrowserType.LaunchOptions().setExecutablePath(exe).setHeadless(true).setArgs(args()).setProxy(proxySetting()).setTimeout(30_000));
     } catch (PlaywrightException e) {
       throw new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE, "cannot start the browser at " + exe + ": " + describe(e)));
     }
@@ -254,11 +257,31 @@ final class BrowserSession implements AutoCloseable {
     return playwright;
   }
 
+  /**
+   * The browser's proxy: {@link PinningProxy}, for loopback too ({@code <-loopback>} removes
+   * Chromium's own bypass of it). Started once, on the browser thread.
+   */
+  private com.microsoft.playwright.options.Proxy proxySetting() {
+    if (proxy == null) {
+      try {
+        proxy = PinningProxy.start(() -> current);
+      } catch (IOException e) {
+        throw new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE, "cannot start the browser's guard proxy: " + e.getMessage()));
+      }
+    }
+    return new com.microsoft.playwright.options.Proxy("http://127.0.0.1:" + proxy.port()).setBypass("<-loopback>");
+  }
+
   private static List<String> args() {
     List<String> args = new ArrayList<>();
     // Chromium's sandbox refuses to run as root; a desktop user's session keeps it on.
     if ("root".equals(System.getProperty("user.name"))) args.add("--no-sandbox");
     args.add("--disable-dev-shm-usage");
+    // Chromium finds no host by itself: every name goes to the proxy, which looks it up once per
+    // visit and connects to the address it checked. No UDP leaves outside the proxy (WebRTC).
+    args.add("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1");
+    args.add("--force-webrtc-ip-handling-policy=disable_non_proxied_udp");
+    args.add("--disable-quic");
     return args;
   }
 
@@ -292,6 +315,8 @@ final class BrowserSession implements AutoCloseable {
             if (playwright != null) playwright.close();
           } catch (PlaywrightException e) {
             // shutting down anyway
+          } finally {
+            if (proxy != null) proxy.close();
           }
         });
     thread.shutdown();

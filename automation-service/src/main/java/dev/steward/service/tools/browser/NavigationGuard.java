@@ -9,29 +9,33 @@ import dev.steward.service.scope.ScopeDenied;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Decides every request of one visit (SPEC §5). A navigation — the first one, a link, a script's
- * {@code location = …}, a meta refresh, a frame — may go only to the host the user approved or to
- * an allowlisted host, over http(s), and never to a private address unless the policy allows it.
- * Chromium follows redirects without asking the route, so navigations are fetched here one hop
- * at a time and each hop is checked before the browser sees it. Other requests (images, scripts)
- * may go anywhere public. Whatever leaves the scope is stopped, not followed, and recorded.
+ * Decides every request of one visit (SPEC §5). A navigation — the first one, a link, a form's
+ * post, a script's {@code location = …}, a meta refresh, a frame — may go only to the host the
+ * user approved or to an allowlisted host, over http(s), and never to a private address unless
+ * the policy allows it. Chromium follows a redirect it is given without asking the route, so a
+ * navigation is fetched here one hop at a time, whatever its method, and a redirect reaches the
+ * browser only once its target is checked (the browser's next request for it comes here again).
+ * Other requests (images, scripts) may go anywhere public. Every connection of the visit — these,
+ * the redirects of subresources, WebSockets — goes through {@link PinningProxy}, which connects
+ * only to the address this guard {@linkplain #pin pinned} for the host. Whatever leaves the scope
+ * is stopped, not followed, and recorded.
  */
-final class NavigationGuard {
+final class NavigationGuard implements PinningProxy.Pins {
 
   private static final Set<String> INERT_SCHEMES = Set.of("data", "blob", "about");
   private static final int MAX_REDIRECTS = 10;
 
   private final HostScope scope;
   private final String approvedHost;
-  private final List<String> blocked = new ArrayList<>();
-  private final Map<String, String> resolved = new HashMap<>();
+  private final List<String> blocked = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** Each host's address for this visit, or why it has none: looked up once, then pinned. */
+  private final Map<String, Object> pinned = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile boolean cancelled;
   private volatile @org.jspecify.annotations.Nullable PlaywrightException failure;
 
@@ -87,16 +91,18 @@ final class NavigationGuard {
       stop(route, url, why);
       return;
     }
-    if (!"GET".equals(request.method())) {
-      route.resume(); // a form post to an allowed host: its redirects are rare and the host is in scope
-      return;
-    }
-    // Follow redirects here, hop by hop, so none is taken without being checked.
+    // Follow redirects here, hop by hop and whatever the method, so none is taken unchecked. The
+    // first hop is the request as the page made it (method, headers, body); a 307 or 308 keeps
+    // them, any other redirect turns the request into a GET, as browsers do.
     String current = url;
+    String method = request.method();
     for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
       APIResponse response;
       try {
-        response = route.fetch(new Route.FetchOptions().setUrl(current).setMaxRedirects(0).setTimeout(fetchTimeoutMs));
+        Route.FetchOptions fetch = new Route.FetchOptions().setMaxRedirects(0).setTimeout(fetchTimeoutMs);
+        if (hop > 0) fetch.setUrl(current);
+        if (hop > 0 && !method.equals(request.method())) fetch.setMethod(method).setPostData(new byte[0]);
+        response = route.fetch(fetch);
       } catch (PlaywrightException e) {
         failure = e;
         route.abort(e instanceof com.microsoft.playwright.TimeoutError ? "timedout" : "failed");
@@ -124,6 +130,7 @@ final class NavigationGuard {
         stop(route, next, "a redirect from " + current + " — " + refusal);
         return;
       }
+      if (response.status() != 307 && response.status() != 308) method = "GET";
       current = next;
     }
     stop(route, current, "more than " + MAX_REDIRECTS + " redirects");
@@ -163,16 +170,34 @@ final class NavigationGuard {
     return privateRefusal(uri);
   }
 
-  private String privateRefusal(URI uri) {
-    if (scope.allowsPrivate()) return null;
-    String host = HostScope.asciiHost(uri);
-    return resolved.computeIfAbsent(host, h -> {
+  private @org.jspecify.annotations.Nullable String privateRefusal(URI uri) {
+    try {
+      pin(HostScope.asciiHost(uri));
+      return null;
+    } catch (ScopeDenied.NotFound e) {
+      return null; // nothing there: the connection fails and says so
+    } catch (ScopeDenied e) {
+      return e.getMessage();
+    }
+  }
+
+  /** The address every connection of this visit to {@code host} goes to; looked up once. */
+  @Override
+  public java.net.InetAddress pin(String host) throws ScopeDenied {
+    if (cancelled) throw new ScopeDenied("the visit was cancelled");
+    Object p = pinned.computeIfAbsent(host, h -> {
       try {
-        scope.checkResolved(uri);
-        return "";
+        return scope.address(h);
       } catch (ScopeDenied e) {
-        return e.getMessage();
+        return e;
       }
-    }).transform(s -> s.isEmpty() ? null : s);
+    });
+    if (p instanceof java.net.InetAddress a) return a;
+    throw (ScopeDenied) p;
+  }
+
+  @Override
+  public void refused(String what) {
+    blocked.add(what);
   }
 }
