@@ -173,10 +173,12 @@ public final class CallRunner {
 
   /**
    * "Always allow here": a standing grant for the folders the dialog named for the approved
-   * arguments — or, from a caller without a dialog, the folders of the paths the gate checked.
+   * arguments — or, from a caller without a dialog, the ones the gate named for the call. Never
+   * folders worked out here: the service decides what a grant may cover.
    */
   private void addGrant(Approver.Pending p, Approver.Answer a, TurnListener listener) {
-    List<String> folders = a.grantFolders().isEmpty() ? GrantFolders.of(p.preflight().paths()) : a.grantFolders();
+    List<String> folders = !a.grantFolders().isEmpty() ? a.grantFolders()
+        : p.preflight().grantFolders() == null ? List.of() : p.preflight().grantFolders();
     if (folders.isEmpty()) return;
     try {
       link.addStandingGrant(p.call().toolName(), folders);

@@ -68,7 +68,14 @@ public final class ApprovalDialog {
     approve.disableProperty().bind(model.canApproveProperty().not());
     approve.setOnAction(e -> model.approve());
     always.setId("always");
-    always.setTooltip(new javafx.scene.control.Tooltip("Approve, and let these tools run in these folders without asking (never offered for high risk)"));
+    Label covers = new Label(model.alwaysAllowCovers());
+    covers.setId("always-covers");
+    covers.getStyleClass().add("approval-meta");
+    covers.setWrapText(true);
+    covers.visibleProperty().bind(model.canAlwaysAllowProperty());
+    covers.managedProperty().bind(covers.visibleProperty());
+    model.canAlwaysAllowProperty().addListener((o, was, now) -> covers.setText(model.alwaysAllowCovers()));
+    always.setTooltip(new javafx.scene.control.Tooltip("Approve, and from now on let these tools run in these folders without asking"));
     always.visibleProperty().bind(model.canAlwaysAllowProperty());
     always.managedProperty().bind(always.visibleProperty());
     always.setOnAction(e -> model.alwaysAllow());
@@ -80,7 +87,7 @@ public final class ApprovalDialog {
     HBox buttons = new HBox(8, timer, spacer, deny, always, approve);
     buttons.setAlignment(Pos.CENTER_LEFT);
 
-    VBox root = new VBox(12, scroll, buttons);
+    VBox root = new VBox(12, scroll, covers, buttons);
     root.setPadding(new Insets(16));
     root.getStyleClass().add("approval-dialog");
     Scene scene = new Scene(root, 640, Math.min(720, 260 + 240 * model.items().size()));

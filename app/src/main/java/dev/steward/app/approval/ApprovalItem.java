@@ -74,9 +74,18 @@ public final class ApprovalItem {
     return args == null ? pending.call() : new ProposedCall(pending.call().callId(), pending.call().tool(), args);
   }
 
-  /** "Always allow here" is a standing grant, never offered for high-risk tools (SPEC §2). */
+  /**
+   * "Always allow here" is a standing grant: offered only where the service names the folders it
+   * would cover (never for high risk, never a whole allowed folder or the home folder).
+   */
   public boolean alwaysAllowOffered() {
-    return risk() != Risk.HIGH && !scopes.get().isEmpty();
+    return risk() != Risk.HIGH && !grantFolders().isEmpty();
+  }
+
+  /** The folders "Always allow here" covers for the arguments shown. */
+  public List<String> grantFolders() {
+    List<String> folders = shown.get().grantFolders();
+    return folders == null ? List.of() : folders;
   }
 
   /** What will happen, in plain words, for the arguments of the shown preview. */

@@ -2,7 +2,6 @@ package dev.steward.app.approval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.app.agent.Approver;
-import dev.steward.app.agent.GrantFolders;
 import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolErrorCodes;
@@ -138,7 +137,7 @@ public final class ApprovalViewModel {
     for (ApprovalItem i : items) {
       String id = i.pending().call().callId();
       if (i.tickedProperty().get()) {
-        answers.add(new Approver.Answer(id, Approver.Verdict.APPROVED, i.parsedArgs(), always, always ? GrantFolders.of(i.scopes()) : List.of()));
+        answers.add(new Approver.Answer(id, Approver.Verdict.APPROVED, i.parsedArgs(), always, always ? i.grantFolders() : List.of()));
       } else {
         answers.add(new Approver.Answer(id, Approver.Verdict.DECLINED, i.pending().call().args(), false));
       }
@@ -190,6 +189,15 @@ public final class ApprovalViewModel {
 
   public BooleanBinding canAlwaysAllowProperty() {
     return canAlwaysAllow;
+  }
+
+  /** What "Always allow here" would allow, in words: the tools and the folders, until revoked. */
+  public String alwaysAllowCovers() {
+    List<String> parts = new ArrayList<>();
+    for (ApprovalItem i : items) {
+      if (i.tickedProperty().get() && i.alwaysAllowOffered()) parts.add(i.tool() + " in " + String.join(", ", i.grantFolders()));
+    }
+    return parts.isEmpty() ? "" : "Always allow: " + String.join("; ", parts) + " — from now on, until you revoke it in Settings.";
   }
 
   public String title() {

@@ -100,8 +100,10 @@ final class FakeLink implements ServiceLink {
           new Preflight.Result(Preflight.DENY, "/path must be a string", risk, false, "VALIDATION_ERROR", "/path", null, null, null));
     }
     String code = Preflight.DENY.equals(decision) ? "SCOPE_DENIED" : null;
+    String path = "/w/" + args.get("path").asText();
+    List<String> grantable = risk == Risk.HIGH ? null : List.of(java.nio.file.Path.of(path).getParent().toString());
     return CompletableFuture.completedFuture(
-        new Preflight.Result(decision, decision + " by the fake", risk, false, code, null, null, List.of("/w/" + args.get("path").asText()), null));
+        new Preflight.Result(decision, decision + " by the fake", risk, false, code, null, null, List.of(path), null, grantable));
   }
 
   @Override

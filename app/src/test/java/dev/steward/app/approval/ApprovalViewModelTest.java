@@ -63,7 +63,7 @@ class ApprovalViewModelTest {
     String path = "/w/" + args.get("path").asText();
     JsonNode preview = Json.object().put("operation", "write").put("path", path).put("overwrites", true)
         .put("diff", args.path("content").asText("new").equals("old") ? "" : "-old\n+new\n");
-    return new Preflight.Result(Preflight.CONFIRM, "fine", Risk.MEDIUM, true, null, null, null, List.of(path), preview);
+    return new Preflight.Result(Preflight.CONFIRM, "fine", Risk.MEDIUM, true, null, null, null, List.of(path), preview, List.of("/w"));
   }
 
   private ApprovalViewModel model(Approver.Pending... calls) {

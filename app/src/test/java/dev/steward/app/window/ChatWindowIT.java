@@ -108,12 +108,14 @@ class ChatWindowIT {
   @Test
   void alwaysAllowHereLetsTheNextMatchingCallRunWithoutAsking() throws Exception {
     WindowHarness w = openWithModel();
-    Files.writeString(w.workspace.resolve("one.txt"), "1\n");
-    Files.writeString(w.workspace.resolve("two.txt"), "2\n");
+    // A grant covers a file's own folder, never the whole workspace: the files are in one of its folders.
+    Files.createDirectories(w.workspace.resolve("notes"));
+    Files.writeString(w.workspace.resolve("notes/one.txt"), "1\n");
+    Files.writeString(w.workspace.resolve("notes/two.txt"), "2\n");
     ollama.enqueue(
-        Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/one.txt\",\"content\":\"one\\n\"}")),
+        Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/notes/one.txt\",\"content\":\"one\\n\"}")),
         Reply.text("First done."),
-        Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/two.txt\",\"content\":\"two\\n\"}")),
+        Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/notes/two.txt\",\"content\":\"two\\n\"}")),
         Reply.text("Second done."));
     w.type("Rewrite one");
     w.waitForDialog();
@@ -125,7 +127,7 @@ class ChatWindowIT {
     w.waitFor(() -> w.cards().size() == 2 && w.cards().get(1).state().finished());
     w.waitForTurnEnd();
     assertEquals(CallState.DONE, w.cards().get(1).state(), w.transcript());
-    assertEquals("two\n", Files.readString(w.workspace.resolve("two.txt")));
+    assertEquals("two\n", Files.readString(w.workspace.resolve("notes/two.txt")));
     Audit.Row second =
         w.auditRows("files.write_text").stream().filter(r -> "decision".equals(r.kind()) && r.argsPreview() != null && r.argsPreview().contains("two.txt")).findFirst().orElseThrow();
     assertEquals("allowed", second.decision(), "the standing grant let it run without a token");

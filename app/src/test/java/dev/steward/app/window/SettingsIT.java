@@ -65,15 +65,17 @@ class SettingsIT {
   @Test
   void revokingAGrantMakesTheNextMatchingCallAskAgain() throws Exception {
     WindowHarness w = open();
-    for (String n : new String[] {"a", "b", "c"}) Files.writeString(w.workspace.resolve(n + ".txt"), "old\n");
-    w.type("/call files.write_text {\"path\":\"~/Steward/a.txt\",\"content\":\"new\\n\"}");
+    // A grant covers a file's own folder, never the whole workspace: the files are in one of its folders.
+    Files.createDirectories(w.workspace.resolve("notes"));
+    for (String n : new String[] {"a", "b", "c"}) Files.writeString(w.workspace.resolve("notes/" + n + ".txt"), "old\n");
+    w.type("/call files.write_text {\"path\":\"~/Steward/notes/a.txt\",\"content\":\"new\\n\"}");
     w.waitForDialog();
     w.waitFor(() -> w.robot.lookup("#always").match(org.testfx.util.NodeQueryUtils.isVisible()).tryQuery().isPresent());
     w.click("#always");
     w.waitFor(() -> w.cards().size() == 1 && w.cards().get(0).state() == CallState.DONE);
     w.waitForTurnEnd();
 
-    w.type("/call files.write_text {\"path\":\"~/Steward/b.txt\",\"content\":\"new\\n\"}");
+    w.type("/call files.write_text {\"path\":\"~/Steward/notes/b.txt\",\"content\":\"new\\n\"}");
     w.waitFor(() -> w.cards().size() == 2 && w.cards().get(1).state().finished());
     w.waitForTurnEnd();
     assertEquals(CallState.DONE, w.cards().get(1).state(), "the grant let it run without asking");
@@ -87,12 +89,12 @@ class SettingsIT {
     assertFalse(Files.readString(w.home.resolve("config/policy.json")).contains("files.write_text\""), "the grant is gone from policy.json");
 
     w.robot.clickOn("Chat");
-    w.type("/call files.write_text {\"path\":\"~/Steward/c.txt\",\"content\":\"new\\n\"}");
+    w.type("/call files.write_text {\"path\":\"~/Steward/notes/c.txt\",\"content\":\"new\\n\"}");
     w.waitForDialog();
     assertEquals(CallState.WAITING, w.cards().get(2).state());
     w.click("#deny");
     w.waitForTurnEnd();
-    assertEquals("old\n", Files.readString(w.workspace.resolve("c.txt")));
-    assertTrue(Files.readString(w.workspace.resolve("b.txt")).equals("new\n"));
+    assertEquals("old\n", Files.readString(w.workspace.resolve("notes/c.txt")));
+    assertTrue(Files.readString(w.workspace.resolve("notes/b.txt")).equals("new\n"));
   }
 }

@@ -135,13 +135,26 @@ public final class Gate implements AutoCloseable {
         return new Preflight.Result(
             Preflight.CONFIRM,
             "needs your confirmation: " + String.join("; ", c.requirement().reasons()),
-            risk, c.destructive(), ToolErrorCodes.CONFIRMATION_REQUIRED, null, taintSources.isEmpty() ? null : taintSources, paths, preview);
+            risk, c.destructive(), ToolErrorCodes.CONFIRMATION_REQUIRED, null, taintSources.isEmpty() ? null : taintSources, paths, preview,
+            grantFolders(risk, c));
       }
       String reason = c.requirement().waivedBy().isEmpty() ? "allowed by policy" : "allowed by your standing grant " + c.requirement().waivedBy().get(0);
       return new Preflight.Result(Preflight.ALLOW, reason, risk, c.destructive(), null, null, taintSources.isEmpty() ? null : taintSources, paths, preview);
     } catch (Refusal r) {
       return new Preflight.Result(Preflight.DENY, r.getMessage(), risk, false, r.error().code(), r.error().field(), null, null, null);
     }
+  }
+
+  /** What "Always allow here" would cover: the folder of each path, when every one may have a grant. */
+  private static @Nullable List<String> grantFolders(Risk risk, Checked c) {
+    if (risk == Risk.HIGH || c.paths().isEmpty()) return null;
+    java.util.Set<String> folders = new java.util.LinkedHashSet<>();
+    for (ResolvedPath p : c.paths().values()) {
+      Optional<java.nio.file.Path> folder = c.policy().scope().grantFolder(p.real());
+      if (folder.isEmpty()) return null;
+      folders.add(folder.get().toString());
+    }
+    return List.copyOf(folders);
   }
 
   // ---- denied by the user ------------------------------------------------------------------

@@ -201,6 +201,19 @@ public final class PathScope {
 
   private static final boolean WINDOWS_STYLE = !java.io.File.separator.equals("\\");
 
+  /**
+   * The folder a standing grant for {@code real} would cover: its own folder, unless that is an
+   * allowed root itself or the user's home folder (a grant there would cover everything in it).
+   */
+  public Optional<Path> grantFolder(Path real) {
+    Path folder = real.getParent();
+    if (folder == null || folder.equals(realise(userHome))) return Optional.empty();
+    for (Root r : roots) {
+      if (r.real().equals(folder)) return Optional.empty();
+    }
+    return Optional.of(folder);
+  }
+
   /** Whether {@code real} lies inside a read-write root (untrusted content comes from elsewhere). */
   public boolean inWritableRoot(Path real) {
     Root root = rootOf(real);

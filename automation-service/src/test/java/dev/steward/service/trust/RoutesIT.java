@@ -286,4 +286,16 @@ class RoutesIT {
     assertEquals("v1", Files.readString(f));
     assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(f)), "and so does its undo");
   }
+
+  @Test
+  void always_allow_here_offers_a_files_own_folder_never_a_whole_root_or_the_home_folder() throws Exception {
+    start();
+    Files.createDirectories(t.root.resolve("notes"));
+    Files.writeString(t.root.resolve("notes/a.txt"), "old");
+    Files.writeString(t.root.resolve("top.txt"), "old");
+    assertEquals(List.of(t.root.resolve("notes").toString()),
+        ui.preflight(id(), "files.write_text", args("path", "notes/a.txt", "content", "new")).grantFolders());
+    assertNull(ui.preflight(id(), "files.write_text", args("path", "top.txt", "content", "new")).grantFolders(), "the root itself");
+    assertNull(ui.preflight(id(), "files.delete", args("path", "notes/a.txt")).grantFolders(), "never for high risk");
+  }
 }

@@ -20,9 +20,12 @@ public final class Preflight {
   /**
    * {@code decision} is {@code allow}, {@code confirm} or {@code deny}; {@code code} is the error
    * code a deny (or an execute without a token) would carry. {@code taint} names where untrusted
-   * content in this trace came from; {@code paths} are the resolved real paths the call touches;
+   * content in this conversation came from; {@code paths} are the resolved real paths the call touches;
    * {@code preview} is a dry run of a mutating call ({@code operation}, {@code path}, {@code to},
-   * {@code overwrites}, a bounded unified {@code diff} for text overwrites).
+   * {@code overwrites}, a bounded unified {@code diff} for text overwrites; the diff only for the
+   * ui role). {@code grant_folders} are the folders "Always allow here" would cover for this call —
+   * the narrowest there are, the folder of each path — or absent when no standing grant may be
+   * offered (high risk, no paths, or a folder that is an allowed root or the home folder itself).
    */
   public record Result(
       String decision,
@@ -33,7 +36,15 @@ public final class Preflight {
       @Nullable String field,
       @Nullable List<String> taint,
       @Nullable List<String> paths,
-      @Nullable JsonNode preview) {}
+      @Nullable JsonNode preview,
+      @Nullable List<String> grantFolders) {
+
+    public Result(
+        String decision, String reason, Risk risk, boolean destructive, @Nullable String code, @Nullable String field,
+        @Nullable List<String> taint, @Nullable List<String> paths, @Nullable JsonNode preview) {
+      this(decision, reason, risk, destructive, code, field, taint, paths, preview, null);
+    }
+  }
 
   public static final String ALLOW = "allow";
   public static final String CONFIRM = "confirm";
