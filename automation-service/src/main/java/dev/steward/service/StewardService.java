@@ -100,7 +100,7 @@ public final class StewardService implements AutoCloseable {
     // below, once every tool is registered, so grants and overrides can name any of them.
     AtomicReference<PolicyStore> policyRef = new AtomicReference<>();
     PackContext packContext =
-        new PackContext(() -> policyRef.get().current().document(), home.userHome(), home.data(), System.getenv(), options.resolver());
+        new PackContext(() -> java.util.Objects.requireNonNull(policyRef.get(), "the policy is loaded before any tool runs").current().document(), home.userHome(), home.data(), System.getenv(), options.resolver());
     List<ToolPack> packs = ToolPacks.load();
     ToolRegistry tools = ToolPacks.registry(packs, packContext);
     PolicyStore policies;
@@ -120,7 +120,10 @@ public final class StewardService implements AutoCloseable {
       tokens.restore(
           from ->
               audit.tokenUses(from).stream()
-                  .map(r -> new ConfirmTokens.UsesSource.Use(r.entry().tokenId(), r.entry().tool(), r.entry().argsHash()))
+                  .filter(r -> r.entry().tokenId() != null && r.entry().tool() != null && r.entry().argsHash() != null)
+                  .map(r -> new ConfirmTokens.UsesSource.Use(
+                      java.util.Objects.requireNonNull(r.entry().tokenId()), java.util.Objects.requireNonNull(r.entry().tool()),
+                      java.util.Objects.requireNonNull(r.entry().argsHash())))
                   .toList());
       UndoStore undo = new UndoStore(home.data().resolve("undo"), UndoStore.DEFAULT_CAP_BYTES);
       Gate gate = new Gate(tools, policies, tokens, audit, undo, Taint.persistent(home.data().resolve("taint.log")), options.resolver(), options.clock());
@@ -134,7 +137,7 @@ public final class StewardService implements AutoCloseable {
       // Ready: what a first call would otherwise wait for is prepared now, off the start's path.
       inBackground("schema-compile", () -> {
         gate.compileSchemas();
-        return null;
+        return Boolean.TRUE;
       });
       return service;
     } catch (Exception e) {
@@ -171,7 +174,7 @@ public final class StewardService implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while waiting to " + what, e);
     } catch (java.util.concurrent.ExecutionException e) {
-      Throwable cause = e.getCause();
+      Throwable cause = e.getCause() == null ? e : e.getCause();
       if (cause instanceof IOException io) throw io;
       if (cause instanceof RuntimeException re) throw re;
       throw new IOException("cannot " + what + ": " + cause.getMessage(), cause);

@@ -186,7 +186,7 @@ public final class Agent implements Conversation, AutoCloseable {
         if (problem != null) {
           listener.notice(problem);
           results.add(ToolExecutionResultMessage.from(request, problem));
-        } else {
+        } else if (args != null) {
           calls.add(new ProposedCall(newId("c"), definition.get(), args));
           forCalls.add(request);
         }

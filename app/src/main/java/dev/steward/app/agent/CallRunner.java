@@ -84,7 +84,7 @@ public final class CallRunner {
     for (ProposedCall call : calls) {
       Preflight.Result check;
       try {
-        check = checks.get(call.callId()).join();
+        check = java.util.Objects.requireNonNull(checks.get(call.callId())).join();
       } catch (CompletionException e) {
         outcomes.put(call.callId(), CompletableFuture.completedFuture(failed(call, "the service could not check this call: " + message(e), listener)));
         continue;
@@ -108,7 +108,7 @@ public final class CallRunner {
     }
 
     List<CallOutcome> result = new ArrayList<>();
-    for (ProposedCall call : calls) result.add(outcomes.get(call.callId()).join());
+    for (ProposedCall call : calls) result.add(java.util.Objects.requireNonNull(outcomes.get(call.callId()), "every call has an outcome").join());
     return result;
   }
 
@@ -145,7 +145,7 @@ public final class CallRunner {
     String token;
     try {
       List<Grant.Call> grantCalls =
-          approved.stream().map(p -> new Grant.Call(p.call().toolName(), byId.get(p.call().callId()).args())).toList();
+          approved.stream().map(p -> new Grant.Call(p.call().toolName(), answerOf(byId, p).args())).toList();
       token = link.grant(new Grant.Params(traceId, grantCalls, null, null, (int) Math.max(1, remaining), null)).confirmToken();
     } catch (RuntimeException e) {
       for (Approver.Pending p : approved) {
@@ -154,12 +154,17 @@ public final class CallRunner {
       return outcomes;
     }
     for (Approver.Pending p : approved) {
-      Approver.Answer a = byId.get(p.call().callId());
+      Approver.Answer a = answerOf(byId, p);
       if (a.alwaysAllow() && p.preflight().risk() != Risk.HIGH) addGrant(p, a, listener);
       boolean edited = !CanonicalJson.sha256(a.args()).equals(CanonicalJson.sha256(p.call().args()));
       outcomes.put(p.call().callId(), execute(traceId, conversationId, p.call(), a.args(), token, edited, listener));
     }
     return outcomes;
+  }
+
+  /** The approved calls are exactly those the user answered. */
+  private static Approver.Answer answerOf(Map<String, Approver.Answer> byId, Approver.Pending p) {
+    return java.util.Objects.requireNonNull(byId.get(p.call().callId()), "an approved call has its answer");
   }
 
   private void recordDenied(String traceId, @Nullable String conversationId, List<Deny.Call> calls, String reason, TurnListener listener) {
@@ -202,7 +207,7 @@ public final class CallRunner {
   private CallOutcome finished(ProposedCall call, JsonNode args, boolean edited, ToolResult result, TurnListener listener) {
     JsonNode ranArgs = edited ? args : null;
     if (result.ok()) {
-      String shown = Json.write(result.value());
+      String shown = Json.write(java.util.Objects.requireNonNullElse(result.value(), com.fasterxml.jackson.databind.node.NullNode.instance));
       listener.callUpdated(new CallUpdate(call.callId(), CallState.DONE, edited ? "ran with the arguments you edited" : "", ranArgs, shown));
       StringBuilder text = new StringBuilder();
       if (edited) {
@@ -214,7 +219,9 @@ public final class CallRunner {
       return new CallOutcome(call.callId(), CallState.DONE, text.toString());
     }
     String code = result.errorCode();
-    String why = code + ": " + result.error().message() + (result.error().field() == null ? "" : " (at " + result.error().field() + ")");
+    dev.steward.protocol.tool.ToolError error = result.error();
+    String why = error == null ? "the service gave no reason"
+        : code + ": " + error.message() + (error.field() == null ? "" : " (at " + error.field() + ")");
     CallState state = REFUSALS.contains(code) ? CallState.BLOCKED : CallState.FAILED;
     listener.callUpdated(new CallUpdate(call.callId(), state, why, ranArgs, null));
     String verb = state == CallState.BLOCKED ? "was refused by Steward's gate" : "failed";

@@ -63,7 +63,8 @@ public record Command(String name, String rest) {
     return -1;
   }
 
-  private static String firstLine(String s) {
+  private static String firstLine(@org.jspecify.annotations.Nullable String s) {
+    if (s == null) return "";
     int nl = s.indexOf('\n');
     return nl < 0 ? s : s.substring(0, nl);
   }

@@ -137,7 +137,9 @@ public final class ApprovalViewModel {
     for (ApprovalItem i : items) {
       String id = i.pending().call().callId();
       if (i.tickedProperty().get()) {
-        answers.add(new Approver.Answer(id, Approver.Verdict.APPROVED, i.parsedArgs(), always, always ? i.grantFolders() : List.of()));
+        // Approve is on only while every ticked call's arguments parse (canApprove).
+        answers.add(new Approver.Answer(id, Approver.Verdict.APPROVED, java.util.Objects.requireNonNull(i.parsedArgs()), always,
+            always ? i.grantFolders() : List.of()));
       } else {
         answers.add(new Approver.Answer(id, Approver.Verdict.DECLINED, i.pending().call().args(), false));
       }

@@ -212,7 +212,7 @@ public final class AuditViewModel {
             ToolResult r = s.undo(row.auditId());
             ui.execute(
                 () -> {
-                  status.set(r.ok() ? "Undone: " + row.tool() + " (row " + row.auditId() + ")" : "Undo refused: " + r.error().message());
+                  status.set(r.ok() ? "Undone: " + row.tool() + " (row " + row.auditId() + ")" : "Undo refused: " + (r.error() == null ? "no reason given" : r.error().message()));
                   refresh();
                 });
           } catch (RuntimeException e) {

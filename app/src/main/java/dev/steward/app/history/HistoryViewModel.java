@@ -185,7 +185,7 @@ public final class HistoryViewModel {
     if (e.kind().equals("call")) {
       CallState state;
       try {
-        state = CallState.valueOf(e.state());
+        state = CallState.valueOf(java.util.Objects.requireNonNullElse(e.state(), "FAILED"));
       } catch (RuntimeException ex) {
         state = CallState.FAILED;
       }

@@ -22,10 +22,10 @@ public final class GlobalHotkey implements AutoCloseable {
   /** Whether the hotkey works, and if not, why. */
   public record Status(boolean active, String message) {}
 
-  private final NativeKeyListener listener;
+  private final @org.jspecify.annotations.Nullable NativeKeyListener listener;
   private final Status status;
 
-  private GlobalHotkey(NativeKeyListener listener, Status status) {
+  private GlobalHotkey(@org.jspecify.annotations.Nullable NativeKeyListener listener, Status status) {
     this.listener = listener;
     this.status = status;
   }
@@ -60,7 +60,7 @@ public final class GlobalHotkey implements AutoCloseable {
     return new GlobalHotkey(listener, new Status(true, keys.text() + " shows or hides Steward from anywhere."));
   }
 
-  private static boolean blank(String s) {
+  private static boolean blank(@org.jspecify.annotations.Nullable String s) {
     return s == null || s.isBlank();
   }
 

@@ -50,7 +50,7 @@ public final class MarkdownView extends VBox {
 
   private static final class Renderer extends AbstractVisitor {
     private final VBox target;
-    private TextFlow flow;
+    private @org.jspecify.annotations.Nullable TextFlow flow;
     private boolean bold;
     private boolean italic;
 

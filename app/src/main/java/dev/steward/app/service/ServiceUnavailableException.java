@@ -6,6 +6,12 @@ public final class ServiceUnavailableException extends RuntimeException {
     super(message, cause);
   }
 
+  /** Every message of this kind is written for the user: never absent. */
+  @Override
+  public String getMessage() {
+    return String.valueOf(super.getMessage());
+  }
+
   public ServiceUnavailableException(String message) {
     super(message);
   }

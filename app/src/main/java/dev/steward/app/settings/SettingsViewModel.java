@@ -225,7 +225,8 @@ public final class SettingsViewModel {
           onSaved.run();
         });
       } catch (ClientException | IllegalArgumentException e) {
-        String why = e instanceof ClientException ce && ce.rpcError() != null ? ce.rpcError().message() : e.getMessage();
+        dev.steward.protocol.jsonrpc.RpcError rpc = e instanceof ClientException ce ? ce.rpcError() : null;
+        String why = rpc != null ? rpc.message() : String.valueOf(e.getMessage());
         ui.execute(() -> {
           error.set(why.replaceFirst("^policy\\.json: ", ""));
           show(current); // a box ticked for a change that was refused shows what is in force

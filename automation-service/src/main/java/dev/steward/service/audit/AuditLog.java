@@ -37,7 +37,10 @@ public final class AuditLog implements AutoCloseable {
   private record Mark(long seq, String hash) {}
 
   /** Put on the loader's queue by {@link #close}, to wake a loader that waits for rows. */
-  private static final ChainedRow CLOSING = new ChainedRow(-1, null, ChainedRow.GENESIS, ChainedRow.GENESIS);
+  private static final ChainedRow CLOSING = new ChainedRow(-1,
+      new AuditEntry(dev.steward.protocol.audit.AuditKind.PROTOCOL, null, null, null, null, null, null, null, null, null, null, null,
+          java.time.Instant.EPOCH, null),
+      ChainedRow.GENESIS, ChainedRow.GENESIS);
 
   private final AuditStore store;
   private final Journal journal;
@@ -252,6 +255,17 @@ public final class AuditLog implements AutoCloseable {
     T run() throws SQLException;
   }
 
+  private interface SqlDo {
+    void run() throws SQLException;
+  }
+
+  private static void sqlDo(SqlDo work) throws AuditUnavailableException {
+    sql(() -> {
+      work.run();
+      return Boolean.TRUE;
+    });
+  }
+
   /** The one place an SQL failure becomes the log's own exception. */
   private static <T> T sql(Sql<T> work) throws AuditUnavailableException {
     try {
@@ -272,8 +286,8 @@ public final class AuditLog implements AutoCloseable {
     long[] count = {0};
     long[] expectedSeq = {1};
     String[] prev = {ChainedRow.GENESIS};
-    String[] bad = {null, null};
-    sql(() -> {
+    @org.jspecify.annotations.Nullable String[] bad = {null, null};
+    sqlDo(() -> {
       store.scan(
         row -> {
           if (bad[0] != null) return;
@@ -297,7 +311,6 @@ public final class AuditLog implements AutoCloseable {
           prev[0] = row.rowHash();
           expectedSeq[0] = row.seq() + 1;
         });
-      return null;
     });
     if (bad[0] != null) {
       return new Audit.VerifyResult(false, count[0], bad[0], bad[1]);
@@ -359,18 +372,12 @@ public final class AuditLog implements AutoCloseable {
     return new TokenRecords() {
       @Override
       public void save(String tokenId, String record, long expiresAtMicros) throws AuditUnavailableException {
-        sql(() -> {
-          store.saveToken(tokenId, record, expiresAtMicros);
-          return null;
-        });
+        sqlDo(() -> store.saveToken(tokenId, record, expiresAtMicros));
       }
 
       @Override
       public void delete(String tokenId) throws AuditUnavailableException {
-        sql(() -> {
-          store.deleteToken(tokenId);
-          return null;
-        });
+        sqlDo(() -> store.deleteToken(tokenId));
       }
 
       @Override

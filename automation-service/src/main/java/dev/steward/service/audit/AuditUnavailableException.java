@@ -6,4 +6,10 @@ public final class AuditUnavailableException extends Exception {
   public AuditUnavailableException(String message, Throwable cause) {
     super(message, cause);
   }
+
+  /** Every message of this kind is written for the user: never absent. */
+  @Override
+  public String getMessage() {
+    return String.valueOf(super.getMessage());
+  }
 }

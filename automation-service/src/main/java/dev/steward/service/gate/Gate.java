@@ -381,7 +381,7 @@ public final class Gate implements AutoCloseable {
     c.paths().values().forEach(p -> paths.add(p.real()));
     try {
       return tokens.consume(
-          call.confirmToken(), new ConfirmTokens.CallCheck(call.traceId(), c.tool().name(), c.argsHash(), c.tool().definition().risk(), paths));
+          java.util.Objects.requireNonNull(call.confirmToken(), "asked only for a call with a token"), new ConfirmTokens.CallCheck(call.traceId(), c.tool().name(), c.argsHash(), c.tool().definition().risk(), paths));
     } catch (TokenRefused e) {
       throw new Refusal(e.code(), e.getMessage(), "/confirm_token");
     }

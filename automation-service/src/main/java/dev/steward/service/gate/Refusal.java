@@ -16,4 +16,10 @@ final class Refusal extends Exception {
   ToolError error() {
     return error;
   }
+
+  /** Every message of this kind is written for the user: never absent. */
+  @Override
+  public String getMessage() {
+    return String.valueOf(super.getMessage());
+  }
 }

@@ -6,4 +6,10 @@ public final class PolicyError extends Exception {
   public PolicyError(String message) {
     super(message, null, false, false);
   }
+
+  /** Every message of this kind is written for the user: never absent. */
+  @Override
+  public String getMessage() {
+    return String.valueOf(super.getMessage());
+  }
 }

@@ -29,9 +29,10 @@ public final class PolicyStore {
 
   private final StewardHome home;
   private final Set<String> toolNames;
-  private volatile Policy current;
+  /** Null only while {@link #load} compiles the first policy (which needs the store). */
+  private volatile @org.jspecify.annotations.Nullable Policy current;
 
-  private PolicyStore(StewardHome home, Set<String> toolNames, Policy current) {
+  private PolicyStore(StewardHome home, Set<String> toolNames, @org.jspecify.annotations.Nullable Policy current) {
     this.home = home;
     this.toolNames = toolNames;
     this.current = current;
@@ -52,7 +53,7 @@ public final class PolicyStore {
   }
 
   public Policy current() {
-    return current;
+    return java.util.Objects.requireNonNull(current, "the policy is loaded");
   }
 
   /** Checks and saves a new policy; nothing changes when it is refused. */
@@ -89,7 +90,8 @@ public final class PolicyStore {
    */
   private Policy compile(PolicyDocument doc, boolean strictRoots) throws PolicyError {
     java.util.Set<String> known = new java.util.HashSet<>();
-    if (current != null) current.document().paths().forEach(r -> known.add(r.root()));
+    Policy before = current;
+    if (before != null) before.document().paths().forEach(r -> known.add(r.root()));
     for (PolicyDocument.PathRoot root : doc.paths()) {
       if (root.root().isBlank()) throw new PolicyError("policy.json: a folder in \"paths\" is empty");
       if (strictRoots && !known.contains(root.root())) {

@@ -57,7 +57,7 @@ public final class Dispatcher {
     return Optional.empty();
   }
 
-  private Response call(Session session, JsonNode id, String name, JsonNode params) {
+  private Response call(Session session, @org.jspecify.annotations.Nullable JsonNode id, String name, @org.jspecify.annotations.Nullable JsonNode params) {
     Method m = methods.get(name);
     if (m == null) {
       return refuse(session, id, RpcError.of(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + name));
@@ -82,7 +82,7 @@ public final class Dispatcher {
     refusals.accept(session, error);
   }
 
-  private Response refuse(Session session, JsonNode id, RpcError error) {
+  private Response refuse(Session session, @org.jspecify.annotations.Nullable JsonNode id, RpcError error) {
     refusals.accept(session, error);
     return Response.error(id, error);
   }

@@ -139,9 +139,11 @@ public final class ServiceMethods {
     List<Path> scopePaths = new ArrayList<>();
     Risk highest = Risk.LOW;
     List<String> names = new ArrayList<>();
-    if (exact) {
-      if (g.calls().size() > 100) throw RpcException.invalidParams("at most 100 calls per token");
-      for (Grant.Call c : g.calls()) {
+    List<Grant.Call> asked = g.calls();
+    List<String> toolNames = g.tools();
+    if (exact && asked != null) {
+      if (asked.size() > 100) throw RpcException.invalidParams("at most 100 calls per token");
+      for (Grant.Call c : asked) {
         Tool t = tool(Params.require(c.tool(), "calls[].tool"));
         JsonNode args = Params.require(c.args(), "calls[].args");
         calls.add(new TokenRecord.Call(t.name(), CanonicalJson.sha256(args)));
@@ -149,10 +151,12 @@ public final class ServiceMethods {
         names.add(t.name());
       }
     } else {
-      if (g.scope() == null || g.scope().paths() == null || g.scope().paths().isEmpty()) {
+      Grant.Scope scope = g.scope();
+      List<String> folders = scope == null ? null : scope.paths();
+      if (folders == null || folders.isEmpty()) {
         throw RpcException.invalidParams("a token for tools needs scope.paths");
       }
-      for (String name : g.tools()) {
+      for (String name : toolNames == null ? List.<String>of() : toolNames) {
         Tool t = tool(name);
         if (t.definition().risk() == Risk.HIGH) {
           throw RpcException.invalidParams(name + " is high risk: only a token for exact calls can cover it");
@@ -162,7 +166,7 @@ public final class ServiceMethods {
         }
         names.add(name);
       }
-      for (String folder : g.scope().paths()) {
+      for (String folder : folders) {
         try {
           scopePaths.add(policies.current().scope().resolve(folder, Access.READ).real());
         } catch (ScopeDenied e) {
@@ -204,7 +208,7 @@ public final class ServiceMethods {
     try {
       return audit.query(q, limit);
     } catch (IllegalArgumentException e) {
-      throw RpcException.invalidParams(e.getMessage());
+      throw RpcException.invalidParams(String.valueOf(e.getMessage()));
     } catch (AuditUnavailableException e) {
       throw new RpcException(ErrorCodes.UNAVAILABLE, e.getMessage());
     }

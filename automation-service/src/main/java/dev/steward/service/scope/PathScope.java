@@ -354,7 +354,7 @@ public final class PathScope {
     return sb.append(')').toString();
   }
 
-  static Path expand(String raw, Path userHome, Path base) {
+  static Path expand(String raw, Path userHome, @org.jspecify.annotations.Nullable Path base) {
     Path p;
     if (raw.equals("~")) {
       p = userHome;

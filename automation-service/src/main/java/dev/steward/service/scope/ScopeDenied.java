@@ -7,6 +7,12 @@ public class ScopeDenied extends Exception {
     super(message, null, false, false);
   }
 
+  /** Every message of this kind is written for the user: never absent. */
+  @Override
+  public String getMessage() {
+    return String.valueOf(super.getMessage());
+  }
+
   /** A host name that has no address: nothing to refuse, nothing to reach. */
   public static final class NotFound extends ScopeDenied {
     public NotFound(String host) {

@@ -162,10 +162,11 @@ public final class ConfirmTokens {
       throw new TokenRefused(ToolErrorCodes.TOKEN_MISMATCH, "the confirm token was granted for another trace");
     }
     synchronized (l) {
-      if (r.exact()) {
+      List<TokenRecord.Call> calls = r.calls();
+      if (calls != null) {
         boolean sameCallUsed = false;
-        for (int i = 0; i < r.calls().size(); i++) {
-          TokenRecord.Call c = r.calls().get(i);
+        for (int i = 0; i < calls.size(); i++) {
+          TokenRecord.Call c = calls.get(i);
           if (c.tool().equals(call.tool()) && c.argsHash().equals(call.argsHash())) {
             if (!l.callUsed[i]) {
               l.callUsed[i] = true;
@@ -175,7 +176,7 @@ public final class ConfirmTokens {
           }
         }
         if (sameCallUsed) throw new TokenRefused(ToolErrorCodes.TOKEN_USED, "the confirm token was already used for this call");
-        boolean toolMatches = r.calls().stream().anyMatch(c -> c.tool().equals(call.tool()));
+        boolean toolMatches = calls.stream().anyMatch(c -> c.tool().equals(call.tool()));
         throw new TokenRefused(
             ToolErrorCodes.TOKEN_MISMATCH,
             toolMatches ? "the arguments differ from the ones the user approved" : "the confirm token was granted for another tool");
@@ -183,14 +184,16 @@ public final class ConfirmTokens {
       if (call.risk() == Risk.HIGH) {
         throw new TokenRefused(ToolErrorCodes.TOKEN_MISMATCH, "a high-risk call needs a token for exactly this call");
       }
-      if (!r.tools().contains(call.tool())) {
+      List<String> tools = r.tools() == null ? List.of() : r.tools();
+      List<String> scopePaths = r.scopePaths() == null ? List.of() : r.scopePaths();
+      if (!tools.contains(call.tool())) {
         throw new TokenRefused(ToolErrorCodes.TOKEN_MISMATCH, "the confirm token was granted for other tools");
       }
       if (call.paths().isEmpty()) {
         throw new TokenRefused(ToolErrorCodes.TOKEN_MISMATCH, "a token for a folder covers only calls on paths in it; this call names none");
       }
       for (Path p : call.paths()) {
-        if (r.scopePaths().stream().map(Path::of).noneMatch(p::startsWith)) {
+        if (scopePaths.stream().map(Path::of).noneMatch(p::startsWith)) {
           throw new TokenRefused(ToolErrorCodes.TOKEN_MISMATCH, "\"" + p + "\" is outside the confirm token's scope");
         }
       }
@@ -219,9 +222,10 @@ public final class ConfirmTokens {
 
   private static void markUsed(Live l, String tool, String argsHash) {
     synchronized (l) {
-      if (l.record.exact()) {
-        for (int i = 0; i < l.record.calls().size(); i++) {
-          TokenRecord.Call c = l.record.calls().get(i);
+      List<TokenRecord.Call> calls = l.record.calls();
+      if (calls != null) {
+        for (int i = 0; i < calls.size(); i++) {
+          TokenRecord.Call c = calls.get(i);
           if (!l.callUsed[i] && c.tool().equals(tool) && c.argsHash().equals(argsHash)) {
             l.callUsed[i] = true;
             return;

@@ -13,4 +13,10 @@ public final class TokenRefused extends Exception {
   public String code() {
     return code;
   }
+
+  /** Every message of this kind is written for the user: never absent. */
+  @Override
+  public String getMessage() {
+    return String.valueOf(super.getMessage());
+  }
 }

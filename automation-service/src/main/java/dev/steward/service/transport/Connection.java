@@ -49,7 +49,8 @@ public final class Connection implements Session.Listener, dev.steward.service.r
   private final RateLimiter rate;
   private final RateLimiter holderRate;
   private final Consumer<Connection> onClose;
-  private volatile Session session;
+  /** Set when the WebSocket opens, before any frame arrives. */
+  private volatile @org.jspecify.annotations.Nullable Session session;
 
   Connection(Role role, Dispatcher dispatcher, ExecutorService workers, Limits limits, RateLimiter holderRate, Consumer<Connection> onClose) {
     this.holderRate = holderRate;
@@ -82,7 +83,8 @@ public final class Connection implements Session.Listener, dev.steward.service.r
   public void onWebSocketText(String text) {
     // Jetty reads a connection's frames one at a time: the next frame is read only once this
     // method returns, so anything that can take a while must not run here.
-    session.demand();
+    Session open = session;
+    if (open != null) open.demand();
     MessageCodec.Frame frame = MessageCodec.parse(text);
     if (!rate.tryAcquire(frame.items().size())) {
       send(MessageCodec.writeUtf8(Response.error(null, RpcError.of(ErrorCodes.RATE_LIMITED,
@@ -125,7 +127,7 @@ public final class Connection implements Session.Listener, dev.steward.service.r
   /** Handles one message on the calling (Jetty) thread. */
   private Optional<Response> handleHere(MessageCodec.Inbound item) {
     if (item instanceof MessageCodec.Invalid invalid) {
-      dispatcher.refuseInvalid(this, invalid.response().error());
+      dispatcher.refuseInvalid(this, errorOf(invalid));
       return Optional.of(invalid.response());
     }
     var message = ((MessageCodec.Valid) item).message();
@@ -152,7 +154,7 @@ public final class Connection implements Session.Listener, dev.steward.service.r
   /** Handles one element of a batch on the worker pool, so a batch's calls run side by side. */
   private CompletableFuture<Optional<Response>> handle(MessageCodec.Inbound item) {
     if (item instanceof MessageCodec.Invalid invalid) {
-      dispatcher.refuseInvalid(this, invalid.response().error());
+      dispatcher.refuseInvalid(this, errorOf(invalid));
       return CompletableFuture.completedFuture(Optional.of(invalid.response()));
     }
     var message = ((MessageCodec.Valid) item).message();
@@ -212,5 +214,10 @@ public final class Connection implements Session.Listener, dev.steward.service.r
   @Override
   public void onWebSocketError(Throwable cause) {
     LOG.log(Level.FINE, "connection " + id + ": " + cause.getMessage());
+  }
+
+  /** An invalid frame element's answer is always an error. */
+  private static RpcError errorOf(MessageCodec.Invalid invalid) {
+    return java.util.Objects.requireNonNull(invalid.response().error(), "an invalid message is answered with an error");
   }
 }

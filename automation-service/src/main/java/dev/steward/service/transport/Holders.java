@@ -26,18 +26,18 @@ final class Holders {
 
   /** Counts a new connection of {@code role}, unless the role has all it may have. */
   synchronized boolean admit(Role role) {
-    int n = open.get(role);
+    int n = open.getOrDefault(role, 0);
     if (n >= limits.maxConnectionsPerRole()) return false;
     open.put(role, n + 1);
     return true;
   }
 
   synchronized void left(Role role) {
-    open.put(role, Math.max(0, open.get(role) - 1));
+    open.put(role, Math.max(0, open.getOrDefault(role, 0) - 1));
   }
 
   /** The rate the role's connections share. */
   RateLimiter rate(Role role) {
-    return rates.get(role);
+    return java.util.Objects.requireNonNull(rates.get(role), "every role has its rate");
   }
 }

@@ -13,6 +13,12 @@ public final class ClientException extends RuntimeException {
     this(message, cause, null, 0);
   }
 
+  /** Every message of this kind is written for the user: never absent. */
+  @Override
+  public String getMessage() {
+    return String.valueOf(super.getMessage());
+  }
+
   private ClientException(String message, @Nullable Throwable cause, @Nullable RpcError rpcError, int httpStatus) {
     super(message, cause);
     this.rpcError = rpcError;

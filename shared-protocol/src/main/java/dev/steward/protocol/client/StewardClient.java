@@ -10,6 +10,7 @@ import dev.steward.protocol.jsonrpc.MessageCodec;
 import dev.steward.protocol.jsonrpc.Notification;
 import dev.steward.protocol.jsonrpc.Request;
 import dev.steward.protocol.jsonrpc.Response;
+import dev.steward.protocol.jsonrpc.RpcError;
 import dev.steward.protocol.method.Deny;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Grant;
@@ -205,7 +206,7 @@ public final class StewardClient implements AutoCloseable {
     } catch (TimeoutException e) {
       throw new ClientException("no answer from the service within " + options.callTimeout(), e);
     } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
+      Throwable cause = e.getCause() == null ? e : e.getCause();
       if (cause instanceof ClientException ce) throw ce;
       throw new ClientException(String.valueOf(cause.getMessage()), cause);
     }
@@ -361,10 +362,9 @@ public final class StewardClient implements AutoCloseable {
   }
 
   private static JsonNode resultOf(Response response) {
-    if (response.error() != null) {
-      throw ClientException.rpc(response.error());
-    }
-    return response.result();
+    RpcError error = response.error();
+    if (error != null) throw ClientException.rpc(error);
+    return java.util.Objects.requireNonNull(response.result(), "a response has a result or an error");
   }
 
   private void deliver(List<Message> messages) {
@@ -441,14 +441,14 @@ public final class StewardClient implements AutoCloseable {
     }
 
     @Override
-    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+    public @Nullable CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
       arrivals.text(data, last);
       webSocket.request(1);
       return null;
     }
 
     @Override
-    public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+    public @Nullable CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
       arrivals.broken();
       if (webSocket == socket || socket == null) connectionLost(statusCode + " " + reason);
       return null;

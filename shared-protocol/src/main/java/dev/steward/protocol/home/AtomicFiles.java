@@ -19,7 +19,7 @@ public final class AtomicFiles {
   private AtomicFiles() {}
 
   public static void write(Path target, byte[] content, boolean ownerOnly) throws IOException {
-    Path dir = target.toAbsolutePath().getParent();
+    Path dir = java.util.Objects.requireNonNull(target.toAbsolutePath().getParent(), "a file's path has a folder");
     Files.createDirectories(dir);
     Path tmp = dir.resolve("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
     FileAttribute<?>[] attrs =

@@ -223,7 +223,7 @@ final class BrowserSession implements AutoCloseable {
 
   /** Unwraps a failed visit into the tool failure it carries. */
   static ToolFailure failureOf(ExecutionException e) {
-    Throwable cause = e.getCause();
+    Throwable cause = e.getCause() == null ? e : e.getCause();
     if (cause instanceof VisitFailure v) return v.failure;
     String message = cause instanceof PlaywrightException p ? describe(p) : firstLine(cause.getMessage());
     return new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "the browser failed: " + message);

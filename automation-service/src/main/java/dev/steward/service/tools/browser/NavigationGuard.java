@@ -143,7 +143,7 @@ final class NavigationGuard implements PinningProxy.Pins {
   }
 
   /** Why a navigation to {@code url} is refused, or null when it is in scope. */
-  String navigationRefusal(String url) {
+  @org.jspecify.annotations.Nullable String navigationRefusal(String url) {
     URI uri;
     try {
       uri = scope.check(url);
@@ -158,7 +158,7 @@ final class NavigationGuard implements PinningProxy.Pins {
   }
 
   /** Why a page's own request (image, script, fetch) is refused, or null. */
-  String subresourceRefusal(String url) {
+  @org.jspecify.annotations.Nullable String subresourceRefusal(String url) {
     String scheme = url.contains(":") ? url.substring(0, url.indexOf(':')).toLowerCase(Locale.ROOT) : "";
     if (INERT_SCHEMES.contains(scheme)) return null;
     URI uri;

@@ -197,7 +197,7 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
         last = e;
       }
     }
-    throw new BrowserSession.VisitFailure(new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "could not read the page: " + BrowserSession.describe(last)));
+    throw new BrowserSession.VisitFailure(new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "could not read the page: " + (last == null ? "no attempt" : BrowserSession.describe(last))));
   }
 
   @Override

@@ -102,7 +102,7 @@ final class PinningProxy implements AutoCloseable {
       String method = first[0];
       String host;
       int port;
-      String path = null;
+      String path = "/";
       if (method.equals("CONNECT")) {
         int colon = first[1].lastIndexOf(':');
         if (colon < 0) {

@@ -48,8 +48,8 @@ final class FileUndo {
 
   private static void restoreWrite(UndoContext ctx, UndoRecord.Item item) throws ToolFailure, IOException {
     ResolvedPath path = resolve(ctx.scope(), item.original());
-    unchanged(path.real(), item.after(), item.original());
-    byte[] old = Files.readAllBytes(ctx.stashed(item.stash()));
+    unchanged(path.real(), kept(item.after(), "after"), item.original());
+    byte[] old = Files.readAllBytes(ctx.stashed(kept(item.stash(), "stash")));
     try (SafeFs.Dir dir = SafeFs.openParent(path)) {
       SafeFs.writeAtomically(dir, old, false);
     }
@@ -57,8 +57,9 @@ final class FileUndo {
 
   private static void restoreMove(UndoContext ctx, UndoRecord.Item item) throws ToolFailure, IOException {
     ResolvedPath from = resolve(ctx.scope(), item.original());
-    ResolvedPath to = resolve(ctx.scope(), item.movedTo());
-    unchanged(to.real(), item.after(), item.movedTo());
+    String movedTo = kept(item.movedTo(), "moved_to");
+    ResolvedPath to = resolve(ctx.scope(), movedTo);
+    unchanged(to.real(), kept(item.after(), "after"), movedTo);
     if (!Fingerprint.ABSENT.equals(Fingerprint.of(from.real()))) {
       throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "\"" + item.original() + "\" exists again; not undone, nothing changed", "/audit_id", null);
     }
@@ -80,6 +81,12 @@ final class FileUndo {
     try (SafeFs.Dir dst = SafeFs.openParent(path); SecureDirectoryStream<Path> stash = SafeFs.openOwn(ctx.stash())) {
       SafeFs.move(stash, Path.of(item.stash()), dst.stream(), dst.name());
     }
+  }
+
+  /** A part of the record its kind always has; a record without it was not written by this tool. */
+  private static String kept(@org.jspecify.annotations.Nullable String value, String name) throws ToolFailure {
+    if (value == null) throw new ToolFailure(ToolErrorCodes.INTERNAL, "the undo record has no " + name + "; nothing changed");
+    return value;
   }
 
   private static ResolvedPath resolve(PathScope scope, String real) throws ToolFailure {

@@ -70,7 +70,7 @@ public final class SearchFiles extends SinglePathTool {
     final @org.jspecify.annotations.Nullable Glob glob;
     final boolean globOnPath;
     final Path base;
-    final LineMatcher content;
+    final @org.jspecify.annotations.Nullable LineMatcher content;
     final boolean hidden;
     final int maxResults;
     final long deadline;
@@ -78,9 +78,9 @@ public final class SearchFiles extends SinglePathTool {
     final AtomicInteger count = new AtomicInteger();
     final AtomicInteger files = new AtomicInteger();
     final AtomicInteger scanned = new AtomicInteger();
-    volatile String stop;
+    volatile @org.jspecify.annotations.Nullable String stop;
 
-    Search(ToolContext ctx, @org.jspecify.annotations.Nullable Glob glob, boolean globOnPath, Path base, LineMatcher content, boolean hidden, int maxResults) {
+    Search(ToolContext ctx, @org.jspecify.annotations.Nullable Glob glob, boolean globOnPath, Path base, @org.jspecify.annotations.Nullable LineMatcher content, boolean hidden, int maxResults) {
       this.ctx = ctx;
       this.glob = glob;
       this.globOnPath = globOnPath;
@@ -155,7 +155,7 @@ public final class SearchFiles extends SinglePathTool {
     } catch (TimeoutException e) {
       s.stop = "time_limit";
     } catch (ExecutionException e) {
-      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "the search failed: " + e.getCause().getMessage());
+      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "the search failed: " + (e.getCause() == null ? e : e.getCause()).getMessage());
     }
     List<ObjectNode> sorted = new ArrayList<>(s.matches);
     sorted.sort(Comparator.comparing((ObjectNode m) -> m.get("path").asText()).thenComparingInt(m -> m.path("line").asInt()));
@@ -200,7 +200,7 @@ public final class SearchFiles extends SinglePathTool {
       SecureDirectoryStream<Path> dir = opened;
       if (dir == null) {
         try {
-          dir = parent.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
+          dir = java.util.Objects.requireNonNull(parent, "a walk below the top has its parent").newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException | RuntimeException e) {
           return; // unreadable, or replaced meanwhile: skipped, like rg
         }

@@ -222,7 +222,7 @@ final class TreeListing {
       if (dir == null) {
         if (walk.stopped || walk.found.get() >= walk.budget) return; // skipped: listed later if the cut needs it
         try {
-          dir = parent.newDirectoryStream(folder.real.getFileName(), LinkOption.NOFOLLOW_LINKS);
+          dir = java.util.Objects.requireNonNull(parent, "a walk below the top has its parent").newDirectoryStream(folder.real.getFileName(), LinkOption.NOFOLLOW_LINKS);
         } catch (IOException | RuntimeException e) {
           folder.empty();
           return;
@@ -231,7 +231,7 @@ final class TreeListing {
       try (SecureDirectoryStream<Path> open = dir) {
         list(open);
       } catch (java.nio.file.DirectoryIteratorException e) {
-        fail(e.getCause());
+        fail(e.getCause() == null ? new IOException(e) : e.getCause());
       } catch (IOException e) {
         fail(e);
       }
