@@ -16,18 +16,19 @@ import dev.steward.app.chat.ChatViewModel;
 import dev.steward.app.config.AppSettings;
 import dev.steward.app.config.SettingsStore;
 import dev.steward.app.history.HistoryStore;
-import dev.steward.app.hotkey.GlobalHotkey;
 import dev.steward.app.history.HistoryView;
 import dev.steward.app.history.HistoryViewModel;
+import dev.steward.app.hotkey.GlobalHotkey;
 import dev.steward.app.service.ServiceState;
+import dev.steward.app.service.ServiceSupervisor;
+import dev.steward.app.service.ServiceUnavailableException;
 import dev.steward.app.settings.ClientPolicySource;
 import dev.steward.app.settings.SettingsView;
 import dev.steward.app.settings.SettingsViewModel;
-import dev.steward.app.service.ServiceSupervisor;
-import dev.steward.app.service.ServiceUnavailableException;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
+import dev.steward.protocol.util.DaemonThreads;
 import java.time.Duration;
 import java.util.Objects;
 import javafx.application.Application;
@@ -48,11 +49,7 @@ public final class StewardApp extends Application {
   private final AppConfig config;
   private final ChatViewModel chat = new ChatViewModel(Platform::runLater);
   private final java.util.concurrent.ExecutorService background =
-      java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "steward-background");
-        t.setDaemon(true);
-        return t;
-      });
+      java.util.concurrent.Executors.newSingleThreadExecutor(DaemonThreads.named("steward-background"));
   private final AuditViewModel audit = new AuditViewModel(background, Platform::runLater, java.time.Clock.systemUTC());
   private @Nullable SettingsViewModel settingsModel;
   private volatile @Nullable HistoryStore historyStore;
@@ -130,9 +127,7 @@ public final class StewardApp extends Application {
         StewardApp::quit);
     // Killed (SIGTERM) rather than quit, the window still stops the service it started.
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "steward-shutdown"));
-    Thread startup = new Thread(() -> connect(settings), "steward-startup");
-    startup.setDaemon(true);
-    startup.start();
+    DaemonThreads.start("steward-startup", () -> connect(settings));
   }
 
   private void connect(AppSettings settings) {
@@ -177,16 +172,14 @@ public final class StewardApp extends Application {
   private void exitAfterStartupIfAsked() {
     String ms = System.getProperty("steward.exit-after-start-ms");
     if (ms == null) return;
-    Thread t = new Thread(() -> {
+    DaemonThreads.start("steward-exit", () -> {
       try {
         Thread.sleep(Long.parseLong(ms));
       } catch (InterruptedException | NumberFormatException e) {
         // quit now
       }
       Platform.exit();
-    }, "steward-exit");
-    t.setDaemon(true);
-    t.start();
+    });
   }
 
   @Override

@@ -1,16 +1,17 @@
 package dev.steward.service;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.steward.protocol.json.Json;
-import dev.steward.protocol.jsonrpc.RpcError;
-import dev.steward.protocol.method.Role;
 import dev.steward.protocol.audit.AuditKind;
 import dev.steward.protocol.audit.Decision;
 import dev.steward.protocol.audit.Outcome;
+import dev.steward.protocol.home.AtomicFiles;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.jsonrpc.RpcError;
+import dev.steward.protocol.method.Role;
+import dev.steward.protocol.util.DaemonThreads;
 import dev.steward.service.audit.AuditEntry;
 import dev.steward.service.audit.AuditLog;
 import dev.steward.service.audit.Durability;
-import dev.steward.protocol.home.AtomicFiles;
 import dev.steward.service.config.Secrets;
 import dev.steward.service.config.StewardHome;
 import dev.steward.service.gate.Gate;
@@ -24,14 +25,11 @@ import dev.steward.service.rpc.Session;
 import dev.steward.service.scope.HostResolver;
 import dev.steward.service.scope.PathScope;
 import dev.steward.service.token.ConfirmTokens;
-import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.PackContext;
+import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolPack;
 import dev.steward.service.tools.ToolPacks;
 import dev.steward.service.tools.ToolRegistry;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 import dev.steward.service.transport.HandshakeGuard;
 import dev.steward.service.transport.RpcServer;
 import dev.steward.service.undo.UndoStore;
@@ -40,6 +38,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /** The service assembled: home, secrets, policy, audit log, tokens, gate, server. */
@@ -155,15 +156,13 @@ public final class StewardService implements AutoCloseable {
   /** Runs a slow, independent part of the start on a thread of its own. */
   private static <T> CompletableFuture<T> inBackground(String name, Work<T> work) {
     CompletableFuture<T> result = new CompletableFuture<>();
-    Thread t = new Thread(() -> {
+    DaemonThreads.start(name, () -> {
       try {
         result.complete(work.run());
       } catch (Throwable e) {
         result.completeExceptionally(e);
       }
-    }, name);
-    t.setDaemon(true);
-    t.start();
+    });
     return result;
   }
 

@@ -14,6 +14,7 @@ import dev.langchain4j.model.chat.response.PartialResponseContext;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.chat.response.StreamingHandle;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.util.DaemonThreads;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,13 +70,7 @@ public final class Agent implements Conversation, AutoCloseable {
     this.approver = new StoppableApprover(approver);
     this.runner = new CallRunner(link, this.approver, approvalWindow, java.time.Clock.systemUTC());
     this.stepLimit = stepLimit;
-    this.thread =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "steward-agent");
-              t.setDaemon(true);
-              return t;
-            });
+    this.thread = Executors.newSingleThreadExecutor(DaemonThreads.named("steward-agent"));
     history.add(SystemMessage.from(SYSTEM_PROMPT));
   }
 

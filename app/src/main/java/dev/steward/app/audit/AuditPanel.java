@@ -3,6 +3,7 @@ package dev.steward.app.audit;
 import dev.steward.protocol.audit.Decision;
 import dev.steward.protocol.audit.Outcome;
 import dev.steward.protocol.method.Audit;
+import dev.steward.protocol.util.DaemonThreads;
 import java.nio.file.Path;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -187,15 +188,13 @@ public final class AuditPanel extends BorderPane {
   private void export(String suggested) {
     Path file = chooseExportFile.apply("Export the audit rows", suggested);
     if (file == null) return;
-    Thread t = new Thread(() -> {
+    DaemonThreads.start("steward-export", () -> {
       try {
         int n = model.export(file);
         javafx.application.Platform.runLater(() -> model.reportStatus("Exported " + n + " rows to " + file));
       } catch (Exception ex) {
         javafx.application.Platform.runLater(() -> model.reportStatus("Export failed: " + ex.getMessage()));
       }
-    }, "steward-export");
-    t.setDaemon(true);
-    t.start();
+    });
   }
 }

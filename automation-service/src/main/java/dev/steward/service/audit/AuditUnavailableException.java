@@ -7,6 +7,11 @@ public final class AuditUnavailableException extends Exception {
     super(message, cause);
   }
 
+  /** The one wording of a database that cannot be read. */
+  static AuditUnavailableException reading(java.sql.SQLException e) {
+    return new AuditUnavailableException("the audit database cannot be read: " + e.getMessage(), e);
+  }
+
   /** Every message of this kind is written for the user: never absent. */
   @Override
   public String getMessage() {

@@ -2,6 +2,7 @@ package dev.steward.service.gate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.util.DaemonThreads;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
@@ -56,10 +57,9 @@ final class ToolRunner implements AutoCloseable {
   private final Object wake = new Object();
   /** Set by the watchdog before it checks for running calls and waits; a call that sees it wakes it. */
   private volatile boolean asleep;
-  private final Thread watchdog = new Thread(this::watch, "tool-watchdog");
+  private final Thread watchdog = DaemonThreads.named("tool-watchdog").newThread(this::watch);
 
   ToolRunner() {
-    watchdog.setDaemon(true);
     watchdog.start();
   }
 

@@ -1,12 +1,13 @@
 package dev.steward.service.transport;
 
+import dev.steward.protocol.client.ServiceProof;
+import dev.steward.protocol.json.Json;
 import dev.steward.protocol.jsonrpc.MessageCodec;
 import dev.steward.protocol.jsonrpc.Notification;
-import dev.steward.protocol.client.ServiceProof;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.method.ToolResults;
-import dev.steward.protocol.json.Json;
+import dev.steward.protocol.util.DaemonThreads;
 import dev.steward.service.rpc.Dispatcher;
 import dev.steward.service.rpc.Limits;
 import java.nio.ByteBuffer;
@@ -16,7 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.jetty.http.HttpHeader;
@@ -72,14 +72,7 @@ public final class RpcServer implements AutoCloseable {
     v4.setPort(requestedPort);
     v4.setAcceptedTcpNoDelay(true); // small JSON-RPC frames: never wait for Nagle
     server.addConnector(v4);
-    AtomicInteger n = new AtomicInteger();
-    ExecutorService workers =
-        Executors.newCachedThreadPool(
-            r -> {
-              Thread t = new Thread(r, "rpc-worker-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
+    ExecutorService workers = Executors.newCachedThreadPool(DaemonThreads.named("rpc-worker"));
     ServerWebSocketContainer container = ServerWebSocketContainer.ensure(server);
     container.setMaxTextMessageSize(limits.maxFrameBytes());
     container.setMaxBinaryMessageSize(1024);

@@ -1,7 +1,6 @@
 package dev.steward.protocol.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.LongNode;
 import dev.steward.protocol.json.Json;
@@ -20,6 +19,8 @@ import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.method.ToolsList;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolResult;
+import dev.steward.protocol.util.DaemonThreads;
+import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.net.http.WebSocketHandshakeException;
@@ -110,22 +111,10 @@ public final class StewardClient implements AutoCloseable {
   private StewardClient(Supplier<Endpoint> endpoints, Options options) {
     this.endpoints = endpoints;
     this.options = options;
-    this.httpExecutor =
-        Executors.newCachedThreadPool(
-            r -> {
-              Thread t = new Thread(r, "steward-client-io");
-              t.setDaemon(true);
-              return t;
-            });
+    this.httpExecutor = Executors.newCachedThreadPool(DaemonThreads.named("steward-client-io"));
     this.http =
         HttpClient.newBuilder().connectTimeout(options.connectTimeout()).executor(httpExecutor).build();
-    this.scheduler =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "steward-client-" + options.clientName());
-              t.setDaemon(true);
-              return t;
-            });
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("steward-client-" + options.clientName()));
   }
 
   public static StewardClient connect(Endpoint endpoint) {

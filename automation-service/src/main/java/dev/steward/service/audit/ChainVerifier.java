@@ -1,0 +1,70 @@
+package dev.steward.service.audit;
+
+import dev.steward.protocol.method.Audit;
+import java.sql.SQLException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Recomputes the whole chain H2 holds: the first row whose number, link or hash does not hold is
+ * named, and so is a row that records the log was cut while the service was stopped; rows cut off
+ * the end are found by comparing with the heads kept outside H2 — the journal's (every
+ * acknowledged row) and the sealed one outside the data folder.
+ */
+final class ChainVerifier {
+
+  private final ChainKey key;
+  private @Nullable String firstBad;
+  private @Nullable String problem;
+  private long count;
+  private long expectedSeq = 1;
+  private String prev = ChainedRow.GENESIS;
+
+  private ChainVerifier(ChainKey key) {
+    this.key = key;
+  }
+
+  static Audit.VerifyResult verify(AuditStore store, ChainKey key, ChainMark acknowledged, ChainMark sealed) throws SQLException {
+    ChainVerifier v = new ChainVerifier(key);
+    store.scan(row -> v.check(row, sealed));
+    return v.result(acknowledged, sealed);
+  }
+
+  private void check(ChainedRow row, ChainMark sealed) {
+    if (problem != null) return;
+    count++;
+    if (row.seq() != expectedSeq) {
+      bad(Math.min(row.seq(), expectedSeq), "row " + expectedSeq + " is missing or out of order");
+    } else if (!row.prevHash().equals(prev)) {
+      bad(row.seq(), "row " + row.seq() + " does not link to the row before it");
+    } else if (!row.hashMatches(key)) {
+      bad(row.seq(), "row " + row.seq() + " was changed after it was written");
+    } else if (AuditLog.TAMPERED.equals(row.entry().errorCode())) {
+      bad(row.seq(), String.valueOf(row.entry().reason()));
+    } else if (row.seq() == sealed.seq() && !row.rowHash().equals(sealed.hash())) {
+      bad(row.seq(), "row " + row.seq() + " is not the row the chain head kept outside the data folder names");
+    }
+    prev = row.rowHash();
+    expectedSeq = row.seq() + 1;
+  }
+
+  private void bad(long seq, String why) {
+    firstBad = Long.toString(seq);
+    problem = why;
+  }
+
+  private Audit.VerifyResult result(ChainMark acknowledged, ChainMark sealed) {
+    if (problem != null) return new Audit.VerifyResult(false, count, firstBad, problem);
+    long last = expectedSeq - 1;
+    if (last < sealed.seq()) {
+      return new Audit.VerifyResult(false, count, Long.toString(last + 1),
+          "rows after " + last + " were cut off (the chain head kept outside the data folder names row " + sealed.seq() + ")");
+    }
+    if (last < acknowledged.seq()) {
+      return new Audit.VerifyResult(false, count, Long.toString(last + 1), "rows after " + last + " were cut off (the log had " + acknowledged.seq() + ")");
+    }
+    if (last == acknowledged.seq() && !prev.equals(acknowledged.hash())) {
+      return new Audit.VerifyResult(false, count, Long.toString(last), "the newest row does not match the chain head");
+    }
+    return new Audit.VerifyResult(true, count, null, null);
+  }
+}

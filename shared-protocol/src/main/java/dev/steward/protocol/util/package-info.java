@@ -1,0 +1,4 @@
+@NullMarked
+package dev.steward.protocol.util;
+
+import org.jspecify.annotations.NullMarked;
