@@ -1,6 +1,7 @@
 package dev.steward.app.approval;
 
 import javafx.animation.KeyFrame;
+import javafx.animation.PauseTransition;
 import javafx.animation.Timeline;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -29,8 +30,12 @@ import org.jspecify.annotations.Nullable;
  * is the gate's preview of the arguments in its editor, redone on every edit; Approve waits for
  * it. Keys: Esc denies; Enter (outside the argument editor) approves — or, when anything is high
  * risk, denies, and approving takes the deliberate Ctrl+Enter; Tab leaves the argument editor.
+ * Approve stays off for half a second after the dialog appears.
  */
 public final class ApprovalDialog {
+
+  /** Long enough to swallow a key or click already under way, short enough not to be noticed. */
+  private static final Duration ARMING_DELAY = Duration.millis(500);
 
   private final ApprovalViewModel model;
   private final Stage stage = new Stage();
@@ -98,6 +103,9 @@ public final class ApprovalDialog {
 
     countdown = new Timeline(new KeyFrame(Duration.millis(250), e -> model.tick()));
     countdown.setCycleCount(Timeline.INDEFINITE);
+    PauseTransition arming = new PauseTransition(ARMING_DELAY);
+    arming.setOnFinished(e -> model.arm());
+    stage.setOnShown(e -> arming.play());
     // However the answer comes (a click, a key, the countdown, Stop), the dialog closes.
     model.answer().whenComplete((a, e) -> javafx.application.Platform.runLater(this::close));
   }

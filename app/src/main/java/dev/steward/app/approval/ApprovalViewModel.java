@@ -37,6 +37,7 @@ public final class ApprovalViewModel {
   private final BooleanBinding canApprove;
   private final BooleanBinding canAlwaysAllow;
   private final javafx.beans.property.ReadOnlyBooleanWrapper answered = new javafx.beans.property.ReadOnlyBooleanWrapper(false);
+  private final javafx.beans.property.ReadOnlyBooleanWrapper armed = new javafx.beans.property.ReadOnlyBooleanWrapper(false);
 
   /**
    * @param check the gate's preflight for (tool, edited arguments): the one place the rules live
@@ -55,6 +56,7 @@ public final class ApprovalViewModel {
     this.ui = ui;
     List<Observable> deps = new ArrayList<>();
     deps.add(answered);
+    deps.add(armed);
     // An answer can also come from elsewhere (Stop); the dialog then stops offering Approve.
     answer.whenComplete((a, e) -> ui.execute(() -> answered.set(true)));
     for (Approver.Pending p : request.calls()) {
@@ -67,7 +69,7 @@ public final class ApprovalViewModel {
     }
     this.canApprove =
         Bindings.createBooleanBinding(
-            () -> !answered.get() && items.stream().anyMatch(i -> i.tickedProperty().get())
+            () -> armed.get() && !answered.get() && items.stream().anyMatch(i -> i.tickedProperty().get())
                 && items.stream().filter(i -> i.tickedProperty().get())
                     .allMatch(i -> i.problemProperty().get().isEmpty() && i.currentProperty().get()),
             deps.toArray(Observable[]::new));
@@ -112,6 +114,15 @@ public final class ApprovalViewModel {
                         item.setProblem("");
                       }
                     }));
+  }
+
+  /**
+   * Lets Approve work. The dialog arms itself a moment after it appears, so that a key already on
+   * its way (the Enter that sent the message) or a click aimed at what was there before cannot
+   * approve a dialog the user has not seen.
+   */
+  public void arm() {
+    armed.set(true);
   }
 
   /** Updates the countdown; at zero the approval ends as expired. Call about once a second. */

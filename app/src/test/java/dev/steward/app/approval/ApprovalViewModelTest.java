@@ -67,7 +67,24 @@ class ApprovalViewModelTest {
   }
 
   private ApprovalViewModel model(Approver.Pending... calls) {
-    return new ApprovalViewModel(new Approver.Request("t", List.of(calls), now.plusSeconds(120)), answer, clock, ApprovalViewModelTest::check, Runnable::run);
+    ApprovalViewModel vm =
+        new ApprovalViewModel(new Approver.Request("t", List.of(calls), now.plusSeconds(120)), answer, clock, ApprovalViewModelTest::check, Runnable::run);
+    vm.arm();
+    return vm;
+  }
+
+  @Test
+  void approveDoesNothingUntilTheDialogIsArmed() throws Exception {
+    ApprovalViewModel vm =
+        new ApprovalViewModel(new Approver.Request("t", List.of(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}")), now.plusSeconds(120)),
+            answer, clock, ApprovalViewModelTest::check, Runnable::run);
+    assertFalse(vm.canApproveProperty().get(), "a key already on its way must not approve an unseen dialog");
+    vm.approve();
+    assertFalse(answer.isDone());
+    vm.arm();
+    assertTrue(vm.canApproveProperty().get());
+    vm.approve();
+    assertEquals(Approver.Verdict.APPROVED, answer.join().get(0).verdict());
   }
 
   @Test
@@ -161,6 +178,7 @@ class ApprovalViewModelTest {
     java.util.Map<String, CompletableFuture<Preflight.Result>> asked = new java.util.LinkedHashMap<>();
     ApprovalViewModel vm = new ApprovalViewModel(new Approver.Request("t", List.of(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}")), now.plusSeconds(120)),
         answer, clock, (tool, args) -> asked.computeIfAbsent(args.toString(), k -> new CompletableFuture<>()), Runnable::run);
+    vm.arm();
     ApprovalItem item = vm.items().get(0);
     assertFalse(vm.canApproveProperty().get(), "not before the window's own preview of these arguments is in");
     asked.get("{\"path\":\"a.txt\"}").complete(gate(Json.parse("{\"path\":\"a.txt\"}")));

@@ -156,8 +156,7 @@ final class WindowHarness implements AutoCloseable {
     robot.clickOn(query);
   }
 
-  /** Waits until the confirmation dialog is open and laid out (its argument editors exist). */
-  /** The dialog is up and has the window's own preview of its arguments (Approve enabled, or a problem shown). */
+  /** The dialog is up and has the window's own preview of its arguments (Approve armed and enabled, or a problem shown). */
   void waitForDialog() throws Exception {
     waitFor(() -> robot.lookup(".approval-args").tryQuery().isPresent()
         && robot.lookup("#approve").match(org.testfx.util.NodeQueryUtils.isVisible()).tryQuery().isPresent()
