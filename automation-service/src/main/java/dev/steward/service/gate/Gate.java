@@ -127,10 +127,7 @@ public final class Gate implements AutoCloseable {
       Checked c = check(tool, caller, args);
       List<String> paths = c.paths().values().stream().map(p -> p.real().toString()).toList();
       List<String> taintSources = taint.of(caller.conversation());
-      JsonNode preview = tool.preview(args, ToolContext.forCheck(c.paths(), c.policy().scope())).orElse(null);
-      if (preview != null && caller.role() != Role.UI && preview.has("diff")) {
-        preview = ((ObjectNode) preview.deepCopy()).without("diff");
-      }
+      JsonNode preview = tool.preview(args, ToolContext.forPreview(c.paths(), c.policy().scope(), caller.role() == Role.UI)).orElse(null);
       if (c.requirement().needsToken()) {
         return new Preflight.Result(
             Preflight.CONFIRM,
@@ -200,7 +197,8 @@ public final class Gate implements AutoCloseable {
       ToolResult result = executeOnce(call);
       idempotency.done(mine, result, result.value() == null ? 256 : JsonSize.estimate(result.value()));
       return result;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      // Whatever ends the first attempt, a retry with the same key must not wait for it forever.
       mine.result().completeExceptionally(e);
       throw e;
     }
@@ -257,12 +255,14 @@ public final class Gate implements AutoCloseable {
     ToolResult outcome;
     String summary;
     try {
+      // Taint first: whatever the tool brings back — its result or only an error quoting what it
+      // met (a page's redirect, a file's name) — the model has read it.
+      tool.taintSource(call.args(), ctx).ifPresent(source -> taint.add(call.caller().conversation(), source));
       JsonNode value = runner.run(runKey(call.caller().connection(), call.callId()), tool, call.args(), ctx);
       long size = JsonSize.estimate(value);
       if (size > Tool.MAX_RESULT_BYTES) {
         throw new ToolFailure(ToolErrorCodes.TOO_LARGE, "the result is " + size + " bytes; the limit is " + Tool.MAX_RESULT_BYTES);
       }
-      tool.taintSource(call.args(), ctx).ifPresent(source -> taint.add(call.caller().conversation(), source));
       outcome = ToolResult.success(value, null);
       summary = tool.summarize(call.args(), value);
     } catch (ToolFailure f) {

@@ -146,7 +146,13 @@ public final class ServiceMethods {
       for (Grant.Call c : asked) {
         Tool t = tool(Params.require(c.tool(), "calls[].tool"));
         JsonNode args = Params.require(c.args(), "calls[].args");
-        calls.add(new TokenRecord.Call(t.name(), CanonicalJson.sha256(args)));
+        String hash;
+        try {
+          hash = CanonicalJson.sha256(args);
+        } catch (RuntimeException e) {
+          throw RpcException.invalidParams("calls[].args of " + t.name() + " hold a value that has no canonical form (a number too large?)");
+        }
+        calls.add(new TokenRecord.Call(t.name(), hash));
         highest = max(highest, t.definition().risk());
         names.add(t.name());
       }
@@ -163,6 +169,9 @@ public final class ServiceMethods {
         }
         if (!t.definition().scopes().contains(ScopeKind.PATHS)) {
           throw RpcException.invalidParams(name + " takes no paths, so a token for a folder cannot cover it: give the exact calls");
+        }
+        if (t.definition().scopes().contains(ScopeKind.HOSTS)) {
+          throw RpcException.invalidParams(name + " reaches hosts, which a token for a folder says nothing about: give the exact calls");
         }
         names.add(name);
       }

@@ -102,6 +102,8 @@ public final class PathScope {
   /** Each of {@link #ownFolders} as a folder and a name in it, for walks that ask folder after folder. */
   private final List<OwnFolder> ownByParent;
   private final Path userHome;
+  /** The user's home folder, resolved and case-folded, for rules about what lives directly in it. */
+  private final List<String> homeFolded;
 
   private record OwnFolder(Path parent, String name) {}
 
@@ -114,6 +116,7 @@ public final class PathScope {
         .map(own -> new OwnFolder(own.getParent(), own.getFileName().toString()))
         .toList();
     this.userHome = userHome;
+    this.homeFolded = folded(realise(userHome.toAbsolutePath().normalize()));
   }
 
   /**
@@ -149,7 +152,12 @@ public final class PathScope {
     } catch (InvalidPathException e) {
       throw new ScopeDenied("\"" + requested + "\" is not a valid path");
     }
-    Path real = realiseFromRoot(lexical);
+    // Refused names count wherever they appear: in the path as asked, at every link followed on
+    // the way (a ~/.ssh that links to ~/Documents/dotfiles/ssh is still ~/.ssh), and in the end.
+    List<Path> links = new ArrayList<>(0);
+    Path real = realiseFromRoot(lexical, links);
+    for (Path seen : links) refuseNamed(requested, folded(seen));
+    refuseNamed(requested, folded(lexical));
     List<String> names = folded(real);
     for (List<String> own : ownFolded) {
       if (startsWith(names, own)) {
@@ -181,9 +189,15 @@ public final class PathScope {
         throw new ScopeDenied("\"" + requested + "\" holds Steward's own files, so it may not be moved or deleted");
       }
     }
+    // Only where such a pattern lives: in the home folder (~/.config, ~/Library, ~/AppData…). A
+    // folder named "library" deep in a project is just a folder.
+    List<String> home = homeFolded;
+    if (names.size() <= home.size() || !startsWith(names, home)) return;
+    int below = names.size() - home.size();
     for (List<String> pattern : DENIED) {
-      for (int len = Math.min(pattern.size() - 1, names.size()); len >= 1; len--) {
-        if (names.subList(names.size() - len, names.size()).equals(pattern.subList(0, len))) {
+      int len = below;
+      if (len >= 1 && len < pattern.size()) {
+        if (names.subList(home.size(), names.size()).equals(pattern.subList(0, len))) {
           throw new ScopeDenied("\"" + requested + "\" is where " + String.join("/", pattern) + " lives, which is always refused, so it may not be moved or deleted");
         }
       }
@@ -212,6 +226,14 @@ public final class PathScope {
       if (r.real().equals(folder)) return Optional.empty();
     }
     return Optional.of(folder);
+  }
+
+  /**
+   * Whether what lies at {@code real} was put there by strangers: anything in a read-only root,
+   * and the Downloads folder wherever it is (its files and their names come from the web).
+   */
+  public boolean fromStrangers(Path real) {
+    return !inWritableRoot(real) || isUnder(real, "~/Downloads");
   }
 
   /** Whether {@code real} lies inside a read-write root (untrusted content comes from elsewhere). */
@@ -369,18 +391,30 @@ public final class PathScope {
     return p.toAbsolutePath().normalize();
   }
 
+  private void refuseNamed(String requested, List<String> names) throws ScopeDenied {
+    for (List<String> own : ownFolded) {
+      if (startsWith(names, own)) {
+        throw new ScopeDenied("\"" + requested + "\" is inside Steward's own files, which tools may never touch");
+      }
+    }
+    Optional<String> denied = deniedPart(names);
+    if (denied.isPresent()) {
+      throw new ScopeDenied("\"" + requested + "\" is inside " + denied.get() + ", which is always refused");
+    }
+  }
+
   /**
    * Like {@link #realise}, but a path that starts with a root's real path is resolved from that
    * root: the root's own folders were resolved when the policy was loaded, and the tools open
    * them by path anyway, so only the components below the root are looked at (one lstat each).
    */
-  private Path realiseFromRoot(Path lexical) throws ScopeDenied {
+  private Path realiseFromRoot(Path lexical, List<Path> links) throws ScopeDenied {
     for (Root r : roots) {
       if (lexical.startsWith(r.real()) && !lexical.equals(r.real())) {
-        return realiseStrict(r.real(), r.real().relativize(lexical), lexical);
+        return realiseStrict(r.real(), r.real().relativize(lexical), lexical, links);
       }
     }
-    return realiseStrict(lexical);
+    return realiseStrict(lexical.getRoot(), lexical, lexical, links);
   }
 
   /** Resolves existing symlinks component by component; missing parts are kept as written. */
@@ -393,14 +427,15 @@ public final class PathScope {
   }
 
   private static Path realiseStrict(Path lexical) throws ScopeDenied {
-    return realiseStrict(lexical.getRoot(), lexical, lexical);
+    return realiseStrict(lexical.getRoot(), lexical, lexical, new ArrayList<>(0));
   }
 
-  private static Path realiseStrict(Path start, Path rest, Path lexical) throws ScopeDenied {
+  /** Resolves {@code rest} from {@code start}; every link it follows is added to {@code links}. */
+  private static Path realiseStrict(Path start, Path rest, Path lexical, List<Path> links) throws ScopeDenied {
     Deque<Path> todo = new ArrayDeque<>();
     for (Path name : rest) todo.add(name);
     Path current = start;
-    int links = 0;
+    int followed = 0;
     while (!todo.isEmpty()) {
       Path name = todo.pollFirst();
       if (name.toString().equals("..")) {
@@ -411,7 +446,8 @@ public final class PathScope {
       if (name.toString().equals(".")) continue;
       Path next = current.resolve(name);
       if (Files.isSymbolicLink(next)) {
-        if (++links > MAX_LINKS) throw new ScopeDenied("too many symbolic links in \"" + lexical + "\"");
+        if (++followed > MAX_LINKS) throw new ScopeDenied("too many symbolic links in \"" + lexical + "\"");
+        links.add(next);
         Path target;
         try {
           target = Files.readSymbolicLink(next);

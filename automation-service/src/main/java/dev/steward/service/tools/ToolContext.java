@@ -12,11 +12,26 @@ import java.util.function.Consumer;
  * and the undo stash where a mutating call keeps what it replaces.
  */
 public record ToolContext(
-    Map<String, ResolvedPath> paths, PathScope scope, Consumer<String> progress, boolean approvedDestructive, UndoStash undo) {
+    Map<String, ResolvedPath> paths, PathScope scope, Consumer<String> progress, boolean approvedDestructive, UndoStash undo,
+    boolean forPerson) {
 
-  /** A context for asking {@link Tool#destructive} and {@link Tool#preview} before anything is approved. */
+  /** A running call's context. */
+  public ToolContext(Map<String, ResolvedPath> paths, PathScope scope, Consumer<String> progress, boolean approvedDestructive, UndoStash undo) {
+    this(paths, scope, progress, approvedDestructive, undo, false);
+  }
+
+  /** A context for asking {@link Tool#destructive} before anything is approved. */
   public static ToolContext forCheck(Map<String, ResolvedPath> paths, PathScope scope) {
-    return new ToolContext(paths, scope, message -> {}, false, UndoStash.none());
+    return new ToolContext(paths, scope, message -> {}, false, UndoStash.none(), false);
+  }
+
+  /**
+   * A context for {@link Tool#preview}: {@code forPerson} when the preview is for the window, which
+   * may show file contents (a diff); an agent's preview must not carry what it could not read with
+   * a row of its own, so nothing of the kind is even computed for it.
+   */
+  public static ToolContext forPreview(Map<String, ResolvedPath> paths, PathScope scope, boolean forPerson) {
+    return new ToolContext(paths, scope, message -> {}, false, UndoStash.none(), forPerson);
   }
 
   public ResolvedPath path(String pointer) {

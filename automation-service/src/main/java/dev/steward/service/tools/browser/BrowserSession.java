@@ -9,6 +9,7 @@ import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.Route;
 import com.microsoft.playwright.options.ServiceWorkerPolicy;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.util.DaemonThreads;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -52,16 +53,12 @@ final class BrowserSession implements AutoCloseable {
 
   private final Supplier<Optional<Path>> executable;
   private final Path profileDir;
-  private final ExecutorService thread =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "steward-browser");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ExecutorService thread = Executors.newSingleThreadExecutor(DaemonThreads.named("steward-browser"));
   private @Nullable Playwright playwright;
   /** Every connection of the browser goes through it (started with the browser). */
   private @Nullable PinningProxy proxy;
+  /** Contexts of visits that have answered, closed on the browser thread before anything else. */
+  private final List<BrowserContext> finished = new ArrayList<>();
   private @Nullable Browser browser;
   private @Nullable BrowserContext spare;
   private @Nullable BrowserContext profile;
@@ -77,6 +74,9 @@ final class BrowserSession implements AutoCloseable {
    */
   <T> Future<T> visit(boolean keepProfile, NavigationGuard guard, Function<Tab, T> work) {
     return thread.submit((Callable<T>) () -> {
+      // The last visit's context goes before this visit's guard is in force: none of its pages'
+      // scripts may run on under this visit's name.
+      closeFinished();
       current = guard;
       try {
         return visitNow(keepProfile, work);
@@ -93,10 +93,11 @@ final class BrowserSession implements AutoCloseable {
     try {
       return work.apply(new Tab(context, context.pages().get(0)));
     } finally {
-      // Closed as the thread's next task, so the answer does not wait for it; meanwhile the page
-      // can load nothing (no visit's guard is current).
-      if (thread.isShutdown()) closeQuietly(context::close);
-      else thread.execute(() -> closeQuietly(context::close));
+      // Closed as the thread's next task, so the answer does not wait for it — and in any case
+      // before the next visit starts; meanwhile the page can load nothing (no guard is current).
+      finished.add(context);
+      if (thread.isShutdown()) closeFinished();
+      else thread.execute(this::closeFinished);
     }
   }
 
@@ -132,6 +133,11 @@ final class BrowserSession implements AutoCloseable {
     NavigationGuard g = current;
     if (g == null) route.abort("blockedbyclient");
     else g.handle(route);
+  }
+
+  private void closeFinished() {
+    for (BrowserContext c : finished) closeQuietly(c::close);
+    finished.clear();
   }
 
   private static void closeQuietly(Runnable close) {

@@ -1,5 +1,6 @@
 package dev.steward.service.tools.browser;
 
+import dev.steward.protocol.util.DaemonThreads;
 import dev.steward.service.scope.ScopeDenied;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -15,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -55,12 +55,7 @@ final class PinningProxy implements AutoCloseable {
   private PinningProxy(ServerSocket server, Supplier<@Nullable Pins> current) {
     this.server = server;
     this.current = current;
-    AtomicInteger n = new AtomicInteger();
-    this.threads = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "browser-proxy-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.threads = Executors.newCachedThreadPool(DaemonThreads.named("browser-proxy"));
   }
 
   static PinningProxy start(Supplier<@Nullable Pins> current) throws IOException {

@@ -37,13 +37,17 @@ abstract class LineMatcher {
    */
   abstract boolean prefilters();
 
-  /** @throws PatternSyntaxException when {@code content} is not a regular expression RE2/J accepts */
+  /**
+   * @throws PatternSyntaxException when {@code content} is not a regular expression RE2/J accepts
+   * @throws IllegalArgumentException when its repetitions would unroll past {@link RegexSize#LIMIT}
+   */
   static LineMatcher of(String content, boolean regex, boolean caseSensitive) {
     boolean ascii = content.chars().allMatch(c -> c < 0x80);
     if (!regex && (caseSensitive || ascii)) {
       return new Literal(content, !caseSensitive);
     }
     int flags = Pattern.MULTILINE | (caseSensitive ? 0 : Pattern.CASE_INSENSITIVE);
+    if (regex) RegexSize.check(content);
     String required = regex && caseSensitive ? leadingLiteral(content) : null;
     return new Regex(Pattern.compile(regex ? content : Pattern.quote(content), flags), required);
   }

@@ -33,7 +33,7 @@ public final class ListDir extends SinglePathTool {
   @Override
   public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
     ResolvedPath p = ctx.path("/path");
-    return ctx.scope().inWritableRoot(p.real()) ? Optional.empty() : Optional.of("file names under " + p.real());
+    return ctx.scope().fromStrangers(p.real()) ? Optional.of("file names under " + p.real()) : Optional.empty();
   }
 
   @Override

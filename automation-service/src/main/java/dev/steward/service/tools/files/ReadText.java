@@ -46,7 +46,7 @@ public final class ReadText extends SinglePathTool {
   @Override
   public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
     ResolvedPath p = ctx.path("/path");
-    return ctx.scope().inWritableRoot(p.real()) ? Optional.empty() : Optional.of("file " + p.real());
+    return ctx.scope().fromStrangers(p.real()) ? Optional.of("file " + p.real()) : Optional.empty();
   }
 
   @Override

@@ -59,7 +59,7 @@ public final class SearchFiles extends SinglePathTool {
   @Override
   public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
     ResolvedPath p = ctx.path("/path");
-    if (ctx.scope().inWritableRoot(p.real())) return Optional.empty();
+    if (!ctx.scope().fromStrangers(p.real())) return Optional.empty();
     // File names in a read-only root (Downloads) are chosen by strangers, as are the lines found.
     return Optional.of((args.has("content") ? "file contents under " : "file names under ") + p.real());
   }
@@ -132,6 +132,8 @@ public final class SearchFiles extends SinglePathTool {
       } catch (com.google.re2j.PatternSyntaxException e) {
         throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR,
             "content is not a regular expression this search takes (no look-around, no back-references): " + e.getDescription(), "/content", null);
+      } catch (IllegalArgumentException e) {
+        throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "content is too big a regular expression: " + e.getMessage(), "/content", null);
       }
     }
     Search s = new Search(ctx, glob, globOnPath, dir.real(), content, args.path("include_hidden").asBoolean(false),

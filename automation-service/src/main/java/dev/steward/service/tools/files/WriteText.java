@@ -111,7 +111,7 @@ public final class WriteText extends SinglePathTool {
     p.put("path", path.real().toString());
     Optional<BasicFileAttributes> before = existing(path);
     p.put("overwrites", before.isPresent());
-    if (before.isPresent() && before.get().isRegularFile()) {
+    if (ctx.forPerson() && before.isPresent() && before.get().isRegularFile()) {
       try (SafeFs.Dir dir = SafeFs.openParent(path)) {
         p.put("diff", TextDiff.unified(path.real().toString(), SafeFs.readBounded(dir, TextDiff.MAX_INPUT_BYTES), args.path("content").asText()));
       } catch (IOException e) {

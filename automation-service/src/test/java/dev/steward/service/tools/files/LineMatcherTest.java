@@ -25,6 +25,18 @@ class LineMatcherTest {
     else assertEquals(literal, LineMatcher.leadingLiteral(regex));
   }
 
+  @org.junit.jupiter.api.Test
+  void nested_counted_repetitions_are_refused_before_they_are_compiled() {
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> LineMatcher.of("((a{1000}){1000}){1000}", true, true));
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("at most"), e.getMessage());
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> LineMatcher.of("(x|[ab]{400}){400}", true, false));
+    // Large but flat patterns and plain text with braces are fine.
+    LineMatcher.of("a{1000}b{1000}", true, true);
+    LineMatcher.of("((a{1000}){1000}){1000}", false, true);
+    assertEquals(1000 * 1000 + 1, RegexSize.size("(a{1000}){1000}b"));
+  }
+
   /** The plain way: the regex run over the whole text, one hit per line that has a match. */
   private static java.util.List<LineMatcher.Hit> reference(String regex, String text) {
     com.google.re2j.Matcher m = com.google.re2j.Pattern.compile(regex, com.google.re2j.Pattern.MULTILINE).matcher(text);
