@@ -114,7 +114,7 @@ public final class StewardApp extends Application {
     GlobalHotkey keys = GlobalHotkey.register(settings.hotkey(), () -> Platform.runLater(this::toggleWindow), config.env(),
         System.getProperty("os.name", ""));
     hotkey = keys;
-    if (settingsModel != null) settingsModel.setHotkeyStatus(keys.status().message());
+    if (settingsModel != null) settingsModel.hotkey().setStatus(keys.status().message());
     if (keys.status().active()) {
       // With a way back, closing the window keeps Steward running in the background; Quit ends it.
       Platform.setImplicitExit(false);

@@ -38,4 +38,12 @@ public record AppSettings(
   public AppSettings withModel(@Nullable String name) {
     return new AppSettings(ollamaUrl, name, hotkey, theme, confirmTtlS, stepLimit);
   }
+
+  public AppSettings withHotkey(String keys) {
+    return new AppSettings(ollamaUrl, model, keys, theme, confirmTtlS, stepLimit);
+  }
+
+  public AppSettings withTheme(String name) {
+    return new AppSettings(ollamaUrl, model, hotkey, name, confirmTtlS, stepLimit);
+  }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,6 +23,9 @@ public final class SettingsStore {
   /** The settings in effect and, when the file could not be used, what was wrong with it. */
   public record Loaded(AppSettings settings, @Nullable String problem) {}
 
+  private static final String URL = "STEWARD_OLLAMA_URL";
+  private static final String MODEL = "STEWARD_MODEL";
+
   private final Path file;
   private final Map<String, String> env;
 
@@ -31,6 +35,35 @@ public final class SettingsStore {
   }
 
   public Loaded load() {
+    Loaded file = loadFile();
+    return new Loaded(withEnv(file.settings()), file.problem());
+  }
+
+  /**
+   * Changes what the file says, and only that, and answers the settings now in effect. A value
+   * the environment overrides is not written by a change that leaves it as the override: the file
+   * keeps the user's own.
+   */
+  public synchronized AppSettings update(UnaryOperator<AppSettings> change) throws IOException {
+    AppSettings own = loadFile().settings();
+    AppSettings next = change.apply(withEnv(own));
+    String url = env.get(URL);
+    if (url != null && !url.isBlank() && next.ollamaUrl().equals(url.strip())) next = next.withOllamaUrl(own.ollamaUrl());
+    String model = env.get(MODEL);
+    if (model != null && !model.isBlank() && model.equals(next.model())) next = next.withModel(own.model());
+    save(next);
+    return withEnv(next);
+  }
+
+  private AppSettings withEnv(AppSettings settings) {
+    String url = env.get(URL);
+    if (url != null && !url.isBlank()) settings = settings.withOllamaUrl(url);
+    String model = env.get(MODEL);
+    if (model != null && !model.isBlank()) settings = settings.withModel(model);
+    return settings;
+  }
+
+  private Loaded loadFile() {
     AppSettings settings = AppSettings.defaults();
     String problem = null;
     try {
@@ -42,10 +75,6 @@ public final class SettingsStore {
     } catch (IOException | IllegalArgumentException e) {
       problem = file + " could not be read (" + firstLine(e.getMessage()) + "); using the defaults";
     }
-    String url = env.get("STEWARD_OLLAMA_URL");
-    if (url != null && !url.isBlank()) settings = settings.withOllamaUrl(url);
-    String model = env.get("STEWARD_MODEL");
-    if (model != null && !model.isBlank()) settings = settings.withModel(model);
     return new Loaded(settings, problem);
   }
 

@@ -28,8 +28,8 @@ import javafx.scene.layout.VBox;
 public final class SettingsView extends ScrollPane {
 
   public SettingsView(SettingsViewModel model, Consumer<String> applyTheme, Runnable quit) {
-    VBox content = new VBox(18, modelSection(model), foldersSection(model), hostsSection(model), grantsSection(model), appsSection(model),
-        hotkeySection(model, quit), themeSection(model, applyTheme));
+    VBox content = new VBox(18, modelSection(model.model()), foldersSection(model.folders()), hostsSection(model.hosts()),
+        grantsSection(model.grants()), appsSection(model.apps()), hotkeySection(model.hotkey(), quit), themeSection(model.theme(), applyTheme));
     content.setPadding(new Insets(16));
     content.getStyleClass().add("settings");
     setContent(content);
@@ -55,7 +55,7 @@ public final class SettingsView extends ScrollPane {
     return l;
   }
 
-  private static VBox modelSection(SettingsViewModel m) {
+  private static VBox modelSection(ModelSettings m) {
     TextField url = new TextField();
     url.setId("settings-url");
     url.textProperty().bindBidirectional(m.ollamaUrlProperty());
@@ -71,10 +71,10 @@ public final class SettingsView extends ScrollPane {
     Button save = new Button("Save");
     save.setId("settings-save-model");
     save.getStyleClass().add("accent");
-    save.setOnAction(e -> m.saveModel());
+    save.setOnAction(e -> m.save());
     Label status = new Label();
     status.setWrapText(true);
-    status.textProperty().bind(m.modelStatusProperty());
+    status.textProperty().bind(m.statusProperty());
     HBox server = new HBox(8, new Label("Server"), url, test);
     HBox picker = new HBox(8, new Label("Model"), models, save);
     server.setAlignment(Pos.CENTER_LEFT);
@@ -82,8 +82,8 @@ public final class SettingsView extends ScrollPane {
     return section("Model (Ollama)", server, error("settings-url-error", m.urlErrorProperty()), picker, status);
   }
 
-  private static VBox foldersSection(SettingsViewModel m) {
-    ListView<PolicyDocument.PathRoot> list = listOf(m.folders(), r -> r.root() + (r.writable() ? "  (read and write)" : "  (read only)"), m::removeFolder);
+  private static VBox foldersSection(FoldersSettings m) {
+    ListView<PolicyDocument.PathRoot> list = listOf(m.folders(), r -> r.root() + (r.writable() ? "  (read and write)" : "  (read only)"), m::remove);
     list.setId("settings-folders");
     TextField folder = new TextField();
     folder.setId("settings-new-folder");
@@ -94,15 +94,15 @@ public final class SettingsView extends ScrollPane {
     write.selectedProperty().bindBidirectional(m.newFolderWritableProperty());
     Button add = new Button("Add folder");
     add.setId("settings-add-folder");
-    add.setOnAction(e -> m.addFolder());
-    folder.setOnAction(e -> m.addFolder());
+    add.setOnAction(e -> m.add());
+    folder.setOnAction(e -> m.add());
     HBox row = new HBox(8, folder, write, add);
     row.setAlignment(Pos.CENTER_LEFT);
-    return section("Folders Steward may use", list, row, error("settings-folder-error", m.folderErrorProperty()));
+    return section("Folders Steward may use", list, row, error("settings-folder-error", m.errorProperty()));
   }
 
-  private static VBox hostsSection(SettingsViewModel m) {
-    ListView<String> list = listOf(m.hosts(), h -> h, m::removeHost);
+  private static VBox hostsSection(HostsSettings m) {
+    ListView<String> list = listOf(m.hosts(), h -> h, m::remove);
     list.setId("settings-hosts");
     TextField host = new TextField();
     host.setId("settings-new-host");
@@ -111,8 +111,8 @@ public final class SettingsView extends ScrollPane {
     HBox.setHgrow(host, Priority.ALWAYS);
     Button add = new Button("Add host");
     add.setId("settings-add-host");
-    add.setOnAction(e -> m.addHost());
-    host.setOnAction(e -> m.addHost());
+    add.setOnAction(e -> m.add());
+    host.setOnAction(e -> m.add());
     Label hint = new Label("Pages on these hosts open without asking; others ask first.");
     hint.getStyleClass().add("settings-hint");
     CheckBox keep = new CheckBox("Keep cookies and sign-ins between visits (turning this off deletes them)");
@@ -120,10 +120,10 @@ public final class SettingsView extends ScrollPane {
     keep.setSelected(m.keepBrowserProfileProperty().get());
     m.keepBrowserProfileProperty().addListener((o, was, now) -> keep.setSelected(now));
     keep.setOnAction(e -> m.setKeepBrowserProfile(keep.isSelected()));
-    return section("Web hosts", hint, list, new HBox(8, host, add), keep, error("settings-host-error", m.hostErrorProperty()));
+    return section("Web hosts", hint, list, new HBox(8, host, add), keep, error("settings-host-error", m.errorProperty()));
   }
 
-  private static VBox grantsSection(SettingsViewModel m) {
+  private static VBox grantsSection(GrantsSettings m) {
     ListView<PolicyDocument.StandingGrant> list =
         listOf(m.grants(), g -> g.tool() + " under " + String.join(", ", g.paths()) + (g.expiresAt() == null ? ", no end date" : ", until " + g.expiresAt()),
             m::revoke);
@@ -131,36 +131,36 @@ public final class SettingsView extends ScrollPane {
     Label hint = new Label("\"Always allow here\" answers: calls that match run without asking (never high-risk ones). Revoke to be asked again.");
     hint.getStyleClass().add("settings-hint");
     hint.setWrapText(true);
-    return section("Grants", hint, list, error("settings-grant-error", m.grantErrorProperty()));
+    return section("Grants", hint, list, error("settings-grant-error", m.errorProperty()));
   }
 
-  private static VBox appsSection(SettingsViewModel m) {
-    ListView<PolicyDocument.AppEntry> list = listOf(m.apps(), a -> a.id() + ": " + String.join(" ", a.command()), m::removeApp);
+  private static VBox appsSection(AppsSettings m) {
+    ListView<PolicyDocument.AppEntry> list = listOf(m.apps(), a -> a.id() + ": " + String.join(" ", a.command()), m::remove);
     list.setId("settings-apps");
     Label hint = new Label("Apps the assistant may open (always with your approval). Import proposes entries from the installed apps.");
     hint.getStyleClass().add("settings-hint");
     hint.setWrapText(true);
     ListView<DesktopEntries.Proposal> proposals =
-        listOf(m.proposals(), p -> p.name() + " — " + String.join(" ", p.entry().command()), m::addApp);
+        listOf(m.proposals(), p -> p.name() + " — " + String.join(" ", p.entry().command()), m::add);
     proposals.setId("settings-app-proposals");
     proposals.visibleProperty().bind(javafx.beans.binding.Bindings.isNotEmpty(m.proposals()));
     proposals.managedProperty().bind(proposals.visibleProperty());
     Button importApps = new Button("Import from installed apps");
     importApps.setId("settings-import-apps");
-    importApps.setOnAction(e -> m.proposeApps(DesktopEntries.defaultFolders(java.nio.file.Path.of(System.getProperty("user.home")))));
-    return section("Apps", hint, list, importApps, proposals);
+    importApps.setOnAction(e -> m.propose(DesktopEntries.defaultFolders(java.nio.file.Path.of(System.getProperty("user.home")))));
+    return section("Apps", hint, list, importApps, proposals, error("settings-app-error", m.errorProperty()));
   }
 
-  private static VBox hotkeySection(SettingsViewModel m, Runnable quitApp) {
+  private static VBox hotkeySection(HotkeySettings m, Runnable quitApp) {
     Label status = new Label();
     status.setId("settings-hotkey-status");
     status.setWrapText(true);
-    status.textProperty().bind(m.hotkeyStatusProperty());
+    status.textProperty().bind(m.statusProperty());
     TextField keys = new TextField();
     keys.setId("settings-hotkey");
-    keys.textProperty().bindBidirectional(m.hotkeyProperty());
+    keys.textProperty().bindBidirectional(m.keysProperty());
     Button save = new Button("Save");
-    save.setOnAction(e -> m.saveHotkey());
+    save.setOnAction(e -> m.save());
     Button quit = new Button("Quit Steward");
     quit.setId("settings-quit");
     quit.setOnAction(e -> quitApp.run());
@@ -169,20 +169,20 @@ public final class SettingsView extends ScrollPane {
     Label hint = new Label("e.g. ctrl alt SPACE; a new combination takes effect at the next start. Quit (Ctrl+Q) ends the window and the service.");
     hint.getStyleClass().add("settings-hint");
     hint.setWrapText(true);
-    return section("Global hotkey", status, row, error("settings-hotkey-error", m.hotkeyErrorProperty()), hint, quit);
+    return section("Global hotkey", status, row, error("settings-hotkey-error", m.errorProperty()), hint, quit);
   }
 
-  private static VBox themeSection(SettingsViewModel m, Consumer<String> applyTheme) {
+  private static VBox themeSection(ThemeSettings m, Consumer<String> applyTheme) {
     ComboBox<String> theme = new ComboBox<>();
     theme.getItems().addAll("light", "dark");
     theme.valueProperty().bindBidirectional(m.themeProperty());
     theme.valueProperty().addListener((o, was, now) -> {
       if (now != null) {
         applyTheme.accept(now);
-        m.saveModel();
+        m.save();
       }
     });
-    return section("Appearance", new HBox(8, new Label("Theme"), theme));
+    return section("Appearance", new HBox(8, new Label("Theme"), theme), error("settings-theme-error", m.errorProperty()));
   }
 
   /** A short list whose rows each carry a Remove (or Revoke) button. */

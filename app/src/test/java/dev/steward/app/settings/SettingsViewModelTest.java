@@ -57,58 +57,76 @@ class SettingsViewModelTest {
   @Test
   void showsThePolicy() {
     SettingsViewModel vm = vm();
-    assertEquals(3, vm.folders().size());
-    assertEquals(List.of("en.wikipedia.org"), vm.hosts());
-    assertEquals("g1", vm.grants().get(0).id());
+    assertEquals(3, vm.folders().folders().size());
+    assertEquals(List.of("en.wikipedia.org"), vm.hosts().hosts());
+    assertEquals("g1", vm.grants().grants().get(0).id());
   }
 
   @Test
   void aMissingFolderIsRefusedBesideTheFieldAndNothingIsSaved() {
     SettingsViewModel vm = vm();
-    vm.newFolderProperty().set("~/missing");
-    vm.addFolder();
-    assertTrue(vm.folderErrorProperty().get().contains("does not exist"), vm.folderErrorProperty().get());
+    vm.folders().newFolderProperty().set("~/missing");
+    vm.folders().add();
+    assertTrue(vm.folders().errorProperty().get().contains("does not exist"), vm.folders().errorProperty().get());
     assertTrue(service.saved.isEmpty());
-    assertEquals("~/missing", vm.newFolderProperty().get(), "the typed text stays for correcting");
-    vm.newFolderProperty().set("~/Notes");
-    vm.newFolderWritableProperty().set(true);
-    vm.addFolder();
-    assertEquals("", vm.folderErrorProperty().get());
-    assertTrue(vm.folders().contains(new PolicyDocument.PathRoot("~/Notes", "read_write")));
+    assertEquals("~/missing", vm.folders().newFolderProperty().get(), "the typed text stays for correcting");
+    vm.folders().newFolderProperty().set("~/Notes");
+    vm.folders().newFolderWritableProperty().set(true);
+    vm.folders().add();
+    assertEquals("", vm.folders().errorProperty().get());
+    assertTrue(vm.folders().folders().contains(new PolicyDocument.PathRoot("~/Notes", "read_write")));
   }
 
   @Test
   void aMalformedHostIsRefused() {
     SettingsViewModel vm = vm();
-    vm.newHostProperty().set("https://evil.example/x");
-    vm.addHost();
-    assertTrue(vm.hostErrorProperty().get().contains("not a host name"));
-    assertEquals(List.of("en.wikipedia.org"), vm.hosts());
-    vm.newHostProperty().set("Docs.Example.org");
-    vm.addHost();
-    assertEquals(List.of("en.wikipedia.org", "docs.example.org"), vm.hosts());
+    vm.hosts().newHostProperty().set("https://evil.example/x");
+    vm.hosts().add();
+    assertTrue(vm.hosts().errorProperty().get().contains("not a host name"));
+    assertEquals(List.of("en.wikipedia.org"), vm.hosts().hosts());
+    vm.hosts().newHostProperty().set("Docs.Example.org");
+    vm.hosts().add();
+    assertEquals(List.of("en.wikipedia.org", "docs.example.org"), vm.hosts().hosts());
   }
 
   @Test
   void revokingAGrantRemovesItFromThePolicy() {
     SettingsViewModel vm = vm();
-    vm.revoke(vm.grants().get(0));
+    vm.grants().revoke(vm.grants().grants().get(0));
     assertTrue(service.doc.grants().isEmpty());
-    assertTrue(vm.grants().isEmpty());
+    assertTrue(vm.grants().grants().isEmpty());
   }
 
   @Test
   void theModelPickerIsFilledFromTheServerAndABadUrlIsNotSaved() throws Exception {
     SettingsViewModel vm = vm();
-    vm.ollamaUrlProperty().set("localhost:11434");
-    assertFalse(vm.saveModel());
-    assertTrue(vm.urlErrorProperty().get().startsWith("The server's address starts with http"));
+    vm.model().ollamaUrlProperty().set("localhost:11434");
+    assertFalse(vm.model().save());
+    assertTrue(vm.model().urlErrorProperty().get().startsWith("The server's address starts with http"));
     assertFalse(Files.exists(dir.resolve("config/settings.json")));
-    vm.ollamaUrlProperty().set("http://127.0.0.1:11434");
-    vm.testConnection();
-    assertEquals(List.of("qwen2.5:7b", "llama3.2"), vm.models());
-    vm.modelProperty().set("llama3.2");
-    assertTrue(vm.saveModel());
+    vm.model().ollamaUrlProperty().set("http://127.0.0.1:11434");
+    vm.model().testConnection();
+    assertEquals(List.of("qwen2.5:7b", "llama3.2"), vm.model().models());
+    vm.model().modelProperty().set("llama3.2");
+    assertTrue(vm.model().save());
     assertTrue(Files.readString(dir.resolve("config/settings.json")).contains("\"model\" : \"llama3.2\""));
+  }
+
+  @Test
+  void savingTheThemeWritesTheThemeAndNeverAValueFromTheEnvironment() throws Exception {
+    Files.createDirectories(dir.resolve("config"));
+    Files.writeString(dir.resolve("config/settings.json"), "{\"ollama_url\": \"http://my-server:11434\", \"model\": \"mine\"}");
+    SettingsStore store = new SettingsStore(StewardPlaces.under(dir, dir),
+        Map.of("STEWARD_OLLAMA_URL", "http://from-env:9999", "STEWARD_MODEL", "env-model"));
+    SettingsViewModel vm = new SettingsViewModel(Runnable::run, Runnable::run, store, store.load().settings(), url -> List.of());
+    assertEquals("http://from-env:9999", vm.model().ollamaUrlProperty().get(), "the environment is what is in force");
+    vm.theme().themeProperty().set("dark");
+    vm.theme().save();
+    vm.model().save(); // saved as shown: the values in force, which came from the environment
+    String file = Files.readString(dir.resolve("config/settings.json"));
+    assertTrue(file.contains("\"theme\" : \"dark\""), file);
+    assertTrue(file.contains("http://my-server:11434") && file.contains("\"mine\""), "the user's own values stay: " + file);
+    assertFalse(file.contains("from-env") || file.contains("env-model"), file);
+    assertEquals("http://from-env:9999", store.load().settings().ollamaUrl());
   }
 }

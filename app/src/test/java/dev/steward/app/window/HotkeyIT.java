@@ -35,7 +35,7 @@ class HotkeyIT {
     assertNotNull(display, "the hotkey test needs an X display: ./steward test runs it under xvfb-run");
     window = WindowHarness.start(Files.createTempDirectory("steward-hotkey-"), WindowHarness.settings("http://127.0.0.1:9"), Map.of("DISPLAY", display));
     WindowHarness w = window;
-    w.waitFor(() -> w.app.settings() != null && w.app.settings().hotkeyStatusProperty().get().contains("shows or hides"));
+    w.waitFor(() -> w.app.settings() != null && w.app.settings().hotkey().statusProperty().get().contains("shows or hides"));
     Window main = w.robot.listTargetWindows().get(0);
     assertTrue(main.isShowing());
     press("ctrl+alt+space");

@@ -36,20 +36,20 @@ class SettingsIT {
     Path policy = w.home.resolve("config/policy.json");
     String before = Files.readString(policy);
     w.robot.clickOn("Settings");
-    w.waitFor(() -> w.robot.lookup("#settings-new-folder").tryQuery().isPresent() && !w.app.settings().folders().isEmpty());
+    w.waitFor(() -> w.robot.lookup("#settings-new-folder").tryQuery().isPresent() && !w.app.settings().folders().folders().isEmpty());
     w.robot.clickOn("#settings-new-folder").write("~/no-such-folder");
     w.robot.clickOn("#settings-add-folder");
     w.waitFor(() -> label(w, "#settings-folder-error").contains("does not exist"));
     // The hosts section is below the fold of the settings page: fill it and press its button directly.
     w.robot.interact(() -> {
-      w.app.settings().newHostProperty().set("https://evil.example/steal");
+      w.app.settings().hosts().newHostProperty().set("https://evil.example/steal");
       w.robot.lookup("#settings-add-host").queryButton().fire();
     });
     w.waitFor(() -> label(w, "#settings-host-error").contains("not a host name"));
     assertEquals(before, Files.readString(policy), "nothing was saved");
 
     Files.createDirectories(w.userHome.resolve("Notes"));
-    w.robot.interact(() -> w.app.settings().newFolderProperty().set("~/Notes"));
+    w.robot.interact(() -> w.app.settings().folders().newFolderProperty().set("~/Notes"));
     w.robot.clickOn("#settings-add-folder");
     w.waitFor(() -> Files.readString(policy).contains("~/Notes"));
     w.waitFor(() -> label(w, "#settings-folder-error").isEmpty());
@@ -81,11 +81,11 @@ class SettingsIT {
     assertEquals(CallState.DONE, w.cards().get(1).state(), "the grant let it run without asking");
 
     w.robot.clickOn("Settings");
-    w.waitFor(() -> w.app.settings().grants().size() == 1);
+    w.waitFor(() -> w.app.settings().grants().grants().size() == 1);
     // The grants are below the fold of the settings page: press the row's button directly.
     w.robot.interact(() -> w.robot.lookup("#settings-grants").lookup(".button").queryAllAs(javafx.scene.control.Button.class).stream()
         .filter(b -> "Revoke".equals(b.getText()) && b.isVisible()).findFirst().orElseThrow().fire());
-    w.waitFor(() -> w.app.settings().grants().isEmpty());
+    w.waitFor(() -> w.app.settings().grants().grants().isEmpty());
     assertFalse(Files.readString(w.home.resolve("config/policy.json")).contains("files.write_text\""), "the grant is gone from policy.json");
 
     w.robot.clickOn("Chat");

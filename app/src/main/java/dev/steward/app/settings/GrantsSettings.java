@@ -1,0 +1,40 @@
+package dev.steward.app.settings;
+
+import dev.steward.protocol.policy.PolicyDocument;
+import java.util.ArrayList;
+import java.util.List;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+/** Settings, "Grants": the standing grants "Always allow here" made, each revocable. */
+public final class GrantsSettings {
+
+  private final PolicyEditor policy;
+  private final ObservableList<PolicyDocument.StandingGrant> grants = FXCollections.observableArrayList();
+  private final ReadOnlyStringWrapper error;
+
+  /** @param error shared with the policy editor: a policy that cannot be read shows here */
+  GrantsSettings(PolicyEditor policy, ReadOnlyStringWrapper error) {
+    this.policy = policy;
+    this.error = error;
+    policy.onShow(doc -> grants.setAll(doc.grants()));
+  }
+
+  public void revoke(PolicyDocument.StandingGrant grant) {
+    policy.change(doc -> {
+      List<PolicyDocument.StandingGrant> kept = new ArrayList<>(doc.grants());
+      kept.removeIf(g -> g.id().equals(grant.id()));
+      return doc.withGrants(kept);
+    }, error, () -> {});
+  }
+
+  public ObservableList<PolicyDocument.StandingGrant> grants() {
+    return grants;
+  }
+
+  public ReadOnlyStringProperty errorProperty() {
+    return error.getReadOnlyProperty();
+  }
+}

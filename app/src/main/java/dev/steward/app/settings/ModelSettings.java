@@ -1,0 +1,115 @@
+package dev.steward.app.settings;
+
+import dev.steward.app.config.AppSettings;
+import dev.steward.app.config.SettingsStore;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.jspecify.annotations.Nullable;
+
+/** Settings, "Model": the model server's address, its models, and the one to use. */
+public final class ModelSettings {
+
+  private final Executor background;
+  private final Executor ui;
+  private final SettingsStore store;
+  private final Function<String, List<String>> catalog;
+  private final StringProperty ollamaUrl = new SimpleStringProperty("");
+  private final StringProperty model = new SimpleStringProperty("");
+  private final ObservableList<String> models = FXCollections.observableArrayList();
+  private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
+  private final ReadOnlyStringWrapper urlError = new ReadOnlyStringWrapper("");
+
+  /** @param catalog the names of the models the server at an address has */
+  ModelSettings(Executor background, Executor ui, SettingsStore store, AppSettings initial, Function<String, List<String>> catalog) {
+    this.background = background;
+    this.ui = ui;
+    this.store = store;
+    this.catalog = catalog;
+    ollamaUrl.set(initial.ollamaUrl());
+    model.set(initial.model() == null ? "" : initial.model());
+  }
+
+  /** Asks the server at the URL for its models and fills the picker. */
+  public void testConnection() {
+    String url = ollamaUrl.get().strip();
+    String bad = urlProblem(url);
+    if (bad != null) {
+      urlError.set(bad);
+      return;
+    }
+    urlError.set("");
+    status.set("Asking " + url + "…");
+    background.execute(() -> {
+      try {
+        List<String> names = catalog.apply(url);
+        ui.execute(() -> {
+          models.setAll(names);
+          status.set(names.isEmpty() ? "Connected; the server has no models yet (ollama pull <model>)" : "Connected: " + names.size() + " models");
+        });
+      } catch (RuntimeException e) {
+        ui.execute(() -> status.set(e.getMessage()));
+      }
+    });
+  }
+
+  /** Saves the server and model; answers false (and says why) when the URL is not usable. */
+  public boolean save() {
+    String url = ollamaUrl.get().strip();
+    String bad = urlProblem(url);
+    if (bad != null) {
+      urlError.set(bad);
+      return false;
+    }
+    urlError.set("");
+    String name = model.get();
+    try {
+      store.update(s -> s.withOllamaUrl(url).withModel(name));
+      status.set("Saved. The new model is used from the next message after a restart of the window.");
+      return true;
+    } catch (IOException e) {
+      status.set("Could not save: " + e.getMessage());
+      return false;
+    }
+  }
+
+  static @Nullable String urlProblem(String url) {
+    try {
+      URI uri = new URI(url);
+      if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) return "The server's address starts with http:// or https://";
+      if (uri.getHost() == null) return "The address has no host, e.g. http://localhost:11434";
+      return null;
+    } catch (URISyntaxException e) {
+      return "Not an address: " + e.getReason();
+    }
+  }
+
+  public StringProperty ollamaUrlProperty() {
+    return ollamaUrl;
+  }
+
+  public StringProperty modelProperty() {
+    return model;
+  }
+
+  public ObservableList<String> models() {
+    return models;
+  }
+
+  public ReadOnlyStringProperty statusProperty() {
+    return status.getReadOnlyProperty();
+  }
+
+  public ReadOnlyStringProperty urlErrorProperty() {
+    return urlError.getReadOnlyProperty();
+  }
+}
