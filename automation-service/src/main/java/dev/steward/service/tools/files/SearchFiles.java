@@ -15,7 +15,6 @@ import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -25,9 +24,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -141,14 +138,14 @@ public final class SearchFiles extends SinglePathTool {
     ForkJoinTask<Void> task;
     try {
       SecureDirectoryStream<Path> top = SafeFs.openDir(dir);
-      task = WalkPool.POOL.submit(new Walk(s, top, dir.real()));
+      task = ParallelWalk.start(top, new Dir(dir.real(), ctx.scope().children(dir.real())), new Finder(s));
     } catch (java.nio.file.NotDirectoryException e) {
       throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + dir.requested() + "\" is a file, not a folder", "/path", null);
     } catch (IOException e) {
       throw FileErrors.of(e, dir.requested());
     }
     try {
-      task.get(SOFT_LIMIT.toMillis() + 1000, TimeUnit.MILLISECONDS);
+      ParallelWalk.await(task, SOFT_LIMIT.toMillis() + 1000, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       s.stop = "cancelled";
       task.cancel(true);
@@ -156,8 +153,8 @@ public final class SearchFiles extends SinglePathTool {
       throw new ToolFailure(ToolErrorCodes.CANCELLED, "the search was cancelled");
     } catch (TimeoutException e) {
       s.stop = "time_limit";
-    } catch (ExecutionException e) {
-      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "the search failed: " + (e.getCause() == null ? e : e.getCause()).getMessage());
+    } catch (IOException e) {
+      throw FileErrors.of(e, dir.requested());
     }
     List<ObjectNode> sorted = new ArrayList<>(s.matches);
     sorted.sort(Comparator.comparing((ObjectNode m) -> m.get("path").asText()).thenComparingInt(m -> m.path("line").asInt()));
@@ -170,67 +167,44 @@ public final class SearchFiles extends SinglePathTool {
     return result;
   }
 
-  /**
-   * Lists one folder: files are matched here, sub-folders become tasks of their own. A task opens
-   * its folder itself, relative to its parent's descriptor, which stays open until its children
-   * are done — so open descriptors grow with the depth being walked, not with a folder's width.
-   */
-  private static final class Walk extends RecursiveAction {
+  /** A folder to search: its real path, and which of its entries are refused. */
+  private record Dir(Path real, PathScope.Children refused) {}
+
+  /** Matches a folder's files here; its sub-folders are walked next. Unreadable entries are skipped, like rg. */
+  private static final class Finder implements ParallelWalk.Visitor<Dir> {
     private final Search s;
-    private final @org.jspecify.annotations.Nullable SecureDirectoryStream<Path> parent;
-    private final Path name;
-    private final Path real;
-    private final PathScope.Children refused;
-    private @org.jspecify.annotations.Nullable SecureDirectoryStream<Path> opened;
 
-    /** The top folder, already opened. */
-    Walk(Search s, SecureDirectoryStream<Path> opened, Path real) {
-      this(s, null, real.getFileName(), real, s.ctx.scope().children(real));
-      this.opened = opened;
-    }
-
-    private Walk(Search s, @org.jspecify.annotations.Nullable SecureDirectoryStream<Path> parent, Path name, Path real, PathScope.Children refused) {
+    Finder(Search s) {
       this.s = s;
-      this.parent = parent;
-      this.name = name;
-      this.real = real;
-      this.refused = refused;
     }
 
     @Override
-    protected void compute() {
-      SecureDirectoryStream<Path> dir = opened;
-      if (dir == null) {
+    public List<ParallelWalk.Sub<Dir>> visit(Dir folder, SecureDirectoryStream<Path> open) {
+      List<ParallelWalk.Sub<Dir>> subs = new ArrayList<>();
+      for (Path entry : open) {
+        if (s.stopped()) break;
+        Path child = entry.getFileName();
+        if (!s.hidden && child.toString().startsWith(".")) continue;
+        if (folder.refused().denied(child.toString())) continue;
+        Path childReal = folder.real().resolve(child.toString());
         try {
-          dir = java.util.Objects.requireNonNull(parent, "a walk below the top has its parent").newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS);
-        } catch (IOException | RuntimeException e) {
-          return; // unreadable, or replaced meanwhile: skipped, like rg
-        }
-      }
-      List<Walk> children = new ArrayList<>();
-      try (SecureDirectoryStream<Path> open = dir) {
-        for (Path entry : open) {
-          if (s.stop != null) break;
-          if (System.nanoTime() > s.deadline) {
-            s.stop = "time_limit";
-            break;
-          }
-          Path child = entry.getFileName();
-          if (!s.hidden && child.toString().startsWith(".")) continue;
-          if (refused.denied(child.toString())) continue;
-          Path childReal = real.resolve(child.toString());
           Optional<BasicFileAttributes> attrs = SafeFs.attributes(open, child);
           if (attrs.isEmpty() || attrs.get().isSymbolicLink()) continue;
           if (attrs.get().isDirectory()) {
-            children.add(new Walk(s, open, child, childReal, refused.below(childReal)));
+            subs.add(new ParallelWalk.Sub<>(child, new Dir(childReal, folder.refused().below(childReal))));
           } else if (attrs.get().isRegularFile()) {
             file(open, child, childReal, attrs.get());
           }
+        } catch (IOException e) {
+          // unreadable, or replaced meanwhile: this entry is skipped, the folder's others are not
         }
-        invokeAll(children);
-      } catch (IOException | RuntimeException e) {
-        // a folder that vanished or cannot be read mid-walk: its part of the tree is skipped
       }
+      return subs;
+    }
+
+    @Override
+    public void failed(Dir folder, IOException e) {
+      // an unreadable folder, or one that vanished mid-walk: its part of the tree is skipped
     }
 
     private void file(SecureDirectoryStream<Path> parent, Path name, Path child, BasicFileAttributes attrs) throws IOException {

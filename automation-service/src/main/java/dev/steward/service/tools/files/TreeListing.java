@@ -4,16 +4,15 @@ import dev.steward.service.scope.PathScope;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import java.io.IOException;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
@@ -22,10 +21,8 @@ import org.jspecify.annotations.Nullable;
  * gives (a folder's entry, then its contents), cut after {@code max} entries, and written as the
  * wire's entry objects ({@link EntryJson}) while it is walked. Links are listed, never followed.
  *
- * <p>Folders are listed in parallel, each opened relative to its parent's descriptor, which stays
- * open until its sub-folders are done (open descriptors grow with the depth, not the width). So
- * that a huge tree is not walked for a short answer, folders reached once {@code max} entries are
- * known are skipped; should the cut turn out to need one of them (a parallel walk does not list
+ * <p>Folders are listed in parallel by the {@link ParallelWalk}. So that a huge tree is not walked
+ * for a short answer, folders reached once {@code max} entries are known are skipped; should the cut turn out to need one of them (a parallel walk does not list
  * in order), it is listed then, opened again from its root without following links.
  */
 final class TreeListing {
@@ -74,19 +71,6 @@ final class TreeListing {
     }
   }
 
-  /** One walk's settings and shared state. */
-  private static final class Walk {
-    final Settings settings;
-    final int budget;
-    final AtomicInteger found = new AtomicInteger();
-    volatile boolean stopped;
-
-    Walk(Settings settings, int budget) {
-      this.settings = settings;
-      this.budget = budget;
-    }
-  }
-
   /** Each walking thread's writer, reused folder after folder. */
   private static final ThreadLocal<EntryJson> WRITERS = ThreadLocal.withInitial(EntryJson::new);
 
@@ -104,18 +88,15 @@ final class TreeListing {
   /** Lists an opened folder and what lies below it, until {@code budget} entries are known. */
   private static void fill(Folder folder, SecureDirectoryStream<Path> opened, Settings settings, int budget)
       throws IOException, InterruptedException {
-    Walk walk = new Walk(settings, budget);
-    ForkJoinTask<Void> task = WalkPool.POOL.submit(new FolderTask(walk, null, opened, folder));
+    Lister lister = new Lister(settings, budget);
+    ForkJoinTask<Void> task = ParallelWalk.start(opened, folder, lister);
     try {
-      task.get();
+      ParallelWalk.await(task, Long.MAX_VALUE, TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
-      walk.stopped = true;
+      lister.stopped = true;
       throw e;
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof java.io.UncheckedIOException) throw ((java.io.UncheckedIOException) e.getCause()).getCause();
-      if (e.getCause() instanceof IOException) throw (IOException) e.getCause();
-      if (e.getCause() instanceof RuntimeException) throw (RuntimeException) e.getCause();
-      throw new IOException(e.getCause());
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("a listing has no time limit of its own", e);
     }
   }
 
@@ -182,102 +163,107 @@ final class TreeListing {
     }
   }
 
-  /** A folder's entry by name: its bytes for the system calls, its text for the answer; in the order of the bytes. */
-  private record Named(Path path, String text) implements Comparable<Named> {
+  /**
+   * A folder's entry by name: its bytes for the system calls, its text for the answer; ordered as
+   * its bytes are. {@code exact}: the text reads back to the same bytes (valid in the platform's
+   * encoding), so the order can be taken from the text, which compares far faster.
+   */
+  private record Named(Path path, String text, boolean exact) implements Comparable<Named> {
 
     /**
-     * The name of a listed entry. Taken from the entry's text, which is cheaper than asking the
-     * path for its last part; a name that does not read back to its own bytes (not valid in the
-     * platform's encoding: its text holds U+FFFD) keeps the bytes it has.
+     * The name of a listed entry, taken from the entry's text: cheaper than asking the path for its
+     * last part, which scans the whole path. A name that does not read back to its own bytes keeps
+     * the bytes it has.
      */
     static Named of(Path entry) {
       String full = entry.toString();
       String text = full.substring(full.lastIndexOf('/') + 1);
-      return new Named(text.indexOf('\uFFFD') < 0 ? entry.getFileSystem().getPath(text) : entry.getFileName(), text);
+      boolean exact = text.indexOf('\uFFFD') < 0;
+      return new Named(exact ? entry.getFileSystem().getPath(text) : entry.getFileName(), text, exact);
     }
 
     @Override
     public int compareTo(Named other) {
-      return path.compareTo(other.path);
+      if (!exact || !other.exact) return path.compareTo(other.path);
+      return compareAsUtf8(text, other.text);
     }
   }
 
-  /** Lists one folder, then its sub-folders as tasks of their own. */
-  private static final class FolderTask extends RecursiveAction {
-    private final Walk walk;
-    private final @Nullable SecureDirectoryStream<Path> parent;
-    private final @Nullable SecureDirectoryStream<Path> opened;
-    private final Folder folder;
+  /**
+   * The order of the two texts' UTF-8 bytes, which is code point order. That is the order of
+   * UTF-16 units except where a surrogate meets a unit above it: only then is it worked out.
+   */
+  static int compareAsUtf8(String a, String b) {
+    int n = Math.min(a.length(), b.length());
+    for (int i = 0; i < n; i++) {
+      char x = a.charAt(i);
+      char y = b.charAt(i);
+      if (x != y) {
+        return Character.isSurrogate(x) || Character.isSurrogate(y) ? Integer.compare(a.codePointAt(i), b.codePointAt(i)) : x - y;
+      }
+    }
+    return a.length() - b.length();
+  }
 
-    FolderTask(Walk walk, @Nullable SecureDirectoryStream<Path> parent, @Nullable SecureDirectoryStream<Path> opened, Folder folder) {
-      this.walk = walk;
-      this.parent = parent;
-      this.opened = opened;
-      this.folder = folder;
+  /** Lists a folder's entries in name order; its sub-folders, within the depth, are walked next. */
+  private static final class Lister implements ParallelWalk.Visitor<Folder> {
+    private final Settings settings;
+    private final int budget;
+    private final AtomicInteger found = new AtomicInteger();
+    volatile boolean stopped;
+
+    Lister(Settings settings, int budget) {
+      this.settings = settings;
+      this.budget = budget;
+    }
+
+    /** Once the budget is known, further folders are skipped: listed later if the cut needs them. */
+    @Override
+    public boolean enter(Folder folder) {
+      return !stopped && found.get() < budget;
     }
 
     @Override
-    protected void compute() {
-      SecureDirectoryStream<Path> dir = opened;
-      if (dir == null) {
-        if (walk.stopped || walk.found.get() >= walk.budget) return; // skipped: listed later if the cut needs it
-        try {
-          dir = java.util.Objects.requireNonNull(parent, "a walk below the top has its parent").newDirectoryStream(folder.real.getFileName(), LinkOption.NOFOLLOW_LINKS);
-        } catch (IOException | RuntimeException e) {
-          folder.empty();
-          return;
-        }
-      }
-      try (SecureDirectoryStream<Path> open = dir) {
-        list(open);
-      } catch (java.nio.file.DirectoryIteratorException e) {
-        fail(e.getCause() == null ? new IOException(e) : e.getCause());
-      } catch (IOException e) {
-        fail(e);
-      }
+    public void failed(Folder folder, IOException e) {
+      folder.empty(); // unreadable, or vanished mid-listing: listed as empty
     }
 
-    private void fail(IOException e) {
-      if (opened != null) throw new java.io.UncheckedIOException(e); // the top folder itself failed
-      folder.empty(); // vanished mid-listing
-    }
-
-    private void list(SecureDirectoryStream<Path> open) throws IOException {
-      Settings s = walk.settings;
+    @Override
+    public List<ParallelWalk.Sub<Folder>> visit(Folder folder, SecureDirectoryStream<Path> open) throws IOException {
       List<Named> names = new ArrayList<>();
       for (Path entry : open) names.add(Named.of(entry));
       names.sort(null);
-      List<FolderTask> subTasks = new ArrayList<>();
+      List<ParallelWalk.Sub<Folder>> subs = new ArrayList<>();
       int[] subAfter = new int[8];
-      PathScope.Children refused = folder.refused != null ? folder.refused : s.scope().children(folder.real);
+      PathScope.Children refused = folder.refused != null ? folder.refused : settings.scope().children(folder.real);
       EntryJson json = WRITERS.get();
       json.folder(folder.text);
       try {
         for (Named named : names) {
-          if (walk.stopped) return;
+          if (stopped) return List.of();
           Path name = named.path();
           String text = named.text();
-          if (!s.hidden() && text.startsWith(".")) continue;
+          if (!settings.hidden() && text.startsWith(".")) continue;
           if (refused.denied(text)) continue;
           Optional<BasicFileAttributes> attrs = SafeFs.attributes(open, name);
           if (attrs.isEmpty()) continue; // removed while we listed
           json.entry(text, attrs.get());
-          walk.found.incrementAndGet();
-          if (attrs.get().isDirectory() && folder.depth < s.maxDepth()) {
+          found.incrementAndGet();
+          if (attrs.get().isDirectory() && folder.depth < settings.maxDepth()) {
             Path subReal = folder.real.resolve(text);
             Folder sub = new Folder(subReal, folder.depth + 1, refused.below(subReal));
-            if (subTasks.size() == subAfter.length) subAfter = java.util.Arrays.copyOf(subAfter, subAfter.length * 2);
-            subAfter[subTasks.size()] = json.count() - 1;
+            if (subs.size() == subAfter.length) subAfter = java.util.Arrays.copyOf(subAfter, subAfter.length * 2);
+            subAfter[subs.size()] = json.count() - 1;
             folder.subs.add(sub);
-            subTasks.add(new FolderTask(walk, open, null, sub));
+            subs.add(new ParallelWalk.Sub<>(name, sub));
           }
         }
       } finally {
-        folder.entries = json.take(); // before the sub-folders: their tasks may run on this thread and reuse the writer
+        folder.entries = json.take(); // before the sub-folders: their visits may run on this thread and reuse the writer
       }
       folder.subAfter = subAfter;
       folder.listed = true;
-      invokeAll(subTasks);
+      return subs;
     }
   }
 }

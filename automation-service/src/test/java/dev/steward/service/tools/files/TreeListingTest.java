@@ -154,4 +154,15 @@ class TreeListingTest {
     assertEquals("file", bad.get("type").asText());
     assertEquals(5, bad.get("size").asLong());
   }
+
+  @Test
+  void names_are_ordered_as_their_utf8_bytes() {
+    String[] names = {"a", "B", "é", "\uFFFF", "\uD83D\uDE00", "\uE000", "ab", "", "Z\u0000"};
+    for (String x : names) {
+      for (String y : names) {
+        int bytes = Integer.signum(java.util.Arrays.compareUnsigned(x.getBytes(StandardCharsets.UTF_8), y.getBytes(StandardCharsets.UTF_8)));
+        assertEquals(bytes, Integer.signum(TreeListing.compareAsUtf8(x, y)), x + " vs " + y);
+      }
+    }
+  }
 }
