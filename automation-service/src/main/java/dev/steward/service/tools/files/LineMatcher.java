@@ -137,12 +137,10 @@ abstract class LineMatcher {
 
   private static final class Regex extends LineMatcher {
     private final Pattern pattern;
-    private final @Nullable String required;
     private final byte @Nullable [] requiredBytes;
 
     Regex(Pattern pattern, @Nullable String required) {
       this.pattern = pattern;
-      this.required = required;
       this.requiredBytes = required == null ? null : required.getBytes(StandardCharsets.US_ASCII);
     }
 
@@ -153,39 +151,74 @@ abstract class LineMatcher {
 
     @Override
     List<Hit> find(byte[] bytes, int length, BooleanSupplier stop) {
-      if (requiredBytes != null && ByteSearch.indexOf(bytes, 0, length, requiredBytes) < 0) return List.of();
+      byte[] literal = requiredBytes;
+      if (literal != null) return findFromLiteral(bytes, length, literal, stop);
       String text = new String(bytes, 0, length, StandardCharsets.UTF_8);
       Matcher m = pattern.matcher(new Stoppable(text, stop));
+      Matcher inLine = null;
       List<Hit> hits = new ArrayList<>();
       int line = 1;
       int scanned = 0;
-      int lastLine = -1;
       int from = 0;
       try {
-        while (from <= text.length()) {
-          // Every match starts with the required literal: jump to it (indexOf is far faster than
-          // the engine walking there), then let the engine find the match from that place on.
-          if (required != null) {
-            from = text.indexOf(required, from);
-            if (from < 0) break;
-          }
-          if (!m.find(from)) break;
+        while (from <= text.length() && m.find(from)) {
           int start = m.start();
-          from = m.end() > start ? m.end() : start + 1;
           for (int nl = text.indexOf('\n', scanned); nl >= 0 && nl < start; nl = text.indexOf('\n', nl + 1)) line++;
           scanned = start;
-          if (line != lastLine) {
-            int ls = text.lastIndexOf('\n', start - 1) + 1;
-            int le = text.indexOf('\n', start);
-            String l = text.substring(ls, le < 0 ? text.length() : le);
-            hits.add(new Hit(line, l.endsWith("\r") ? l.substring(0, l.length() - 1) : l));
-            lastLine = line;
-            // The rest of a matching line adds nothing: go on from the next line.
-            from = Math.max(from, le < 0 ? text.length() + 1 : le + 1);
+          int ls = text.lastIndexOf('\n', start - 1) + 1;
+          int le = text.indexOf('\n', start);
+          int lineEnd = le < 0 ? text.length() : le;
+          // Matches are of one line, as ripgrep's are: a match that runs on past its line's end
+          // (\s and [^…] also take a newline) counts only if the line alone has one.
+          boolean found = m.end() <= lineEnd;
+          if (!found) {
+            CharSequence alone = text.subSequence(ls, lineEnd);
+            inLine = inLine == null ? pattern.matcher(alone) : inLine.reset(alone);
+            found = inLine.find();
           }
+          if (found) {
+            String l = text.substring(ls, lineEnd);
+            hits.add(new Hit(line, l.endsWith("\r") ? l.substring(0, l.length() - 1) : l));
+          }
+          from = lineEnd + 1; // the rest of the line adds nothing
         }
       } catch (Stopped e) {
         // the search was stopped (time limit, cancel): what was found so far stands
+      }
+      return hits;
+    }
+
+    /**
+     * Every match starts with {@code literal}: each place it occurs (found in the raw bytes, far
+     * faster than the engine walks there) is asked whether a match starts right there, within its
+     * line (as ripgrep matches line by line), on that line's UTF-8 bytes, which the engine reads
+     * without a decoded copy of the file.
+     */
+    private List<Hit> findFromLiteral(byte[] bytes, int length, byte[] literal, BooleanSupplier stop) {
+      int at = ByteSearch.indexOf(bytes, 0, length, literal);
+      if (at < 0) return List.of();
+      List<Hit> hits = new ArrayList<>();
+      Matcher m = null;
+      int line = 1;
+      int counted = 0;
+      while (at >= 0 && !stop.getAsBoolean()) {
+        int lineEnd = ByteSearch.indexOf(bytes, at, length, (byte) '\n');
+        int end = lineEnd < 0 ? length : lineEnd;
+        byte[] rest = java.util.Arrays.copyOfRange(bytes, at, end);
+        m = m == null ? pattern.matcher(rest) : m.reset(rest);
+        if (!m.lookingAt()) {
+          at = ByteSearch.indexOf(bytes, at + 1, length, literal);
+          continue;
+        }
+        for (int nl = ByteSearch.indexOf(bytes, counted, at, (byte) '\n'); nl >= 0; nl = ByteSearch.indexOf(bytes, nl + 1, at, (byte) '\n')) {
+          line++;
+          counted = nl + 1;
+        }
+        hits.add(hit(bytes, length, counted, line));
+        if (lineEnd < 0) break;
+        line++;
+        counted = lineEnd + 1;
+        at = ByteSearch.indexOf(bytes, lineEnd + 1, length, literal); // the rest of a matching line adds nothing
       }
       return hits;
     }

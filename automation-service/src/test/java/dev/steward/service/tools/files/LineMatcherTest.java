@@ -37,35 +37,32 @@ class LineMatcherTest {
     assertEquals(1000 * 1000 + 1, RegexSize.size("(a{1000}){1000}b"));
   }
 
-  /** The plain way: the regex run over the whole text, one hit per line that has a match. */
+  /** The plain way, as ripgrep searches: the regex run over each line alone, one hit per line that has a match. */
   private static java.util.List<LineMatcher.Hit> reference(String regex, String text) {
-    com.google.re2j.Matcher m = com.google.re2j.Pattern.compile(regex, com.google.re2j.Pattern.MULTILINE).matcher(text);
+    com.google.re2j.Pattern p = com.google.re2j.Pattern.compile(regex, com.google.re2j.Pattern.MULTILINE);
     java.util.List<LineMatcher.Hit> hits = new java.util.ArrayList<>();
-    int lastLine = -1;
-    while (m.find()) {
-      int line = 1 + (int) text.substring(0, m.start()).chars().filter(c -> c == '\n').count();
-      if (line == lastLine) continue;
-      int ls = text.lastIndexOf('\n', m.start() - 1) + 1;
-      int le = text.indexOf('\n', m.start());
-      String l = text.substring(ls, le < 0 ? text.length() : le);
-      hits.add(new LineMatcher.Hit(line, l.endsWith("\r") ? l.substring(0, l.length() - 1) : l));
-      lastLine = line;
+    String[] lines = text.split("\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      String l = lines[i];
+      if (p.matcher(l).find()) hits.add(new LineMatcher.Hit(i + 1, l.endsWith("\r") ? l.substring(0, l.length() - 1) : l));
     }
     return hits;
   }
 
   @ParameterizedTest
   @org.junit.jupiter.params.provider.ValueSource(strings = {"need+le\\d*", "needl?e", "syn\\s*\\(this\\)", "needle\\b", "needle(s|7)", "nee(dle)+", "needle.*needle"})
-  void trying_a_regex_only_where_its_literal_is_finds_what_a_full_scan_finds(String regex) {
+  void a_regex_finds_the_lines_a_line_by_line_scan_finds(String regex) {
     java.util.Random random = new java.util.Random(regex.hashCode());
     String[] words = {"needle", "neeedle", "needl", "needles", "nee", "dle", "syn", "(this)", " ", "\n", "\r\n", "x", "é", "needle7", "syn \n(this)"};
     LineMatcher matcher = LineMatcher.of(regex, true, true);
+    LineMatcher unprefiltered = LineMatcher.of(regex, true, false); // case-insensitive: no literal to jump to
     for (int round = 0; round < 2000; round++) {
       StringBuilder text = new StringBuilder();
       int n = random.nextInt(30);
       for (int i = 0; i < n; i++) text.append(words[random.nextInt(words.length)]);
       byte[] bytes = text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
       assertEquals(reference(regex, text.toString()), matcher.find(bytes, bytes.length), text::toString);
+      assertEquals(reference("(?i)" + regex, text.toString()), unprefiltered.find(bytes, bytes.length), text::toString);
     }
   }
 }
