@@ -87,13 +87,12 @@ public final class Connection implements Session.Listener, dev.steward.service.r
     if (open != null) open.demand();
     MessageCodec.Frame frame = MessageCodec.parse(text);
     if (!rate.tryAcquire(frame.items().size())) {
-      send(MessageCodec.writeUtf8(Response.error(null, RpcError.of(ErrorCodes.RATE_LIMITED,
-          "more than " + limits.maxMessagesPerSecond() + " messages a second on this connection; slow down"))));
+      refuse(frame, RpcError.of(ErrorCodes.RATE_LIMITED, "more than " + limits.maxMessagesPerSecond() + " messages a second on this connection; slow down"));
       return;
     }
     if (!holderRate.tryAcquire(frame.items().size())) {
-      send(MessageCodec.writeUtf8(Response.error(null, RpcError.of(ErrorCodes.RATE_LIMITED,
-          "more than " + limits.maxMessagesPerSecondPerRole() + " messages a second with the " + role.wire() + " secret; slow down"))));
+      refuse(frame, RpcError.of(ErrorCodes.RATE_LIMITED,
+          "more than " + limits.maxMessagesPerSecondPerRole() + " messages a second with the " + role.wire() + " secret; slow down"));
       return;
     }
     if (!frame.batch()) {
@@ -116,6 +115,17 @@ public final class Connection implements Session.Listener, dev.steward.service.r
               answers.forEach(a -> a.join().ifPresent(out::add));
               if (!out.isEmpty()) send(MessageCodec.writeBatchUtf8(out));
             });
+  }
+
+  /** Answers every request of a frame with {@code error}, under its own id, so no caller waits for an answer that never comes. */
+  private void refuse(MessageCodec.Frame frame, RpcError error) {
+    List<Response> out = new ArrayList<>();
+    for (MessageCodec.Inbound item : frame.items()) {
+      if (item instanceof MessageCodec.Invalid invalid) out.add(invalid.response());
+      else if (((MessageCodec.Valid) item).message() instanceof Request r) out.add(Response.error(r.id(), error));
+    }
+    if (out.isEmpty()) return;
+    send(frame.batch() ? MessageCodec.writeBatchUtf8(out) : MessageCodec.writeUtf8(out.get(0)));
   }
 
   private static boolean runsTools(MessageCodec.Inbound item) {
