@@ -1,6 +1,6 @@
 package dev.steward.service.audit;
 
-/** How far an acknowledged audit row is guaranteed to survive (see docs/decisions/0002). */
+/** How far an acknowledged audit row is guaranteed to survive (see docs/decisions/0001). */
 public enum Durability {
   /** Written to the journal before acknowledging: survives the service crashing or being killed. */
   PROCESS,
