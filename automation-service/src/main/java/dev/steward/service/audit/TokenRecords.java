@@ -10,25 +10,4 @@ public interface TokenRecords {
   void delete(String tokenId) throws AuditUnavailableException;
 
   List<String> live(long nowMicros) throws AuditUnavailableException;
-
-  /** Records kept in memory only: tokens then do not survive a restart (for tests and tools). */
-  static TokenRecords inMemory() {
-    java.util.Map<String, String> records = new java.util.concurrent.ConcurrentHashMap<>();
-    return new TokenRecords() {
-      @Override
-      public void save(String tokenId, String record, long expiresAtMicros) {
-        records.put(tokenId, record);
-      }
-
-      @Override
-      public void delete(String tokenId) {
-        records.remove(tokenId);
-      }
-
-      @Override
-      public List<String> live(long nowMicros) {
-        return List.copyOf(records.values());
-      }
-    };
-  }
 }

@@ -27,16 +27,11 @@ public final class Taint implements AutoCloseable {
   private static final int MAX_TEXT = 500;
 
   private final Map<String, List<String>> sources = new HashMap<>();
-  private final @Nullable Path file;
+  private final Path file;
   private @Nullable BufferedWriter out;
 
-  private Taint(@Nullable Path file) {
+  private Taint(Path file) {
     this.file = file;
-  }
-
-  /** Taint that lives as long as the process (for tests of the rule alone). */
-  public static Taint inMemory() {
-    return new Taint(null);
   }
 
   /** Taint kept in {@code file}, one "key TAB source" line per new source; reads what is there. */
@@ -53,7 +48,7 @@ public final class Taint implements AutoCloseable {
 
   public synchronized void add(String key, String source) {
     String clean = clean(source);
-    if (!remember(key, clean) || file == null) return;
+    if (!remember(key, clean)) return;
     try {
       if (out == null) {
         out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class ConfirmTokensTest {
 
   final MutableClock clock = new MutableClock();
-  final ConfirmTokens tokens = new ConfirmTokens(new byte[32], clock, TokenRecords.inMemory());
+  final ConfirmTokens tokens = new ConfirmTokens(new byte[32], clock, new MemoryTokenRecords());
   final ConfirmTokens.CallCheck call = new ConfirmTokens.CallCheck("t1", "files.write_text", "h1", Risk.MEDIUM, List.of());
 
   private String exact(Duration ttl, Risk risk) {
@@ -88,5 +88,25 @@ class ConfirmTokensTest {
     tokens.consume(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "a", Risk.MEDIUM, List.of()));
     assertEquals(ToolErrorCodes.TOKEN_USED, code(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "a", Risk.MEDIUM, List.of())));
     assertTrue(t.startsWith("st1."));
+  }
+
+  /** Token records kept in memory: the rules of tokens alone, without a database. */
+  static final class MemoryTokenRecords implements TokenRecords {
+    private final java.util.Map<String, String> records = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @Override
+    public void save(String tokenId, String record, long expiresAtMicros) {
+      records.put(tokenId, record);
+    }
+
+    @Override
+    public void delete(String tokenId) {
+      records.remove(tokenId);
+    }
+
+    @Override
+    public java.util.List<String> live(long nowMicros) {
+      return java.util.List.copyOf(records.values());
+    }
   }
 }
