@@ -12,7 +12,11 @@ import java.util.Map;
  * How the app was started: where Steward's folders are, how to start the service when none runs,
  * and the environment (for {@code STEWARD_OLLAMA_URL} / {@code STEWARD_MODEL}).
  */
-public record AppConfig(StewardPlaces places, List<String> serviceCommand, Map<String, String> serviceEnvironment, Map<String, String> env) {
+public record AppConfig(
+    StewardPlaces places,
+    List<String> serviceCommand,
+    Map<String, String> serviceEnvironment,
+    Map<String, String> env) {
 
   /** The system property the launcher sets: the service's command as a JSON array of strings. */
   public static final String SERVICE_COMMAND_PROPERTY = "steward.service.command";
@@ -20,7 +24,8 @@ public record AppConfig(StewardPlaces places, List<String> serviceCommand, Map<S
   public static AppConfig fromEnvironment() {
     List<String> command = parseCommand(System.getProperty(SERVICE_COMMAND_PROPERTY, ""));
     if (command.isEmpty()) command = installedServiceLauncher();
-    return new AppConfig(StewardPlaces.fromEnvironment(), command, Map.of("STEWARD_NO_BUILD", "1"), System.getenv());
+    return new AppConfig(
+        StewardPlaces.fromEnvironment(), command, Map.of("STEWARD_NO_BUILD", "1"), System.getenv());
   }
 
   /**
@@ -32,7 +37,8 @@ public record AppConfig(StewardPlaces places, List<String> serviceCommand, Map<S
     if (appPath == null || appPath.isBlank()) return List.of();
     java.nio.file.Path dir = java.nio.file.Path.of(appPath).getParent();
     if (dir == null) return List.of();
-    boolean windows = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("win");
+    boolean windows =
+        System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("win");
     java.nio.file.Path service = dir.resolve(windows ? "steward-service.exe" : "steward-service");
     return java.nio.file.Files.isExecutable(service) ? List.of(service.toString()) : List.of();
   }
@@ -45,7 +51,8 @@ public record AppConfig(StewardPlaces places, List<String> serviceCommand, Map<S
       node.forEach(n -> command.add(n.asText()));
       return command;
     } catch (IOException e) {
-      throw new IllegalArgumentException(SERVICE_COMMAND_PROPERTY + " is a JSON array of strings: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          SERVICE_COMMAND_PROPERTY + " is a JSON array of strings: " + e.getMessage(), e);
     }
   }
 }

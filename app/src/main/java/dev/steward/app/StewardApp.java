@@ -49,8 +49,10 @@ public final class StewardApp extends Application {
   private final AppConfig config;
   private final ChatViewModel chat = new ChatViewModel(Platform::runLater);
   private final java.util.concurrent.ExecutorService background =
-      java.util.concurrent.Executors.newSingleThreadExecutor(DaemonThreads.named("steward-background"));
-  private final AuditViewModel audit = new AuditViewModel(background, Platform::runLater, java.time.Clock.systemUTC());
+      java.util.concurrent.Executors.newSingleThreadExecutor(
+          DaemonThreads.named("steward-background"));
+  private final AuditViewModel audit =
+      new AuditViewModel(background, Platform::runLater, java.time.Clock.systemUTC());
   private @Nullable SettingsViewModel settingsModel;
   private volatile @Nullable HistoryStore historyStore;
   private volatile @Nullable GlobalHotkey hotkey;
@@ -59,6 +61,7 @@ public final class StewardApp extends Application {
   private volatile @Nullable Agent agent;
   /** "Show in audit log" from the chat and the history: the audit tab, filtered (set once it exists). */
   private volatile java.util.function.Consumer<String> auditLink = text -> {};
+
   private @Nullable Stage stage;
 
   public StewardApp() {
@@ -77,11 +80,13 @@ public final class StewardApp extends Application {
     AppSettings settings = loaded.settings();
     if (loaded.problem() != null) chat.showError(loaded.problem());
     applyTheme(settings.theme());
-    javafx.scene.layout.BorderPane chatPane = new javafx.scene.layout.BorderPane(new ChatView(chat));
+    javafx.scene.layout.BorderPane chatPane =
+        new javafx.scene.layout.BorderPane(new ChatView(chat));
     // Opening the history's H2 file takes a moment: the window does not wait for it.
     background.execute(() -> openHistory(chatPane));
     Tab chatTab = new Tab("Chat", chatPane);
-    Tab auditTab = lazyTab("Audit log", () -> new AuditPanel(audit, AuditPanel.fileChooser(() -> stage)));
+    Tab auditTab =
+        lazyTab("Audit log", () -> new AuditPanel(audit, AuditPanel.fileChooser(() -> stage)));
     auditTab.setId("audit-tab");
     // The chain is checked each time the panel is opened (and on demand with Verify).
     auditTab.selectedProperty().addListener((o, was, now) -> {
@@ -90,9 +95,11 @@ public final class StewardApp extends Application {
         audit.refresh();
       }
     });
-    SettingsViewModel sm = new SettingsViewModel(background, Platform::runLater, settingsStore, settings, ModelCatalog::list);
+    SettingsViewModel sm = new SettingsViewModel(
+        background, Platform::runLater, settingsStore, settings, ModelCatalog::list);
     settingsModel = sm;
-    Tab settingsTab = lazyTab("Settings", () -> new SettingsView(sm, StewardApp::applyTheme, StewardApp::quit));
+    Tab settingsTab =
+        lazyTab("Settings", () -> new SettingsView(sm, StewardApp::applyTheme, StewardApp::quit));
     settingsTab.selectedProperty().addListener((o, was, now) -> {
       if (now) sm.reload(); // "Always allow" may have added a grant
     });
@@ -105,13 +112,19 @@ public final class StewardApp extends Application {
     };
     chat.setAuditLink(text -> auditLink.accept(text));
     Scene scene = new Scene(tabs, 960, 720);
-    scene.getStylesheets().add(Objects.requireNonNull(getClass().getResource("steward.css")).toExternalForm());
+    scene
+        .getStylesheets()
+        .add(Objects.requireNonNull(getClass().getResource("steward.css")).toExternalForm());
     primary.setTitle("Steward");
     primary.setScene(scene);
     primary.show();
-    System.err.println("steward: window shown " + (System.nanoTime() - Launcher.STARTED) / 1_000_000 + " ms after main");
+    System.err.println("steward: window shown " + (System.nanoTime() - Launcher.STARTED) / 1_000_000
+        + " ms after main");
 
-    GlobalHotkey keys = GlobalHotkey.register(settings.hotkey(), () -> Platform.runLater(this::toggleWindow), config.env(),
+    GlobalHotkey keys = GlobalHotkey.register(
+        settings.hotkey(),
+        () -> Platform.runLater(this::toggleWindow),
+        config.env(),
         System.getProperty("os.name", ""));
     hotkey = keys;
     if (settingsModel != null) settingsModel.hotkey().setStatus(keys.status().message());
@@ -123,15 +136,20 @@ public final class StewardApp extends Application {
         primary.hide();
       });
     }
-    scene.getAccelerators().put(new javafx.scene.input.KeyCodeCombination(javafx.scene.input.KeyCode.Q, javafx.scene.input.KeyCombination.SHORTCUT_DOWN),
-        StewardApp::quit);
+    scene
+        .getAccelerators()
+        .put(
+            new javafx.scene.input.KeyCodeCombination(
+                javafx.scene.input.KeyCode.Q, javafx.scene.input.KeyCombination.SHORTCUT_DOWN),
+            StewardApp::quit);
     // Killed (SIGTERM) rather than quit, the window still stops the service it started.
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "steward-shutdown"));
     DaemonThreads.start("steward-startup", () -> connect(settings));
   }
 
   private void connect(AppSettings settings) {
-    ServiceSupervisor s = new ServiceSupervisor(config.places(), config.serviceCommand(), config.serviceEnvironment());
+    ServiceSupervisor s = new ServiceSupervisor(
+        config.places(), config.serviceCommand(), config.serviceEnvironment());
     supervisor = s;
     s.onState(chat::setServiceState);
     try {
@@ -144,8 +162,14 @@ public final class StewardApp extends Application {
       if (sm != null) sm.attach(new ClientPolicySource(ui));
       StewardClient agentClient = s.connect(Role.AGENT, "steward-agent");
       ClientServiceLink link = new ClientServiceLink(agentClient, ui);
-      OllamaModelSource models = new OllamaModelSource(settings.ollamaUrl(), settings.model(), Duration.ofSeconds(5));
-      Agent a = new Agent(models, link, new FxApprover(() -> stage, link), Duration.ofSeconds(settings.confirmTtlS()), settings.stepLimit());
+      OllamaModelSource models =
+          new OllamaModelSource(settings.ollamaUrl(), settings.model(), Duration.ofSeconds(5));
+      Agent a = new Agent(
+          models,
+          link,
+          new FxApprover(() -> stage, link),
+          Duration.ofSeconds(settings.confirmTtlS()),
+          settings.stepLimit());
       agent = a;
       Platform.runLater(() -> {
         chat.attach(a);
@@ -210,11 +234,13 @@ public final class StewardApp extends Application {
       Platform.runLater(() -> {
         chatPane.setLeft(new HistoryView(h));
         Agent a = agent;
-        if (a != null) h.setModelContext(a::restore); // the agent came first; otherwise connect() does this
+        if (a != null)
+          h.setModelContext(a::restore); // the agent came first; otherwise connect() does this
       });
       h.load();
     } catch (java.io.IOException | java.sql.SQLException e) {
-      chat.showError("The chat history cannot be kept (" + e.getMessage() + "); this conversation will not be saved.");
+      chat.showError("The chat history cannot be kept (" + e.getMessage()
+          + "); this conversation will not be saved.");
     }
   }
 
@@ -250,7 +276,9 @@ public final class StewardApp extends Application {
 
   static void applyTheme(String theme) {
     Application.setUserAgentStylesheet(
-        "dark".equals(theme) ? new PrimerDark().getUserAgentStylesheet() : new PrimerLight().getUserAgentStylesheet());
+        "dark".equals(theme)
+            ? new PrimerDark().getUserAgentStylesheet()
+            : new PrimerLight().getUserAgentStylesheet());
   }
 
   /** For tests: the history's view model. */

@@ -14,36 +14,67 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
 
-  static final JavaClasses CLASSES =
-      new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.steward.app");
+  static final JavaClasses CLASSES = new ClassFileImporter()
+      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+      .importPackages("dev.steward.app");
 
   @Test
   void the_app_reaches_the_service_only_through_the_protocol() {
-    noClasses().should().dependOnClassesThat().resideInAnyPackage("dev.steward.service..").check(CLASSES);
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.steward.service..")
+        .check(CLASSES);
   }
 
   @Test
   void agent_service_and_config_do_not_use_javafx() {
-    noClasses().that().resideInAnyPackage("dev.steward.app.agent..", "dev.steward.app.service..", "dev.steward.app.config..")
-        .should().dependOnClassesThat().resideInAnyPackage("javafx..").check(CLASSES);
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "dev.steward.app.agent..", "dev.steward.app.service..", "dev.steward.app.config..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("javafx..")
+        .check(CLASSES);
   }
 
   @Test
   void view_models_never_touch_controls() {
-    noClasses().that().haveSimpleNameEndingWith("ViewModel").or().haveSimpleName("CallCard").or().haveSimpleName("MessageEntry")
-        .or().haveSimpleName("ApprovalItem")
-        .should().dependOnClassesThat().resideInAnyPackage("javafx.scene..", "javafx.stage..").check(CLASSES);
+    noClasses()
+        .that()
+        .haveSimpleNameEndingWith("ViewModel")
+        .or()
+        .haveSimpleName("CallCard")
+        .or()
+        .haveSimpleName("MessageEntry")
+        .or()
+        .haveSimpleName("ApprovalItem")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("javafx.scene..", "javafx.stage..")
+        .check(CLASSES);
   }
 
   @Test
   void sql_stays_in_the_chat_history() {
-    noClasses().that().resideOutsideOfPackage("dev.steward.app.history..")
-        .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "org.h2..").check(CLASSES);
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.steward.app.history..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("java.sql..", "org.h2..")
+        .check(CLASSES);
   }
 
   @Test
   void langchain4j_stays_in_the_agent() {
-    noClasses().that().resideOutsideOfPackage("dev.steward.app.agent..")
-        .should().dependOnClassesThat().resideInAnyPackage("dev.langchain4j..").check(CLASSES);
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.steward.app.agent..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.langchain4j..")
+        .check(CLASSES);
   }
 }

@@ -60,7 +60,9 @@ public final class FakeOllama implements AutoCloseable {
   private final HttpServer server;
   private final BlockingQueue<Reply> script = new LinkedBlockingQueue<>();
   /** When set, answers every chat request from the request itself instead of the script. */
-  private volatile java.util.function.@org.jspecify.annotations.Nullable Function<JsonNode, Reply> responder;
+  private volatile java.util.function.@org.jspecify.annotations.Nullable Function<JsonNode, Reply>
+      responder;
+
   private final List<JsonNode> chatRequests = new CopyOnWriteArrayList<>();
   private final boolean toolCapable;
 
@@ -99,8 +101,18 @@ public final class FakeOllama implements AutoCloseable {
   private void tags(HttpExchange ex) throws IOException {
     ObjectNode body = Json.object();
     ObjectNode model = body.putArray("models").addObject();
-    model.put("name", MODEL).put("model", MODEL).put("size", 1000).put("digest", "0123abcd").put("modified_at", "2026-01-01T00:00:00Z");
-    model.putObject("details").put("format", "gguf").put("family", "fake").put("parameter_size", "1B").put("quantization_level", "Q4_0");
+    model
+        .put("name", MODEL)
+        .put("model", MODEL)
+        .put("size", 1000)
+        .put("digest", "0123abcd")
+        .put("modified_at", "2026-01-01T00:00:00Z");
+    model
+        .putObject("details")
+        .put("format", "gguf")
+        .put("family", "fake")
+        .put("parameter_size", "1B")
+        .put("quantization_level", "Q4_0");
     send(ex, 200, body.toString());
   }
 
@@ -115,7 +127,8 @@ public final class FakeOllama implements AutoCloseable {
   }
 
   private void chat(HttpExchange ex) throws IOException {
-    JsonNode request = Json.parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+    JsonNode request =
+        Json.parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
     chatRequests.add(request);
     Reply reply;
     var respond = responder;
@@ -151,7 +164,10 @@ public final class FakeOllama implements AutoCloseable {
         writeLine(out, line);
       }
       ObjectNode done = line(true);
-      done.put("done_reason", "stop").put("total_duration", 1000).put("prompt_eval_count", 10).put("eval_count", 5);
+      done.put("done_reason", "stop")
+          .put("total_duration", 1000)
+          .put("prompt_eval_count", 10)
+          .put("eval_count", 5);
       writeLine(out, done);
     } catch (IOException e) {
       // the client hung up (Stop): nothing more to send

@@ -33,7 +33,8 @@ public final class ServiceMain {
     // Jetty pads its queues to cache lines; unless told how many references fill one, it asks the
     // HotSpot diagnostic MBean, which brings up JMX and its ~200 classes: ~80 ms of every start.
     // 16 is right for compressed references, which a heap under 32 GB always has.
-    if (System.getProperty(JETTY_REFS_PER_LINE) == null) System.setProperty(JETTY_REFS_PER_LINE, "16");
+    if (System.getProperty(JETTY_REFS_PER_LINE) == null)
+      System.setProperty(JETTY_REFS_PER_LINE, "16");
     StewardService.Options options = StewardService.Options.defaults();
     String port = System.getenv("STEWARD_PORT");
     for (int i = 0; i < args.length; i++) {
@@ -41,7 +42,8 @@ public final class ServiceMain {
     }
     if (port != null && !port.isBlank()) options = options.withPort(Integer.parseInt(port.trim()));
     if ("sync".equalsIgnoreCase(System.getenv("STEWARD_AUDIT_DURABILITY"))) {
-      options = new StewardService.Options(options.port(), Durability.SYNC, options.limits(), options.clock(), options.resolver());
+      options = new StewardService.Options(
+          options.port(), Durability.SYNC, options.limits(), options.clock(), options.resolver());
     }
     StewardHome home = StewardHome.fromEnvironment();
     StewardService service;
@@ -53,12 +55,16 @@ public final class ServiceMain {
       return;
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      service.close();
-      stopped.countDown();
-    }, "shutdown"));
-    System.out.println("steward-service listening on ws://127.0.0.1:" + service.port() + "/rpc (home: " + home.config().getParent() + "), ready "
-        + ServiceMain.sinceStart() + " ms after main");
+    Runtime.getRuntime()
+        .addShutdownHook(new Thread(
+            () -> {
+              service.close();
+              stopped.countDown();
+            },
+            "shutdown"));
+    System.out.println("steward-service listening on ws://127.0.0.1:" + service.port()
+        + "/rpc (home: " + home.config().getParent() + "), ready " + ServiceMain.sinceStart()
+        + " ms after main");
     System.out.flush();
     stopped.await();
   }

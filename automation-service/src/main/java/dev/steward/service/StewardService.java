@@ -47,9 +47,11 @@ import java.util.stream.Collectors;
 public final class StewardService implements AutoCloseable {
 
   /** Start-up settings. */
-  public record Options(int port, Durability durability, Limits limits, Clock clock, HostResolver resolver) {
+  public record Options(
+      int port, Durability durability, Limits limits, Clock clock, HostResolver resolver) {
     public static Options defaults() {
-      return new Options(0, Durability.PROCESS, Limits.defaults(), Clock.systemUTC(), HostResolver.system());
+      return new Options(
+          0, Durability.PROCESS, Limits.defaults(), Clock.systemUTC(), HostResolver.system());
     }
 
     public Options withPort(int value) {
@@ -76,7 +78,13 @@ public final class StewardService implements AutoCloseable {
   private final Secrets secrets;
   private final List<ToolPack> packs;
 
-  private StewardService(StewardHome home, AuditLog audit, Gate gate, RpcServer server, Secrets secrets, List<ToolPack> packs) {
+  private StewardService(
+      StewardHome home,
+      AuditLog audit,
+      Gate gate,
+      RpcServer server,
+      Secrets secrets,
+      List<ToolPack> packs) {
     this.home = home;
     this.audit = audit;
     this.gate = gate;
@@ -91,22 +99,34 @@ public final class StewardService implements AutoCloseable {
     // are set up on this thread.
     // The secrets first (a few small files): the audit log seals its rows with one of them.
     Secrets secrets = Secrets.loadOrCreate(home);
-    CompletableFuture<AuditLog> opening = inBackground("audit-open",
-        () -> AuditLog.open(home.data(), options.durability(), secrets.auditKey(), Secrets.auditHeadFile(home)));
+    CompletableFuture<AuditLog> opening = inBackground(
+        "audit-open",
+        () -> AuditLog.open(
+            home.data(), options.durability(), secrets.auditKey(), Secrets.auditHeadFile(home)));
     // Jetty starts listening meanwhile too; it answers handshakes once the dispatcher is ready.
     CompletableFuture<Dispatcher> dispatching = new CompletableFuture<>();
-    CompletableFuture<RpcServer> serving = inBackground("rpc-start",
-        () -> RpcServer.start(options.port(), new HandshakeGuard(secrets), dispatching, options.limits()));
+    CompletableFuture<RpcServer> serving = inBackground(
+        "rpc-start",
+        () -> RpcServer.start(
+            options.port(), new HandshakeGuard(secrets), dispatching, options.limits()));
     // The packs' tools read the policy in force at each call; the store that holds it is loaded
     // below, once every tool is registered, so grants and overrides can name any of them.
     AtomicReference<PolicyStore> policyRef = new AtomicReference<>();
-    PackContext packContext =
-        new PackContext(() -> java.util.Objects.requireNonNull(policyRef.get(), "the policy is loaded before any tool runs").current().document(), home.userHome(), home.data(), System.getenv(), options.resolver());
+    PackContext packContext = new PackContext(
+        () -> java.util.Objects.requireNonNull(
+                policyRef.get(), "the policy is loaded before any tool runs")
+            .current()
+            .document(),
+        home.userHome(),
+        home.data(),
+        System.getenv(),
+        options.resolver());
     List<ToolPack> packs = ToolPacks.load();
     ToolRegistry tools = ToolPacks.registry(packs, packContext);
     PolicyStore policies;
     try {
-      policies = PolicyStore.load(home, tools.all().stream().map(Tool::name).collect(Collectors.toSet()));
+      policies =
+          PolicyStore.load(home, tools.all().stream().map(Tool::name).collect(Collectors.toSet()));
       policyRef.set(policies);
     } catch (PolicyError e) {
       closeWhenOpen(opening);
@@ -117,19 +137,31 @@ public final class StewardService implements AutoCloseable {
     createWorkspace(policies, home);
     AuditLog audit = awaitOpen(opening);
     try {
-      ConfirmTokens tokens = new ConfirmTokens(secrets.tokenKey(), options.clock(), audit.tokenRecords());
-      tokens.restore(
-          from ->
-              audit.tokenUses(from).stream()
-                  .filter(r -> r.entry().tokenId() != null && r.entry().tool() != null && r.entry().argsHash() != null)
-                  .map(r -> new ConfirmTokens.UsesSource.Use(
-                      java.util.Objects.requireNonNull(r.entry().tokenId()), java.util.Objects.requireNonNull(r.entry().tool()),
-                      java.util.Objects.requireNonNull(r.entry().argsHash())))
-                  .toList());
+      ConfirmTokens tokens =
+          new ConfirmTokens(secrets.tokenKey(), options.clock(), audit.tokenRecords());
+      tokens.restore(from -> audit.tokenUses(from).stream()
+          .filter(r -> r.entry().tokenId() != null
+              && r.entry().tool() != null
+              && r.entry().argsHash() != null)
+          .map(r -> new ConfirmTokens.UsesSource.Use(
+              java.util.Objects.requireNonNull(r.entry().tokenId()),
+              java.util.Objects.requireNonNull(r.entry().tool()),
+              java.util.Objects.requireNonNull(r.entry().argsHash())))
+          .toList());
       UndoStore undo = new UndoStore(home.data().resolve("undo"), UndoStore.DEFAULT_CAP_BYTES);
-      Gate gate = new Gate(tools, policies, tokens, audit, undo, Taint.persistent(home.data().resolve("taint.log")), options.resolver(), options.clock());
-      Dispatcher dispatcher = new Dispatcher((session, error) -> logRefusal(audit, options.clock(), session, error));
-      new ServiceMethods(tools, gate, tokens, audit, policies, options.limits(), options.clock()).registerOn(dispatcher);
+      Gate gate = new Gate(
+          tools,
+          policies,
+          tokens,
+          audit,
+          undo,
+          Taint.persistent(home.data().resolve("taint.log")),
+          options.resolver(),
+          options.clock());
+      Dispatcher dispatcher =
+          new Dispatcher((session, error) -> logRefusal(audit, options.clock(), session, error));
+      new ServiceMethods(tools, gate, tokens, audit, policies, options.limits(), options.clock())
+          .registerOn(dispatcher);
       dispatching.complete(dispatcher);
       RpcServer server = await(serving, "start the WebSocket server");
       gate.onResult(server::publish);
@@ -199,22 +231,33 @@ public final class StewardService implements AutoCloseable {
     policies.current().document().paths().stream()
         .filter(r -> r.writable())
         .findFirst()
-        .ifPresent(
-            r -> {
-              Path p = PathScope.expandRoot(r.root(), home.userHome());
-              try {
-                Files.createDirectories(p);
-              } catch (IOException e) {
-                // the scope check will say the folder is missing when a call needs it
-              }
-            });
+        .ifPresent(r -> {
+          Path p = PathScope.expandRoot(r.root(), home.userHome());
+          try {
+            Files.createDirectories(p);
+          } catch (IOException e) {
+            // the scope check will say the folder is missing when a call needs it
+          }
+        });
   }
 
   private static void logRefusal(AuditLog audit, Clock clock, Session session, RpcError error) {
     // A protocol refusal changes nothing, so a failure to log it is reported, not fatal.
-    audit.recordQuietly(
-        new AuditEntry(AuditKind.PROTOCOL, null, null, null, null, null, Decision.BLOCKED, error.message(), null, Outcome.ERROR,
-            Integer.toString(error.code()), session.role().wire() + " connection " + session.id(), clock.instant(), clock.instant()));
+    audit.recordQuietly(new AuditEntry(
+        AuditKind.PROTOCOL,
+        null,
+        null,
+        null,
+        null,
+        null,
+        Decision.BLOCKED,
+        error.message(),
+        null,
+        Outcome.ERROR,
+        Integer.toString(error.code()),
+        session.role().wire() + " connection " + session.id(),
+        clock.instant(),
+        clock.instant()));
   }
 
   private void writeServiceInfo() throws IOException {
@@ -222,7 +265,8 @@ public final class StewardService implements AutoCloseable {
     info.put("port", server.port());
     info.put("pid", ProcessHandle.current().pid());
     info.put("version", ServiceMethods.SERVICE_VERSION);
-    AtomicFiles.write(home.serviceInfoFile(), info.toString().getBytes(StandardCharsets.UTF_8), true);
+    AtomicFiles.write(
+        home.serviceInfoFile(), info.toString().getBytes(StandardCharsets.UTF_8), true);
   }
 
   public int port() {

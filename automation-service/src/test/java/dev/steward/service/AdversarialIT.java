@@ -29,7 +29,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -93,65 +92,250 @@ class AdversarialIT {
   static Stream<Case> pathCases() {
     String deep = "a/".repeat(1000) + "../".repeat(1001) + "outside/x.txt";
     return Stream.of(
-        c("sibling prefix root2", "files.write_text", s -> args("path", s.base + "/root2/x.txt", "content", "x"), SCOPE),
-        c("sibling prefix root-evil", "files.write_text", s -> args("path", s.base + "/root-evil/x.txt", "content", "x"), SCOPE),
-        c("sibling prefix root.bak", "files.write_text", s -> args("path", s.base + "/root.bak/x.txt", "content", "x"), SCOPE),
-        c("read a sibling's file", "files.read_text", s -> args("path", s.base + "/root2/x.txt"), SCOPE),
+        c(
+            "sibling prefix root2",
+            "files.write_text",
+            s -> args("path", s.base + "/root2/x.txt", "content", "x"),
+            SCOPE),
+        c(
+            "sibling prefix root-evil",
+            "files.write_text",
+            s -> args("path", s.base + "/root-evil/x.txt", "content", "x"),
+            SCOPE),
+        c(
+            "sibling prefix root.bak",
+            "files.write_text",
+            s -> args("path", s.base + "/root.bak/x.txt", "content", "x"),
+            SCOPE),
+        c(
+            "read a sibling's file",
+            "files.read_text",
+            s -> args("path", s.base + "/root2/x.txt"),
+            SCOPE),
         c("list a sibling", "files.list_dir", s -> args("path", s.base + "/root-evil"), SCOPE),
-        c("ensure_dir in a sibling", "files.ensure_dir", s -> args("path", s.base + "/root2/new"), SCOPE),
-        c("dot-dot out of an absolute path", "files.write_text", s -> args("path", s.root + "/../outside/x.txt", "content", "x"), SCOPE),
-        c("dot-dot out of a relative path", "files.write_text", s -> args("path", "../outside/x.txt", "content", "x"), SCOPE),
-        c("1000 a/ then 1001 ../", "files.write_text", s -> args("path", deep, "content", "x"), SCOPE),
-        c("down then up past the root", "files.write_text", s -> args("path", "a/../../outside/x.txt", "content", "x", "create_dirs", true), SCOPE),
-        c("absolute path outside: /etc/passwd", "files.read_text", s -> args("path", "/etc/passwd"), SCOPE),
-        c("absolute path outside: /tmp", "files.write_text", s -> args("path", "/tmp/steward-adv-" + id(), "content", "x"), SCOPE),
-        c("home folder outside the roots", "files.write_text", s -> args("path", "~/x.txt", "content", "x"), SCOPE),
+        c(
+            "ensure_dir in a sibling",
+            "files.ensure_dir",
+            s -> args("path", s.base + "/root2/new"),
+            SCOPE),
+        c(
+            "dot-dot out of an absolute path",
+            "files.write_text",
+            s -> args("path", s.root + "/../outside/x.txt", "content", "x"),
+            SCOPE),
+        c(
+            "dot-dot out of a relative path",
+            "files.write_text",
+            s -> args("path", "../outside/x.txt", "content", "x"),
+            SCOPE),
+        c(
+            "1000 a/ then 1001 ../",
+            "files.write_text",
+            s -> args("path", deep, "content", "x"),
+            SCOPE),
+        c(
+            "down then up past the root",
+            "files.write_text",
+            s -> args("path", "a/../../outside/x.txt", "content", "x", "create_dirs", true),
+            SCOPE),
+        c(
+            "absolute path outside: /etc/passwd",
+            "files.read_text",
+            s -> args("path", "/etc/passwd"),
+            SCOPE),
+        c(
+            "absolute path outside: /tmp",
+            "files.write_text",
+            s -> args("path", "/tmp/steward-adv-" + id(), "content", "x"),
+            SCOPE),
+        c(
+            "home folder outside the roots",
+            "files.write_text",
+            s -> args("path", "~/x.txt", "content", "x"),
+            SCOPE),
         c("the file-system root", "files.list_dir", s -> args("path", "/"), SCOPE),
-        c("write into a read-only root", "files.write_text", s -> args("path", s.t.ro + "/new.txt", "content", "x"), SCOPE),
-        c("ensure_dir in a read-only root", "files.ensure_dir", s -> args("path", s.t.ro + "/d"), SCOPE),
-        c("symlinked file out: write", "files.write_text", s -> args("path", "out-file", "content", "x"), SCOPE),
+        c(
+            "write into a read-only root",
+            "files.write_text",
+            s -> args("path", s.t.ro + "/new.txt", "content", "x"),
+            SCOPE),
+        c(
+            "ensure_dir in a read-only root",
+            "files.ensure_dir",
+            s -> args("path", s.t.ro + "/d"),
+            SCOPE),
+        c(
+            "symlinked file out: write",
+            "files.write_text",
+            s -> args("path", "out-file", "content", "x"),
+            SCOPE),
         c("symlinked file out: read", "files.read_text", s -> args("path", "out-file"), SCOPE),
-        c("symlinked folder out: write", "files.write_text", s -> args("path", "out-dir/x.txt", "content", "x"), SCOPE),
+        c(
+            "symlinked folder out: write",
+            "files.write_text",
+            s -> args("path", "out-dir/x.txt", "content", "x"),
+            SCOPE),
         c("symlinked folder out: list", "files.list_dir", s -> args("path", "out-dir"), SCOPE),
-        c("chain of three links: read", "files.read_text", s -> args("path", "chain1/secret.txt"), SCOPE),
-        c("chain of three links: write", "files.write_text", s -> args("path", "chain1/new.txt", "content", "x"), SCOPE),
-        c("intermediate folder link: write", "files.write_text", s -> args("path", "real/mid/sub/new.txt", "content", "x", "create_dirs", true), SCOPE),
-        c("intermediate folder link: ensure_dir", "files.ensure_dir", s -> args("path", "real/mid/newdir"), SCOPE),
-        c("dangling link on write", "files.write_text", s -> args("path", "dangling", "content", "x"), SCOPE),
-        c("dangling link on ensure_dir", "files.ensure_dir", s -> args("path", "dangling-dir"), SCOPE),
-        c("link into a read-only root", "files.write_text", s -> args("path", "ro-link/x.txt", "content", "x"), SCOPE),
-        c(".ssh inside a root: write", "files.write_text", s -> args("path", ".ssh/authorized_keys", "content", "x"), SCOPE),
+        c(
+            "chain of three links: read",
+            "files.read_text",
+            s -> args("path", "chain1/secret.txt"),
+            SCOPE),
+        c(
+            "chain of three links: write",
+            "files.write_text",
+            s -> args("path", "chain1/new.txt", "content", "x"),
+            SCOPE),
+        c(
+            "intermediate folder link: write",
+            "files.write_text",
+            s -> args("path", "real/mid/sub/new.txt", "content", "x", "create_dirs", true),
+            SCOPE),
+        c(
+            "intermediate folder link: ensure_dir",
+            "files.ensure_dir",
+            s -> args("path", "real/mid/newdir"),
+            SCOPE),
+        c(
+            "dangling link on write",
+            "files.write_text",
+            s -> args("path", "dangling", "content", "x"),
+            SCOPE),
+        c(
+            "dangling link on ensure_dir",
+            "files.ensure_dir",
+            s -> args("path", "dangling-dir"),
+            SCOPE),
+        c(
+            "link into a read-only root",
+            "files.write_text",
+            s -> args("path", "ro-link/x.txt", "content", "x"),
+            SCOPE),
+        c(
+            ".ssh inside a root: write",
+            "files.write_text",
+            s -> args("path", ".ssh/authorized_keys", "content", "x"),
+            SCOPE),
         c(".ssh inside a root: read", "files.read_text", s -> args("path", ".ssh/id_rsa"), SCOPE),
         c(".ssh inside a root: list", "files.list_dir", s -> args("path", ".ssh"), SCOPE),
         c(".gnupg inside a root", "files.ensure_dir", s -> args("path", ".gnupg"), SCOPE),
-        c(".SSH in another case", "files.write_text", s -> args("path", ".SSH/x", "content", "x", "create_dirs", true), SCOPE),
-        c("fullwidth dot .ssh (NFKC)", "files.write_text", s -> args("path", "\uFF0Essh/x", "content", "x", "create_dirs", true), SCOPE),
-        c("browser profile", "files.write_text", s -> args("path", ".config/google-chrome/Default/x", "content", "x", "create_dirs", true), SCOPE),
-        c("Steward's config via a link", "files.write_text", s -> args("path", "cfg/policy.json", "content", "{}"), SCOPE),
-        c("Steward's H2 file via a link", "files.read_text", s -> args("path", "dat/audit.mv.db"), SCOPE),
-        c("Steward's config by absolute path", "files.read_text", s -> args("path", s.t.home.config() + "/ui.secret"), SCOPE),
-        c("NUL in a path", "files.write_text", s -> args("path", "a\u0000b", "content", "x"), SCOPE),
+        c(
+            ".SSH in another case",
+            "files.write_text",
+            s -> args("path", ".SSH/x", "content", "x", "create_dirs", true),
+            SCOPE),
+        c(
+            "fullwidth dot .ssh (NFKC)",
+            "files.write_text",
+            s -> args("path", "\uFF0Essh/x", "content", "x", "create_dirs", true),
+            SCOPE),
+        c(
+            "browser profile",
+            "files.write_text",
+            s -> args(
+                "path", ".config/google-chrome/Default/x", "content", "x", "create_dirs", true),
+            SCOPE),
+        c(
+            "Steward's config via a link",
+            "files.write_text",
+            s -> args("path", "cfg/policy.json", "content", "{}"),
+            SCOPE),
+        c(
+            "Steward's H2 file via a link",
+            "files.read_text",
+            s -> args("path", "dat/audit.mv.db"),
+            SCOPE),
+        c(
+            "Steward's config by absolute path",
+            "files.read_text",
+            s -> args("path", s.t.home.config() + "/ui.secret"),
+            SCOPE),
+        c(
+            "NUL in a path",
+            "files.write_text",
+            s -> args("path", "a\u0000b", "content", "x"),
+            SCOPE),
         c("empty path", "files.write_text", s -> args("path", "", "content", "x"), INVALID),
         c("missing content", "files.write_text", s -> args("path", "m.txt"), INVALID),
         c("path is a number", "files.read_text", s -> args("path", 42), INVALID),
-        c("unknown argument", "files.write_text", s -> args("path", "m.txt", "content", "x", "mode", "777"), INVALID),
+        c(
+            "unknown argument",
+            "files.write_text",
+            s -> args("path", "m.txt", "content", "x", "mode", "777"),
+            INVALID),
         c("unknown tool", "shell.run", s -> args("cmd", "rm -rf ~"), INVALID),
-        c("args is an array", "files.read_text", s -> Json.mapper().createArrayNode().add("x"), INVALID),
-        c("path longer than 16384 characters", "files.read_text", s -> args("path", "a".repeat(20000)), INVALID),
-        c("overwrite without a token", "files.write_text", s -> args("path", "existing.txt", "content", "x"), ToolErrorCodes.TOKEN_MISSING),
-        c("move from a sibling prefix", "files.move", s -> args("from", s.base + "/root2/x.txt", "to", "stolen.txt"), SCOPE),
-        c("move to a sibling prefix", "files.move", s -> args("from", "existing.txt", "to", s.base + "/root-evil/x.txt"), SCOPE),
-        c("move out through a folder link", "files.move", s -> args("from", "existing.txt", "to", "out-dir/x.txt"), SCOPE),
-        c("move in from outside through a link", "files.move", s -> args("from", "out-file", "to", "copied.txt"), SCOPE),
-        c("move out of a read-only root", "files.move", s -> args("from", s.t.ro + "/a", "to", "a"), SCOPE),
-        c("move onto .ssh", "files.move", s -> args("from", "existing.txt", "to", ".ssh/authorized_keys", "overwrite", true), SCOPE),
-        c("move by dot-dot out", "files.move", s -> args("from", "existing.txt", "to", "../outside/x.txt"), SCOPE),
+        c(
+            "args is an array",
+            "files.read_text",
+            s -> Json.mapper().createArrayNode().add("x"),
+            INVALID),
+        c(
+            "path longer than 16384 characters",
+            "files.read_text",
+            s -> args("path", "a".repeat(20000)),
+            INVALID),
+        c(
+            "overwrite without a token",
+            "files.write_text",
+            s -> args("path", "existing.txt", "content", "x"),
+            ToolErrorCodes.TOKEN_MISSING),
+        c(
+            "move from a sibling prefix",
+            "files.move",
+            s -> args("from", s.base + "/root2/x.txt", "to", "stolen.txt"),
+            SCOPE),
+        c(
+            "move to a sibling prefix",
+            "files.move",
+            s -> args("from", "existing.txt", "to", s.base + "/root-evil/x.txt"),
+            SCOPE),
+        c(
+            "move out through a folder link",
+            "files.move",
+            s -> args("from", "existing.txt", "to", "out-dir/x.txt"),
+            SCOPE),
+        c(
+            "move in from outside through a link",
+            "files.move",
+            s -> args("from", "out-file", "to", "copied.txt"),
+            SCOPE),
+        c(
+            "move out of a read-only root",
+            "files.move",
+            s -> args("from", s.t.ro + "/a", "to", "a"),
+            SCOPE),
+        c(
+            "move onto .ssh",
+            "files.move",
+            s -> args("from", "existing.txt", "to", ".ssh/authorized_keys", "overwrite", true),
+            SCOPE),
+        c(
+            "move by dot-dot out",
+            "files.move",
+            s -> args("from", "existing.txt", "to", "../outside/x.txt"),
+            SCOPE),
         c("delete outside", "files.delete", s -> args("path", s.t.outside + "/secret.txt"), SCOPE),
         c("delete through a file link", "files.delete", s -> args("path", "out-file/"), SCOPE),
-        c("delete in a sibling prefix", "files.delete", s -> args("path", s.base + "/root2/x.txt"), SCOPE),
-        c("delete Steward's config via a link", "files.delete", s -> args("path", "cfg/ui.secret"), SCOPE),
-        c("delete in a read-only root", "files.delete", s -> args("path", s.t.ro.toString()), SCOPE),
-        c("delete without a token", "files.delete", s -> args("path", "existing.txt"), ToolErrorCodes.TOKEN_MISSING));
+        c(
+            "delete in a sibling prefix",
+            "files.delete",
+            s -> args("path", s.base + "/root2/x.txt"),
+            SCOPE),
+        c(
+            "delete Steward's config via a link",
+            "files.delete",
+            s -> args("path", "cfg/ui.secret"),
+            SCOPE),
+        c(
+            "delete in a read-only root",
+            "files.delete",
+            s -> args("path", s.t.ro.toString()),
+            SCOPE),
+        c(
+            "delete without a token",
+            "files.delete",
+            s -> args("path", "existing.txt"),
+            ToolErrorCodes.TOKEN_MISSING));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -160,7 +344,8 @@ class AdversarialIT {
     refusedAndLogged(c.tool(), c.args().apply(this), null, id(), c.code());
   }
 
-  private ToolResult refusedAndLogged(String tool, JsonNode args, String token, String trace, String code) {
+  private ToolResult refusedAndLogged(
+      String tool, JsonNode args, String token, String trace, String code) {
     Map<String, String> before = t.snapshot();
     String call = id();
     ToolResult r = agent.execute(new Execute.Params(trace, call, tool, args, token, null));
@@ -181,12 +366,14 @@ class AdversarialIT {
   }
 
   Grant.Result grant(String trace, String tool, JsonNode args, int ttl) {
-    return ui.grant(new Grant.Params(trace, List.of(new Grant.Call(tool, args)), null, null, ttl, null));
+    return ui.grant(
+        new Grant.Params(trace, List.of(new Grant.Call(tool, args)), null, null, ttl, null));
   }
 
   @Test
   void a_garbage_token_is_invalid() {
-    refusedAndLogged("files.write_text", overwrite("x"), "hello", id(), ToolErrorCodes.TOKEN_INVALID);
+    refusedAndLogged(
+        "files.write_text", overwrite("x"), "hello", id(), ToolErrorCodes.TOKEN_INVALID);
   }
 
   @Test
@@ -194,22 +381,26 @@ class AdversarialIT {
     String trace = id();
     String real = grant(trace, "files.write_text", overwrite("x"), 60).confirmToken();
     String forged = real.substring(0, real.lastIndexOf('.') + 1) + "A".repeat(43);
-    refusedAndLogged("files.write_text", overwrite("x"), forged, trace, ToolErrorCodes.TOKEN_INVALID);
+    refusedAndLogged(
+        "files.write_text", overwrite("x"), forged, trace, ToolErrorCodes.TOKEN_INVALID);
   }
 
   @Test
   void a_token_for_another_trace_is_a_mismatch() {
     String token = grant(id(), "files.write_text", overwrite("x"), 60).confirmToken();
-    refusedAndLogged("files.write_text", overwrite("x"), token, id(), ToolErrorCodes.TOKEN_MISMATCH);
+    refusedAndLogged(
+        "files.write_text", overwrite("x"), token, id(), ToolErrorCodes.TOKEN_MISMATCH);
   }
 
   @Test
   void changed_arguments_are_a_mismatch_but_key_order_is_not() throws Exception {
     String trace = id();
     String token = grant(trace, "files.write_text", overwrite("approved"), 60).confirmToken();
-    refusedAndLogged("files.write_text", overwrite("evil"), token, trace, ToolErrorCodes.TOKEN_MISMATCH);
+    refusedAndLogged(
+        "files.write_text", overwrite("evil"), token, trace, ToolErrorCodes.TOKEN_MISMATCH);
     JsonNode reordered = Json.parse("{\"content\":\"approved\",\"path\":\"existing.txt\"}");
-    ToolResult ok = agent.execute(new Execute.Params(trace, id(), "files.write_text", reordered, token, null));
+    ToolResult ok =
+        agent.execute(new Execute.Params(trace, id(), "files.write_text", reordered, token, null));
     assertTrue(ok.ok(), String.valueOf(ok.error()));
     Files.writeString(root.resolve("existing.txt"), "mine");
   }
@@ -217,16 +408,22 @@ class AdversarialIT {
   @Test
   void a_token_for_another_tool_is_a_mismatch() {
     String trace = id();
-    String token = grant(trace, "files.ensure_dir", args("path", "existing.txt"), 60).confirmToken();
-    refusedAndLogged("files.write_text", overwrite("x"), token, trace, ToolErrorCodes.TOKEN_MISMATCH);
+    String token =
+        grant(trace, "files.ensure_dir", args("path", "existing.txt"), 60).confirmToken();
+    refusedAndLogged(
+        "files.write_text", overwrite("x"), token, trace, ToolErrorCodes.TOKEN_MISMATCH);
   }
 
   @Test
   void a_used_token_is_refused_the_second_time() throws Exception {
     String trace = id();
     String token = grant(trace, "files.write_text", overwrite("once"), 60).confirmToken();
-    assertTrue(agent.execute(new Execute.Params(trace, id(), "files.write_text", overwrite("once"), token, null)).ok());
-    refusedAndLogged("files.write_text", overwrite("once"), token, trace, ToolErrorCodes.TOKEN_USED);
+    assertTrue(agent
+        .execute(
+            new Execute.Params(trace, id(), "files.write_text", overwrite("once"), token, null))
+        .ok());
+    refusedAndLogged(
+        "files.write_text", overwrite("once"), token, trace, ToolErrorCodes.TOKEN_USED);
     Files.writeString(root.resolve("existing.txt"), "mine");
   }
 
@@ -236,7 +433,8 @@ class AdversarialIT {
     String token = grant(trace, "files.write_text", overwrite("late"), 30).confirmToken();
     t.clock.advance(Duration.ofSeconds(31));
     try {
-      refusedAndLogged("files.write_text", overwrite("late"), token, trace, ToolErrorCodes.TOKEN_EXPIRED);
+      refusedAndLogged(
+          "files.write_text", overwrite("late"), token, trace, ToolErrorCodes.TOKEN_EXPIRED);
     } finally {
       t.clock.advance(Duration.ofSeconds(-31));
     }
@@ -244,7 +442,10 @@ class AdversarialIT {
     String token2 = grant(trace2, "files.write_text", overwrite("in time"), 30).confirmToken();
     t.clock.advance(Duration.ofSeconds(29));
     try {
-      assertTrue(agent.execute(new Execute.Params(trace2, id(), "files.write_text", overwrite("in time"), token2, null)).ok());
+      assertTrue(agent
+          .execute(new Execute.Params(
+              trace2, id(), "files.write_text", overwrite("in time"), token2, null))
+          .ok());
     } finally {
       t.clock.advance(Duration.ofSeconds(-29));
       Files.writeString(root.resolve("existing.txt"), "mine");
@@ -255,16 +456,26 @@ class AdversarialIT {
   void a_revoked_token_is_invalid() {
     String trace = id();
     Grant.Result g = grant(trace, "files.write_text", overwrite("x"), 60);
-    assertTrue(ui.call(Methods.CONFIRM_REVOKE, new Grant.RevokeParams(g.tokenId()), Grant.RevokeResult.class).revoked());
-    refusedAndLogged("files.write_text", overwrite("x"), g.confirmToken(), trace, ToolErrorCodes.TOKEN_INVALID);
+    assertTrue(ui.call(
+            Methods.CONFIRM_REVOKE, new Grant.RevokeParams(g.tokenId()), Grant.RevokeResult.class)
+        .revoked());
+    refusedAndLogged(
+        "files.write_text", overwrite("x"), g.confirmToken(), trace, ToolErrorCodes.TOKEN_INVALID);
   }
 
   @Test
   void a_scoped_token_does_not_reach_outside_its_folder() throws Exception {
     Files.createDirectories(root.resolve("notes"));
     String trace = id();
-    Grant.Result g = ui.grant(new Grant.Params(trace, null, List.of("files.write_text"), new Grant.Scope(List.of(root + "/notes")), 60, true));
-    refusedAndLogged("files.write_text", overwrite("x"), g.confirmToken(), trace, ToolErrorCodes.TOKEN_MISMATCH);
+    Grant.Result g = ui.grant(new Grant.Params(
+        trace,
+        null,
+        List.of("files.write_text"),
+        new Grant.Scope(List.of(root + "/notes")),
+        60,
+        true));
+    refusedAndLogged(
+        "files.write_text", overwrite("x"), g.confirmToken(), trace, ToolErrorCodes.TOKEN_MISMATCH);
   }
 
   @Test
@@ -276,11 +487,17 @@ class AdversarialIT {
     for (int i = 0; i < 5; i++) clients.add(t.client(Role.AGENT));
     List<java.util.concurrent.CompletableFuture<ToolResult>> futures = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
-      futures.add(clients.get(i % 5).executeAsync(new Execute.Params(trace, id(), "files.write_text", a, token, null)));
+      futures.add(clients
+          .get(i % 5)
+          .executeAsync(new Execute.Params(trace, id(), "files.write_text", a, token, null)));
     }
     List<ToolResult> results = futures.stream().map(f -> agent.await(f)).toList();
     assertEquals(1, results.stream().filter(ToolResult::ok).count());
-    assertEquals(49, results.stream().filter(r -> !r.ok() && ToolErrorCodes.TOKEN_USED.equals(r.error().code())).count());
+    assertEquals(
+        49,
+        results.stream()
+            .filter(r -> !r.ok() && ToolErrorCodes.TOKEN_USED.equals(r.error().code()))
+            .count());
     Files.writeString(root.resolve("existing.txt"), "mine");
   }
 
@@ -289,11 +506,14 @@ class AdversarialIT {
   @Test
   void names_with_dots_and_unicode_normal_forms_stay_allowed() throws Exception {
     for (String name : List.of("..test", "...", "a..b", "caf\u00e9.txt", "cafe\u0301.txt")) {
-      ToolResult r = TestService.exec(agent, "files.write_text", args("path", name, "content", name));
+      ToolResult r =
+          TestService.exec(agent, "files.write_text", args("path", name, "content", name));
       assertTrue(r.ok(), name + ": " + r.error());
       assertEquals(name, Files.readString(root.resolve(name)));
     }
-    assertTrue(Files.exists(root.resolve("caf\u00e9.txt")) && Files.exists(root.resolve("cafe\u0301.txt")), "NFC and NFD are two names");
+    assertTrue(
+        Files.exists(root.resolve("caf\u00e9.txt")) && Files.exists(root.resolve("cafe\u0301.txt")),
+        "NFC and NFD are two names");
   }
 
   @Test
@@ -321,7 +541,13 @@ class AdversarialIT {
     try {
       List<java.util.concurrent.CompletableFuture<ToolResult>> batch = new ArrayList<>();
       for (int i = 0; i < 10_000; i++) {
-        batch.add(agent.executeAsync(new Execute.Params(id(), id(), "files.write_text", args("path", "swap/f" + (i % 50) + ".txt", "content", "v" + i), null, null)));
+        batch.add(agent.executeAsync(new Execute.Params(
+            id(),
+            id(),
+            "files.write_text",
+            args("path", "swap/f" + (i % 50) + ".txt", "content", "v" + i),
+            null,
+            null)));
         if (batch.size() == 16) {
           for (var f : batch) if (agent.await(f).ok()) ok++;
           batch.clear();

@@ -39,7 +39,13 @@ class LoadIT {
           try {
             ArrayDeque<CompletableFuture<ToolResult>> window = new ArrayDeque<>();
             for (int i = 0; i < CALLS; i++) {
-              window.add(agent.executeAsync(new Execute.Params("load-" + conn, "c" + conn + "-" + i, "files.read_text", args("path", "small.txt"), null, null)));
+              window.add(agent.executeAsync(new Execute.Params(
+                  "load-" + conn,
+                  "c" + conn + "-" + i,
+                  "files.read_text",
+                  args("path", "small.txt"),
+                  null,
+                  null)));
               if (window.size() >= IN_FLIGHT) check(agent.await(window.poll()));
             }
             while (!window.isEmpty()) check(agent.await(window.poll()));
@@ -61,14 +67,16 @@ class LoadIT {
         if (cursor != null) q.put("cursor", cursor);
         Audit.QueryResult page = ui.call(Methods.AUDIT_QUERY, q, Audit.QueryResult.class);
         for (Audit.Row r : page.rows()) {
-          (r.kind().equals("decision") ? decisions : completions).merge(r.callId(), 1, Integer::sum);
+          (r.kind().equals("decision") ? decisions : completions)
+              .merge(r.callId(), 1, Integer::sum);
         }
         cursor = page.nextCursor();
       } while (cursor != null);
       assertEquals(CONNECTIONS * CALLS, decisions.size());
       assertEquals(CONNECTIONS * CALLS, completions.size());
       assertTrue(decisions.values().stream().allMatch(n -> n == 1), "one decision row per call");
-      assertTrue(completions.values().stream().allMatch(n -> n == 1), "one completion row per call");
+      assertTrue(
+          completions.values().stream().allMatch(n -> n == 1), "one completion row per call");
       Audit.VerifyResult v = ui.call(Methods.AUDIT_VERIFY, null, Audit.VerifyResult.class);
       assertTrue(v.ok(), v.problem());
       assertEquals(2L * CONNECTIONS * CALLS, v.rowsChecked());

@@ -18,36 +18,33 @@ public final class RawWebSocket implements AutoCloseable {
 
   public RawWebSocket(int port, String secret) {
     StringBuilder partial = new StringBuilder();
-    this.ws =
-        HttpClient.newHttpClient()
-            .newWebSocketBuilder()
-            .header("Authorization", "Bearer " + secret)
-            .buildAsync(
-                URI.create("ws://127.0.0.1:" + port + "/rpc"),
-                new WebSocket.Listener() {
-                  @Override
-                  public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
-                    partial.append(data);
-                    if (last) {
-                      frames.add(partial.toString());
-                      partial.setLength(0);
-                    }
-                    w.request(1);
-                    return null;
-                  }
+    this.ws = HttpClient.newHttpClient()
+        .newWebSocketBuilder()
+        .header("Authorization", "Bearer " + secret)
+        .buildAsync(URI.create("ws://127.0.0.1:" + port + "/rpc"), new WebSocket.Listener() {
+          @Override
+          public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+              frames.add(partial.toString());
+              partial.setLength(0);
+            }
+            w.request(1);
+            return null;
+          }
 
-                  @Override
-                  public CompletionStage<?> onClose(WebSocket w, int code, String reason) {
-                    closed.complete(code);
-                    return null;
-                  }
+          @Override
+          public CompletionStage<?> onClose(WebSocket w, int code, String reason) {
+            closed.complete(code);
+            return null;
+          }
 
-                  @Override
-                  public void onError(WebSocket w, Throwable error) {
-                    closed.complete(-1);
-                  }
-                })
-            .join();
+          @Override
+          public void onError(WebSocket w, Throwable error) {
+            closed.complete(-1);
+          }
+        })
+        .join();
   }
 
   public String roundTrip(String frame) throws Exception {

@@ -59,8 +59,14 @@ class ServiceIT {
   void tools_list_has_the_file_tools_with_their_contract() {
     var tools = agent.tools();
     var names = tools.stream().map(d -> d.name()).toList();
-    assertTrue(names.containsAll(List.of("files.list_dir", "files.read_text", "files.write_text", "files.ensure_dir")), names.toString());
-    var write = tools.stream().filter(d -> d.name().equals("files.write_text")).findFirst().orElseThrow();
+    assertTrue(
+        names.containsAll(
+            List.of("files.list_dir", "files.read_text", "files.write_text", "files.ensure_dir")),
+        names.toString());
+    var write = tools.stream()
+        .filter(d -> d.name().equals("files.write_text"))
+        .findFirst()
+        .orElseThrow();
     assertEquals("medium", write.risk().wire());
     assertEquals("if_destructive", write.confirmation().wire());
     assertEquals("object", write.argsSchema().get("type").asText());
@@ -70,17 +76,25 @@ class ServiceIT {
   void writing_a_new_file_runs_without_a_token_and_is_audited_twice() throws Exception {
     String trace = id();
     String call = id();
-    ToolResult r = agent.execute(new Execute.Params(trace, call, "files.write_text", args("path", t.root + "/a.txt", "content", "hello"), null, null));
+    ToolResult r = agent.execute(new Execute.Params(
+        trace,
+        call,
+        "files.write_text",
+        args("path", t.root + "/a.txt", "content", "hello"),
+        null,
+        null));
     assertTrue(r.ok(), String.valueOf(r.error()));
     assertEquals(5, r.value().get("size").asInt());
     assertFalse(r.value().get("overwritten").asBoolean());
     assertEquals("hello", Files.readString(t.root.resolve("a.txt")));
     List<Audit.Row> rows = t.rows(ui, call);
-    assertEquals(List.of("decision", "completion"), rows.stream().map(Audit.Row::kind).toList());
+    assertEquals(
+        List.of("decision", "completion"), rows.stream().map(Audit.Row::kind).toList());
     assertEquals("allowed", rows.get(0).decision());
     assertEquals("ok", rows.get(1).result());
     assertEquals(r.audit().auditId(), rows.get(0).auditId());
-    assertFalse(rows.get(0).argsPreview().contains("hello"), "file content must not appear in the log");
+    assertFalse(
+        rows.get(0).argsPreview().contains("hello"), "file content must not appear in the log");
     assertTrue(rows.get(0).argsPreview().contains("5 bytes sha256:"));
   }
 
@@ -98,11 +112,14 @@ class ServiceIT {
     assertEquals(ToolErrorCodes.TOKEN_MISSING, refused.error().code());
     assertEquals("old", Files.readString(t.root.resolve("b.txt")));
 
-    ClientException forbidden = assertThrows(ClientException.class,
-        () -> agent.grant(new Grant.Params(trace, List.of(new Grant.Call("files.write_text", a)), null, null, null, null)));
+    ClientException forbidden = assertThrows(
+        ClientException.class,
+        () -> agent.grant(new Grant.Params(
+            trace, List.of(new Grant.Call("files.write_text", a)), null, null, null, null)));
     assertEquals(ErrorCodes.FORBIDDEN, forbidden.rpcError().code());
 
-    Grant.Result g = ui.grant(new Grant.Params(trace, List.of(new Grant.Call("files.write_text", a)), null, null, 60, null));
+    Grant.Result g = ui.grant(new Grant.Params(
+        trace, List.of(new Grant.Call("files.write_text", a)), null, null, 60, null));
     ToolResult ran = exec(agent, trace, "files.write_text", a, g.confirmToken());
     assertTrue(ran.ok(), String.valueOf(ran.error()));
     assertTrue(ran.value().get("overwritten").asBoolean());
@@ -115,18 +132,26 @@ class ServiceIT {
 
   @Test
   void read_list_and_ensure_dir_work_inside_the_roots() throws Exception {
-    // Folders first: reading the read-only root taints this connection, and later changes would ask.
+    // Folders first: reading the read-only root taints this connection, and later changes would
+    // ask.
     ToolResult made = exec(agent, "files.ensure_dir", args("path", "x/y/z"));
     assertTrue(made.value().get("created").asBoolean());
     assertTrue(Files.isDirectory(t.root.resolve("x/y/z")));
-    assertFalse(exec(agent, "files.ensure_dir", args("path", "x/y/z")).value().get("created").asBoolean());
+    assertFalse(exec(agent, "files.ensure_dir", args("path", "x/y/z"))
+        .value()
+        .get("created")
+        .asBoolean());
 
     Files.writeString(t.ro.resolve("notes.txt"), "one\ntwo\nthree\n");
-    ToolResult read = exec(agent, "files.read_text", args("path", t.ro + "/notes.txt", "start_line", 2, "end_line", 2));
+    ToolResult read = exec(
+        agent,
+        "files.read_text",
+        args("path", t.ro + "/notes.txt", "start_line", 2, "end_line", 2));
     assertTrue(read.ok(), String.valueOf(read.error()));
     assertEquals("two\n", read.value().get("content").asText());
 
-    ToolResult list = exec(agent, "files.list_dir", args("path", t.root.toString(), "recursive", true));
+    ToolResult list =
+        exec(agent, "files.list_dir", args("path", t.root.toString(), "recursive", true));
     var paths = list.value().get("entries").findValuesAsText("path");
     assertEquals(List.of(t.root + "/x", t.root + "/x/y", t.root + "/x/y/z"), paths);
   }
@@ -144,22 +169,28 @@ class ServiceIT {
 
   @Test
   void a_retry_with_the_same_idempotency_key_runs_nothing_again() throws Exception {
-    var p = new Execute.Params(id(), id(), "files.write_text", args("path", "idem.txt", "content", "1"), null, "key-1");
+    var p = new Execute.Params(
+        id(), id(), "files.write_text", args("path", "idem.txt", "content", "1"), null, "key-1");
     ToolResult first = agent.execute(p);
     Files.delete(t.root.resolve("idem.txt"));
     ToolResult second = agent.execute(p);
     assertEquals(first, second);
     assertFalse(Files.exists(t.root.resolve("idem.txt")), "the retry must not write again");
-    var other = new Execute.Params(id(), id(), "files.write_text", args("path", "idem.txt", "content", "2"), null, "key-1");
+    var other = new Execute.Params(
+        id(), id(), "files.write_text", args("path", "idem.txt", "content", "2"), null, "key-1");
     assertEquals("/idempotency_key", agent.execute(other).error().field());
   }
 
   @Test
   void ui_connections_hear_tool_results() throws Exception {
     List<String> heard = new CopyOnWriteArrayList<>();
-    ui.onNotification(n -> { if (n.method().equals(Methods.TOOL_RESULTS)) heard.add(n.params().get("call_id").asText()); });
+    ui.onNotification(n -> {
+      if (n.method().equals(Methods.TOOL_RESULTS))
+        heard.add(n.params().get("call_id").asText());
+    });
     String call = id();
-    agent.execute(new Execute.Params(id(), call, "files.ensure_dir", args("path", "n"), null, null));
+    agent.execute(
+        new Execute.Params(id(), call, "files.ensure_dir", args("path", "n"), null, null));
     for (int i = 0; i < 100 && heard.isEmpty(); i++) Thread.sleep(20);
     assertEquals(List.of(call), heard);
   }
@@ -170,10 +201,15 @@ class ServiceIT {
     Files.createDirectories(t.root.resolve("l/m"));
     Files.writeString(t.root.resolve("l/m/n é.txt"), "n");
     List<com.fasterxml.jackson.databind.JsonNode> heard = new CopyOnWriteArrayList<>();
-    ui.onNotification(n -> { if (n.method().equals(Methods.TOOL_RESULTS)) heard.add(n.params()); });
-    var p = new Execute.Params(id(), id(), "files.list_dir", args("path", "l", "recursive", true), null, "list-key");
+    ui.onNotification(n -> {
+      if (n.method().equals(Methods.TOOL_RESULTS)) heard.add(n.params());
+    });
+    var p = new Execute.Params(
+        id(), id(), "files.list_dir", args("path", "l", "recursive", true), null, "list-key");
     ToolResult first = agent.execute(p);
-    assertEquals(List.of(t.root + "/l/m", t.root + "/l/m/n é.txt"), first.value().get("entries").findValuesAsText("path"));
+    assertEquals(
+        List.of(t.root + "/l/m", t.root + "/l/m/n é.txt"),
+        first.value().get("entries").findValuesAsText("path"));
     assertEquals(first, agent.execute(p));
     for (int i = 0; i < 100 && heard.isEmpty(); i++) Thread.sleep(20);
     assertEquals(p.callId(), heard.get(0).get("call_id").asText());
@@ -200,11 +236,14 @@ class ServiceIT {
     assertTrue(v.rowsChecked() >= 2);
     var policy = ui.call(Methods.POLICY_GET, null, com.fasterxml.jackson.databind.JsonNode.class);
     assertEquals(t.root.toString(), policy.at("/paths/0/root").asText());
-    ClientException agentAsks = assertThrows(ClientException.class, () -> agent.call(Methods.AUDIT_QUERY, null, Audit.QueryResult.class));
+    ClientException agentAsks = assertThrows(
+        ClientException.class,
+        () -> agent.call(Methods.AUDIT_QUERY, null, Audit.QueryResult.class));
     assertEquals(ErrorCodes.FORBIDDEN, agentAsks.rpcError().code());
     var bad = Json.object();
     bad.putArray("pathz");
-    ClientException typo = assertThrows(ClientException.class, () -> ui.call(Methods.POLICY_UPDATE, bad, Object.class));
+    ClientException typo = assertThrows(
+        ClientException.class, () -> ui.call(Methods.POLICY_UPDATE, bad, Object.class));
     assertTrue(typo.getMessage().contains("\"pathz\""), typo.getMessage());
   }
 }

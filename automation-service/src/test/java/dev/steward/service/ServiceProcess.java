@@ -28,8 +28,11 @@ public final class ServiceProcess implements AutoCloseable {
   public static Path repo() {
     String env = System.getenv("STEWARD_REPO");
     Path cwd = Path.of("").toAbsolutePath();
-    Path repo = env != null ? Path.of(env) : Files.isExecutable(cwd.resolve("steward")) ? cwd : cwd.getParent();
-    if (!Files.isExecutable(repo.resolve("steward"))) throw new IllegalStateException("no ./steward launcher in " + repo);
+    Path repo = env != null
+        ? Path.of(env)
+        : Files.isExecutable(cwd.resolve("steward")) ? cwd : cwd.getParent();
+    if (!Files.isExecutable(repo.resolve("steward")))
+      throw new IllegalStateException("no ./steward launcher in " + repo);
     return repo;
   }
 
@@ -38,7 +41,8 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   /** Starts the service without the named environment variables (e.g. DISPLAY: no desktop). */
-  public static ServiceProcess start(Path home, Path userHome, List<String> unset) throws Exception {
+  public static ServiceProcess start(Path home, Path userHome, List<String> unset)
+      throws Exception {
     Path info = home.resolve("run/service.json");
     Files.deleteIfExists(info);
     ProcessBuilder pb = new ProcessBuilder(repo().resolve("steward").toString(), "service");
@@ -52,16 +56,21 @@ public final class ServiceProcess implements AutoCloseable {
     Process p = pb.start();
     Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
     while (Instant.now().isBefore(deadline)) {
-      if (!p.isAlive()) throw new IllegalStateException("the service exited with " + p.exitValue() + "; its log:\n" + tail(log));
+      if (!p.isAlive())
+        throw new IllegalStateException(
+            "the service exited with " + p.exitValue() + "; its log:\n" + tail(log));
       if (Files.exists(info)) {
         JsonNode n = Json.parse(Files.readString(info));
-        if (n.path("pid").asLong() == p.pid()) return new ServiceProcess(home, p, n.get("port").asInt());
+        if (n.path("pid").asLong() == p.pid())
+          return new ServiceProcess(home, p, n.get("port").asInt());
       }
       Thread.sleep(20);
     }
     dump(p.pid());
     p.destroyForcibly();
-    throw new IllegalStateException("the service did not write run/service.json within 60 s; its log and threads:\n" + tail(log));
+    throw new IllegalStateException(
+        "the service did not write run/service.json within 60 s; its log and threads:\n"
+            + tail(log));
   }
 
   private static String tail(Path log) {
@@ -82,7 +91,6 @@ public final class ServiceProcess implements AutoCloseable {
       // no dump then; the log still says how far start-up got
     }
   }
-
 
   public String secret(Role role) throws IOException {
     return Files.readString(home.resolve("config/" + role.wire() + ".secret")).trim();

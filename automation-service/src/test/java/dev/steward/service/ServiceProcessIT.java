@@ -30,18 +30,24 @@ import org.junit.jupiter.api.io.TempDir;
 /** The service as its own process, started by {@code ./steward service}: basic use, and SIGKILL. */
 class ServiceProcessIT {
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   private Path prepare(boolean grantWrites) throws Exception {
     Path home = tmp.resolve("home");
     Path root = tmp.resolve("root");
     Files.createDirectories(root);
     Files.createDirectories(home.resolve("config"));
-    PolicyDocument doc =
-        new PolicyDocument(
-            List.of(new PolicyDocument.PathRoot(root.toString(), "read_write")), List.of(), new PolicyDocument.Hosts(List.of(), false),
-            grantWrites ? List.of(new PolicyDocument.StandingGrant("g1", "files.write_text", List.of(root.toString()), null, null)) : List.of(),
-            Map.of(), List.of());
+    PolicyDocument doc = new PolicyDocument(
+        List.of(new PolicyDocument.PathRoot(root.toString(), "read_write")),
+        List.of(),
+        new PolicyDocument.Hosts(List.of(), false),
+        grantWrites
+            ? List.of(new PolicyDocument.StandingGrant(
+                "g1", "files.write_text", List.of(root.toString()), null, null))
+            : List.of(),
+        Map.of(),
+        List.of());
     Files.writeString(home.resolve("config/policy.json"), Json.write(doc));
     return root;
   }
@@ -53,14 +59,23 @@ class ServiceProcessIT {
     try (ServiceProcess service = ServiceProcess.start(home, tmp)) {
       try (StewardClient agent = service.client(Role.AGENT)) {
         assertEquals(Role.AGENT, agent.hello().role());
-        ToolResult r = TestService.exec(agent, "files.write_text", args("path", "p.txt", "content", "from a process"));
+        ToolResult r = TestService.exec(
+            agent, "files.write_text", args("path", "p.txt", "content", "from a process"));
         assertTrue(r.ok(), String.valueOf(r.error()));
         assertEquals("from a process", Files.readString(root.resolve("p.txt")));
       }
-      assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(home.resolve("config/ui.secret"))));
-      assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(home.resolve("config/agent.secret"))));
+      assertEquals(
+          "rw-------",
+          PosixFilePermissions.toString(
+              Files.getPosixFilePermissions(home.resolve("config/ui.secret"))));
+      assertEquals(
+          "rw-------",
+          PosixFilePermissions.toString(
+              Files.getPosixFilePermissions(home.resolve("config/agent.secret"))));
       service.close();
-      assertFalse(Files.exists(home.resolve("run/service.json")), "service.json is removed on a clean exit");
+      assertFalse(
+          Files.exists(home.resolve("run/service.json")),
+          "service.json is removed on a clean exit");
     }
   }
 
@@ -83,8 +98,15 @@ class ServiceProcessIT {
               if (n > 2000) return;
               String call = "call-" + n;
               String file = "f" + (n % 40) + ".txt";
-              String content = "BEGIN " + n + "\n" + "x".repeat(2000 + n % 500) + "\nEND " + n + "\n";
-              ToolResult r = agent.execute(new Execute.Params("trace-" + n, call, "files.write_text", args("path", file, "content", content), null, null));
+              String content =
+                  "BEGIN " + n + "\n" + "x".repeat(2000 + n % 500) + "\nEND " + n + "\n";
+              ToolResult r = agent.execute(new Execute.Params(
+                  "trace-" + n,
+                  call,
+                  "files.write_text",
+                  args("path", file, "content", content),
+                  null,
+                  null));
               if (r.ok()) {
                 acknowledged.put(call, file);
                 writtenContent.put(content, call);
@@ -104,11 +126,15 @@ class ServiceProcessIT {
     }
     assertTrue(acknowledged.size() >= killAfter, "acknowledged " + acknowledged.size());
 
-    try (ServiceProcess again = ServiceProcess.start(home, tmp); StewardClient ui = again.client(Role.UI)) {
+    try (ServiceProcess again = ServiceProcess.start(home, tmp);
+        StewardClient ui = again.client(Role.UI)) {
       Audit.VerifyResult v = ui.call(Methods.AUDIT_VERIFY, null, Audit.VerifyResult.class);
       assertTrue(v.ok(), "chain: " + v.problem());
       Map<String, List<String>> kinds = new HashMap<>();
-      forEachRow(ui, Map.of(), r -> { if (r.callId() != null) kinds.computeIfAbsent(r.callId(), k -> new ArrayList<>()).add(r.kind()); });
+      forEachRow(ui, Map.of(), r -> {
+        if (r.callId() != null)
+          kinds.computeIfAbsent(r.callId(), k -> new ArrayList<>()).add(r.kind());
+      });
       for (String call : acknowledged.keySet()) {
         List<String> k = kinds.getOrDefault(call, List.of());
         assertTrue(k.contains("decision") && k.contains("completion"), call + " has rows " + k);
@@ -118,9 +144,14 @@ class ServiceProcessIT {
       Path f = root.resolve("f" + i + ".txt");
       if (!Files.exists(f)) continue;
       String content = Files.readString(f);
-      assertTrue(content.matches("(?s)BEGIN (\\d+)\nx+\nEND \\1\n"), "f" + i + " holds one complete version");
+      assertTrue(
+          content.matches("(?s)BEGIN (\\d+)\nx+\nEND \\1\n"),
+          "f" + i + " holds one complete version");
       int n = Integer.parseInt(content.substring(6, content.indexOf('\n')));
-      assertEquals(2000 + n % 500, content.length() - ("BEGIN " + n + "\n\nEND " + n + "\n").length(), "complete length");
+      assertEquals(
+          2000 + n % 500,
+          content.length() - ("BEGIN " + n + "\n\nEND " + n + "\n").length(),
+          "complete length");
     }
   }
 
@@ -142,7 +173,8 @@ class ServiceProcessIT {
           try {
             while (service.process.isAlive()) {
               String call = "read-" + issued.incrementAndGet();
-              ToolResult r = agent.execute(new Execute.Params("rotation", call, "files.read_text", args("path", "small.txt"), null, null));
+              ToolResult r = agent.execute(new Execute.Params(
+                  "rotation", call, "files.read_text", args("path", "small.txt"), null, null));
               if (r.ok()) acknowledged.add(call);
               if (acknowledged.size() >= killAfter && service.process.isAlive()) service.kill();
             }
@@ -157,19 +189,24 @@ class ServiceProcessIT {
       for (Thread t : readers) t.join();
     }
     String head = Files.readAllLines(home.resolve("data/audit.journal")).get(0);
-    assertTrue(Json.parse(head).get("seq").asLong() > 0, "the journal was rotated before the kill: " + head);
+    assertTrue(
+        Json.parse(head).get("seq").asLong() > 0,
+        "the journal was rotated before the kill: " + head);
 
-    try (ServiceProcess again = ServiceProcess.start(home, tmp); StewardClient ui = again.client(Role.UI)) {
+    try (ServiceProcess again = ServiceProcess.start(home, tmp);
+        StewardClient ui = again.client(Role.UI)) {
       Audit.VerifyResult v = ui.call(Methods.AUDIT_VERIFY, null, Audit.VerifyResult.class);
       assertTrue(v.ok(), "chain: " + v.problem());
       Map<String, Integer> rows = new HashMap<>();
       forEachRow(ui, Map.of("trace_id", "rotation"), r -> rows.merge(r.callId(), 1, Integer::sum));
-      for (String call : acknowledged) assertEquals(2, rows.getOrDefault(call, 0), call + " has both rows");
+      for (String call : acknowledged)
+        assertEquals(2, rows.getOrDefault(call, 0), call + " has both rows");
     }
   }
 
   /** Every audit row that matches {@code filter}, page by page. */
-  private static void forEachRow(StewardClient ui, Map<String, Object> filter, java.util.function.Consumer<Audit.Row> each) {
+  private static void forEachRow(
+      StewardClient ui, Map<String, Object> filter, java.util.function.Consumer<Audit.Row> each) {
     String cursor = null;
     do {
       Map<String, Object> q = new HashMap<>(filter);

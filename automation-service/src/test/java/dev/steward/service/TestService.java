@@ -42,15 +42,20 @@ public final class TestService implements AutoCloseable {
   /** Every host name the service looked up, in order. */
   public final List<String> lookups = new java.util.concurrent.CopyOnWriteArrayList<>();
   /** Names a test answers itself (each lookup asks again: a name can change its answer); others go to the system. */
-  public final Map<String, java.util.function.Supplier<java.net.InetAddress[]>> names = new java.util.concurrent.ConcurrentHashMap<>();
+  public final Map<String, java.util.function.Supplier<java.net.InetAddress[]>> names =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private StewardService.Options options() {
-    return StewardService.Options.defaults().withClock(clock).withLimits(limits).withResolver(host -> {
-      lookups.add(host);
-      var answer = names.get(host);
-      return answer != null ? answer.get() : java.net.InetAddress.getAllByName(host);
-    });
+    return StewardService.Options.defaults()
+        .withClock(clock)
+        .withLimits(limits)
+        .withResolver(host -> {
+          lookups.add(host);
+          var answer = names.get(host);
+          return answer != null ? answer.get() : java.net.InetAddress.getAllByName(host);
+        });
   }
+
   private final List<StewardClient> clients = new ArrayList<>();
 
   private TestService(Path base) {
@@ -69,20 +74,34 @@ public final class TestService implements AutoCloseable {
     return start(policy, dev.steward.service.rpc.Limits.defaults());
   }
 
-  public static TestService start(UnaryOperator<PolicyDocument> policy, dev.steward.service.rpc.Limits limits) {
+  public static TestService start(
+      UnaryOperator<PolicyDocument> policy, dev.steward.service.rpc.Limits limits) {
     try {
       Path base = Files.createTempDirectory("steward-it-").toRealPath();
       TestService t = new TestService(base);
-      for (Path p : List.of(t.root, t.ro, t.outside, base.resolve("root2"), base.resolve("root-evil"), base.resolve("root.bak"), base.resolve("userhome"))) {
+      for (Path p : List.of(
+          t.root,
+          t.ro,
+          t.outside,
+          base.resolve("root2"),
+          base.resolve("root-evil"),
+          base.resolve("root.bak"),
+          base.resolve("userhome"))) {
         Files.createDirectories(p);
       }
-      PolicyDocument doc =
-          policy.apply(
-              new PolicyDocument(
-                  List.of(new PolicyDocument.PathRoot(t.root.toString(), "read_write"), new PolicyDocument.PathRoot(t.ro.toString(), "read")),
-                  List.of(), new PolicyDocument.Hosts(List.of(), false), List.of(), Map.of(), List.of()));
+      PolicyDocument doc = policy.apply(new PolicyDocument(
+          List.of(
+              new PolicyDocument.PathRoot(t.root.toString(), "read_write"),
+              new PolicyDocument.PathRoot(t.ro.toString(), "read")),
+          List.of(),
+          new PolicyDocument.Hosts(List.of(), false),
+          List.of(),
+          Map.of(),
+          List.of()));
       Files.createDirectories(t.home.config());
-      Files.writeString(t.home.policyFile(), Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(doc));
+      Files.writeString(
+          t.home.policyFile(),
+          Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(doc));
       t.limits = limits;
       t.service = StewardService.start(t.home, t.options());
       return t;
@@ -118,7 +137,8 @@ public final class TestService implements AutoCloseable {
   }
 
   public StewardClient client(Role role) {
-    StewardClient c = StewardClient.connect(Endpoint.loopback(service.port(), service.secret(role)));
+    StewardClient c =
+        StewardClient.connect(Endpoint.loopback(service.port(), service.secret(role)));
     clients.add(c);
     return c;
   }
@@ -133,15 +153,19 @@ public final class TestService implements AutoCloseable {
     return node;
   }
 
-  public static ToolResult exec(StewardClient c, String trace, String tool, JsonNode args, String token) {
+  public static ToolResult exec(
+      StewardClient c, String trace, String tool, JsonNode args, String token) {
     return c.execute(new Execute.Params(trace, id(), tool, args, token, null));
   }
 
   /** Runs a call the way the app does: preflight, a token from the ui when asked for, execute. */
-  public static ToolResult execConfirmed(StewardClient ui, StewardClient agent, String tool, JsonNode args) {
+  public static ToolResult execConfirmed(
+      StewardClient ui, StewardClient agent, String tool, JsonNode args) {
     String trace = id();
     String token = agent.preflight(trace, tool, args).decision().equals("confirm")
-        ? ui.grant(new Grant.Params(trace, List.of(new Grant.Call(tool, args)), null, null, 60, null)).confirmToken()
+        ? ui.grant(
+                new Grant.Params(trace, List.of(new Grant.Call(tool, args)), null, null, 60, null))
+            .confirmToken()
         : null;
     return exec(agent, trace, tool, args, token);
   }
@@ -152,14 +176,19 @@ public final class TestService implements AutoCloseable {
 
   /** Every audit row of a call, oldest first. */
   public List<Audit.Row> rows(StewardClient ui, String callId) {
-    Audit.QueryResult r = ui.call(Methods.AUDIT_QUERY, Map.of("text", callId, "limit", 100), Audit.QueryResult.class);
-    List<Audit.Row> rows = new ArrayList<>(r.rows().stream().filter(x -> callId.equals(x.callId())).toList());
+    Audit.QueryResult r =
+        ui.call(Methods.AUDIT_QUERY, Map.of("text", callId, "limit", 100), Audit.QueryResult.class);
+    List<Audit.Row> rows =
+        new ArrayList<>(r.rows().stream().filter(x -> callId.equals(x.callId())).toList());
     rows.sort(Comparator.comparingLong(x -> Long.parseLong(x.auditId())));
     return rows;
   }
 
   public Audit.Row row(StewardClient ui, String auditId) {
-    Audit.QueryResult r = ui.call(Methods.AUDIT_QUERY, Map.of("cursor", Long.toString(Long.parseLong(auditId) + 1), "limit", 1), Audit.QueryResult.class);
+    Audit.QueryResult r = ui.call(
+        Methods.AUDIT_QUERY,
+        Map.of("cursor", Long.toString(Long.parseLong(auditId) + 1), "limit", 1),
+        Audit.QueryResult.class);
     return r.rows().get(0);
   }
 
@@ -167,16 +196,18 @@ public final class TestService implements AutoCloseable {
   public Map<String, String> snapshot() {
     try (Stream<Path> walk = Files.walk(base)) {
       var out = new java.util.TreeMap<String, String>();
-      walk.filter(p -> !p.startsWith(home.data()) && !p.startsWith(home.run()))
-          .forEach(p -> {
-            try {
-              String v = Files.isSymbolicLink(p) ? "link:" + Files.readSymbolicLink(p)
-                  : Files.isDirectory(p) ? "dir" : Integer.toHexString(java.util.Arrays.hashCode(Files.readAllBytes(p)));
-              out.put(base.relativize(p).toString(), v);
-            } catch (IOException e) {
-              out.put(base.relativize(p).toString(), "unreadable");
-            }
-          });
+      walk.filter(p -> !p.startsWith(home.data()) && !p.startsWith(home.run())).forEach(p -> {
+        try {
+          String v = Files.isSymbolicLink(p)
+              ? "link:" + Files.readSymbolicLink(p)
+              : Files.isDirectory(p)
+                  ? "dir"
+                  : Integer.toHexString(java.util.Arrays.hashCode(Files.readAllBytes(p)));
+          out.put(base.relativize(p).toString(), v);
+        } catch (IOException e) {
+          out.put(base.relativize(p).toString(), "unreadable");
+        }
+      });
       return out;
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -35,25 +35,42 @@ class PackageIT {
 
   @Test
   void theDebInstallsRunsAndRemovesCleanly() throws Exception {
-    assertEquals("root", System.getProperty("user.name"), "installing a .deb needs root (CI runs as root)");
+    assertEquals(
+        "root", System.getProperty("user.name"), "installing a .deb needs root (CI runs as root)");
     Path target = Path.of(System.getProperty("steward.package.dir"));
     Path deb;
     try (Stream<Path> files = Files.list(target)) {
-      deb = files.filter(p -> p.getFileName().toString().endsWith(".deb")).findFirst().orElseThrow(() -> new AssertionError("no .deb in " + target));
+      deb = files
+          .filter(p -> p.getFileName().toString().endsWith(".deb"))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no .deb in " + target));
     }
     installDependencies(deb);
     run(List.of("dpkg", "-i", deb.toString()));
     Path base = Files.createTempDirectory("steward-package-");
-    HttpServer pages = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    HttpServer pages =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     Process service = null;
     try {
-      assertTrue(Files.isExecutable(Path.of("/usr/bin/steward")), "the window's launcher is on the PATH");
-      assertTrue(Files.isExecutable(Path.of("/usr/bin/steward-service")), "the service's launcher is on the PATH");
-      assertTrue(Files.exists(Path.of("/opt/steward/lib/steward-steward.desktop")) || desktopEntryInstalled(), "a desktop entry is installed");
-      assertTrue(Files.size(Path.of("/opt/steward/lib/app/steward-service.jsa")) > 1_000_000, "postinst made the service's class-data-sharing archive");
-      assertTrue(Files.size(Path.of("/opt/steward/lib/app/steward.jsa")) > 1_000_000, "postinst made the window's class-data-sharing archive");
+      assertTrue(
+          Files.isExecutable(Path.of("/usr/bin/steward")), "the window's launcher is on the PATH");
+      assertTrue(
+          Files.isExecutable(Path.of("/usr/bin/steward-service")),
+          "the service's launcher is on the PATH");
+      assertTrue(
+          Files.exists(Path.of("/opt/steward/lib/steward-steward.desktop"))
+              || desktopEntryInstalled(),
+          "a desktop entry is installed");
+      assertTrue(
+          Files.size(Path.of("/opt/steward/lib/app/steward-service.jsa")) > 1_000_000,
+          "postinst made the service's class-data-sharing archive");
+      assertTrue(
+          Files.size(Path.of("/opt/steward/lib/app/steward.jsa")) > 1_000_000,
+          "postinst made the window's class-data-sharing archive");
 
-      byte[] page = "<!doctype html><title>Installed</title><body>served to the packaged browser tool</body>".getBytes(StandardCharsets.UTF_8);
+      byte[] page =
+          "<!doctype html><title>Installed</title><body>served to the packaged browser tool</body>"
+              .getBytes(StandardCharsets.UTF_8);
       pages.createContext("/", ex -> {
         ex.sendResponseHeaders(200, page.length);
         try (OutputStream out = ex.getResponseBody()) {
@@ -63,23 +80,40 @@ class PackageIT {
       pages.start();
       Path home = base.resolve("home");
       Files.createDirectories(home.resolve("config"));
-      Files.writeString(home.resolve("config/policy.json"),
-          "{\"paths\":[{\"root\":\"" + base + "\",\"access\":\"read_write\"}],\"apps\":[],\"hosts\":{\"allow\":[\"127.0.0.1\"],\"allow_private\":true},"
+      Files.writeString(
+          home.resolve("config/policy.json"),
+          "{\"paths\":[{\"root\":\"" + base
+              + "\",\"access\":\"read_write\"}],\"apps\":[],\"hosts\":{\"allow\":[\"127.0.0.1\"],\"allow_private\":true},"
               + "\"grants\":[],\"overrides\":{}}");
-      ProcessBuilder pb = new ProcessBuilder("/usr/bin/steward-service").redirectErrorStream(true).redirectOutput(base.resolve("service.log").toFile());
+      ProcessBuilder pb = new ProcessBuilder("/usr/bin/steward-service")
+          .redirectErrorStream(true)
+          .redirectOutput(base.resolve("service.log").toFile());
       pb.environment().put("STEWARD_HOME", home.toString());
       service = pb.start();
       Path info = home.resolve("run/service.json");
       Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-      while (!Files.exists(info) && Instant.now().isBefore(deadline) && service.isAlive()) Thread.sleep(50);
-      assertTrue(Files.exists(info), "the installed service started: " + Files.readString(base.resolve("service.log")));
+      while (!Files.exists(info) && Instant.now().isBefore(deadline) && service.isAlive())
+        Thread.sleep(50);
+      assertTrue(
+          Files.exists(info),
+          "the installed service started: " + Files.readString(base.resolve("service.log")));
       int port = Json.parse(Files.readString(info)).get("port").asInt();
       String secret = Files.readString(home.resolve("config/agent.secret")).strip();
       try (StewardClient agent = StewardClient.connect(Endpoint.loopback(port, secret))) {
         List<String> names = agent.tools().stream().map(ToolDefinition::name).toList();
-        assertTrue(names.containsAll(List.of("files.list_dir", "files.write_text", "browser.open_url", "clipboard.read")), names.toString());
-        ToolResult r = agent.execute(new Execute.Params("t", "c", "browser.open_url",
-            Json.mapper().createObjectNode().put("url", "http://127.0.0.1:" + pages.getAddress().getPort() + "/"), null, null));
+        assertTrue(
+            names.containsAll(List.of(
+                "files.list_dir", "files.write_text", "browser.open_url", "clipboard.read")),
+            names.toString());
+        ToolResult r = agent.execute(new Execute.Params(
+            "t",
+            "c",
+            "browser.open_url",
+            Json.mapper()
+                .createObjectNode()
+                .put("url", "http://127.0.0.1:" + pages.getAddress().getPort() + "/"),
+            null,
+            null));
         assertTrue(r.ok(), String.valueOf(r.error()));
         assertEquals("Installed", r.value().get("title").asText());
       }
@@ -95,8 +129,12 @@ class PackageIT {
       }
     }
     assertFalse(Files.exists(Path.of("/opt/steward")), "dpkg -r removed the app");
-    assertFalse(Files.exists(Path.of("/usr/bin/steward")) || Files.isSymbolicLink(Path.of("/usr/bin/steward")), "the launchers are gone from the PATH");
-    assertFalse(Files.exists(Path.of("/usr/bin/steward-service")) || Files.isSymbolicLink(Path.of("/usr/bin/steward-service")));
+    assertFalse(
+        Files.exists(Path.of("/usr/bin/steward"))
+            || Files.isSymbolicLink(Path.of("/usr/bin/steward")),
+        "the launchers are gone from the PATH");
+    assertFalse(Files.exists(Path.of("/usr/bin/steward-service"))
+        || Files.isSymbolicLink(Path.of("/usr/bin/steward-service")));
   }
 
   /** The libraries the bundled runtime links against (the package's Depends), from apt when missing. */
@@ -108,7 +146,8 @@ class PackageIT {
     for (String dep : depends.split(",")) {
       String name = dep.strip().split("[ (|]")[0];
       if (name.isEmpty()) continue;
-      Process check = new ProcessBuilder("dpkg", "-s", name).redirectErrorStream(true).start();
+      Process check =
+          new ProcessBuilder("dpkg", "-s", name).redirectErrorStream(true).start();
       check.getInputStream().readAllBytes();
       if (check.waitFor() != 0) missing.add(name);
     }

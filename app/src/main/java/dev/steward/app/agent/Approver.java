@@ -17,7 +17,8 @@ public interface Approver {
   record Pending(ProposedCall call, Preflight.Result preflight) {}
 
   /** The calls, and the moment the approval (and so the token it mints) runs out. */
-  record Request(String traceId, @Nullable String conversationId, List<Pending> calls, Instant deadline) {
+  record Request(
+      String traceId, @Nullable String conversationId, List<Pending> calls, Instant deadline) {
 
     public Request(String traceId, List<Pending> calls, Instant deadline) {
       this(traceId, null, calls, deadline);
@@ -34,7 +35,12 @@ public interface Approver {
    * The user's answer for one call: the arguments they approved (maybe edited), and with "always
    * allow here" the folders the grant covers, as the dialog showed them for those arguments.
    */
-  record Answer(String callId, Verdict verdict, JsonNode args, boolean alwaysAllow, List<String> grantFolders) {
+  record Answer(
+      String callId,
+      Verdict verdict,
+      JsonNode args,
+      boolean alwaysAllow,
+      List<String> grantFolders) {
 
     public Answer {
       grantFolders = List.copyOf(grantFolders);

@@ -8,4 +8,8 @@ import org.jspecify.annotations.Nullable;
  * (when the user edited them) and the result as shown to the user.
  */
 public record CallUpdate(
-    String callId, CallState state, String detail, @Nullable JsonNode ranArgs, @Nullable String result) {}
+    String callId,
+    CallState state,
+    String detail,
+    @Nullable JsonNode ranArgs,
+    @Nullable String result) {}

@@ -34,12 +34,15 @@ public final class ClientServiceLink implements ServiceLink {
 
   @Override
   public CompletableFuture<Preflight.Result> preflight(Preflight.Params params) {
-    return agent.call(Methods.TOOL_PREFLIGHT, params).thenApply(n -> Json.convert(n, Preflight.Result.class));
+    return agent
+        .call(Methods.TOOL_PREFLIGHT, params)
+        .thenApply(n -> Json.convert(n, Preflight.Result.class));
   }
 
   @Override
   public CompletableFuture<Preflight.Result> preview(Preflight.Params params) {
-    return ui.call(Methods.TOOL_PREFLIGHT, params).thenApply(n -> Json.convert(n, Preflight.Result.class));
+    return ui.call(Methods.TOOL_PREFLIGHT, params)
+        .thenApply(n -> Json.convert(n, Preflight.Result.class));
   }
 
   @Override
@@ -64,7 +67,8 @@ public final class ClientServiceLink implements ServiceLink {
 
   @Override
   public void addStandingGrant(String tool, List<String> folders) {
-    // The policy is read and written whole; the service validates it and refuses what it cannot use.
+    // The policy is read and written whole; the service validates it and refuses what it cannot
+    // use.
     ObjectNode policy = (ObjectNode) ui.await(ui.call(Methods.POLICY_GET, Json.object()));
     ArrayNode grants = policy.withArray("grants");
     ObjectNode grant = grants.addObject();

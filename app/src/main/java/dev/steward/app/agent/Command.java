@@ -14,8 +14,7 @@ import java.util.Locale;
  */
 public record Command(String name, String rest) {
 
-  public static final String HELP =
-      """
+  public static final String HELP = """
       Commands:
         /help — this list
         /tools — the tools Steward has, with their risk
@@ -34,26 +33,39 @@ public record Command(String name, String rest) {
 
   /** The call a {@code /call} command asks for; throws with a usable message when malformed. */
   public ProposedCall toCall(RemoteTools tools, String callId) {
-    if (rest.isEmpty()) throw new IllegalArgumentException("Usage: /call <tool> <json>, e.g. /call files.list_dir {\"path\":\"~/Steward\"}");
+    if (rest.isEmpty())
+      throw new IllegalArgumentException(
+          "Usage: /call <tool> <json>, e.g. /call files.list_dir {\"path\":\"~/Steward\"}");
     int space = indexOfWhitespace(rest);
     String tool = space < 0 ? rest : rest.substring(0, space);
     String json = space < 0 ? "{}" : rest.substring(space).strip();
-    ToolDefinition definition =
-        tools.definition(tool).orElseThrow(() -> new IllegalArgumentException("There is no tool \"" + tool + "\". /tools lists them."));
+    ToolDefinition definition = tools
+        .definition(tool)
+        .orElseThrow(() ->
+            new IllegalArgumentException("There is no tool \"" + tool + "\". /tools lists them."));
     JsonNode args;
     try {
       args = Json.parse(json);
     } catch (IOException e) {
-      throw new IllegalArgumentException("The arguments are not valid JSON: " + firstLine(e.getMessage()));
+      throw new IllegalArgumentException(
+          "The arguments are not valid JSON: " + firstLine(e.getMessage()));
     }
-    if (args == null || !args.isObject()) throw new IllegalArgumentException("The arguments are a JSON object, e.g. {\"path\":\"~/Steward\"}");
+    if (args == null || !args.isObject())
+      throw new IllegalArgumentException(
+          "The arguments are a JSON object, e.g. {\"path\":\"~/Steward\"}");
     return new ProposedCall(callId, definition, args);
   }
 
   public static String describeTools(List<ToolDefinition> tools) {
     StringBuilder text = new StringBuilder("Tools (risk — what it does):\n");
     for (ToolDefinition t : tools) {
-      text.append("  ").append(t.name()).append(" (").append(t.risk().wire()).append(") — ").append(firstLine(t.description())).append('\n');
+      text.append("  ")
+          .append(t.name())
+          .append(" (")
+          .append(t.risk().wire())
+          .append(") — ")
+          .append(firstLine(t.description()))
+          .append('\n');
     }
     return text.toString().stripTrailing();
   }

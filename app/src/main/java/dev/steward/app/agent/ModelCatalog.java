@@ -13,10 +13,19 @@ public final class ModelCatalog {
   /** The server's model names; throws with a readable message when it cannot be reached. */
   public static List<String> list(String baseUrl) {
     try {
-      return OllamaModels.builder().baseUrl(baseUrl).timeout(Duration.ofSeconds(5)).maxRetries(0).build()
-          .availableModels().content().stream().map(OllamaModel::getName).toList();
+      return OllamaModels.builder()
+          .baseUrl(baseUrl)
+          .timeout(Duration.ofSeconds(5))
+          .maxRetries(0)
+          .build()
+          .availableModels()
+          .content()
+          .stream()
+          .map(OllamaModel::getName)
+          .toList();
     } catch (RuntimeException e) {
-      throw new ModelUnavailableException("No model server answers at " + baseUrl + " (" + e.getMessage() + ")", e);
+      throw new ModelUnavailableException(
+          "No model server answers at " + baseUrl + " (" + e.getMessage() + ")", e);
     }
   }
 }

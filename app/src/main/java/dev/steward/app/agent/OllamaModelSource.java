@@ -37,13 +37,18 @@ public final class OllamaModelSource implements ModelSource {
     String name = configured != null ? configured : discover();
     m = new Model(
         name,
-        OllamaStreamingChatModel.builder().baseUrl(baseUrl).modelName(name).timeout(Duration.ofMinutes(5)).build());
+        OllamaStreamingChatModel.builder()
+            .baseUrl(baseUrl)
+            .modelName(name)
+            .timeout(Duration.ofMinutes(5))
+            .build());
     found = m;
     return m;
   }
 
   private String discover() {
-    OllamaModels models = OllamaModels.builder().baseUrl(baseUrl).timeout(timeout).maxRetries(0).build();
+    OllamaModels models =
+        OllamaModels.builder().baseUrl(baseUrl).timeout(timeout).maxRetries(0).build();
     List<OllamaModel> listed;
     try {
       listed = models.availableModels().content();
@@ -51,7 +56,8 @@ public final class OllamaModelSource implements ModelSource {
       throw new ModelUnavailableException(
           "No model server answers at " + baseUrl + ". To chat with Steward:\n"
               + "1. Install Ollama (https://ollama.com/download) and start it.\n"
-              + "2. Run: ollama pull " + SUGGESTED_MODEL + " (or another model that supports tools).\n"
+              + "2. Run: ollama pull " + SUGGESTED_MODEL
+              + " (or another model that supports tools).\n"
               + "3. Or set the server's address in config/settings.json (\"ollama_url\") or STEWARD_OLLAMA_URL.\n"
               + "Meanwhile /help, /tools and /call <tool> <json> work.",
           e);
@@ -59,15 +65,20 @@ public final class OllamaModelSource implements ModelSource {
     for (OllamaModel model : listed) {
       try {
         OllamaModelCard card = models.modelCard(model.getName()).content();
-        if (card.getCapabilities() != null && card.getCapabilities().contains("tools")) return model.getName();
+        if (card.getCapabilities() != null && card.getCapabilities().contains("tools"))
+          return model.getName();
       } catch (RuntimeException e) {
         // a model the server cannot describe is skipped
       }
     }
-    throw new ModelUnavailableException(
-        "The model server at " + baseUrl + " has no model that can call tools"
-            + (listed.isEmpty() ? "" : " (it has: " + String.join(", ", listed.stream().map(OllamaModel::getName).toList()) + ")")
-            + ". Run: ollama pull " + SUGGESTED_MODEL + " — or set \"model\" in config/settings.json or STEWARD_MODEL.\n"
-            + "Meanwhile /help, /tools and /call <tool> <json> work.");
+    throw new ModelUnavailableException("The model server at " + baseUrl
+        + " has no model that can call tools"
+        + (listed.isEmpty()
+            ? ""
+            : " (it has: "
+                + String.join(", ", listed.stream().map(OllamaModel::getName).toList()) + ")")
+        + ". Run: ollama pull " + SUGGESTED_MODEL
+        + " — or set \"model\" in config/settings.json or STEWARD_MODEL.\n"
+        + "Meanwhile /help, /tools and /call <tool> <json> work.");
   }
 }

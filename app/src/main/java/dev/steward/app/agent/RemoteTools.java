@@ -21,16 +21,13 @@ public final class RemoteTools {
   public RemoteTools(List<ToolDefinition> definitions) {
     definitions.forEach(d -> byName.put(d.name(), d));
     this.names = new ToolNames(byName.keySet());
-    this.specifications =
-        definitions.stream()
-            .map(
-                d ->
-                    ToolSpecification.builder()
-                        .name(names.modelName(d.name()))
-                        .description(d.description() + " [risk: " + d.risk().wire() + "]")
-                        .parameters(SchemaConverter.toObjectSchema(d.argsSchema()))
-                        .build())
-            .toList();
+    this.specifications = definitions.stream()
+        .map(d -> ToolSpecification.builder()
+            .name(names.modelName(d.name()))
+            .description(d.description() + " [risk: " + d.risk().wire() + "]")
+            .parameters(SchemaConverter.toObjectSchema(d.argsSchema()))
+            .build())
+        .toList();
   }
 
   public List<ToolSpecification> specifications() {

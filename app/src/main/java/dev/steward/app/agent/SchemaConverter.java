@@ -30,7 +30,8 @@ public final class SchemaConverter {
   public static JsonObjectSchema toObjectSchema(JsonNode schema) {
     JsonSchemaElement element = convert(schema);
     if (element instanceof JsonObjectSchema object) return object;
-    throw new IllegalArgumentException("a tool's arguments are a JSON object, not " + schema.path("type"));
+    throw new IllegalArgumentException(
+        "a tool's arguments are a JSON object, not " + schema.path("type"));
   }
 
   static JsonSchemaElement convert(JsonNode schema) {
@@ -38,10 +39,16 @@ public final class SchemaConverter {
     if (schema.has("enum")) {
       List<String> values = new ArrayList<>();
       schema.get("enum").forEach(v -> values.add(v.asText()));
-      return JsonEnumSchema.builder().enumValues(values).description(description).build();
+      return JsonEnumSchema.builder()
+          .enumValues(values)
+          .description(description)
+          .build();
     }
     if (schema.has("const")) {
-      return JsonEnumSchema.builder().enumValues(List.of(schema.get("const").asText())).description(description).build();
+      return JsonEnumSchema.builder()
+          .enumValues(List.of(schema.get("const").asText()))
+          .description(description)
+          .build();
     }
     for (String combinator : new String[] {"anyOf", "oneOf"}) {
       if (schema.has(combinator)) {
@@ -54,13 +61,17 @@ public final class SchemaConverter {
     if (type.isArray()) {
       List<JsonSchemaElement> options = new ArrayList<>();
       type.forEach(t -> options.add(convertTyped(t.asText(), schema, description)));
-      return options.size() == 1 ? options.get(0) : JsonAnyOfSchema.builder().anyOf(options).description(description).build();
+      return options.size() == 1
+          ? options.get(0)
+          : JsonAnyOfSchema.builder().anyOf(options).description(description).build();
     }
-    if (type.isMissingNode() && schema.has("properties")) return convertTyped("object", schema, description);
+    if (type.isMissingNode() && schema.has("properties"))
+      return convertTyped("object", schema, description);
     return convertTyped(type.asText("string"), schema, description);
   }
 
-  private static JsonSchemaElement convertTyped(String type, JsonNode schema, @Nullable String description) {
+  private static JsonSchemaElement convertTyped(
+      String type, JsonNode schema, @Nullable String description) {
     switch (type) {
       case "object": {
         JsonObjectSchema.Builder builder = JsonObjectSchema.builder().description(description);
@@ -73,7 +84,8 @@ public final class SchemaConverter {
         schema.path("required").forEach(r -> required.add(r.asText()));
         builder.required(required);
         JsonNode additional = schema.get("additionalProperties");
-        if (additional != null && additional.isBoolean()) builder.additionalProperties(additional.asBoolean());
+        if (additional != null && additional.isBoolean())
+          builder.additionalProperties(additional.asBoolean());
         return builder.build();
       }
       case "array": {
@@ -100,7 +112,9 @@ public final class SchemaConverter {
     List<String> parts = new ArrayList<>();
     if (schema.hasNonNull("description")) parts.add(schema.get("description").asText());
     List<String> limits = new ArrayList<>();
-    for (String keyword : new String[] {"minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "pattern", "default"}) {
+    for (String keyword : new String[] {
+      "minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems", "pattern", "default"
+    }) {
       if (schema.has(keyword)) limits.add(keyword + " " + schema.get(keyword));
     }
     if (!limits.isEmpty()) parts.add("(" + String.join(", ", limits) + ")");

@@ -42,6 +42,8 @@ final class StoppableApprover implements Approver {
   }
 
   private static void decline(CompletableFuture<List<Answer>> answer, Request request) {
-    answer.complete(request.calls().stream().map(p -> new Answer(p.call().callId(), Verdict.DECLINED, p.call().args(), false)).toList());
+    answer.complete(request.calls().stream()
+        .map(p -> new Answer(p.call().callId(), Verdict.DECLINED, p.call().args(), false))
+        .toList());
   }
 }

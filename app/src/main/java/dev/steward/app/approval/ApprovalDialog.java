@@ -53,14 +53,17 @@ public final class ApprovalDialog {
       stage.initModality(Modality.WINDOW_MODAL);
     }
     VBox calls = new VBox(12);
-    for (ApprovalItem item : model.items()) calls.getChildren().add(itemView(item, model.items().size() > 1));
+    for (ApprovalItem item : model.items())
+      calls.getChildren().add(itemView(item, model.items().size() > 1));
     ScrollPane scroll = new ScrollPane(calls);
     scroll.setFitToWidth(true);
     VBox.setVgrow(scroll, Priority.ALWAYS);
 
     Label timer = new Label();
     timer.getStyleClass().add("approval-countdown");
-    timer.textProperty().bind(model.secondsLeftProperty().asString("This approval expires in %d s"));
+    timer
+        .textProperty()
+        .bind(model.secondsLeftProperty().asString("This approval expires in %d s"));
     boolean high = model.focusDenyFirst();
     approve.setText(high ? "Approve once (Ctrl+Enter)" : "Approve once (Enter)");
     deny.setText(high ? "Deny (Enter, Esc)" : "Deny (Esc)");
@@ -79,8 +82,11 @@ public final class ApprovalDialog {
     covers.setWrapText(true);
     covers.visibleProperty().bind(model.canAlwaysAllowProperty());
     covers.managedProperty().bind(covers.visibleProperty());
-    model.canAlwaysAllowProperty().addListener((o, was, now) -> covers.setText(model.alwaysAllowCovers()));
-    always.setTooltip(new javafx.scene.control.Tooltip("Approve, and from now on let these tools run in these folders without asking"));
+    model
+        .canAlwaysAllowProperty()
+        .addListener((o, was, now) -> covers.setText(model.alwaysAllowCovers()));
+    always.setTooltip(new javafx.scene.control.Tooltip(
+        "Approve, and from now on let these tools run in these folders without asking"));
     always.visibleProperty().bind(model.canAlwaysAllowProperty());
     always.managedProperty().bind(always.visibleProperty());
     always.setOnAction(e -> model.alwaysAllow());
@@ -96,7 +102,12 @@ public final class ApprovalDialog {
     root.setPadding(new Insets(16));
     root.getStyleClass().add("approval-dialog");
     Scene scene = new Scene(root, 640, Math.min(720, 260 + 240 * model.items().size()));
-    scene.getStylesheets().addAll(owner == null || owner.getScene() == null ? java.util.List.of() : owner.getScene().getStylesheets());
+    scene
+        .getStylesheets()
+        .addAll(
+            owner == null || owner.getScene() == null
+                ? java.util.List.of()
+                : owner.getScene().getStylesheets());
     scene.addEventFilter(KeyEvent.KEY_PRESSED, this::keys);
     stage.setScene(scene);
     stage.setOnCloseRequest(e -> model.deny());
@@ -133,16 +144,25 @@ public final class ApprovalDialog {
     box.getChildren().add(head);
 
     Label tool = meta("");
-    tool.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> item.tool() + " — " + item.reason(), item.shownProperty()));
+    tool.textProperty()
+        .bind(javafx.beans.binding.Bindings.createStringBinding(
+            () -> item.tool() + " — " + item.reason(), item.shownProperty()));
     box.getChildren().add(tool);
     Label touches = meta("");
     touches.setId("touches-" + item.pending().call().callId());
-    touches.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(() -> "Touches: " + String.join(", ", item.scopes()), item.scopesProperty()));
-    touches.visibleProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> !item.scopes().isEmpty(), item.scopesProperty()));
+    touches
+        .textProperty()
+        .bind(javafx.beans.binding.Bindings.createStringBinding(
+            () -> "Touches: " + String.join(", ", item.scopes()), item.scopesProperty()));
+    touches
+        .visibleProperty()
+        .bind(javafx.beans.binding.Bindings.createBooleanBinding(
+            () -> !item.scopes().isEmpty(), item.scopesProperty()));
     touches.managedProperty().bind(touches.visibleProperty());
     box.getChildren().add(touches);
     if (!item.taint().isEmpty()) {
-      Label taint = meta("Untrusted content in this conversation came from: " + String.join(", ", item.taint()));
+      Label taint = meta(
+          "Untrusted content in this conversation came from: " + String.join(", ", item.taint()));
       taint.getStyleClass().add("approval-taint");
       box.getChildren().add(taint);
     }
@@ -153,8 +173,9 @@ public final class ApprovalDialog {
     diff.setEditable(false);
     diff.setFocusTraversable(false);
     diff.textProperty().bind(item.diffProperty());
-    diff.prefRowCountProperty().bind(javafx.beans.binding.Bindings.createIntegerBinding(
-        () -> Math.min(12, (int) item.diff().lines().count() + 1), item.diffProperty()));
+    diff.prefRowCountProperty()
+        .bind(javafx.beans.binding.Bindings.createIntegerBinding(
+            () -> Math.min(12, (int) item.diff().lines().count() + 1), item.diffProperty()));
     diff.visibleProperty().bind(item.diffProperty().isNotEmpty());
     diff.managedProperty().bind(diff.visibleProperty());
     changes.visibleProperty().bind(diff.visibleProperty());
@@ -225,11 +246,14 @@ public final class ApprovalDialog {
       // the user has already gone somewhere with a key or the mouse.
       boolean[] touched = {false};
       stage.getScene().addEventFilter(KeyEvent.KEY_PRESSED, e -> touched[0] = true);
-      stage.getScene().addEventFilter(javafx.scene.input.MouseEvent.MOUSE_PRESSED, e -> touched[0] = true);
+      stage
+          .getScene()
+          .addEventFilter(javafx.scene.input.MouseEvent.MOUSE_PRESSED, e -> touched[0] = true);
       deny.requestFocus();
       approve.disabledProperty().addListener(new javafx.beans.value.ChangeListener<>() {
         @Override
-        public void changed(javafx.beans.value.ObservableValue<? extends Boolean> o, Boolean was, Boolean now) {
+        public void changed(
+            javafx.beans.value.ObservableValue<? extends Boolean> o, Boolean was, Boolean now) {
           if (now) return;
           approve.disabledProperty().removeListener(this);
           if (!touched[0]) approve.requestFocus();

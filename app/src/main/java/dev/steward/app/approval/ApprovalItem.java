@@ -39,6 +39,7 @@ public final class ApprovalItem {
   private final String originalText;
   /** The gate's preview shown, and the editor text it belongs to (null until the window's own preview came back). */
   private final ObjectProperty<Preflight.Result> shown;
+
   private final ObjectProperty<@Nullable String> shownFor = new SimpleObjectProperty<>();
   private final BooleanBinding current;
   private final StringBinding inWords;
@@ -50,10 +51,13 @@ public final class ApprovalItem {
     this.originalText = Json.pretty(pending.call().args());
     this.argsText = new SimpleStringProperty(originalText);
     this.shown = new SimpleObjectProperty<>(pending.preflight());
-    this.current = Bindings.createBooleanBinding(() -> Objects.equals(shownFor.get(), argsText.get()), shownFor, argsText);
-    this.inWords = Bindings.createStringBinding(() -> PlainWords.describe(shownCall(), shown.get()), shown);
+    this.current = Bindings.createBooleanBinding(
+        () -> Objects.equals(shownFor.get(), argsText.get()), shownFor, argsText);
+    this.inWords =
+        Bindings.createStringBinding(() -> PlainWords.describe(shownCall(), shown.get()), shown);
     this.diff = Bindings.createStringBinding(() -> diffOf(shown.get()), shown);
-    this.scopes = Bindings.createObjectBinding(() -> shown.get().paths() == null ? List.of() : shown.get().paths(), shown);
+    this.scopes = Bindings.createObjectBinding(
+        () -> shown.get().paths() == null ? List.of() : shown.get().paths(), shown);
   }
 
   public Approver.Pending pending() {
@@ -71,7 +75,9 @@ public final class ApprovalItem {
   /** The call as the shown preview describes it: the arguments that preview was made for. */
   private ProposedCall shownCall() {
     JsonNode args = shownFor.get() == null ? null : parse(shownFor.get());
-    return args == null ? pending.call() : new ProposedCall(pending.call().callId(), pending.call().tool(), args);
+    return args == null
+        ? pending.call()
+        : new ProposedCall(pending.call().callId(), pending.call().tool(), args);
   }
 
   /**
@@ -132,7 +138,9 @@ public final class ApprovalItem {
   private static String diffOf(Preflight.Result r) {
     JsonNode preview = r.preview();
     if (preview == null) return "";
-    if (preview.path("overwrites").asBoolean(false) && preview.has("diff") && preview.path("diff").asText("").isEmpty()) return NO_CHANGE;
+    if (preview.path("overwrites").asBoolean(false)
+        && preview.has("diff")
+        && preview.path("diff").asText("").isEmpty()) return NO_CHANGE;
     return preview.path("diff").asText("");
   }
 
@@ -168,7 +176,8 @@ public final class ApprovalItem {
   }
 
   /** The arguments as edited, or null when the text is not a JSON object. */
-  @Nullable JsonNode parsedArgs() {
+  @Nullable
+  JsonNode parsedArgs() {
     return parse(argsText.get());
   }
 

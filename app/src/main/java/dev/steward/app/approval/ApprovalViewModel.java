@@ -36,8 +36,10 @@ public final class ApprovalViewModel {
   private final ReadOnlyLongWrapper secondsLeft = new ReadOnlyLongWrapper();
   private final BooleanBinding canApprove;
   private final BooleanBinding canAlwaysAllow;
-  private final javafx.beans.property.ReadOnlyBooleanWrapper answered = new javafx.beans.property.ReadOnlyBooleanWrapper(false);
-  private final javafx.beans.property.ReadOnlyBooleanWrapper armed = new javafx.beans.property.ReadOnlyBooleanWrapper(false);
+  private final javafx.beans.property.ReadOnlyBooleanWrapper answered =
+      new javafx.beans.property.ReadOnlyBooleanWrapper(false);
+  private final javafx.beans.property.ReadOnlyBooleanWrapper armed =
+      new javafx.beans.property.ReadOnlyBooleanWrapper(false);
 
   /**
    * @param check the gate's preflight for (tool, edited arguments): the one place the rules live
@@ -67,17 +69,22 @@ public final class ApprovalViewModel {
       deps.add(item.problemProperty());
       deps.add(item.currentProperty());
     }
-    this.canApprove =
-        Bindings.createBooleanBinding(
-            () -> armed.get() && !answered.get() && items.stream().anyMatch(i -> i.tickedProperty().get())
-                && items.stream().filter(i -> i.tickedProperty().get())
-                    .allMatch(i -> i.problemProperty().get().isEmpty() && i.currentProperty().get()),
-            deps.toArray(Observable[]::new));
+    this.canApprove = Bindings.createBooleanBinding(
+        () -> armed.get()
+            && !answered.get()
+            && items.stream().anyMatch(i -> i.tickedProperty().get())
+            && items.stream()
+                .filter(i -> i.tickedProperty().get())
+                .allMatch(i ->
+                    i.problemProperty().get().isEmpty() && i.currentProperty().get()),
+        deps.toArray(Observable[]::new));
     // "Always allow here" is a standing grant: offered only when every ticked call may have one.
-    this.canAlwaysAllow =
-        Bindings.createBooleanBinding(
-            () -> canApprove.get() && items.stream().filter(i -> i.tickedProperty().get()).allMatch(ApprovalItem::alwaysAllowOffered),
-            canApprove);
+    this.canAlwaysAllow = Bindings.createBooleanBinding(
+        () -> canApprove.get()
+            && items.stream()
+                .filter(i -> i.tickedProperty().get())
+                .allMatch(ApprovalItem::alwaysAllowOffered),
+        canApprove);
     // What the dialog shows comes from the window's own preview of the arguments in the editor.
     items.forEach(this::validate);
     tick();
@@ -95,25 +102,28 @@ public final class ApprovalViewModel {
     }
     String text = item.argsTextProperty().get();
     item.setProblem("Checking…");
-    check.apply(item.tool(), args)
-        .whenComplete(
-            (result, error) ->
-                ui.execute(
-                    () -> {
-                      if (!text.equals(item.argsTextProperty().get())) return; // a newer edit is being checked
-                      if (error != null) {
-                        item.setProblem("Could not check the arguments: " + error.getMessage());
-                        return;
-                      }
-                      item.show(text, result);
-                      if (Preflight.DENY.equals(result.decision())) {
-                        String where = result.field() == null || result.field().isEmpty() ? "" : " (at " + result.field() + ")";
-                        item.setProblem(
-                            (ToolErrorCodes.VALIDATION_ERROR.equals(result.code()) ? "Invalid: " : "Not allowed: ") + result.reason() + where);
-                      } else {
-                        item.setProblem("");
-                      }
-                    }));
+    check
+        .apply(item.tool(), args)
+        .whenComplete((result, error) -> ui.execute(() -> {
+          if (!text.equals(item.argsTextProperty().get())) return; // a newer edit is being checked
+          if (error != null) {
+            item.setProblem("Could not check the arguments: " + error.getMessage());
+            return;
+          }
+          item.show(text, result);
+          if (Preflight.DENY.equals(result.decision())) {
+            String where = result.field() == null || result.field().isEmpty()
+                ? ""
+                : " (at " + result.field() + ")";
+            item.setProblem((ToolErrorCodes.VALIDATION_ERROR.equals(result.code())
+                    ? "Invalid: "
+                    : "Not allowed: ")
+                + result.reason()
+                + where);
+          } else {
+            item.setProblem("");
+          }
+        }));
   }
 
   /**
@@ -127,7 +137,8 @@ public final class ApprovalViewModel {
 
   /** Updates the countdown; at zero the approval ends as expired. Call about once a second. */
   public void tick() {
-    long left = Math.max(0, Duration.between(clock.instant(), request.deadline()).toMillis() + 999) / 1000;
+    long left =
+        Math.max(0, Duration.between(clock.instant(), request.deadline()).toMillis() + 999) / 1000;
     secondsLeft.set(left);
     if (left == 0) expire();
   }
@@ -149,10 +160,15 @@ public final class ApprovalViewModel {
       String id = i.pending().call().callId();
       if (i.tickedProperty().get()) {
         // Approve is on only while every ticked call's arguments parse (canApprove).
-        answers.add(new Approver.Answer(id, Approver.Verdict.APPROVED, java.util.Objects.requireNonNull(i.parsedArgs()), always,
+        answers.add(new Approver.Answer(
+            id,
+            Approver.Verdict.APPROVED,
+            java.util.Objects.requireNonNull(i.parsedArgs()),
+            always,
             always ? i.grantFolders() : List.of()));
       } else {
-        answers.add(new Approver.Answer(id, Approver.Verdict.DECLINED, i.pending().call().args(), false));
+        answers.add(new Approver.Answer(
+            id, Approver.Verdict.DECLINED, i.pending().call().args(), false));
       }
     }
     finish(answers);
@@ -172,7 +188,10 @@ public final class ApprovalViewModel {
   }
 
   private List<Approver.Answer> all(Approver.Verdict verdict) {
-    return items.stream().map(i -> new Approver.Answer(i.pending().call().callId(), verdict, i.pending().call().args(), false)).toList();
+    return items.stream()
+        .map(i -> new Approver.Answer(
+            i.pending().call().callId(), verdict, i.pending().call().args(), false))
+        .toList();
   }
 
   /** Focus starts on Deny when anything in the dialog is high risk. */
@@ -208,13 +227,19 @@ public final class ApprovalViewModel {
   public String alwaysAllowCovers() {
     List<String> parts = new ArrayList<>();
     for (ApprovalItem i : items) {
-      if (i.tickedProperty().get() && i.alwaysAllowOffered()) parts.add(i.tool() + " in " + String.join(", ", i.grantFolders()));
+      if (i.tickedProperty().get() && i.alwaysAllowOffered())
+        parts.add(i.tool() + " in " + String.join(", ", i.grantFolders()));
     }
-    return parts.isEmpty() ? "" : "Always allow: " + String.join("; ", parts) + " — from now on, until you revoke it in Settings.";
+    return parts.isEmpty()
+        ? ""
+        : "Always allow: " + String.join("; ", parts)
+            + " — from now on, until you revoke it in Settings.";
   }
 
   public String title() {
     int n = items.size();
-    return n == 1 ? "Steward asks before it acts" : "Steward asks before it acts — " + n + " actions";
+    return n == 1
+        ? "Steward asks before it acts"
+        : "Steward asks before it acts — " + n + " actions";
   }
 }

@@ -25,13 +25,16 @@ public final class FxApprover implements Approver {
   @Override
   public CompletableFuture<List<Answer>> review(Request request) {
     CompletableFuture<List<Answer>> answer = new CompletableFuture<>();
-    Platform.runLater(
-        () -> {
-          ApprovalViewModel model =
-              new ApprovalViewModel(
-                  request, answer, Clock.systemUTC(), (tool, args) -> link.preview(new Preflight.Params(request.traceId(), tool, args, request.conversationId())), Platform::runLater);
-          new ApprovalDialog(model, owner.get()).show();
-        });
+    Platform.runLater(() -> {
+      ApprovalViewModel model = new ApprovalViewModel(
+          request,
+          answer,
+          Clock.systemUTC(),
+          (tool, args) -> link.preview(
+              new Preflight.Params(request.traceId(), tool, args, request.conversationId())),
+          Platform::runLater);
+      new ApprovalDialog(model, owner.get()).show();
+    });
     return answer;
   }
 }

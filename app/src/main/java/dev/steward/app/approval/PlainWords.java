@@ -18,9 +18,12 @@ final class PlainWords {
       boolean overwrites = preview.path("overwrites").asBoolean(false);
       switch (preview.get("operation").asText()) {
         case "write":
-          return overwrites ? "Overwrite " + path + " (the changes are below; the old text is kept for undo)" : "Create the file " + path;
+          return overwrites
+              ? "Overwrite " + path + " (the changes are below; the old text is kept for undo)"
+              : "Create the file " + path;
         case "move":
-          return "Move " + path + " to " + to + (overwrites ? ", replacing what is there (kept for undo)" : "");
+          return "Move " + path + " to " + to
+              + (overwrites ? ", replacing what is there (kept for undo)" : "");
         case "delete":
           return "Delete " + path + " (it goes to the undo area, so it can be restored)";
         case "mkdir":
@@ -37,7 +40,8 @@ final class PlainWords {
       case "notify.send":
         return "Show the notification \"" + args.path("title").asText("") + "\"";
       case "apps.open":
-        return "Open the app " + args.path("app").asText("?") + (args.hasNonNull("target") ? " with " + args.get("target").asText() : "");
+        return "Open the app " + args.path("app").asText("?")
+            + (args.hasNonNull("target") ? " with " + args.get("target").asText() : "");
       case "browser.open_url":
         return "Open " + args.path("url").asText("?") + " in the browser and read the page";
       default:

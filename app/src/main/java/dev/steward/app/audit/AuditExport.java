@@ -16,18 +16,46 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AuditExport {
 
-  static final List<String> COLUMNS =
-      List.of("audit_id", "kind", "started_at", "ended_at", "trace_id", "call_id", "tool", "decision", "reason", "result",
-          "error_code", "summary", "args_preview", "args_hash", "token_id", "row_hash");
+  static final List<String> COLUMNS = List.of(
+      "audit_id",
+      "kind",
+      "started_at",
+      "ended_at",
+      "trace_id",
+      "call_id",
+      "tool",
+      "decision",
+      "reason",
+      "result",
+      "error_code",
+      "summary",
+      "args_preview",
+      "args_hash",
+      "token_id",
+      "row_hash");
 
   private AuditExport() {}
 
   public static void csv(List<Audit.Row> rows, Path file) throws IOException {
     StringBuilder out = new StringBuilder(String.join(",", COLUMNS)).append("\r\n");
     for (Audit.Row r : rows) {
-      List<@Nullable Object> cells =
-          java.util.Arrays.asList(r.auditId(), r.kind(), r.startedAt(), r.endedAt(), r.traceId(), r.callId(), r.tool(), r.decision(), r.reason(),
-              r.result(), r.errorCode(), r.summary(), r.argsPreview(), r.argsHash(), r.tokenId(), r.rowHash());
+      List<@Nullable Object> cells = java.util.Arrays.asList(
+          r.auditId(),
+          r.kind(),
+          r.startedAt(),
+          r.endedAt(),
+          r.traceId(),
+          r.callId(),
+          r.tool(),
+          r.decision(),
+          r.reason(),
+          r.result(),
+          r.errorCode(),
+          r.summary(),
+          r.argsPreview(),
+          r.argsHash(),
+          r.tokenId(),
+          r.rowHash());
       for (int i = 0; i < cells.size(); i++) {
         if (i > 0) out.append(',');
         out.append(cell(cells.get(i)));
@@ -38,14 +66,16 @@ public final class AuditExport {
   }
 
   public static void json(List<Audit.Row> rows, Path file) throws IOException {
-    AtomicFiles.write(file, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsBytes(rows), false);
+    AtomicFiles.write(
+        file, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsBytes(rows), false);
   }
 
   static String cell(@Nullable Object value) {
     if (value == null) return "";
     String s = value.toString();
     if (!s.isEmpty() && "=+-@\t\r".indexOf(s.charAt(0)) >= 0) s = "'" + s;
-    if (s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r")) s = "\"" + s.replace("\"", "\"\"") + "\"";
+    if (s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r"))
+      s = "\"" + s.replace("\"", "\"\"") + "\"";
     return s;
   }
 }

@@ -6,7 +6,12 @@ import org.jspecify.annotations.Nullable;
 
 /** The panel's filters; empty fields do not filter. */
 public record AuditFilter(
-    @Nullable String tool, @Nullable String decision, @Nullable String result, @Nullable String text, @Nullable Instant since, @Nullable Instant until) {
+    @Nullable String tool,
+    @Nullable String decision,
+    @Nullable String result,
+    @Nullable String text,
+    @Nullable Instant since,
+    @Nullable Instant until) {
 
   public AuditFilter {
     tool = blankToNull(tool);

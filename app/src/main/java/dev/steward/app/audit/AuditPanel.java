@@ -37,7 +37,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AuditPanel extends BorderPane {
 
-  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
 
   private final AuditViewModel model;
   private final BiFunction<String, String, @Nullable Path> chooseExportFile;
@@ -45,7 +46,8 @@ public final class AuditPanel extends BorderPane {
   /**
    * @param chooseExportFile (title, suggested name) → where to export, or null when cancelled
    */
-  public AuditPanel(AuditViewModel model, BiFunction<String, String, @Nullable Path> chooseExportFile) {
+  public AuditPanel(
+      AuditViewModel model, BiFunction<String, String, @Nullable Path> chooseExportFile) {
     this.model = model;
     this.chooseExportFile = chooseExportFile;
     getStyleClass().add("audit-panel");
@@ -55,7 +57,8 @@ public final class AuditPanel extends BorderPane {
   }
 
   /** A save dialog owned by {@code owner}. */
-  public static BiFunction<String, String, @Nullable Path> fileChooser(java.util.function.Supplier<@Nullable Window> owner) {
+  public static BiFunction<String, String, @Nullable Path> fileChooser(
+      java.util.function.Supplier<@Nullable Window> owner) {
     return (title, name) -> {
       FileChooser chooser = new FileChooser();
       chooser.setTitle(title);
@@ -116,23 +119,35 @@ public final class AuditPanel extends BorderPane {
     table.getColumns().add(column("Time", 125, r -> TIME.format(r.startedAt())));
     table.getColumns().add(column("Tool", 125, r -> r.tool() == null ? "" : r.tool()));
     table.getColumns().add(column("Decision", 80, r -> r.decision() == null ? "" : r.decision()));
-    table.getColumns().add(column("Result", 60, r -> r.result() == null ? "" : r.errorCode() == null ? r.result() : r.errorCode()));
+    table
+        .getColumns()
+        .add(column(
+            "Result",
+            60,
+            r -> r.result() == null ? "" : r.errorCode() == null ? r.result() : r.errorCode()));
     table.getColumns().add(column("Time taken", 70, AuditViewModel::duration));
-    table.getColumns().add(column("Summary", 220, r -> r.summary() != null ? r.summary() : r.reason() == null ? "" : r.reason()));
+    table
+        .getColumns()
+        .add(column(
+            "Summary",
+            220,
+            r -> r.summary() != null ? r.summary() : r.reason() == null ? "" : r.reason()));
     table.setPlaceholder(new Label("No calls match."));
     table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-    table.setRowFactory(
-        t -> {
-          TableRow<Audit.Row> row = new TableRow<>();
-          row.itemProperty().addListener((o, was, now) -> {
-            row.getStyleClass().removeAll("audit-blocked", "audit-error");
-            if (now != null && (Decision.BLOCKED.wire().equals(now.decision()) || Decision.DENIED.wire().equals(now.decision()))) {
-              row.getStyleClass().add("audit-blocked");
-            }
-            if (now != null && Outcome.ERROR.wire().equals(now.result())) row.getStyleClass().add("audit-error");
-          });
-          return row;
-        });
+    table.setRowFactory(t -> {
+      TableRow<Audit.Row> row = new TableRow<>();
+      row.itemProperty().addListener((o, was, now) -> {
+        row.getStyleClass().removeAll("audit-blocked", "audit-error");
+        if (now != null
+            && (Decision.BLOCKED.wire().equals(now.decision())
+                || Decision.DENIED.wire().equals(now.decision()))) {
+          row.getStyleClass().add("audit-blocked");
+        }
+        if (now != null && Outcome.ERROR.wire().equals(now.result()))
+          row.getStyleClass().add("audit-error");
+      });
+      return row;
+    });
     model.selectedProperty().bind(table.getSelectionModel().selectedItemProperty());
     TextArea details = new TextArea();
     details.setId("audit-details");
@@ -144,7 +159,8 @@ public final class AuditPanel extends BorderPane {
     return split;
   }
 
-  private static TableColumn<Audit.Row, String> column(String title, double width, java.util.function.Function<Audit.Row, String> value) {
+  private static TableColumn<Audit.Row, String> column(
+      String title, double width, java.util.function.Function<Audit.Row, String> value) {
     TableColumn<Audit.Row, String> c = new TableColumn<>(title);
     c.setPrefWidth(width);
     c.setSortable(false); // the log's order is its meaning
@@ -156,7 +172,10 @@ public final class AuditPanel extends BorderPane {
     Label chain = new Label();
     chain.setId("audit-chain");
     chain.textProperty().bind(model.chainProperty());
-    model.chainBrokenProperty().addListener((o, was, now) -> chain.getStyleClass().setAll(now ? "audit-chain-broken" : "audit-chain"));
+    model
+        .chainBrokenProperty()
+        .addListener((o, was, now) ->
+            chain.getStyleClass().setAll(now ? "audit-chain-broken" : "audit-chain"));
     Button verify = new Button("Verify");
     verify.setId("audit-verify");
     verify.setOnAction(e -> model.verify());
@@ -191,9 +210,11 @@ public final class AuditPanel extends BorderPane {
     DaemonThreads.start("steward-export", () -> {
       try {
         int n = model.export(file);
-        javafx.application.Platform.runLater(() -> model.reportStatus("Exported " + n + " rows to " + file));
+        javafx.application.Platform.runLater(
+            () -> model.reportStatus("Exported " + n + " rows to " + file));
       } catch (Exception ex) {
-        javafx.application.Platform.runLater(() -> model.reportStatus("Export failed: " + ex.getMessage()));
+        javafx.application.Platform.runLater(
+            () -> model.reportStatus("Export failed: " + ex.getMessage()));
       }
     });
   }

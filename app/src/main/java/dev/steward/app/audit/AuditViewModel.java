@@ -85,7 +85,8 @@ public final class AuditViewModel {
     this.background = background;
     this.ui = ui;
     this.clock = clock;
-    this.canUndo = Bindings.createBooleanBinding(() -> undoable(selected.get(), undoableTools.get()), selected, undoableTools);
+    this.canUndo = Bindings.createBooleanBinding(
+        () -> undoable(selected.get(), undoableTools.get()), selected, undoableTools);
     selected.addListener((o, was, now) -> details.set(now == null ? "" : describe(now)));
   }
 
@@ -106,13 +107,15 @@ public final class AuditViewModel {
 
   public AuditFilter filter() {
     Instant now = clock.instant();
-    Instant since =
-        switch (range.get()) {
-          case ANY -> null;
-          case LAST_HOUR -> now.minus(Duration.ofHours(1));
-          case TODAY -> LocalDate.now(clock.withZone(ZoneId.systemDefault())).atStartOfDay(ZoneId.systemDefault()).toInstant();
-          case LAST_7_DAYS -> now.minus(Duration.ofDays(7));
-        };
+    Instant since = switch (range.get()) {
+      case ANY -> null;
+      case LAST_HOUR -> now.minus(Duration.ofHours(1));
+      case TODAY ->
+        LocalDate.now(clock.withZone(ZoneId.systemDefault()))
+            .atStartOfDay(ZoneId.systemDefault())
+            .toInstant();
+      case LAST_7_DAYS -> now.minus(Duration.ofDays(7));
+    };
     return new AuditFilter(tool.get(), decision.get(), result.get(), text.get(), since, null);
   }
 
@@ -132,22 +135,20 @@ public final class AuditViewModel {
     if (s == null) return;
     AuditFilter f = filter();
     long mine = ++generation;
-    background.execute(
-        () -> {
-          refreshQueued.set(false);
-          try {
-            Audit.QueryResult page = s.query(f.params(PAGE, null));
-            ui.execute(
-                () -> {
-                  if (mine != generation) return; // a newer filter won
-                  rows.setAll(page.rows());
-                  cursor = page.nextCursor();
-                  hasMore.set(cursor != null);
-                });
-          } catch (RuntimeException e) {
-            ui.execute(() -> status.set("Could not read the audit log: " + e.getMessage()));
-          }
+    background.execute(() -> {
+      refreshQueued.set(false);
+      try {
+        Audit.QueryResult page = s.query(f.params(PAGE, null));
+        ui.execute(() -> {
+          if (mine != generation) return; // a newer filter won
+          rows.setAll(page.rows());
+          cursor = page.nextCursor();
+          hasMore.set(cursor != null);
         });
+      } catch (RuntimeException e) {
+        ui.execute(() -> status.set("Could not read the audit log: " + e.getMessage()));
+      }
+    });
   }
 
   /** Appends the next page. */
@@ -157,21 +158,19 @@ public final class AuditViewModel {
     if (s == null || from == null) return;
     AuditFilter f = filter();
     long mine = generation;
-    background.execute(
-        () -> {
-          try {
-            Audit.QueryResult page = s.query(f.params(PAGE, from));
-            ui.execute(
-                () -> {
-                  if (mine != generation || !from.equals(cursor)) return;
-                  rows.addAll(page.rows());
-                  cursor = page.nextCursor();
-                  hasMore.set(cursor != null);
-                });
-          } catch (RuntimeException e) {
-            ui.execute(() -> status.set("Could not read the audit log: " + e.getMessage()));
-          }
+    background.execute(() -> {
+      try {
+        Audit.QueryResult page = s.query(f.params(PAGE, from));
+        ui.execute(() -> {
+          if (mine != generation || !from.equals(cursor)) return;
+          rows.addAll(page.rows());
+          cursor = page.nextCursor();
+          hasMore.set(cursor != null);
         });
+      } catch (RuntimeException e) {
+        ui.execute(() -> status.set("Could not read the audit log: " + e.getMessage()));
+      }
+    });
   }
 
   /** A call finished somewhere: show it (one refresh however many arrive at once). */
@@ -184,21 +183,21 @@ public final class AuditViewModel {
     AuditSource s = source;
     if (s == null) return;
     ui.execute(() -> chain.set("Checking the chain…"));
-    background.execute(
-        () -> {
-          try {
-            Audit.VerifyResult v = s.verify();
-            ui.execute(
-                () -> {
-                  chainBroken.set(!v.ok());
-                  chain.set(v.ok()
-                      ? "Chain verified: " + v.rowsChecked() + " rows"
-                      : "Chain broken at row " + v.firstBadRow() + (v.problem() == null ? "" : ": " + v.problem()));
-                });
-          } catch (RuntimeException e) {
-            ui.execute(() -> chain.set("Could not check the chain: " + e.getMessage()));
-          }
+    background.execute(() -> {
+      try {
+        Audit.VerifyResult v = s.verify();
+        ui.execute(() -> {
+          chainBroken.set(!v.ok());
+          chain.set(
+              v.ok()
+                  ? "Chain verified: " + v.rowsChecked() + " rows"
+                  : "Chain broken at row " + v.firstBadRow()
+                      + (v.problem() == null ? "" : ": " + v.problem()));
         });
+      } catch (RuntimeException e) {
+        ui.execute(() -> chain.set("Could not check the chain: " + e.getMessage()));
+      }
+    });
   }
 
   /** Undoes the selected call (the service refuses when the file changed since). */
@@ -206,19 +205,21 @@ public final class AuditViewModel {
     AuditSource s = source;
     Audit.Row row = selected.get();
     if (s == null || !undoable(row, undoableTools.get())) return;
-    background.execute(
-        () -> {
-          try {
-            ToolResult r = s.undo(row.auditId());
-            ui.execute(
-                () -> {
-                  status.set(r.ok() ? "Undone: " + row.tool() + " (row " + row.auditId() + ")" : "Undo refused: " + (r.error() == null ? "no reason given" : r.error().message()));
-                  refresh();
-                });
-          } catch (RuntimeException e) {
-            ui.execute(() -> status.set("Undo failed: " + e.getMessage()));
-          }
+    background.execute(() -> {
+      try {
+        ToolResult r = s.undo(row.auditId());
+        ui.execute(() -> {
+          status.set(
+              r.ok()
+                  ? "Undone: " + row.tool() + " (row " + row.auditId() + ")"
+                  : "Undo refused: "
+                      + (r.error() == null ? "no reason given" : r.error().message()));
+          refresh();
         });
+      } catch (RuntimeException e) {
+        ui.execute(() -> status.set("Undo failed: " + e.getMessage()));
+      }
+    });
   }
 
   /** Every row the filters match, all pages. Runs on the caller's thread. */
@@ -253,8 +254,11 @@ public final class AuditViewModel {
   }
 
   static boolean undoable(Audit.@Nullable Row row, Set<String> undoableTools) {
-    return row != null && AuditKind.DECISION.wire().equals(row.kind()) && undoableTools.contains(row.tool())
-        && (Decision.ALLOWED.wire().equals(row.decision()) || Decision.CONFIRMED.wire().equals(row.decision()));
+    return row != null
+        && AuditKind.DECISION.wire().equals(row.kind())
+        && undoableTools.contains(row.tool())
+        && (Decision.ALLOWED.wire().equals(row.decision())
+            || Decision.CONFIRMED.wire().equals(row.decision()));
   }
 
   static String describe(Audit.Row r) {
@@ -263,13 +267,24 @@ public final class AuditViewModel {
     line(s, "Tool", r.tool());
     line(s, "Decision", r.decision());
     line(s, "Reason", r.reason());
-    line(s, "Result", r.result() == null ? null : r.result() + (r.errorCode() == null ? "" : " " + r.errorCode()));
+    line(
+        s,
+        "Result",
+        r.result() == null
+            ? null
+            : r.result() + (r.errorCode() == null ? "" : " " + r.errorCode()));
     line(s, "Summary", r.summary());
     line(s, "Arguments", r.argsPreview());
     line(s, "Argument hash", r.argsHash());
     line(s, "Token", r.tokenId());
     line(s, "Started", r.startedAt().toString());
-    line(s, "Ended", r.endedAt() == null ? null : r.endedAt() + " (" + Duration.between(r.startedAt(), r.endedAt()).toMillis() + " ms)");
+    line(
+        s,
+        "Ended",
+        r.endedAt() == null
+            ? null
+            : r.endedAt() + " (" + Duration.between(r.startedAt(), r.endedAt()).toMillis()
+                + " ms)");
     line(s, "Trace", r.traceId());
     line(s, "Call", r.callId());
     line(s, "Row hash", r.rowHash());
@@ -277,11 +292,14 @@ public final class AuditViewModel {
   }
 
   private static void line(StringBuilder s, String label, @Nullable String value) {
-    if (value != null && !value.isEmpty()) s.append(label).append(": ").append(value).append('\n');
+    if (value != null && !value.isEmpty())
+      s.append(label).append(": ").append(value).append('\n');
   }
 
   public static String duration(Audit.Row r) {
-    return r.endedAt() == null ? "" : Duration.between(r.startedAt(), r.endedAt()).toMillis() + " ms";
+    return r.endedAt() == null
+        ? ""
+        : Duration.between(r.startedAt(), r.endedAt()).toMillis() + " ms";
   }
 
   public ObservableList<Audit.Row> rows() {

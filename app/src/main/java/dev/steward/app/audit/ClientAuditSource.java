@@ -36,6 +36,9 @@ public final class ClientAuditSource implements AuditSource {
 
   @Override
   public Set<String> undoableTools() {
-    return ui.tools().stream().filter(ToolDefinition::undoable).map(ToolDefinition::name).collect(Collectors.toUnmodifiableSet());
+    return ui.tools().stream()
+        .filter(ToolDefinition::undoable)
+        .map(ToolDefinition::name)
+        .collect(Collectors.toUnmodifiableSet());
   }
 }

@@ -26,7 +26,8 @@ public final class CallCard implements ChatEntry {
   private final Risk risk;
   private final ReadOnlyStringWrapper summary;
   private final ReadOnlyStringWrapper arguments;
-  private final ReadOnlyObjectWrapper<CallState> state = new ReadOnlyObjectWrapper<>(CallState.CHECKING);
+  private final ReadOnlyObjectWrapper<CallState> state =
+      new ReadOnlyObjectWrapper<>(CallState.CHECKING);
   private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
   private final ReadOnlyStringWrapper result = new ReadOnlyStringWrapper("");
 
@@ -39,7 +40,15 @@ public final class CallCard implements ChatEntry {
   }
 
   /** A card from a saved conversation, as it last was. */
-  public CallCard(String callId, String tool, Risk risk, String summary, String arguments, CallState state, String detail, String result) {
+  public CallCard(
+      String callId,
+      String tool,
+      Risk risk,
+      String summary,
+      String arguments,
+      CallState state,
+      String detail,
+      String result) {
     this.callId = callId;
     this.tool = tool;
     this.risk = risk;

@@ -60,8 +60,10 @@ final class CallCardView extends VBox {
     audit.setId("audit-link-" + card.callId());
     audit.getStyleClass().add("call-audit-link");
     audit.setOnAction(e -> showInAudit.run());
-    audit.visibleProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(
-        () -> card.state().finished(), card.stateProperty()));
+    audit
+        .visibleProperty()
+        .bind(javafx.beans.binding.Bindings.createBooleanBinding(
+            () -> card.state().finished(), card.stateProperty()));
     audit.managedProperty().bind(audit.visibleProperty());
 
     getChildren().addAll(head, summary, detail, expander, audit);
@@ -71,7 +73,8 @@ final class CallCardView extends VBox {
 
   private void showState(CallState s, Label label) {
     label.setText(s.label());
-    for (CallState each : CallState.values()) getStyleClass().remove("state-" + each.name().toLowerCase(java.util.Locale.ROOT));
+    for (CallState each : CallState.values())
+      getStyleClass().remove("state-" + each.name().toLowerCase(java.util.Locale.ROOT));
     getStyleClass().add("state-" + s.name().toLowerCase(java.util.Locale.ROOT));
   }
 }

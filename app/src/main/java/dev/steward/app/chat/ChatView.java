@@ -92,22 +92,21 @@ public final class ChatView extends BorderPane {
   private Node inputBar() {
     TextArea input = new TextArea();
     input.setId("input");
-    input.setPromptText("Ask Steward… (Enter sends, Shift+Enter for a new line, /help for commands)");
+    input.setPromptText(
+        "Ask Steward… (Enter sends, Shift+Enter for a new line, /help for commands)");
     input.setWrapText(true);
     input.setPrefRowCount(2);
     input.textProperty().bindBidirectional(model.inputProperty());
-    input.addEventFilter(
-        KeyEvent.KEY_PRESSED,
-        e -> {
-          if (e.getCode() == KeyCode.ENTER) {
-            if (e.isShiftDown()) {
-              input.insertText(input.getCaretPosition(), "\n");
-            } else {
-              model.send();
-            }
-            e.consume();
-          }
-        });
+    input.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
+      if (e.getCode() == KeyCode.ENTER) {
+        if (e.isShiftDown()) {
+          input.insertText(input.getCaretPosition(), "\n");
+        } else {
+          model.send();
+        }
+        e.consume();
+      }
+    });
     Button send = new Button("Send");
     send.setId("send");
     send.getStyleClass().add("accent");
@@ -127,16 +126,21 @@ public final class ChatView extends BorderPane {
 
   private void entriesChanged(ListChangeListener.Change<? extends ChatEntry> change) {
     while (change.next()) {
-      if (change.wasRemoved()) conversation.getChildren().remove(change.getFrom(), change.getFrom() + change.getRemovedSize());
+      if (change.wasRemoved())
+        conversation
+            .getChildren()
+            .remove(change.getFrom(), change.getFrom() + change.getRemovedSize());
       if (change.wasAdded()) {
         int at = change.getFrom();
-        for (ChatEntry e : change.getAddedSubList()) conversation.getChildren().add(at++, viewOf(e));
+        for (ChatEntry e : change.getAddedSubList())
+          conversation.getChildren().add(at++, viewOf(e));
       }
     }
   }
 
   private Node viewOf(ChatEntry entry) {
-    if (entry instanceof CallCard card) return new CallCardView(card, () -> model.showInAudit(card));
+    if (entry instanceof CallCard card)
+      return new CallCardView(card, () -> model.showInAudit(card));
     MessageEntry m = (MessageEntry) entry;
     Node content;
     if (m.kind() == MessageEntry.Kind.ASSISTANT) {

@@ -38,7 +38,8 @@ public final class ChatViewModel {
   private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(false);
   private final ReadOnlyStringWrapper banner = new ReadOnlyStringWrapper("");
   private final ReadOnlyStringWrapper modelName = new ReadOnlyStringWrapper("");
-  private final ReadOnlyObjectWrapper<ServiceState> service = new ReadOnlyObjectWrapper<>(ServiceState.STARTING);
+  private final ReadOnlyObjectWrapper<ServiceState> service =
+      new ReadOnlyObjectWrapper<>(ServiceState.STARTING);
   private final ObjectProperty<@Nullable Conversation> conversation = new SimpleObjectProperty<>();
   private final Map<String, CallCard> cards = new HashMap<>();
   private final List<Runnable> turnFinished = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -48,9 +49,11 @@ public final class ChatViewModel {
   /** @param ui runs a change on the UI thread ({@code Platform::runLater}; direct in tests) */
   public ChatViewModel(Executor ui) {
     this.ui = ui;
-    this.canSend =
-        Bindings.createBooleanBinding(
-            () -> !busy.get() && conversation.get() != null && !input.get().isBlank(), busy, conversation, input);
+    this.canSend = Bindings.createBooleanBinding(
+        () -> !busy.get() && conversation.get() != null && !input.get().isBlank(),
+        busy,
+        conversation,
+        input);
   }
 
   /** Where a card's "Show in audit log" goes: the audit panel, filtered by the text given. */
@@ -123,11 +126,10 @@ public final class ChatViewModel {
     @Override
     public void modelReady(String name) {
       // The model server may have come up after the window opened: the banner no longer applies.
-      ui.execute(
-          () -> {
-            modelName.set(name);
-            banner.set("");
-          });
+      ui.execute(() -> {
+        modelName.set(name);
+        banner.set("");
+      });
     }
 
     @Override
@@ -161,30 +163,27 @@ public final class ChatViewModel {
 
     @Override
     public void assistantFinished() {
-      ui.execute(
-          () -> {
-            flushTokens();
-            current = null;
-          });
+      ui.execute(() -> {
+        flushTokens();
+        current = null;
+      });
     }
 
     @Override
     public void callProposed(ProposedCall call) {
-      ui.execute(
-          () -> {
-            CallCard card = new CallCard(call);
-            cards.put(call.callId(), card);
-            entries.add(card);
-          });
+      ui.execute(() -> {
+        CallCard card = new CallCard(call);
+        cards.put(call.callId(), card);
+        entries.add(card);
+      });
     }
 
     @Override
     public void callUpdated(CallUpdate update) {
-      ui.execute(
-          () -> {
-            CallCard card = cards.get(update.callId());
-            if (card != null) card.apply(update);
-          });
+      ui.execute(() -> {
+        CallCard card = cards.get(update.callId());
+        if (card != null) card.apply(update);
+      });
     }
 
     @Override

@@ -9,7 +9,12 @@ import org.jspecify.annotations.Nullable;
  * approval dialog stays open, which is also the lifetime of the token it mints.
  */
 public record AppSettings(
-    String ollamaUrl, @Nullable String model, String hotkey, String theme, int confirmTtlS, int stepLimit) {
+    String ollamaUrl,
+    @Nullable String model,
+    String hotkey,
+    String theme,
+    int confirmTtlS,
+    int stepLimit) {
 
   public static final String DEFAULT_URL = "http://localhost:11434";
   public static final int DEFAULT_CONFIRM_TTL_S = 120;
@@ -28,7 +33,8 @@ public record AppSettings(
   }
 
   public static AppSettings defaults() {
-    return new AppSettings(DEFAULT_URL, null, "ctrl alt SPACE", "light", DEFAULT_CONFIRM_TTL_S, DEFAULT_STEP_LIMIT);
+    return new AppSettings(
+        DEFAULT_URL, null, "ctrl alt SPACE", "light", DEFAULT_CONFIRM_TTL_S, DEFAULT_STEP_LIMIT);
   }
 
   public AppSettings withOllamaUrl(String url) {

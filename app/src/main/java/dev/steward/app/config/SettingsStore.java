@@ -48,9 +48,11 @@ public final class SettingsStore {
     AppSettings own = loadFile().settings();
     AppSettings next = change.apply(withEnv(own));
     String url = env.get(URL);
-    if (url != null && !url.isBlank() && next.ollamaUrl().equals(url.strip())) next = next.withOllamaUrl(own.ollamaUrl());
+    if (url != null && !url.isBlank() && next.ollamaUrl().equals(url.strip()))
+      next = next.withOllamaUrl(own.ollamaUrl());
     String model = env.get(MODEL);
-    if (model != null && !model.isBlank() && model.equals(next.model())) next = next.withModel(own.model());
+    if (model != null && !model.isBlank() && model.equals(next.model()))
+      next = next.withModel(own.model());
     save(next);
     return withEnv(next);
   }

@@ -28,13 +28,16 @@ public final class HistoryStore implements AutoCloseable {
   }
 
   public static HistoryStore open(Path dataDir) throws SQLException {
-    Connection c = DriverManager.getConnection("jdbc:h2:file:" + dataDir.resolve("chat-history").toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE");
+    Connection c = DriverManager.getConnection("jdbc:h2:file:"
+        + dataDir.resolve("chat-history").toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE");
     try (Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE IF NOT EXISTS conversation (id VARCHAR(64) PRIMARY KEY, title VARCHAR(200) NOT NULL,"
-          + " created_at TIMESTAMP WITH TIME ZONE NOT NULL, updated_at TIMESTAMP WITH TIME ZONE NOT NULL)");
-      s.execute("CREATE TABLE IF NOT EXISTS entry (conversation_id VARCHAR(64) NOT NULL, seq INT NOT NULL, kind VARCHAR(16) NOT NULL,"
-          + " text CLOB, call_id VARCHAR(80), tool VARCHAR(200), risk VARCHAR(16), state VARCHAR(16), summary VARCHAR(400),"
-          + " arguments CLOB, result CLOB, PRIMARY KEY (conversation_id, seq))");
+      s.execute(
+          "CREATE TABLE IF NOT EXISTS conversation (id VARCHAR(64) PRIMARY KEY, title VARCHAR(200) NOT NULL,"
+              + " created_at TIMESTAMP WITH TIME ZONE NOT NULL, updated_at TIMESTAMP WITH TIME ZONE NOT NULL)");
+      s.execute(
+          "CREATE TABLE IF NOT EXISTS entry (conversation_id VARCHAR(64) NOT NULL, seq INT NOT NULL, kind VARCHAR(16) NOT NULL,"
+              + " text CLOB, call_id VARCHAR(80), tool VARCHAR(200), risk VARCHAR(16), state VARCHAR(16), summary VARCHAR(400),"
+              + " arguments CLOB, result CLOB, PRIMARY KEY (conversation_id, seq))");
     }
     c.setAutoCommit(false);
     c.commit();
@@ -44,8 +47,11 @@ public final class HistoryStore implements AutoCloseable {
   public synchronized List<Conversation> list() throws SQLException {
     List<Conversation> out = new ArrayList<>();
     try (Statement s = db.createStatement();
-        ResultSet rs = s.executeQuery("SELECT id, title, updated_at FROM conversation ORDER BY updated_at DESC")) {
-      while (rs.next()) out.add(new Conversation(rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant()));
+        ResultSet rs = s.executeQuery(
+            "SELECT id, title, updated_at FROM conversation ORDER BY updated_at DESC")) {
+      while (rs.next())
+        out.add(new Conversation(
+            rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant()));
     }
     db.commit();
     return out;
@@ -54,7 +60,8 @@ public final class HistoryStore implements AutoCloseable {
   public synchronized Conversation create(String title) throws SQLException {
     String id = UUID.randomUUID().toString();
     Instant now = Instant.now();
-    try (PreparedStatement p = db.prepareStatement("INSERT INTO conversation (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)")) {
+    try (PreparedStatement p = db.prepareStatement(
+        "INSERT INTO conversation (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)")) {
       p.setString(1, id);
       p.setString(2, title);
       p.setTimestamp(3, Timestamp.from(now));
@@ -66,15 +73,18 @@ public final class HistoryStore implements AutoCloseable {
   }
 
   /** Replaces a conversation's entries (and its title) in one transaction. */
-  public synchronized void save(String id, String title, List<StoredEntry> entries) throws SQLException {
+  public synchronized void save(String id, String title, List<StoredEntry> entries)
+      throws SQLException {
     try {
-      try (PreparedStatement p = db.prepareStatement("UPDATE conversation SET title = ?, updated_at = ? WHERE id = ?")) {
+      try (PreparedStatement p =
+          db.prepareStatement("UPDATE conversation SET title = ?, updated_at = ? WHERE id = ?")) {
         p.setString(1, title);
         p.setTimestamp(2, Timestamp.from(Instant.now()));
         p.setString(3, id);
         if (p.executeUpdate() == 0) throw new SQLException("no conversation " + id);
       }
-      try (PreparedStatement p = db.prepareStatement("DELETE FROM entry WHERE conversation_id = ?")) {
+      try (PreparedStatement p =
+          db.prepareStatement("DELETE FROM entry WHERE conversation_id = ?")) {
         p.setString(1, id);
         p.executeUpdate();
       }
@@ -90,7 +100,11 @@ public final class HistoryStore implements AutoCloseable {
           p.setString(6, e.tool());
           p.setString(7, e.risk());
           p.setString(8, e.state());
-          p.setString(9, e.summary() == null ? null : e.summary().substring(0, Math.min(400, e.summary().length())));
+          p.setString(
+              9,
+              e.summary() == null
+                  ? null
+                  : e.summary().substring(0, Math.min(400, e.summary().length())));
           p.setString(10, e.arguments());
           p.setString(11, e.result());
           p.addBatch();
@@ -111,8 +125,16 @@ public final class HistoryStore implements AutoCloseable {
       p.setString(1, id);
       try (ResultSet rs = p.executeQuery()) {
         while (rs.next()) {
-          out.add(new StoredEntry(rs.getString(1), nonNull(rs.getString(2)), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6),
-              rs.getString(7), rs.getString(8), rs.getString(9)));
+          out.add(new StoredEntry(
+              rs.getString(1),
+              nonNull(rs.getString(2)),
+              rs.getString(3),
+              rs.getString(4),
+              rs.getString(5),
+              rs.getString(6),
+              rs.getString(7),
+              rs.getString(8),
+              rs.getString(9)));
         }
       }
     }

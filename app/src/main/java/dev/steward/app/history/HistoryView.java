@@ -25,7 +25,8 @@ public final class HistoryView extends VBox {
     });
     model.currentProperty().addListener((o, was, now) -> {
       Conversation selected = list.getSelectionModel().getSelectedItem();
-      if (now != null && (selected == null || !now.id().equals(selected.id()))) list.getSelectionModel().select(now);
+      if (now != null && (selected == null || !now.id().equals(selected.id())))
+        list.getSelectionModel().select(now);
     });
     Button add = new Button("New");
     add.setId("history-new");
@@ -39,7 +40,8 @@ public final class HistoryView extends VBox {
     });
     Button audit = new Button("Show in audit log");
     audit.setId("history-audit");
-    audit.setTooltip(new javafx.scene.control.Tooltip("Show what this conversation's calls did, in the audit log"));
+    audit.setTooltip(new javafx.scene.control.Tooltip(
+        "Show what this conversation's calls did, in the audit log"));
     audit.disableProperty().bind(model.currentProperty().isNull());
     audit.setOnAction(e -> {
       Conversation c = model.currentProperty().get();

@@ -41,7 +41,8 @@ public final class HistoryViewModel {
   private Consumer<String> auditLink = text -> {};
   private List<Exchange> lastContext = List.of();
 
-  public HistoryViewModel(HistoryStore store, ChatViewModel chat, Executor background, Executor ui) {
+  public HistoryViewModel(
+      HistoryStore store, ChatViewModel chat, Executor background, Executor ui) {
     this.store = store;
     this.chat = chat;
     this.background = background;
@@ -149,8 +150,14 @@ public final class HistoryViewModel {
   public void saveCurrent() {
     Conversation c = current.get();
     if (c == null) return;
-    List<StoredEntry> entries = chat.entries().stream().map(HistoryViewModel::toStored).toList();
-    String title = entries.stream().filter(e -> e.kind().equals("user")).map(StoredEntry::text).findFirst().map(HistoryViewModel::title).orElse(c.title());
+    List<StoredEntry> entries =
+        chat.entries().stream().map(HistoryViewModel::toStored).toList();
+    String title = entries.stream()
+        .filter(e -> e.kind().equals("user"))
+        .map(StoredEntry::text)
+        .findFirst()
+        .map(HistoryViewModel::title)
+        .orElse(c.title());
     background.execute(() -> {
       try {
         store.save(c.id(), title, entries);
@@ -169,13 +176,23 @@ public final class HistoryViewModel {
 
   static String title(String firstMessage) {
     String oneLine = firstMessage.strip().replaceAll("\\s+", " ");
-    return oneLine.length() <= TITLE_LENGTH ? oneLine : oneLine.substring(0, TITLE_LENGTH - 1) + "…";
+    return oneLine.length() <= TITLE_LENGTH
+        ? oneLine
+        : oneLine.substring(0, TITLE_LENGTH - 1) + "…";
   }
 
   static StoredEntry toStored(ChatEntry entry) {
     if (entry instanceof CallCard c) {
-      return new StoredEntry("call", c.detail(), c.callId(), c.tool(), c.risk().wire(), c.state().name(), c.summaryProperty().get(),
-          c.argumentsProperty().get(), c.resultProperty().get());
+      return new StoredEntry(
+          "call",
+          c.detail(),
+          c.callId(),
+          c.tool(),
+          c.risk().wire(),
+          c.state().name(),
+          c.summaryProperty().get(),
+          c.argumentsProperty().get(),
+          c.resultProperty().get());
     }
     MessageEntry m = (MessageEntry) entry;
     return StoredEntry.message(m.kind().name().toLowerCase(Locale.ROOT), m.text());
@@ -191,8 +208,15 @@ public final class HistoryViewModel {
       }
       // A call that was still going when the app stopped did not finish under our eyes.
       if (!state.finished()) state = CallState.FAILED;
-      return new CallCard(nz(e.callId()), nz(e.tool()), Risk.of(e.risk() == null ? "low" : e.risk()), nz(e.summary()), nz(e.arguments()), state,
-          e.text(), nz(e.result()));
+      return new CallCard(
+          nz(e.callId()),
+          nz(e.tool()),
+          Risk.of(e.risk() == null ? "low" : e.risk()),
+          nz(e.summary()),
+          nz(e.arguments()),
+          state,
+          e.text(),
+          nz(e.result()));
     }
     MessageEntry.Kind kind;
     try {

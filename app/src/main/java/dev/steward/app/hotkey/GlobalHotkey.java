@@ -17,7 +17,8 @@ import java.util.logging.Logger;
 public final class GlobalHotkey implements AutoCloseable {
 
   // java.util.logging holds loggers weakly: keep this one so its level stays set.
-  private static final Logger JNATIVEHOOK = Logger.getLogger(GlobalScreen.class.getPackage().getName());
+  private static final Logger JNATIVEHOOK =
+      Logger.getLogger(GlobalScreen.class.getPackage().getName());
 
   /** Whether the hotkey works, and if not, why. */
   public record Status(boolean active, String message) {}
@@ -25,30 +26,42 @@ public final class GlobalHotkey implements AutoCloseable {
   private final @org.jspecify.annotations.Nullable NativeKeyListener listener;
   private final Status status;
 
-  private GlobalHotkey(@org.jspecify.annotations.Nullable NativeKeyListener listener, Status status) {
+  private GlobalHotkey(
+      @org.jspecify.annotations.Nullable NativeKeyListener listener, Status status) {
     this.listener = listener;
     this.status = status;
   }
 
   /** Registers {@code combination}; {@code toggle} runs on jnativehook's thread when it is pressed. */
-  public static GlobalHotkey register(String combination, Runnable toggle, Map<String, String> env, String osName) {
+  public static GlobalHotkey register(
+      String combination, Runnable toggle, Map<String, String> env, String osName) {
     JNATIVEHOOK.setLevel(Level.OFF);
     JNATIVEHOOK.setUseParentHandlers(false);
     KeyCombination keys;
     try {
       keys = KeyCombination.parse(combination);
     } catch (IllegalArgumentException e) {
-      return new GlobalHotkey(null, new Status(false, "The hotkey setting is not usable: " + e.getMessage()));
+      return new GlobalHotkey(
+          null, new Status(false, "The hotkey setting is not usable: " + e.getMessage()));
     }
     boolean linux = osName.toLowerCase(Locale.ROOT).contains("linux");
     if (linux && blank(env.get("DISPLAY"))) {
-      String why = blank(env.get("WAYLAND_DISPLAY")) ? "there is no display" : "Wayland without XWayland offers no global keys";
-      return new GlobalHotkey(null, new Status(false, "The global hotkey is off: " + why + ". Steward works without it."));
+      String why = blank(env.get("WAYLAND_DISPLAY"))
+          ? "there is no display"
+          : "Wayland without XWayland offers no global keys";
+      return new GlobalHotkey(
+          null,
+          new Status(false, "The global hotkey is off: " + why + ". Steward works without it."));
     }
     try {
       if (!GlobalScreen.isNativeHookRegistered()) GlobalScreen.registerNativeHook();
     } catch (NativeHookException | UnsatisfiedLinkError e) {
-      return new GlobalHotkey(null, new Status(false, "The system refused the global hotkey (" + e.getMessage() + "). Steward works without it."));
+      return new GlobalHotkey(
+          null,
+          new Status(
+              false,
+              "The system refused the global hotkey (" + e.getMessage()
+                  + "). Steward works without it."));
     }
     NativeKeyListener listener = new NativeKeyListener() {
       @Override
@@ -57,7 +70,8 @@ public final class GlobalHotkey implements AutoCloseable {
       }
     };
     GlobalScreen.addNativeKeyListener(listener);
-    return new GlobalHotkey(listener, new Status(true, keys.text() + " shows or hides Steward from anywhere."));
+    return new GlobalHotkey(
+        listener, new Status(true, keys.text() + " shows or hides Steward from anywhere."));
   }
 
   private static boolean blank(@org.jspecify.annotations.Nullable String s) {

@@ -8,7 +8,8 @@ import java.util.Locale;
  * A global key combination as settings write it: modifiers then a key, e.g. {@code ctrl alt SPACE}
  * or {@code ctrl shift S}. The key is one of jnativehook's {@code VC_} names.
  */
-public record KeyCombination(boolean ctrl, boolean alt, boolean shift, boolean meta, int keyCode, String text) {
+public record KeyCombination(
+    boolean ctrl, boolean alt, boolean shift, boolean meta, int keyCode, String text) {
 
   public static KeyCombination parse(String text) {
     boolean ctrl = false;
@@ -28,14 +29,19 @@ public record KeyCombination(boolean ctrl, boolean alt, boolean shift, boolean m
         }
       }
     }
-    if (key == null) throw new IllegalArgumentException("\"" + text + "\" names no key, e.g. ctrl alt SPACE");
-    if (!ctrl && !alt && !meta) throw new IllegalArgumentException("a global hotkey needs ctrl, alt or meta, or it would catch ordinary typing");
+    if (key == null)
+      throw new IllegalArgumentException("\"" + text + "\" names no key, e.g. ctrl alt SPACE");
+    if (!ctrl && !alt && !meta)
+      throw new IllegalArgumentException(
+          "a global hotkey needs ctrl, alt or meta, or it would catch ordinary typing");
     return new KeyCombination(ctrl, alt, shift, meta, key, text.trim());
   }
 
   private static int keyCode(String name) {
     try {
-      return NativeKeyEvent.class.getField("VC_" + name.toUpperCase(Locale.ROOT)).getInt(null);
+      return NativeKeyEvent.class
+          .getField("VC_" + name.toUpperCase(Locale.ROOT))
+          .getInt(null);
     } catch (ReflectiveOperationException e) {
       throw new IllegalArgumentException("\"" + name + "\" is not a key name (SPACE, S, F5, …)");
     }

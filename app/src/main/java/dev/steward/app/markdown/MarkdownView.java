@@ -124,7 +124,9 @@ public final class MarkdownView extends VBox {
       int before = flow == null ? 0 : flow.getChildren().size();
       visitChildren(link);
       if (flow != null) {
-        flow.getChildren().subList(before, flow.getChildren().size()).forEach(n -> n.getStyleClass().add("md-link"));
+        flow.getChildren()
+            .subList(before, flow.getChildren().size())
+            .forEach(n -> n.getStyleClass().add("md-link"));
       }
     }
 
@@ -149,7 +151,8 @@ public final class MarkdownView extends VBox {
     }
 
     private void codeBlock(String literal) {
-      Label code = new Label(literal.endsWith("\n") ? literal.substring(0, literal.length() - 1) : literal);
+      Label code =
+          new Label(literal.endsWith("\n") ? literal.substring(0, literal.length() - 1) : literal);
       code.getStyleClass().add("md-code-block");
       code.setWrapText(true);
       code.setMaxWidth(Double.MAX_VALUE);
@@ -169,11 +172,15 @@ public final class MarkdownView extends VBox {
 
     private void items(org.commonmark.node.Node list, boolean ordered, int start) {
       int n = start;
-      for (org.commonmark.node.Node item = list.getFirstChild(); item != null; item = item.getNext()) {
+      for (org.commonmark.node.Node item = list.getFirstChild();
+          item != null;
+          item = item.getNext()) {
         if (!(item instanceof ListItem)) continue;
         flow = newFlow("md-list-item");
         text(ordered ? (n++) + ". " : "• ");
-        for (org.commonmark.node.Node child = item.getFirstChild(); child != null; child = child.getNext()) {
+        for (org.commonmark.node.Node child = item.getFirstChild();
+            child != null;
+            child = child.getNext()) {
           if (child instanceof Paragraph) {
             visitChildren(child);
           } else {
@@ -187,7 +194,9 @@ public final class MarkdownView extends VBox {
     @Override
     public void visit(BlockQuote quote) {
       flow = newFlow("md-quote");
-      for (org.commonmark.node.Node child = quote.getFirstChild(); child != null; child = child.getNext()) visitChildren(child);
+      for (org.commonmark.node.Node child = quote.getFirstChild();
+          child != null;
+          child = child.getNext()) visitChildren(child);
       flow = null;
     }
 

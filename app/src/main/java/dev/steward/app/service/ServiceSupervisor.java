@@ -43,7 +43,8 @@ public final class ServiceSupervisor implements AutoCloseable {
    *     shell
    * @param environment variables added to the service's environment
    */
-  public ServiceSupervisor(StewardPlaces places, List<String> command, Map<String, String> environment) {
+  public ServiceSupervisor(
+      StewardPlaces places, List<String> command, Map<String, String> environment) {
     this.places = places;
     this.command = List.copyOf(command);
     this.environment = Map.copyOf(environment);
@@ -57,7 +58,9 @@ public final class ServiceSupervisor implements AutoCloseable {
   public synchronized ServiceInfo ensureRunning() {
     if (closed) throw new ServiceUnavailableException("Steward is shutting down");
     Optional<ServiceInfo> current = ServiceInfo.read(places.serviceInfoFile());
-    if (current.isPresent() && current.get().processAlive() && accepts(current.get().port())) {
+    if (current.isPresent()
+        && current.get().processAlive()
+        && accepts(current.get().port())) {
       return current.get();
     }
     return start(current.orElse(null));
@@ -68,7 +71,8 @@ public final class ServiceSupervisor implements AutoCloseable {
     ServiceInfo info = ensureRunning();
     Path secretFile = role == Role.UI ? places.uiSecretFile() : places.agentSecretFile();
     try {
-      return Endpoint.loopback(info.port(), Files.readString(secretFile, StandardCharsets.UTF_8).strip());
+      return Endpoint.loopback(
+          info.port(), Files.readString(secretFile, StandardCharsets.UTF_8).strip());
     } catch (IOException e) {
       throw new ServiceUnavailableException("cannot read " + secretFile + ": " + e.getMessage(), e);
     }
@@ -79,32 +83,32 @@ public final class ServiceSupervisor implements AutoCloseable {
    * The ui connection reports the state listeners see.
    */
   public StewardClient connect(Role role, String clientName) {
-    StewardClient.Options options =
-        StewardClient.Options.defaults().withClientName(clientName).withReconnect(true).withCallTimeout(Duration.ofMinutes(5));
+    StewardClient.Options options = StewardClient.Options.defaults()
+        .withClientName(clientName)
+        .withReconnect(true)
+        .withCallTimeout(Duration.ofMinutes(5));
     StewardClient client;
     try {
-      client =
-          StewardClient.connect(
-              () -> {
-                try {
-                  return endpoint(role);
-                } catch (ServiceUnavailableException e) {
-                  throw new ClientException(e.getMessage(), e);
-                }
-              },
-              options);
+      client = StewardClient.connect(
+          () -> {
+            try {
+              return endpoint(role);
+            } catch (ServiceUnavailableException e) {
+              throw new ClientException(e.getMessage(), e);
+            }
+          },
+          options);
     } catch (ClientException e) {
       throw new ServiceUnavailableException(e.getMessage(), e);
     }
     if (role == Role.UI) {
-      client.onState(
-          s -> {
-            switch (s) {
-              case CONNECTED -> publish(ServiceState.CONNECTED);
-              case DISCONNECTED -> publish(ServiceState.RECONNECTING);
-              case CLOSED -> {}
-            }
-          });
+      client.onState(s -> {
+        switch (s) {
+          case CONNECTED -> publish(ServiceState.CONNECTED);
+          case DISCONNECTED -> publish(ServiceState.RECONNECTING);
+          case CLOSED -> {}
+        }
+      });
       publish(ServiceState.CONNECTED);
     }
     clients.add(client);
@@ -114,7 +118,8 @@ public final class ServiceSupervisor implements AutoCloseable {
   private ServiceInfo start(@Nullable ServiceInfo stale) {
     publish(stale == null ? ServiceState.STARTING : ServiceState.RECONNECTING);
     if (command.isEmpty()) {
-      throw new ServiceUnavailableException("no service is running and no command to start one was configured");
+      throw new ServiceUnavailableException(
+          "no service is running and no command to start one was configured");
     }
     Path log = places.run().resolve("service.log");
     Process process;
@@ -122,28 +127,36 @@ public final class ServiceSupervisor implements AutoCloseable {
       Files.createDirectories(places.run());
       ProcessBuilder builder = new ProcessBuilder(command);
       builder.environment().putAll(environment);
-      builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+      builder
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
       process = builder.start();
     } catch (IOException e) {
       publish(ServiceState.UNAVAILABLE);
-      throw new ServiceUnavailableException("cannot start the service (" + String.join(" ", command) + "): " + e.getMessage(), e);
+      throw new ServiceUnavailableException(
+          "cannot start the service (" + String.join(" ", command) + "): " + e.getMessage(), e);
     }
     child = process;
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       Optional<ServiceInfo> info = ServiceInfo.read(places.serviceInfoFile());
-      if (info.isPresent() && !info.get().equals(stale) && info.get().processAlive() && accepts(info.get().port())) {
+      if (info.isPresent()
+          && !info.get().equals(stale)
+          && info.get().processAlive()
+          && accepts(info.get().port())) {
         return info.get();
       }
       if (!process.isAlive()) {
         publish(ServiceState.UNAVAILABLE);
-        throw new ServiceUnavailableException("the service stopped while starting (exit " + process.exitValue() + "): " + tail(log));
+        throw new ServiceUnavailableException(
+            "the service stopped while starting (exit " + process.exitValue() + "): " + tail(log));
       }
       sleep(50);
     }
     process.destroy();
     publish(ServiceState.UNAVAILABLE);
-    throw new ServiceUnavailableException("the service did not start within " + START_TIMEOUT.toSeconds() + " s; see " + log);
+    throw new ServiceUnavailableException(
+        "the service did not start within " + START_TIMEOUT.toSeconds() + " s; see " + log);
   }
 
   /** The process this supervisor started, if any (tests kill it to check recovery). */
@@ -164,7 +177,8 @@ public final class ServiceSupervisor implements AutoCloseable {
   private static String tail(Path log) {
     try {
       List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return String.join("\n", new ArrayList<>(lines.subList(Math.max(0, lines.size() - 5), lines.size())));
+      return String.join(
+          "\n", new ArrayList<>(lines.subList(Math.max(0, lines.size() - 5), lines.size())));
     } catch (IOException e) {
       return "(no log at " + log + ")";
     }

@@ -17,7 +17,8 @@ public final class AppsSettings {
   private final Executor background;
   private final Executor ui;
   private final ObservableList<PolicyDocument.AppEntry> apps = FXCollections.observableArrayList();
-  private final ObservableList<DesktopEntries.Proposal> proposals = FXCollections.observableArrayList();
+  private final ObservableList<DesktopEntries.Proposal> proposals =
+      FXCollections.observableArrayList();
   private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
 
   AppsSettings(PolicyEditor policy, Executor background, Executor ui) {
@@ -31,25 +32,33 @@ public final class AppsSettings {
   public void propose(List<Path> folders) {
     background.execute(() -> {
       List<DesktopEntries.Proposal> found = DesktopEntries.scan(folders);
-      ui.execute(() -> proposals.setAll(found.stream().filter(p -> apps.stream().noneMatch(a -> a.id().equals(p.entry().id()))).toList()));
+      ui.execute(() -> proposals.setAll(found.stream()
+          .filter(p -> apps.stream().noneMatch(a -> a.id().equals(p.entry().id())))
+          .toList()));
     });
   }
 
   public void add(DesktopEntries.Proposal proposal) {
-    policy.change(doc -> {
-      List<PolicyDocument.AppEntry> all = new ArrayList<>(doc.apps());
-      all.removeIf(a -> a.id().equals(proposal.entry().id()));
-      all.add(proposal.entry());
-      return doc.withApps(all);
-    }, error, () -> proposals.remove(proposal));
+    policy.change(
+        doc -> {
+          List<PolicyDocument.AppEntry> all = new ArrayList<>(doc.apps());
+          all.removeIf(a -> a.id().equals(proposal.entry().id()));
+          all.add(proposal.entry());
+          return doc.withApps(all);
+        },
+        error,
+        () -> proposals.remove(proposal));
   }
 
   public void remove(PolicyDocument.AppEntry app) {
-    policy.change(doc -> {
-      List<PolicyDocument.AppEntry> kept = new ArrayList<>(doc.apps());
-      kept.removeIf(a -> a.id().equals(app.id()));
-      return doc.withApps(kept);
-    }, error, () -> {});
+    policy.change(
+        doc -> {
+          List<PolicyDocument.AppEntry> kept = new ArrayList<>(doc.apps());
+          kept.removeIf(a -> a.id().equals(app.id()));
+          return doc.withApps(kept);
+        },
+        error,
+        () -> {});
   }
 
   public ObservableList<PolicyDocument.AppEntry> apps() {

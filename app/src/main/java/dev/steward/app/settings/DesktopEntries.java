@@ -29,7 +29,10 @@ public final class DesktopEntries {
 
   /** The usual places: the user's own entries first, then the system's. */
   public static List<Path> defaultFolders(Path userHome) {
-    return List.of(userHome.resolve(".local/share/applications"), Path.of("/usr/local/share/applications"), Path.of("/usr/share/applications"));
+    return List.of(
+        userHome.resolve(".local/share/applications"),
+        Path.of("/usr/local/share/applications"),
+        Path.of("/usr/share/applications"));
   }
 
   public static List<Proposal> scan(List<Path> folders) {
@@ -37,12 +40,19 @@ public final class DesktopEntries {
     for (Path folder : folders) {
       if (!Files.isDirectory(folder)) continue;
       try (Stream<Path> files = Files.list(folder)) {
-        files.filter(f -> f.getFileName().toString().endsWith(".desktop")).sorted().forEach(f -> {
-          String id = f.getFileName().toString().replaceFirst("\\.desktop$", "").toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]", "-");
-          if (byId.containsKey(id)) return; // the user's entry wins over the system's
-          Proposal p = read(f, id);
-          if (p != null) byId.put(id, p);
-        });
+        files
+            .filter(f -> f.getFileName().toString().endsWith(".desktop"))
+            .sorted()
+            .forEach(f -> {
+              String id = f.getFileName()
+                  .toString()
+                  .replaceFirst("\\.desktop$", "")
+                  .toLowerCase(Locale.ROOT)
+                  .replaceAll("[^a-z0-9._-]", "-");
+              if (byId.containsKey(id)) return; // the user's entry wins over the system's
+              Proposal p = read(f, id);
+              if (p != null) byId.put(id, p);
+            });
       } catch (IOException e) {
         // an unreadable folder proposes nothing
       }
@@ -70,7 +80,9 @@ public final class DesktopEntries {
       entry.putIfAbsent(t.substring(0, eq).strip(), t.substring(eq + 1).strip());
     }
     if (!"Application".equals(entry.get("Type"))) return null;
-    if ("true".equalsIgnoreCase(entry.get("NoDisplay")) || "true".equalsIgnoreCase(entry.get("Hidden")) || "true".equalsIgnoreCase(entry.get("Terminal"))) {
+    if ("true".equalsIgnoreCase(entry.get("NoDisplay"))
+        || "true".equalsIgnoreCase(entry.get("Hidden"))
+        || "true".equalsIgnoreCase(entry.get("Terminal"))) {
       return null;
     }
     String exec = entry.get("Exec");

@@ -16,7 +16,8 @@ import javafx.collections.ObservableList;
 public final class FoldersSettings {
 
   private final PolicyEditor policy;
-  private final ObservableList<PolicyDocument.PathRoot> folders = FXCollections.observableArrayList();
+  private final ObservableList<PolicyDocument.PathRoot> folders =
+      FXCollections.observableArrayList();
   private final StringProperty newFolder = new SimpleStringProperty("");
   private final BooleanProperty newFolderWritable = new SimpleBooleanProperty(false);
   private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
@@ -32,21 +33,28 @@ public final class FoldersSettings {
       error.set("Type a folder, e.g. ~/Notes");
       return;
     }
-    String access = newFolderWritable.get() ? PolicyDocument.PathRoot.READ_WRITE : PolicyDocument.PathRoot.READ;
-    policy.change(doc -> {
-      List<PolicyDocument.PathRoot> paths = new ArrayList<>(doc.paths());
-      paths.removeIf(p -> p.root().equals(root));
-      paths.add(new PolicyDocument.PathRoot(root, access));
-      return doc.withPaths(paths);
-    }, error, () -> newFolder.set(""));
+    String access =
+        newFolderWritable.get() ? PolicyDocument.PathRoot.READ_WRITE : PolicyDocument.PathRoot.READ;
+    policy.change(
+        doc -> {
+          List<PolicyDocument.PathRoot> paths = new ArrayList<>(doc.paths());
+          paths.removeIf(p -> p.root().equals(root));
+          paths.add(new PolicyDocument.PathRoot(root, access));
+          return doc.withPaths(paths);
+        },
+        error,
+        () -> newFolder.set(""));
   }
 
   public void remove(PolicyDocument.PathRoot root) {
-    policy.change(doc -> {
-      List<PolicyDocument.PathRoot> paths = new ArrayList<>(doc.paths());
-      paths.remove(root);
-      return doc.withPaths(paths);
-    }, error, () -> {});
+    policy.change(
+        doc -> {
+          List<PolicyDocument.PathRoot> paths = new ArrayList<>(doc.paths());
+          paths.remove(root);
+          return doc.withPaths(paths);
+        },
+        error,
+        () -> {});
   }
 
   public ObservableList<PolicyDocument.PathRoot> folders() {

@@ -12,7 +12,8 @@ import javafx.collections.ObservableList;
 public final class GrantsSettings {
 
   private final PolicyEditor policy;
-  private final ObservableList<PolicyDocument.StandingGrant> grants = FXCollections.observableArrayList();
+  private final ObservableList<PolicyDocument.StandingGrant> grants =
+      FXCollections.observableArrayList();
   private final ReadOnlyStringWrapper error;
 
   /** @param error shared with the policy editor: a policy that cannot be read shows here */
@@ -23,11 +24,14 @@ public final class GrantsSettings {
   }
 
   public void revoke(PolicyDocument.StandingGrant grant) {
-    policy.change(doc -> {
-      List<PolicyDocument.StandingGrant> kept = new ArrayList<>(doc.grants());
-      kept.removeIf(g -> g.id().equals(grant.id()));
-      return doc.withGrants(kept);
-    }, error, () -> {});
+    policy.change(
+        doc -> {
+          List<PolicyDocument.StandingGrant> kept = new ArrayList<>(doc.grants());
+          kept.removeIf(g -> g.id().equals(grant.id()));
+          return doc.withGrants(kept);
+        },
+        error,
+        () -> {});
   }
 
   public ObservableList<PolicyDocument.StandingGrant> grants() {

@@ -35,19 +35,25 @@ public final class HostsSettings {
       error.set("Type a host name, e.g. en.wikipedia.org");
       return;
     }
-    policy.change(doc -> {
-      List<String> allow = new ArrayList<>(doc.hosts().allow());
-      if (!allow.contains(host)) allow.add(host);
-      return doc.withHosts(new PolicyDocument.Hosts(allow, doc.hosts().allowPrivate()));
-    }, error, () -> newHost.set(""));
+    policy.change(
+        doc -> {
+          List<String> allow = new ArrayList<>(doc.hosts().allow());
+          if (!allow.contains(host)) allow.add(host);
+          return doc.withHosts(new PolicyDocument.Hosts(allow, doc.hosts().allowPrivate()));
+        },
+        error,
+        () -> newHost.set(""));
   }
 
   public void remove(String host) {
-    policy.change(doc -> {
-      List<String> allow = new ArrayList<>(doc.hosts().allow());
-      allow.remove(host);
-      return doc.withHosts(new PolicyDocument.Hosts(allow, doc.hosts().allowPrivate()));
-    }, error, () -> {});
+    policy.change(
+        doc -> {
+          List<String> allow = new ArrayList<>(doc.hosts().allow());
+          allow.remove(host);
+          return doc.withHosts(new PolicyDocument.Hosts(allow, doc.hosts().allowPrivate()));
+        },
+        error,
+        () -> {});
   }
 
   /** On: web visits share cookies and sign-ins. Off: each starts clean, and the kept profile is deleted. */

@@ -30,7 +30,12 @@ public final class ModelSettings {
   private final ReadOnlyStringWrapper urlError = new ReadOnlyStringWrapper("");
 
   /** @param catalog the names of the models the server at an address has */
-  ModelSettings(Executor background, Executor ui, SettingsStore store, AppSettings initial, Function<String, List<String>> catalog) {
+  ModelSettings(
+      Executor background,
+      Executor ui,
+      SettingsStore store,
+      AppSettings initial,
+      Function<String, List<String>> catalog) {
     this.background = background;
     this.ui = ui;
     this.store = store;
@@ -54,7 +59,10 @@ public final class ModelSettings {
         List<String> names = catalog.apply(url);
         ui.execute(() -> {
           models.setAll(names);
-          status.set(names.isEmpty() ? "Connected; the server has no models yet (ollama pull <model>)" : "Connected: " + names.size() + " models");
+          status.set(
+              names.isEmpty()
+                  ? "Connected; the server has no models yet (ollama pull <model>)"
+                  : "Connected: " + names.size() + " models");
         });
       } catch (RuntimeException e) {
         ui.execute(() -> status.set(e.getMessage()));
@@ -74,7 +82,8 @@ public final class ModelSettings {
     String name = model.get();
     try {
       store.update(s -> s.withOllamaUrl(url).withModel(name));
-      status.set("Saved. The new model is used from the next message after a restart of the window.");
+      status.set(
+          "Saved. The new model is used from the next message after a restart of the window.");
       return true;
     } catch (IOException e) {
       status.set("Could not save: " + e.getMessage());
@@ -85,7 +94,8 @@ public final class ModelSettings {
   static @Nullable String urlProblem(String url) {
     try {
       URI uri = new URI(url);
-      if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) return "The server's address starts with http:// or https://";
+      if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()))
+        return "The server's address starts with http:// or https://";
       if (uri.getHost() == null) return "The address has no host, e.g. http://localhost:11434";
       return null;
     } catch (URISyntaxException e) {

@@ -77,7 +77,8 @@ public final class PolicyEditor {
           onSaved.run();
         });
       } catch (ClientException | IllegalArgumentException e) {
-        dev.steward.protocol.jsonrpc.RpcError rpc = e instanceof ClientException ce ? ce.rpcError() : null;
+        dev.steward.protocol.jsonrpc.RpcError rpc =
+            e instanceof ClientException ce ? ce.rpcError() : null;
         String why = rpc != null ? rpc.message() : String.valueOf(e.getMessage());
         ui.execute(() -> {
           error.set(why.replaceFirst("^policy\\.json: ", ""));

@@ -28,8 +28,15 @@ import javafx.scene.layout.VBox;
 public final class SettingsView extends ScrollPane {
 
   public SettingsView(SettingsViewModel model, Consumer<String> applyTheme, Runnable quit) {
-    VBox content = new VBox(18, modelSection(model.model()), foldersSection(model.folders()), hostsSection(model.hosts()),
-        grantsSection(model.grants()), appsSection(model.apps()), hotkeySection(model.hotkey(), quit), themeSection(model.theme(), applyTheme));
+    VBox content = new VBox(
+        18,
+        modelSection(model.model()),
+        foldersSection(model.folders()),
+        hostsSection(model.hosts()),
+        grantsSection(model.grants()),
+        appsSection(model.apps()),
+        hotkeySection(model.hotkey(), quit),
+        themeSection(model.theme(), applyTheme));
     content.setPadding(new Insets(16));
     content.getStyleClass().add("settings");
     setContent(content);
@@ -79,11 +86,19 @@ public final class SettingsView extends ScrollPane {
     HBox picker = new HBox(8, new Label("Model"), models, save);
     server.setAlignment(Pos.CENTER_LEFT);
     picker.setAlignment(Pos.CENTER_LEFT);
-    return section("Model (Ollama)", server, error("settings-url-error", m.urlErrorProperty()), picker, status);
+    return section(
+        "Model (Ollama)",
+        server,
+        error("settings-url-error", m.urlErrorProperty()),
+        picker,
+        status);
   }
 
   private static VBox foldersSection(FoldersSettings m) {
-    ListView<PolicyDocument.PathRoot> list = listOf(m.folders(), r -> r.root() + (r.writable() ? "  (read and write)" : "  (read only)"), m::remove);
+    ListView<PolicyDocument.PathRoot> list = listOf(
+        m.folders(),
+        r -> r.root() + (r.writable() ? "  (read and write)" : "  (read only)"),
+        m::remove);
     list.setId("settings-folders");
     TextField folder = new TextField();
     folder.setId("settings-new-folder");
@@ -98,7 +113,8 @@ public final class SettingsView extends ScrollPane {
     folder.setOnAction(e -> m.add());
     HBox row = new HBox(8, folder, write, add);
     row.setAlignment(Pos.CENTER_LEFT);
-    return section("Folders Steward may use", list, row, error("settings-folder-error", m.errorProperty()));
+    return section(
+        "Folders Steward may use", list, row, error("settings-folder-error", m.errorProperty()));
   }
 
   private static VBox hostsSection(HostsSettings m) {
@@ -115,40 +131,54 @@ public final class SettingsView extends ScrollPane {
     host.setOnAction(e -> m.add());
     Label hint = new Label("Pages on these hosts open without asking; others ask first.");
     hint.getStyleClass().add("settings-hint");
-    CheckBox keep = new CheckBox("Keep cookies and sign-ins between visits (turning this off deletes them)");
+    CheckBox keep =
+        new CheckBox("Keep cookies and sign-ins between visits (turning this off deletes them)");
     keep.setId("settings-keep-profile");
     keep.setSelected(m.keepBrowserProfileProperty().get());
     m.keepBrowserProfileProperty().addListener((o, was, now) -> keep.setSelected(now));
     keep.setOnAction(e -> m.setKeepBrowserProfile(keep.isSelected()));
-    return section("Web hosts", hint, list, new HBox(8, host, add), keep, error("settings-host-error", m.errorProperty()));
+    return section(
+        "Web hosts",
+        hint,
+        list,
+        new HBox(8, host, add),
+        keep,
+        error("settings-host-error", m.errorProperty()));
   }
 
   private static VBox grantsSection(GrantsSettings m) {
-    ListView<PolicyDocument.StandingGrant> list =
-        listOf(m.grants(), g -> g.tool() + " under " + String.join(", ", g.paths()) + (g.expiresAt() == null ? ", no end date" : ", until " + g.expiresAt()),
-            m::revoke);
+    ListView<PolicyDocument.StandingGrant> list = listOf(
+        m.grants(),
+        g -> g.tool() + " under " + String.join(", ", g.paths())
+            + (g.expiresAt() == null ? ", no end date" : ", until " + g.expiresAt()),
+        m::revoke);
     list.setId("settings-grants");
-    Label hint = new Label("\"Always allow here\" answers: calls that match run without asking (never high-risk ones). Revoke to be asked again.");
+    Label hint = new Label(
+        "\"Always allow here\" answers: calls that match run without asking (never high-risk ones). Revoke to be asked again.");
     hint.getStyleClass().add("settings-hint");
     hint.setWrapText(true);
     return section("Grants", hint, list, error("settings-grant-error", m.errorProperty()));
   }
 
   private static VBox appsSection(AppsSettings m) {
-    ListView<PolicyDocument.AppEntry> list = listOf(m.apps(), a -> a.id() + ": " + String.join(" ", a.command()), m::remove);
+    ListView<PolicyDocument.AppEntry> list =
+        listOf(m.apps(), a -> a.id() + ": " + String.join(" ", a.command()), m::remove);
     list.setId("settings-apps");
-    Label hint = new Label("Apps the assistant may open (always with your approval). Import proposes entries from the installed apps.");
+    Label hint = new Label(
+        "Apps the assistant may open (always with your approval). Import proposes entries from the installed apps.");
     hint.getStyleClass().add("settings-hint");
     hint.setWrapText(true);
-    ListView<DesktopEntries.Proposal> proposals =
-        listOf(m.proposals(), p -> p.name() + " — " + String.join(" ", p.entry().command()), m::add);
+    ListView<DesktopEntries.Proposal> proposals = listOf(
+        m.proposals(), p -> p.name() + " — " + String.join(" ", p.entry().command()), m::add);
     proposals.setId("settings-app-proposals");
     proposals.visibleProperty().bind(javafx.beans.binding.Bindings.isNotEmpty(m.proposals()));
     proposals.managedProperty().bind(proposals.visibleProperty());
     Button importApps = new Button("Import from installed apps");
     importApps.setId("settings-import-apps");
-    importApps.setOnAction(e -> m.propose(DesktopEntries.defaultFolders(java.nio.file.Path.of(System.getProperty("user.home")))));
-    return section("Apps", hint, list, importApps, proposals, error("settings-app-error", m.errorProperty()));
+    importApps.setOnAction(e -> m.propose(
+        DesktopEntries.defaultFolders(java.nio.file.Path.of(System.getProperty("user.home")))));
+    return section(
+        "Apps", hint, list, importApps, proposals, error("settings-app-error", m.errorProperty()));
   }
 
   private static VBox hotkeySection(HotkeySettings m, Runnable quitApp) {
@@ -166,10 +196,17 @@ public final class SettingsView extends ScrollPane {
     quit.setOnAction(e -> quitApp.run());
     HBox row = new HBox(8, new Label("Keys"), keys, save);
     row.setAlignment(Pos.CENTER_LEFT);
-    Label hint = new Label("e.g. ctrl alt SPACE; a new combination takes effect at the next start. Quit (Ctrl+Q) ends the window and the service.");
+    Label hint = new Label(
+        "e.g. ctrl alt SPACE; a new combination takes effect at the next start. Quit (Ctrl+Q) ends the window and the service.");
     hint.getStyleClass().add("settings-hint");
     hint.setWrapText(true);
-    return section("Global hotkey", status, row, error("settings-hotkey-error", m.errorProperty()), hint, quit);
+    return section(
+        "Global hotkey",
+        status,
+        row,
+        error("settings-hotkey-error", m.errorProperty()),
+        hint,
+        quit);
   }
 
   private static VBox themeSection(ThemeSettings m, Consumer<String> applyTheme) {
@@ -182,11 +219,15 @@ public final class SettingsView extends ScrollPane {
         m.save();
       }
     });
-    return section("Appearance", new HBox(8, new Label("Theme"), theme), error("settings-theme-error", m.errorProperty()));
+    return section(
+        "Appearance",
+        new HBox(8, new Label("Theme"), theme),
+        error("settings-theme-error", m.errorProperty()));
   }
 
   /** A short list whose rows each carry a Remove (or Revoke) button. */
-  private static <T> ListView<T> listOf(ObservableList<T> items, Function<T, String> text, Consumer<T> remove) {
+  private static <T> ListView<T> listOf(
+      ObservableList<T> items, Function<T, String> text, Consumer<T> remove) {
     ListView<T> list = new ListView<>(items);
     list.setPrefHeight(120);
     list.setCellFactory(v -> new ListCell<>() {
@@ -201,7 +242,10 @@ public final class SettingsView extends ScrollPane {
         Label label = new Label(text.apply(item));
         Region spacer = new Region();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        Button button = new Button(item instanceof PolicyDocument.StandingGrant ? "Revoke" : item instanceof DesktopEntries.Proposal ? "Add" : "Remove");
+        Button button = new Button(
+            item instanceof PolicyDocument.StandingGrant
+                ? "Revoke"
+                : item instanceof DesktopEntries.Proposal ? "Add" : "Remove");
         button.getStyleClass().add("small");
         button.setOnAction(e -> remove.accept(item));
         HBox row = new HBox(8, label, spacer, button);

@@ -28,7 +28,11 @@ public final class SettingsViewModel {
    * @param modelCatalog the names of the models the server at an address has
    */
   public SettingsViewModel(
-      Executor background, Executor ui, SettingsStore store, AppSettings initial, Function<String, List<String>> modelCatalog) {
+      Executor background,
+      Executor ui,
+      SettingsStore store,
+      AppSettings initial,
+      Function<String, List<String>> modelCatalog) {
     ReadOnlyStringWrapper policyError = new ReadOnlyStringWrapper("");
     this.policy = new PolicyEditor(background, ui, policyError);
     this.model = new ModelSettings(background, ui, store, initial, modelCatalog);

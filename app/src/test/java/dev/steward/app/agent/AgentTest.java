@@ -31,18 +31,20 @@ class AgentTest {
   private final List<ChatRequest> requests = new CopyOnWriteArrayList<>();
 
   private Agent agent(Function<ChatRequest, AiMessage> script) {
-    StreamingChatModel model =
-        new StreamingChatModel() {
-          @Override
-          public void doChat(ChatRequest request, StreamingChatResponseHandler handler) {
-            requests.add(request);
-            AiMessage answer = script.apply(request);
-            if (answer.text() != null) handler.onPartialResponse(new PartialResponse(answer.text()), new PartialResponseContext(new NoHandle()));
-            handler.onCompleteResponse(ChatResponse.builder().aiMessage(answer).build());
-          }
-        };
+    StreamingChatModel model = new StreamingChatModel() {
+      @Override
+      public void doChat(ChatRequest request, StreamingChatResponseHandler handler) {
+        requests.add(request);
+        AiMessage answer = script.apply(request);
+        if (answer.text() != null)
+          handler.onPartialResponse(
+              new PartialResponse(answer.text()), new PartialResponseContext(new NoHandle()));
+        handler.onCompleteResponse(ChatResponse.builder().aiMessage(answer).build());
+      }
+    };
     Approver never = r -> new CompletableFuture<>();
-    return new Agent(() -> new ModelSource.Model("scripted", model), link, never, Duration.ofSeconds(120), 3);
+    return new Agent(
+        () -> new ModelSource.Model("scripted", model), link, never, Duration.ofSeconds(120), 3);
   }
 
   private static final class NoHandle implements StreamingHandle {
@@ -56,7 +58,10 @@ class AgentTest {
   }
 
   private static AiMessage listDir(String path) {
-    return AiMessage.from(ToolExecutionRequest.builder().name("files__list_dir").arguments("{\"path\":\"" + path + "\"}").build());
+    return AiMessage.from(ToolExecutionRequest.builder()
+        .name("files__list_dir")
+        .arguments("{\"path\":\"" + path + "\"}")
+        .build());
   }
 
   @Test
@@ -68,7 +73,8 @@ class AgentTest {
     ToolExecutionResultMessage result = (ToolExecutionResultMessage) second.get(second.size() - 1);
     assertTrue(result.text().contains("<untrusted>"), result.text());
     assertEquals("Here it is.", listener.text.toString());
-    assertTrue(requests.get(0).toolSpecifications().stream().anyMatch(t -> t.name().equals("files__write_text")));
+    assertTrue(requests.get(0).toolSpecifications().stream()
+        .anyMatch(t -> t.name().equals("files__write_text")));
     assertEquals("done", listener.events.get(listener.events.size() - 1));
   }
 
@@ -77,62 +83,67 @@ class AgentTest {
     Agent a = agent(r -> listDir("again"));
     a.send("loop", listener).get(10, TimeUnit.SECONDS);
     assertEquals(3, requests.size());
-    assertTrue(listener.events.stream().anyMatch(e -> e.startsWith("notice Stopped after 3 steps")), listener.events.toString());
+    assertTrue(
+        listener.events.stream().anyMatch(e -> e.startsWith("notice Stopped after 3 steps")),
+        listener.events.toString());
   }
 
   @Test
   void anUnknownToolNameIsReportedToTheModelNotRun() throws Exception {
-    Agent a =
-        agent(
-            r ->
-                requests.size() == 1
-                    ? AiMessage.from(ToolExecutionRequest.builder().name("files.list_dir").arguments("{}").build())
-                    : AiMessage.from("ok"));
+    Agent a = agent(r -> requests.size() == 1
+        ? AiMessage.from(ToolExecutionRequest.builder()
+            .name("files.list_dir")
+            .arguments("{}")
+            .build())
+        : AiMessage.from("ok"));
     a.send("x", listener).get(10, TimeUnit.SECONDS);
     assertTrue(link.executed.isEmpty());
-    ToolExecutionResultMessage result = (ToolExecutionResultMessage) requests.get(1).messages().get(requests.get(1).messages().size() - 1);
+    ToolExecutionResultMessage result = (ToolExecutionResultMessage)
+        requests.get(1).messages().get(requests.get(1).messages().size() - 1);
     assertTrue(result.text().contains("no tool named"), result.text());
   }
 
   @Test
   void stopAnswersAnOpenApprovalWithDeclined() throws Exception {
     CountDownLatch asked = new CountDownLatch(1);
-    StreamingChatModel model =
-        new StreamingChatModel() {
-          @Override
-          public void doChat(ChatRequest request, StreamingChatResponseHandler handler) {
-            requests.add(request);
-            AiMessage m = requests.size() == 1
-                ? AiMessage.from(ToolExecutionRequest.builder().name("files__write_text").arguments("{\"path\":\"a\"}").build())
-                : AiMessage.from("fine");
-            handler.onCompleteResponse(ChatResponse.builder().aiMessage(m).build());
-          }
-        };
-    Approver waits =
-        r -> {
-          asked.countDown();
-          return new CompletableFuture<>();
-        };
-    Agent a = new Agent(() -> new ModelSource.Model("m", model), link, waits, Duration.ofSeconds(120), 5);
+    StreamingChatModel model = new StreamingChatModel() {
+      @Override
+      public void doChat(ChatRequest request, StreamingChatResponseHandler handler) {
+        requests.add(request);
+        AiMessage m = requests.size() == 1
+            ? AiMessage.from(ToolExecutionRequest.builder()
+                .name("files__write_text")
+                .arguments("{\"path\":\"a\"}")
+                .build())
+            : AiMessage.from("fine");
+        handler.onCompleteResponse(ChatResponse.builder().aiMessage(m).build());
+      }
+    };
+    Approver waits = r -> {
+      asked.countDown();
+      return new CompletableFuture<>();
+    };
+    Agent a =
+        new Agent(() -> new ModelSource.Model("m", model), link, waits, Duration.ofSeconds(120), 5);
     CompletableFuture<Void> turn = a.send("write", listener);
     assertTrue(asked.await(10, TimeUnit.SECONDS));
     a.stop();
     turn.get(10, TimeUnit.SECONDS);
     assertTrue(link.executed.isEmpty());
-    assertTrue(listener.last.values().stream().allMatch(u -> u.state() == CallState.BLOCKED && u.detail().contains("declined")));
+    assertTrue(listener.last.values().stream()
+        .allMatch(u -> u.state() == CallState.BLOCKED && u.detail().contains("declined")));
   }
 
   @Test
   void commandsWorkWithoutAModel() throws Exception {
-    Agent a =
-        new Agent(
-            () -> {
-              throw new ModelUnavailableException("no model");
-            },
-            link,
-            r -> new CompletableFuture<>(),
-            Duration.ofSeconds(120),
-            5);
+    Agent a = new Agent(
+        () -> {
+          throw new ModelUnavailableException("no model");
+        },
+        link,
+        r -> new CompletableFuture<>(),
+        Duration.ofSeconds(120),
+        5);
     a.send("/tools", listener).get(10, TimeUnit.SECONDS);
     assertTrue(listener.events.stream().anyMatch(e -> e.contains("files.delete (high)")));
     a.send("/call files.list_dir {\"path\":\"x\"}", listener).get(10, TimeUnit.SECONDS);

@@ -12,28 +12,37 @@ class CommandTest {
 
   @Test
   void parsesNameAndRest() {
-    assertEquals(new Command("call", "files.list_dir {\"path\": \"a b\"}"), Command.parse("  /CALL   files.list_dir {\"path\": \"a b\"} "));
+    assertEquals(
+        new Command("call", "files.list_dir {\"path\": \"a b\"}"),
+        Command.parse("  /CALL   files.list_dir {\"path\": \"a b\"} "));
     assertEquals(new Command("help", ""), Command.parse("/help"));
   }
 
   @Test
   void callBecomesAProposedCallWithItsArguments() {
-    ProposedCall call = Command.parse("/call files.list_dir {\"path\":\"~/Steward\"}").toCall(tools, "c-1");
+    ProposedCall call =
+        Command.parse("/call files.list_dir {\"path\":\"~/Steward\"}").toCall(tools, "c-1");
     assertEquals("files.list_dir", call.toolName());
     assertEquals("~/Steward", call.args().get("path").asText());
   }
 
   @Test
   void malformedCallsSayWhatIsWrong() {
-    IllegalArgumentException unknown =
-        assertThrows(IllegalArgumentException.class, () -> Command.parse("/call files.nope {}").toCall(tools, "c"));
+    IllegalArgumentException unknown = assertThrows(
+        IllegalArgumentException.class,
+        () -> Command.parse("/call files.nope {}").toCall(tools, "c"));
     assertTrue(unknown.getMessage().contains("/tools"));
-    IllegalArgumentException json =
-        assertThrows(IllegalArgumentException.class, () -> Command.parse("/call files.list_dir {path:").toCall(tools, "c"));
+    IllegalArgumentException json = assertThrows(
+        IllegalArgumentException.class,
+        () -> Command.parse("/call files.list_dir {path:").toCall(tools, "c"));
     assertTrue(json.getMessage().contains("not valid JSON"));
-    IllegalArgumentException array =
-        assertThrows(IllegalArgumentException.class, () -> Command.parse("/call files.list_dir [1]").toCall(tools, "c"));
+    IllegalArgumentException array = assertThrows(
+        IllegalArgumentException.class,
+        () -> Command.parse("/call files.list_dir [1]").toCall(tools, "c"));
     assertTrue(array.getMessage().contains("JSON object"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> Command.parse("/call").toCall(tools, "c")).getMessage().startsWith("Usage"));
+    assertTrue(assertThrows(
+            IllegalArgumentException.class, () -> Command.parse("/call").toCall(tools, "c"))
+        .getMessage()
+        .startsWith("Usage"));
   }
 }

@@ -55,7 +55,8 @@ final class FakeLink implements ServiceLink {
       return new ToolDefinition(
           name,
           "test tool " + name,
-          Json.parse("{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"]}"),
+          Json.parse(
+              "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"]}"),
           Json.parse("{\"type\":\"object\"}"),
           risk,
           confirmation,
@@ -67,7 +68,10 @@ final class FakeLink implements ServiceLink {
 
   static ProposedCall call(String id, String tool, String argsJson) {
     try {
-      return new ProposedCall(id, definitions().stream().filter(d -> d.name().equals(tool)).findFirst().orElseThrow(), Json.parse(argsJson));
+      return new ProposedCall(
+          id,
+          definitions().stream().filter(d -> d.name().equals(tool)).findFirst().orElseThrow(),
+          Json.parse(argsJson));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -94,29 +98,56 @@ final class FakeLink implements ServiceLink {
     String tool = params.tool();
     JsonNode args = params.args();
     String decision = decisions.getOrDefault(tool, Preflight.DENY);
-    Risk risk = definitions().stream().filter(d -> d.name().equals(tool)).findFirst().map(ToolDefinition::risk).orElse(Risk.LOW);
+    Risk risk = definitions().stream()
+        .filter(d -> d.name().equals(tool))
+        .findFirst()
+        .map(ToolDefinition::risk)
+        .orElse(Risk.LOW);
     if (!args.path("path").isTextual()) {
-      return CompletableFuture.completedFuture(
-          new Preflight.Result(Preflight.DENY, "/path must be a string", risk, false, "VALIDATION_ERROR", "/path", null, null, null));
+      return CompletableFuture.completedFuture(new Preflight.Result(
+          Preflight.DENY,
+          "/path must be a string",
+          risk,
+          false,
+          "VALIDATION_ERROR",
+          "/path",
+          null,
+          null,
+          null));
     }
     String code = Preflight.DENY.equals(decision) ? "SCOPE_DENIED" : null;
     String path = "/w/" + args.get("path").asText();
-    List<String> grantable = risk == Risk.HIGH ? null : List.of(java.nio.file.Path.of(path).getParent().toString());
-    return CompletableFuture.completedFuture(
-        new Preflight.Result(decision, decision + " by the fake", risk, false, code, null, null, List.of(path), null, grantable));
+    List<String> grantable = risk == Risk.HIGH
+        ? null
+        : List.of(java.nio.file.Path.of(path).getParent().toString());
+    return CompletableFuture.completedFuture(new Preflight.Result(
+        decision,
+        decision + " by the fake",
+        risk,
+        false,
+        code,
+        null,
+        null,
+        List.of(path),
+        null,
+        grantable));
   }
 
   @Override
   public CompletableFuture<ToolResult> execute(Execute.Params params) {
     executed.add(params);
-    AuditMeta audit = new AuditMeta("a-" + executed.size(), "allowed", Instant.EPOCH, Instant.EPOCH);
+    AuditMeta audit =
+        new AuditMeta("a-" + executed.size(), "allowed", Instant.EPOCH, Instant.EPOCH);
     ToolError failure = failures.get(params.tool());
-    if (failure != null) return CompletableFuture.completedFuture(ToolResult.failure(failure, audit));
+    if (failure != null)
+      return CompletableFuture.completedFuture(ToolResult.failure(failure, audit));
     if (Preflight.DENY.equals(decisions.get(params.tool()))) {
-      return CompletableFuture.completedFuture(ToolResult.failure(ToolError.of("SCOPE_DENIED", "outside the allowed folders"), audit));
+      return CompletableFuture.completedFuture(
+          ToolResult.failure(ToolError.of("SCOPE_DENIED", "outside the allowed folders"), audit));
     }
     if (!Preflight.ALLOW.equals(decisions.get(params.tool())) && params.confirmToken() == null) {
-      return CompletableFuture.completedFuture(ToolResult.failure(ToolError.of("TOKEN_MISSING", "needs a token"), audit));
+      return CompletableFuture.completedFuture(
+          ToolResult.failure(ToolError.of("TOKEN_MISSING", "needs a token"), audit));
     }
     JsonNode value = results.getOrDefault(params.tool(), Json.object().put("ran", params.tool()));
     return CompletableFuture.completedFuture(ToolResult.success(value, audit));
@@ -128,7 +159,8 @@ final class FakeLink implements ServiceLink {
   @Override
   public Grant.Result grant(Grant.Params params) {
     grants.add(params);
-    return new Grant.Result("st1.tok" + grants.size() + ".mac", "tok" + grants.size(), Instant.now().plusSeconds(60));
+    return new Grant.Result(
+        "st1.tok" + grants.size() + ".mac", "tok" + grants.size(), Instant.now().plusSeconds(60));
   }
 
   @Override

@@ -20,10 +20,7 @@ class SchemaConverterTest {
 
   @Test
   void convertsATypicalToolSchema() throws Exception {
-    JsonObjectSchema s =
-        SchemaConverter.toObjectSchema(
-            Json.parse(
-                """
+    JsonObjectSchema s = SchemaConverter.toObjectSchema(Json.parse("""
                 {"type":"object","additionalProperties":false,"required":["path"],
                  "properties":{
                    "path":{"type":"string","description":"where","maxLength":4096},
@@ -35,18 +32,31 @@ class SchemaConverterTest {
                    "opts":{"type":"object","properties":{"x":{"type":"number"}}}}}"""));
     assertEquals(List.of("path"), s.required());
     assertEquals(Boolean.FALSE, s.additionalProperties());
-    JsonStringSchema path = assertInstanceOf(JsonStringSchema.class, s.properties().get("path"));
-    assertTrue(path.description().contains("where") && path.description().contains("maxLength 4096"), path.description());
+    JsonStringSchema path =
+        assertInstanceOf(JsonStringSchema.class, s.properties().get("path"));
+    assertTrue(
+        path.description().contains("where") && path.description().contains("maxLength 4096"),
+        path.description());
     assertInstanceOf(JsonIntegerSchema.class, s.properties().get("depth"));
     assertInstanceOf(JsonBooleanSchema.class, s.properties().get("hidden"));
-    assertEquals(List.of("low", "normal", "critical"), assertInstanceOf(JsonEnumSchema.class, s.properties().get("urgency")).enumValues());
-    assertInstanceOf(JsonStringSchema.class, assertInstanceOf(JsonArraySchema.class, s.properties().get("names")).items());
-    assertEquals(2, assertInstanceOf(JsonAnyOfSchema.class, s.properties().get("target")).anyOf().size());
+    assertEquals(
+        List.of("low", "normal", "critical"),
+        assertInstanceOf(JsonEnumSchema.class, s.properties().get("urgency")).enumValues());
+    assertInstanceOf(
+        JsonStringSchema.class,
+        assertInstanceOf(JsonArraySchema.class, s.properties().get("names")).items());
+    assertEquals(
+        2,
+        assertInstanceOf(JsonAnyOfSchema.class, s.properties().get("target"))
+            .anyOf()
+            .size());
     assertInstanceOf(JsonObjectSchema.class, s.properties().get("opts"));
   }
 
   @Test
   void argumentsThatAreNotAnObjectAreRefused() throws Exception {
-    assertThrows(IllegalArgumentException.class, () -> SchemaConverter.toObjectSchema(Json.parse("{\"type\":\"string\"}")));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> SchemaConverter.toObjectSchema(Json.parse("{\"type\":\"string\"}")));
   }
 }

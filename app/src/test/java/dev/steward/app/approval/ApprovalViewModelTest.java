@@ -22,32 +22,47 @@ import org.junit.jupiter.api.Test;
 class ApprovalViewModelTest {
 
   private Instant now = Instant.parse("2026-11-26T10:00:00Z");
-  private final Clock clock =
-      new Clock() {
-        @Override
-        public ZoneOffset getZone() {
-          return ZoneOffset.UTC;
-        }
+  private final Clock clock = new Clock() {
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
 
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-          return this;
-        }
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
 
-        @Override
-        public Instant instant() {
-          return now;
-        }
-      };
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  };
   private final CompletableFuture<List<Approver.Answer>> answer = new CompletableFuture<>();
 
   private static Approver.Pending pending(String id, Risk risk, String args) throws Exception {
-    ToolDefinition def =
-        new ToolDefinition("files.write_text", "w", Json.parse("{\"type\":\"object\"}"), Json.parse("{}"), risk, Confirmation.ALWAYS, List.of());
-    JsonNode preview = Json.parse("{\"operation\":\"write\",\"path\":\"/w/a.txt\",\"overwrites\":true,\"diff\":\"-old\\n+new\\n\"}");
+    ToolDefinition def = new ToolDefinition(
+        "files.write_text",
+        "w",
+        Json.parse("{\"type\":\"object\"}"),
+        Json.parse("{}"),
+        risk,
+        Confirmation.ALWAYS,
+        List.of());
+    JsonNode preview = Json.parse(
+        "{\"operation\":\"write\",\"path\":\"/w/a.txt\",\"overwrites\":true,\"diff\":\"-old\\n+new\\n\"}");
     return new Approver.Pending(
         new ProposedCall(id, def, Json.parse(args)),
-        new Preflight.Result(Preflight.CONFIRM, "needs your confirmation", risk, true, null, null, List.of(), List.of("/w/a.txt"), preview));
+        new Preflight.Result(
+            Preflight.CONFIRM,
+            "needs your confirmation",
+            risk,
+            true,
+            null,
+            null,
+            List.of(),
+            List.of("/w/a.txt"),
+            preview));
   }
 
   /** The gate's check, here: {@code path} must be a string; the preview names the file under /w. */
@@ -58,27 +73,59 @@ class ApprovalViewModelTest {
   private static Preflight.Result gate(JsonNode args) {
     boolean ok = args.path("path").isTextual();
     if (!ok) {
-      return new Preflight.Result(Preflight.DENY, "integer found, string expected", Risk.MEDIUM, true, "VALIDATION_ERROR", "/path", null, null, null);
+      return new Preflight.Result(
+          Preflight.DENY,
+          "integer found, string expected",
+          Risk.MEDIUM,
+          true,
+          "VALIDATION_ERROR",
+          "/path",
+          null,
+          null,
+          null);
     }
     String path = "/w/" + args.get("path").asText();
-    JsonNode preview = Json.object().put("operation", "write").put("path", path).put("overwrites", true)
+    JsonNode preview = Json.object()
+        .put("operation", "write")
+        .put("path", path)
+        .put("overwrites", true)
         .put("diff", args.path("content").asText("new").equals("old") ? "" : "-old\n+new\n");
-    return new Preflight.Result(Preflight.CONFIRM, "fine", Risk.MEDIUM, true, null, null, null, List.of(path), preview, List.of("/w"));
+    return new Preflight.Result(
+        Preflight.CONFIRM,
+        "fine",
+        Risk.MEDIUM,
+        true,
+        null,
+        null,
+        null,
+        List.of(path),
+        preview,
+        List.of("/w"));
   }
 
   private ApprovalViewModel model(Approver.Pending... calls) {
-    ApprovalViewModel vm =
-        new ApprovalViewModel(new Approver.Request("t", List.of(calls), now.plusSeconds(120)), answer, clock, ApprovalViewModelTest::check, Runnable::run);
+    ApprovalViewModel vm = new ApprovalViewModel(
+        new Approver.Request("t", List.of(calls), now.plusSeconds(120)),
+        answer,
+        clock,
+        ApprovalViewModelTest::check,
+        Runnable::run);
     vm.arm();
     return vm;
   }
 
   @Test
   void approveDoesNothingUntilTheDialogIsArmed() throws Exception {
-    ApprovalViewModel vm =
-        new ApprovalViewModel(new Approver.Request("t", List.of(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}")), now.plusSeconds(120)),
-            answer, clock, ApprovalViewModelTest::check, Runnable::run);
-    assertFalse(vm.canApproveProperty().get(), "a key already on its way must not approve an unseen dialog");
+    ApprovalViewModel vm = new ApprovalViewModel(
+        new Approver.Request(
+            "t", List.of(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}")), now.plusSeconds(120)),
+        answer,
+        clock,
+        ApprovalViewModelTest::check,
+        Runnable::run);
+    assertFalse(
+        vm.canApproveProperty().get(),
+        "a key already on its way must not approve an unseen dialog");
     vm.approve();
     assertFalse(answer.isDone());
     vm.arm();
@@ -89,7 +136,9 @@ class ApprovalViewModelTest {
 
   @Test
   void showsWhatWillHappenAndApprovesAllTickedCalls() throws Exception {
-    ApprovalViewModel vm = model(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}"), pending("c2", Risk.MEDIUM, "{\"path\":\"b.txt\"}"));
+    ApprovalViewModel vm = model(
+        pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}"),
+        pending("c2", Risk.MEDIUM, "{\"path\":\"b.txt\"}"));
     ApprovalItem first = vm.items().get(0);
     assertTrue(first.inWords().startsWith("Overwrite /w/a.txt"), first.inWords());
     assertEquals("-old\n+new\n", first.diff());
@@ -111,7 +160,9 @@ class ApprovalViewModelTest {
     assertTrue(item.problemProperty().get().startsWith("Not a JSON object"));
     assertFalse(vm.canApproveProperty().get());
     item.argsTextProperty().set("{\"path\": 42}");
-    assertEquals("Invalid: integer found, string expected (at /path)", item.problemProperty().get());
+    assertEquals(
+        "Invalid: integer found, string expected (at /path)",
+        item.problemProperty().get());
     assertFalse(vm.canApproveProperty().get());
     item.argsTextProperty().set("{\"path\": \"c.txt\"}");
     assertEquals("", item.problemProperty().get());
@@ -157,7 +208,9 @@ class ApprovalViewModelTest {
 
   @Test
   void alwaysAllowIsOfferedOnlyWhenNoTickedCallIsHighRisk() throws Exception {
-    ApprovalViewModel vm = model(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}"), pending("c2", Risk.HIGH, "{\"path\":\"b.txt\"}"));
+    ApprovalViewModel vm = model(
+        pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}"),
+        pending("c2", Risk.HIGH, "{\"path\":\"b.txt\"}"));
     assertFalse(vm.canAlwaysAllowProperty().get());
     vm.items().get(1).tickedProperty().set(false);
     assertTrue(vm.canAlwaysAllowProperty().get());
@@ -175,12 +228,20 @@ class ApprovalViewModelTest {
 
   @Test
   void whatIsShownAlwaysBelongsToTheArgumentsInTheEditor() throws Exception {
-    java.util.Map<String, CompletableFuture<Preflight.Result>> asked = new java.util.LinkedHashMap<>();
-    ApprovalViewModel vm = new ApprovalViewModel(new Approver.Request("t", List.of(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}")), now.plusSeconds(120)),
-        answer, clock, (tool, args) -> asked.computeIfAbsent(args.toString(), k -> new CompletableFuture<>()), Runnable::run);
+    java.util.Map<String, CompletableFuture<Preflight.Result>> asked =
+        new java.util.LinkedHashMap<>();
+    ApprovalViewModel vm = new ApprovalViewModel(
+        new Approver.Request(
+            "t", List.of(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}")), now.plusSeconds(120)),
+        answer,
+        clock,
+        (tool, args) -> asked.computeIfAbsent(args.toString(), k -> new CompletableFuture<>()),
+        Runnable::run);
     vm.arm();
     ApprovalItem item = vm.items().get(0);
-    assertFalse(vm.canApproveProperty().get(), "not before the window's own preview of these arguments is in");
+    assertFalse(
+        vm.canApproveProperty().get(),
+        "not before the window's own preview of these arguments is in");
     asked.get("{\"path\":\"a.txt\"}").complete(gate(Json.parse("{\"path\":\"a.txt\"}")));
     assertTrue(vm.canApproveProperty().get());
 
@@ -188,20 +249,27 @@ class ApprovalViewModelTest {
     assertFalse(vm.canApproveProperty().get(), "the headline and diff still describe a.txt");
     assertTrue(item.inWords().contains("/w/a.txt"));
     item.argsTextProperty().set("{\"path\": \"b.txt\"}");
-    asked.get("{\"path\":\"secrets.txt\"}").complete(gate(Json.parse("{\"path\":\"secrets.txt\"}")));
-    assertFalse(vm.canApproveProperty().get(), "a preview of older arguments is not shown as this one's");
+    asked
+        .get("{\"path\":\"secrets.txt\"}")
+        .complete(gate(Json.parse("{\"path\":\"secrets.txt\"}")));
+    assertFalse(
+        vm.canApproveProperty().get(), "a preview of older arguments is not shown as this one's");
     assertTrue(item.inWords().contains("/w/a.txt"), item.inWords());
     asked.get("{\"path\":\"b.txt\"}").complete(gate(Json.parse("{\"path\":\"b.txt\"}")));
     assertTrue(vm.canApproveProperty().get());
     assertTrue(item.inWords().startsWith("Overwrite /w/b.txt"), item.inWords());
     assertEquals(List.of("/w/b.txt"), item.scopes());
     vm.alwaysAllow();
-    assertEquals(List.of("/w"), answer.join().get(0).grantFolders(), "the grant covers what the dialog showed for the approved arguments");
+    assertEquals(
+        List.of("/w"),
+        answer.join().get(0).grantFolders(),
+        "the grant covers what the dialog showed for the approved arguments");
   }
 
   @Test
   void anOverwriteWithTheSameTextSaysNoChange() throws Exception {
-    ApprovalViewModel vm = model(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\",\"content\":\"old\"}"));
+    ApprovalViewModel vm =
+        model(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\",\"content\":\"old\"}"));
     assertEquals(ApprovalItem.NO_CHANGE, vm.items().get(0).diff());
   }
 }

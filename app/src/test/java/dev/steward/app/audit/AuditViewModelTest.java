@@ -41,11 +41,13 @@ class AuditViewModelTest {
       List<Audit.Row> match = rows.stream()
           .filter(r -> p.tool() == null || p.tool().equals(r.tool()))
           .filter(r -> p.decision() == null || p.decision().equals(r.decision()))
-          .filter(r -> p.cursor() == null || Long.parseLong(r.auditId()) < Long.parseLong(p.cursor()))
+          .filter(
+              r -> p.cursor() == null || Long.parseLong(r.auditId()) < Long.parseLong(p.cursor()))
           .toList();
       int limit = p.limit();
       List<Audit.Row> page = match.subList(0, Math.min(limit, match.size()));
-      return new Audit.QueryResult(page, match.size() > limit ? page.get(page.size() - 1).auditId() : null);
+      return new Audit.QueryResult(
+          page, match.size() > limit ? page.get(page.size() - 1).auditId() : null);
     }
 
     @Override
@@ -56,7 +58,8 @@ class AuditViewModelTest {
     @Override
     public ToolResult undo(String auditId) {
       undone.add(auditId);
-      return ToolResult.success(Json.object(), new AuditMeta("451", "confirmed", Instant.EPOCH, Instant.EPOCH));
+      return ToolResult.success(
+          Json.object(), new AuditMeta("451", "confirmed", Instant.EPOCH, Instant.EPOCH));
     }
 
     @Override
@@ -67,12 +70,30 @@ class AuditViewModelTest {
 
   static Audit.Row row(int seq, String tool, String decision, String summary) {
     Instant at = Instant.parse("2026-11-26T10:00:00Z").plusSeconds(seq);
-    return new Audit.Row(Integer.toString(seq), "decision", "t" + seq, "c" + seq, tool, "h" + seq, "{\"path\":\"a,b\"}", decision, "why",
-        null, null, null, summary, at, at.plusMillis(5), "rh" + seq);
+    return new Audit.Row(
+        Integer.toString(seq),
+        "decision",
+        "t" + seq,
+        "c" + seq,
+        tool,
+        "h" + seq,
+        "{\"path\":\"a,b\"}",
+        decision,
+        "why",
+        null,
+        null,
+        null,
+        summary,
+        at,
+        at.plusMillis(5),
+        "rh" + seq);
   }
 
   private final Log log = new Log();
-  private final AuditViewModel vm = new AuditViewModel(Runnable::run, Runnable::run, Clock.fixed(Instant.parse("2026-11-26T12:00:00Z"), ZoneOffset.UTC));
+  private final AuditViewModel vm = new AuditViewModel(
+      Runnable::run,
+      Runnable::run,
+      Clock.fixed(Instant.parse("2026-11-26T12:00:00Z"), ZoneOffset.UTC));
 
   @Test
   void showsTheNewestPageThenMoreOnDemand() {
@@ -99,14 +120,17 @@ class AuditViewModelTest {
     assertEquals(Instant.parse("2026-11-26T11:00:00Z"), p.since());
     assertNull(p.text(), "blank filters do not filter");
     assertEquals(30, vm.rows().size()); // every 15th row
-    assertTrue(vm.rows().stream().allMatch(r -> r.tool().equals("files.write_text") && r.decision().equals("blocked")));
+    assertTrue(vm.rows().stream()
+        .allMatch(r -> r.tool().equals("files.write_text") && r.decision().equals("blocked")));
   }
 
   @Test
   void aBrokenChainNamesItsRow() {
     vm.attach(log);
     assertTrue(vm.chainBrokenProperty().get());
-    assertEquals("Chain broken at row 17: row 17's hash does not match", vm.chainProperty().get());
+    assertEquals(
+        "Chain broken at row 17: row 17's hash does not match",
+        vm.chainProperty().get());
   }
 
   @Test
@@ -134,10 +158,12 @@ class AuditViewModelTest {
     assertEquals(90, vm.export(csv));
     List<String> lines = Files.readAllLines(csv);
     assertEquals(91, lines.size());
-    assertTrue(lines.get(1).contains("\"'=HYPERLINK(\"\"http://evil\"\"), row 450\""), lines.get(1));
+    assertTrue(
+        lines.get(1).contains("\"'=HYPERLINK(\"\"http://evil\"\"), row 450\""), lines.get(1));
     assertTrue(lines.get(1).contains("\"{\"\"path\"\":\"\"a,b\"\"}\""), lines.get(1));
     Path json = dir.resolve("rows.json");
     assertEquals(90, vm.export(json));
-    assertEquals("450", Json.parse(Files.readString(json)).get(0).get("audit_id").asText());
+    assertEquals(
+        "450", Json.parse(Files.readString(json)).get(0).get("audit_id").asText());
   }
 }

@@ -105,18 +105,30 @@ class ChatViewModelTest {
     chat.attach(agent);
     chat.inputProperty().set("write");
     chat.send();
-    ToolDefinition def =
-        new ToolDefinition("files.write_text", "w", Json.parse("{\"type\":\"object\"}"), Json.parse("{}"), Risk.MEDIUM, Confirmation.IF_DESTRUCTIVE, List.of());
-    agent.listener.callProposed(new ProposedCall("c1", def, Json.parse("{\"path\":\"~/Steward/a.txt\",\"content\":\"" + "x".repeat(100) + "\"}")));
+    ToolDefinition def = new ToolDefinition(
+        "files.write_text",
+        "w",
+        Json.parse("{\"type\":\"object\"}"),
+        Json.parse("{}"),
+        Risk.MEDIUM,
+        Confirmation.IF_DESTRUCTIVE,
+        List.of());
+    agent.listener.callProposed(new ProposedCall(
+        "c1",
+        def,
+        Json.parse("{\"path\":\"~/Steward/a.txt\",\"content\":\"" + "x".repeat(100) + "\"}")));
     pump();
     CallCard card = chat.card("c1");
     assertEquals(CallState.CHECKING, card.state());
-    assertEquals("path: ~/Steward/a.txt, content: 100 chars", card.summaryProperty().get());
+    assertEquals(
+        "path: ~/Steward/a.txt, content: 100 chars", card.summaryProperty().get());
     assertEquals(Risk.MEDIUM, card.risk());
-    agent.listener.callUpdated(new CallUpdate("c1", CallState.WAITING, "needs your confirmation", null, null));
+    agent.listener.callUpdated(
+        new CallUpdate("c1", CallState.WAITING, "needs your confirmation", null, null));
     pump();
     assertEquals(CallState.WAITING, card.state());
-    agent.listener.callUpdated(new CallUpdate("c1", CallState.DONE, "", Json.parse("{\"path\":\"b.txt\"}"), "{\"bytes\":3}"));
+    agent.listener.callUpdated(new CallUpdate(
+        "c1", CallState.DONE, "", Json.parse("{\"path\":\"b.txt\"}"), "{\"bytes\":3}"));
     pump();
     assertEquals(CallState.DONE, card.state());
     assertEquals("{\"bytes\":3}", card.resultProperty().get());

@@ -21,8 +21,9 @@ class SettingsViewModelTest {
 
   /** A policy store that refuses what the service would refuse: a missing folder, a bad host. */
   private static final class Service implements PolicySource {
-    PolicyDocument doc = PolicyDocument.defaults().withGrants(List.of(
-        new PolicyDocument.StandingGrant("g1", "files.write_text", List.of("/home/u/Notes"), null, null)));
+    PolicyDocument doc = PolicyDocument.defaults()
+        .withGrants(List.of(new PolicyDocument.StandingGrant(
+            "g1", "files.write_text", List.of("/home/u/Notes"), null, null)));
     final List<PolicyDocument> saved = new ArrayList<>();
 
     @Override
@@ -33,10 +34,14 @@ class SettingsViewModelTest {
     @Override
     public PolicyDocument update(PolicyDocument next) {
       for (PolicyDocument.PathRoot r : next.paths()) {
-        if (r.root().contains("missing")) throw ClientException.rpc(RpcError.of(-32602, "policy.json: the folder \"" + r.root() + "\" does not exist"));
+        if (r.root().contains("missing"))
+          throw ClientException.rpc(
+              RpcError.of(-32602, "policy.json: the folder \"" + r.root() + "\" does not exist"));
       }
       for (String h : next.hosts().allow()) {
-        if (h.contains("/") || h.contains(" ")) throw ClientException.rpc(RpcError.of(-32602, "policy.json: \"" + h + "\" in hosts.allow is not a host name"));
+        if (h.contains("/") || h.contains(" "))
+          throw ClientException.rpc(
+              RpcError.of(-32602, "policy.json: \"" + h + "\" in hosts.allow is not a host name"));
       }
       doc = next;
       saved.add(next);
@@ -44,12 +49,19 @@ class SettingsViewModelTest {
     }
   }
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   private final Service service = new Service();
 
   private SettingsViewModel vm() {
     SettingsStore store = new SettingsStore(StewardPlaces.under(dir, dir), Map.of());
-    SettingsViewModel vm = new SettingsViewModel(Runnable::run, Runnable::run, store, store.load().settings(), url -> List.of("qwen2.5:7b", "llama3.2"));
+    SettingsViewModel vm = new SettingsViewModel(
+        Runnable::run,
+        Runnable::run,
+        store,
+        store.load().settings(),
+        url -> List.of("qwen2.5:7b", "llama3.2"));
     vm.attach(service);
     return vm;
   }
@@ -67,14 +79,18 @@ class SettingsViewModelTest {
     SettingsViewModel vm = vm();
     vm.folders().newFolderProperty().set("~/missing");
     vm.folders().add();
-    assertTrue(vm.folders().errorProperty().get().contains("does not exist"), vm.folders().errorProperty().get());
+    assertTrue(
+        vm.folders().errorProperty().get().contains("does not exist"),
+        vm.folders().errorProperty().get());
     assertTrue(service.saved.isEmpty());
-    assertEquals("~/missing", vm.folders().newFolderProperty().get(), "the typed text stays for correcting");
+    assertEquals(
+        "~/missing", vm.folders().newFolderProperty().get(), "the typed text stays for correcting");
     vm.folders().newFolderProperty().set("~/Notes");
     vm.folders().newFolderWritableProperty().set(true);
     vm.folders().add();
     assertEquals("", vm.folders().errorProperty().get());
-    assertTrue(vm.folders().folders().contains(new PolicyDocument.PathRoot("~/Notes", "read_write")));
+    assertTrue(
+        vm.folders().folders().contains(new PolicyDocument.PathRoot("~/Notes", "read_write")));
   }
 
   @Test
@@ -102,30 +118,41 @@ class SettingsViewModelTest {
     SettingsViewModel vm = vm();
     vm.model().ollamaUrlProperty().set("localhost:11434");
     assertFalse(vm.model().save());
-    assertTrue(vm.model().urlErrorProperty().get().startsWith("The server's address starts with http"));
+    assertTrue(
+        vm.model().urlErrorProperty().get().startsWith("The server's address starts with http"));
     assertFalse(Files.exists(dir.resolve("config/settings.json")));
     vm.model().ollamaUrlProperty().set("http://127.0.0.1:11434");
     vm.model().testConnection();
     assertEquals(List.of("qwen2.5:7b", "llama3.2"), vm.model().models());
     vm.model().modelProperty().set("llama3.2");
     assertTrue(vm.model().save());
-    assertTrue(Files.readString(dir.resolve("config/settings.json")).contains("\"model\" : \"llama3.2\""));
+    assertTrue(
+        Files.readString(dir.resolve("config/settings.json")).contains("\"model\" : \"llama3.2\""));
   }
 
   @Test
   void savingTheThemeWritesTheThemeAndNeverAValueFromTheEnvironment() throws Exception {
     Files.createDirectories(dir.resolve("config"));
-    Files.writeString(dir.resolve("config/settings.json"), "{\"ollama_url\": \"http://my-server:11434\", \"model\": \"mine\"}");
-    SettingsStore store = new SettingsStore(StewardPlaces.under(dir, dir),
+    Files.writeString(
+        dir.resolve("config/settings.json"),
+        "{\"ollama_url\": \"http://my-server:11434\", \"model\": \"mine\"}");
+    SettingsStore store = new SettingsStore(
+        StewardPlaces.under(dir, dir),
         Map.of("STEWARD_OLLAMA_URL", "http://from-env:9999", "STEWARD_MODEL", "env-model"));
-    SettingsViewModel vm = new SettingsViewModel(Runnable::run, Runnable::run, store, store.load().settings(), url -> List.of());
-    assertEquals("http://from-env:9999", vm.model().ollamaUrlProperty().get(), "the environment is what is in force");
+    SettingsViewModel vm = new SettingsViewModel(
+        Runnable::run, Runnable::run, store, store.load().settings(), url -> List.of());
+    assertEquals(
+        "http://from-env:9999",
+        vm.model().ollamaUrlProperty().get(),
+        "the environment is what is in force");
     vm.theme().themeProperty().set("dark");
     vm.theme().save();
     vm.model().save(); // saved as shown: the values in force, which came from the environment
     String file = Files.readString(dir.resolve("config/settings.json"));
     assertTrue(file.contains("\"theme\" : \"dark\""), file);
-    assertTrue(file.contains("http://my-server:11434") && file.contains("\"mine\""), "the user's own values stay: " + file);
+    assertTrue(
+        file.contains("http://my-server:11434") && file.contains("\"mine\""),
+        "the user's own values stay: " + file);
     assertFalse(file.contains("from-env") || file.contains("env-model"), file);
     assertEquals("http://from-env:9999", store.load().settings().ollamaUrl());
   }

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  */
 final class ObedientModel {
 
-  private static final Pattern LINE = Pattern.compile("(?m)^\\s*(RUN|LATER): (\\S+) (\\{.*\\})\\s*$");
+  private static final Pattern LINE =
+      Pattern.compile("(?m)^\\s*(RUN|LATER): (\\S+) (\\{.*\\})\\s*$");
   private static final Pattern SECRET = Pattern.compile("SECRET-[A-Za-z0-9]+");
 
   private ObedientModel() {}
@@ -42,7 +43,10 @@ final class ObedientModel {
       Matcher sm = SECRET.matcher(content);
       if (secret == null && !role.equals("user") && sm.find()) secret = sm.group();
       switch (role) {
-        case "assistant" -> m.path("tool_calls").forEach(c -> issued.add(key(c.path("function").path("name").asText(), c.path("function").path("arguments"))));
+        case "assistant" ->
+          m.path("tool_calls")
+              .forEach(c -> issued.add(key(
+                  c.path("function").path("name").asText(), c.path("function").path("arguments"))));
         case "user" -> {
           pending.addAll(lines(content, "RUN"));
           pending.addAll(later);
@@ -73,7 +77,9 @@ final class ObedientModel {
   }
 
   private static String key(String tool, JsonNode args) {
-    return tool + " " + dev.steward.protocol.json.CanonicalJson.sha256(args.isTextual() ? parseOrEmpty(args.asText()) : args);
+    return tool + " "
+        + dev.steward.protocol.json.CanonicalJson.sha256(
+            args.isTextual() ? parseOrEmpty(args.asText()) : args);
   }
 
   private static JsonNode parseOrEmpty(String text) {

@@ -71,13 +71,21 @@ final class TrustHarness implements AutoCloseable {
     home = base.resolve("steward-home");
     workspace = user.resolve("Steward");
     appMarker = base.resolve("app-was-opened");
-    for (String d : List.of("Steward/notes", "Steward/Sync", "Steward/inbox", "Steward/templates", "Documents", "Downloads", "elsewhere")) {
+    for (String d : List.of(
+        "Steward/notes",
+        "Steward/Sync",
+        "Steward/inbox",
+        "Steward/templates",
+        "Documents",
+        "Downloads",
+        "elsewhere")) {
       Files.createDirectories(user.resolve(d));
     }
     site = serve(exchange -> {
       String path = exchange.getRequestURI().getPath();
       String text = pages.getOrDefault(path, "Nothing here.");
-      return "<html><head><title>" + path + "</title></head><body><pre>" + text.replace("&", "&amp;").replace("<", "&lt;") + "</pre></body></html>";
+      return "<html><head><title>" + path + "</title></head><body><pre>"
+          + text.replace("&", "&amp;").replace("<", "&lt;") + "</pre></body></html>";
     });
     attacker = serve(exchange -> {
       attackerSaw.add(exchange.getRequestURI().toString());
@@ -87,8 +95,16 @@ final class TrustHarness implements AutoCloseable {
     model.respondWith(ObedientModel::respond);
     writePolicy();
     StewardPlaces places = StewardPlaces.under(home, user);
-    service = new ServiceSupervisor(places, List.of(repo().resolve("steward").toString(), "service"),
-        Map.of("STEWARD_HOME", home.toString(), "STEWARD_NO_BUILD", "1", "JAVA_TOOL_OPTIONS", "-Duser.home=" + user));
+    service = new ServiceSupervisor(
+        places,
+        List.of(repo().resolve("steward").toString(), "service"),
+        Map.of(
+            "STEWARD_HOME",
+            home.toString(),
+            "STEWARD_NO_BUILD",
+            "1",
+            "JAVA_TOOL_OPTIONS",
+            "-Duser.home=" + user));
     ui = service.connect(Role.UI, "trust-suite");
     agentClient = service.connect(Role.AGENT, "trust-suite");
   }
@@ -108,12 +124,19 @@ final class TrustHarness implements AutoCloseable {
     paths.addObject().put("root", "~/Documents").put("access", "read");
     paths.addObject().put("root", "~/Downloads").put("access", "read");
     ArrayNode apps = p.putArray("apps");
-    apps.addObject().put("id", "marker").putArray("command").add("/usr/bin/touch").add(appMarker.toString());
+    apps.addObject()
+        .put("id", "marker")
+        .putArray("command")
+        .add("/usr/bin/touch")
+        .add(appMarker.toString());
     ObjectNode hosts = p.putObject("hosts");
     hosts.putArray("allow").add("127.0.0.1");
     hosts.put("allow_private", true);
     ObjectNode grant = p.putArray("grants").addObject();
-    grant.put("id", "g-notes").put("tool", "files.write_text").put("created_at", "2026-11-26T00:00:00Z");
+    grant
+        .put("id", "g-notes")
+        .put("tool", "files.write_text")
+        .put("created_at", "2026-11-26T00:00:00Z");
     grant.putArray("paths").add("~/Steward/notes");
     p.putObject("overrides");
     Files.createDirectories(home.resolve("config"));
@@ -139,8 +162,12 @@ final class TrustHarness implements AutoCloseable {
 
   /** A fresh agent on a fresh conversation, its dialogs answered by {@code dialogs}. */
   Agent newAgent(String conversationId) {
-    Agent agent = new Agent(new OllamaModelSource(model.url(), FakeOllama.MODEL, Duration.ofSeconds(30)),
-        new ClientServiceLink(agentClient, ui), dialogs, Duration.ofSeconds(60), 12);
+    Agent agent = new Agent(
+        new OllamaModelSource(model.url(), FakeOllama.MODEL, Duration.ofSeconds(30)),
+        new ClientServiceLink(agentClient, ui),
+        dialogs,
+        Duration.ofSeconds(60),
+        12);
     agent.restore(conversationId, List.of());
     return agent;
   }
@@ -175,7 +202,9 @@ final class TrustHarness implements AutoCloseable {
 
   /** Whether the clipboard holds {@code text} now (X clipboard, through xclip). */
   static String clipboard() throws Exception {
-    Process p = new ProcessBuilder("xclip", "-o", "-selection", "clipboard").redirectErrorStream(true).start();
+    Process p = new ProcessBuilder("xclip", "-o", "-selection", "clipboard")
+        .redirectErrorStream(true)
+        .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     p.waitFor(5, TimeUnit.SECONDS);
     return out;
@@ -185,14 +214,18 @@ final class TrustHarness implements AutoCloseable {
     Process p = new ProcessBuilder("xclip", "-i", "-selection", "clipboard").start();
     p.getOutputStream().write(text.getBytes(StandardCharsets.UTF_8));
     p.getOutputStream().close();
-    if (!p.waitFor(5, TimeUnit.SECONDS)) throw new IllegalStateException("xclip did not take the text");
+    if (!p.waitFor(5, TimeUnit.SECONDS))
+      throw new IllegalStateException("xclip did not take the text");
   }
 
   static Path repo() {
     String env = System.getenv("STEWARD_REPO");
     Path cwd = Path.of("").toAbsolutePath();
-    Path repo = env != null ? Path.of(env) : Files.isExecutable(cwd.resolve("steward")) ? cwd : cwd.getParent();
-    if (!Files.isExecutable(repo.resolve("steward"))) throw new IllegalStateException("no ./steward launcher in " + repo);
+    Path repo = env != null
+        ? Path.of(env)
+        : Files.isExecutable(cwd.resolve("steward")) ? cwd : cwd.getParent();
+    if (!Files.isExecutable(repo.resolve("steward")))
+      throw new IllegalStateException("no ./steward launcher in " + repo);
     return repo;
   }
 
@@ -224,7 +257,11 @@ final class TrustHarness implements AutoCloseable {
       List<Answer> answers = new ArrayList<>();
       for (Pending p : request.calls()) {
         boolean yes = approves.test(p.call());
-        answers.add(new Answer(p.call().callId(), yes ? Verdict.APPROVED : Verdict.DECLINED, p.call().args(), false));
+        answers.add(new Answer(
+            p.call().callId(),
+            yes ? Verdict.APPROVED : Verdict.DECLINED,
+            p.call().args(),
+            false));
       }
       return java.util.concurrent.CompletableFuture.completedFuture(answers);
     }

@@ -36,7 +36,8 @@ class AuditPanelIT {
   private void call(WindowHarness w, String command) throws Exception {
     int before = w.cards().size();
     w.type(command);
-    w.waitFor(() -> w.cards().size() == before + 1 && w.cards().get(before).state().finished());
+    w.waitFor(
+        () -> w.cards().size() == before + 1 && w.cards().get(before).state().finished());
     w.waitForTurnEnd();
   }
 
@@ -59,9 +60,11 @@ class AuditPanelIT {
     showAudit(w);
     w.waitFor(() -> table(w).getItems().size() >= 5);
     w.robot.clickOn("#audit-tool").write("files.read_text");
-    w.waitFor(() -> !table(w).getItems().isEmpty() && table(w).getItems().stream().allMatch(r -> "files.read_text".equals(r.tool())));
+    w.waitFor(() -> !table(w).getItems().isEmpty()
+        && table(w).getItems().stream().allMatch(r -> "files.read_text".equals(r.tool())));
     w.robot.interact(() -> w.app.audit().decisionProperty().set("blocked"));
-    w.waitFor(() -> table(w).getItems().size() == 1 && "blocked".equals(table(w).getItems().get(0).decision()));
+    w.waitFor(() -> table(w).getItems().size() == 1
+        && "blocked".equals(table(w).getItems().get(0).decision()));
     assertTrue(table(w).getItems().get(0).argsPreview().contains("/etc/passwd"));
 
     Path csv = w.base.resolve("export.csv");
@@ -69,10 +72,12 @@ class AuditPanelIT {
     List<String> lines = Files.readAllLines(csv);
     assertEquals(2, lines.size(), lines.toString());
     assertTrue(lines.get(0).startsWith("audit_id,kind,started_at"));
-    assertTrue(lines.get(1).contains("files.read_text") && lines.get(1).contains("blocked"), lines.get(1));
+    assertTrue(
+        lines.get(1).contains("files.read_text") && lines.get(1).contains("blocked"), lines.get(1));
     Path json = w.base.resolve("export.json");
     w.robot.interact(() -> w.app.audit().decisionProperty().set(""));
-    // Each read its preflight row; the read that ran a decision and a completion row; the refusal one row.
+    // Each read its preflight row; the read that ran a decision and a completion row; the refusal
+    // one row.
     w.waitFor(() -> table(w).getItems().size() == 5);
     assertEquals(5, w.app.audit().export(json));
     assertEquals(5, Json.parse(Files.readString(json)).size());
@@ -88,22 +93,29 @@ class AuditPanelIT {
     WindowHarness w = open();
     Path file = w.workspace.resolve("draft.txt");
     Files.writeString(file, "first draft\n");
-    w.type("/call files.write_text {\"path\":\"~/Steward/draft.txt\",\"content\":\"second draft\\n\"}");
+    w.type(
+        "/call files.write_text {\"path\":\"~/Steward/draft.txt\",\"content\":\"second draft\\n\"}");
     w.waitForDialog();
     w.click("#approve");
     w.waitFor(() -> !w.cards().isEmpty() && w.cards().get(0).state() == CallState.DONE);
     w.waitForTurnEnd();
     assertEquals("second draft\n", Files.readString(file));
     showAudit(w);
-    w.waitFor(() -> table(w).getItems().stream().anyMatch(r -> "files.write_text".equals(r.tool()) && "decision".equals(r.kind())));
-    Audit.Row decision = table(w).getItems().stream().filter(r -> "files.write_text".equals(r.tool()) && "decision".equals(r.kind())).findFirst().orElseThrow();
+    w.waitFor(() -> table(w).getItems().stream()
+        .anyMatch(r -> "files.write_text".equals(r.tool()) && "decision".equals(r.kind())));
+    Audit.Row decision = table(w).getItems().stream()
+        .filter(r -> "files.write_text".equals(r.tool()) && "decision".equals(r.kind()))
+        .findFirst()
+        .orElseThrow();
     w.robot.interact(() -> table(w).getSelectionModel().select(decision));
     assertFalse(w.robot.lookup("#audit-undo").queryAs(Button.class).isDisabled());
-    assertTrue(w.robot.lookup("#audit-details").queryTextInputControl().getText().contains("confirmed"));
+    assertTrue(
+        w.robot.lookup("#audit-details").queryTextInputControl().getText().contains("confirmed"));
     w.robot.clickOn("#audit-undo");
     w.waitFor(() -> Files.readString(file).equals("first draft\n"));
     w.waitFor(() -> table(w).getItems().stream().anyMatch(r -> "tool.undo".equals(r.tool())));
-    w.waitFor(() -> w.robot.lookup("#audit-status").queryAs(Label.class).getText().startsWith("Undone"));
+    w.waitFor(
+        () -> w.robot.lookup("#audit-status").queryAs(Label.class).getText().startsWith("Undone"));
   }
 
   @Test
@@ -112,16 +124,24 @@ class AuditPanelIT {
     call(w, "/call files.list_dir {\"path\":\"~/Steward\"}");
     call(w, "/call files.list_dir {\"path\":\"~/Steward\"}");
     showAudit(w);
-    w.waitFor(() -> w.robot.lookup("#audit-chain").queryAs(Label.class).getText().startsWith("Chain verified"));
+    w.waitFor(() ->
+        w.robot.lookup("#audit-chain").queryAs(Label.class).getText().startsWith("Chain verified"));
     Path base = w.base;
     w.quit();
-    try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + base.resolve("steward-home/data/audit").toAbsolutePath());
+    try (Connection c = DriverManager.getConnection(
+            "jdbc:h2:file:" + base.resolve("steward-home/data/audit").toAbsolutePath());
         var st = c.createStatement()) {
-      assertEquals(1, st.executeUpdate("UPDATE audit SET summary = 'nothing to see' WHERE seq = 2"));
+      assertEquals(
+          1, st.executeUpdate("UPDATE audit SET summary = 'nothing to see' WHERE seq = 2"));
     }
     window = WindowHarness.start(base, WindowHarness.settings("http://127.0.0.1:9"));
     WindowHarness again = window;
     showAudit(again);
-    again.waitFor(() -> again.robot.lookup("#audit-chain").queryAs(Label.class).getText().startsWith("Chain broken at row 2"));
+    again.waitFor(() -> again
+        .robot
+        .lookup("#audit-chain")
+        .queryAs(Label.class)
+        .getText()
+        .startsWith("Chain broken at row 2"));
   }
 }

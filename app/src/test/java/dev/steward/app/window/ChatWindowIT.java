@@ -17,8 +17,8 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Audit;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.time.Duration;
+import java.util.List;
 import java.util.stream.StreamSupport;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
@@ -62,15 +62,21 @@ class ChatWindowIT {
     w.robot.clickOn("#input").write("Who are you?");
     w.robot.type(javafx.scene.input.KeyCode.ENTER);
     w.waitFor(() -> w.messages(MessageEntry.Kind.ASSISTANT).size() == 1
-        && w.messages(MessageEntry.Kind.ASSISTANT).get(0).text().equals("Hello, this is **Steward**."));
+        && w.messages(MessageEntry.Kind.ASSISTANT)
+            .get(0)
+            .text()
+            .equals("Hello, this is **Steward**."));
     w.waitForTurnEnd();
     assertEquals("Who are you?", w.messages(MessageEntry.Kind.USER).get(0).text());
     // Markdown: the bold run is its own Text node, styled bold.
-    w.waitFor(() -> w.robot.lookup(".md-bold").queryAll().stream().anyMatch(n -> ((Text) n).getText().equals("Steward")));
+    w.waitFor(() -> w.robot.lookup(".md-bold").queryAll().stream()
+        .anyMatch(n -> ((Text) n).getText().equals("Steward")));
     JsonNode request = ollama.chatRequests().get(0);
     assertEquals(FakeOllama.MODEL, request.get("model").asText());
     assertTrue(request.get("stream").asBoolean());
-    List<String> tools = StreamSupport.stream(request.get("tools").spliterator(), false).map(t -> t.at("/function/name").asText()).toList();
+    List<String> tools = StreamSupport.stream(request.get("tools").spliterator(), false)
+        .map(t -> t.at("/function/name").asText())
+        .toList();
     assertTrue(tools.contains("files__write_text"), tools.toString());
     assertTrue(tools.stream().allMatch(t -> t.matches("[a-zA-Z0-9_-]+")), tools.toString());
     assertEquals("", w.app.chat().bannerProperty().get());
@@ -81,11 +87,19 @@ class ChatWindowIT {
     WindowHarness w = openWithModel();
     Path file = w.workspace.resolve("notes.txt");
     Files.writeString(file, "old line\n");
-    ollama.enqueue(Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/notes.txt\",\"content\":\"new line\\n\"}")), Reply.text("I replaced the text of `notes.txt`.", "\n\n- the old text is kept, so **Undo** can restore it\n", "- the change is in the audit log"));
+    ollama.enqueue(
+        Reply.calls(call(
+            "files__write_text", "{\"path\":\"~/Steward/notes.txt\",\"content\":\"new line\\n\"}")),
+        Reply.text(
+            "I replaced the text of `notes.txt`.",
+            "\n\n- the old text is kept, so **Undo** can restore it\n",
+            "- the change is in the audit log"));
     w.type("Replace my notes");
     w.waitForDialog();
     TextArea diff = w.robot.lookup(".approval-diff").queryAs(TextArea.class);
-    assertTrue(diff.getText().contains("-old line") && diff.getText().contains("+new line"), diff.getText());
+    assertTrue(
+        diff.getText().contains("-old line") && diff.getText().contains("+new line"),
+        diff.getText());
     CallCard card = w.cards().get(0);
     assertEquals(CallState.WAITING, card.state());
     w.screenshot("chat-waiting");
@@ -101,25 +115,33 @@ class ChatWindowIT {
     JsonNode last = second.get("messages").get(second.get("messages").size() - 1);
     assertEquals("tool", last.get("role").asText());
     assertTrue(last.get("content").asText().contains("<untrusted>"), last.toString());
-    w.waitFor(() -> w.messages(MessageEntry.Kind.ASSISTANT).stream().anyMatch(m -> m.text().endsWith("audit log")));
+    w.waitFor(() -> w.messages(MessageEntry.Kind.ASSISTANT).stream()
+        .anyMatch(m -> m.text().endsWith("audit log")));
     w.screenshot("chat");
   }
 
   @Test
   void alwaysAllowHereLetsTheNextMatchingCallRunWithoutAsking() throws Exception {
     WindowHarness w = openWithModel();
-    // A grant covers a file's own folder, never the whole workspace: the files are in one of its folders.
+    // A grant covers a file's own folder, never the whole workspace: the files are in one of its
+    // folders.
     Files.createDirectories(w.workspace.resolve("notes"));
     Files.writeString(w.workspace.resolve("notes/one.txt"), "1\n");
     Files.writeString(w.workspace.resolve("notes/two.txt"), "2\n");
     ollama.enqueue(
-        Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/notes/one.txt\",\"content\":\"one\\n\"}")),
+        Reply.calls(call(
+            "files__write_text", "{\"path\":\"~/Steward/notes/one.txt\",\"content\":\"one\\n\"}")),
         Reply.text("First done."),
-        Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/notes/two.txt\",\"content\":\"two\\n\"}")),
+        Reply.calls(call(
+            "files__write_text", "{\"path\":\"~/Steward/notes/two.txt\",\"content\":\"two\\n\"}")),
         Reply.text("Second done."));
     w.type("Rewrite one");
     w.waitForDialog();
-    w.waitFor(() -> w.robot.lookup("#always").match(org.testfx.util.NodeQueryUtils.isVisible()).tryQuery().isPresent());
+    w.waitFor(() -> w.robot
+        .lookup("#always")
+        .match(org.testfx.util.NodeQueryUtils.isVisible())
+        .tryQuery()
+        .isPresent());
     w.click("#always");
     w.waitFor(() -> w.cards().size() == 1 && w.cards().get(0).state() == CallState.DONE);
     w.waitForTurnEnd();
@@ -128,8 +150,12 @@ class ChatWindowIT {
     w.waitForTurnEnd();
     assertEquals(CallState.DONE, w.cards().get(1).state(), w.transcript());
     assertEquals("two\n", Files.readString(w.workspace.resolve("notes/two.txt")));
-    Audit.Row second =
-        w.auditRows("files.write_text").stream().filter(r -> "decision".equals(r.kind()) && r.argsPreview() != null && r.argsPreview().contains("two.txt")).findFirst().orElseThrow();
+    Audit.Row second = w.auditRows("files.write_text").stream()
+        .filter(r -> "decision".equals(r.kind())
+            && r.argsPreview() != null
+            && r.argsPreview().contains("two.txt"))
+        .findFirst()
+        .orElseThrow();
     assertEquals("allowed", second.decision(), "the standing grant let it run without a token");
   }
 
@@ -139,8 +165,12 @@ class ChatWindowIT {
     Files.writeString(w.workspace.resolve("k1.txt"), "1\n");
     Files.writeString(w.workspace.resolve("k2.txt"), "2\n");
     ollama.enqueue(
-        Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/k1.txt\",\"content\":\"one\\n\"}")), Reply.text("ok"),
-        Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/k2.txt\",\"content\":\"two\\n\"}")), Reply.text("ok"));
+        Reply.calls(call(
+                "files__write_text", "{\"path\":\"~/Steward/k1.txt\",\"content\":\"one\\n\"}")),
+            Reply.text("ok"),
+        Reply.calls(call(
+                "files__write_text", "{\"path\":\"~/Steward/k2.txt\",\"content\":\"two\\n\"}")),
+            Reply.text("ok"));
     w.type("First");
     w.waitForDialog();
     w.robot.type(javafx.scene.input.KeyCode.ENTER);
@@ -167,7 +197,9 @@ class ChatWindowIT {
     w.waitForTurnEnd();
     String told = w.messages(MessageEntry.Kind.ASSISTANT).get(0).text();
     assertTrue(told.length() < 5 * 60, "the stream was cut short: " + told.length() + " chars");
-    assertTrue(w.messages(MessageEntry.Kind.NOTICE).stream().anyMatch(m -> m.text().equals("Stopped.")), w.transcript());
+    assertTrue(
+        w.messages(MessageEntry.Kind.NOTICE).stream().anyMatch(m -> m.text().equals("Stopped.")),
+        w.transcript());
   }
 
   @Test
@@ -175,7 +207,10 @@ class ChatWindowIT {
     WindowHarness w = openWithModel();
     Path file = w.workspace.resolve("keep.txt");
     Files.writeString(file, "keep me\n");
-    ollama.enqueue(Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/keep.txt\",\"content\":\"gone\"}")), Reply.text("Understood."));
+    ollama.enqueue(
+        Reply.calls(
+            call("files__write_text", "{\"path\":\"~/Steward/keep.txt\",\"content\":\"gone\"}")),
+        Reply.text("Understood."));
     w.type("Overwrite keep.txt");
     w.waitForDialog();
     w.click("#deny");
@@ -196,20 +231,33 @@ class ChatWindowIT {
     Path other = w.workspace.resolve("other.txt");
     Files.writeString(asked, "asked v1\n");
     Files.writeString(other, "other v1\n");
-    ollama.enqueue(Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/asked.txt\",\"content\":\"asked v2\\n\"}")), Reply.text("Done."));
+    ollama.enqueue(
+        Reply.calls(call(
+            "files__write_text", "{\"path\":\"~/Steward/asked.txt\",\"content\":\"asked v2\\n\"}")),
+        Reply.text("Done."));
     w.type("Update it");
     w.waitForDialog();
     TextArea args = w.robot.lookup(".approval-args").queryAs(TextArea.class);
-    Label touches = w.robot.lookup((javafx.scene.Node n) -> n.getId() != null && n.getId().startsWith("touches-")).queryAs(Label.class);
+    Label touches = w.robot
+        .lookup((javafx.scene.Node n) -> n.getId() != null && n.getId().startsWith("touches-"))
+        .queryAs(Label.class);
     TextArea diff = w.robot.lookup(".approval-diff").queryAs(TextArea.class);
-    assertTrue(touches.getText().contains("asked.txt") && diff.getText().contains("-asked v1"), touches.getText() + " / " + diff.getText());
+    assertTrue(
+        touches.getText().contains("asked.txt") && diff.getText().contains("-asked v1"),
+        touches.getText() + " / " + diff.getText());
 
-    // Edit by keyboard: the headline, the folders and the diff follow the editor, and Approve waits for them.
+    // Edit by keyboard: the headline, the folders and the diff follow the editor, and Approve waits
+    // for them.
     w.robot.clickOn(args);
-    w.robot.press(javafx.scene.input.KeyCode.CONTROL).type(javafx.scene.input.KeyCode.A).release(javafx.scene.input.KeyCode.CONTROL);
+    w.robot
+        .press(javafx.scene.input.KeyCode.CONTROL)
+        .type(javafx.scene.input.KeyCode.A)
+        .release(javafx.scene.input.KeyCode.CONTROL);
     String edited = "{\"path\":\"~/Steward/other.txt\",\"content\":\"other v2\\n\"}";
     w.robot.write(edited);
-    w.waitFor(() -> touches.getText().contains("other.txt") && diff.getText().contains("-other v1") && !diff.getText().contains("asked")
+    w.waitFor(() -> touches.getText().contains("other.txt")
+        && diff.getText().contains("-other v1")
+        && !diff.getText().contains("asked")
         && !w.robot.lookup("#approve").queryAs(Button.class).isDisabled());
     assertTrue(w.robot.lookup(".approval-words").queryLabeled().getText().contains("other.txt"));
     w.robot.type(javafx.scene.input.KeyCode.TAB);
@@ -220,10 +268,13 @@ class ChatWindowIT {
     w.waitFor(() -> card.state() == CallState.DONE);
     w.waitForTurnEnd();
     assertEquals("other v2\n", Files.readString(other));
-    assertEquals("asked v1\n", Files.readString(asked), "the call that ran is the one the dialog showed");
+    assertEquals(
+        "asked v1\n", Files.readString(asked), "the call that ran is the one the dialog showed");
     String hash = CanonicalJson.sha256(Json.parse(edited));
-    assertTrue(w.auditRows("files.write_text").stream().anyMatch(r -> hash.equals(r.argsHash()) && "confirmed".equals(r.decision())
-        && r.argsPreview().contains("other.txt")));
+    assertTrue(w.auditRows("files.write_text").stream()
+        .anyMatch(r -> hash.equals(r.argsHash())
+            && "confirmed".equals(r.decision())
+            && r.argsPreview().contains("other.txt")));
   }
 
   @Test
@@ -231,7 +282,11 @@ class ChatWindowIT {
     WindowHarness w = openWithModel();
     Path file = w.workspace.resolve("plan.txt");
     Files.writeString(file, "v1\n");
-    ollama.enqueue(Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/plan.txt\",\"content\":\"v2 from the model\\n\"}")), Reply.text("Done."));
+    ollama.enqueue(
+        Reply.calls(call(
+            "files__write_text",
+            "{\"path\":\"~/Steward/plan.txt\",\"content\":\"v2 from the model\\n\"}")),
+        Reply.text("Done."));
     w.type("Update the plan");
     w.waitForDialog();
     TextArea args = w.robot.lookup(".approval-args").queryAs(TextArea.class);
@@ -248,16 +303,23 @@ class ChatWindowIT {
     w.waitForTurnEnd();
     assertEquals("v2 as the user wants it\n", Files.readString(file));
     String hash = CanonicalJson.sha256(Json.parse(edited));
-    assertTrue(w.auditRows("files.write_text").stream().anyMatch(r -> hash.equals(r.argsHash()) && "confirmed".equals(r.decision())));
+    assertTrue(w.auditRows("files.write_text").stream()
+        .anyMatch(r -> hash.equals(r.argsHash()) && "confirmed".equals(r.decision())));
     JsonNode second = ollama.chatRequests().get(1);
-    String told = second.get("messages").get(second.get("messages").size() - 1).get("content").asText();
-    assertTrue(told.contains("edited the arguments") && told.contains("v2 as the user wants it"), told);
+    String told = second
+        .get("messages")
+        .get(second.get("messages").size() - 1)
+        .get("content")
+        .asText();
+    assertTrue(
+        told.contains("edited the arguments") && told.contains("v2 as the user wants it"), told);
   }
 
   @Test
   void threeProposedWritesMakeOneDialogAndOnlyTheTickedOnesRun() throws Exception {
     WindowHarness w = openWithModel();
-    for (String n : List.of("a", "b", "c")) Files.writeString(w.workspace.resolve(n + ".txt"), "old " + n + "\n");
+    for (String n : List.of("a", "b", "c"))
+      Files.writeString(w.workspace.resolve(n + ".txt"), "old " + n + "\n");
     ollama.enqueue(
         Reply.calls(
             call("files__write_text", "{\"path\":\"~/Steward/a.txt\",\"content\":\"new a\\n\"}"),
@@ -266,12 +328,24 @@ class ChatWindowIT {
         Reply.text("Two of three done."));
     w.type("Rewrite a, b and c");
     w.waitForDialog();
-    List<CheckBox> ticks = w.robot.lookup(n -> n.getId() != null && n.getId().startsWith("tick-")).queryAllAs(CheckBox.class).stream().toList();
+    List<CheckBox> ticks = w
+        .robot
+        .lookup(n -> n.getId() != null && n.getId().startsWith("tick-"))
+        .queryAllAs(CheckBox.class)
+        .stream()
+        .toList();
     assertEquals(3, ticks.size(), w.transcript());
-    assertEquals(1, w.robot.listTargetWindows().stream().filter(win -> win.getScene().lookup("#approve") != null).count());
+    assertEquals(
+        1,
+        w.robot.listTargetWindows().stream()
+            .filter(win -> win.getScene().lookup("#approve") != null)
+            .count());
     CallCard third = w.cards().get(2);
     Node thirdTick = w.robot.lookup("#tick-" + third.callId()).query();
-    w.robot.interact(() -> w.robot.lookup(".approval-dialog .scroll-pane").queryAs(javafx.scene.control.ScrollPane.class).setVvalue(1.0));
+    w.robot.interact(() -> w.robot
+        .lookup(".approval-dialog .scroll-pane")
+        .queryAs(javafx.scene.control.ScrollPane.class)
+        .setVvalue(1.0));
     w.robot.clickOn(thirdTick);
     w.click("#approve");
     w.waitFor(() -> w.cards().stream().allMatch(c -> c.state().finished()));
@@ -282,7 +356,9 @@ class ChatWindowIT {
     assertEquals(CallState.BLOCKED, third.state());
     assertTrue(third.detail().contains("declined"));
     // One token covered both approved calls.
-    List<Audit.Row> confirmed = w.auditRows("files.write_text").stream().filter(r -> "decision".equals(r.kind()) && "confirmed".equals(r.decision())).toList();
+    List<Audit.Row> confirmed = w.auditRows("files.write_text").stream()
+        .filter(r -> "decision".equals(r.kind()) && "confirmed".equals(r.decision()))
+        .toList();
     assertEquals(2, confirmed.size());
     assertEquals(1, confirmed.stream().map(Audit.Row::tokenId).distinct().count());
   }
@@ -295,14 +371,18 @@ class ChatWindowIT {
     WindowHarness w = open(settings);
     Path file = w.workspace.resolve("slow.txt");
     Files.writeString(file, "before\n");
-    ollama.enqueue(Reply.calls(call("files__write_text", "{\"path\":\"~/Steward/slow.txt\",\"content\":\"after\\n\"}")), Reply.text("Too slow."));
+    ollama.enqueue(
+        Reply.calls(call(
+            "files__write_text", "{\"path\":\"~/Steward/slow.txt\",\"content\":\"after\\n\"}")),
+        Reply.text("Too slow."));
     w.type("Change slow.txt");
     w.waitForDialog();
     CallCard card = w.cards().get(0);
     w.waitFor(() -> card.state() == CallState.BLOCKED);
     w.waitForTurnEnd();
     assertTrue(card.detail().contains("TOKEN_EXPIRED"), card.detail());
-    assertFalse(w.robot.lookup("#approve").tryQuery().isPresent(), "the dialog closes when its time is up");
+    assertFalse(
+        w.robot.lookup("#approve").tryQuery().isPresent(), "the dialog closes when its time is up");
     assertEquals("before\n", Files.readString(file));
   }
 
@@ -316,11 +396,17 @@ class ChatWindowIT {
     w.waitFor(() -> !w.cards().isEmpty() && w.cards().get(0).state() == CallState.DONE);
     w.waitForTurnEnd();
     assertTrue(w.cards().get(0).resultProperty().get().contains("hello.txt"));
-    assertEquals(1, w.auditRows("files.list_dir").stream().filter(r -> "decision".equals(r.kind()) && "allowed".equals(r.decision())).count());
+    assertEquals(
+        1,
+        w.auditRows("files.list_dir").stream()
+            .filter(r -> "decision".equals(r.kind()) && "allowed".equals(r.decision()))
+            .count());
     w.type("/tools");
-    w.waitFor(() -> w.messages(MessageEntry.Kind.NOTICE).stream().anyMatch(m -> m.text().contains("files.delete (high)")));
+    w.waitFor(() -> w.messages(MessageEntry.Kind.NOTICE).stream()
+        .anyMatch(m -> m.text().contains("files.delete (high)")));
     w.type("hello?");
-    w.waitFor(() -> w.messages(MessageEntry.Kind.ERROR).stream().anyMatch(m -> m.text().contains("No model server")));
+    w.waitFor(() -> w.messages(MessageEntry.Kind.ERROR).stream()
+        .anyMatch(m -> m.text().contains("No model server")));
   }
 
   @Test
@@ -329,14 +415,24 @@ class ChatWindowIT {
     ProcessHandle first = w.app.supervisor().startedProcess().orElseThrow();
     first.destroyForcibly();
     w.waitFor(() -> !first.isAlive());
-    w.waitFor(() -> w.app.chat().serviceProperty().get() != dev.steward.app.service.ServiceState.CONNECTED);
-    w.waitFor(Duration.ofSeconds(90), () -> w.app.chat().serviceProperty().get() == dev.steward.app.service.ServiceState.CONNECTED);
+    w.waitFor(() ->
+        w.app.chat().serviceProperty().get() != dev.steward.app.service.ServiceState.CONNECTED);
+    w.waitFor(
+        Duration.ofSeconds(90),
+        () ->
+            w.app.chat().serviceProperty().get() == dev.steward.app.service.ServiceState.CONNECTED);
     ProcessHandle second = w.app.supervisor().startedProcess().orElseThrow();
-    assertTrue(second.isAlive() && second.pid() != first.pid(), first + " then " + second + " alive " + second.isAlive());
+    assertTrue(
+        second.isAlive() && second.pid() != first.pid(),
+        first + " then " + second + " alive " + second.isAlive());
     Files.writeString(w.workspace.resolve("after.txt"), "x");
     w.type("/call files.list_dir {\"path\":\"~/Steward\"}");
-    w.waitFor(Duration.ofSeconds(60), () -> !w.cards().isEmpty() && w.cards().get(0).state().finished());
+    w.waitFor(
+        Duration.ofSeconds(60),
+        () -> !w.cards().isEmpty() && w.cards().get(0).state().finished());
     assertEquals(CallState.DONE, w.cards().get(0).state(), w.transcript());
-    assertTrue(w.cards().get(0).resultProperty().get().contains("after.txt"), w.cards().get(0).resultProperty().get());
+    assertTrue(
+        w.cards().get(0).resultProperty().get().contains("after.txt"),
+        w.cards().get(0).resultProperty().get());
   }
 }

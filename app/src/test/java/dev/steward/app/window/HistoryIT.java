@@ -32,12 +32,15 @@ class HistoryIT {
     w.waitFor(() -> !w.cards().isEmpty() && w.cards().get(0).state() == CallState.DONE);
     w.waitForTurnEnd();
     w.type("/help");
-    w.waitFor(() -> w.messages(MessageEntry.Kind.NOTICE).stream().anyMatch(m -> m.text().contains("/call <tool> <json>")));
+    w.waitFor(() -> w.messages(MessageEntry.Kind.NOTICE).stream()
+        .anyMatch(m -> m.text().contains("/call <tool> <json>")));
     w.waitForTurnEnd();
-    w.waitFor(() -> w.app.history().conversations().get(0).title().startsWith("/call files.list_dir"));
+    w.waitFor(
+        () -> w.app.history().conversations().get(0).title().startsWith("/call files.list_dir"));
 
     w.robot.clickOn("#history-new");
-    w.waitFor(() -> w.app.history().conversations().size() == 2 && w.app.chat().entries().isEmpty());
+    w.waitFor(() ->
+        w.app.history().conversations().size() == 2 && w.app.chat().entries().isEmpty());
     w.type("/tools");
     w.waitForTurnEnd();
     w.waitFor(() -> w.app.history().conversations().get(0).title().equals("/tools"));
@@ -48,12 +51,14 @@ class HistoryIT {
     window = again;
     again.waitFor(() -> again.app.history().conversations().size() == 2);
     // The newest conversation opens; the older one, with its card, is a click away.
-    again.waitFor(() -> again.messages(MessageEntry.Kind.USER).stream().anyMatch(m -> m.text().equals("/tools")));
+    again.waitFor(() ->
+        again.messages(MessageEntry.Kind.USER).stream().anyMatch(m -> m.text().equals("/tools")));
     again.robot.clickOn("/call files.list_dir {\"path\":\"~/Steward\"}");
     again.waitFor(() -> again.cards().size() == 1);
     assertEquals(CallState.DONE, again.cards().get(0).state());
     assertTrue(again.cards().get(0).resultProperty().get().contains("kept.txt"));
-    assertTrue(again.messages(MessageEntry.Kind.NOTICE).stream().anyMatch(m -> m.text().contains("/call <tool> <json>")));
+    assertTrue(again.messages(MessageEntry.Kind.NOTICE).stream()
+        .anyMatch(m -> m.text().contains("/call <tool> <json>")));
 
     again.robot.clickOn("#history-delete");
     again.waitFor(() -> again.app.history().conversations().size() == 1);
@@ -76,7 +81,8 @@ class HistoryIT {
     Set<String> firstCalls = Set.of(w.cards().get(0).callId(), w.cards().get(1).callId());
 
     w.robot.clickOn("#history-new");
-    w.waitFor(() -> w.app.history().conversations().size() == 2 && w.app.chat().entries().isEmpty());
+    w.waitFor(() ->
+        w.app.history().conversations().size() == 2 && w.app.chat().entries().isEmpty());
     w.type("/call files.list_dir {\"path\":\"~/Steward\"}");
     w.waitFor(() -> w.cards().size() == 1 && w.cards().get(0).state() == CallState.DONE);
     w.waitForTurnEnd();
@@ -86,17 +92,32 @@ class HistoryIT {
     // A card's link: the audit tab, showing that call's decision and completion rows only.
     w.click("#audit-link-" + call);
     w.waitFor(() -> auditSelected(w));
-    w.waitFor(() -> w.app.audit().rows().size() == 2 && w.app.audit().rows().stream().allMatch(r -> call.equals(r.callId())));
-    assertTrue(w.app.audit().rows().stream().allMatch(r -> r.traceId().startsWith(second + "/")), "the trace carries the conversation");
+    w.waitFor(() -> w.app.audit().rows().size() == 2
+        && w.app.audit().rows().stream().allMatch(r -> call.equals(r.callId())));
+    assertTrue(
+        w.app.audit().rows().stream().allMatch(r -> r.traceId().startsWith(second + "/")),
+        "the trace carries the conversation");
 
-    // The conversation's button: every row of both of the first conversation's calls, none of the other's.
+    // The conversation's button: every row of both of the first conversation's calls, none of the
+    // other's.
     w.robot.interact(() -> tabs(w).getSelectionModel().select(0));
-    w.robot.interact(() -> w.app.history().open(w.app.history().conversations().stream().filter(c -> c.id().equals(first)).findFirst().orElseThrow()));
-    w.waitFor(() -> first.equals(w.app.history().currentProperty().get().id()) && w.cards().size() == 2);
+    w.robot.interact(() -> w.app
+        .history()
+        .open(w.app.history().conversations().stream()
+            .filter(c -> c.id().equals(first))
+            .findFirst()
+            .orElseThrow()));
+    w.waitFor(() ->
+        first.equals(w.app.history().currentProperty().get().id()) && w.cards().size() == 2);
     w.click("#history-audit");
     // Each call: its preflight (which names no call), its decision and its completion.
     w.waitFor(() -> auditSelected(w) && w.app.audit().rows().size() == 6);
-    assertEquals(firstCalls, w.app.audit().rows().stream().map(r -> r.callId()).filter(java.util.Objects::nonNull).collect(Collectors.toSet()));
+    assertEquals(
+        firstCalls,
+        w.app.audit().rows().stream()
+            .map(r -> r.callId())
+            .filter(java.util.Objects::nonNull)
+            .collect(Collectors.toSet()));
     assertEquals(first, w.app.audit().textProperty().get());
   }
 

@@ -24,7 +24,8 @@ class HotkeyIT {
   }
 
   private static void press(String keys) throws Exception {
-    Process p = new ProcessBuilder("xdotool", "key", keys).redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder("xdotool", "key", keys).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes());
     assertTrue(p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0, "xdotool failed: " + out);
   }
@@ -32,10 +33,15 @@ class HotkeyIT {
   @Test
   void theKeyCombinationTogglesTheWindow() throws Exception {
     String display = System.getenv("DISPLAY");
-    assertNotNull(display, "the hotkey test needs an X display: ./steward test runs it under xvfb-run");
-    window = WindowHarness.start(Files.createTempDirectory("steward-hotkey-"), WindowHarness.settings("http://127.0.0.1:9"), Map.of("DISPLAY", display));
+    assertNotNull(
+        display, "the hotkey test needs an X display: ./steward test runs it under xvfb-run");
+    window = WindowHarness.start(
+        Files.createTempDirectory("steward-hotkey-"),
+        WindowHarness.settings("http://127.0.0.1:9"),
+        Map.of("DISPLAY", display));
     WindowHarness w = window;
-    w.waitFor(() -> w.app.settings() != null && w.app.settings().hotkey().statusProperty().get().contains("shows or hides"));
+    w.waitFor(() -> w.app.settings() != null
+        && w.app.settings().hotkey().statusProperty().get().contains("shows or hides"));
     Window main = w.robot.listTargetWindows().get(0);
     assertTrue(main.isShowing());
     press("ctrl+alt+space");

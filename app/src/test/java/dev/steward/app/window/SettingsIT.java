@@ -36,11 +36,13 @@ class SettingsIT {
     Path policy = w.home.resolve("config/policy.json");
     String before = Files.readString(policy);
     w.robot.clickOn("Settings");
-    w.waitFor(() -> w.robot.lookup("#settings-new-folder").tryQuery().isPresent() && !w.app.settings().folders().folders().isEmpty());
+    w.waitFor(() -> w.robot.lookup("#settings-new-folder").tryQuery().isPresent()
+        && !w.app.settings().folders().folders().isEmpty());
     w.robot.clickOn("#settings-new-folder").write("~/no-such-folder");
     w.robot.clickOn("#settings-add-folder");
     w.waitFor(() -> label(w, "#settings-folder-error").contains("does not exist"));
-    // The hosts section is below the fold of the settings page: fill it and press its button directly.
+    // The hosts section is below the fold of the settings page: fill it and press its button
+    // directly.
     w.robot.interact(() -> {
       w.app.settings().hosts().newHostProperty().set("https://evil.example/steal");
       w.robot.lookup("#settings-add-host").queryButton().fire();
@@ -56,21 +58,37 @@ class SettingsIT {
     w.screenshot("settings");
 
     // Keeping the browser's cookies is one tick, saved in policy.json; unticking saves it off.
-    w.robot.interact(() -> w.robot.lookup("#settings-keep-profile").queryAs(javafx.scene.control.CheckBox.class).fire());
-    w.waitFor(() -> dev.steward.protocol.json.Json.parse(Files.readString(policy)).at("/browser/keep_profile").asBoolean());
-    w.robot.interact(() -> w.robot.lookup("#settings-keep-profile").queryAs(javafx.scene.control.CheckBox.class).fire());
-    w.waitFor(() -> !dev.steward.protocol.json.Json.parse(Files.readString(policy)).at("/browser/keep_profile").asBoolean(true));
+    w.robot.interact(() -> w.robot
+        .lookup("#settings-keep-profile")
+        .queryAs(javafx.scene.control.CheckBox.class)
+        .fire());
+    w.waitFor(() -> dev.steward.protocol.json.Json.parse(Files.readString(policy))
+        .at("/browser/keep_profile")
+        .asBoolean());
+    w.robot.interact(() -> w.robot
+        .lookup("#settings-keep-profile")
+        .queryAs(javafx.scene.control.CheckBox.class)
+        .fire());
+    w.waitFor(() -> !dev.steward.protocol.json.Json.parse(Files.readString(policy))
+        .at("/browser/keep_profile")
+        .asBoolean(true));
   }
 
   @Test
   void revokingAGrantMakesTheNextMatchingCallAskAgain() throws Exception {
     WindowHarness w = open();
-    // A grant covers a file's own folder, never the whole workspace: the files are in one of its folders.
+    // A grant covers a file's own folder, never the whole workspace: the files are in one of its
+    // folders.
     Files.createDirectories(w.workspace.resolve("notes"));
-    for (String n : new String[] {"a", "b", "c"}) Files.writeString(w.workspace.resolve("notes/" + n + ".txt"), "old\n");
+    for (String n : new String[] {"a", "b", "c"})
+      Files.writeString(w.workspace.resolve("notes/" + n + ".txt"), "old\n");
     w.type("/call files.write_text {\"path\":\"~/Steward/notes/a.txt\",\"content\":\"new\\n\"}");
     w.waitForDialog();
-    w.waitFor(() -> w.robot.lookup("#always").match(org.testfx.util.NodeQueryUtils.isVisible()).tryQuery().isPresent());
+    w.waitFor(() -> w.robot
+        .lookup("#always")
+        .match(org.testfx.util.NodeQueryUtils.isVisible())
+        .tryQuery()
+        .isPresent());
     w.click("#always");
     w.waitFor(() -> w.cards().size() == 1 && w.cards().get(0).state() == CallState.DONE);
     w.waitForTurnEnd();
@@ -83,10 +101,20 @@ class SettingsIT {
     w.robot.clickOn("Settings");
     w.waitFor(() -> w.app.settings().grants().grants().size() == 1);
     // The grants are below the fold of the settings page: press the row's button directly.
-    w.robot.interact(() -> w.robot.lookup("#settings-grants").lookup(".button").queryAllAs(javafx.scene.control.Button.class).stream()
-        .filter(b -> "Revoke".equals(b.getText()) && b.isVisible()).findFirst().orElseThrow().fire());
+    w.robot.interact(() -> w
+        .robot
+        .lookup("#settings-grants")
+        .lookup(".button")
+        .queryAllAs(javafx.scene.control.Button.class)
+        .stream()
+        .filter(b -> "Revoke".equals(b.getText()) && b.isVisible())
+        .findFirst()
+        .orElseThrow()
+        .fire());
     w.waitFor(() -> w.app.settings().grants().grants().isEmpty());
-    assertFalse(Files.readString(w.home.resolve("config/policy.json")).contains("files.write_text\""), "the grant is gone from policy.json");
+    assertFalse(
+        Files.readString(w.home.resolve("config/policy.json")).contains("files.write_text\""),
+        "the grant is gone from policy.json");
 
     w.robot.clickOn("Chat");
     w.type("/call files.write_text {\"path\":\"~/Steward/notes/c.txt\",\"content\":\"new\\n\"}");

@@ -1,7 +1,5 @@
 package dev.steward.app.window;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.app.AppConfig;
 import dev.steward.app.StewardApp;
@@ -62,18 +60,24 @@ final class WindowHarness implements AutoCloseable {
   }
 
   /** With the app seeing {@code env} (e.g. DISPLAY, for the global hotkey). */
-  static WindowHarness start(Path base, ObjectNode settings, Map<String, String> env) throws Exception {
+  static WindowHarness start(Path base, ObjectNode settings, Map<String, String> env)
+      throws Exception {
     Path home = base.resolve("steward-home");
     Path userHome = base.resolve("user");
     Files.createDirectories(userHome.resolve("Steward"));
     Files.createDirectories(home.resolve("config"));
     Files.writeString(home.resolve("config/settings.json"), settings.toString());
-    AppConfig config =
-        new AppConfig(
-            StewardPlaces.under(home, userHome),
-            List.of(repo().resolve("steward").toString(), "service"),
-            Map.of("STEWARD_HOME", home.toString(), "STEWARD_NO_BUILD", "1", "JAVA_TOOL_OPTIONS", "-Duser.home=" + userHome),
-            env);
+    AppConfig config = new AppConfig(
+        StewardPlaces.under(home, userHome),
+        List.of(repo().resolve("steward").toString(), "service"),
+        Map.of(
+            "STEWARD_HOME",
+            home.toString(),
+            "STEWARD_NO_BUILD",
+            "1",
+            "JAVA_TOOL_OPTIONS",
+            "-Duser.home=" + userHome),
+        env);
     FxToolkit.registerPrimaryStage();
     StewardApp app = (StewardApp) FxToolkit.setupApplication(() -> new StewardApp(config));
     WindowHarness h = new WindowHarness(base, app);
@@ -90,8 +94,11 @@ final class WindowHarness implements AutoCloseable {
   static Path repo() {
     String env = System.getenv("STEWARD_REPO");
     Path cwd = Path.of("").toAbsolutePath();
-    Path repo = env != null ? Path.of(env) : Files.isExecutable(cwd.resolve("steward")) ? cwd : cwd.getParent();
-    if (!Files.isExecutable(repo.resolve("steward"))) throw new IllegalStateException("no ./steward launcher in " + repo);
+    Path repo = env != null
+        ? Path.of(env)
+        : Files.isExecutable(cwd.resolve("steward")) ? cwd : cwd.getParent();
+    if (!Files.isExecutable(repo.resolve("steward")))
+      throw new IllegalStateException("no ./steward launcher in " + repo);
     return repo;
   }
 
@@ -111,7 +118,8 @@ final class WindowHarness implements AutoCloseable {
     try {
       WaitForAsyncUtils.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS, onFx);
     } catch (java.util.concurrent.TimeoutException e) {
-      throw new AssertionError("timed out after " + timeout + "; the conversation:\n" + transcript(), e);
+      throw new AssertionError(
+          "timed out after " + timeout + "; the conversation:\n" + transcript(), e);
     }
   }
 
@@ -120,11 +128,17 @@ final class WindowHarness implements AutoCloseable {
   }
 
   List<CallCard> cards() {
-    return entries().stream().filter(e -> e instanceof CallCard).map(e -> (CallCard) e).toList();
+    return entries().stream()
+        .filter(e -> e instanceof CallCard)
+        .map(e -> (CallCard) e)
+        .toList();
   }
 
   List<MessageEntry> messages(MessageEntry.Kind kind) {
-    return entries().stream().filter(e -> e instanceof MessageEntry m && m.kind() == kind).map(e -> (MessageEntry) e).toList();
+    return entries().stream()
+        .filter(e -> e instanceof MessageEntry m && m.kind() == kind)
+        .map(e -> (MessageEntry) e)
+        .toList();
   }
 
   private List<ChatEntry> entries() {
@@ -134,16 +148,35 @@ final class WindowHarness implements AutoCloseable {
   String transcript() {
     StringBuilder s = new StringBuilder();
     for (ChatEntry e : entries()) {
-      if (e instanceof MessageEntry m) s.append(m.kind()).append(": ").append(m.text()).append('\n');
-      if (e instanceof CallCard c) s.append("CARD ").append(c.tool()).append(" ").append(c.state()).append(" ").append(c.detail()).append('\n');
+      if (e instanceof MessageEntry m)
+        s.append(m.kind()).append(": ").append(m.text()).append('\n');
+      if (e instanceof CallCard c)
+        s.append("CARD ")
+            .append(c.tool())
+            .append(" ")
+            .append(c.state())
+            .append(" ")
+            .append(c.detail())
+            .append('\n');
     }
     s.append("AUDIT STATUS: ").append(app.audit().statusProperty().get()).append('\n');
-    s.append("AUDIT ROWS: ").append(app.audit().rows().stream().map(r -> r.auditId() + ":" + r.kind() + ":" + r.tool() + ":" + r.decision()).toList()).append('\n');
-    robot.lookup(".approval-problem").queryAll().forEach(n -> s.append("DIALOG PROBLEM: ").append(((javafx.scene.control.Label) n).getText()).append('\n'));
+    s.append("AUDIT ROWS: ")
+        .append(app.audit().rows().stream()
+            .map(r -> r.auditId() + ":" + r.kind() + ":" + r.tool() + ":" + r.decision())
+            .toList())
+        .append('\n');
+    robot
+        .lookup(".approval-problem")
+        .queryAll()
+        .forEach(n -> s.append("DIALOG PROBLEM: ")
+            .append(((javafx.scene.control.Label) n).getText())
+            .append('\n'));
     Path log = home.resolve("run/service.log");
     try {
       List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      s.append("SERVICE LOG (last 40 lines):\n").append(String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()))).append('\n');
+      s.append("SERVICE LOG (last 40 lines):\n")
+          .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())))
+          .append('\n');
     } catch (IOException e) {
       s.append("SERVICE LOG: none at ").append(log).append('\n');
     }
@@ -152,16 +185,27 @@ final class WindowHarness implements AutoCloseable {
 
   /** Clicks a button of the dialog once the robot can see it (a new window takes a pulse or two to place). */
   void click(String query) throws Exception {
-    waitFor(() -> robot.lookup(query).match(org.testfx.util.NodeQueryUtils.isVisible()).tryQuery().isPresent());
+    waitFor(() -> robot
+        .lookup(query)
+        .match(org.testfx.util.NodeQueryUtils.isVisible())
+        .tryQuery()
+        .isPresent());
     robot.clickOn(query);
   }
 
   /** The dialog is up and has the window's own preview of its arguments (Approve armed and enabled, or a problem shown). */
   void waitForDialog() throws Exception {
     waitFor(() -> robot.lookup(".approval-args").tryQuery().isPresent()
-        && robot.lookup("#approve").match(org.testfx.util.NodeQueryUtils.isVisible()).tryQuery().isPresent()
+        && robot
+            .lookup("#approve")
+            .match(org.testfx.util.NodeQueryUtils.isVisible())
+            .tryQuery()
+            .isPresent()
         && (!robot.lookup("#approve").queryAs(javafx.scene.control.Button.class).isDisabled()
-            || robot.lookup(".approval-problem").queryAllAs(javafx.scene.control.Label.class).stream()
+            || robot
+                .lookup(".approval-problem")
+                .queryAllAs(javafx.scene.control.Label.class)
+                .stream()
                 .anyMatch(l -> l.isVisible() && !l.getText().startsWith("Checking"))));
   }
 
@@ -173,13 +217,18 @@ final class WindowHarness implements AutoCloseable {
   StewardClient uiClient() throws IOException {
     String info = Files.readString(home.resolve("run/service.json"));
     int port = Json.parse(info).get("port").asInt();
-    String secret = Files.readString(home.resolve("config/ui.secret"), StandardCharsets.UTF_8).strip();
+    String secret = Files.readString(home.resolve("config/ui.secret"), StandardCharsets.UTF_8)
+        .strip();
     return StewardClient.connect(Endpoint.loopback(port, secret));
   }
 
   List<Audit.Row> auditRows(String tool) throws IOException {
     try (StewardClient ui = uiClient()) {
-      return ui.call(Methods.AUDIT_QUERY, new Audit.QueryParams(tool, null, null, null, null, null, null, 100, null), Audit.QueryResult.class).rows();
+      return ui.call(
+              Methods.AUDIT_QUERY,
+              new Audit.QueryParams(tool, null, null, null, null, null, null, 100, null),
+              Audit.QueryResult.class)
+          .rows();
     }
   }
 
@@ -194,10 +243,12 @@ final class WindowHarness implements AutoCloseable {
     if (dir == null) return;
     Files.createDirectories(Path.of(dir));
     javafx.scene.image.WritableImage[] image = new javafx.scene.image.WritableImage[1];
-    robot.interact(() -> image[0] = robot.listTargetWindows().get(window).getScene().snapshot(null));
+    robot.interact(
+        () -> image[0] = robot.listTargetWindows().get(window).getScene().snapshot(null));
     int w = (int) image[0].getWidth();
     int h = (int) image[0].getHeight();
-    java.awt.image.BufferedImage png = new java.awt.image.BufferedImage(w, h, java.awt.image.BufferedImage.TYPE_INT_ARGB);
+    java.awt.image.BufferedImage png =
+        new java.awt.image.BufferedImage(w, h, java.awt.image.BufferedImage.TYPE_INT_ARGB);
     for (int y = 0; y < h; y++) {
       for (int x = 0; x < w; x++) png.setRGB(x, y, image[0].getPixelReader().getArgb(x, y));
     }

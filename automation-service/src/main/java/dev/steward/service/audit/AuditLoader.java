@@ -40,10 +40,25 @@ final class AuditLoader {
   }
 
   /** Put on the queue by {@link #stop}, to wake a loader that waits for rows. */
-  private static final ChainedRow STOP = new ChainedRow(-1,
-      new AuditEntry(dev.steward.protocol.audit.AuditKind.PROTOCOL, null, null, null, null, null, null, null, null, null, null, null,
-          java.time.Instant.EPOCH, null),
-      ChainedRow.GENESIS, ChainedRow.GENESIS);
+  private static final ChainedRow STOP = new ChainedRow(
+      -1,
+      new AuditEntry(
+          dev.steward.protocol.audit.AuditKind.PROTOCOL,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          java.time.Instant.EPOCH,
+          null),
+      ChainedRow.GENESIS,
+      ChainedRow.GENESIS);
 
   private final AuditStore store;
   private final @Nullable TextIndex textIndex;
@@ -60,7 +75,12 @@ final class AuditLoader {
   private volatile boolean textReady;
 
   /** {@code recovered}: what H2 holds on the disk already when the log opens. */
-  AuditLoader(AuditStore store, @Nullable TextIndex textIndex, Upkeep upkeep, ChainMark recovered, Duration readerWait) {
+  AuditLoader(
+      AuditStore store,
+      @Nullable TextIndex textIndex,
+      Upkeep upkeep,
+      ChainMark recovered,
+      Duration readerWait) {
     this.store = store;
     this.textIndex = textIndex;
     this.upkeep = upkeep;
@@ -113,7 +133,8 @@ final class AuditLoader {
             appliedMonitor.wait(20);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new AuditUnavailableException("interrupted while waiting for the audit database", e);
+            throw new AuditUnavailableException(
+                "interrupted while waiting for the audit database", e);
           }
         }
       }
@@ -121,7 +142,8 @@ final class AuditLoader {
       waiters.decrementAndGet();
     }
     if (applied < seq) {
-      throw new AuditUnavailableException("the audit database is behind the log (row " + applied + " of " + seq + "); try again",
+      throw new AuditUnavailableException(
+          "the audit database is behind the log (row " + applied + " of " + seq + "); try again",
           new java.util.concurrent.TimeoutException("rows not applied within " + readerWait));
     }
   }
@@ -136,7 +158,9 @@ final class AuditLoader {
       try {
         // With rows to sync or checkpoint it looks in often; with nothing pending it waits for the
         // next row, so an idle service does not wake twenty times a second for its log.
-        ChainedRow first = uncheckpointed > 0 || upkeep.journalUnsynced() ? queue.poll(50, TimeUnit.MILLISECONDS) : queue.take();
+        ChainedRow first = uncheckpointed > 0 || upkeep.journalUnsynced()
+            ? queue.poll(50, TimeUnit.MILLISECONDS)
+            : queue.take();
         if (first == STOP) continue;
         upkeep.syncJournalIfDue();
         if (first != null) {
@@ -146,7 +170,11 @@ final class AuditLoader {
           // append costs no thread wake-up.
           batch.add(first);
           long until = System.nanoTime() + LOAD_DELAY_NANOS;
-          for (long left; (left = until - System.nanoTime()) > 0 && running && waiters.get() == 0 && queue.size() < MAX_BATCH; ) {
+          for (long left;
+              (left = until - System.nanoTime()) > 0
+                  && running
+                  && waiters.get() == 0
+                  && queue.size() < MAX_BATCH; ) {
             LockSupport.parkNanos(this, left);
           }
           queue.drainTo(batch, MAX_BATCH * 4);
@@ -162,7 +190,9 @@ final class AuditLoader {
           }
         }
         long now = System.nanoTime();
-        if (uncheckpointed > 0 && (now - lastCheckpoint > CHECKPOINT_EVERY_NANOS || uncheckpointed >= CHECKPOINT_AFTER_ROWS)) {
+        if (uncheckpointed > 0
+            && (now - lastCheckpoint > CHECKPOINT_EVERY_NANOS
+                || uncheckpointed >= CHECKPOINT_AFTER_ROWS)) {
           store.checkpoint();
           checkpointed = newest;
           upkeep.checkpointed(newest);
@@ -213,7 +243,8 @@ final class AuditLoader {
         return;
       } catch (SQLException e) {
         // The rows are safe in the journal; keep trying so H2 catches up (queries wait for it).
-        if (attempt % 50 == 0) LOG.log(Level.SEVERE, "audit: cannot copy rows into H2; retrying", e);
+        if (attempt % 50 == 0)
+          LOG.log(Level.SEVERE, "audit: cannot copy rows into H2; retrying", e);
         Thread.sleep(100);
         if (!running && attempt > 20) return;
       }

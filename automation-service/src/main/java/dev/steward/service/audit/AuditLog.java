@@ -52,7 +52,13 @@ public final class AuditLog implements AutoCloseable {
 
   private volatile ChainMark acked;
 
-  private AuditLog(AuditStore store, @Nullable TextIndex textIndex, Journal journal, Durability durability, ChainMark recovered, SealedHead head) {
+  private AuditLog(
+      AuditStore store,
+      @Nullable TextIndex textIndex,
+      Journal journal,
+      Durability durability,
+      ChainMark recovered,
+      SealedHead head) {
     this.store = store;
     this.textIndex = textIndex;
     this.journal = journal;
@@ -61,24 +67,29 @@ public final class AuditLog implements AutoCloseable {
     this.last = recovered;
     this.journalHead = recovered;
     this.acked = recovered;
-    this.loader = new AuditLoader(store, textIndex, new AuditLoader.Upkeep() {
-      @Override
-      public boolean journalUnsynced() {
-        synchronized (appendLock) {
-          return unforced;
-        }
-      }
+    this.loader = new AuditLoader(
+        store,
+        textIndex,
+        new AuditLoader.Upkeep() {
+          @Override
+          public boolean journalUnsynced() {
+            synchronized (appendLock) {
+              return unforced;
+            }
+          }
 
-      @Override
-      public void syncJournalIfDue() {
-        AuditLog.this.syncJournalIfDue();
-      }
+          @Override
+          public void syncJournalIfDue() {
+            AuditLog.this.syncJournalIfDue();
+          }
 
-      @Override
-      public void checkpointed(ChainMark mark) {
-        head.seal(mark);
-      }
-    }, recovered, READER_WAIT);
+          @Override
+          public void checkpointed(ChainMark mark) {
+            head.seal(mark);
+          }
+        },
+        recovered,
+        READER_WAIT);
     this.queries = new AuditQueries(store, textIndex, loader::textReady);
   }
 
@@ -93,30 +104,37 @@ public final class AuditLog implements AutoCloseable {
    * existed) and the chain head is also kept in {@code headPath}, outside the data folder; rows
    * found cut off the end since the last start are recorded in a row of their own.
    */
-  public static AuditLog open(Path dataDir, Durability durability, byte @Nullable [] auditKey, @Nullable Path headPath) throws IOException {
+  public static AuditLog open(
+      Path dataDir, Durability durability, byte @Nullable [] auditKey, @Nullable Path headPath)
+      throws IOException {
     Files.createDirectories(dataDir);
     Path journalFile = Journal.fileIn(dataDir);
     AuditStore store;
     try {
       store = AuditStore.open(dataDir);
     } catch (SQLException e) {
-      throw new IOException("cannot open the audit database in " + dataDir + ": " + e.getMessage(), e);
+      throw new IOException(
+          "cannot open the audit database in " + dataDir + ": " + e.getMessage(), e);
     }
     try {
       ChainMark recovered = recover(store, Journal.read(journalFile));
       // H2 now holds everything up to `recovered` (if it is intact), so the journal restarts there.
       Journal journal = Journal.create(journalFile, recovered.seq(), recovered.hash());
-      SealedHead head = auditKey != null && headPath != null ? SealedHead.open(auditKey, headPath, recovered, store) : SealedHead.none();
+      SealedHead head = auditKey != null && headPath != null
+          ? SealedHead.open(auditKey, headPath, recovered, store)
+          : SealedHead.none();
       // Whatever H2 lacks up to `recovered` is missing for good (verify reports it), so queries
       // never wait for those rows.
-      AuditLog log = new AuditLog(store, openTextIndex(dataDir), journal, durability, recovered, head);
+      AuditLog log =
+          new AuditLog(store, openTextIndex(dataDir), journal, durability, recovered, head);
       log.loader.start();
       head.problemAtStart().ifPresent(log::recordTampering);
       head.seal(log.acked);
       return log;
     } catch (SQLException | RuntimeException e) {
       store.close();
-      throw new IOException("cannot recover the audit log in " + dataDir + ": " + e.getMessage(), e);
+      throw new IOException(
+          "cannot recover the audit log in " + dataDir + ": " + e.getMessage(), e);
     }
   }
 
@@ -148,7 +166,9 @@ public final class AuditLog implements AutoCloseable {
   /** Appends a row and returns once it is durable (per {@link Durability}). */
   public ChainedRow record(AuditEntry entry) throws AuditUnavailableException {
     synchronized (appendLock) {
-      if (!running) throw new AuditUnavailableException("the audit log is closed", new IllegalStateException("closed"));
+      if (!running)
+        throw new AuditUnavailableException(
+            "the audit log is closed", new IllegalStateException("closed"));
       ChainedRow row = ChainedRow.chain(last.seq() + 1, entry, last.hash(), head.key());
       try {
         journal.append(row);
@@ -156,7 +176,8 @@ public final class AuditLog implements AutoCloseable {
         else unforced = true;
       } catch (IOException e) {
         LOG.log(Level.SEVERE, "audit: cannot write the journal", e);
-        throw new AuditUnavailableException("the audit journal cannot be written: " + e.getMessage(), e);
+        throw new AuditUnavailableException(
+            "the audit journal cannot be written: " + e.getMessage(), e);
       }
       last = ChainMark.of(row);
       acked = last;
@@ -177,11 +198,25 @@ public final class AuditLog implements AutoCloseable {
 
   private void recordTampering(String what) {
     LOG.severe("audit: " + what);
-    recordQuietly(new AuditEntry(AuditKind.PROTOCOL, null, null, null, null, null, Decision.BLOCKED, what, null, Outcome.ERROR, TAMPERED,
-        "the audit log was altered while the service was stopped", Instant.now(), Instant.now()));
+    recordQuietly(new AuditEntry(
+        AuditKind.PROTOCOL,
+        null,
+        null,
+        null,
+        null,
+        null,
+        Decision.BLOCKED,
+        what,
+        null,
+        Outcome.ERROR,
+        TAMPERED,
+        "the audit log was altered while the service was stopped",
+        Instant.now(),
+        Instant.now()));
   }
 
-  public Audit.QueryResult query(Audit.QueryParams params, int limit) throws AuditUnavailableException {
+  public Audit.QueryResult query(Audit.QueryParams params, int limit)
+      throws AuditUnavailableException {
     loader.awaitApplied(acked.seq());
     return queries.query(params, limit);
   }
@@ -259,7 +294,8 @@ public final class AuditLog implements AutoCloseable {
   /** Under the append lock: once H2 has checkpointed past the journal's head, the journal starts again there. */
   private void maybeRotate() {
     ChainMark cp = loader.checkpointed();
-    if (journal.rowCount() < AuditLoader.CHECKPOINT_AFTER_ROWS || cp.seq() <= journalHead.seq()) return;
+    if (journal.rowCount() < AuditLoader.CHECKPOINT_AFTER_ROWS || cp.seq() <= journalHead.seq())
+      return;
     try {
       journal.rotate(cp.seq(), cp.hash());
       journalHead = cp;

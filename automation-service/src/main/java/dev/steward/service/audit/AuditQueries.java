@@ -47,7 +47,8 @@ final class AuditQueries {
     }
   }
 
-  private Audit.QueryResult queryIndexed(TextIndex index, byte[] needle, Audit.QueryParams params, int limit)
+  private Audit.QueryResult queryIndexed(
+      TextIndex index, byte[] needle, Audit.QueryParams params, int limit)
       throws IOException, AuditUnavailableException {
     String cursor = params.cursor();
     long below = cursor == null ? Long.MAX_VALUE : AuditStore.cursorSeq(cursor);

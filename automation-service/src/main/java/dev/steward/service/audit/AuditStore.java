@@ -35,9 +35,8 @@ final class AuditStore implements Closeable {
   private AuditStore(Connection writer, Connection reader) throws SQLException {
     this.writer = writer;
     this.reader = reader;
-    this.insert =
-        writer.prepareStatement(
-            "INSERT INTO audit (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    this.insert = writer.prepareStatement(
+        "INSERT INTO audit (" + COLUMNS + ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   }
 
   static String url(Path dataDir) {
@@ -47,24 +46,23 @@ final class AuditStore implements Closeable {
     // unsaved changes pile up), in the thread that asks; with the background writer storing on its
     // own schedule, rows a returned CHECKPOINT covered were sometimes missing after a SIGKILL — and
     // the journal drops rows once they are checkpointed (CheckpointCrashIT, docs/decisions/0001).
-    return "jdbc:h2:file:" + dataDir.resolve("audit").toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;CACHE_SIZE=8192;WRITE_DELAY=0";
+    return "jdbc:h2:file:" + dataDir.resolve("audit").toAbsolutePath()
+        + ";DB_CLOSE_ON_EXIT=FALSE;CACHE_SIZE=8192;WRITE_DELAY=0";
   }
 
   static AuditStore open(Path dataDir) throws SQLException {
     Connection writer = DriverManager.getConnection(url(dataDir));
     try (Statement s = writer.createStatement()) {
-      s.execute(
-          "CREATE TABLE IF NOT EXISTS audit ("
-              + "seq BIGINT PRIMARY KEY, kind VARCHAR(16) NOT NULL, trace_id VARCHAR(400),"
-              + " call_id VARCHAR(400), tool VARCHAR(400), args_hash CHAR(64), args_preview VARCHAR(4000),"
-              + " decision VARCHAR(16), reason VARCHAR(2000), token_id VARCHAR(64), result VARCHAR(8),"
-              + " error_code VARCHAR(40), summary VARCHAR(2000), started_at BIGINT NOT NULL,"
-              + " ended_at BIGINT, prev_hash CHAR(64) NOT NULL, row_hash CHAR(64) NOT NULL)");
+      s.execute("CREATE TABLE IF NOT EXISTS audit ("
+          + "seq BIGINT PRIMARY KEY, kind VARCHAR(16) NOT NULL, trace_id VARCHAR(400),"
+          + " call_id VARCHAR(400), tool VARCHAR(400), args_hash CHAR(64), args_preview VARCHAR(4000),"
+          + " decision VARCHAR(16), reason VARCHAR(2000), token_id VARCHAR(64), result VARCHAR(8),"
+          + " error_code VARCHAR(40), summary VARCHAR(2000), started_at BIGINT NOT NULL,"
+          + " ended_at BIGINT, prev_hash CHAR(64) NOT NULL, row_hash CHAR(64) NOT NULL)");
       // No secondary indexes: each cost ~30 µs per row on every call, while the panel's queries
       // read newest-first by primary key and stop at a page (see docs/decisions/0001).
-      s.execute(
-          "CREATE TABLE IF NOT EXISTS confirm_token (token_id VARCHAR(64) PRIMARY KEY,"
-              + " record VARCHAR(100000) NOT NULL, expires_at BIGINT NOT NULL)");
+      s.execute("CREATE TABLE IF NOT EXISTS confirm_token (token_id VARCHAR(64) PRIMARY KEY,"
+          + " record VARCHAR(100000) NOT NULL, expires_at BIGINT NOT NULL)");
     }
     writer.setAutoCommit(false);
     Connection reader = DriverManager.getConnection(url(dataDir));
@@ -83,7 +81,8 @@ final class AuditStore implements Closeable {
 
   Optional<ChainedRow> row(long seq) throws SQLException {
     synchronized (reader) {
-      try (PreparedStatement ps = reader.prepareStatement("SELECT " + COLUMNS + " FROM audit WHERE seq = ?")) {
+      try (PreparedStatement ps =
+          reader.prepareStatement("SELECT " + COLUMNS + " FROM audit WHERE seq = ?")) {
         ps.setLong(1, seq);
         try (ResultSet rs = ps.executeQuery()) {
           return rs.next() ? Optional.of(read(rs)) : Optional.empty();
@@ -151,7 +150,8 @@ final class AuditStore implements Closeable {
    * The rows among {@code seqs[from, to)} (numbers the text index found) that pass every filter, newest
    * first, at most {@code max}. The text filter is applied again: the index only narrows the search.
    */
-  List<Audit.Row> queryAmong(Audit.QueryParams p, long[] seqs, int from, int to, int max) throws SQLException {
+  List<Audit.Row> queryAmong(Audit.QueryParams p, long[] seqs, int from, int to, int max)
+      throws SQLException {
     StringBuilder sql = new StringBuilder("SELECT " + COLUMNS + " FROM audit WHERE seq IN (");
     for (int i = from; i < to; i++) {
       if (i > from) sql.append(',');
@@ -192,11 +192,10 @@ final class AuditStore implements Closeable {
     }
     if (p.text() != null && !p.text().isBlank()) {
       String like = "%" + escapeLike(p.text().toLowerCase(Locale.ROOT)) + "%";
-      sql.append(
-          " AND (LOWER(tool) LIKE ? ESCAPE '\\' OR LOWER(summary) LIKE ? ESCAPE '\\'"
-              + " OR LOWER(args_preview) LIKE ? ESCAPE '\\' OR LOWER(reason) LIKE ? ESCAPE '\\'"
-              + " OR LOWER(trace_id) LIKE ? ESCAPE '\\' OR LOWER(call_id) LIKE ? ESCAPE '\\'"
-              + " OR LOWER(error_code) LIKE ? ESCAPE '\\' OR LOWER(token_id) LIKE ? ESCAPE '\\')");
+      sql.append(" AND (LOWER(tool) LIKE ? ESCAPE '\\' OR LOWER(summary) LIKE ? ESCAPE '\\'"
+          + " OR LOWER(args_preview) LIKE ? ESCAPE '\\' OR LOWER(reason) LIKE ? ESCAPE '\\'"
+          + " OR LOWER(trace_id) LIKE ? ESCAPE '\\' OR LOWER(call_id) LIKE ? ESCAPE '\\'"
+          + " OR LOWER(error_code) LIKE ? ESCAPE '\\' OR LOWER(token_id) LIKE ? ESCAPE '\\')");
       for (int i = 0; i < 8; i++) args.add(like);
     }
     if (p.cursor() != null) {
@@ -222,7 +221,8 @@ final class AuditStore implements Closeable {
   void scanFrom(long fromSeq, int batch, Batches each) throws SQLException, java.io.IOException {
     List<ChainedRow> rows = new ArrayList<>(batch);
     synchronized (reader) {
-      try (PreparedStatement ps = reader.prepareStatement("SELECT " + COLUMNS + " FROM audit WHERE seq >= ? ORDER BY seq")) {
+      try (PreparedStatement ps = reader.prepareStatement(
+          "SELECT " + COLUMNS + " FROM audit WHERE seq >= ? ORDER BY seq")) {
         ps.setFetchSize(batch);
         ps.setLong(1, fromSeq);
         try (ResultSet rs = ps.executeQuery()) {
@@ -263,10 +263,10 @@ final class AuditStore implements Closeable {
   List<ChainedRow> tokenUses(long fromSeq) throws SQLException {
     List<ChainedRow> out = new ArrayList<>();
     synchronized (reader) {
-      try (PreparedStatement ps =
-          reader.prepareStatement(
-              "SELECT " + COLUMNS + " FROM audit WHERE seq >= ? AND token_id IS NOT NULL AND kind = '" + AuditKind.DECISION.wire() + "'"
-                  + " AND decision = '" + Decision.CONFIRMED.wire() + "' ORDER BY seq")) {
+      try (PreparedStatement ps = reader.prepareStatement(
+          "SELECT " + COLUMNS + " FROM audit WHERE seq >= ? AND token_id IS NOT NULL AND kind = '"
+              + AuditKind.DECISION.wire() + "'" + " AND decision = '" + Decision.CONFIRMED.wire()
+              + "' ORDER BY seq")) {
         ps.setLong(1, fromSeq);
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) out.add(read(rs));
@@ -280,8 +280,8 @@ final class AuditStore implements Closeable {
 
   void saveToken(String tokenId, String record, long expiresAtMicros) throws SQLException {
     synchronized (reader) {
-      try (PreparedStatement ps =
-          reader.prepareStatement("MERGE INTO confirm_token (token_id, record, expires_at) KEY (token_id) VALUES (?,?,?)")) {
+      try (PreparedStatement ps = reader.prepareStatement(
+          "MERGE INTO confirm_token (token_id, record, expires_at) KEY (token_id) VALUES (?,?,?)")) {
         ps.setString(1, tokenId);
         ps.setString(2, record);
         ps.setLong(3, expiresAtMicros);
@@ -292,7 +292,8 @@ final class AuditStore implements Closeable {
 
   void deleteToken(String tokenId) throws SQLException {
     synchronized (reader) {
-      try (PreparedStatement ps = reader.prepareStatement("DELETE FROM confirm_token WHERE token_id = ?")) {
+      try (PreparedStatement ps =
+          reader.prepareStatement("DELETE FROM confirm_token WHERE token_id = ?")) {
         ps.setString(1, tokenId);
         ps.executeUpdate();
       }
@@ -302,7 +303,8 @@ final class AuditStore implements Closeable {
   List<String> liveTokens(long nowMicros) throws SQLException {
     List<String> out = new ArrayList<>();
     synchronized (reader) {
-      try (PreparedStatement del = reader.prepareStatement("DELETE FROM confirm_token WHERE expires_at <= ?")) {
+      try (PreparedStatement del =
+          reader.prepareStatement("DELETE FROM confirm_token WHERE expires_at <= ?")) {
         del.setLong(1, nowMicros);
         del.executeUpdate();
       }
@@ -322,22 +324,21 @@ final class AuditStore implements Closeable {
   private static ChainedRow read(ResultSet rs) throws SQLException {
     long ended = rs.getLong(15);
     boolean hasEnded = !rs.wasNull();
-    AuditEntry e =
-        new AuditEntry(
-            AuditKind.of(rs.getString(2)),
-            rs.getString(3),
-            rs.getString(4),
-            rs.getString(5),
-            rs.getString(6),
-            rs.getString(7),
-            rs.getString(8) == null ? null : Decision.of(rs.getString(8)),
-            rs.getString(9),
-            rs.getString(10),
-            rs.getString(11) == null ? null : Outcome.of(rs.getString(11)),
-            rs.getString(12),
-            rs.getString(13),
-            ChainedRow.instant(rs.getLong(14)),
-            hasEnded ? ChainedRow.instant(ended) : null);
+    AuditEntry e = new AuditEntry(
+        AuditKind.of(rs.getString(2)),
+        rs.getString(3),
+        rs.getString(4),
+        rs.getString(5),
+        rs.getString(6),
+        rs.getString(7),
+        rs.getString(8) == null ? null : Decision.of(rs.getString(8)),
+        rs.getString(9),
+        rs.getString(10),
+        rs.getString(11) == null ? null : Outcome.of(rs.getString(11)),
+        rs.getString(12),
+        rs.getString(13),
+        ChainedRow.instant(rs.getLong(14)),
+        hasEnded ? ChainedRow.instant(ended) : null);
     return new ChainedRow(rs.getLong(1), e, rs.getString(16), rs.getString(17));
   }
 
@@ -345,7 +346,8 @@ final class AuditStore implements Closeable {
     try {
       return Long.parseLong(cursor);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("cursor \"" + cursor + "\" is not one this service gave out");
+      throw new IllegalArgumentException(
+          "cursor \"" + cursor + "\" is not one this service gave out");
     }
   }
 

@@ -42,7 +42,8 @@ final class ChainHeadFile {
     long seq = n.path("seq").asLong(-1);
     String hash = n.path("hash").asText("");
     if (keyedFrom < 1 || seq < 0) throw new IOException(file + " is not a chain head");
-    boolean sealed = MessageDigest.isEqual(mac(keyedFrom, seq, hash).getBytes(StandardCharsets.US_ASCII),
+    boolean sealed = MessageDigest.isEqual(
+        mac(keyedFrom, seq, hash).getBytes(StandardCharsets.US_ASCII),
         n.path("mac").asText("").getBytes(StandardCharsets.US_ASCII));
     return Optional.of(new Head(keyedFrom, seq, hash, sealed));
   }
@@ -60,7 +61,9 @@ final class ChainHeadFile {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return HexFormat.of().formatHex(mac.doFinal(("steward audit head\n" + keyedFrom + "\n" + seq + "\n" + hash).getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(mac.doFinal(("steward audit head\n" + keyedFrom + "\n" + seq + "\n" + hash)
+              .getBytes(StandardCharsets.UTF_8)));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
     }

@@ -23,7 +23,9 @@ final class ChainVerifier {
     this.key = key;
   }
 
-  static Audit.VerifyResult verify(AuditStore store, ChainKey key, ChainMark acknowledged, ChainMark sealed) throws SQLException {
+  static Audit.VerifyResult verify(
+      AuditStore store, ChainKey key, ChainMark acknowledged, ChainMark sealed)
+      throws SQLException {
     ChainVerifier v = new ChainVerifier(key);
     store.scan(row -> v.check(row, sealed));
     return v.result(acknowledged, sealed);
@@ -41,7 +43,9 @@ final class ChainVerifier {
     } else if (AuditLog.TAMPERED.equals(row.entry().errorCode())) {
       bad(row.seq(), String.valueOf(row.entry().reason()));
     } else if (row.seq() == sealed.seq() && !row.rowHash().equals(sealed.hash())) {
-      bad(row.seq(), "row " + row.seq() + " is not the row the chain head kept outside the data folder names");
+      bad(
+          row.seq(),
+          "row " + row.seq() + " is not the row the chain head kept outside the data folder names");
     }
     prev = row.rowHash();
     expectedSeq = row.seq() + 1;
@@ -56,14 +60,24 @@ final class ChainVerifier {
     if (problem != null) return new Audit.VerifyResult(false, count, firstBad, problem);
     long last = expectedSeq - 1;
     if (last < sealed.seq()) {
-      return new Audit.VerifyResult(false, count, Long.toString(last + 1),
-          "rows after " + last + " were cut off (the chain head kept outside the data folder names row " + sealed.seq() + ")");
+      return new Audit.VerifyResult(
+          false,
+          count,
+          Long.toString(last + 1),
+          "rows after " + last
+              + " were cut off (the chain head kept outside the data folder names row "
+              + sealed.seq() + ")");
     }
     if (last < acknowledged.seq()) {
-      return new Audit.VerifyResult(false, count, Long.toString(last + 1), "rows after " + last + " were cut off (the log had " + acknowledged.seq() + ")");
+      return new Audit.VerifyResult(
+          false,
+          count,
+          Long.toString(last + 1),
+          "rows after " + last + " were cut off (the log had " + acknowledged.seq() + ")");
     }
     if (last == acknowledged.seq() && !prev.equals(acknowledged.hash())) {
-      return new Audit.VerifyResult(false, count, Long.toString(last), "the newest row does not match the chain head");
+      return new Audit.VerifyResult(
+          false, count, Long.toString(last), "the newest row does not match the chain head");
     }
     return new Audit.VerifyResult(true, count, null, null);
   }

@@ -2,10 +2,10 @@ package dev.steward.service.audit;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.steward.protocol.json.CanonicalJson;
 import dev.steward.protocol.audit.AuditKind;
 import dev.steward.protocol.audit.Decision;
 import dev.steward.protocol.audit.Outcome;
+import dev.steward.protocol.json.CanonicalJson;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.json.WireEnum;
 import dev.steward.protocol.method.Audit;
@@ -59,10 +59,15 @@ public record ChainedRow(long seq, AuditEntry entry, String prevHash, String row
     field(b, WireEnum.wireOrNull(e.result()));
     field(b, e.errorCode());
     field(b, e.summary());
-    b.append(',').append(micros(e.startedAt())).append(',').append(e.endedAt() == null ? "null" : Long.toString(micros(e.endedAt())));
+    b.append(',')
+        .append(micros(e.startedAt()))
+        .append(',')
+        .append(e.endedAt() == null ? "null" : Long.toString(micros(e.endedAt())));
     int n = scratch.utf8(b);
-    String hex = key.keys(seq) ? scratch.hmacHex(key, n) : CanonicalJson.sha256Hex(scratch.bytes, 0, n);
-    if (b.length() > Scratch.KEEP) scratch.shrink(); // one huge row must not pin its buffers to the thread
+    String hex =
+        key.keys(seq) ? scratch.hmacHex(key, n) : CanonicalJson.sha256Hex(scratch.bytes, 0, n);
+    if (b.length() > Scratch.KEEP)
+      scratch.shrink(); // one huge row must not pin its buffers to the thread
     return hex;
   }
 
@@ -136,7 +141,8 @@ public record ChainedRow(long seq, AuditEntry entry, String prevHash, String row
     Scratch scratch = SCRATCH.get();
     StringBuilder line = scratch.text;
     line.setLength(0);
-    try (com.fasterxml.jackson.core.JsonGenerator g = Json.mapper().getFactory().createGenerator(new Appender(line))) {
+    try (com.fasterxml.jackson.core.JsonGenerator g =
+        Json.mapper().getFactory().createGenerator(new Appender(line))) {
       g.writeStartObject();
       g.writeNumberField("seq", seq);
       g.writeStringField("kind", entry.kind().wire());
@@ -160,7 +166,9 @@ public record ChainedRow(long seq, AuditEntry entry, String prevHash, String row
     return line.append('\n');
   }
 
-  private static void put(com.fasterxml.jackson.core.JsonGenerator g, String name, @Nullable String value) throws java.io.IOException {
+  private static void put(
+      com.fasterxml.jackson.core.JsonGenerator g, String name, @Nullable String value)
+      throws java.io.IOException {
     if (value != null) g.writeStringField(name, value);
   }
 
@@ -203,23 +211,23 @@ public record ChainedRow(long seq, AuditEntry entry, String prevHash, String row
   }
 
   static ChainedRow fromJson(JsonNode n) {
-    AuditEntry e =
-        new AuditEntry(
-            AuditKind.of(n.get("kind").asText()),
-            text(n, "trace_id"),
-            text(n, "call_id"),
-            text(n, "tool"),
-            text(n, "args_hash"),
-            text(n, "args_preview"),
-            n.hasNonNull("decision") ? Decision.of(n.get("decision").asText()) : null,
-            text(n, "reason"),
-            text(n, "token_id"),
-            n.hasNonNull("result") ? Outcome.of(n.get("result").asText()) : null,
-            text(n, "error_code"),
-            text(n, "summary"),
-            instant(n.get("started_at").asLong()),
-            n.has("ended_at") ? instant(n.get("ended_at").asLong()) : null);
-    return new ChainedRow(n.get("seq").asLong(), e, n.get("prev_hash").asText(), n.get("row_hash").asText());
+    AuditEntry e = new AuditEntry(
+        AuditKind.of(n.get("kind").asText()),
+        text(n, "trace_id"),
+        text(n, "call_id"),
+        text(n, "tool"),
+        text(n, "args_hash"),
+        text(n, "args_preview"),
+        n.hasNonNull("decision") ? Decision.of(n.get("decision").asText()) : null,
+        text(n, "reason"),
+        text(n, "token_id"),
+        n.hasNonNull("result") ? Outcome.of(n.get("result").asText()) : null,
+        text(n, "error_code"),
+        text(n, "summary"),
+        instant(n.get("started_at").asLong()),
+        n.has("ended_at") ? instant(n.get("ended_at").asLong()) : null);
+    return new ChainedRow(
+        n.get("seq").asLong(), e, n.get("prev_hash").asText(), n.get("row_hash").asText());
   }
 
   public Audit.Row toWire() {

@@ -90,7 +90,11 @@ final class Journal implements Closeable {
   static Journal create(Path file, long headSeq, String headHash) throws IOException {
     byte[] head = headLine(headSeq, headHash);
     Path tmp = tmpOf(file);
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+    try (FileChannel ch = FileChannel.open(
+        tmp,
+        StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING,
+        StandardOpenOption.WRITE)) {
       writeFully(ch, ByteBuffer.wrap(head));
       ch.force(true);
     }
@@ -146,13 +150,19 @@ final class Journal implements Closeable {
     // The new file's channel becomes the journal's once it has replaced the old file (the
     // descriptor follows the rename); until then the old journal stays open and in use, so a
     // rotation that fails at any step leaves a working journal behind.
-    FileChannel next = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+    FileChannel next = FileChannel.open(
+        tmp,
+        StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING,
+        StandardOpenOption.WRITE);
     try {
       try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
         writeFully(next, ByteBuffer.wrap(head));
         for (long pos = from; pos < size; ) {
           long n = in.transferTo(pos, size - pos, next);
-          if (n <= 0) throw new IOException("the audit journal ended at " + pos + " while copying it; " + size + " bytes were written");
+          if (n <= 0)
+            throw new IOException("the audit journal ended at " + pos + " while copying it; " + size
+                + " bytes were written");
           pos += n;
         }
       }
@@ -201,7 +211,9 @@ final class Journal implements Closeable {
     }
 
     void add(long seq, long offset) {
-      if (seq != first + count) throw new IllegalStateException("journal rows out of order: " + seq + " after " + (first + count - 1));
+      if (seq != first + count)
+        throw new IllegalStateException(
+            "journal rows out of order: " + seq + " after " + (first + count - 1));
       if (count == at.length) at = java.util.Arrays.copyOf(at, count * 2);
       at[count++] = offset;
     }
@@ -212,7 +224,9 @@ final class Journal implements Closeable {
 
     /** Where row {@code seq} starts; {@code end} if it is not written yet. */
     long offsetOf(long seq, long end) {
-      if (seq < first) throw new IllegalArgumentException("row " + seq + " is before this journal (" + first + ")");
+      if (seq < first)
+        throw new IllegalArgumentException(
+            "row " + seq + " is before this journal (" + first + ")");
       return seq - first < count ? at[(int) (seq - first)] : end;
     }
 

@@ -22,7 +22,11 @@ final class SealedHead {
   private volatile ChainMark sealed;
   private final @Nullable String problemAtStart;
 
-  private SealedHead(@Nullable ChainHeadFile file, ChainKey key, ChainMark sealed, @Nullable String problemAtStart) {
+  private SealedHead(
+      @Nullable ChainHeadFile file,
+      ChainKey key,
+      ChainMark sealed,
+      @Nullable String problemAtStart) {
     this.file = file;
     this.key = key;
     this.sealed = sealed;
@@ -35,19 +39,23 @@ final class SealedHead {
   }
 
   /** Reads the kept head (if any) and compares it with the log as recovered ({@code last}). */
-  static SealedHead open(byte[] auditKey, Path headPath, ChainMark last, AuditStore store) throws IOException, SQLException {
+  static SealedHead open(byte[] auditKey, Path headPath, ChainMark last, AuditStore store)
+      throws IOException, SQLException {
     ChainHeadFile file = new ChainHeadFile(headPath, auditKey);
     Optional<ChainHeadFile.Head> kept = file.read();
-    ChainKey key = new ChainKey(auditKey, kept.map(ChainHeadFile.Head::keyedFrom).orElse(last.seq() + 1));
+    ChainKey key =
+        new ChainKey(auditKey, kept.map(ChainHeadFile.Head::keyedFrom).orElse(last.seq() + 1));
     if (kept.isEmpty()) return new SealedHead(file, key, ChainMark.START, null);
     ChainHeadFile.Head head = kept.get();
     String problem = null;
     if (!head.sealed()) {
       problem = "the chain head kept in " + headPath + " was altered";
     } else if (last.seq() < head.seq()) {
-      problem = "rows " + (last.seq() + 1) + " to " + head.seq() + " were cut off the log while the service was stopped";
+      problem = "rows " + (last.seq() + 1) + " to " + head.seq()
+          + " were cut off the log while the service was stopped";
     } else if (store.row(head.seq()).map(r -> !r.rowHash().equals(head.hash())).orElse(false)) {
-      problem = "row " + head.seq() + " is not the row the chain head kept outside the data folder names";
+      problem =
+          "row " + head.seq() + " is not the row the chain head kept outside the data folder names";
     }
     return new SealedHead(file, key, new ChainMark(head.seq(), head.hash()), problem);
   }

@@ -13,7 +13,8 @@ final class StoredTokenRecords implements TokenRecords {
   }
 
   @Override
-  public void save(String tokenId, String record, long expiresAtMicros) throws AuditUnavailableException {
+  public void save(String tokenId, String record, long expiresAtMicros)
+      throws AuditUnavailableException {
     try {
       store.saveToken(tokenId, record, expiresAtMicros);
     } catch (SQLException e) {

@@ -42,7 +42,8 @@ public final class Text {
 
   private static boolean validSurrogate(String s, int i) {
     char c = s.charAt(i);
-    if (Character.isHighSurrogate(c)) return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+    if (Character.isHighSurrogate(c))
+      return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
     return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
   }
 }

@@ -52,7 +52,11 @@ final class TextIndex implements Closeable {
 
   /** Opens the file, dropping a torn last line (a crash mid-append). */
   static TextIndex open(Path dataDir) throws IOException {
-    FileChannel file = FileChannel.open(dataDir.resolve(FILE), StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileChannel file = FileChannel.open(
+        dataDir.resolve(FILE),
+        StandardOpenOption.CREATE,
+        StandardOpenOption.READ,
+        StandardOpenOption.WRITE);
     try {
       long size = file.size();
       long end = lastLineEnd(file, size);
@@ -95,7 +99,16 @@ final class TextIndex implements Closeable {
     StringBuilder sb = new StringBuilder(pending.size() * 160);
     for (ChainedRow r : pending) {
       AuditEntry e = r.entry();
-      String[] fields = {e.tool(), e.summary(), e.argsPreview(), e.reason(), e.traceId(), e.callId(), e.errorCode(), e.tokenId()};
+      String[] fields = {
+        e.tool(),
+        e.summary(),
+        e.argsPreview(),
+        e.reason(),
+        e.traceId(),
+        e.callId(),
+        e.errorCode(),
+        e.tokenId()
+      };
       for (int i = 0; i < fields.length; i++) {
         if (i > 0) sb.append((char) FIELD);
         field(sb, fields[i]);
@@ -138,13 +151,15 @@ final class TextIndex implements Closeable {
       long start = end - want;
       ByteBuffer bb = ByteBuffer.wrap(buf, 0, want);
       while (bb.hasRemaining()) {
-        if (file.read(bb, start + bb.position()) < 0) throw new IOException("the text index shrank while it was read");
+        if (file.read(bb, start + bb.position()) < 0)
+          throw new IOException("the text index shrank while it was read");
       }
       // The chunk's first line may have begun before it: leave that line to the next chunk.
       int from = 0;
       if (start > 0) {
         from = ByteSearch.indexOf(buf, 0, want, (byte) '\n') + 1;
-        if (from == 0) throw new IOException("a line of the text index is longer than " + CHUNK + " bytes");
+        if (from == 0)
+          throw new IOException("a line of the text index is longer than " + CHUNK + " bytes");
       }
       int count = 0;
       int at = ByteSearch.indexOf(buf, from, want, needle);

@@ -13,7 +13,8 @@ final class Owner {
 
   static void restrict(Path path, boolean directory) throws IOException {
     if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-      Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(directory ? "rwx------" : "rw-------"));
+      Files.setPosixFilePermissions(
+          path, PosixFilePermissions.fromString(directory ? "rwx------" : "rw-------"));
     }
   }
 }

@@ -1,7 +1,6 @@
 package dev.steward.service.config;
 
 import dev.steward.protocol.home.AtomicFiles;
-
 import dev.steward.protocol.method.Role;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -29,17 +29,21 @@ final class ArgsPreview {
   }
 
   private static String of(java.util.Set<String> sensitive, boolean all, JsonNode args) {
-    if (!args.isObject()) return all ? "<" + args.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + ">" : truncate(args.toString());
+    if (!args.isObject())
+      return all
+          ? "<" + args.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + ">"
+          : truncate(args.toString());
     ObjectNode copy = args.deepCopy();
     for (Iterator<Map.Entry<String, JsonNode>> it = copy.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> field = it.next();
       JsonNode v = field.getValue();
       if ((all || sensitive.contains(field.getKey())) && v.isTextual()) {
         byte[] bytes = v.textValue().getBytes(StandardCharsets.UTF_8);
-        field.setValue(
-            copy.textNode("<" + bytes.length + " bytes sha256:" + CanonicalJson.sha256Hex(bytes).substring(0, 16) + ">"));
+        field.setValue(copy.textNode("<" + bytes.length + " bytes sha256:"
+            + CanonicalJson.sha256Hex(bytes).substring(0, 16) + ">"));
       } else if (v.isTextual() && v.textValue().length() > MAX_STRING) {
-        field.setValue(copy.textNode(v.textValue().substring(0, MAX_STRING) + "…(" + v.textValue().length() + " chars)"));
+        field.setValue(copy.textNode(
+            v.textValue().substring(0, MAX_STRING) + "…(" + v.textValue().length() + " chars)"));
       }
     }
     return truncate(copy.toString());

@@ -25,7 +25,21 @@ public record CallRequest(
 
   /** A call from a connection with no conversation of its own (tests, scripts). */
   public CallRequest(
-      String traceId, String callId, String tool, JsonNode args, @Nullable String confirmToken, @Nullable String idempotencyKey, Role role) {
-    this(traceId, callId, tool, args, confirmToken, idempotencyKey, Caller.connection(role, "internal"), message -> {});
+      String traceId,
+      String callId,
+      String tool,
+      JsonNode args,
+      @Nullable String confirmToken,
+      @Nullable String idempotencyKey,
+      Role role) {
+    this(
+        traceId,
+        callId,
+        tool,
+        args,
+        confirmToken,
+        idempotencyKey,
+        Caller.connection(role, "internal"),
+        message -> {});
   }
 }

@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
  */
 public record Caller(Role role, String connection, String conversation) {
 
-  private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:@/+=-]{1,128}");
+  private static final java.util.regex.Pattern ID =
+      java.util.regex.Pattern.compile("[A-Za-z0-9._:@/+=-]{1,128}");
 
   /**
    * The window's roles (ui, agent) name their conversations; any other client is kept per
@@ -18,8 +19,12 @@ public record Caller(Role role, String connection, String conversation) {
    * a new conversation for each call. An id that is not a plain id is not honoured either.
    */
   public static Caller of(Role role, String connection, @Nullable String conversationId) {
-    boolean names = (role == Role.AGENT || role == Role.UI) && conversationId != null && ID.matcher(conversationId).matches();
-    return names ? new Caller(role, connection, "conversation:" + conversationId) : connection(role, connection);
+    boolean names = (role == Role.AGENT || role == Role.UI)
+        && conversationId != null
+        && ID.matcher(conversationId).matches();
+    return names
+        ? new Caller(role, connection, "conversation:" + conversationId)
+        : connection(role, connection);
   }
 
   public static Caller connection(Role role, String connection) {

@@ -38,14 +38,16 @@ final class ConfirmationRule {
     PolicyDocument doc = policy.document();
     Risk risk = tool.definition().risk();
     PolicyDocument.ToolOverride override = doc.overrides().get(tool.name());
-    Confirmation confirmation =
-        override != null && override.confirmation() != null ? stricter(override.confirmation(), tool.definition().confirmation()) : tool.definition().confirmation();
+    Confirmation confirmation = override != null && override.confirmation() != null
+        ? stricter(override.confirmation(), tool.definition().confirmation())
+        : tool.definition().confirmation();
 
     List<String> fixed = new ArrayList<>();
     List<String> waivable = new ArrayList<>();
     if (risk == Risk.HIGH) fixed.add("it is a high-risk action");
     if (confirmation == Confirmation.ALWAYS) waivable.add(tool.name() + " is always confirmed");
-    if (confirmation == Confirmation.IF_DESTRUCTIVE && destructive) waivable.add("it changes or overwrites existing data");
+    if (confirmation == Confirmation.IF_DESTRUCTIVE && destructive)
+      waivable.add("it changes or overwrites existing data");
     for (String folder : doc.confirmUnder()) {
       if (paths.stream().anyMatch(p -> policy.scope().isUnder(p.real(), folder))) {
         fixed.add("your policy confirms everything under " + folder);
@@ -53,10 +55,12 @@ final class ConfirmationRule {
     }
     for (String host : hostsToConfirm) fixed.add(host + " is not on your list of allowed hosts");
     if (!taint.isEmpty()) {
-      String from = "this conversation took in untrusted content (" + String.join(", ", taint) + ")";
+      String from =
+          "this conversation took in untrusted content (" + String.join(", ", taint) + ")";
       if (tool.mutates(args)) {
         fixed.add(from);
-      } else if (tool.sends(args) && !(hostsToConfirm.isEmpty() && !tool.hosts(args).isEmpty())) {
+      } else if (tool.sends(args)
+          && !(hostsToConfirm.isEmpty() && !tool.hosts(args).isEmpty())) {
         fixed.add(from + " and this call can send data off the machine");
       }
     }
@@ -80,11 +84,17 @@ final class ConfirmationRule {
   }
 
   private static boolean matches(
-      PolicyDocument.StandingGrant g, Tool tool, Collection<ResolvedPath> paths, Policy policy, Instant now) {
+      PolicyDocument.StandingGrant g,
+      Tool tool,
+      Collection<ResolvedPath> paths,
+      Policy policy,
+      Instant now) {
     if (!g.tool().equals(tool.name())) return false;
     if (g.expiresAt() != null && !now.isBefore(g.expiresAt())) return false;
     if (paths.isEmpty()) return g.paths().isEmpty();
     if (g.paths().isEmpty()) return false;
-    return paths.stream().allMatch(p -> g.paths().stream().anyMatch(folder -> policy.scope().isUnder(p.real(), folder)));
+    return paths.stream()
+        .allMatch(p ->
+            g.paths().stream().anyMatch(folder -> policy.scope().isUnder(p.real(), folder)));
   }
 }

@@ -1,7 +1,9 @@
 package dev.steward.service.gate;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Decision;
+import dev.steward.protocol.audit.Outcome;
 import dev.steward.protocol.json.CanonicalJson;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Preflight;
@@ -12,9 +14,6 @@ import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolError;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.protocol.tool.ToolResult;
-import dev.steward.protocol.audit.AuditKind;
-import dev.steward.protocol.audit.Decision;
-import dev.steward.protocol.audit.Outcome;
 import dev.steward.service.audit.AuditEntry;
 import dev.steward.service.audit.AuditLog;
 import dev.steward.service.audit.AuditUnavailableException;
@@ -29,8 +28,8 @@ import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolRegistry;
-import dev.steward.service.tools.UndoStash;
 import dev.steward.service.tools.UndoContext;
+import dev.steward.service.tools.UndoStash;
 import dev.steward.service.undo.UndoRecord;
 import dev.steward.service.undo.UndoStore;
 import java.time.Clock;
@@ -71,10 +70,18 @@ public final class Gate implements AutoCloseable {
   private final HostResolver resolver;
   private final ToolRunner runner = new ToolRunner();
   private final IdempotencyCache idempotency = new IdempotencyCache();
-  private final List<Consumer<ToolResults>> resultListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<Consumer<ToolResults>> resultListeners =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   public Gate(
-      ToolRegistry tools, PolicyStore policies, ConfirmTokens tokens, AuditLog audit, UndoStore undo, Taint taint, HostResolver resolver, Clock clock) {
+      ToolRegistry tools,
+      PolicyStore policies,
+      ConfirmTokens tokens,
+      AuditLog audit,
+      UndoStore undo,
+      Taint taint,
+      HostResolver resolver,
+      Clock clock) {
     this.undo = undo;
     this.resolver = resolver;
     this.taint = taint;
@@ -92,7 +99,12 @@ public final class Gate implements AutoCloseable {
 
   /** What the checks found for a call that passed them. */
   private record Checked(
-      Tool tool, String argsHash, Map<String, ResolvedPath> paths, boolean destructive, Requirement requirement, Policy policy) {}
+      Tool tool,
+      String argsHash,
+      Map<String, ResolvedPath> paths,
+      boolean destructive,
+      Requirement requirement,
+      Policy policy) {}
 
   // ---- preflight ---------------------------------------------------------------------------
 
@@ -108,15 +120,36 @@ public final class Gate implements AutoCloseable {
     Optional<Tool> found = tools.find(toolName);
     Preflight.Result result;
     if (found.isEmpty()) {
-      result = new Preflight.Result(Preflight.DENY, "unknown tool \"" + toolName + "\"", Risk.LOW, false, ToolErrorCodes.VALIDATION_ERROR, "/tool", null, null, null);
+      result = new Preflight.Result(
+          Preflight.DENY,
+          "unknown tool \"" + toolName + "\"",
+          Risk.LOW,
+          false,
+          ToolErrorCodes.VALIDATION_ERROR,
+          "/tool",
+          null,
+          null,
+          null);
     } else {
       result = decide(caller, found.get(), traceId, args);
     }
-    audit.recordQuietly(new AuditEntry(AuditKind.PREFLIGHT, traceId, null, toolName, safeHash(args),
+    audit.recordQuietly(new AuditEntry(
+        AuditKind.PREFLIGHT,
+        traceId,
+        null,
+        toolName,
+        safeHash(args),
         found.isPresent() ? ArgsPreview.of(found.get(), args) : ArgsPreview.redactAll(args),
         // A preflight decides nothing: its verdict is in the summary, so that filtering by decision
         // still shows what happened to calls.
-        null, result.reason(), null, null, result.code(), "preflight: " + result.decision() + " (" + caller.role().wire() + ")", started, clock.instant()));
+        null,
+        result.reason(),
+        null,
+        null,
+        result.code(),
+        "preflight: " + result.decision() + " (" + caller.role().wire() + ")",
+        started,
+        clock.instant()));
     return result;
   }
 
@@ -125,20 +158,49 @@ public final class Gate implements AutoCloseable {
     try {
       checkId(traceId, "/trace_id");
       Checked c = check(tool, caller, args);
-      List<String> paths = c.paths().values().stream().map(p -> p.real().toString()).toList();
+      List<String> paths =
+          c.paths().values().stream().map(p -> p.real().toString()).toList();
       List<String> taintSources = taint.of(caller.conversation());
-      JsonNode preview = tool.preview(args, ToolContext.forPreview(c.paths(), c.policy().scope(), caller.role() == Role.UI)).orElse(null);
+      JsonNode preview = tool.preview(
+              args, ToolContext.forPreview(c.paths(), c.policy().scope(), caller.role() == Role.UI))
+          .orElse(null);
       if (c.requirement().needsToken()) {
         return new Preflight.Result(
             Preflight.CONFIRM,
             "needs your confirmation: " + String.join("; ", c.requirement().reasons()),
-            risk, c.destructive(), ToolErrorCodes.CONFIRMATION_REQUIRED, null, taintSources.isEmpty() ? null : taintSources, paths, preview,
+            risk,
+            c.destructive(),
+            ToolErrorCodes.CONFIRMATION_REQUIRED,
+            null,
+            taintSources.isEmpty() ? null : taintSources,
+            paths,
+            preview,
             grantFolders(risk, c));
       }
-      String reason = c.requirement().waivedBy().isEmpty() ? "allowed by policy" : "allowed by your standing grant " + c.requirement().waivedBy().get(0);
-      return new Preflight.Result(Preflight.ALLOW, reason, risk, c.destructive(), null, null, taintSources.isEmpty() ? null : taintSources, paths, preview);
+      String reason = c.requirement().waivedBy().isEmpty()
+          ? "allowed by policy"
+          : "allowed by your standing grant " + c.requirement().waivedBy().get(0);
+      return new Preflight.Result(
+          Preflight.ALLOW,
+          reason,
+          risk,
+          c.destructive(),
+          null,
+          null,
+          taintSources.isEmpty() ? null : taintSources,
+          paths,
+          preview);
     } catch (Refusal r) {
-      return new Preflight.Result(Preflight.DENY, r.getMessage(), risk, false, r.error().code(), r.error().field(), null, null, null);
+      return new Preflight.Result(
+          Preflight.DENY,
+          r.getMessage(),
+          risk,
+          false,
+          r.error().code(),
+          r.error().field(),
+          null,
+          null,
+          null);
     }
   }
 
@@ -157,12 +219,31 @@ public final class Gate implements AutoCloseable {
   // ---- denied by the user ------------------------------------------------------------------
 
   /** A call the user declined: one decision row, {@code denied}, with the arguments' hash. */
-  public String denied(Caller caller, String traceId, @Nullable String callId, String toolName, JsonNode args, String reason) throws AuditUnavailableException {
+  public String denied(
+      Caller caller,
+      String traceId,
+      @Nullable String callId,
+      String toolName,
+      JsonNode args,
+      String reason)
+      throws AuditUnavailableException {
     Instant now = clock.instant();
     Optional<Tool> tool = tools.find(toolName);
-    ChainedRow row = audit.record(new AuditEntry(AuditKind.DECISION, traceId, callId, toolName, safeHash(args),
-        tool.isPresent() ? ArgsPreview.of(tool.get(), args) : ArgsPreview.redactAll(args), Decision.DENIED, reason, null, null, null,
-        "not run: " + reason + " (" + caller.role().wire() + ")", now, now));
+    ChainedRow row = audit.record(new AuditEntry(
+        AuditKind.DECISION,
+        traceId,
+        callId,
+        toolName,
+        safeHash(args),
+        tool.isPresent() ? ArgsPreview.of(tool.get(), args) : ArgsPreview.redactAll(args),
+        Decision.DENIED,
+        reason,
+        null,
+        null,
+        null,
+        "not run: " + reason + " (" + caller.role().wire() + ")",
+        now,
+        now));
     return Long.toString(row.seq());
   }
 
@@ -172,11 +253,19 @@ public final class Gate implements AutoCloseable {
     String key = call.idempotencyKey();
     if (key == null) return executeOnce(call);
     String argsHash = safeHash(call.args());
-    IdempotencyCache.Entry mine = new IdempotencyCache.Entry(call.tool(), argsHash, new CompletableFuture<>());
+    IdempotencyCache.Entry mine =
+        new IdempotencyCache.Entry(call.tool(), argsHash, new CompletableFuture<>());
     IdempotencyCache.Entry earlier = idempotency.claim(call.role().wire() + ":" + key, mine);
     if (earlier != null) {
       if (!earlier.tool.equals(call.tool()) || !earlier.argsHash.equals(argsHash)) {
-        return refuse(call, null, null, new Refusal(ToolErrorCodes.VALIDATION_ERROR, "idempotency_key was already used for a different call", "/idempotency_key"));
+        return refuse(
+            call,
+            null,
+            null,
+            new Refusal(
+                ToolErrorCodes.VALIDATION_ERROR,
+                "idempotency_key was already used for a different call",
+                "/idempotency_key"));
       }
       ToolResult first;
       try {
@@ -185,17 +274,28 @@ public final class Gate implements AutoCloseable {
         Thread.currentThread().interrupt();
         return ToolResult.failure(ToolError.of(ToolErrorCodes.CANCELLED, "interrupted"), null);
       } catch (ExecutionException e) {
-        return ToolResult.failure(ToolError.of(ToolErrorCodes.INTERNAL, "the first attempt failed inside the service"), null);
+        return ToolResult.failure(
+            ToolError.of(ToolErrorCodes.INTERNAL, "the first attempt failed inside the service"),
+            null);
       }
       if (first == IdempotencyCache.FORGOTTEN) {
-        return refuse(call, null, null, new Refusal(ToolErrorCodes.UNAVAILABLE, "the first result for this idempotency_key is no longer kept (the service keeps the latest "
-            + (IdempotencyCache.MAX_KEPT_BYTES >> 20) + " MB of results), and the call was not run again", "/idempotency_key"));
+        return refuse(
+            call,
+            null,
+            null,
+            new Refusal(
+                ToolErrorCodes.UNAVAILABLE,
+                "the first result for this idempotency_key is no longer kept (the service keeps the latest "
+                    + (IdempotencyCache.MAX_KEPT_BYTES >> 20)
+                    + " MB of results), and the call was not run again",
+                "/idempotency_key"));
       }
       return first;
     }
     try {
       ToolResult result = executeOnce(call);
-      idempotency.done(mine, result, result.value() == null ? 256 : JsonSize.estimate(result.value()));
+      idempotency.done(
+          mine, result, result.value() == null ? 256 : JsonSize.estimate(result.value()));
       return result;
     } catch (RuntimeException | Error e) {
       // Whatever ends the first attempt, a retry with the same key must not wait for it forever.
@@ -213,7 +313,12 @@ public final class Gate implements AutoCloseable {
     Instant started = clock.instant();
     Optional<Tool> found = tools.find(call.tool());
     if (found.isEmpty()) {
-      return refuse(call, null, started, new Refusal(ToolErrorCodes.VALIDATION_ERROR, "unknown tool \"" + call.tool() + "\"", "/tool"));
+      return refuse(
+          call,
+          null,
+          started,
+          new Refusal(
+              ToolErrorCodes.VALIDATION_ERROR, "unknown tool \"" + call.tool() + "\"", "/tool"));
     }
     Tool tool = found.get();
     Checked c;
@@ -229,7 +334,8 @@ public final class Gate implements AutoCloseable {
       } else if (c.requirement().needsToken()) {
         throw new Refusal(
             ToolErrorCodes.TOKEN_MISSING,
-            "this call needs the user's confirmation (" + String.join("; ", c.requirement().reasons()) + ") and no confirm_token was given",
+            "this call needs the user's confirmation ("
+                + String.join("; ", c.requirement().reasons()) + ") and no confirm_token was given",
             "/confirm_token");
       } else {
         decision = Decision.ALLOWED;
@@ -239,29 +345,51 @@ public final class Gate implements AutoCloseable {
     } catch (Refusal r) {
       return refuse(call, tool, started, r);
     }
-    String reason =
-        decision.equals(Decision.CONFIRMED) ? "confirmed by the user"
-            : c.requirement().waivedBy().isEmpty() ? "allowed by policy" : "standing grant " + c.requirement().waivedBy().get(0);
+    String reason = decision.equals(Decision.CONFIRMED)
+        ? "confirmed by the user"
+        : c.requirement().waivedBy().isEmpty()
+            ? "allowed by policy"
+            : "standing grant " + c.requirement().waivedBy().get(0);
     String preview = ArgsPreview.of(tool, call.args());
     ChainedRow decisionRow;
     try {
-      decisionRow = audit.record(entry(AuditKind.DECISION, call, tool, c, preview, decision, reason, tokenId, null, null, null, started, null));
+      decisionRow = audit.record(entry(
+          AuditKind.DECISION,
+          call,
+          tool,
+          c,
+          preview,
+          decision,
+          reason,
+          tokenId,
+          null,
+          null,
+          null,
+          started,
+          null));
     } catch (AuditUnavailableException e) {
       LOG.log(Level.SEVERE, "audit unavailable; refusing to run " + tool.name(), e);
-      return ToolResult.failure(ToolError.of(ToolErrorCodes.INTERNAL, "the audit log is unavailable, so nothing ran"), null);
+      return ToolResult.failure(
+          ToolError.of(ToolErrorCodes.INTERNAL, "the audit log is unavailable, so nothing ran"),
+          null);
     }
 
-    ToolContext ctx = new ToolContext(c.paths(), c.policy().scope(), call.progress(), c.destructive(), stash(decisionRow.seq()));
+    ToolContext ctx = new ToolContext(
+        c.paths(), c.policy().scope(), call.progress(), c.destructive(), stash(decisionRow.seq()));
     ToolResult outcome;
     String summary;
     try {
       // Taint first: whatever the tool brings back — its result or only an error quoting what it
       // met (a page's redirect, a file's name) — the model has read it.
-      tool.taintSource(call.args(), ctx).ifPresent(source -> taint.add(call.caller().conversation(), source));
-      JsonNode value = runner.run(runKey(call.caller().connection(), call.callId()), tool, call.args(), ctx);
+      tool.taintSource(call.args(), ctx)
+          .ifPresent(source -> taint.add(call.caller().conversation(), source));
+      JsonNode value =
+          runner.run(runKey(call.caller().connection(), call.callId()), tool, call.args(), ctx);
       long size = JsonSize.estimate(value);
       if (size > Tool.MAX_RESULT_BYTES) {
-        throw new ToolFailure(ToolErrorCodes.TOO_LARGE, "the result is " + size + " bytes; the limit is " + Tool.MAX_RESULT_BYTES);
+        throw new ToolFailure(
+            ToolErrorCodes.TOO_LARGE,
+            "the result is " + size + " bytes; the limit is " + Tool.MAX_RESULT_BYTES);
       }
       outcome = ToolResult.success(value, null);
       summary = tool.summarize(call.args(), value);
@@ -270,10 +398,23 @@ public final class Gate implements AutoCloseable {
       summary = f.error().message();
     }
     Instant ended = clock.instant();
-    AuditMeta meta = new AuditMeta(Long.toString(decisionRow.seq()), decision.wire(), decisionRow.entry().startedAt(), ended);
+    AuditMeta meta = new AuditMeta(
+        Long.toString(decisionRow.seq()), decision.wire(), decisionRow.entry().startedAt(), ended);
     try {
-      audit.record(
-          entry(AuditKind.COMPLETION, call, tool, c, preview, decision, reason, tokenId, outcome.ok() ? Outcome.OK : Outcome.ERROR, outcome.errorCode(), summary, started, ended));
+      audit.record(entry(
+          AuditKind.COMPLETION,
+          call,
+          tool,
+          c,
+          preview,
+          decision,
+          reason,
+          tokenId,
+          outcome.ok() ? Outcome.OK : Outcome.ERROR,
+          outcome.errorCode(),
+          summary,
+          started,
+          ended));
     } catch (AuditUnavailableException e) {
       LOG.log(Level.SEVERE, "audit: completion row of call " + call.callId() + " not written", e);
     }
@@ -305,21 +446,44 @@ public final class Gate implements AutoCloseable {
   public ToolResult undo(String auditId) {
     String callId = "undo-" + java.util.UUID.randomUUID();
     JsonNode args = Json.object().put("audit_id", auditId);
-    CallRequest call = new CallRequest("undo-" + auditId, callId, UNDO, args, null, null, dev.steward.protocol.method.Role.UI);
+    CallRequest call = new CallRequest(
+        "undo-" + auditId, callId, UNDO, args, null, null, dev.steward.protocol.method.Role.UI);
     Instant started = clock.instant();
     long id;
     try {
       id = Long.parseLong(auditId);
     } catch (NumberFormatException e) {
-      return refuse(call, null, started, new Refusal(ToolErrorCodes.VALIDATION_ERROR, "audit_id \"" + auditId + "\" is not one this service gave out", "/audit_id"));
+      return refuse(
+          call,
+          null,
+          started,
+          new Refusal(
+              ToolErrorCodes.VALIDATION_ERROR,
+              "audit_id \"" + auditId + "\" is not one this service gave out",
+              "/audit_id"));
     }
     String hash = CanonicalJson.sha256(args);
     ChainedRow decisionRow;
     try {
-      decisionRow = audit.record(new AuditEntry(AuditKind.DECISION, call.traceId(), callId, UNDO, hash, args.toString(), Decision.CONFIRMED,
-          "undo requested by the user", null, null, null, null, started, null));
+      decisionRow = audit.record(new AuditEntry(
+          AuditKind.DECISION,
+          call.traceId(),
+          callId,
+          UNDO,
+          hash,
+          args.toString(),
+          Decision.CONFIRMED,
+          "undo requested by the user",
+          null,
+          null,
+          null,
+          null,
+          started,
+          null));
     } catch (AuditUnavailableException e) {
-      return ToolResult.failure(ToolError.of(ToolErrorCodes.INTERNAL, "the audit log is unavailable, so nothing ran"), null);
+      return ToolResult.failure(
+          ToolError.of(ToolErrorCodes.INTERNAL, "the audit log is unavailable, so nothing ran"),
+          null);
     }
     ToolResult outcome;
     String summary;
@@ -332,9 +496,26 @@ public final class Gate implements AutoCloseable {
       summary = f.error().message();
     }
     Instant ended = clock.instant();
-    audit.recordQuietly(new AuditEntry(AuditKind.COMPLETION, call.traceId(), callId, UNDO, hash, args.toString(), Decision.CONFIRMED,
-        "undo requested by the user", null, outcome.ok() ? Outcome.OK : Outcome.ERROR, outcome.errorCode(), summary, started, ended));
-    ToolResult result = outcome.withAudit(new AuditMeta(Long.toString(decisionRow.seq()), Decision.CONFIRMED.wire(), decisionRow.entry().startedAt(), ended));
+    audit.recordQuietly(new AuditEntry(
+        AuditKind.COMPLETION,
+        call.traceId(),
+        callId,
+        UNDO,
+        hash,
+        args.toString(),
+        Decision.CONFIRMED,
+        "undo requested by the user",
+        null,
+        outcome.ok() ? Outcome.OK : Outcome.ERROR,
+        outcome.errorCode(),
+        summary,
+        started,
+        ended));
+    ToolResult result = outcome.withAudit(new AuditMeta(
+        Long.toString(decisionRow.seq()),
+        Decision.CONFIRMED.wire(),
+        decisionRow.entry().startedAt(),
+        ended));
     publish(call, result);
     return result;
   }
@@ -344,16 +525,32 @@ public final class Gate implements AutoCloseable {
     UndoRecord record;
     try {
       record = undo.load(auditId)
-          .orElseThrow(() -> new ToolFailure(ToolErrorCodes.NOT_FOUND, "audit row " + auditId + " has nothing to undo (or its undo data expired)", "/audit_id", null));
+          .orElseThrow(() -> new ToolFailure(
+              ToolErrorCodes.NOT_FOUND,
+              "audit row " + auditId + " has nothing to undo (or its undo data expired)",
+              "/audit_id",
+              null));
     } catch (java.io.IOException e) {
-      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "cannot read the undo data of row " + auditId + ": " + e.getMessage());
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "cannot read the undo data of row " + auditId + ": " + e.getMessage());
     }
     if (record.undone()) {
-      throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "audit row " + auditId + " was already undone", "/audit_id", null);
+      throw new ToolFailure(
+          ToolErrorCodes.ALREADY_EXISTS,
+          "audit row " + auditId + " was already undone",
+          "/audit_id",
+          null);
     }
-    Tool tool = tools.find(record.tool())
-        .orElseThrow(() -> new ToolFailure(ToolErrorCodes.UNAVAILABLE, record.tool() + " is not offered any more, so row " + auditId + " cannot be undone", "/audit_id", null));
-    JsonNode restored = tool.undo(record, new UndoContext(policies.current().scope(), undo.stashPath(auditId, "")));
+    Tool tool = tools
+        .find(record.tool())
+        .orElseThrow(() -> new ToolFailure(
+            ToolErrorCodes.UNAVAILABLE,
+            record.tool() + " is not offered any more, so row " + auditId + " cannot be undone",
+            "/audit_id",
+            null));
+    JsonNode restored =
+        tool.undo(record, new UndoContext(policies.current().scope(), undo.stashPath(auditId, "")));
     try {
       undo.save(auditId, record.asUndone());
     } catch (java.io.IOException e) {
@@ -372,7 +569,15 @@ public final class Gate implements AutoCloseable {
     Map<String, ResolvedPath> paths = ScopeCheck.resolve(tool, args, policy);
     List<String> hostsToConfirm = ScopeCheck.hostsToConfirm(tool, args, policy);
     boolean destructive = tool.destructive(args, ToolContext.forCheck(paths, policy.scope()));
-    Requirement req = ConfirmationRule.evaluate(tool, args, paths.values(), hostsToConfirm, destructive, taint.of(caller.conversation()), policy, clock.instant());
+    Requirement req = ConfirmationRule.evaluate(
+        tool,
+        args,
+        paths.values(),
+        hostsToConfirm,
+        destructive,
+        taint.of(caller.conversation()),
+        policy,
+        clock.instant());
     return new Checked(tool, CanonicalJson.sha256(args), paths, destructive, req, policy);
   }
 
@@ -381,25 +586,46 @@ public final class Gate implements AutoCloseable {
     c.paths().values().forEach(p -> paths.add(p.real()));
     try {
       return tokens.consume(
-          java.util.Objects.requireNonNull(call.confirmToken(), "asked only for a call with a token"), new ConfirmTokens.CallCheck(call.traceId(), c.tool().name(), c.argsHash(), c.tool().definition().risk(), paths));
+          java.util.Objects.requireNonNull(
+              call.confirmToken(), "asked only for a call with a token"),
+          new ConfirmTokens.CallCheck(
+              call.traceId(),
+              c.tool().name(),
+              c.argsHash(),
+              c.tool().definition().risk(),
+              paths));
     } catch (TokenRefused e) {
       throw new Refusal(e.code(), e.getMessage(), "/confirm_token");
     }
   }
 
-  private ToolResult refuse(CallRequest call, @Nullable Tool tool, @Nullable Instant started, Refusal r) {
+  private ToolResult refuse(
+      CallRequest call, @Nullable Tool tool, @Nullable Instant started, Refusal r) {
     Instant start = started == null ? clock.instant() : started;
     Instant ended = clock.instant();
     String argsHash = safeHash(call.args());
-    String preview = tool == null ? ArgsPreview.redactAll(call.args()) : ArgsPreview.of(tool, call.args());
-    AuditEntry e =
-        new AuditEntry(
-            AuditKind.DECISION, call.traceId(), call.callId(), call.tool(), argsHash, preview, Decision.BLOCKED, r.getMessage(),
-            null, Outcome.ERROR, r.error().code(), r.getMessage(), start, ended);
+    String preview =
+        tool == null ? ArgsPreview.redactAll(call.args()) : ArgsPreview.of(tool, call.args());
+    AuditEntry e = new AuditEntry(
+        AuditKind.DECISION,
+        call.traceId(),
+        call.callId(),
+        call.tool(),
+        argsHash,
+        preview,
+        Decision.BLOCKED,
+        r.getMessage(),
+        null,
+        Outcome.ERROR,
+        r.error().code(),
+        r.getMessage(),
+        start,
+        ended);
     AuditMeta meta = null;
     try {
       ChainedRow row = audit.record(e);
-      meta = new AuditMeta(Long.toString(row.seq()), Decision.BLOCKED.wire(), row.entry().startedAt(), ended);
+      meta = new AuditMeta(
+          Long.toString(row.seq()), Decision.BLOCKED.wire(), row.entry().startedAt(), ended);
     } catch (AuditUnavailableException ex) {
       LOG.log(Level.SEVERE, "audit: a refusal was not logged", ex);
     }
@@ -409,14 +635,42 @@ public final class Gate implements AutoCloseable {
   }
 
   private static AuditEntry entry(
-      AuditKind kind, CallRequest call, Tool tool, Checked c, String preview, Decision decision, String reason, @Nullable String tokenId,
-      @Nullable Outcome result, @Nullable String errorCode, @Nullable String summary, Instant started, @Nullable Instant ended) {
-    return new AuditEntry(kind, call.traceId(), call.callId(), tool.name(), c.argsHash(), preview, decision, reason, tokenId, result, errorCode, summary, started, ended);
+      AuditKind kind,
+      CallRequest call,
+      Tool tool,
+      Checked c,
+      String preview,
+      Decision decision,
+      String reason,
+      @Nullable String tokenId,
+      @Nullable Outcome result,
+      @Nullable String errorCode,
+      @Nullable String summary,
+      Instant started,
+      @Nullable Instant ended) {
+    return new AuditEntry(
+        kind,
+        call.traceId(),
+        call.callId(),
+        tool.name(),
+        c.argsHash(),
+        preview,
+        decision,
+        reason,
+        tokenId,
+        result,
+        errorCode,
+        summary,
+        started,
+        ended);
   }
 
   private static void checkId(String id, String field) throws Refusal {
     if (id == null || !ID.matcher(id).matches()) {
-      throw new Refusal(ToolErrorCodes.VALIDATION_ERROR, field.substring(1) + " must be 1–128 characters of letters, digits and ._:@/+=-", field);
+      throw new Refusal(
+          ToolErrorCodes.VALIDATION_ERROR,
+          field.substring(1) + " must be 1–128 characters of letters, digits and ._:@/+=-",
+          field);
     }
   }
 

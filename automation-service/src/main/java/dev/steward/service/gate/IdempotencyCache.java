@@ -24,7 +24,9 @@ final class IdempotencyCache {
 
   /** What a retry gets once the first result is no longer kept. */
   static final ToolResult FORGOTTEN = ToolResult.failure(
-      dev.steward.protocol.tool.ToolError.of(dev.steward.protocol.tool.ToolErrorCodes.INTERNAL, "forgotten"), null);
+      dev.steward.protocol.tool.ToolError.of(
+          dev.steward.protocol.tool.ToolErrorCodes.INTERNAL, "forgotten"),
+      null);
 
   /** A key's first call: what it was, and its result while kept. */
   static final class Entry {
@@ -52,16 +54,15 @@ final class IdempotencyCache {
   /** Entries with a kept result, oldest first (and some whose result went since, skipped when met). */
   private final ArrayDeque<Entry> kept = new ArrayDeque<>();
 
-  private final Map<String, Entry> entries =
-      new LinkedHashMap<>(1024, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
-          if (size() <= MAX_KEYS) return false;
-          eldest.getValue().gone = true;
-          drop(eldest.getValue());
-          return true;
-        }
-      };
+  private final Map<String, Entry> entries = new LinkedHashMap<>(1024, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
+      if (size() <= MAX_KEYS) return false;
+      eldest.getValue().gone = true;
+      drop(eldest.getValue());
+      return true;
+    }
+  };
 
   IdempotencyCache() {
     this(MAX_KEPT_BYTES);
@@ -87,7 +88,8 @@ final class IdempotencyCache {
     entry.bytes = Math.max(1, bytes);
     keptBytes += entry.bytes;
     kept.addLast(entry);
-    while (!kept.isEmpty() && (kept.peekFirst().bytes == 0 || keptBytes > budget && kept.peekFirst() != entry)) {
+    while (!kept.isEmpty()
+        && (kept.peekFirst().bytes == 0 || keptBytes > budget && kept.peekFirst() != entry)) {
       drop(kept.pollFirst());
     }
   }

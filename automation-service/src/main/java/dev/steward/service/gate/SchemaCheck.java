@@ -35,7 +35,10 @@ final class SchemaCheck {
 
   private Schema schema(Tool tool) {
     Schema s = schemas.get(tool.name());
-    return s != null ? s : schemas.computeIfAbsent(tool.name(), name -> registry().getSchema(tool.definition().argsSchema()));
+    return s != null
+        ? s
+        : schemas.computeIfAbsent(
+            tool.name(), name -> registry().getSchema(tool.definition().argsSchema()));
   }
 
   private SchemaRegistry registry() {
@@ -43,7 +46,8 @@ final class SchemaCheck {
     if (r == null) {
       synchronized (this) {
         r = registry;
-        if (r == null) registry = r = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+        if (r == null)
+          registry = r = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
       }
     }
     return r;
@@ -55,14 +59,22 @@ final class SchemaCheck {
     }
     String infinite = nonFinite(args, "");
     if (infinite != null) {
-      throw new Refusal(ToolErrorCodes.VALIDATION_ERROR, "invalid arguments for " + tool.name() + ": a number is too large to be used", infinite);
+      throw new Refusal(
+          ToolErrorCodes.VALIDATION_ERROR,
+          "invalid arguments for " + tool.name() + ": a number is too large to be used",
+          infinite);
     }
     List<Error> errors = schema(tool).validate(args);
     if (errors.isEmpty()) return;
-    Error first = errors.stream().min(Comparator.comparing(e -> e.getInstanceLocation().toString())).orElseThrow();
+    Error first = errors.stream()
+        .min(Comparator.comparing(e -> e.getInstanceLocation().toString()))
+        .orElseThrow();
     String pointer = pointer(first);
     String message = first.getMessage();
-    throw new Refusal(ToolErrorCodes.VALIDATION_ERROR, "invalid arguments for " + tool.name() + ": " + message, pointer);
+    throw new Refusal(
+        ToolErrorCodes.VALIDATION_ERROR,
+        "invalid arguments for " + tool.name() + ": " + message,
+        pointer);
   }
 
   /** The pointer of the first number that overflowed to infinity when parsed ({@code 1e400}), or null. */
@@ -71,7 +83,8 @@ final class SchemaCheck {
     if (node.isObject()) {
       for (var it = node.fields(); it.hasNext(); ) {
         var e = it.next();
-        String found = nonFinite(e.getValue(), at + "/" + e.getKey().replace("~", "~0").replace("/", "~1"));
+        String found =
+            nonFinite(e.getValue(), at + "/" + e.getKey().replace("~", "~0").replace("/", "~1"));
         if (found != null) return found;
       }
     } else if (node.isArray()) {
@@ -112,7 +125,8 @@ final class SchemaCheck {
       } else if (c == '[') {
         int j = rest.indexOf(']', i);
         String inner = rest.substring(i + 1, j);
-        if (inner.startsWith("'") && inner.endsWith("'")) inner = inner.substring(1, inner.length() - 1);
+        if (inner.startsWith("'") && inner.endsWith("'"))
+          inner = inner.substring(1, inner.length() - 1);
         out.append('/').append(inner.replace("~", "~0").replace("/", "~1"));
         i = j + 1;
       } else {

@@ -58,7 +58,8 @@ final class ScopeCheck {
   }
 
   /** For an approved call only: each host, looked up, must not be a private address (unless allowed). */
-  static void checkResolved(Tool tool, JsonNode args, Policy policy, HostResolver resolver) throws Refusal {
+  static void checkResolved(Tool tool, JsonNode args, Policy policy, HostResolver resolver)
+      throws Refusal {
     List<HostUse> uses = tool.hosts(args);
     if (uses.isEmpty()) return;
     HostScope scope = new HostScope(policy.document().hosts(), resolver);

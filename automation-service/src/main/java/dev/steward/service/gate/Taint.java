@@ -51,7 +51,8 @@ public final class Taint implements AutoCloseable {
     if (!remember(key, clean)) return;
     try {
       if (out == null) {
-        out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        out = Files.newBufferedWriter(
+            file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
       }
       out.write(clean(key));
       out.write('\t');

@@ -24,7 +24,11 @@ final class ToolRunner implements AutoCloseable {
 
   static final long SWEEP_MILLIS = 100;
 
-  private enum Stop { NONE, TIMEOUT, CANCEL }
+  private enum Stop {
+    NONE,
+    TIMEOUT,
+    CANCEL
+  }
 
   /** The call on its thread; an interrupt can only arrive while it runs. */
   private static final class Running {
@@ -53,10 +57,12 @@ final class ToolRunner implements AutoCloseable {
 
   /** Every call that is running (by call id for {@link #cancel}; a reused id is still timed). */
   private final Map<String, Running> running = new ConcurrentHashMap<>();
+
   private final Set<Running> active = ConcurrentHashMap.newKeySet();
   private final Object wake = new Object();
   /** Set by the watchdog before it checks for running calls and waits; a call that sees it wakes it. */
   private volatile boolean asleep;
+
   private final Thread watchdog = DaemonThreads.named("tool-watchdog").newThread(this::watch);
 
   ToolRunner() {
@@ -101,7 +107,9 @@ final class ToolRunner implements AutoCloseable {
       throw f;
     } catch (RuntimeException e) {
       if (me.stop != Stop.NONE) throw stopped(tool, me.stop);
-      throw new ToolFailure(ToolErrorCodes.INTERNAL, tool.name() + " failed unexpectedly (" + e.getClass().getSimpleName() + ")");
+      throw new ToolFailure(
+          ToolErrorCodes.INTERNAL,
+          tool.name() + " failed unexpectedly (" + e.getClass().getSimpleName() + ")");
     } finally {
       active.remove(me);
       me.finish();
@@ -111,7 +119,10 @@ final class ToolRunner implements AutoCloseable {
 
   private static ToolFailure stopped(Tool tool, Stop why) {
     return why == Stop.TIMEOUT
-        ? new ToolFailure(ToolErrorCodes.TIMEOUT, tool.name() + " did not finish within " + tool.timeLimit().toSeconds() + " s and was stopped")
+        ? new ToolFailure(
+            ToolErrorCodes.TIMEOUT,
+            tool.name() + " did not finish within " + tool.timeLimit().toSeconds()
+                + " s and was stopped")
         : new ToolFailure(ToolErrorCodes.CANCELLED, "the call was cancelled");
   }
 

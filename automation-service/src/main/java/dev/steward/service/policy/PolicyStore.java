@@ -3,9 +3,9 @@ package dev.steward.service.policy;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import dev.steward.protocol.home.AtomicFiles;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.policy.PolicyDocument;
-import dev.steward.protocol.home.AtomicFiles;
 import dev.steward.service.config.StewardHome;
 import dev.steward.service.scope.PathScope;
 import java.io.IOException;
@@ -24,21 +24,24 @@ import java.util.stream.Collectors;
 public final class PolicyStore {
 
   /** A host name (optionally "*." for its subdomains) or an IPv4 address; no scheme, port or path. */
-  private static final java.util.regex.Pattern HOST =
-      java.util.regex.Pattern.compile("(\\*\\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*", java.util.regex.Pattern.CASE_INSENSITIVE);
+  private static final java.util.regex.Pattern HOST = java.util.regex.Pattern.compile(
+      "(\\*\\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*",
+      java.util.regex.Pattern.CASE_INSENSITIVE);
 
   private final StewardHome home;
   private final Set<String> toolNames;
   /** Null only while {@link #load} compiles the first policy (which needs the store). */
   private volatile @org.jspecify.annotations.Nullable Policy current;
 
-  private PolicyStore(StewardHome home, Set<String> toolNames, @org.jspecify.annotations.Nullable Policy current) {
+  private PolicyStore(
+      StewardHome home, Set<String> toolNames, @org.jspecify.annotations.Nullable Policy current) {
     this.home = home;
     this.toolNames = toolNames;
     this.current = current;
   }
 
-  public static PolicyStore load(StewardHome home, Set<String> toolNames) throws IOException, PolicyError {
+  public static PolicyStore load(StewardHome home, Set<String> toolNames)
+      throws IOException, PolicyError {
     Path file = home.policyFile();
     PolicyDocument doc;
     if (Files.exists(file)) {
@@ -70,7 +73,8 @@ public final class PolicyStore {
       if (doc == null) throw new PolicyError("policy.json is empty");
       return doc;
     } catch (UnrecognizedPropertyException e) {
-      throw new PolicyError("policy.json: unknown key \"" + e.getPropertyName() + "\"" + at(e.getPathReference()));
+      throw new PolicyError(
+          "policy.json: unknown key \"" + e.getPropertyName() + "\"" + at(e.getPathReference()));
     } catch (ValueInstantiationException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       throw new PolicyError("policy.json: " + cause.getMessage());
@@ -80,7 +84,9 @@ public final class PolicyStore {
   }
 
   private static String at(String reference) {
-    return reference == null ? "" : " (" + reference.replace("dev.steward.protocol.policy.", "") + ")";
+    return reference == null
+        ? ""
+        : " (" + reference.replace("dev.steward.protocol.policy.", "") + ")";
   }
 
   /**
@@ -93,7 +99,8 @@ public final class PolicyStore {
     Policy before = current;
     if (before != null) before.document().paths().forEach(r -> known.add(r.root()));
     for (PolicyDocument.PathRoot root : doc.paths()) {
-      if (root.root().isBlank()) throw new PolicyError("policy.json: a folder in \"paths\" is empty");
+      if (root.root().isBlank())
+        throw new PolicyError("policy.json: a folder in \"paths\" is empty");
       if (strictRoots && !known.contains(root.root())) {
         Path expanded = PathScope.expandRoot(root.root(), home.userHome());
         if (!Files.isDirectory(expanded)) {
@@ -102,19 +109,25 @@ public final class PolicyStore {
       }
     }
     for (PolicyDocument.StandingGrant g : doc.grants()) {
-      if (!toolNames.contains(g.tool())) throw new PolicyError("policy.json: grant \"" + g.id() + "\" names an unknown tool \"" + g.tool() + "\"");
+      if (!toolNames.contains(g.tool()))
+        throw new PolicyError(
+            "policy.json: grant \"" + g.id() + "\" names an unknown tool \"" + g.tool() + "\"");
     }
     for (String tool : doc.overrides().keySet()) {
-      if (!toolNames.contains(tool)) throw new PolicyError("policy.json: \"overrides\" names an unknown tool \"" + tool + "\"");
+      if (!toolNames.contains(tool))
+        throw new PolicyError("policy.json: \"overrides\" names an unknown tool \"" + tool + "\"");
     }
     for (String host : doc.hosts().allow()) {
       if (!HOST.matcher(host).matches()) {
-        throw new PolicyError("policy.json: \"" + host + "\" in hosts.allow is not a host name (like en.wikipedia.org or *.example.org)");
+        throw new PolicyError("policy.json: \"" + host
+            + "\" in hosts.allow is not a host name (like en.wikipedia.org or *.example.org)");
       }
     }
-    Set<String> ids = doc.apps().stream().map(PolicyDocument.AppEntry::id).collect(Collectors.toSet());
+    Set<String> ids =
+        doc.apps().stream().map(PolicyDocument.AppEntry::id).collect(Collectors.toSet());
     if (ids.size() != doc.apps().size()) throw new PolicyError("policy.json: two apps share an id");
-    PathScope scope = PathScope.of(doc.paths(), List.of(home.config(), home.data(), home.run()), home.userHome());
+    PathScope scope =
+        PathScope.of(doc.paths(), List.of(home.config(), home.data(), home.run()), home.userHome());
     return new Policy(doc, scope);
   }
 

@@ -57,23 +57,36 @@ public final class Dispatcher {
     return Optional.empty();
   }
 
-  private Response call(Session session, @org.jspecify.annotations.Nullable JsonNode id, String name, @org.jspecify.annotations.Nullable JsonNode params) {
+  private Response call(
+      Session session,
+      @org.jspecify.annotations.Nullable JsonNode id,
+      String name,
+      @org.jspecify.annotations.Nullable JsonNode params) {
     Method m = methods.get(name);
     if (m == null) {
-      return refuse(session, id, RpcError.of(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + name));
+      return refuse(
+          session, id, RpcError.of(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + name));
     }
     if (!m.roles().contains(session.role())) {
-      return refuse(session, id, RpcError.of(ErrorCodes.FORBIDDEN, name + " is not allowed for the " + session.role().wire() + " role"));
+      return refuse(
+          session,
+          id,
+          RpcError.of(
+              ErrorCodes.FORBIDDEN,
+              name + " is not allowed for the " + session.role().wire() + " role"));
     }
     JsonNode p = params == null ? JsonNodeFactory.instance.objectNode() : params;
     try {
       Object result = m.handler().handle(session, p);
-      return Response.result(id == null ? JsonNodeFactory.instance.nullNode() : id, result instanceof JsonNode n ? n : Json.pojo(result));
+      return Response.result(
+          id == null ? JsonNodeFactory.instance.nullNode() : id,
+          result instanceof JsonNode n ? n : Json.pojo(result));
     } catch (RpcException e) {
       return refuse(session, id, e.error());
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, "method " + name + " failed", e);
-      return Response.error(id, RpcError.of(ErrorCodes.INTERNAL_ERROR, "Internal error in " + name));
+      return Response.error(
+          id, RpcError.of(ErrorCodes.INTERNAL_ERROR, "Internal error in " + name));
     }
   }
 
@@ -82,7 +95,8 @@ public final class Dispatcher {
     refusals.accept(session, error);
   }
 
-  private Response refuse(Session session, @org.jspecify.annotations.Nullable JsonNode id, RpcError error) {
+  private Response refuse(
+      Session session, @org.jspecify.annotations.Nullable JsonNode id, RpcError error) {
     refusals.accept(session, error);
     return Response.error(id, error);
   }

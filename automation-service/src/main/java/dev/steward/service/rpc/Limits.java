@@ -8,7 +8,11 @@ import dev.steward.protocol.method.Hello;
  * gets a clear error and others keep being served.
  */
 public record Limits(
-    long maxFrameBytes, int maxConcurrentCalls, int maxMessagesPerSecond, int maxConnectionsPerRole, int maxMessagesPerSecondPerRole) {
+    long maxFrameBytes,
+    int maxConcurrentCalls,
+    int maxMessagesPerSecond,
+    int maxConnectionsPerRole,
+    int maxMessagesPerSecondPerRole) {
 
   public static Limits defaults() {
     return new Limits(1 << 20, 32, 5000, 16, 12_000);
@@ -16,10 +20,16 @@ public record Limits(
 
   /** Per-connection limits, with the holder's limits of {@link #defaults}. */
   public Limits(long maxFrameBytes, int maxConcurrentCalls, int maxMessagesPerSecond) {
-    this(maxFrameBytes, maxConcurrentCalls, maxMessagesPerSecond, defaults().maxConnectionsPerRole(), defaults().maxMessagesPerSecondPerRole());
+    this(
+        maxFrameBytes,
+        maxConcurrentCalls,
+        maxMessagesPerSecond,
+        defaults().maxConnectionsPerRole(),
+        defaults().maxMessagesPerSecondPerRole());
   }
 
   public Hello.Limits wire() {
-    return new Hello.Limits(maxFrameBytes, maxConcurrentCalls, Json.MAX_NESTING_DEPTH, maxMessagesPerSecond);
+    return new Hello.Limits(
+        maxFrameBytes, maxConcurrentCalls, Json.MAX_NESTING_DEPTH, maxMessagesPerSecond);
   }
 }

@@ -1,9 +1,12 @@
 package dev.steward.service.rpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Outcome;
 import dev.steward.protocol.json.CanonicalJson;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.jsonrpc.ErrorCodes;
+import dev.steward.protocol.jsonrpc.Notification;
 import dev.steward.protocol.jsonrpc.RpcException;
 import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.method.Deny;
@@ -15,13 +18,9 @@ import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.method.ToolProgress;
 import dev.steward.protocol.method.ToolsList;
-import dev.steward.protocol.jsonrpc.Notification;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ScopeKind;
-import dev.steward.protocol.audit.AuditKind;
-import dev.steward.protocol.audit.Decision;
-import dev.steward.protocol.audit.Outcome;
 import dev.steward.service.audit.AuditEntry;
 import dev.steward.service.audit.AuditLog;
 import dev.steward.service.audit.AuditUnavailableException;
@@ -61,7 +60,13 @@ public final class ServiceMethods {
   private final Clock clock;
 
   public ServiceMethods(
-      ToolRegistry tools, Gate gate, ConfirmTokens tokens, AuditLog audit, PolicyStore policies, Limits limits, Clock clock) {
+      ToolRegistry tools,
+      Gate gate,
+      ConfirmTokens tokens,
+      AuditLog audit,
+      PolicyStore policies,
+      Limits limits,
+      Clock clock) {
     this.tools = tools;
     this.gate = gate;
     this.tokens = tokens;
@@ -72,16 +77,27 @@ public final class ServiceMethods {
   }
 
   public void registerOn(Dispatcher d) {
-    d.register(Methods.SESSION_HELLO, (s, p) -> new Hello.Result(SERVICE_VERSION, s.role(), limits.wire()));
+    d.register(
+        Methods.SESSION_HELLO,
+        (s, p) -> new Hello.Result(SERVICE_VERSION, s.role(), limits.wire()));
     d.register(Methods.TOOLS_LIST, (s, p) -> new ToolsList.Result(tools.definitions()));
     d.register(Methods.DEBUG_ECHO, (s, p) -> p);
     d.register(Methods.TOOL_PREFLIGHT, this::preflight);
     d.register(Methods.TOOL_EXECUTE, this::execute);
-    d.register(Methods.TOOL_CANCEL, (s, p) -> new Execute.CancelResult(gate.cancel(s.id(), Params.require(Params.read(p, Execute.CancelParams.class).callId(), "call_id"))));
-    d.register(Methods.TOOL_UNDO, UI, (s, p) -> gate.undo(Params.require(Params.read(p, Execute.UndoParams.class).auditId(), "audit_id")));
+    d.register(
+        Methods.TOOL_CANCEL,
+        (s, p) -> new Execute.CancelResult(gate.cancel(
+            s.id(),
+            Params.require(Params.read(p, Execute.CancelParams.class).callId(), "call_id"))));
+    d.register(
+        Methods.TOOL_UNDO,
+        UI,
+        (s, p) -> gate.undo(
+            Params.require(Params.read(p, Execute.UndoParams.class).auditId(), "audit_id")));
     d.register(Methods.APPROVAL_DENY, UI, (s, p) -> deny(s, Params.read(p, Deny.Params.class)));
     d.register(Methods.CONFIRM_GRANT, UI, (s, p) -> grant(Params.read(p, Grant.Params.class)));
-    d.register(Methods.CONFIRM_REVOKE, UI, (s, p) -> revoke(Params.read(p, Grant.RevokeParams.class)));
+    d.register(
+        Methods.CONFIRM_REVOKE, UI, (s, p) -> revoke(Params.read(p, Grant.RevokeParams.class)));
     d.register(Methods.AUDIT_QUERY, UI, (s, p) -> query(Params.read(p, Audit.QueryParams.class)));
     d.register(Methods.AUDIT_VERIFY, UI, (s, p) -> verify());
     d.register(Methods.POLICY_GET, UI, (s, p) -> policies.current().document());
@@ -90,51 +106,67 @@ public final class ServiceMethods {
 
   private Preflight.Result preflight(Session session, JsonNode p) {
     Preflight.Params params = Params.read(p, Preflight.Params.class);
-    return gate.preflight(Caller.of(session.role(), session.id(), params.conversationId()),
-        Params.require(params.traceId(), "trace_id"), Params.require(params.tool(), "tool"), Params.require(params.args(), "args"));
+    return gate.preflight(
+        Caller.of(session.role(), session.id(), params.conversationId()),
+        Params.require(params.traceId(), "trace_id"),
+        Params.require(params.tool(), "tool"),
+        Params.require(params.args(), "args"));
   }
 
   private Deny.Result deny(Session session, Deny.Params p) {
-    if (p.requestId() != null) throw RpcException.invalidParams("no approval request \"" + p.requestId() + "\" is waiting");
+    if (p.requestId() != null)
+      throw RpcException.invalidParams("no approval request \"" + p.requestId() + "\" is waiting");
     String traceId = Params.require(p.traceId(), "trace_id");
     List<Deny.Call> calls = Params.require(p.calls(), "calls");
-    if (calls.isEmpty() || calls.size() > 100) throw RpcException.invalidParams("calls must name 1–100 calls");
-    String reason = p.reason() == null || p.reason().isBlank() ? "declined by the user" : p.reason();
+    if (calls.isEmpty() || calls.size() > 100)
+      throw RpcException.invalidParams("calls must name 1–100 calls");
+    String reason =
+        p.reason() == null || p.reason().isBlank() ? "declined by the user" : p.reason();
     Caller caller = Caller.of(session.role(), session.id(), p.conversationId());
     List<String> ids = new ArrayList<>();
     try {
       for (Deny.Call c : calls) {
-        ids.add(gate.denied(caller, traceId, c.callId(), Params.require(c.tool(), "calls[].tool"), Params.require(c.args(), "calls[].args"), reason));
+        ids.add(gate.denied(
+            caller,
+            traceId,
+            c.callId(),
+            Params.require(c.tool(), "calls[].tool"),
+            Params.require(c.args(), "calls[].args"),
+            reason));
       }
     } catch (AuditUnavailableException e) {
-      throw new RpcException(ErrorCodes.UNAVAILABLE, "the audit log is unavailable, so the refusal was not recorded");
+      throw new RpcException(
+          ErrorCodes.UNAVAILABLE, "the audit log is unavailable, so the refusal was not recorded");
     }
     return new Deny.Result(ids);
   }
 
   private Object execute(Session session, JsonNode p) {
     Execute.Params e = Params.read(p, Execute.Params.class);
-    return gate.execute(
-        new CallRequest(
-            Params.require(e.traceId(), "trace_id"),
-            Params.require(e.callId(), "call_id"),
-            Params.require(e.tool(), "tool"),
-            Params.require(e.args(), "args"),
-            e.confirmToken(),
-            e.idempotencyKey(),
-            Caller.of(session.role(), session.id(), e.conversationId()),
-            message -> session.send(new Notification(Methods.TOOL_PROGRESS, Json.pojo(new ToolProgress(e.traceId(), e.callId(), message, null))))));
+    return gate.execute(new CallRequest(
+        Params.require(e.traceId(), "trace_id"),
+        Params.require(e.callId(), "call_id"),
+        Params.require(e.tool(), "tool"),
+        Params.require(e.args(), "args"),
+        e.confirmToken(),
+        e.idempotencyKey(),
+        Caller.of(session.role(), session.id(), e.conversationId()),
+        message -> session.send(new Notification(
+            Methods.TOOL_PROGRESS,
+            Json.pojo(new ToolProgress(e.traceId(), e.callId(), message, null))))));
   }
 
   private Grant.Result grant(Grant.Params g) {
     String traceId = Params.require(g.traceId(), "trace_id");
     int ttlS = g.ttlS() == null ? (int) ConfirmTokens.DEFAULT_TTL.toSeconds() : g.ttlS();
     if (ttlS < 1 || ttlS > ConfirmTokens.MAX_TTL.toSeconds()) {
-      throw RpcException.invalidParams("ttl_s must be between 1 and " + ConfirmTokens.MAX_TTL.toSeconds());
+      throw RpcException.invalidParams(
+          "ttl_s must be between 1 and " + ConfirmTokens.MAX_TTL.toSeconds());
     }
     boolean exact = g.calls() != null && !g.calls().isEmpty();
     boolean scoped = g.tools() != null && !g.tools().isEmpty();
-    if (exact == scoped) throw RpcException.invalidParams("give either \"calls\" or \"tools\" with a \"scope\"");
+    if (exact == scoped)
+      throw RpcException.invalidParams("give either \"calls\" or \"tools\" with a \"scope\"");
     List<TokenRecord.Call> calls = new ArrayList<>();
     List<Path> scopePaths = new ArrayList<>();
     Risk highest = Risk.LOW;
@@ -150,7 +182,8 @@ public final class ServiceMethods {
         try {
           hash = CanonicalJson.sha256(args);
         } catch (RuntimeException e) {
-          throw RpcException.invalidParams("calls[].args of " + t.name() + " hold a value that has no canonical form (a number too large?)");
+          throw RpcException.invalidParams("calls[].args of " + t.name()
+              + " hold a value that has no canonical form (a number too large?)");
         }
         calls.add(new TokenRecord.Call(t.name(), hash));
         highest = max(highest, t.definition().risk());
@@ -165,13 +198,17 @@ public final class ServiceMethods {
       for (String name : toolNames == null ? List.<String>of() : toolNames) {
         Tool t = tool(name);
         if (t.definition().risk() == Risk.HIGH) {
-          throw RpcException.invalidParams(name + " is high risk: only a token for exact calls can cover it");
+          throw RpcException.invalidParams(
+              name + " is high risk: only a token for exact calls can cover it");
         }
         if (!t.definition().scopes().contains(ScopeKind.PATHS)) {
-          throw RpcException.invalidParams(name + " takes no paths, so a token for a folder cannot cover it: give the exact calls");
+          throw RpcException.invalidParams(name
+              + " takes no paths, so a token for a folder cannot cover it: give the exact calls");
         }
         if (t.definition().scopes().contains(ScopeKind.HOSTS)) {
-          throw RpcException.invalidParams(name + " reaches hosts, which a token for a folder says nothing about: give the exact calls");
+          throw RpcException.invalidParams(
+              name
+                  + " reaches hosts, which a token for a folder says nothing about: give the exact calls");
         }
         names.add(name);
       }
@@ -183,17 +220,35 @@ public final class ServiceMethods {
         }
       }
     }
-    ConfirmTokens.Minted m =
-        tokens.mint(traceId, calls, g.tools() == null ? List.of() : g.tools(), scopePaths, Boolean.TRUE.equals(g.reusable()),
-            Duration.ofSeconds(ttlS), highest, audit.lastSeq());
+    ConfirmTokens.Minted m = tokens.mint(
+        traceId,
+        calls,
+        g.tools() == null ? List.of() : g.tools(),
+        scopePaths,
+        Boolean.TRUE.equals(g.reusable()),
+        Duration.ofSeconds(ttlS),
+        highest,
+        audit.lastSeq());
     try {
-      audit.record(
-          new AuditEntry(AuditKind.GRANT, traceId, null, String.join(",", names), null,
-              exact ? calls.size() + " exact call(s)" : "scope " + scopePaths, null, "minted by the user", m.record().tokenId(), Outcome.OK, null,
-              "token until " + m.record().expiresAt() + (m.record().reusable() ? " (reusable)" : ""), clock.instant(), clock.instant()));
+      audit.record(new AuditEntry(
+          AuditKind.GRANT,
+          traceId,
+          null,
+          String.join(",", names),
+          null,
+          exact ? calls.size() + " exact call(s)" : "scope " + scopePaths,
+          null,
+          "minted by the user",
+          m.record().tokenId(),
+          Outcome.OK,
+          null,
+          "token until " + m.record().expiresAt() + (m.record().reusable() ? " (reusable)" : ""),
+          clock.instant(),
+          clock.instant()));
     } catch (AuditUnavailableException e) {
       tokens.revoke(m.record().tokenId());
-      throw new RpcException(ErrorCodes.UNAVAILABLE, "the audit log is unavailable, so no token was minted");
+      throw new RpcException(
+          ErrorCodes.UNAVAILABLE, "the audit log is unavailable, so no token was minted");
     }
     return new Grant.Result(m.token(), m.record().tokenId(), m.record().expiresAt());
   }
@@ -203,7 +258,21 @@ public final class ServiceMethods {
     boolean revoked = tokens.revoke(id);
     if (revoked) {
       try {
-        audit.record(new AuditEntry(AuditKind.GRANT, null, null, null, null, null, null, "revoked by the user", id, Outcome.OK, null, "token revoked", clock.instant(), clock.instant()));
+        audit.record(new AuditEntry(
+            AuditKind.GRANT,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            "revoked by the user",
+            id,
+            Outcome.OK,
+            null,
+            "token revoked",
+            clock.instant(),
+            clock.instant()));
       } catch (AuditUnavailableException e) {
         throw new RpcException(ErrorCodes.UNAVAILABLE, "revoked, but the audit log is unavailable");
       }
@@ -213,7 +282,8 @@ public final class ServiceMethods {
 
   private Audit.QueryResult query(Audit.QueryParams q) {
     int limit = q.limit() == null ? 100 : q.limit();
-    if (limit < 1 || limit > MAX_PAGE) throw RpcException.invalidParams("limit must be between 1 and " + MAX_PAGE);
+    if (limit < 1 || limit > MAX_PAGE)
+      throw RpcException.invalidParams("limit must be between 1 and " + MAX_PAGE);
     try {
       return audit.query(q, limit);
     } catch (IllegalArgumentException e) {
@@ -243,7 +313,9 @@ public final class ServiceMethods {
   }
 
   private Tool tool(String name) {
-    return tools.find(name).orElseThrow(() -> RpcException.invalidParams("unknown tool \"" + name + "\""));
+    return tools
+        .find(name)
+        .orElseThrow(() -> RpcException.invalidParams("unknown tool \"" + name + "\""));
   }
 
   private static Risk max(Risk a, Risk b) {

@@ -61,7 +61,8 @@ public final class HostScope {
     }
     for (InetAddress a : addresses) {
       if (isPrivate(a)) {
-        throw new ScopeDenied("\"" + host + "\" resolves to " + a.getHostAddress() + ", a loopback, private or link-local address; your policy does not allow those");
+        throw new ScopeDenied("\"" + host + "\" resolves to " + a.getHostAddress()
+            + ", a loopback, private or link-local address; your policy does not allow those");
       }
     }
   }
@@ -81,7 +82,8 @@ public final class HostScope {
     if (addresses.length == 0) throw new ScopeDenied.NotFound(host);
     InetAddress a = addresses[0];
     if (!allowPrivate && isPrivate(a)) {
-      throw new ScopeDenied("\"" + host + "\" resolves to " + a.getHostAddress() + ", a loopback, private or link-local address; your policy does not allow those");
+      throw new ScopeDenied("\"" + host + "\" resolves to " + a.getHostAddress()
+          + ", a loopback, private or link-local address; your policy does not allow those");
     }
     return a;
   }
@@ -100,7 +102,12 @@ public final class HostScope {
     byte[] b = a.getAddress();
     boolean uniqueLocal6 = b.length == 16 && (b[0] & 0xfe) == 0xfc;
     boolean carrierNat = b.length == 4 && (b[0] & 0xff) == 100 && (b[1] & 0xc0) == 64;
-    return a.isLoopbackAddress() || a.isSiteLocalAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress()
-        || a.isMulticastAddress() || uniqueLocal6 || carrierNat;
+    return a.isLoopbackAddress()
+        || a.isSiteLocalAddress()
+        || a.isLinkLocalAddress()
+        || a.isAnyLocalAddress()
+        || a.isMulticastAddress()
+        || uniqueLocal6
+        || carrierNat;
   }
 }

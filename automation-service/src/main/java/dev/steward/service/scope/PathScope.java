@@ -25,71 +25,71 @@ public final class PathScope {
   private static final int MAX_PATH_CHARS = 16384;
 
   /** Names refused anywhere in a path (compared after NFKC and case folding). */
-  private static final List<List<String>> DENIED =
-      List.of(
-          // keys, tokens and passwords
-          List.of(".ssh"),
-          List.of(".gnupg"),
-          List.of(".password-store"),
-          List.of(".netrc"),
-          List.of(".git-credentials"),
-          List.of(".aws"),
-          List.of(".azure"),
-          List.of(".kube"),
-          List.of(".docker", "config.json"),
-          List.of(".config", "gcloud"),
-          List.of(".config", "gh"),
-          List.of(".local", "share", "keyrings"),
-          List.of(".config", "keepassxc"),
-          List.of(".config", "bitwarden"),
-          List.of(".config", "1password"),
-          List.of(".1password"),
-          List.of("keychains"),
-          // browser profiles (cookies, saved passwords), native, Flatpak and Snap
-          List.of(".mozilla"),
-          List.of(".config", "google-chrome"),
-          List.of(".config", "google-chrome-beta"),
-          List.of(".config", "chromium"),
-          List.of(".config", "bravesoftware"),
-          List.of(".config", "microsoft-edge"),
-          List.of(".config", "vivaldi"),
-          List.of(".config", "opera"),
-          List.of(".var", "app", "com.google.chrome"),
-          List.of(".var", "app", "org.chromium.chromium"),
-          List.of(".var", "app", "com.brave.browser"),
-          List.of(".var", "app", "com.microsoft.edge"),
-          List.of(".var", "app", "com.vivaldi.vivaldi"),
-          List.of(".var", "app", "com.opera.opera"),
-          List.of(".var", "app", "org.mozilla.firefox"),
-          List.of("snap", "firefox"),
-          List.of("snap", "chromium"),
-          List.of("snap", "brave"),
-          List.of("snap", "opera"),
-          List.of("library", "application support", "google", "chrome"),
-          List.of("library", "application support", "chromium"),
-          List.of("library", "application support", "firefox"),
-          List.of("library", "application support", "bravesoftware"),
-          List.of("library", "application support", "microsoft edge"),
-          List.of("library", "application support", "vivaldi"),
-          List.of("library", "application support", "com.operasoftware.opera"),
-          List.of("library", "application support", "1password"),
-          List.of("library", "safari"),
-          List.of("library", "cookies"),
-          List.of("library", "containers", "com.apple.safari"),
-          List.of("library", "group containers", "2bua8c4s2c.com.1password"),
-          List.of("appdata", "local", "google", "chrome", "user data"),
-          List.of("appdata", "local", "chromium", "user data"),
-          List.of("appdata", "local", "microsoft", "edge", "user data"),
-          List.of("appdata", "local", "bravesoftware"),
-          List.of("appdata", "local", "vivaldi"),
-          List.of("appdata", "roaming", "opera software"),
-          List.of("appdata", "roaming", "mozilla"),
-          List.of("appdata", "roaming", "bitwarden"),
-          List.of("appdata", "local", "1password"));
+  private static final List<List<String>> DENIED = List.of(
+      // keys, tokens and passwords
+      List.of(".ssh"),
+      List.of(".gnupg"),
+      List.of(".password-store"),
+      List.of(".netrc"),
+      List.of(".git-credentials"),
+      List.of(".aws"),
+      List.of(".azure"),
+      List.of(".kube"),
+      List.of(".docker", "config.json"),
+      List.of(".config", "gcloud"),
+      List.of(".config", "gh"),
+      List.of(".local", "share", "keyrings"),
+      List.of(".config", "keepassxc"),
+      List.of(".config", "bitwarden"),
+      List.of(".config", "1password"),
+      List.of(".1password"),
+      List.of("keychains"),
+      // browser profiles (cookies, saved passwords), native, Flatpak and Snap
+      List.of(".mozilla"),
+      List.of(".config", "google-chrome"),
+      List.of(".config", "google-chrome-beta"),
+      List.of(".config", "chromium"),
+      List.of(".config", "bravesoftware"),
+      List.of(".config", "microsoft-edge"),
+      List.of(".config", "vivaldi"),
+      List.of(".config", "opera"),
+      List.of(".var", "app", "com.google.chrome"),
+      List.of(".var", "app", "org.chromium.chromium"),
+      List.of(".var", "app", "com.brave.browser"),
+      List.of(".var", "app", "com.microsoft.edge"),
+      List.of(".var", "app", "com.vivaldi.vivaldi"),
+      List.of(".var", "app", "com.opera.opera"),
+      List.of(".var", "app", "org.mozilla.firefox"),
+      List.of("snap", "firefox"),
+      List.of("snap", "chromium"),
+      List.of("snap", "brave"),
+      List.of("snap", "opera"),
+      List.of("library", "application support", "google", "chrome"),
+      List.of("library", "application support", "chromium"),
+      List.of("library", "application support", "firefox"),
+      List.of("library", "application support", "bravesoftware"),
+      List.of("library", "application support", "microsoft edge"),
+      List.of("library", "application support", "vivaldi"),
+      List.of("library", "application support", "com.operasoftware.opera"),
+      List.of("library", "application support", "1password"),
+      List.of("library", "safari"),
+      List.of("library", "cookies"),
+      List.of("library", "containers", "com.apple.safari"),
+      List.of("library", "group containers", "2bua8c4s2c.com.1password"),
+      List.of("appdata", "local", "google", "chrome", "user data"),
+      List.of("appdata", "local", "chromium", "user data"),
+      List.of("appdata", "local", "microsoft", "edge", "user data"),
+      List.of("appdata", "local", "bravesoftware"),
+      List.of("appdata", "local", "vivaldi"),
+      List.of("appdata", "roaming", "opera software"),
+      List.of("appdata", "roaming", "mozilla"),
+      List.of("appdata", "roaming", "bitwarden"),
+      List.of("appdata", "local", "1password"));
 
   /** The last name of every refused pattern: a walked entry can only be refused if it is one. */
-  private static final java.util.Set<String> LAST_NAMES =
-      DENIED.stream().map(p -> p.get(p.size() - 1)).collect(java.util.stream.Collectors.toUnmodifiableSet());
+  private static final java.util.Set<String> LAST_NAMES = DENIED.stream()
+      .map(p -> p.get(p.size() - 1))
+      .collect(java.util.stream.Collectors.toUnmodifiableSet());
   /** {@link #LAST_NAMES} by length: a walk asks for every entry, and most names match none in length. */
   private static final String[][] LAST_NAMES_BY_LENGTH = byLength(LAST_NAMES);
 
@@ -101,6 +101,7 @@ public final class PathScope {
   private final List<List<String>> ownFolded;
   /** Each of {@link #ownFolders} as a folder and a name in it, for walks that ask folder after folder. */
   private final List<OwnFolder> ownByParent;
+
   private final Path userHome;
   /** The user's home folder, resolved and case-folded, for rules about what lives directly in it. */
   private final List<String> homeFolded;
@@ -123,13 +124,15 @@ public final class PathScope {
    * Builds the scope from the policy's roots. {@code ownFolders} are Steward's config, data and run
    * folders: refused whatever the roots say.
    */
-  public static PathScope of(List<PolicyDocument.PathRoot> configured, List<Path> ownFolders, Path userHome) {
+  public static PathScope of(
+      List<PolicyDocument.PathRoot> configured, List<Path> ownFolders, Path userHome) {
     List<Root> roots = new ArrayList<>();
     for (PolicyDocument.PathRoot r : configured) {
       Path lexical = expand(r.root(), userHome, null);
       roots.add(new Root(realise(lexical), r.writable(), r.root()));
     }
-    List<Path> own = ownFolders.stream().map(p -> realise(p.toAbsolutePath().normalize())).toList();
+    List<Path> own =
+        ownFolders.stream().map(p -> realise(p.toAbsolutePath().normalize())).toList();
     return new PathScope(List.copyOf(roots), own, userHome);
   }
 
@@ -140,11 +143,13 @@ public final class PathScope {
 
   public ResolvedPath resolve(String requested, Access access) throws ScopeDenied {
     if (requested.isEmpty()) throw new ScopeDenied("the path is empty");
-    if (requested.length() > MAX_PATH_CHARS) throw new ScopeDenied("the path is longer than " + MAX_PATH_CHARS + " characters");
+    if (requested.length() > MAX_PATH_CHARS)
+      throw new ScopeDenied("the path is longer than " + MAX_PATH_CHARS + " characters");
     if (requested.indexOf('\0') >= 0) throw new ScopeDenied("the path contains a NUL character");
     if (roots.isEmpty()) throw new ScopeDenied("no folders are allowed in the policy");
     if (WINDOWS_STYLE && looksLikeWindows(requested)) {
-      throw new ScopeDenied("\"" + requested + "\" is a Windows path; on this system paths use / (for example ~/Documents/notes.md)");
+      throw new ScopeDenied("\"" + requested
+          + "\" is a Windows path; on this system paths use / (for example ~/Documents/notes.md)");
     }
     Path lexical;
     try {
@@ -161,17 +166,21 @@ public final class PathScope {
     List<String> names = folded(real);
     for (List<String> own : ownFolded) {
       if (startsWith(names, own)) {
-        throw new ScopeDenied("\"" + requested + "\" is inside Steward's own files, which tools may never touch");
+        throw new ScopeDenied(
+            "\"" + requested + "\" is inside Steward's own files, which tools may never touch");
       }
     }
     Optional<String> denied = deniedPart(names);
     if (denied.isPresent()) {
-      throw new ScopeDenied("\"" + requested + "\" is inside " + denied.get() + ", which is always refused");
+      throw new ScopeDenied(
+          "\"" + requested + "\" is inside " + denied.get() + ", which is always refused");
     }
     Root root = rootOf(real);
-    if (root == null) throw new ScopeDenied("\"" + requested + "\" is outside the allowed folders" + allowedList());
+    if (root == null)
+      throw new ScopeDenied("\"" + requested + "\" is outside the allowed folders" + allowedList());
     if (access != Access.READ && !root.writable()) {
-      throw new ScopeDenied("\"" + requested + "\" is in " + root.configured() + ", which is read-only");
+      throw new ScopeDenied(
+          "\"" + requested + "\" is in " + root.configured() + ", which is read-only");
     }
     if (access == Access.REMOVE) refuseHolder(requested, names);
     return new ResolvedPath(requested, real, root.real());
@@ -186,7 +195,8 @@ public final class PathScope {
   private void refuseHolder(String requested, List<String> names) throws ScopeDenied {
     for (List<String> own : ownFolded) {
       if (startsWith(own, names)) {
-        throw new ScopeDenied("\"" + requested + "\" holds Steward's own files, so it may not be moved or deleted");
+        throw new ScopeDenied(
+            "\"" + requested + "\" holds Steward's own files, so it may not be moved or deleted");
       }
     }
     // Only where such a pattern lives: in the home folder (~/.config, ~/Library, ~/AppData…). A
@@ -198,7 +208,8 @@ public final class PathScope {
       int len = below;
       if (len >= 1 && len < pattern.size()) {
         if (names.subList(home.size(), names.size()).equals(pattern.subList(0, len))) {
-          throw new ScopeDenied("\"" + requested + "\" is where " + String.join("/", pattern) + " lives, which is always refused, so it may not be moved or deleted");
+          throw new ScopeDenied("\"" + requested + "\" is where " + String.join("/", pattern)
+              + " lives, which is always refused, so it may not be moved or deleted");
         }
       }
     }
@@ -210,7 +221,8 @@ public final class PathScope {
 
   /** Drive letters, UNC and backslash paths on a system whose separator is {@code /}. */
   static boolean looksLikeWindows(String path) {
-    return path.indexOf('\\') >= 0 || path.length() >= 2 && path.charAt(1) == ':' && Character.isLetter(path.charAt(0));
+    return path.indexOf('\\') >= 0
+        || path.length() >= 2 && path.charAt(1) == ':' && Character.isLetter(path.charAt(0));
   }
 
   private static final boolean WINDOWS_STYLE = !java.io.File.separator.equals("\\");
@@ -246,7 +258,8 @@ public final class PathScope {
   private @org.jspecify.annotations.Nullable Root rootOf(Path real) {
     Root best = null;
     for (Root r : roots) {
-      if (real.startsWith(r.real()) && (best == null || r.real().getNameCount() > best.real().getNameCount())) best = r;
+      if (real.startsWith(r.real())
+          && (best == null || r.real().getNameCount() > best.real().getNameCount())) best = r;
     }
     return best;
   }
@@ -254,7 +267,8 @@ public final class PathScope {
   /** Whether a resolved path lies under {@code folder} (expanded and resolved like any request). */
   public boolean isUnder(Path real, String folder) {
     try {
-      return real.startsWith(realise(expand(folder, userHome, roots.isEmpty() ? null : roots.get(0).real())));
+      return real.startsWith(
+          realise(expand(folder, userHome, roots.isEmpty() ? null : roots.get(0).real())));
     } catch (InvalidPathException e) {
       return false;
     }
@@ -296,7 +310,8 @@ public final class PathScope {
       this.folderReal = folderReal;
       List<String> here = List.of();
       for (OwnFolder own : ownByParent) {
-        if (folderReal.equals(own.parent()) || folderReal.toString().equalsIgnoreCase(own.parent().toString())) {
+        if (folderReal.equals(own.parent())
+            || folderReal.toString().equalsIgnoreCase(own.parent().toString())) {
           if (here.isEmpty()) here = new ArrayList<>();
           here.add(own.name());
         }
@@ -327,7 +342,9 @@ public final class PathScope {
     for (int i = 0; i < end; i++) {
       if (name.charAt(i) >= 0x80) return LAST_NAMES.contains(fold(name));
     }
-    while (end > 1 && (name.charAt(end - 1) == '.' || name.charAt(end - 1) == ' ') && !(end == 2 && name.charAt(0) == '.' && name.charAt(1) == '.')) {
+    while (end > 1
+        && (name.charAt(end - 1) == '.' || name.charAt(end - 1) == ' ')
+        && !(end == 2 && name.charAt(0) == '.' && name.charAt(1) == '.')) {
       end--;
     }
     if (end >= LAST_NAMES_BY_LENGTH.length) return false;
@@ -394,12 +411,14 @@ public final class PathScope {
   private void refuseNamed(String requested, List<String> names) throws ScopeDenied {
     for (List<String> own : ownFolded) {
       if (startsWith(names, own)) {
-        throw new ScopeDenied("\"" + requested + "\" is inside Steward's own files, which tools may never touch");
+        throw new ScopeDenied(
+            "\"" + requested + "\" is inside Steward's own files, which tools may never touch");
       }
     }
     Optional<String> denied = deniedPart(names);
     if (denied.isPresent()) {
-      throw new ScopeDenied("\"" + requested + "\" is inside " + denied.get() + ", which is always refused");
+      throw new ScopeDenied(
+          "\"" + requested + "\" is inside " + denied.get() + ", which is always refused");
     }
   }
 
@@ -431,7 +450,8 @@ public final class PathScope {
   }
 
   /** Resolves {@code rest} from {@code start}; every link it follows is added to {@code links}. */
-  private static Path realiseStrict(Path start, Path rest, Path lexical, List<Path> links) throws ScopeDenied {
+  private static Path realiseStrict(Path start, Path rest, Path lexical, List<Path> links)
+      throws ScopeDenied {
     Deque<Path> todo = new ArrayDeque<>();
     for (Path name : rest) todo.add(name);
     Path current = start;
@@ -446,7 +466,8 @@ public final class PathScope {
       if (name.toString().equals(".")) continue;
       Path next = current.resolve(name);
       if (Files.isSymbolicLink(next)) {
-        if (++followed > MAX_LINKS) throw new ScopeDenied("too many symbolic links in \"" + lexical + "\"");
+        if (++followed > MAX_LINKS)
+          throw new ScopeDenied("too many symbolic links in \"" + lexical + "\"");
         links.add(next);
         Path target;
         try {
@@ -489,10 +510,14 @@ public final class PathScope {
   private static String fold(String name) {
     boolean ascii = true;
     for (int i = 0; i < name.length() && ascii; i++) ascii = name.charAt(i) < 0x80;
-    String n = (ascii ? name : Normalizer.normalize(name, Normalizer.Form.NFKC)).toLowerCase(Locale.ROOT);
+    String n =
+        (ascii ? name : Normalizer.normalize(name, Normalizer.Form.NFKC)).toLowerCase(Locale.ROOT);
     // Windows ignores trailing dots and spaces: ".ssh." is ".ssh" there.
     int end = n.length();
-    while (end > 0 && (n.charAt(end - 1) == '.' || n.charAt(end - 1) == ' ') && end > 1 && !n.substring(0, end).equals("..")) {
+    while (end > 0
+        && (n.charAt(end - 1) == '.' || n.charAt(end - 1) == ' ')
+        && end > 1
+        && !n.substring(0, end).equals("..")) {
       end--;
     }
     return n.substring(0, end);

@@ -12,12 +12,12 @@ import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -52,7 +52,8 @@ public final class SafeFs {
 
   /** Opens the folder that holds {@code path}, walking from its root without following links. */
   public static Dir openParent(ResolvedPath path) throws IOException {
-    if (path.isRoot()) throw new IOException("the root folder itself has no parent inside the scope");
+    if (path.isRoot())
+      throw new IOException("the root folder itself has no parent inside the scope");
     Path rel = path.relative();
     SecureDirectoryStream<Path> dir = openRoot(path.root());
     try {
@@ -82,11 +83,13 @@ public final class SafeFs {
   }
 
   /** Opens a child folder of an open folder; a link there is refused. */
-  public static SecureDirectoryStream<Path> descend(SecureDirectoryStream<Path> dir, Path name) throws IOException {
+  public static SecureDirectoryStream<Path> descend(SecureDirectoryStream<Path> dir, Path name)
+      throws IOException {
     try {
       Optional<BasicFileAttributes> attrs = attributes(dir, name);
       if (attrs.isPresent() && !attrs.get().isDirectory()) {
-        throw new PathChanged(name + " is " + (attrs.get().isSymbolicLink() ? "a symbolic link" : "not a folder"));
+        throw new PathChanged(
+            name + " is " + (attrs.get().isSymbolicLink() ? "a symbolic link" : "not a folder"));
       }
       return dir.newDirectoryStream(name, NOFOLLOW);
     } catch (NoSuchFileException e) {
@@ -102,16 +105,19 @@ public final class SafeFs {
   }
 
   /** Attributes of a child, not following a link; empty when it does not exist. */
-  public static Optional<BasicFileAttributes> attributes(SecureDirectoryStream<Path> dir, Path name) throws IOException {
+  public static Optional<BasicFileAttributes> attributes(SecureDirectoryStream<Path> dir, Path name)
+      throws IOException {
     try {
-      return Optional.of(dir.getFileAttributeView(name, BasicFileAttributeView.class, NOFOLLOW).readAttributes());
+      return Optional.of(
+          dir.getFileAttributeView(name, BasicFileAttributeView.class, NOFOLLOW).readAttributes());
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
   }
 
   public static SeekableByteChannel openRead(Dir dir) throws IOException {
-    return dir.stream().newByteChannel(dir.name(), Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
+    return dir.stream()
+        .newByteChannel(dir.name(), Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
   }
 
   /**
@@ -121,11 +127,15 @@ public final class SafeFs {
    * owner and group (a 0600 file must not become readable by others); the new content is never
    * readable by others meanwhile.
    */
-  public static void writeAtomically(Dir dir, byte[] content, boolean mustNotExist) throws IOException {
+  public static void writeAtomically(Dir dir, byte[] content, boolean mustNotExist)
+      throws IOException {
     Path tmp = Path.of(".steward-" + UUID.randomUUID() + ".tmp");
-    Set<OpenOption> opts = new HashSet<>(Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
+    Set<OpenOption> opts = new HashSet<>(
+        Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
     PosixFileAttributes replaced = posix(dir.stream(), dir.name());
-    FileAttribute<?>[] attrs = replaced == null ? new FileAttribute<?>[0] : new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)};
+    FileAttribute<?>[] attrs = replaced == null
+        ? new FileAttribute<?>[0]
+        : new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_ONLY)};
     try (SeekableByteChannel ch = dir.stream().newByteChannel(tmp, opts, attrs)) {
       java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(content);
       while (buf.hasRemaining()) ch.write(buf);
@@ -146,11 +156,14 @@ public final class SafeFs {
     }
   }
 
-  private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+  private static final Set<PosixFilePermission> OWNER_ONLY =
+      PosixFilePermissions.fromString("rw-------");
 
   /** The POSIX attributes of a child, not following links; null when it is absent or the disk has none. */
-  private static @org.jspecify.annotations.Nullable PosixFileAttributes posix(SecureDirectoryStream<Path> dir, Path name) throws IOException {
-    PosixFileAttributeView view = dir.getFileAttributeView(name, PosixFileAttributeView.class, NOFOLLOW);
+  private static @org.jspecify.annotations.Nullable PosixFileAttributes posix(
+      SecureDirectoryStream<Path> dir, Path name) throws IOException {
+    PosixFileAttributeView view =
+        dir.getFileAttributeView(name, PosixFileAttributeView.class, NOFOLLOW);
     if (view == null) return null;
     try {
       return view.readAttributes();
@@ -162,8 +175,10 @@ public final class SafeFs {
   }
 
   /** The replaced file's group, owner (where this process may set them) and mode, on its successor. */
-  private static void keepOwnership(SecureDirectoryStream<Path> dir, Path name, PosixFileAttributes from) throws IOException {
-    PosixFileAttributeView view = dir.getFileAttributeView(name, PosixFileAttributeView.class, NOFOLLOW);
+  private static void keepOwnership(
+      SecureDirectoryStream<Path> dir, Path name, PosixFileAttributes from) throws IOException {
+    PosixFileAttributeView view =
+        dir.getFileAttributeView(name, PosixFileAttributeView.class, NOFOLLOW);
     try {
       view.setGroup(from.group());
       view.setOwner(from.owner());
@@ -177,12 +192,17 @@ public final class SafeFs {
    * Moves a child of one open folder into another open folder (renameat): atomic, never follows a
    * link, and fails rather than copies when the two are on different file systems.
    */
-  public static void move(SecureDirectoryStream<Path> fromDir, Path fromName, SecureDirectoryStream<Path> toDir, Path toName)
+  public static void move(
+      SecureDirectoryStream<Path> fromDir,
+      Path fromName,
+      SecureDirectoryStream<Path> toDir,
+      Path toName)
       throws IOException {
     try {
       fromDir.move(fromName, toDir, toName);
     } catch (java.nio.file.AtomicMoveNotSupportedException e) {
-      throw new IOException("cannot move across file systems without copying: " + e.getMessage(), e);
+      throw new IOException(
+          "cannot move across file systems without copying: " + e.getMessage(), e);
     } catch (IOException e) {
       if (String.valueOf(e.getMessage()).contains("cross-device")) {
         throw new IOException("cannot move across file systems without copying", e);
@@ -192,7 +212,8 @@ public final class SafeFs {
   }
 
   /** The first {@code max} bytes of a child file, or null when it is longer (or binary). */
-  public static @org.jspecify.annotations.Nullable String readBounded(Dir dir, int max) throws IOException {
+  public static @org.jspecify.annotations.Nullable String readBounded(Dir dir, int max)
+      throws IOException {
     try (SeekableByteChannel ch = openRead(dir)) {
       if (ch.size() > max) return null;
       java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate((int) ch.size());
@@ -213,8 +234,8 @@ public final class SafeFs {
   /** Copies a child file of an open folder to a path of Steward's own, not following links. */
   public static void copyOut(Dir dir, Path target) throws IOException {
     try (SeekableByteChannel in = openRead(dir);
-        java.nio.channels.FileChannel out = java.nio.channels.FileChannel.open(target,
-            StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        java.nio.channels.FileChannel out = java.nio.channels.FileChannel.open(
+            target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
       java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(64 * 1024);
       while (in.read(buf) > 0) {
         buf.flip();
@@ -237,6 +258,7 @@ public final class SafeFs {
     DirectoryStream<Path> ds = Files.newDirectoryStream(root);
     if (ds instanceof SecureDirectoryStream<Path> sds) return sds;
     ds.close();
-    throw new IOException("this platform cannot open folders by descriptor; file tools are unavailable");
+    throw new IOException(
+        "this platform cannot open folders by descriptor; file tools are unavailable");
   }
 }

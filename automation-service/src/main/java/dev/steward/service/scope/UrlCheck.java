@@ -37,26 +37,34 @@ public final class UrlCheck {
       throw new ScopeDenied("only http and https URLs are allowed, not \"" + scheme + ":\"");
     }
     if (uri.getRawUserInfo() != null) {
-      throw new ScopeDenied("URLs with a user name (user@host) are refused: they hide the real host");
+      throw new ScopeDenied(
+          "URLs with a user name (user@host) are refused: they hide the real host");
     }
     String host = uri.getHost();
     if (host == null || host.isEmpty()) throw new ScopeDenied("the URL has no host");
     String ascii;
     try {
-      ascii = IDN.toASCII(host.startsWith("[") ? host.substring(1, host.length() - 1) : host, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
+      ascii = IDN.toASCII(
+              host.startsWith("[") ? host.substring(1, host.length() - 1) : host,
+              IDN.ALLOW_UNASSIGNED)
+          .toLowerCase(Locale.ROOT);
     } catch (IllegalArgumentException e) {
       throw new ScopeDenied("\"" + host + "\" is not a host name this service can read");
     }
     if (numericButNotDottedQuad(ascii)) {
       // Browsers and C resolvers read 0177.0.0.1, 0x7f.1 and 2130706433 as 127.0.0.1, where Java
       // reads some of them otherwise: an address is taken only in the one spelling all agree on.
-      throw new ScopeDenied("\"" + host + "\" is an address in an unusual spelling; write it as four decimal numbers (like 93.184.216.34)");
+      throw new ScopeDenied(
+          "\"" + host
+              + "\" is an address in an unusual spelling; write it as four decimal numbers (like 93.184.216.34)");
     }
     if (!allowPrivate && isPrivateLiteral(ascii)) {
-      throw new ScopeDenied("\"" + host + "\" is a loopback, private or link-local address; your policy does not allow those");
+      throw new ScopeDenied("\"" + host
+          + "\" is a loopback, private or link-local address; your policy does not allow those");
     }
     if (!allowPrivate && (ascii.equals("localhost") || ascii.endsWith(".localhost"))) {
-      throw new ScopeDenied("\"" + host + "\" is this machine; your policy does not allow private hosts");
+      throw new ScopeDenied(
+          "\"" + host + "\" is this machine; your policy does not allow private hosts");
     }
     return uri;
   }

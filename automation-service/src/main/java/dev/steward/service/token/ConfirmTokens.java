@@ -112,20 +112,20 @@ public final class ConfirmTokens {
     String id = B64.encodeToString(raw);
     Instant expires = clock.instant().plus(effective).truncatedTo(ChronoUnit.MILLIS);
     boolean exact = !calls.isEmpty();
-    TokenRecord record =
-        new TokenRecord(
-            id,
-            traceId,
-            exact ? List.copyOf(calls) : null,
-            exact ? null : List.copyOf(tools),
-            exact ? null : scopePaths.stream().map(Path::toString).toList(),
-            !exact && reusable,
-            expires,
-            mintSeq);
+    TokenRecord record = new TokenRecord(
+        id,
+        traceId,
+        exact ? List.copyOf(calls) : null,
+        exact ? null : List.copyOf(tools),
+        exact ? null : scopePaths.stream().map(Path::toString).toList(),
+        !exact && reusable,
+        expires,
+        mintSeq);
     try {
       persistence.save(id, Json.write(record), ChronoUnit.MICROS.between(Instant.EPOCH, expires));
     } catch (AuditUnavailableException e) {
-      LOG.log(Level.WARNING, "confirm tokens: not persisted; this one will not survive a restart", e);
+      LOG.log(
+          Level.WARNING, "confirm tokens: not persisted; this one will not survive a restart", e);
     }
     live.put(id, new Live(record));
     return new Minted(PREFIX + id + "." + mac(id), record);
@@ -142,7 +142,8 @@ public final class ConfirmTokens {
   }
 
   /** The call a token is checked against. {@code paths} are the call's resolved real paths. */
-  public record CallCheck(String traceId, String tool, String argsHash, Risk risk, List<Path> paths) {}
+  public record CallCheck(
+      String traceId, String tool, String argsHash, Risk risk, List<Path> paths) {}
 
   /**
    * Checks the token against the call and, if it covers it, consumes it atomically: of two calls
@@ -152,14 +153,17 @@ public final class ConfirmTokens {
     String id = verifiedId(token);
     Live l = live.get(id);
     if (l == null) {
-      throw new TokenRefused(ToolErrorCodes.TOKEN_INVALID, "the confirm token is unknown or was revoked");
+      throw new TokenRefused(
+          ToolErrorCodes.TOKEN_INVALID, "the confirm token is unknown or was revoked");
     }
     TokenRecord r = l.record;
     if (!clock.instant().isBefore(r.expiresAt())) {
-      throw new TokenRefused(ToolErrorCodes.TOKEN_EXPIRED, "the confirm token expired at " + r.expiresAt());
+      throw new TokenRefused(
+          ToolErrorCodes.TOKEN_EXPIRED, "the confirm token expired at " + r.expiresAt());
     }
     if (!r.traceId().equals(call.traceId())) {
-      throw new TokenRefused(ToolErrorCodes.TOKEN_MISMATCH, "the confirm token was granted for another trace");
+      throw new TokenRefused(
+          ToolErrorCodes.TOKEN_MISMATCH, "the confirm token was granted for another trace");
     }
     synchronized (l) {
       List<TokenRecord.Call> calls = r.calls();
@@ -175,30 +179,40 @@ public final class ConfirmTokens {
             sameCallUsed = true;
           }
         }
-        if (sameCallUsed) throw new TokenRefused(ToolErrorCodes.TOKEN_USED, "the confirm token was already used for this call");
+        if (sameCallUsed)
+          throw new TokenRefused(
+              ToolErrorCodes.TOKEN_USED, "the confirm token was already used for this call");
         boolean toolMatches = calls.stream().anyMatch(c -> c.tool().equals(call.tool()));
         throw new TokenRefused(
             ToolErrorCodes.TOKEN_MISMATCH,
-            toolMatches ? "the arguments differ from the ones the user approved" : "the confirm token was granted for another tool");
+            toolMatches
+                ? "the arguments differ from the ones the user approved"
+                : "the confirm token was granted for another tool");
       }
       if (call.risk() == Risk.HIGH) {
-        throw new TokenRefused(ToolErrorCodes.TOKEN_MISMATCH, "a high-risk call needs a token for exactly this call");
+        throw new TokenRefused(
+            ToolErrorCodes.TOKEN_MISMATCH, "a high-risk call needs a token for exactly this call");
       }
       List<String> tools = r.tools() == null ? List.of() : r.tools();
       List<String> scopePaths = r.scopePaths() == null ? List.of() : r.scopePaths();
       if (!tools.contains(call.tool())) {
-        throw new TokenRefused(ToolErrorCodes.TOKEN_MISMATCH, "the confirm token was granted for other tools");
+        throw new TokenRefused(
+            ToolErrorCodes.TOKEN_MISMATCH, "the confirm token was granted for other tools");
       }
       if (call.paths().isEmpty()) {
-        throw new TokenRefused(ToolErrorCodes.TOKEN_MISMATCH, "a token for a folder covers only calls on paths in it; this call names none");
+        throw new TokenRefused(
+            ToolErrorCodes.TOKEN_MISMATCH,
+            "a token for a folder covers only calls on paths in it; this call names none");
       }
       for (Path p : call.paths()) {
         if (scopePaths.stream().map(Path::of).noneMatch(p::startsWith)) {
-          throw new TokenRefused(ToolErrorCodes.TOKEN_MISMATCH, "\"" + p + "\" is outside the confirm token's scope");
+          throw new TokenRefused(
+              ToolErrorCodes.TOKEN_MISMATCH, "\"" + p + "\" is outside the confirm token's scope");
         }
       }
       if (!r.reusable()) {
-        if (l.used) throw new TokenRefused(ToolErrorCodes.TOKEN_USED, "the confirm token was already used");
+        if (l.used)
+          throw new TokenRefused(ToolErrorCodes.TOKEN_USED, "the confirm token was already used");
         l.used = true;
       }
       return id;
@@ -206,7 +220,8 @@ public final class ConfirmTokens {
   }
 
   private String verifiedId(String token) throws TokenRefused {
-    if (token.isEmpty()) throw new TokenRefused(ToolErrorCodes.TOKEN_MISSING, "the confirm token is empty");
+    if (token.isEmpty())
+      throw new TokenRefused(ToolErrorCodes.TOKEN_MISSING, "the confirm token is empty");
     if (!token.startsWith(PREFIX) || token.length() > 200) {
       throw new TokenRefused(ToolErrorCodes.TOKEN_INVALID, "not a confirm token");
     }
@@ -215,7 +230,8 @@ public final class ConfirmTokens {
     String id = token.substring(PREFIX.length(), dot);
     byte[] given = token.substring(dot + 1).getBytes(StandardCharsets.US_ASCII);
     if (!MessageDigest.isEqual(given, mac(id).getBytes(StandardCharsets.US_ASCII))) {
-      throw new TokenRefused(ToolErrorCodes.TOKEN_INVALID, "the confirm token's signature does not match");
+      throw new TokenRefused(
+          ToolErrorCodes.TOKEN_INVALID, "the confirm token's signature does not match");
     }
     return id;
   }

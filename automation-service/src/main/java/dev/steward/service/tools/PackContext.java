@@ -12,7 +12,12 @@ import java.util.function.Supplier;
  * folder (a pack keeps its state in a sub-folder named after itself), the environment the
  * service started with, and the one resolver through which host names are looked up.
  */
-public record PackContext(Supplier<PolicyDocument> policy, Path userHome, Path data, Map<String, String> environment, HostResolver resolver) {
+public record PackContext(
+    Supplier<PolicyDocument> policy,
+    Path userHome,
+    Path data,
+    Map<String, String> environment,
+    HostResolver resolver) {
 
   public PackContext {
     environment = Map.copyOf(environment);

@@ -100,5 +100,4 @@ public interface Tool {
   default String summarize(JsonNode args, JsonNode value) {
     return "ok";
   }
-
 }

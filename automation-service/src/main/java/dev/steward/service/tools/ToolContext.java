@@ -12,11 +12,20 @@ import java.util.function.Consumer;
  * and the undo stash where a mutating call keeps what it replaces.
  */
 public record ToolContext(
-    Map<String, ResolvedPath> paths, PathScope scope, Consumer<String> progress, boolean approvedDestructive, UndoStash undo,
+    Map<String, ResolvedPath> paths,
+    PathScope scope,
+    Consumer<String> progress,
+    boolean approvedDestructive,
+    UndoStash undo,
     boolean forPerson) {
 
   /** A running call's context. */
-  public ToolContext(Map<String, ResolvedPath> paths, PathScope scope, Consumer<String> progress, boolean approvedDestructive, UndoStash undo) {
+  public ToolContext(
+      Map<String, ResolvedPath> paths,
+      PathScope scope,
+      Consumer<String> progress,
+      boolean approvedDestructive,
+      UndoStash undo) {
     this(paths, scope, progress, approvedDestructive, undo, false);
   }
 
@@ -30,7 +39,8 @@ public record ToolContext(
    * may show file contents (a diff); an agent's preview must not carry what it could not read with
    * a row of its own, so nothing of the kind is even computed for it.
    */
-  public static ToolContext forPreview(Map<String, ResolvedPath> paths, PathScope scope, boolean forPerson) {
+  public static ToolContext forPreview(
+      Map<String, ResolvedPath> paths, PathScope scope, boolean forPerson) {
     return new ToolContext(paths, scope, message -> {}, false, UndoStash.none(), forPerson);
   }
 
@@ -43,7 +53,8 @@ public record ToolContext(
   /** Throws when the call was cancelled or timed out, so long loops stop promptly. */
   public static void checkCancelled() throws ToolFailure {
     if (Thread.currentThread().isInterrupted()) {
-      throw new ToolFailure(dev.steward.protocol.tool.ToolErrorCodes.CANCELLED, "the call was cancelled");
+      throw new ToolFailure(
+          dev.steward.protocol.tool.ToolErrorCodes.CANCELLED, "the call was cancelled");
     }
   }
 }

@@ -17,10 +17,13 @@ public final class ToolDefinitions {
   /** Reads {@code resource} from {@code owner}'s package; unknown keys are an error that names them. */
   public static ToolDefinition load(Class<?> owner, String resource) {
     try (InputStream in = owner.getResourceAsStream(resource)) {
-      if (in == null) throw new IllegalStateException("no tool definition " + resource + " beside " + owner.getName());
+      if (in == null)
+        throw new IllegalStateException(
+            "no tool definition " + resource + " beside " + owner.getName());
       return Json.strictMapper().readValue(in, ToolDefinition.class);
     } catch (IOException e) {
-      throw new UncheckedIOException("the tool definition " + resource + " beside " + owner.getName() + " cannot be read", e);
+      throw new UncheckedIOException(
+          "the tool definition " + resource + " beside " + owner.getName() + " cannot be read", e);
     }
   }
 }

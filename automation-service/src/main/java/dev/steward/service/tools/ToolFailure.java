@@ -13,7 +13,8 @@ public final class ToolFailure extends Exception {
     this(code, message, null, null);
   }
 
-  public ToolFailure(String code, String message, @Nullable String field, @Nullable JsonNode details) {
+  public ToolFailure(
+      String code, String message, @Nullable String field, @Nullable JsonNode details) {
     super(message, null, false, false);
     this.error = new ToolError(code, message, field, details);
   }

@@ -14,7 +14,9 @@ public final class ToolPacks {
 
   /** Every pack registered under {@code META-INF/services/dev.steward.service.tools.ToolPack}. */
   public static List<ToolPack> load() {
-    return ServiceLoader.load(ToolPack.class, ToolPacks.class.getClassLoader()).stream().map(ServiceLoader.Provider::get).toList();
+    return ServiceLoader.load(ToolPack.class, ToolPacks.class.getClassLoader()).stream()
+        .map(ServiceLoader.Provider::get)
+        .toList();
   }
 
   /** The packs' tools by name; two tools of one name are an error that names the packs. */
@@ -25,7 +27,10 @@ public final class ToolPacks {
         try {
           registry.register(tool);
         } catch (IllegalArgumentException e) {
-          throw new IllegalStateException("the pack \"" + pack.name() + "\" offers " + tool.name() + ", which another pack offers too", e);
+          throw new IllegalStateException(
+              "the pack \"" + pack.name() + "\" offers " + tool.name()
+                  + ", which another pack offers too",
+              e);
         }
       }
     }

@@ -52,7 +52,13 @@ public final class Connection implements Session.Listener, dev.steward.service.r
   /** Set when the WebSocket opens, before any frame arrives. */
   private volatile @org.jspecify.annotations.Nullable Session session;
 
-  Connection(Role role, Dispatcher dispatcher, ExecutorService workers, Limits limits, RateLimiter holderRate, Consumer<Connection> onClose) {
+  Connection(
+      Role role,
+      Dispatcher dispatcher,
+      ExecutorService workers,
+      Limits limits,
+      RateLimiter holderRate,
+      Consumer<Connection> onClose) {
     this.holderRate = holderRate;
     this.role = role;
     this.dispatcher = dispatcher;
@@ -87,12 +93,21 @@ public final class Connection implements Session.Listener, dev.steward.service.r
     if (open != null) open.demand();
     MessageCodec.Frame frame = MessageCodec.parse(text);
     if (!rate.tryAcquire(frame.items().size())) {
-      refuse(frame, RpcError.of(ErrorCodes.RATE_LIMITED, "more than " + limits.maxMessagesPerSecond() + " messages a second on this connection; slow down"));
+      refuse(
+          frame,
+          RpcError.of(
+              ErrorCodes.RATE_LIMITED,
+              "more than " + limits.maxMessagesPerSecond()
+                  + " messages a second on this connection; slow down"));
       return;
     }
     if (!holderRate.tryAcquire(frame.items().size())) {
-      refuse(frame, RpcError.of(ErrorCodes.RATE_LIMITED,
-          "more than " + limits.maxMessagesPerSecondPerRole() + " messages a second with the " + role.wire() + " secret; slow down"));
+      refuse(
+          frame,
+          RpcError.of(
+              ErrorCodes.RATE_LIMITED,
+              "more than " + limits.maxMessagesPerSecondPerRole() + " messages a second with the "
+                  + role.wire() + " secret; slow down"));
       return;
     }
     if (!frame.batch()) {
@@ -104,17 +119,16 @@ public final class Connection implements Session.Listener, dev.steward.service.r
       }
       return;
     }
-    List<CompletableFuture<Optional<Response>>> answers = new ArrayList<>(frame.items().size());
+    List<CompletableFuture<Optional<Response>>> answers =
+        new ArrayList<>(frame.items().size());
     for (MessageCodec.Inbound item : frame.items()) {
       answers.add(handle(item));
     }
-    CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new))
-        .thenRun(
-            () -> {
-              List<Response> out = new ArrayList<>();
-              answers.forEach(a -> a.join().ifPresent(out::add));
-              if (!out.isEmpty()) send(MessageCodec.writeBatchUtf8(out));
-            });
+    CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenRun(() -> {
+      List<Response> out = new ArrayList<>();
+      answers.forEach(a -> a.join().ifPresent(out::add));
+      if (!out.isEmpty()) send(MessageCodec.writeBatchUtf8(out));
+    });
   }
 
   /** Answers every request of a frame with {@code error}, under its own id, so no caller waits for an answer that never comes. */
@@ -122,7 +136,8 @@ public final class Connection implements Session.Listener, dev.steward.service.r
     List<Response> out = new ArrayList<>();
     for (MessageCodec.Inbound item : frame.items()) {
       if (item instanceof MessageCodec.Invalid invalid) out.add(invalid.response());
-      else if (((MessageCodec.Valid) item).message() instanceof Request r) out.add(Response.error(r.id(), error));
+      else if (((MessageCodec.Valid) item).message() instanceof Request r)
+        out.add(Response.error(r.id(), error));
     }
     if (out.isEmpty()) return;
     send(frame.batch() ? MessageCodec.writeBatchUtf8(out) : MessageCodec.writeUtf8(out.get(0)));
@@ -130,7 +145,9 @@ public final class Connection implements Session.Listener, dev.steward.service.r
 
   private static boolean runsTools(MessageCodec.Inbound item) {
     if (!(item instanceof MessageCodec.Valid valid)) return false;
-    String method = valid.message() instanceof Request r ? r.method() : valid.message() instanceof Notification n ? n.method() : "";
+    String method = valid.message() instanceof Request r
+        ? r.method()
+        : valid.message() instanceof Notification n ? n.method() : "";
     return Methods.TOOL_EXECUTE.equals(method) || Methods.TOOL_UNDO.equals(method);
   }
 
@@ -149,7 +166,8 @@ public final class Connection implements Session.Listener, dev.steward.service.r
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, "dispatch failed", e);
       return message instanceof Request r
-          ? Optional.of(Response.error(r.id(), RpcError.of(ErrorCodes.INTERNAL_ERROR, "Internal error")))
+          ? Optional.of(
+              Response.error(r.id(), RpcError.of(ErrorCodes.INTERNAL_ERROR, "Internal error")))
           : Optional.empty();
     } finally {
       inFlight.release();
@@ -157,8 +175,12 @@ public final class Connection implements Session.Listener, dev.steward.service.r
   }
 
   private Response tooMany(Request r) {
-    return Response.error(r.id(), RpcError.of(ErrorCodes.TOO_MANY_CALLS,
-        "more than " + limits.maxConcurrentCalls() + " calls in flight on this connection; wait for some to finish"));
+    return Response.error(
+        r.id(),
+        RpcError.of(
+            ErrorCodes.TOO_MANY_CALLS,
+            "more than " + limits.maxConcurrentCalls()
+                + " calls in flight on this connection; wait for some to finish"));
   }
 
   /** Handles one element of a batch on the worker pool, so a batch's calls run side by side. */
@@ -169,28 +191,32 @@ public final class Connection implements Session.Listener, dev.steward.service.r
     }
     var message = ((MessageCodec.Valid) item).message();
     if (!inFlight.tryAcquire()) {
-      return CompletableFuture.completedFuture(message instanceof Request r ? Optional.of(tooMany(r)) : Optional.empty());
+      return CompletableFuture.completedFuture(
+          message instanceof Request r ? Optional.of(tooMany(r)) : Optional.empty());
     }
     CompletableFuture<Optional<Response>> out = new CompletableFuture<>();
     try {
-      workers.execute(
-          () -> {
-            try {
-              out.complete(dispatcher.dispatch(this, message));
-            } catch (Throwable t) {
-              LOG.log(Level.SEVERE, "dispatch failed", t);
-              out.complete(message instanceof Request r
-                  ? Optional.of(Response.error(r.id(), RpcError.of(ErrorCodes.INTERNAL_ERROR, "Internal error")))
+      workers.execute(() -> {
+        try {
+          out.complete(dispatcher.dispatch(this, message));
+        } catch (Throwable t) {
+          LOG.log(Level.SEVERE, "dispatch failed", t);
+          out.complete(
+              message instanceof Request r
+                  ? Optional.of(Response.error(
+                      r.id(), RpcError.of(ErrorCodes.INTERNAL_ERROR, "Internal error")))
                   : Optional.empty());
-            } finally {
-              inFlight.release();
-            }
-          });
+        } finally {
+          inFlight.release();
+        }
+      });
     } catch (java.util.concurrent.RejectedExecutionException e) {
       inFlight.release();
-      out.complete(message instanceof Request r
-          ? Optional.of(Response.error(r.id(), RpcError.of(ErrorCodes.UNAVAILABLE, "the service is shutting down")))
-          : Optional.empty());
+      out.complete(
+          message instanceof Request r
+              ? Optional.of(Response.error(
+                  r.id(), RpcError.of(ErrorCodes.UNAVAILABLE, "the service is shutting down")))
+              : Optional.empty());
     }
     return out;
   }
@@ -209,10 +235,17 @@ public final class Connection implements Session.Listener, dev.steward.service.r
     Session s = session;
     if (s == null || !s.isOpen()) return;
     if (s instanceof WebSocketSession jetty) {
-      jetty.getCoreSession().sendFrame(new Frame(OpCode.TEXT, utf8),
-          org.eclipse.jetty.util.Callback.from(() -> {}, e -> LOG.log(Level.FINE, "send to " + id + " failed", e)), false);
+      jetty
+          .getCoreSession()
+          .sendFrame(
+              new Frame(OpCode.TEXT, utf8),
+              org.eclipse.jetty.util.Callback.from(
+                  () -> {}, e -> LOG.log(Level.FINE, "send to " + id + " failed", e)),
+              false);
     } else {
-      s.sendText(StandardCharsets.UTF_8.decode(utf8).toString(), Callback.from(() -> {}, e -> LOG.log(Level.FINE, "send to " + id + " failed", e)));
+      s.sendText(
+          StandardCharsets.UTF_8.decode(utf8).toString(),
+          Callback.from(() -> {}, e -> LOG.log(Level.FINE, "send to " + id + " failed", e)));
     }
   }
 
@@ -228,6 +261,7 @@ public final class Connection implements Session.Listener, dev.steward.service.r
 
   /** An invalid frame element's answer is always an error. */
   private static RpcError errorOf(MessageCodec.Invalid invalid) {
-    return java.util.Objects.requireNonNull(invalid.response().error(), "an invalid message is answered with an error");
+    return java.util.Objects.requireNonNull(
+        invalid.response().error(), "an invalid message is answered with an error");
   }
 }

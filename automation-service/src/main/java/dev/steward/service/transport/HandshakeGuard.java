@@ -39,18 +39,26 @@ public final class HandshakeGuard {
    * each role's secret, that it holds them — or, for a request that fails the Host and Origin
    * checks or brings no proper nonce, a refusal.
    */
-  public Verdict hello(String host, @org.jspecify.annotations.Nullable String origin, @org.jspecify.annotations.Nullable String nonce) {
+  public Verdict hello(
+      String host,
+      @org.jspecify.annotations.Nullable String origin,
+      @org.jspecify.annotations.Nullable String nonce) {
     if (host == null || !hosts.contains(host.toLowerCase(java.util.Locale.ROOT))) {
       return Verdict.refuse(403, "Host must be the loopback address and port of this service");
     }
-    if (origin != null) return Verdict.refuse(403, "browser connections (with an Origin) are refused");
-    if (nonce == null || !ServiceProof.validNonce(nonce)) return Verdict.refuse(400, "give nonce: 32 lower-case hex characters");
+    if (origin != null)
+      return Verdict.refuse(403, "browser connections (with an Origin) are refused");
+    if (nonce == null || !ServiceProof.validNonce(nonce))
+      return Verdict.refuse(400, "give nonce: 32 lower-case hex characters");
     return new Verdict(Optional.empty(), 200, "ok");
   }
 
   /** The proofs for {@code nonce}, one per role, in no telling order. */
   public java.util.List<String> proofs(String nonce) {
-    return java.util.Arrays.stream(Role.values()).map(r -> ServiceProof.of(secrets.secret(r), nonce, port)).sorted().toList();
+    return java.util.Arrays.stream(Role.values())
+        .map(r -> ServiceProof.of(secrets.secret(r), nonce, port))
+        .sorted()
+        .toList();
   }
 
   public Verdict check(String path, String host, String origin, String authorization) {
@@ -66,7 +74,8 @@ public final class HandshakeGuard {
     if (authorization == null || !authorization.startsWith("Bearer ")) {
       return Verdict.refuse(401, "missing Authorization: Bearer <secret>");
     }
-    Optional<Role> role = secrets.roleOf(authorization.substring("Bearer ".length()).trim());
+    Optional<Role> role =
+        secrets.roleOf(authorization.substring("Bearer ".length()).trim());
     if (role.isEmpty()) {
       return Verdict.refuse(401, "the secret is not one of this installation's");
     }

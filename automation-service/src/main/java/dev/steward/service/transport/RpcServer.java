@@ -58,7 +58,11 @@ public final class RpcServer implements AutoCloseable {
    * the gate — and until it has come, a handshake is answered 503; the port is only published
    * (run/service.json) once it has.
    */
-  public static RpcServer start(int requestedPort, HandshakeGuard guard, CompletableFuture<Dispatcher> dispatcher, Limits limits)
+  public static RpcServer start(
+      int requestedPort,
+      HandshakeGuard guard,
+      CompletableFuture<Dispatcher> dispatcher,
+      Limits limits)
       throws Exception {
     QueuedThreadPool threads = new QueuedThreadPool(32, 4);
     threads.setName("rpc-io");
@@ -80,52 +84,56 @@ public final class RpcServer implements AutoCloseable {
     container.setIdleTimeout(Duration.ofHours(24));
     RpcServer[] self = new RpcServer[1];
     Holders holders = new Holders(limits);
-    server.setHandler(
-        new Handler.Abstract() {
-          @Override
-          public boolean handle(Request request, Response response, Callback callback) {
-            if (ServiceProof.PATH.equals(Request.getPathInContext(request))) {
-              hello(guard, request, response, callback);
-              return true;
-            }
-            HandshakeGuard.Verdict v =
-                guard.check(
-                    Request.getPathInContext(request),
-                    request.getHeaders().get(HttpHeader.HOST),
-                    request.getHeaders().get(HttpHeader.ORIGIN),
-                    request.getHeaders().get(HttpHeader.AUTHORIZATION));
-            if (v.role().isEmpty()) {
-              Response.writeError(request, response, callback, v.status(), v.reason());
-              return true;
-            }
-            Dispatcher ready = dispatcher.getNow(null);
-            if (ready == null) {
-              Response.writeError(request, response, callback, 503, "the service is starting");
-              return true;
-            }
-            Role role = v.role().get();
-            if (!holders.admit(role)) {
-              Response.writeError(request, response, callback, 429,
-                  "more than " + limits.maxConnectionsPerRole() + " connections with the " + role.wire() + " secret; close some first");
-              return true;
-            }
-            boolean upgraded =
-                container.upgrade(
-                    (upgradeRequest, upgradeResponse, cb) -> {
-                      Connection c = new Connection(role, ready, workers, limits, holders.rate(role), self[0]::closed);
-                      if (role == Role.UI) self[0].uiConnections.add(c);
-                      return c;
-                    },
-                    request,
-                    response,
-                    callback);
-            if (!upgraded) {
-              holders.left(role);
-              Response.writeError(request, response, callback, 426, "this endpoint speaks WebSocket only");
-            }
-            return true;
-          }
-        });
+    server.setHandler(new Handler.Abstract() {
+      @Override
+      public boolean handle(Request request, Response response, Callback callback) {
+        if (ServiceProof.PATH.equals(Request.getPathInContext(request))) {
+          hello(guard, request, response, callback);
+          return true;
+        }
+        HandshakeGuard.Verdict v = guard.check(
+            Request.getPathInContext(request),
+            request.getHeaders().get(HttpHeader.HOST),
+            request.getHeaders().get(HttpHeader.ORIGIN),
+            request.getHeaders().get(HttpHeader.AUTHORIZATION));
+        if (v.role().isEmpty()) {
+          Response.writeError(request, response, callback, v.status(), v.reason());
+          return true;
+        }
+        Dispatcher ready = dispatcher.getNow(null);
+        if (ready == null) {
+          Response.writeError(request, response, callback, 503, "the service is starting");
+          return true;
+        }
+        Role role = v.role().get();
+        if (!holders.admit(role)) {
+          Response.writeError(
+              request,
+              response,
+              callback,
+              429,
+              "more than " + limits.maxConnectionsPerRole() + " connections with the " + role.wire()
+                  + " secret; close some first");
+          return true;
+        }
+        boolean upgraded = container.upgrade(
+            (upgradeRequest, upgradeResponse, cb) -> {
+              Connection c =
+                  new Connection(role, ready, workers, limits, holders.rate(role), self[0]::closed);
+              if (role == Role.UI) self[0].uiConnections.add(c);
+              return c;
+            },
+            request,
+            response,
+            callback);
+        if (!upgraded) {
+          holders.left(role);
+          Response.writeError(
+              request, response, callback, 426, "this endpoint speaks WebSocket only");
+        }
+        return true;
+      }
+    });
     server.addBean(container);
     server.start();
     int port = v4.getLocalPort();
@@ -152,8 +160,10 @@ public final class RpcServer implements AutoCloseable {
   /** Sends a finished call to every ui connection (SPEC §3: {@code tool.results}). */
   public void publish(ToolResults results) {
     if (uiConnections.isEmpty()) return;
-    ByteBuffer utf8 = MessageCodec.writeUtf8(new Notification(Methods.TOOL_RESULTS, Json.pojo(results)));
-    uiConnections.forEach(c -> c.send(utf8.duplicate())); // a view each: sending moves a buffer's position
+    ByteBuffer utf8 =
+        MessageCodec.writeUtf8(new Notification(Methods.TOOL_RESULTS, Json.pojo(results)));
+    uiConnections.forEach(
+        c -> c.send(utf8.duplicate())); // a view each: sending moves a buffer's position
   }
 
   void closed(Connection c) {
@@ -161,10 +171,15 @@ public final class RpcServer implements AutoCloseable {
     holders.left(c.role());
   }
 
-  private static void hello(HandshakeGuard guard, Request request, Response response, Callback callback) {
-    String nonce = org.eclipse.jetty.util.UrlEncoded.decodeQuery(request.getHttpURI().getQuery() == null ? "" : request.getHttpURI().getQuery())
+  private static void hello(
+      HandshakeGuard guard, Request request, Response response, Callback callback) {
+    String nonce = org.eclipse.jetty.util.UrlEncoded.decodeQuery(
+            request.getHttpURI().getQuery() == null ? "" : request.getHttpURI().getQuery())
         .getValue("nonce");
-    HandshakeGuard.Verdict v = guard.hello(request.getHeaders().get(HttpHeader.HOST), request.getHeaders().get(HttpHeader.ORIGIN), nonce);
+    HandshakeGuard.Verdict v = guard.hello(
+        request.getHeaders().get(HttpHeader.HOST),
+        request.getHeaders().get(HttpHeader.ORIGIN),
+        nonce);
     if (v.status() != 200) {
       Response.writeError(request, response, callback, v.status(), v.reason());
       return;
@@ -173,9 +188,11 @@ public final class RpcServer implements AutoCloseable {
     guard.proofs(nonce).forEach(body.putArray("proofs")::add);
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-    response.write(true, ByteBuffer.wrap(body.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)), callback);
+    response.write(
+        true,
+        ByteBuffer.wrap(body.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        callback);
   }
-
 
   @Override
   public void close() {

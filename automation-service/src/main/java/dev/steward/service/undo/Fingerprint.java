@@ -32,7 +32,8 @@ public final class Fingerprint {
     Files.walkFileTree(path, new SimpleFileVisitor<>() {
       @Override
       public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-        entries.add(path.relativize(file) + "|" + (attrs.isSymbolicLink() ? "l" : "f") + "|" + attrs.size());
+        entries.add(path.relativize(file) + "|" + (attrs.isSymbolicLink() ? "l" : "f") + "|"
+            + attrs.size());
         return FileVisitResult.CONTINUE;
       }
 
@@ -43,7 +44,9 @@ public final class Fingerprint {
       }
     });
     entries.sort(null);
-    return "dir:" + CanonicalJson.sha256Hex(String.join("\n", entries).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return "dir:"
+        + CanonicalJson.sha256Hex(
+            String.join("\n", entries).getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 
   static String sha256(Path file) throws IOException {

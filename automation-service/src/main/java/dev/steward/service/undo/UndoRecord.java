@@ -11,7 +11,12 @@ import org.jspecify.annotations.Nullable;
  * {@code write} (an overwrite), {@code move} or {@code delete} with one item per path — and a tool
  * that keeps something other than files puts it in {@code data}.
  */
-public record UndoRecord(String tool, String kind, List<Item> items, boolean undone, @Nullable JsonNode data) {
+public record UndoRecord(
+    String tool,
+    String kind,
+    List<Item> items,
+    boolean undone,
+    @Nullable JsonNode data) {
 
   public static final String WRITE = "write";
   public static final String MOVE = "move";
@@ -39,7 +44,11 @@ public record UndoRecord(String tool, String kind, List<Item> items, boolean und
    * folder, of what was kept; {@code after} the fingerprint of what the call left behind, so an
    * undo can tell the path has changed since.
    */
-  public record Item(String original, @Nullable String movedTo, @Nullable String stash, @Nullable String after) {}
+  public record Item(
+      String original,
+      @Nullable String movedTo,
+      @Nullable String stash,
+      @Nullable String after) {}
 
   public UndoRecord asUndone() {
     return new UndoRecord(tool, kind, items, true, data);

@@ -1,8 +1,8 @@
 package dev.steward.service.undo;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.steward.protocol.json.Json;
 import dev.steward.protocol.home.AtomicFiles;
+import dev.steward.protocol.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -47,7 +47,8 @@ public final class UndoStore {
 
   public void save(long auditId, UndoRecord record) throws IOException {
     Path dir = folder(auditId);
-    AtomicFiles.write(dir.resolve(RECORD), Json.write(record).getBytes(StandardCharsets.UTF_8), true);
+    AtomicFiles.write(
+        dir.resolve(RECORD), Json.write(record).getBytes(StandardCharsets.UTF_8), true);
     total.addAndGet(size(dir));
     enforceCap(auditId);
   }
@@ -87,7 +88,8 @@ public final class UndoStore {
         long size = size(dir);
         deleteTree(dir);
         total.addAndGet(-size);
-        LOG.info("undo: expired the undo data of call " + id + " (" + size + " bytes) to stay under the cap");
+        LOG.info("undo: expired the undo data of call " + id + " (" + size
+            + " bytes) to stay under the cap");
       } catch (IOException e) {
         LOG.log(Level.WARNING, "undo: cannot expire " + dir, e);
       }
@@ -124,6 +126,4 @@ public final class UndoStore {
       }
     });
   }
-
-
 }

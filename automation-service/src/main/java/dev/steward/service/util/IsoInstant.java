@@ -38,7 +38,8 @@ public final class IsoInstant {
     if (epochSecond < MIN_SECONDS || epochSecond > MAX_SECONDS) return 0;
     long days = Math.floorDiv(epochSecond, 86_400L);
     int secondOfDay = (int) Math.floorMod(epochSecond, 86_400L);
-    // Days to a civil date, counting from 0000-03-01 so that a leap day ends its year (Hinnant's algorithm).
+    // Days to a civil date, counting from 0000-03-01 so that a leap day ends its year (Hinnant's
+    // algorithm).
     long z = days + DAYS_0000_TO_1970 - 60;
     long era = Math.floorDiv(z, 146_097L);
     int dayOfEra = (int) (z - era * 146_097L);
@@ -51,7 +52,8 @@ public final class IsoInstant {
     return formatTo(out, year, month, day, secondOfDay, nanos);
   }
 
-  private static int formatTo(char[] out, long year, int month, int day, int secondOfDay, int nanos) {
+  private static int formatTo(
+      char[] out, long year, int month, int day, int secondOfDay, int nanos) {
     int i = 0;
     i = digits(out, i, (int) year, 4);
     out[i++] = '-';

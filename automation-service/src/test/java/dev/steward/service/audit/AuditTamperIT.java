@@ -100,17 +100,30 @@ class AuditTamperIT {
     StewardClient ui = t.client(Role.UI);
     String nasty = "line1\nline2\r\u001b[31mred\u001b[0m\u0007";
     String call = TestService.id();
-    ToolResult ok = agent.execute(new Execute.Params(TestService.id(), call, "files.write_text",
-        args("path", "n.txt", "content", "x".repeat(900_000), "encoding", "utf-8"), null, null));
+    ToolResult ok = agent.execute(new Execute.Params(
+        TestService.id(),
+        call,
+        "files.write_text",
+        args("path", "n.txt", "content", "x".repeat(900_000), "encoding", "utf-8"),
+        null,
+        null));
     assertTrue(ok.ok(), String.valueOf(ok.error()));
     String call2 = TestService.id();
-    agent.execute(new Execute.Params(TestService.id(), call2, "files.read_text", args("path", nasty + "y".repeat(900_000)), null, null));
+    agent.execute(new Execute.Params(
+        TestService.id(),
+        call2,
+        "files.read_text",
+        args("path", nasty + "y".repeat(900_000)),
+        null,
+        null));
     for (String c : new String[] {call, call2}) {
       for (Audit.Row row : t.rows(ui, c)) {
         for (String field : new String[] {row.argsPreview(), row.reason(), row.summary()}) {
           if (field == null) continue;
           assertTrue(field.length() <= 2000, "bounded: " + field.length());
-          assertTrue(field.chars().noneMatch(ch -> ch < 0x20 || ch == 0x7f), "no control characters: " + field);
+          assertTrue(
+              field.chars().noneMatch(ch -> ch < 0x20 || ch == 0x7f),
+              "no control characters: " + field);
         }
       }
     }
@@ -140,18 +153,33 @@ class AuditTamperIT {
     for (ChainedRow r : rows) {
       AuditEntry e = r.entry();
       if (r.seq() == 7) {
-        e = new AuditEntry(e.kind(), e.traceId(), e.callId(), e.tool(), e.argsHash(), e.argsPreview(), e.decision(), e.reason(), e.tokenId(),
-            e.result(), e.errorCode(), "nothing happened", e.startedAt(), e.endedAt());
+        e = new AuditEntry(
+            e.kind(),
+            e.traceId(),
+            e.callId(),
+            e.tool(),
+            e.argsHash(),
+            e.argsPreview(),
+            e.decision(),
+            e.reason(),
+            e.tokenId(),
+            e.result(),
+            e.errorCode(),
+            "nothing happened",
+            e.startedAt(),
+            e.endedAt());
       }
       String hash = ChainedRow.hash(r.seq(), e, prev);
-      sql("UPDATE audit SET summary = " + (e.summary() == null ? "NULL" : "'" + e.summary().replace("'", "''") + "'")
+      sql("UPDATE audit SET summary = "
+          + (e.summary() == null ? "NULL" : "'" + e.summary().replace("'", "''") + "'")
           + ", prev_hash = '" + prev + "', row_hash = '" + hash + "' WHERE seq = " + r.seq());
       prev = hash;
     }
     Journal.create(Journal.fileIn(t.home.data()), rows.size(), prev).close();
     Audit.VerifyResult v = restartAndVerify();
     assertFalse(v.ok());
-    assertEquals("1", v.firstBadRow(), "the first row already is not sealed with the key: " + v.problem());
+    assertEquals(
+        "1", v.firstBadRow(), "the first row already is not sealed with the key: " + v.problem());
   }
 
   @Test
@@ -166,7 +194,8 @@ class AuditTamperIT {
     // The finding is a row of its own: later rows do not hide it.
     StewardClient agent = t.client(Role.AGENT);
     TestService.exec(agent, "files.ensure_dir", args("path", "later"));
-    Audit.VerifyResult again = t.client(Role.UI).call(Methods.AUDIT_VERIFY, null, Audit.VerifyResult.class);
+    Audit.VerifyResult again =
+        t.client(Role.UI).call(Methods.AUDIT_VERIFY, null, Audit.VerifyResult.class);
     assertFalse(again.ok());
     assertEquals("17", again.firstBadRow());
   }

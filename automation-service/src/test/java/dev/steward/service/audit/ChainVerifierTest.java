@@ -20,9 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** The chain check alone, over rows in a real H2 file: what it accepts and the first row it names. */
 class ChainVerifierTest {
 
-  private static final ChainKey KEY = new ChainKey("k".repeat(32).getBytes(java.nio.charset.StandardCharsets.US_ASCII), 1);
+  private static final ChainKey KEY =
+      new ChainKey("k".repeat(32).getBytes(java.nio.charset.StandardCharsets.US_ASCII), 1);
 
-  @TempDir Path dir;
+  @TempDir
+  Path dir;
+
   AuditStore store;
 
   @BeforeEach
@@ -37,8 +40,21 @@ class ChainVerifierTest {
 
   /** args_hash is a fixed-width column: a SHA-256 in hex, as the gate writes it. */
   private static AuditEntry entry(int i) {
-    return new AuditEntry(AuditKind.DECISION, "t", "c" + i, "files.read_text", String.format("%064x", i), "{}", Decision.ALLOWED, "allowed by policy", null, null,
-        null, null, Instant.ofEpochSecond(1_700_000_000L + i), null);
+    return new AuditEntry(
+        AuditKind.DECISION,
+        "t",
+        "c" + i,
+        "files.read_text",
+        String.format("%064x", i),
+        "{}",
+        Decision.ALLOWED,
+        "allowed by policy",
+        null,
+        null,
+        null,
+        null,
+        Instant.ofEpochSecond(1_700_000_000L + i),
+        null);
   }
 
   private List<ChainedRow> chain(int n, ChainKey key) {
@@ -52,7 +68,8 @@ class ChainVerifierTest {
     return rows;
   }
 
-  private Audit.VerifyResult verify(List<ChainedRow> stored, ChainMark acknowledged, ChainMark sealed) throws Exception {
+  private Audit.VerifyResult verify(
+      List<ChainedRow> stored, ChainMark acknowledged, ChainMark sealed) throws Exception {
     store.insert(stored);
     return ChainVerifier.verify(store, KEY, acknowledged, sealed);
   }
@@ -77,7 +94,8 @@ class ChainVerifierTest {
   @Test
   void a_tail_shorter_than_the_sealed_head_is_cut() throws Exception {
     List<ChainedRow> rows = chain(6, KEY);
-    Audit.VerifyResult v = verify(rows.subList(0, 4), ChainMark.of(rows.get(3)), ChainMark.of(rows.get(5)));
+    Audit.VerifyResult v =
+        verify(rows.subList(0, 4), ChainMark.of(rows.get(3)), ChainMark.of(rows.get(5)));
     assertFalse(v.ok());
     assertEquals("5", v.firstBadRow());
     assertTrue(v.problem().contains("kept outside the data folder"), v.problem());
@@ -86,7 +104,8 @@ class ChainVerifierTest {
   @Test
   void a_row_that_is_not_the_one_the_sealed_head_names_is_found() throws Exception {
     List<ChainedRow> rows = chain(4, KEY);
-    Audit.VerifyResult v = verify(rows, ChainMark.of(rows.get(3)), new ChainMark(2, "ab".repeat(32)));
+    Audit.VerifyResult v =
+        verify(rows, ChainMark.of(rows.get(3)), new ChainMark(2, "ab".repeat(32)));
     assertFalse(v.ok());
     assertEquals("2", v.firstBadRow());
   }
@@ -94,8 +113,21 @@ class ChainVerifierTest {
   @Test
   void a_row_recording_a_cut_at_start_is_named() throws Exception {
     List<ChainedRow> rows = chain(2, KEY);
-    AuditEntry cut = new AuditEntry(AuditKind.PROTOCOL, null, null, null, null, null, Decision.BLOCKED, "rows 3 to 9 were cut off", null,
-        Outcome.ERROR, AuditLog.TAMPERED, "altered", Instant.ofEpochSecond(1_700_000_100L), null);
+    AuditEntry cut = new AuditEntry(
+        AuditKind.PROTOCOL,
+        null,
+        null,
+        null,
+        null,
+        null,
+        Decision.BLOCKED,
+        "rows 3 to 9 were cut off",
+        null,
+        Outcome.ERROR,
+        AuditLog.TAMPERED,
+        "altered",
+        Instant.ofEpochSecond(1_700_000_100L),
+        null);
     List<ChainedRow> all = new ArrayList<>(rows);
     all.add(ChainedRow.chain(3, cut, rows.get(1).rowHash(), KEY));
     Audit.VerifyResult v = verify(all, ChainMark.of(all.get(2)), ChainMark.START);

@@ -1,10 +1,9 @@
 package dev.steward.service.audit;
 
-import dev.steward.protocol.audit.AuditKind;
-import dev.steward.protocol.audit.Decision;
-
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Decision;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +30,8 @@ class CheckpointCrashIT {
   /** 200 rows of ~1 KB a batch: a checkpoint every 3 MB, with H2's own stores of unsaved changes in between. */
   private static final int BATCHES_A_CHECKPOINT = 15;
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   /** The child: inserts batches of chained rows, checkpoints, and reports each checkpoint on stdout. */
   public static void main(String[] args) throws Exception {
@@ -42,8 +42,24 @@ class CheckpointCrashIT {
     while (true) {
       List<ChainedRow> batch = new ArrayList<>();
       for (int i = 0; i < 200; i++) {
-        ChainedRow row = ChainedRow.chain(++seq, new AuditEntry(AuditKind.DECISION, "t", "c" + seq, "files.read_text", null, null, Decision.ALLOWED,
-            null, null, null, null, "x".repeat(1000), Instant.now(), null), prev);
+        ChainedRow row = ChainedRow.chain(
+            ++seq,
+            new AuditEntry(
+                AuditKind.DECISION,
+                "t",
+                "c" + seq,
+                "files.read_text",
+                null,
+                null,
+                Decision.ALLOWED,
+                null,
+                null,
+                null,
+                null,
+                "x".repeat(1000),
+                Instant.now(),
+                null),
+            prev);
         prev = row.rowHash();
         batch.add(row);
       }
@@ -61,8 +77,9 @@ class CheckpointCrashIT {
   void the_store_runs_without_h2s_background_writer() throws Exception {
     AuditStore store = AuditStore.open(tmp);
     try (java.sql.Connection c = java.sql.DriverManager.getConnection(AuditStore.url(tmp));
-        java.sql.ResultSet rs = c.createStatement().executeQuery(
-            "SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = 'WRITE_DELAY'")) {
+        java.sql.ResultSet rs = c.createStatement()
+            .executeQuery(
+                "SELECT SETTING_VALUE FROM INFORMATION_SCHEMA.SETTINGS WHERE SETTING_NAME = 'WRITE_DELAY'")) {
       assertTrue(rs.next(), "H2 reports its write delay");
       org.junit.jupiter.api.Assertions.assertEquals("0", rs.getString(1));
     } finally {
@@ -74,12 +91,18 @@ class CheckpointCrashIT {
   void every_checkpointed_row_survives_a_sigkill() throws Exception {
     Random random = new Random();
     for (int round = 0; round < 30; round++) {
-      Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-cp", System.getProperty("java.class.path"), CheckpointCrashIT.class.getName(), tmp.toString())
-          .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      Process child = new ProcessBuilder(
+              Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+              "-cp",
+              System.getProperty("java.class.path"),
+              CheckpointCrashIT.class.getName(),
+              tmp.toString())
+          .redirectError(ProcessBuilder.Redirect.INHERIT)
+          .start();
       AtomicLong checkpointed = new AtomicLong(-1);
       Thread reader = new Thread(() -> {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader in = new BufferedReader(
+            new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
           for (String line; (line = in.readLine()) != null; ) {
             if (line.startsWith("CP ")) checkpointed.set(Long.parseLong(line.substring(3)));
           }
@@ -89,7 +112,8 @@ class CheckpointCrashIT {
       });
       reader.start();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (checkpointed.get() < 0 && child.isAlive() && System.nanoTime() < deadline) Thread.sleep(5);
+      while (checkpointed.get() < 0 && child.isAlive() && System.nanoTime() < deadline)
+        Thread.sleep(5);
       Thread.sleep(20 + random.nextInt(400)); // then a kill at any moment of its loop
       assertTrue(child.isAlive(), "the child died by itself");
       child.destroyForcibly(); // SIGKILL
@@ -99,8 +123,10 @@ class CheckpointCrashIT {
       AuditStore store = AuditStore.open(tmp);
       try {
         long stored = store.maxSeq();
-        assertTrue(stored >= checkpointed.get(), "round " + round + ": H2 holds rows up to " + stored
-            + " after a checkpoint of row " + checkpointed.get() + " returned");
+        assertTrue(
+            stored >= checkpointed.get(),
+            "round " + round + ": H2 holds rows up to " + stored + " after a checkpoint of row "
+                + checkpointed.get() + " returned");
       } finally {
         store.close();
       }

@@ -1,13 +1,12 @@
 package dev.steward.service.audit;
 
-import dev.steward.protocol.audit.AuditKind;
-import dev.steward.protocol.audit.Decision;
-import dev.steward.protocol.audit.Outcome;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.steward.protocol.audit.AuditKind;
+import dev.steward.protocol.audit.Decision;
+import dev.steward.protocol.audit.Outcome;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,11 +19,28 @@ import org.junit.jupiter.api.io.TempDir;
 
 class JournalTest {
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   private static ChainedRow row(long seq, String prev, String summary) {
-    return ChainedRow.chain(seq, new AuditEntry(AuditKind.DECISION, "t", "c" + seq, "files.read_text", null, null, Decision.ALLOWED, null, null, null, null,
-        summary, Instant.now(), null), prev);
+    return ChainedRow.chain(
+        seq,
+        new AuditEntry(
+            AuditKind.DECISION,
+            "t",
+            "c" + seq,
+            "files.read_text",
+            null,
+            null,
+            Decision.ALLOWED,
+            null,
+            null,
+            null,
+            null,
+            summary,
+            Instant.now(),
+            null),
+        prev);
   }
 
   @Test
@@ -49,15 +65,20 @@ class JournalTest {
   @Test
   void damage_before_the_last_line_is_an_error_not_a_silent_loss() throws Exception {
     Path file = tmp.resolve("audit.journal");
-    Files.writeString(file, "{\"head\":true,\"seq\":0,\"row_hash\":\"" + ChainedRow.GENESIS + "\"}\n{garbage\n{\"also\":\"garbage\"}\n",
+    Files.writeString(
+        file,
+        "{\"head\":true,\"seq\":0,\"row_hash\":\"" + ChainedRow.GENESIS
+            + "\"}\n{garbage\n{\"also\":\"garbage\"}\n",
         StandardCharsets.UTF_8);
     assertThrows(IOException.class, () -> Journal.read(file));
   }
 
   @Test
-  void rotation_keeps_exactly_the_rows_after_the_new_head_and_appends_go_on_after_them() throws Exception {
+  void rotation_keeps_exactly_the_rows_after_the_new_head_and_appends_go_on_after_them()
+      throws Exception {
     Path file = tmp.resolve("audit.journal");
-    List<ChainedRow> rows = chain(40, i -> i % 3 == 0 ? "ünïcode ✓ " + i : "row " + i); // multi-byte lines move the offsets
+    List<ChainedRow> rows = chain(
+        40, i -> i % 3 == 0 ? "ünïcode ✓ " + i : "row " + i); // multi-byte lines move the offsets
     try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
       appendAll(j, rows.subList(0, 30));
       j.rotate(12, rows.get(11).rowHash());
@@ -87,7 +108,9 @@ class JournalTest {
     }
     Journal.Recovery r = Journal.read(file);
     assertEquals(21, r.headSeq());
-    assertEquals(rows.subList(21, 30).stream().map(ChainedRow::seq).toList(), r.rows().stream().map(ChainedRow::seq).toList());
+    assertEquals(
+        rows.subList(21, 30).stream().map(ChainedRow::seq).toList(),
+        r.rows().stream().map(ChainedRow::seq).toList());
     for (int i = 0; i < r.rows().size(); i++) {
       assertEquals(rows.get(21 + i).entry().summary(), r.rows().get(i).entry().summary());
       assertTrue(r.rows().get(i).hashMatches());
@@ -95,18 +118,49 @@ class JournalTest {
     assertTrue(!r.tornTail());
   }
 
-  private static final AuditEntry AWKWARD = new AuditEntry(AuditKind.DECISION, "trace/t-1", "call-1", "files.read_text", "ab".repeat(32),
-      "{\"path\":\"caf\u00e9 \u2713 \ud834\udd1e\"}", Decision.ALLOWED, "line\nbreak\t\u001b[31mred\u0000", null, null, null,
-      "lone \ud800 surrogate \"quoted\" back\\slash", Instant.ofEpochSecond(1_700_000_000L, 123_456_000L), null);
-  private static final AuditEntry PLAIN = new AuditEntry(AuditKind.COMPLETION, "t", "c", "x", null, null, Decision.BLOCKED, null, "tok", Outcome.ERROR,
-      "SCOPE_DENIED", "plain", Instant.ofEpochSecond(1_700_000_001L), Instant.ofEpochSecond(1_700_000_002L, 5_000L));
+  private static final AuditEntry AWKWARD = new AuditEntry(
+      AuditKind.DECISION,
+      "trace/t-1",
+      "call-1",
+      "files.read_text",
+      "ab".repeat(32),
+      "{\"path\":\"caf\u00e9 \u2713 \ud834\udd1e\"}",
+      Decision.ALLOWED,
+      "line\nbreak\t\u001b[31mred\u0000",
+      null,
+      null,
+      null,
+      "lone \ud800 surrogate \"quoted\" back\\slash",
+      Instant.ofEpochSecond(1_700_000_000L, 123_456_000L),
+      null);
+  private static final AuditEntry PLAIN = new AuditEntry(
+      AuditKind.COMPLETION,
+      "t",
+      "c",
+      "x",
+      null,
+      null,
+      Decision.BLOCKED,
+      null,
+      "tok",
+      Outcome.ERROR,
+      "SCOPE_DENIED",
+      "plain",
+      Instant.ofEpochSecond(1_700_000_001L),
+      Instant.ofEpochSecond(1_700_000_002L, 5_000L));
 
   @Test
   void row_hashes_are_the_ones_logs_already_hold() {
     // Pinned from the implementation that wrote earlier logs: a change here breaks every verify.
-    assertEquals("8d981435789d354d821657be3359866dd8084619158999dc462eaa544b52bbde", ChainedRow.hash(7, AWKWARD, ChainedRow.GENESIS));
-    assertEquals("e814a5b0872b8d0b12e44c42b054945ae41aa46b9d92a054588c5ed4eedca3f3", ChainedRow.hash(8, PLAIN, "cd".repeat(32)));
-    assertEquals(ChainedRow.hash(7, AWKWARD, ChainedRow.GENESIS), ChainedRow.hash(7, AWKWARD, ChainedRow.GENESIS)); // the thread's buffers are reused cleanly
+    assertEquals(
+        "8d981435789d354d821657be3359866dd8084619158999dc462eaa544b52bbde",
+        ChainedRow.hash(7, AWKWARD, ChainedRow.GENESIS));
+    assertEquals(
+        "e814a5b0872b8d0b12e44c42b054945ae41aa46b9d92a054588c5ed4eedca3f3",
+        ChainedRow.hash(8, PLAIN, "cd".repeat(32)));
+    assertEquals(
+        ChainedRow.hash(7, AWKWARD, ChainedRow.GENESIS),
+        ChainedRow.hash(7, AWKWARD, ChainedRow.GENESIS)); // the thread's buffers are reused cleanly
   }
 
   @Test
@@ -114,8 +168,24 @@ class JournalTest {
     Path file = tmp.resolve("audit.journal");
     ChainedRow awkward = ChainedRow.chain(1, AWKWARD, ChainedRow.GENESIS);
     ChainedRow plain = ChainedRow.chain(2, PLAIN, awkward.rowHash());
-    ChainedRow big = ChainedRow.chain(3, new AuditEntry(AuditKind.DECISION, "t", "c3", "x", null, "y".repeat(200_000), Decision.ALLOWED, null, null, null,
-        null, "big ✓", Instant.ofEpochSecond(1_700_000_003L), null), plain.rowHash());
+    ChainedRow big = ChainedRow.chain(
+        3,
+        new AuditEntry(
+            AuditKind.DECISION,
+            "t",
+            "c3",
+            "x",
+            null,
+            "y".repeat(200_000),
+            Decision.ALLOWED,
+            null,
+            null,
+            null,
+            null,
+            "big ✓",
+            Instant.ofEpochSecond(1_700_000_003L),
+            null),
+        plain.rowHash());
     try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
       appendAll(j, List.of(awkward, plain, big));
     }
@@ -136,14 +206,16 @@ class JournalTest {
     List<ChainedRow> rows = chain(6, i -> "row " + i);
     try (Journal j = Journal.create(file, 0, ChainedRow.GENESIS)) {
       appendAll(j, rows.subList(0, 3));
-      Files.createDirectories(tmp.resolve("audit.journal.tmp")); // the new journal cannot be written
+      Files.createDirectories(
+          tmp.resolve("audit.journal.tmp")); // the new journal cannot be written
       assertThrows(IOException.class, () -> j.rotate(2, rows.get(1).rowHash()));
       appendAll(j, rows.subList(3, 6));
       assertEquals(6, j.rowCount());
     }
     Journal.Recovery r = Journal.read(file);
     assertEquals(0, r.headSeq());
-    assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), r.rows().stream().map(ChainedRow::seq).toList());
+    assertEquals(
+        List.of(1L, 2L, 3L, 4L, 5L, 6L), r.rows().stream().map(ChainedRow::seq).toList());
   }
 
   /** Rows 1 to {@code n}, chained, with the summaries given. */

@@ -9,7 +9,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TextTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"plain", "a\nb\r\tc", "\u001b[31mred\u001b[0m", "\u0085\u2028", "emoji \uD83D\uDE00", "lone \uD800 surrogate"})
+  @ValueSource(
+      strings = {
+        "plain",
+        "a\nb\r\tc",
+        "\u001b[31mred\u001b[0m",
+        "\u0085\u2028",
+        "emoji \uD83D\uDE00",
+        "lone \uD800 surrogate"
+      })
   void cleaning_is_idempotent_and_leaves_no_control_characters(String raw) {
     String once = Text.clean(raw, 50);
     assertEquals(once, Text.clean(once, 50));

@@ -2,7 +2,6 @@ package dev.steward.service.bench;
 
 import dev.steward.protocol.audit.AuditKind;
 import dev.steward.protocol.audit.Decision;
-
 import dev.steward.protocol.method.Audit;
 import dev.steward.service.audit.AuditEntry;
 import dev.steward.service.audit.AuditLog;
@@ -27,25 +26,64 @@ final class AuditBench {
     Path data = tmp.resolve("audit-million");
     long t0 = System.nanoTime();
     try (AuditLog log = AuditLog.open(data, Durability.PROCESS)) {
-      String[] tools = {"files.read_text", "files.write_text", "files.list_dir", "browser.open_url", "clipboard.read"};
+      String[] tools = {
+        "files.read_text",
+        "files.write_text",
+        "files.list_dir",
+        "browser.open_url",
+        "clipboard.read"
+      };
       Instant at = Instant.parse("2026-01-01T00:00:00Z");
       for (int i = 1; i <= ROWS; i++) {
         String tool = tools[i % tools.length];
         String word = i % 10 == 0 ? "quarterly" : i % 100_000 == 7 ? "zanzibar" : "notes";
         String preview = "{\"path\":\"~/Steward/" + word + "-" + i + ".txt\"}";
-        log.record(new AuditEntry(AuditKind.DECISION, "t" + i, "c" + i, tool, "h" + i, preview, Decision.ALLOWED, "allowed by policy", null,
-            null, null, null, at.plusMillis(i), null));
+        log.record(new AuditEntry(
+            AuditKind.DECISION,
+            "t" + i,
+            "c" + i,
+            tool,
+            "h" + i,
+            preview,
+            Decision.ALLOWED,
+            "allowed by policy",
+            null,
+            null,
+            null,
+            null,
+            at.plusMillis(i),
+            null));
       }
       double loadS = (System.nanoTime() - t0) / 1e9;
       // The loader thread moves rows from the journal to H2 in the background: wait for the last.
-      while (log.query(new Audit.QueryParams(null, null, null, null, null, null, null, 1, null), 1).rows().isEmpty()
-          || !log.query(new Audit.QueryParams(null, null, null, null, null, null, null, 1, null), 1).rows().get(0).auditId().equals(Integer.toString(ROWS))) {
+      while (log.query(new Audit.QueryParams(null, null, null, null, null, null, null, 1, null), 1)
+              .rows()
+              .isEmpty()
+          || !log.query(new Audit.QueryParams(null, null, null, null, null, null, null, 1, null), 1)
+              .rows()
+              .get(0)
+              .auditId()
+              .equals(Integer.toString(ROWS))) {
         Thread.sleep(200);
       }
-      table.add(new String[] {"audit log: 1,000,000 rows written", String.format("%.1f s", loadS), "in-process, journal then H2"});
-      table.add(new String[] {"audit.query first page (200 rows), p50", ms(time(log, null)), "what the panel shows on opening"});
-      table.add(new String[] {"audit.query text in 1 row in 10, p50", ms(time(log, "quarterly")), "target ≤ 100 ms"});
-      table.add(new String[] {"audit.query text in 10 of 1,000,000 rows, p50", ms(time(log, "zanzibar")), "target ≤ 100 ms; scans every row"});
+      table.add(new String[] {
+        "audit log: 1,000,000 rows written",
+        String.format("%.1f s", loadS),
+        "in-process, journal then H2"
+      });
+      table.add(new String[] {
+        "audit.query first page (200 rows), p50",
+        ms(time(log, null)),
+        "what the panel shows on opening"
+      });
+      table.add(new String[] {
+        "audit.query text in 1 row in 10, p50", ms(time(log, "quarterly")), "target ≤ 100 ms"
+      });
+      table.add(new String[] {
+        "audit.query text in 10 of 1,000,000 rows, p50",
+        ms(time(log, "zanzibar")),
+        "target ≤ 100 ms; scans every row"
+      });
     }
   }
 
@@ -53,7 +91,8 @@ final class AuditBench {
     long[] ns = new long[text != null && text.equals("zanzibar") ? 5 : 20];
     for (int i = -2; i < ns.length; i++) {
       long t0 = System.nanoTime();
-      Audit.QueryResult r = log.query(new Audit.QueryParams(null, null, null, null, text, null, null, 200, null), 200);
+      Audit.QueryResult r = log.query(
+          new Audit.QueryParams(null, null, null, null, text, null, null, 200, null), 200);
       long t1 = System.nanoTime();
       if (r.rows().isEmpty()) throw new IllegalStateException("no rows for " + text);
       if (i >= 0) ns[i] = t1 - t0;

@@ -8,8 +8,8 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
-import dev.steward.service.RawWebSocket;
 import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.service.RawWebSocket;
 import dev.steward.service.ServiceProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +34,7 @@ public final class Bench {
    * these two; 40 rounds measure a service that has been up a while, as the gate's figures do.
    */
   private static final int FILE_WARMUP = 40;
+
   private static final int FILE_ROUNDS = 15;
 
   private Bench() {}
@@ -91,8 +92,13 @@ public final class Bench {
     Path root = tmp.resolve("root");
     Files.createDirectories(root);
     Files.createDirectories(home.resolve("config"));
-    PolicyDocument doc = new PolicyDocument(List.of(new PolicyDocument.PathRoot(root.toString(), "read_write")),
-        List.of(), new PolicyDocument.Hosts(List.of(), false), List.of(), Map.of(), List.of());
+    PolicyDocument doc = new PolicyDocument(
+        List.of(new PolicyDocument.PathRoot(root.toString(), "read_write")),
+        List.of(),
+        new PolicyDocument.Hosts(List.of(), false),
+        List.of(),
+        Map.of(),
+        List.of());
     Files.writeString(home.resolve("config/policy.json"), Json.write(doc));
     Files.writeString(root.resolve("one-kb.txt"), "x".repeat(1024));
 
@@ -105,7 +111,9 @@ public final class Bench {
         // The baseline echoes as many bytes as the gate's answer carries (the 1 KB file), through
         // the same client path, so the ratio isolates the gate rather than the cost of moving 1 KB.
         JsonNode echo = args("path", "one-kb.txt", "content", "x".repeat(1024));
-        JsonNode read = Json.mapper().valueToTree(new Execute.Params("bench", "call", "files.read_text", args("path", "one-kb.txt"), null, null));
+        JsonNode read = Json.mapper()
+            .valueToTree(new Execute.Params(
+                "bench", "call", "files.read_text", args("path", "one-kb.txt"), null, null));
         // The JIT keeps compiling for the first ~20,000 calls of each kind on these two cores (its
         // compiler thread took a core for seconds at a time), so that many go before measuring:
         // the figures are those of a service that has been up a while.
@@ -139,17 +147,31 @@ public final class Bench {
         }
         Arrays.sort(echoNs);
         Arrays.sort(gateNs);
-        double e50 = pct(echoNs, 50), e99 = pct(echoNs, 99), g50 = pct(gateNs, 50), g99 = pct(gateNs, 99);
-        table.add(new String[] {"echo of 1 KB round trip p50 / p99", us(e50) + " / " + us(e99) + " µs", "baseline"});
-        table.add(new String[] {"tool.execute files.read_text 1 KB p50 / p99", us(g50) + " / " + us(g99) + " µs", "audited, 2 rows"});
-        table.add(new String[] {"gate overhead ratio p50 / p99", String.format("%.2f× / %.2f×", g50 / e50, g99 / e99), "target ≤ 2.0× at p50"});
+        double e50 = pct(echoNs, 50),
+            e99 = pct(echoNs, 99),
+            g50 = pct(gateNs, 50),
+            g99 = pct(gateNs, 99);
+        table.add(new String[] {
+          "echo of 1 KB round trip p50 / p99", us(e50) + " / " + us(e99) + " µs", "baseline"
+        });
+        table.add(new String[] {
+          "tool.execute files.read_text 1 KB p50 / p99",
+          us(g50) + " / " + us(g99) + " µs",
+          "audited, 2 rows"
+        });
+        table.add(new String[] {
+          "gate overhead ratio p50 / p99",
+          String.format("%.2f× / %.2f×", g50 / e50, g99 / e99),
+          "target ≤ 2.0× at p50"
+        });
       }
 
       int connections = 8;
       List<StewardClient> clients = new ArrayList<>();
       for (int c = 0; c < connections; c++) clients.add(service.client(Role.AGENT));
       // Many connections at once bring new code paths (contended locks, batched frames) that the
-      // JIT compiles for seconds more — ~85 µs of C2 CPU per call over a 5 s round started after 3 s
+      // JIT compiles for seconds more — ~85 µs of C2 CPU per call over a 5 s round started after 3
+      // s
       // of warm-up — so a longer warm-up round goes before the measured one.
       throughput(clients, 10, "warm");
       long serviceCpu0 = cpuNanos(service.process.pid());
@@ -160,13 +182,21 @@ public final class Bench {
       double serviceCpu = (cpuNanos(service.process.pid()) - serviceCpu0) / 1e9;
       double clientCpu = (cpuNanos(ProcessHandle.current().pid()) - clientCpu0) / 1e9;
       clients.forEach(StewardClient::close);
-      table.add(new String[] {"audited calls/s, 8 connections", String.format("%.0f", done / elapsed), "target ≥ 5,000/s"});
-      table.add(new String[] {"CPU per call: service / bench client", String.format("%.0f / %.0f µs", serviceCpu * 1e6 / done, clientCpu * 1e6 / done),
-          "both share the 2 cores"});
+      table.add(new String[] {
+        "audited calls/s, 8 connections", String.format("%.0f", done / elapsed), "target ≥ 5,000/s"
+      });
+      table.add(new String[] {
+        "CPU per call: service / bench client",
+        String.format("%.0f / %.0f µs", serviceCpu * 1e6 / done, clientCpu * 1e6 / done),
+        "both share the 2 cores"
+      });
       long rssBusy = rssKb(service.process.pid());
       Thread.sleep(6000); // idle: the service gives memory back once calls stop for 3 s
-      table.add(new String[] {"service RSS right after / 6 s after the throughput run",
-          rssBusy / 1024 + " MB / " + rssKb(service.process.pid()) / 1024 + " MB", "aim ≤ 120 MB idle"});
+      table.add(new String[] {
+        "service RSS right after / 6 s after the throughput run",
+        rssBusy / 1024 + " MB / " + rssKb(service.process.pid()) / 1024 + " MB",
+        "aim ≤ 120 MB idle"
+      });
     }
   }
 
@@ -182,7 +212,8 @@ public final class Bench {
     void next() {
       long now;
       while ((now = System.nanoTime()) < next) {
-        if (next - now > 100_000) java.util.concurrent.locks.LockSupport.parkNanos(next - now - 60_000);
+        if (next - now > 100_000)
+          java.util.concurrent.locks.LockSupport.parkNanos(next - now - 60_000);
         else Thread.onSpinWait();
       }
       next = Math.max(next + gapNanos, now);
@@ -190,7 +221,8 @@ public final class Bench {
   }
 
   /** Audited files.read_text calls over the connections for {@code seconds}, a few in flight on each; answers how many succeeded. */
-  private static long throughput(List<StewardClient> clients, long seconds, String tracePrefix) throws InterruptedException {
+  private static long throughput(List<StewardClient> clients, long seconds, String tracePrefix)
+      throws InterruptedException {
     int inFlight = Integer.getInteger("bench.inflight", 4);
     AtomicLong done = new AtomicLong();
     List<Thread> threads = new ArrayList<>();
@@ -202,11 +234,20 @@ public final class Bench {
         ArrayDeque<CompletableFuture<JsonNode>> window = new ArrayDeque<>();
         long n = 0;
         while (System.nanoTime() < until) {
-          window.add(client.call(Methods.TOOL_EXECUTE,
-              new Execute.Params(trace, trace + "-" + n++, "files.read_text", args("path", "one-kb.txt"), null, null)));
-          if (window.size() >= inFlight && client.await(window.poll()).path("ok").asBoolean()) done.incrementAndGet();
+          window.add(client.call(
+              Methods.TOOL_EXECUTE,
+              new Execute.Params(
+                  trace,
+                  trace + "-" + n++,
+                  "files.read_text",
+                  args("path", "one-kb.txt"),
+                  null,
+                  null)));
+          if (window.size() >= inFlight
+              && client.await(window.poll()).path("ok").asBoolean()) done.incrementAndGet();
         }
-        while (!window.isEmpty()) if (client.await(window.poll()).path("ok").asBoolean()) done.incrementAndGet();
+        while (!window.isEmpty())
+          if (client.await(window.poll()).path("ok").asBoolean()) done.incrementAndGet();
       }));
     }
     threads.forEach(Thread::start);
@@ -221,7 +262,8 @@ public final class Bench {
   private static void browserBench(List<String[]> table, Path tmp) throws Exception {
     com.sun.net.httpserver.HttpServer pages = com.sun.net.httpserver.HttpServer.create(
         new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
-    byte[] page = ("<!doctype html><html><title>Bench</title><body><h1>Bench page</h1>" + "<p>Some text to read. </p>".repeat(200) + "</body></html>")
+    byte[] page = ("<!doctype html><html><title>Bench</title><body><h1>Bench page</h1>"
+            + "<p>Some text to read. </p>".repeat(200) + "</body></html>")
         .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     pages.createContext("/", ex -> {
       ex.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
@@ -233,15 +275,25 @@ public final class Bench {
     pages.start();
     Path home = tmp.resolve("browser-home");
     Files.createDirectories(home.resolve("config"));
-    PolicyDocument doc = new PolicyDocument(List.of(new PolicyDocument.PathRoot(tmp.toString(), "read_write")), List.of(),
-        new PolicyDocument.Hosts(List.of("127.0.0.1"), true), List.of(), Map.of(), List.of());
+    PolicyDocument doc = new PolicyDocument(
+        List.of(new PolicyDocument.PathRoot(tmp.toString(), "read_write")),
+        List.of(),
+        new PolicyDocument.Hosts(List.of("127.0.0.1"), true),
+        List.of(),
+        Map.of(),
+        List.of());
     Files.writeString(home.resolve("config/policy.json"), Json.write(doc));
     String url = "http://127.0.0.1:" + pages.getAddress().getPort() + "/page";
-    try (ServiceProcess service = ServiceProcess.start(home, tmp); StewardClient agent = service.client(Role.AGENT)) {
+    try (ServiceProcess service = ServiceProcess.start(home, tmp);
+        StewardClient agent = service.client(Role.AGENT)) {
       long c0 = System.nanoTime();
-      JsonNode first = agent.call(Methods.TOOL_EXECUTE, new Execute.Params("b", "cold", "browser.open_url", args("url", url), null, null), JsonNode.class);
+      JsonNode first = agent.call(
+          Methods.TOOL_EXECUTE,
+          new Execute.Params("b", "cold", "browser.open_url", args("url", url), null, null),
+          JsonNode.class);
       long cold = System.nanoTime() - c0;
-      if (!first.path("ok").asBoolean()) throw new IllegalStateException("browser.open_url failed: " + first);
+      if (!first.path("ok").asBoolean())
+        throw new IllegalStateException("browser.open_url failed: " + first);
       // Back to back, each visit also waits for the browser thread to close the last visit's
       // context and open the next one; an agent's turn leaves a pause between calls, in which
       // that happens ahead of time. Both are measured.
@@ -250,16 +302,28 @@ public final class Bench {
         for (int i = -10; i < ns.length; i++) {
           if (pauseMs > 0) Thread.sleep(pauseMs);
           long t0 = System.nanoTime();
-          JsonNode r = agent.call(Methods.TOOL_EXECUTE, new Execute.Params("b", "w" + pauseMs + "-" + i, "browser.open_url", args("url", url), null, null), JsonNode.class);
+          JsonNode r = agent.call(
+              Methods.TOOL_EXECUTE,
+              new Execute.Params(
+                  "b", "w" + pauseMs + "-" + i, "browser.open_url", args("url", url), null, null),
+              JsonNode.class);
           long t1 = System.nanoTime();
           if (!r.path("ok").asBoolean()) throw new IllegalStateException(r.toString());
           if (i >= 0) ns[i] = t1 - t0;
         }
         Arrays.sort(ns);
-        table.add(new String[] {"browser.open_url warm p50 / p99, " + (pauseMs == 0 ? "back to back" : pauseMs + " ms between calls"),
-            String.format("%.0f / %.0f ms", pct(ns, 50) / 1e6, pct(ns, 99) / 1e6), "target ≤ 250 ms (aim 150)"});
+        table.add(new String[] {
+          "browser.open_url warm p50 / p99, "
+              + (pauseMs == 0 ? "back to back" : pauseMs + " ms between calls"),
+          String.format("%.0f / %.0f ms", pct(ns, 50) / 1e6, pct(ns, 99) / 1e6),
+          "target ≤ 250 ms (aim 150)"
+        });
       }
-      table.add(new String[] {"browser.open_url cold (browser start)", String.format("%.0f ms", cold / 1e6), "first call after service start"});
+      table.add(new String[] {
+        "browser.open_url cold (browser start)",
+        String.format("%.0f ms", cold / 1e6),
+        "first call after service start"
+      });
     } finally {
       pages.stop(0);
     }
@@ -268,33 +332,53 @@ public final class Bench {
   /** clipboard.write + clipboard.read through the service (standing grants: no token per call). */
   private static void clipboardBench(List<String[]> table, Path tmp) throws Exception {
     if (System.getenv("DISPLAY") == null) {
-      table.add(new String[] {"clipboard write + read round trip", "not run", "needs a display (./steward bench uses xvfb-run)"});
+      table.add(new String[] {
+        "clipboard write + read round trip",
+        "not run",
+        "needs a display (./steward bench uses xvfb-run)"
+      });
       return;
     }
     Path home = tmp.resolve("clip-home");
     Files.createDirectories(home.resolve("config"));
-    PolicyDocument doc = new PolicyDocument(List.of(new PolicyDocument.PathRoot(tmp.toString(), "read_write")), List.of(),
+    PolicyDocument doc = new PolicyDocument(
+        List.of(new PolicyDocument.PathRoot(tmp.toString(), "read_write")),
+        List.of(),
         new PolicyDocument.Hosts(List.of(), false),
-        List.of(new PolicyDocument.StandingGrant("bench-w", "clipboard.write", List.of(), null, null),
+        List.of(
+            new PolicyDocument.StandingGrant("bench-w", "clipboard.write", List.of(), null, null),
             new PolicyDocument.StandingGrant("bench-r", "clipboard.read", List.of(), null, null)),
-        Map.of(), List.of());
+        Map.of(),
+        List.of());
     Files.writeString(home.resolve("config/policy.json"), Json.write(doc));
-    try (ServiceProcess service = ServiceProcess.start(home, tmp); StewardClient agent = service.client(Role.AGENT)) {
+    try (ServiceProcess service = ServiceProcess.start(home, tmp);
+        StewardClient agent = service.client(Role.AGENT)) {
       long[] ns = new long[300];
       for (int i = -50; i < ns.length; i++) {
         String text = "bench " + i;
         long t0 = System.nanoTime();
-        // A fresh trace each time: a read taints its trace, and a later write there would need a click.
+        // A fresh trace each time: a read taints its trace, and a later write there would need a
+        // click.
         String trace = "clip-" + i;
-        JsonNode w = agent.call(Methods.TOOL_EXECUTE, new Execute.Params(trace, "w" + i, "clipboard.write", args("text", text), null, null), JsonNode.class);
-        JsonNode r = agent.call(Methods.TOOL_EXECUTE, new Execute.Params(trace, "r" + i, "clipboard.read", Json.object(), null, null), JsonNode.class);
+        JsonNode w = agent.call(
+            Methods.TOOL_EXECUTE,
+            new Execute.Params(trace, "w" + i, "clipboard.write", args("text", text), null, null),
+            JsonNode.class);
+        JsonNode r = agent.call(
+            Methods.TOOL_EXECUTE,
+            new Execute.Params(trace, "r" + i, "clipboard.read", Json.object(), null, null),
+            JsonNode.class);
         long t1 = System.nanoTime();
-        if (!w.path("ok").asBoolean() || !text.equals(r.at("/value/text").asText())) throw new IllegalStateException(w + " / " + r);
+        if (!w.path("ok").asBoolean() || !text.equals(r.at("/value/text").asText()))
+          throw new IllegalStateException(w + " / " + r);
         if (i >= 0) ns[i] = t1 - t0;
       }
       Arrays.sort(ns);
-      table.add(new String[] {"clipboard write + read round trip p50 / p99", String.format("%.2f / %.2f ms", pct(ns, 50) / 1e6, pct(ns, 99) / 1e6),
-          "Xvfb, through the service"});
+      table.add(new String[] {
+        "clipboard write + read round trip p50 / p99",
+        String.format("%.2f / %.2f ms", pct(ns, 50) / 1e6, pct(ns, 99) / 1e6),
+        "Xvfb, through the service"
+      });
     }
   }
 
@@ -305,7 +389,9 @@ public final class Bench {
   private static void fileBench(List<String[]> table) throws Exception {
     Path zip = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/lib/src.zip");
     if (!Files.exists(zip) || !Files.isExecutable(Path.of("/usr/bin/rg"))) {
-      table.add(new String[] {"files.search / list_dir vs rg / find", "not run", "needs " + zip + " and /usr/bin/rg"});
+      table.add(new String[] {
+        "files.search / list_dir vs rg / find", "not run", "needs " + zip + " and /usr/bin/rg"
+      });
       return;
     }
     Path tmp = Files.createTempDirectory("steward-bench-files-");
@@ -321,33 +407,63 @@ public final class Bench {
     int files = unzip(zip, corpus);
     Path home = tmp.resolve("home");
     Files.createDirectories(home.resolve("config"));
-    PolicyDocument doc = new PolicyDocument(List.of(new PolicyDocument.PathRoot(corpus.toString(), "read")),
-        List.of(), new PolicyDocument.Hosts(List.of(), false), List.of(), Map.of(), List.of());
+    PolicyDocument doc = new PolicyDocument(
+        List.of(new PolicyDocument.PathRoot(corpus.toString(), "read")),
+        List.of(),
+        new PolicyDocument.Hosts(List.of(), false),
+        List.of(),
+        Map.of(),
+        List.of());
     Files.writeString(home.resolve("config/policy.json"), Json.write(doc));
-    try (ServiceProcess service = ServiceProcess.start(home, tmp); StewardClient agent = service.client(Role.AGENT)) {
-      String[][] searches = {{"literal", "ConcurrentModificationException", "false"}, {"regex", "synchronized\\s*\\(this\\)", "true"}};
+    try (ServiceProcess service = ServiceProcess.start(home, tmp);
+        StewardClient agent = service.client(Role.AGENT)) {
+      String[][] searches = {
+        {"literal", "ConcurrentModificationException", "false"},
+        {"regex", "synchronized\\s*\\(this\\)", "true"}
+      };
       for (String[] q : searches) {
-        JsonNode params = Json.mapper().valueToTree(new Execute.Params("bench", "search", "files.search",
-            args("path", corpus.toString(), "content", q[1], "regex", Boolean.parseBoolean(q[2]), "include_hidden", true, "max_results", 100000), null, null));
+        JsonNode params = Json.mapper()
+            .valueToTree(new Execute.Params(
+                "bench",
+                "search",
+                "files.search",
+                args(
+                    "path",
+                    corpus.toString(),
+                    "content",
+                    q[1],
+                    "regex",
+                    Boolean.parseBoolean(q[2]),
+                    "include_hidden",
+                    true,
+                    "max_results",
+                    100000),
+                null,
+                null));
         long[] ours = new long[FILE_ROUNDS];
         long[] rg = new long[FILE_ROUNDS];
         int ourCount = 0;
         int rgCount = 0;
-        for (int i = 0; i < FILE_WARMUP + FILE_ROUNDS; i++) { // the first rounds warm the cache and both programs
+        for (int i = 0;
+            i < FILE_WARMUP + FILE_ROUNDS;
+            i++) { // the first rounds warm the cache and both programs
           long t0 = System.nanoTime();
           JsonNode r = agent.call(Methods.TOOL_EXECUTE, params, JsonNode.class);
           long t1 = System.nanoTime();
           if (!r.path("ok").asBoolean()) throw new IllegalStateException(r.toString());
           ourCount = r.at("/value/matches").size();
-          List<String> cmd = new ArrayList<>(List.of("/usr/bin/rg", "-uuu", "--no-ignore", "-n", "--no-heading"));
+          List<String> cmd =
+              new ArrayList<>(List.of("/usr/bin/rg", "-uuu", "--no-ignore", "-n", "--no-heading"));
           if (!Boolean.parseBoolean(q[2])) cmd.add("-F");
           cmd.addAll(List.of("-e", q[1], corpus.toString()));
           long t2 = System.nanoTime();
           Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-          String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+          String out = new String(
+              p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
           p.waitFor();
           long t3 = System.nanoTime();
-          rgCount = (int) out.lines().filter(l -> !l.contains("binary file matches")).count();
+          rgCount =
+              (int) out.lines().filter(l -> !l.contains("binary file matches")).count();
           if (i >= FILE_WARMUP) {
             ours[i - FILE_WARMUP] = t1 - t0;
             rg[i - FILE_WARMUP] = t3 - t2;
@@ -355,12 +471,37 @@ public final class Bench {
         }
         Arrays.sort(ours);
         Arrays.sort(rg);
-        table.add(new String[] {"files.search " + q[0] + " vs rg (" + files + " files)",
-            String.format("%.0f / %.0f ms = %.2f×", ours[FILE_ROUNDS / 2] / 1e6, rg[FILE_ROUNDS / 2] / 1e6, (double) ours[FILE_ROUNDS / 2] / rg[FILE_ROUNDS / 2]),
-            (ourCount == rgCount ? "same " + ourCount + " matches" : "MATCHES DIFFER: " + ourCount + " vs " + rgCount) + "; target ≤ 2.0×"});
+        table.add(new String[] {
+          "files.search " + q[0] + " vs rg (" + files + " files)",
+          String.format(
+              "%.0f / %.0f ms = %.2f×",
+              ours[FILE_ROUNDS / 2] / 1e6,
+              rg[FILE_ROUNDS / 2] / 1e6,
+              (double) ours[FILE_ROUNDS / 2] / rg[FILE_ROUNDS / 2]),
+          (ourCount == rgCount
+                  ? "same " + ourCount + " matches"
+                  : "MATCHES DIFFER: " + ourCount + " vs " + rgCount)
+              + "; target ≤ 2.0×"
+        });
       }
-      JsonNode list = Json.mapper().valueToTree(new Execute.Params("bench", "list", "files.list_dir",
-          args("path", corpus.toString(), "recursive", true, "include_hidden", true, "max_depth", 64, "max_entries", 100000), null, null));
+      JsonNode list = Json.mapper()
+          .valueToTree(new Execute.Params(
+              "bench",
+              "list",
+              "files.list_dir",
+              args(
+                  "path",
+                  corpus.toString(),
+                  "recursive",
+                  true,
+                  "include_hidden",
+                  true,
+                  "max_depth",
+                  64,
+                  "max_entries",
+                  100000),
+              null,
+              null));
       long[] ours = new long[FILE_ROUNDS];
       long[] oursText = new long[FILE_ROUNDS];
       long[] find = new long[FILE_ROUNDS];
@@ -369,28 +510,39 @@ public final class Bench {
       RawWebSocket raw = new RawWebSocket(service.port, service.secret(Role.AGENT));
       int ourFiles = 0;
       int findFiles = 0;
-      long[] firstTen = new long[10]; // before the JIT has settled: what a listing soon after start takes
+      long[] firstTen =
+          new long[10]; // before the JIT has settled: what a listing soon after start takes
       for (int i = 0; i < FILE_WARMUP + FILE_ROUNDS; i++) {
         long t0 = System.nanoTime();
         JsonNode r = agent.call(Methods.TOOL_EXECUTE, list, JsonNode.class);
         long t1 = System.nanoTime();
         if (i < firstTen.length) firstTen[i] = t1 - t0;
         ourFiles = 0;
-        for (JsonNode e : r.at("/value/entries")) if (e.get("type").asText().equals("file")) ourFiles++;
+        for (JsonNode e : r.at("/value/entries"))
+          if (e.get("type").asText().equals("file")) ourFiles++;
         long t2 = System.nanoTime();
-        Process p = new ProcessBuilder("find", corpus.toString(), "-type", "f").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        Process p = new ProcessBuilder("find", corpus.toString(), "-type", "f")
+            .redirectErrorStream(true)
+            .start();
+        String out =
+            new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         p.waitFor();
         long t3 = System.nanoTime();
         findFiles = (int) out.lines().count();
-        // The same facts as an entry carries (type, size, modified): find must stat every entry too.
-        Process ps = new ProcessBuilder("find", corpus.toString(), "-printf", "%p %y %s %T@\\n").redirectErrorStream(true).start();
+        // The same facts as an entry carries (type, size, modified): find must stat every entry
+        // too.
+        Process ps = new ProcessBuilder("find", corpus.toString(), "-printf", "%p %y %s %T@\\n")
+            .redirectErrorStream(true)
+            .start();
         ps.getInputStream().readAllBytes();
         ps.waitFor();
         long t4 = System.nanoTime();
-        String text = raw.roundTrip("{\"jsonrpc\":\"2.0\",\"id\":" + (i + 1) + ",\"method\":\"" + Methods.TOOL_EXECUTE + "\",\"params\":" + list + "}");
+        String text = raw.roundTrip("{\"jsonrpc\":\"2.0\",\"id\":" + (i + 1) + ",\"method\":\""
+            + Methods.TOOL_EXECUTE + "\",\"params\":" + list + "}");
         long t5 = System.nanoTime();
-        if (!text.contains("\"ok\":true")) throw new IllegalStateException("the listing failed: " + text.substring(0, Math.min(300, text.length())));
+        if (!text.contains("\"ok\":true"))
+          throw new IllegalStateException(
+              "the listing failed: " + text.substring(0, Math.min(300, text.length())));
         if (i >= FILE_WARMUP) {
           oursText[i - FILE_WARMUP] = t5 - t4;
           ours[i - FILE_WARMUP] = t1 - t0;
@@ -403,20 +555,44 @@ public final class Bench {
       Arrays.sort(oursText);
       Arrays.sort(find);
       Arrays.sort(findStat);
-      table.add(new String[] {"files.list_dir recursive vs find -type f",
-          String.format("%.0f / %.0f ms = %.2f×", oursText[FILE_ROUNDS / 2] / 1e6, find[FILE_ROUNDS / 2] / 1e6, (double) oursText[FILE_ROUNDS / 2] / find[FILE_ROUNDS / 2]),
-          (ourFiles == findFiles ? "same " + ourFiles + " files" : "FILES DIFFER: " + ourFiles + " vs " + findFiles) + "; each answer in hand as text; target ≤ 2.0×"});
-      table.add(new String[] {"files.list_dir recursive, parsed into a JSON tree, vs find -type f",
-          String.format("%.0f / %.0f ms = %.2f×", ours[FILE_ROUNDS / 2] / 1e6, find[FILE_ROUNDS / 2] / 1e6, (double) ours[FILE_ROUNDS / 2] / find[FILE_ROUNDS / 2]),
-          "as above, and this client's parse of the answer into a tree (StewardClient)"});
-      table.add(new String[] {"files.list_dir recursive vs find -printf (stat)",
-          String.format("%.0f / %.0f ms = %.2f×", oursText[FILE_ROUNDS / 2] / 1e6, findStat[FILE_ROUNDS / 2] / 1e6, (double) oursText[FILE_ROUNDS / 2] / findStat[FILE_ROUNDS / 2]),
-          "find printing path, type, size and mtime of every entry"});
+      table.add(new String[] {
+        "files.list_dir recursive vs find -type f",
+        String.format(
+            "%.0f / %.0f ms = %.2f×",
+            oursText[FILE_ROUNDS / 2] / 1e6,
+            find[FILE_ROUNDS / 2] / 1e6,
+            (double) oursText[FILE_ROUNDS / 2] / find[FILE_ROUNDS / 2]),
+        (ourFiles == findFiles
+                ? "same " + ourFiles + " files"
+                : "FILES DIFFER: " + ourFiles + " vs " + findFiles)
+            + "; each answer in hand as text; target ≤ 2.0×"
+      });
+      table.add(new String[] {
+        "files.list_dir recursive, parsed into a JSON tree, vs find -type f",
+        String.format(
+            "%.0f / %.0f ms = %.2f×",
+            ours[FILE_ROUNDS / 2] / 1e6,
+            find[FILE_ROUNDS / 2] / 1e6,
+            (double) ours[FILE_ROUNDS / 2] / find[FILE_ROUNDS / 2]),
+        "as above, and this client's parse of the answer into a tree (StewardClient)"
+      });
+      table.add(new String[] {
+        "files.list_dir recursive vs find -printf (stat)",
+        String.format(
+            "%.0f / %.0f ms = %.2f×",
+            oursText[FILE_ROUNDS / 2] / 1e6,
+            findStat[FILE_ROUNDS / 2] / 1e6,
+            (double) oursText[FILE_ROUNDS / 2] / findStat[FILE_ROUNDS / 2]),
+        "find printing path, type, size and mtime of every entry"
+      });
       long first = firstTen[0];
       Arrays.sort(firstTen);
-      table.add(new String[] {"files.list_dir recursive, first 10 calls (JIT warming)",
-          String.format("%.0f ms median, %.0f ms first", firstTen[firstTen.length / 2] / 1e6, first / 1e6),
-          "the figures above are after " + FILE_WARMUP + " rounds"});
+      table.add(new String[] {
+        "files.list_dir recursive, first 10 calls (JIT warming)",
+        String.format(
+            "%.0f ms median, %.0f ms first", firstTen[firstTen.length / 2] / 1e6, first / 1e6),
+        "the figures above are after " + FILE_WARMUP + " rounds"
+      });
     }
   }
 
@@ -429,7 +605,8 @@ public final class Bench {
 
   private static int unzip(Path zip, Path into) throws Exception {
     int n = 0;
-    try (java.util.zip.ZipInputStream in = new java.util.zip.ZipInputStream(Files.newInputStream(zip))) {
+    try (java.util.zip.ZipInputStream in =
+        new java.util.zip.ZipInputStream(Files.newInputStream(zip))) {
       for (java.util.zip.ZipEntry e; (e = in.getNextEntry()) != null; ) {
         Path target = into.resolve(e.getName()).normalize();
         if (!target.startsWith(into)) continue;

@@ -28,10 +28,14 @@ final class StartupBench {
   static void run(List<String[]> table, Path tmp) throws Exception {
     Path image = ServiceProcess.repo().resolve("installer/target/image/steward");
     if (!Files.isExecutable(image.resolve("bin/steward-service"))) {
-      throw new IllegalStateException("no app image at " + image + ": ./steward bench builds it with the installer module");
+      throw new IllegalStateException(
+          "no app image at " + image + ": ./steward bench builds it with the installer module");
     }
-    Process dump = new ProcessBuilder(image.resolve("lib/cds-dump.sh").toString()).inheritIO().start();
-    if (!dump.waitFor(180, TimeUnit.SECONDS) || dump.exitValue() != 0) throw new IllegalStateException("cds-dump.sh failed");
+    Process dump = new ProcessBuilder(image.resolve("lib/cds-dump.sh").toString())
+        .inheritIO()
+        .start();
+    if (!dump.waitFor(180, TimeUnit.SECONDS) || dump.exitValue() != 0)
+      throw new IllegalStateException("cds-dump.sh failed");
     Path home = tmp.resolve("startup-home");
     // A first start creates the secrets and the log; the figures are for later starts.
     serviceReady(image, home, "");
@@ -41,11 +45,18 @@ final class StartupBench {
       withCds[i] = serviceReady(image, home, "");
       without[i] = serviceReady(image, home, "-Xshare:off");
     }
-    table.add(new String[] {"service ready from process start, p50", median(withCds) + " ms with CDS / " + median(without) + " ms without",
-        "target ≤ 500 ms"});
+    table.add(new String[] {
+      "service ready from process start, p50",
+      median(withCds) + " ms with CDS / " + median(without) + " ms without",
+      "target ≤ 500 ms"
+    });
 
     if (System.getenv("DISPLAY") == null) {
-      table.add(new String[] {"window shown from process start", "not run", "needs a display (./steward bench uses xvfb-run)"});
+      table.add(new String[] {
+        "window shown from process start",
+        "not run",
+        "needs a display (./steward bench uses xvfb-run)"
+      });
       return;
     }
     Process service = startService(image, home, "");
@@ -59,11 +70,17 @@ final class StartupBench {
         windowPlain[i] = windowShown(image, home, "-Xshare:off", false);
       }
       appRss = lastAppRssKb;
-      table.add(new String[] {"window shown from process start, p50", median(windowCds) + " ms with CDS / " + median(windowPlain) + " ms without",
-          "target ≤ 1,500 ms (aim 1,000)"});
+      table.add(new String[] {
+        "window shown from process start, p50",
+        median(windowCds) + " ms with CDS / " + median(windowPlain) + " ms without",
+        "target ≤ 1,500 ms (aim 1,000)"
+      });
       Thread.sleep(3000);
-      table.add(new String[] {"idle RSS: window / service", appRss / 1024 + " MB / " + rssKb(service.pid()) / 1024 + " MB",
-          "targets ≤ 300 MB / ≤ 150 MB"});
+      table.add(new String[] {
+        "idle RSS: window / service",
+        appRss / 1024 + " MB / " + rssKb(service.pid()) / 1024 + " MB",
+        "targets ≤ 300 MB / ≤ 150 MB"
+      });
     } finally {
       service.destroy();
       service.waitFor(10, TimeUnit.SECONDS);
@@ -72,9 +89,11 @@ final class StartupBench {
 
   private static long lastAppRssKb;
 
-  private static Process startService(Path image, Path home, String javaOptions) throws IOException {
+  private static Process startService(Path image, Path home, String javaOptions)
+      throws IOException {
     Files.deleteIfExists(home.resolve("run/service.json"));
-    ProcessBuilder pb = new ProcessBuilder(image.resolve("bin/steward-service").toString()).redirectErrorStream(true)
+    ProcessBuilder pb = new ProcessBuilder(image.resolve("bin/steward-service").toString())
+        .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD);
     pb.environment().put("STEWARD_HOME", home.toString());
     if (!javaOptions.isEmpty()) pb.environment().put("JAVA_TOOL_OPTIONS", javaOptions);
@@ -101,7 +120,8 @@ final class StartupBench {
         String text = Files.readString(info);
         int at = text.indexOf("\"port\":");
         if (at >= 0) {
-          int port = Integer.parseInt(text.substring(at + 7, text.indexOf(',', at)).trim());
+          int port =
+              Integer.parseInt(text.substring(at + 7, text.indexOf(',', at)).trim());
           try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", port), 200);
             return;
@@ -117,15 +137,21 @@ final class StartupBench {
   }
 
   /** Milliseconds from starting the window's process until it logs that the window is shown. */
-  private static long windowShown(Path image, Path home, String javaOptions, boolean measureRss) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(image.resolve("bin/steward").toString()).redirectErrorStream(true);
+  private static long windowShown(Path image, Path home, String javaOptions, boolean measureRss)
+      throws Exception {
+    ProcessBuilder pb =
+        new ProcessBuilder(image.resolve("bin/steward").toString()).redirectErrorStream(true);
     pb.environment().put("STEWARD_HOME", home.toString());
     pb.environment().put("STEWARD_OLLAMA_URL", "http://127.0.0.1:9");
-    pb.environment().put("JAVA_TOOL_OPTIONS", (javaOptions + " -Dsteward.exit-after-start-ms=" + (measureRss ? 4000 : 300)).trim());
+    pb.environment()
+        .put(
+            "JAVA_TOOL_OPTIONS",
+            (javaOptions + " -Dsteward.exit-after-start-ms=" + (measureRss ? 4000 : 300)).trim());
     long t0 = System.nanoTime();
     Process p = pb.start();
     long shown = -1;
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = out.readLine()) != null) {
         if (shown < 0 && line.startsWith("steward: window shown")) {

@@ -9,7 +9,9 @@ class CallerTest {
 
   @Test
   void a_named_conversation_is_shared_across_connections() {
-    assertEquals(Caller.of(Role.AGENT, "c1", "conv-1").conversation(), Caller.of(Role.AGENT, "c2", "conv-1").conversation());
+    assertEquals(
+        Caller.of(Role.AGENT, "c1", "conv-1").conversation(),
+        Caller.of(Role.AGENT, "c2", "conv-1").conversation());
   }
 
   @Test

@@ -33,14 +33,17 @@ class IdempotencyCacheTest {
     }
     // 4 × 40 > 100: the two oldest went, the two newest are kept
     assertEquals(80, cache.keptBytes());
-    assertSame(IdempotencyCache.FORGOTTEN, cache.claim("k0", entry("t")).result().get());
-    assertSame(IdempotencyCache.FORGOTTEN, cache.claim("k1", entry("t")).result().get());
+    assertSame(
+        IdempotencyCache.FORGOTTEN, cache.claim("k0", entry("t")).result().get());
+    assertSame(
+        IdempotencyCache.FORGOTTEN, cache.claim("k1", entry("t")).result().get());
     assertEquals(result(2), cache.claim("k2", entry("t")).result().get());
     assertEquals(result(3), cache.claim("k3", entry("t")).result().get());
   }
 
   @Test
-  void a_call_still_running_is_never_dropped_and_the_newest_result_is_always_kept() throws Exception {
+  void a_call_still_running_is_never_dropped_and_the_newest_result_is_always_kept()
+      throws Exception {
     IdempotencyCache cache = new IdempotencyCache(100);
     IdempotencyCache.Entry running = entry("t");
     assertNull(cache.claim("running", running));
@@ -52,7 +55,8 @@ class IdempotencyCacheTest {
     cache.done(running, result(2), 10);
     assertEquals(10, cache.keptBytes(), "the big one went for the newer result");
     assertEquals(result(2), cache.claim("running", entry("t")).result().get());
-    assertSame(IdempotencyCache.FORGOTTEN, cache.claim("big", entry("t")).result().get());
+    assertSame(
+        IdempotencyCache.FORGOTTEN, cache.claim("big", entry("t")).result().get());
   }
 
   @Test

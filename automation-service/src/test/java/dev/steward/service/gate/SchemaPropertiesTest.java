@@ -25,8 +25,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class SchemaPropertiesTest {
 
-  private static final ToolRegistry TOOLS = ToolPacks.registry(ToolPacks.load(),
-      new PackContext(() -> { throw new IllegalStateException("no policy here"); }, Path.of("/nonexistent"), Path.of("/nonexistent"), Map.of(),
+  private static final ToolRegistry TOOLS = ToolPacks.registry(
+      ToolPacks.load(),
+      new PackContext(
+          () -> {
+            throw new IllegalStateException("no policy here");
+          },
+          Path.of("/nonexistent"),
+          Path.of("/nonexistent"),
+          Map.of(),
           HostResolver.system()));
   private static final SchemaCheck CHECK = new SchemaCheck(TOOLS);
   private static final List<Tool> ALL = List.copyOf(TOOLS.all());
@@ -42,15 +49,42 @@ class SchemaPropertiesTest {
     try {
       CHECK.check(tool, args);
     } catch (Refusal r) {
-      if (!ToolErrorCodes.VALIDATION_ERROR.equals(r.error().code())) throw new AssertionError("a schema refusal with code " + r.error().code());
-      if (r.error().field() == null) throw new AssertionError("a refusal that names no field: " + r.getMessage());
+      if (!ToolErrorCodes.VALIDATION_ERROR.equals(r.error().code()))
+        throw new AssertionError("a schema refusal with code " + r.error().code());
+      if (r.error().field() == null)
+        throw new AssertionError("a refusal that names no field: " + r.getMessage());
     } catch (RuntimeException e) {
       throw new AssertionError(tool.name() + " threw " + e + " for " + text, e);
     }
   }
 
-  private static final String[] PIECES = {"{", "}", "[", "]", ",", ":", "\"path\"", "\"content\"", "\"url\"", "\"max_results\"", "1e400", "-1",
-      "0", "1.5", "9223372036854775808", "true", "null", "\"x\"", "\"\"", "\"~/a\"", "{}", "[]", "\"\\u0000\"", "\"text\"", "\"title\""};
+  private static final String[] PIECES = {
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\"path\"",
+    "\"content\"",
+    "\"url\"",
+    "\"max_results\"",
+    "1e400",
+    "-1",
+    "0",
+    "1.5",
+    "9223372036854775808",
+    "true",
+    "null",
+    "\"x\"",
+    "\"\"",
+    "\"~/a\"",
+    "{}",
+    "[]",
+    "\"\\u0000\"",
+    "\"text\"",
+    "\"title\""
+  };
 
   @ParameterizedTest
   @ValueSource(longs = {1, 2})

@@ -36,7 +36,14 @@ class ToolRunnerTest {
     private final Duration limit;
 
     Sleeper(long sleepMs, long limitMs) {
-      super(new ToolDefinition("test.sleep", "sleeps", Json.object(), Json.object(), Risk.LOW, Confirmation.NEVER, List.of()));
+      super(new ToolDefinition(
+          "test.sleep",
+          "sleeps",
+          Json.object(),
+          Json.object(),
+          Risk.LOW,
+          Confirmation.NEVER,
+          List.of()));
       this.sleepMs = sleepMs;
       this.limit = Duration.ofMillis(limitMs);
     }
@@ -69,7 +76,8 @@ class ToolRunnerTest {
     long ms = (System.nanoTime() - t0) / 1_000_000;
     assertEquals(ToolErrorCodes.TIMEOUT, f.error().code());
     assertTrue(ms >= 300 && ms < 300 + 5 * ToolRunner.SWEEP_MILLIS, ms + " ms");
-    assertTrue(!Thread.currentThread().isInterrupted(), "the caller's thread is not left interrupted");
+    assertTrue(
+        !Thread.currentThread().isInterrupted(), "the caller's thread is not left interrupted");
   }
 
   @Test
@@ -90,7 +98,8 @@ class ToolRunnerTest {
     });
     t.start();
     while (!runner.cancel("c3")) Thread.sleep(5);
-    assertEquals(ToolErrorCodes.CANCELLED, failure.get(5, TimeUnit.SECONDS).error().code());
+    assertEquals(
+        ToolErrorCodes.CANCELLED, failure.get(5, TimeUnit.SECONDS).error().code());
   }
 
   @Test

@@ -21,7 +21,8 @@ final class Ipv4Spellings {
       String p = parts[i];
       if (p.isEmpty()) return null;
       try {
-        if (p.startsWith("0x") || p.startsWith("0X")) values[i] = p.length() == 2 ? 0 : Long.parseLong(p.substring(2), 16);
+        if (p.startsWith("0x") || p.startsWith("0X"))
+          values[i] = p.length() == 2 ? 0 : Long.parseLong(p.substring(2), 16);
         else if (p.length() > 1 && p.startsWith("0")) values[i] = Long.parseLong(p.substring(1), 8);
         else values[i] = Long.parseLong(p);
       } catch (NumberFormatException e) {
@@ -38,7 +39,9 @@ final class Ipv4Spellings {
     long last = values[values.length - 1];
     if (last >= 1L << (8 * rest)) return null;
     address = address << (8 * rest) | last;
-    byte[] b = {(byte) (address >> 24), (byte) (address >> 16), (byte) (address >> 8), (byte) address};
+    byte[] b = {
+      (byte) (address >> 24), (byte) (address >> 16), (byte) (address >> 8), (byte) address
+    };
     try {
       return InetAddress.getByAddress(b);
     } catch (UnknownHostException e) {

@@ -16,7 +16,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class PathScopeTest {
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
+
   Path base;
   Path docs;
   Path own;
@@ -30,19 +32,31 @@ class PathScopeTest {
     Files.createDirectories(base.resolve("home/ro"));
     own = Files.createDirectories(base.resolve("home/Docs/steward-home"));
     scope = PathScope.of(
-        List.of(new PolicyDocument.PathRoot("~/Docs", "read_write"), new PolicyDocument.PathRoot("~/ro", "read")),
-        List.of(own), base.resolve("home"));
+        List.of(
+            new PolicyDocument.PathRoot("~/Docs", "read_write"),
+            new PolicyDocument.PathRoot("~/ro", "read")),
+        List.of(own),
+        base.resolve("home"));
   }
 
   @Test
   void tilde_and_relative_paths_resolve_into_the_first_root() throws Exception {
-    assertEquals(docs.resolve("a.txt"), scope.resolve("~/Docs/a.txt", Access.WRITE).real());
+    assertEquals(
+        docs.resolve("a.txt"), scope.resolve("~/Docs/a.txt", Access.WRITE).real());
     assertEquals(docs.resolve("b/c.txt"), scope.resolve("b/c.txt", Access.WRITE).real());
     assertEquals(docs, scope.resolve(".", Access.READ).real());
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"~/Docs-private/x", "~/Docs-private", "~/Docs/../Docs-private/x", "../Docs-private/x", "/etc/passwd", "~/x"})
+  @ValueSource(
+      strings = {
+        "~/Docs-private/x",
+        "~/Docs-private",
+        "~/Docs/../Docs-private/x",
+        "../Docs-private/x",
+        "/etc/passwd",
+        "~/x"
+      })
   void a_sibling_with_the_same_prefix_or_anything_outside_is_denied(String path) {
     assertThrows(ScopeDenied.class, () -> scope.resolve(path, Access.READ));
   }
@@ -59,7 +73,8 @@ class PathScopeTest {
     Files.createSymbolicLink(docs.resolve("out"), base.resolve("home/Docs-private"));
     Files.createSymbolicLink(docs.resolve("in"), docs.resolve("sub"));
     assertThrows(ScopeDenied.class, () -> scope.resolve("out/x.txt", Access.READ));
-    assertEquals(docs.resolve("sub/x.txt"), scope.resolve("in/x.txt", Access.READ).real());
+    assertEquals(
+        docs.resolve("sub/x.txt"), scope.resolve("in/x.txt", Access.READ).real());
   }
 
   @Test
@@ -71,7 +86,16 @@ class PathScopeTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {".ssh/id_rsa", "a/.gnupg/x", ".SSH/x", ".ssh./x", ".config/chromium/Default", "Library/Keychains/login", "steward-home/config/ui.secret"})
+  @ValueSource(
+      strings = {
+        ".ssh/id_rsa",
+        "a/.gnupg/x",
+        ".SSH/x",
+        ".ssh./x",
+        ".config/chromium/Default",
+        "Library/Keychains/login",
+        "steward-home/config/ui.secret"
+      })
   void always_denied_places_are_denied_inside_a_root(String path) {
     assertThrows(ScopeDenied.class, () -> scope.resolve(path, Access.READ));
   }
@@ -93,8 +117,11 @@ class PathScopeTest {
   void the_deepest_matching_root_decides_access() throws Exception {
     Files.createDirectories(docs.resolve("frozen"));
     PathScope nested = PathScope.of(
-        List.of(new PolicyDocument.PathRoot("~/Docs", "read_write"), new PolicyDocument.PathRoot("~/Docs/frozen", "read")),
-        List.of(), base.resolve("home"));
+        List.of(
+            new PolicyDocument.PathRoot("~/Docs", "read_write"),
+            new PolicyDocument.PathRoot("~/Docs/frozen", "read")),
+        List.of(),
+        base.resolve("home"));
     assertThrows(ScopeDenied.class, () -> nested.resolve("frozen/x", Access.WRITE));
     assertEquals(docs.resolve("y"), nested.resolve("y", Access.WRITE).real());
   }
@@ -108,17 +135,30 @@ class PathScopeTest {
       StringBuilder b = new StringBuilder();
       if (random.nextInt(3) > 0) {
         String last = lasts.get(random.nextInt(lasts.size()));
-        for (char c : last.toCharArray()) b.append(random.nextBoolean() ? Character.toUpperCase(c) : c);
+        for (char c : last.toCharArray())
+          b.append(random.nextBoolean() ? Character.toUpperCase(c) : c);
       }
       int extra = random.nextInt(4);
       for (int k = 0; k < extra; k++) {
         char c = odd.charAt(random.nextInt(odd.length()));
-        if (random.nextBoolean()) b.append(c); else b.insert(0, c);
+        if (random.nextBoolean()) b.append(c);
+        else b.insert(0, c);
       }
       String name = b.toString();
-      assertEquals(PathScope.isLastNameFolded(name), PathScope.isLastName(name), () -> "\"" + name + "\"");
+      assertEquals(
+          PathScope.isLastNameFolded(name), PathScope.isLastName(name), () -> "\"" + name + "\"");
     }
-    for (String name : List.of(".SSH", ".ssh.", ".ssh . ", "..", "...", ". ", "Keychains", "keychain", "\uff0e\uff53\uff53\uff48", "ssh")) {
+    for (String name : List.of(
+        ".SSH",
+        ".ssh.",
+        ".ssh . ",
+        "..",
+        "...",
+        ". ",
+        "Keychains",
+        "keychain",
+        "\uff0e\uff53\uff53\uff48",
+        "ssh")) {
       assertEquals(PathScope.isLastNameFolded(name), PathScope.isLastName(name), name);
     }
     assertTrue(PathScope.isLastName(".SSH."));
@@ -127,9 +167,28 @@ class PathScopeTest {
   /** A walk carries the rule down folder by folder; it must hide exactly what asking afresh hides. */
   @Test
   void the_rule_carried_down_a_walk_hides_what_asking_afresh_hides() {
-    String[] names = {"a.txt", "steward-home", ".ssh", ".SSH", "keyrings", "share", "chromium", "Google", "Chrome", "user data", "id_rsa"};
-    Path[] walk = {docs, docs.resolve(".local"), docs.resolve(".local/share"), docs.resolve(".config"), docs.resolve("AppData/Local/Google"),
-        docs.resolve("AppData/Local/Google/Chrome"), docs.resolve("plain/steward-home-not")};
+    String[] names = {
+      "a.txt",
+      "steward-home",
+      ".ssh",
+      ".SSH",
+      "keyrings",
+      "share",
+      "chromium",
+      "Google",
+      "Chrome",
+      "user data",
+      "id_rsa"
+    };
+    Path[] walk = {
+      docs,
+      docs.resolve(".local"),
+      docs.resolve(".local/share"),
+      docs.resolve(".config"),
+      docs.resolve("AppData/Local/Google"),
+      docs.resolve("AppData/Local/Google/Chrome"),
+      docs.resolve("plain/steward-home-not")
+    };
     for (Path folder : walk) {
       PathScope.Children carried = scope.children(docs);
       for (Path step = docs; !step.equals(folder); ) {

@@ -40,8 +40,11 @@ class ScopePropertiesTest {
         Files.createSymbolicLink(root.resolve("link-in"), root.resolve("a"));
         Files.createSymbolicLink(root.resolve("link-own"), own);
         PathScope scope = PathScope.of(
-            List.of(new PolicyDocument.PathRoot(root.toString(), "read_write"), new PolicyDocument.PathRoot(ro.toString(), "read")),
-            List.of(own), root);
+            List.of(
+                new PolicyDocument.PathRoot(root.toString(), "read_write"),
+                new PolicyDocument.PathRoot(ro.toString(), "read")),
+            List.of(own),
+            root);
         return new Fixture(base, root, ro, outside, own, scope);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
@@ -49,8 +52,35 @@ class ScopePropertiesTest {
     }
   }
 
-  private static final String[] PIECES = {"..", ".", "a", "A", ".ssh", ".SSH", "link-out", "link-in", "link-own", "steward", "STEWARD",
-      "config", "Config", ".config", "google-chrome", "outside", "root", "ro", "x.txt", "", "~", "\\", "C:", "é", ".ssh.", ".ssh ", "b\u0000"};
+  private static final String[] PIECES = {
+    "..",
+    ".",
+    "a",
+    "A",
+    ".ssh",
+    ".SSH",
+    "link-out",
+    "link-in",
+    "link-own",
+    "steward",
+    "STEWARD",
+    "config",
+    "Config",
+    ".config",
+    "google-chrome",
+    "outside",
+    "root",
+    "ro",
+    "x.txt",
+    "",
+    "~",
+    "\\",
+    "C:",
+    "é",
+    ".ssh.",
+    ".ssh ",
+    "b\u0000"
+  };
 
   static String path(IntUnaryOperator pick) {
     StringBuilder b = new StringBuilder();
@@ -78,25 +108,37 @@ class ScopePropertiesTest {
       throw new AssertionError("resolve threw " + e + " for " + requested, e);
     }
     Path real = p.real();
-    if (!real.isAbsolute() || !real.normalize().equals(real)) throw new AssertionError("not a normal absolute path: " + real);
+    if (!real.isAbsolute() || !real.normalize().equals(real))
+      throw new AssertionError("not a normal absolute path: " + real);
     boolean inRoot = real.startsWith(F.root()) || real.startsWith(F.ro());
     if (!inRoot) throw new AssertionError(requested + " resolved outside the roots: " + real);
-    if (access != Access.READ && !real.startsWith(F.root())) throw new AssertionError(requested + " writes into a read-only root: " + real);
+    if (access != Access.READ && !real.startsWith(F.root()))
+      throw new AssertionError(requested + " writes into a read-only root: " + real);
     if (foldedStartsWith(real, F.own())) {
-      throw new AssertionError(dev.steward.protocol.json.Json.write(requested) + " reached Steward's own folder: " + dev.steward.protocol.json.Json.write(real.toString()));
+      throw new AssertionError(
+          dev.steward.protocol.json.Json.write(requested) + " reached Steward's own folder: "
+              + dev.steward.protocol.json.Json.write(real.toString()));
     }
     String previous = "";
     for (Path part : real) {
       String name = part.toString().toLowerCase(Locale.ROOT).replaceAll("[. ]+$", "");
-      if (name.equals(".ssh")) throw new AssertionError(requested + " reached a refused folder: " + real);
-      if (previous.equals(".config") && name.equals("google-chrome")) throw new AssertionError(requested + " reached a browser profile: " + real);
+      if (name.equals(".ssh"))
+        throw new AssertionError(requested + " reached a refused folder: " + real);
+      if (previous.equals(".config") && name.equals("google-chrome"))
+        throw new AssertionError(requested + " reached a browser profile: " + real);
       previous = name;
     }
     // The fixture's root is also the user's home, where .config lives.
-    boolean homeConfig = real.getFileName() != null && F.root().equals(real.getParent())
-        && real.getFileName().toString().toLowerCase(Locale.ROOT).replaceAll("[. ]+$", "").equals(".config");
+    boolean homeConfig = real.getFileName() != null
+        && F.root().equals(real.getParent())
+        && real.getFileName()
+            .toString()
+            .toLowerCase(Locale.ROOT)
+            .replaceAll("[. ]+$", "")
+            .equals(".config");
     if (access == Access.REMOVE && (F.own().startsWith(real) || homeConfig)) {
-      throw new AssertionError(requested + " may be removed though it holds a refused place: " + real);
+      throw new AssertionError(
+          requested + " may be removed though it holds a refused place: " + real);
     }
   }
 
@@ -111,14 +153,58 @@ class ScopePropertiesTest {
     return true;
   }
 
-  private static final String[] URL_PIECES = {"http://", "https://", "file:", "javascript:", "HTTP://", "ftp://", "user@", "u:p@", "127.0.0.1",
-      "127.1", "0x7f.1", "0x7f000001", "2130706433", "017700000001", "0177.0.0.1", "[::1]", "[::ffff:127.0.0.1]", "[0:0:0:0:0:0:0:1]", "10.0.0.1",
-      "169.254.169.254", "192.168.1.1", "172.16.0.1", "0.0.0.0", "0", "localhost", "LOCALHOST", "a.localhost", "example.org", "xn--n3h.com",
-      "b\u00fccher.de", ":80", ":8080", "/", "/path", "?q=1", "#x", "%2e", "@", ".", "\\", "\t", " ", "%00", "[fd00::1]", "100.64.0.1"};
+  private static final String[] URL_PIECES = {
+    "http://",
+    "https://",
+    "file:",
+    "javascript:",
+    "HTTP://",
+    "ftp://",
+    "user@",
+    "u:p@",
+    "127.0.0.1",
+    "127.1",
+    "0x7f.1",
+    "0x7f000001",
+    "2130706433",
+    "017700000001",
+    "0177.0.0.1",
+    "[::1]",
+    "[::ffff:127.0.0.1]",
+    "[0:0:0:0:0:0:0:1]",
+    "10.0.0.1",
+    "169.254.169.254",
+    "192.168.1.1",
+    "172.16.0.1",
+    "0.0.0.0",
+    "0",
+    "localhost",
+    "LOCALHOST",
+    "a.localhost",
+    "example.org",
+    "xn--n3h.com",
+    "b\u00fccher.de",
+    ":80",
+    ":8080",
+    "/",
+    "/path",
+    "?q=1",
+    "#x",
+    "%2e",
+    "@",
+    ".",
+    "\\",
+    "\t",
+    " ",
+    "%00",
+    "[fd00::1]",
+    "100.64.0.1"
+  };
 
   static String url(IntUnaryOperator pick) {
     StringBuilder b = new StringBuilder();
-    for (int n = pick.applyAsInt(6) + 1; n > 0; n--) b.append(URL_PIECES[pick.applyAsInt(URL_PIECES.length)]);
+    for (int n = pick.applyAsInt(6) + 1; n > 0; n--)
+      b.append(URL_PIECES[pick.applyAsInt(URL_PIECES.length)]);
     return b.toString();
   }
 
@@ -133,15 +219,19 @@ class ScopePropertiesTest {
       throw new AssertionError("the check threw " + e + " for " + url, e);
     }
     String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!scheme.equals("http") && !scheme.equals("https")) throw new AssertionError("scheme " + scheme + " passed: " + url);
+    if (!scheme.equals("http") && !scheme.equals("https"))
+      throw new AssertionError("scheme " + scheme + " passed: " + url);
     if (uri.getRawUserInfo() != null) throw new AssertionError("a user name passed: " + url);
     String host = HostScope.asciiHost(uri);
-    if (host.equals("localhost") || host.endsWith(".localhost")) throw new AssertionError("localhost passed: " + url);
+    if (host.equals("localhost") || host.endsWith(".localhost"))
+      throw new AssertionError("localhost passed: " + url);
     java.net.InetAddress a = Ipv4Spellings.address(host);
-    if (a != null && HostScope.isPrivate(a)) throw new AssertionError("a private address spelled " + host + " passed: " + url);
+    if (a != null && HostScope.isPrivate(a))
+      throw new AssertionError("a private address spelled " + host + " passed: " + url);
     if (host.contains(":")) {
       try {
-        if (HostScope.isPrivate(java.net.InetAddress.getByName(host))) throw new AssertionError("a private IPv6 address passed: " + url);
+        if (HostScope.isPrivate(java.net.InetAddress.getByName(host)))
+          throw new AssertionError("a private IPv6 address passed: " + url);
       } catch (java.net.UnknownHostException e) {
         throw new AssertionError("an unreadable IPv6 host passed: " + url);
       }
@@ -167,12 +257,17 @@ class ScopePropertiesTest {
 
   @FuzzTest(maxDuration = "10m")
   void fuzz_path_scope(FuzzedDataProvider data) {
-    String p = data.consumeBoolean() ? path(bound -> data.consumeInt(0, bound - 1)) : data.consumeRemainingAsString();
+    String p = data.consumeBoolean()
+        ? path(bound -> data.consumeInt(0, bound - 1))
+        : data.consumeRemainingAsString();
     for (Access access : Access.values()) resolvedPathsStayInside(p, access);
   }
 
   @FuzzTest(maxDuration = "10m")
   void fuzz_url_check(FuzzedDataProvider data) {
-    passedUrlsAreSafe(data.consumeBoolean() ? url(bound -> data.consumeInt(0, bound - 1)) : data.consumeRemainingAsString());
+    passedUrlsAreSafe(
+        data.consumeBoolean()
+            ? url(bound -> data.consumeInt(0, bound - 1))
+            : data.consumeRemainingAsString());
   }
 }

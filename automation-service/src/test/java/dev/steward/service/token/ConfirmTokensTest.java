@@ -19,10 +19,21 @@ class ConfirmTokensTest {
 
   final MutableClock clock = new MutableClock();
   final ConfirmTokens tokens = new ConfirmTokens(new byte[32], clock, new MemoryTokenRecords());
-  final ConfirmTokens.CallCheck call = new ConfirmTokens.CallCheck("t1", "files.write_text", "h1", Risk.MEDIUM, List.of());
+  final ConfirmTokens.CallCheck call =
+      new ConfirmTokens.CallCheck("t1", "files.write_text", "h1", Risk.MEDIUM, List.of());
 
   private String exact(Duration ttl, Risk risk) {
-    return tokens.mint("t1", List.of(new TokenRecord.Call("files.write_text", "h1")), List.of(), List.of(), false, ttl, risk, 0).token();
+    return tokens
+        .mint(
+            "t1",
+            List.of(new TokenRecord.Call("files.write_text", "h1")),
+            List.of(),
+            List.of(),
+            false,
+            ttl,
+            risk,
+            0)
+        .token();
   }
 
   private String code(String token, ConfirmTokens.CallCheck c) {
@@ -37,11 +48,17 @@ class ConfirmTokensTest {
     byte[] mac = new byte[32];
     for (int i = 0; i < 100_000; i++) {
       random.nextBytes(mac);
-      String forged = "st1." + (i % 2 == 0 ? id : Base64.getUrlEncoder().withoutPadding().encodeToString(new byte[] {(byte) i, (byte) (i >> 8)}))
+      String forged = "st1."
+          + (i % 2 == 0
+              ? id
+              : Base64.getUrlEncoder()
+                  .withoutPadding()
+                  .encodeToString(new byte[] {(byte) i, (byte) (i >> 8)}))
           + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(mac);
       assertEquals(ToolErrorCodes.TOKEN_INVALID, code(forged, call));
     }
-    assertEquals(tokens.consume(real, call).length(), 22, "the real token still works after the attempts");
+    assertEquals(
+        tokens.consume(real, call).length(), 22, "the real token still works after the attempts");
   }
 
   @Test
@@ -58,41 +75,105 @@ class ConfirmTokensTest {
   void high_risk_tokens_live_at_most_sixty_seconds() throws Exception {
     String t = exact(Duration.ofMinutes(10), Risk.HIGH);
     clock.advance(Duration.ofSeconds(61));
-    assertEquals(ToolErrorCodes.TOKEN_EXPIRED, code(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "h1", Risk.HIGH, List.of())));
+    assertEquals(
+        ToolErrorCodes.TOKEN_EXPIRED,
+        code(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "h1", Risk.HIGH, List.of())));
   }
 
   @Test
   void wrong_trace_tool_or_arguments_are_mismatches() {
     String t = exact(Duration.ofMinutes(1), Risk.MEDIUM);
-    assertEquals(ToolErrorCodes.TOKEN_MISMATCH, code(t, new ConfirmTokens.CallCheck("t2", "files.write_text", "h1", Risk.MEDIUM, List.of())));
-    assertEquals(ToolErrorCodes.TOKEN_MISMATCH, code(t, new ConfirmTokens.CallCheck("t1", "files.ensure_dir", "h1", Risk.MEDIUM, List.of())));
-    assertEquals(ToolErrorCodes.TOKEN_MISMATCH, code(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "h2", Risk.MEDIUM, List.of())));
+    assertEquals(
+        ToolErrorCodes.TOKEN_MISMATCH,
+        code(
+            t,
+            new ConfirmTokens.CallCheck("t2", "files.write_text", "h1", Risk.MEDIUM, List.of())));
+    assertEquals(
+        ToolErrorCodes.TOKEN_MISMATCH,
+        code(
+            t,
+            new ConfirmTokens.CallCheck("t1", "files.ensure_dir", "h1", Risk.MEDIUM, List.of())));
+    assertEquals(
+        ToolErrorCodes.TOKEN_MISMATCH,
+        code(
+            t,
+            new ConfirmTokens.CallCheck("t1", "files.write_text", "h2", Risk.MEDIUM, List.of())));
   }
 
   @Test
-  void a_scoped_token_never_covers_a_high_risk_call_and_checks_paths_by_component() throws Exception {
-    String t = tokens.mint("t1", List.of(), List.of("files.write_text"), List.of(Path.of("/home/u/Notes")), true, Duration.ofMinutes(1), Risk.MEDIUM, 0).token();
-    tokens.consume(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "x", Risk.MEDIUM, List.of(Path.of("/home/u/Notes/a.txt"))));
-    tokens.consume(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "y", Risk.MEDIUM, List.of(Path.of("/home/u/Notes/b.txt"))));
-    assertEquals(ToolErrorCodes.TOKEN_MISMATCH,
-        code(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "z", Risk.MEDIUM, List.of(Path.of("/home/u/Notes-old/a.txt")))));
-    assertEquals(ToolErrorCodes.TOKEN_MISMATCH,
-        code(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "z", Risk.HIGH, List.of(Path.of("/home/u/Notes/a.txt")))));
+  void a_scoped_token_never_covers_a_high_risk_call_and_checks_paths_by_component()
+      throws Exception {
+    String t = tokens
+        .mint(
+            "t1",
+            List.of(),
+            List.of("files.write_text"),
+            List.of(Path.of("/home/u/Notes")),
+            true,
+            Duration.ofMinutes(1),
+            Risk.MEDIUM,
+            0)
+        .token();
+    tokens.consume(
+        t,
+        new ConfirmTokens.CallCheck(
+            "t1", "files.write_text", "x", Risk.MEDIUM, List.of(Path.of("/home/u/Notes/a.txt"))));
+    tokens.consume(
+        t,
+        new ConfirmTokens.CallCheck(
+            "t1", "files.write_text", "y", Risk.MEDIUM, List.of(Path.of("/home/u/Notes/b.txt"))));
+    assertEquals(
+        ToolErrorCodes.TOKEN_MISMATCH,
+        code(
+            t,
+            new ConfirmTokens.CallCheck(
+                "t1",
+                "files.write_text",
+                "z",
+                Risk.MEDIUM,
+                List.of(Path.of("/home/u/Notes-old/a.txt")))));
+    assertEquals(
+        ToolErrorCodes.TOKEN_MISMATCH,
+        code(
+            t,
+            new ConfirmTokens.CallCheck(
+                "t1",
+                "files.write_text",
+                "z",
+                Risk.HIGH,
+                List.of(Path.of("/home/u/Notes/a.txt")))));
   }
 
   @Test
   void an_exact_token_for_several_calls_covers_each_once() throws Exception {
-    String t = tokens.mint("t1", List.of(new TokenRecord.Call("files.write_text", "a"), new TokenRecord.Call("files.write_text", "b")),
-        List.of(), List.of(), false, Duration.ofMinutes(1), Risk.MEDIUM, 0).token();
-    tokens.consume(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "b", Risk.MEDIUM, List.of()));
-    tokens.consume(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "a", Risk.MEDIUM, List.of()));
-    assertEquals(ToolErrorCodes.TOKEN_USED, code(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "a", Risk.MEDIUM, List.of())));
+    String t = tokens
+        .mint(
+            "t1",
+            List.of(
+                new TokenRecord.Call("files.write_text", "a"),
+                new TokenRecord.Call("files.write_text", "b")),
+            List.of(),
+            List.of(),
+            false,
+            Duration.ofMinutes(1),
+            Risk.MEDIUM,
+            0)
+        .token();
+    tokens.consume(
+        t, new ConfirmTokens.CallCheck("t1", "files.write_text", "b", Risk.MEDIUM, List.of()));
+    tokens.consume(
+        t, new ConfirmTokens.CallCheck("t1", "files.write_text", "a", Risk.MEDIUM, List.of()));
+    assertEquals(
+        ToolErrorCodes.TOKEN_USED,
+        code(
+            t, new ConfirmTokens.CallCheck("t1", "files.write_text", "a", Risk.MEDIUM, List.of())));
     assertTrue(t.startsWith("st1."));
   }
 
   /** Token records kept in memory: the rules of tokens alone, without a database. */
   static final class MemoryTokenRecords implements TokenRecords {
-    private final java.util.Map<String, String> records = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<String, String> records =
+        new java.util.concurrent.ConcurrentHashMap<>();
 
     @Override
     public void save(String tokenId, String record, long expiresAtMicros) {

@@ -33,7 +33,10 @@ class TokenRestartIT {
   }
 
   private String grant(String trace, JsonNode a) {
-    return t.client(Role.UI).grant(new Grant.Params(trace, List.of(new Grant.Call("files.write_text", a)), null, null, 120, null)).confirmToken();
+    return t.client(Role.UI)
+        .grant(new Grant.Params(
+            trace, List.of(new Grant.Call("files.write_text", a)), null, null, 120, null))
+        .confirmToken();
   }
 
   @Test
@@ -42,7 +45,8 @@ class TokenRestartIT {
     JsonNode a = args("path", "f.txt", "content", "new");
     String token = grant(trace, a);
     t.restart();
-    var r = t.client(Role.AGENT).execute(new Execute.Params(trace, TestService.id(), "files.write_text", a, token, null));
+    var r = t.client(Role.AGENT)
+        .execute(new Execute.Params(trace, TestService.id(), "files.write_text", a, token, null));
     assertTrue(r.ok(), String.valueOf(r.error()));
     assertEquals("new", Files.readString(t.root.resolve("f.txt")));
   }
@@ -52,10 +56,13 @@ class TokenRestartIT {
     String trace = TestService.id();
     JsonNode a = args("path", "f.txt", "content", "new");
     String token = grant(trace, a);
-    assertTrue(t.client(Role.AGENT).execute(new Execute.Params(trace, TestService.id(), "files.write_text", a, token, null)).ok());
+    assertTrue(t.client(Role.AGENT)
+        .execute(new Execute.Params(trace, TestService.id(), "files.write_text", a, token, null))
+        .ok());
     t.restart();
     Files.writeString(t.root.resolve("f.txt"), "old");
-    var r = t.client(Role.AGENT).execute(new Execute.Params(trace, TestService.id(), "files.write_text", a, token, null));
+    var r = t.client(Role.AGENT)
+        .execute(new Execute.Params(trace, TestService.id(), "files.write_text", a, token, null));
     assertEquals(ToolErrorCodes.TOKEN_USED, r.error().code());
     assertEquals("old", Files.readString(t.root.resolve("f.txt")));
   }

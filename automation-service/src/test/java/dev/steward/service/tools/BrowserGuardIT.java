@@ -47,10 +47,15 @@ class BrowserGuardIT {
 
   @BeforeAll
   static void start() throws Exception {
-    Process p = new ProcessBuilder("ip", "addr", "add", PUBLIC + "/32", "dev", "lo").redirectErrorStream(true).start();
+    Process p = new ProcessBuilder("ip", "addr", "add", PUBLIC + "/32", "dev", "lo")
+        .redirectErrorStream(true)
+        .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor() == 0 || out.contains("File exists"),
-        "this test adds " + PUBLIC + " to the loopback interface and needs root for it (CI runs ./steward test as root): " + out);
+    assertTrue(
+        p.waitFor() == 0 || out.contains("File exists"),
+        "this test adds " + PUBLIC
+            + " to the loopback interface and needs root for it (CI runs ./steward test as root): "
+            + out);
     site = HttpServer.create(new InetSocketAddress(InetAddress.getByName(PUBLIC), 0), 0);
     site.setExecutor(Executors.newCachedThreadPool());
     site.createContext("/", BrowserGuardIT::serveSite);
@@ -61,7 +66,8 @@ class BrowserGuardIT {
       respond(ex, 200, "the inside", "text/plain");
     });
     inside.start();
-    t = TestService.start(p2 -> p2.withHosts(new PolicyDocument.Hosts(List.of(PUBLIC, "rebind.example"), false)));
+    t = TestService.start(
+        p2 -> p2.withHosts(new PolicyDocument.Hosts(List.of(PUBLIC, "rebind.example"), false)));
     agent = t.client(Role.AGENT);
   }
 
@@ -85,23 +91,39 @@ class BrowserGuardIT {
   private static void serveSite(HttpExchange ex) throws IOException {
     String ws = "ws://127.0.0.1:" + inside.getAddress().getPort() + "/socket";
     switch (ex.getRequestURI().getPath()) {
-      case "/form" -> respond(ex, 200, "<title>Form</title><body>sending<form id=f method=post action=/post><input name=a value=1></form>"
-          + "<script>document.getElementById('f').submit()</script></body>", "text/html");
+      case "/form" ->
+        respond(
+            ex,
+            200,
+            "<title>Form</title><body>sending<form id=f method=post action=/post><input name=a value=1></form>"
+                + "<script>document.getElementById('f').submit()</script></body>",
+            "text/html");
       case "/post" -> {
         ex.getRequestBody().readAllBytes();
         ex.getResponseHeaders().add("Location", insideUrl("/admin"));
         respond(ex, 307, "", "text/plain");
       }
-      case "/ws" -> respond(ex, 200, "<title>Socket</title><body>socket<script>var s = new WebSocket('" + ws
-          + "'); s.onerror = () => document.body.append(' closed');</script></body>", "text/html");
-      case "/page" -> respond(ex, 200, "<title>Rebind</title><body>the public page<script>setTimeout(() => fetch('/secret').then(r => r.text())"
-          + ".then(t => document.body.append(' ' + t)), 50)</script></body>", "text/html");
+      case "/ws" ->
+        respond(
+            ex,
+            200,
+            "<title>Socket</title><body>socket<script>var s = new WebSocket('" + ws
+                + "'); s.onerror = () => document.body.append(' closed');</script></body>",
+            "text/html");
+      case "/page" ->
+        respond(
+            ex,
+            200,
+            "<title>Rebind</title><body>the public page<script>setTimeout(() => fetch('/secret').then(r => r.text())"
+                + ".then(t => document.body.append(' ' + t)), 50)</script></body>",
+            "text/html");
       case "/secret" -> respond(ex, 200, "public-answer", "text/plain");
       default -> respond(ex, 404, "no", "text/plain");
     }
   }
 
-  private static void respond(HttpExchange ex, int status, String body, String type) throws IOException {
+  private static void respond(HttpExchange ex, int status, String body, String type)
+      throws IOException {
     byte[] b = body.getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().add("Content-Type", type + "; charset=utf-8");
     ex.sendResponseHeaders(status, b.length == 0 ? -1 : b.length);
@@ -116,7 +138,8 @@ class BrowserGuardIT {
 
   @Test
   void a_form_post_redirected_inside_the_network_is_stopped() throws Exception {
-    ToolResult r = exec(agent, id(), "browser.open_url", args("url", site("/form"), "timeout_s", 10), null);
+    ToolResult r =
+        exec(agent, id(), "browser.open_url", args("url", site("/form"), "timeout_s", 10), null);
     Thread.sleep(300);
     assertEquals(List.of(), insideHits, "the browser followed a post's redirect to 127.0.0.1");
     String said = r.ok() ? r.value().path("blocked").toString() : r.error().message();
@@ -125,29 +148,43 @@ class BrowserGuardIT {
 
   @Test
   void a_page_cannot_open_a_websocket_inside_the_network() throws Exception {
-    ToolResult r = exec(agent, id(), "browser.open_url", args("url", site("/ws"), "timeout_s", 10), null);
+    ToolResult r =
+        exec(agent, id(), "browser.open_url", args("url", site("/ws"), "timeout_s", 10), null);
     assertTrue(r.ok(), String.valueOf(r.error()));
     Thread.sleep(500);
     assertEquals(List.of(), insideHits, "the page's WebSocket reached 127.0.0.1");
-    assertTrue(r.value().path("blocked").toString().contains("127.0.0.1"), r.value().toString());
+    assertTrue(
+        r.value().path("blocked").toString().contains("127.0.0.1"), r.value().toString());
   }
 
   @Test
-  void a_name_is_looked_up_once_a_visit_and_the_browser_goes_only_where_it_was_checked() throws Exception {
+  void a_name_is_looked_up_once_a_visit_and_the_browser_goes_only_where_it_was_checked()
+      throws Exception {
     // A name that answers a public address first and then one inside the network (DNS
     // rebinding). The browser resolves nothing itself: the page loads only through the guard's
     // lookup (the system cannot resolve rebind.example at all), and every later connection of
     // the visit goes to the address that was checked.
     AtomicInteger asked = new AtomicInteger();
-    t.names.put("rebind.example",
-        () -> new InetAddress[] {loopbackOr(asked.incrementAndGet() <= 2 ? PUBLIC : "127.0.0.1")});
-    ToolResult r = exec(agent, id(), "browser.open_url",
-        args("url", "http://rebind.example:" + site.getAddress().getPort() + "/page", "timeout_s", 10), null);
+    t.names.put("rebind.example", () ->
+        new InetAddress[] {loopbackOr(asked.incrementAndGet() <= 2 ? PUBLIC : "127.0.0.1")});
+    ToolResult r = exec(
+        agent,
+        id(),
+        "browser.open_url",
+        args(
+            "url",
+            "http://rebind.example:" + site.getAddress().getPort() + "/page",
+            "timeout_s",
+            10),
+        null);
     assertTrue(r.ok(), String.valueOf(r.error()));
     Thread.sleep(300);
-    assertTrue(r.value().path("text").asText().contains("the public page"), r.value().toString());
+    assertTrue(
+        r.value().path("text").asText().contains("the public page"), r.value().toString());
     assertEquals(List.of(), insideHits);
-    assertFalse(t.lookups.stream().filter("rebind.example"::equals).count() > 2, "looked up once by the gate, once for the visit: " + t.lookups);
+    assertFalse(
+        t.lookups.stream().filter("rebind.example"::equals).count() > 2,
+        "looked up once by the gate, once for the visit: " + t.lookups);
   }
 
   private static InetAddress loopbackOr(String literal) {

@@ -28,7 +28,13 @@ class BrowserPrivateHostsIT {
 
   @BeforeEach
   void start() {
-    t = TestService.start(p -> new PolicyDocument(p.paths(), p.apps(), new PolicyDocument.Hosts(List.of("127.0.0.1", "localhost"), false), p.grants(), p.overrides(), p.confirmUnder()));
+    t = TestService.start(p -> new PolicyDocument(
+        p.paths(),
+        p.apps(),
+        new PolicyDocument.Hosts(List.of("127.0.0.1", "localhost"), false),
+        p.grants(),
+        p.overrides(),
+        p.confirmUnder()));
     agent = t.client(Role.AGENT);
   }
 
@@ -38,9 +44,25 @@ class BrowserPrivateHostsIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"http://127.0.0.1/", "http://127.1.2.3:8080/x", "http://[::1]/", "http://10.0.0.1/", "http://192.168.1.1/admin",
-      "http://172.16.0.1/", "http://169.254.169.254/latest/meta-data/", "http://localhost/", "http://a.localhost/", "http://[fd00::1]/",
-      "http://0.0.0.0/", "http://100.64.0.1/", "http://0177.0.0.1/", "http://0x7f.1/", "http://2130706433/", "http://127.0.0.1./"})
+  @ValueSource(
+      strings = {
+        "http://127.0.0.1/",
+        "http://127.1.2.3:8080/x",
+        "http://[::1]/",
+        "http://10.0.0.1/",
+        "http://192.168.1.1/admin",
+        "http://172.16.0.1/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://localhost/",
+        "http://a.localhost/",
+        "http://[fd00::1]/",
+        "http://0.0.0.0/",
+        "http://100.64.0.1/",
+        "http://0177.0.0.1/",
+        "http://0x7f.1/",
+        "http://2130706433/",
+        "http://127.0.0.1./"
+      })
   void private_addresses_are_refused_even_when_listed(String url) {
     ToolResult r = exec(agent, id(), "browser.open_url", args("url", url), null);
     assertEquals(ToolErrorCodes.SCOPE_DENIED, r.errorCode(), url);
@@ -50,12 +72,20 @@ class BrowserPrivateHostsIT {
   void a_name_that_resolves_to_a_private_address_is_refused_after_dns() throws Exception {
     String name = InetAddress.getLocalHost().getHostName();
     InetAddress[] addresses = InetAddress.getAllByName(name);
-    assertTrue(java.util.Arrays.stream(addresses).anyMatch(a -> a.isLoopbackAddress() || a.isSiteLocalAddress()),
-        "this test needs the machine's own name to resolve to a private address: " + name + " → " + java.util.Arrays.toString(addresses));
-    // The name is not on the list: nothing is looked up until the user approves; then it is refused.
-    assertEquals(ToolErrorCodes.TOKEN_MISSING, exec(agent, id(), "browser.open_url", args("url", "http://" + name + "/"), null).errorCode());
+    assertTrue(
+        java.util.Arrays.stream(addresses)
+            .anyMatch(a -> a.isLoopbackAddress() || a.isSiteLocalAddress()),
+        "this test needs the machine's own name to resolve to a private address: " + name + " → "
+            + java.util.Arrays.toString(addresses));
+    // The name is not on the list: nothing is looked up until the user approves; then it is
+    // refused.
+    assertEquals(
+        ToolErrorCodes.TOKEN_MISSING,
+        exec(agent, id(), "browser.open_url", args("url", "http://" + name + "/"), null)
+            .errorCode());
     assertEquals(List.of(), t.lookups);
-    ToolResult r = TestService.execConfirmed(t.client(Role.UI), agent, "browser.open_url", args("url", "http://" + name + "/"));
+    ToolResult r = TestService.execConfirmed(
+        t.client(Role.UI), agent, "browser.open_url", args("url", "http://" + name + "/"));
     assertEquals(ToolErrorCodes.SCOPE_DENIED, r.errorCode());
     assertEquals(List.of(name), t.lookups);
     assertTrue(r.error().message().contains("resolves to"), r.error().message());

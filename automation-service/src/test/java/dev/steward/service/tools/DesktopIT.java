@@ -12,7 +12,6 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Grant;
-import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.protocol.tool.ToolResult;
@@ -43,7 +42,8 @@ class DesktopIT {
   @BeforeAll
   void start() {
     if (System.getenv("DISPLAY") == null || System.getenv("DBUS_SESSION_BUS_ADDRESS") == null) {
-      throw new IllegalStateException("DesktopIT needs DISPLAY and a session bus: run it through ./steward test (xvfb-run -a dbus-run-session)");
+      throw new IllegalStateException(
+          "DesktopIT needs DISPLAY and a session bus: run it through ./steward test (xvfb-run -a dbus-run-session)");
     }
     t = TestService.start();
     ui = t.client(Role.UI);
@@ -73,7 +73,9 @@ class DesktopIT {
     assertTrue(r.ok(), String.valueOf(r.error()));
     assertEquals(text, run("xclip", "-o", "-selection", "clipboard"));
     Audit.Row row = t.rows(ui, t.row(ui, r.audit().auditId()).callId()).get(0);
-    assertFalse(row.argsPreview().contains("clipboard ✓"), "clipboard text never reaches the log: " + row.argsPreview());
+    assertFalse(
+        row.argsPreview().contains("clipboard ✓"),
+        "clipboard text never reaches the log: " + row.argsPreview());
   }
 
   @Test
@@ -85,21 +87,33 @@ class DesktopIT {
     xclip.waitFor();
     // xclip serves the selection from a background process; wait until the X server says it
     // owns it (the JVM, the previous owner, hears of the loss asynchronously).
-    for (int i = 0; i < 100 && !run("xclip", "-o", "-selection", "clipboard").equals(text); i++) Thread.sleep(20);
+    for (int i = 0; i < 100 && !run("xclip", "-o", "-selection", "clipboard").equals(text); i++)
+      Thread.sleep(20);
     Thread.sleep(100);
     String trace = id();
-    assertEquals("confirm", agent.preflight(trace, "clipboard.read", Json.object()).decision(), "reading the clipboard always asks");
-    String token = ui.grant(new Grant.Params(trace, List.of(new Grant.Call("clipboard.read", Json.object())), null, null, 60, null)).confirmToken();
-    ToolResult r = agent.execute(new Execute.Params(trace, id(), "clipboard.read", Json.object(), token, null));
+    assertEquals(
+        "confirm",
+        agent.preflight(trace, "clipboard.read", Json.object()).decision(),
+        "reading the clipboard always asks");
+    String token = ui.grant(new Grant.Params(
+            trace, List.of(new Grant.Call("clipboard.read", Json.object())), null, null, 60, null))
+        .confirmToken();
+    ToolResult r = agent.execute(
+        new Execute.Params(trace, id(), "clipboard.read", Json.object(), token, null));
     assertTrue(r.ok(), String.valueOf(r.error()));
     assertEquals(text, r.value().get("text").asText());
-    assertEquals(List.of("the clipboard"), agent.preflight(trace, "files.ensure_dir", args("path", "x")).taint());
+    assertEquals(
+        List.of("the clipboard"),
+        agent.preflight(trace, "files.ensure_dir", args("path", "x")).taint());
   }
 
   @Test
   void a_notification_reaches_the_daemon_with_its_title_and_body() throws Exception {
     String title = "Steward " + id().substring(0, 8);
-    ToolResult r = TestService.exec(agent, "notify.send", args("title", title, "body", "The body; $(id) stays text", "urgency", "low"));
+    ToolResult r = TestService.exec(
+        agent,
+        "notify.send",
+        args("title", title, "body", "The body; $(id) stays text", "urgency", "low"));
     assertTrue(r.ok(), String.valueOf(r.error()));
     assertTrue(r.value().get("delivered").asBoolean());
     run("dunstctl", "close-all");
@@ -123,13 +137,24 @@ class DesktopIT {
   void without_a_display_the_clipboard_is_unavailable(@TempDir Path tmp) throws Exception {
     Path home = tmp.resolve("home");
     Files.createDirectories(home.resolve("config"));
-    Files.writeString(home.resolve("config/policy.json"), "{\"paths\":[{\"root\":\"" + tmp + "\",\"access\":\"read_write\"}]}");
-    try (ServiceProcess service = ServiceProcess.start(home, tmp, List.of("DISPLAY", "WAYLAND_DISPLAY"));
+    Files.writeString(
+        home.resolve("config/policy.json"),
+        "{\"paths\":[{\"root\":\"" + tmp + "\",\"access\":\"read_write\"}]}");
+    try (ServiceProcess service =
+            ServiceProcess.start(home, tmp, List.of("DISPLAY", "WAYLAND_DISPLAY"));
         StewardClient a = service.client(Role.AGENT);
         StewardClient u = service.client(Role.UI)) {
       String trace = id();
-      String token = u.grant(new Grant.Params(trace, List.of(new Grant.Call("clipboard.read", Json.object())), null, null, 60, null)).confirmToken();
-      ToolResult r = a.execute(new Execute.Params(trace, id(), "clipboard.read", Json.object(), token, null));
+      String token = u.grant(new Grant.Params(
+              trace,
+              List.of(new Grant.Call("clipboard.read", Json.object())),
+              null,
+              null,
+              60,
+              null))
+          .confirmToken();
+      ToolResult r =
+          a.execute(new Execute.Params(trace, id(), "clipboard.read", Json.object(), token, null));
       assertEquals(ToolErrorCodes.UNAVAILABLE, r.error().code());
       assertTrue(r.error().message().contains("no display"), r.error().message());
     }

@@ -44,12 +44,21 @@ class OpenAppIT {
     pwned = base.resolve("pwned");
     Path recorder = base.resolve("argv-recorder");
     // The test program: writes each argument it receives, NUL-terminated, to a file.
-    Files.writeString(recorder, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > '" + out + ".tmp' && mv '" + out + ".tmp' '" + out + "'\n");
+    Files.writeString(
+        recorder,
+        "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > '" + out + ".tmp' && mv '"
+            + out + ".tmp' '" + out + "'\n");
     Files.setPosixFilePermissions(recorder, PosixFilePermissions.fromString("rwx------"));
-    t = TestService.start(p -> new PolicyDocument(p.paths(),
-        List.of(new PolicyDocument.AppEntry("recorder", List.of(recorder.toString(), "--open", "{target}")),
+    t = TestService.start(p -> new PolicyDocument(
+        p.paths(),
+        List.of(
+            new PolicyDocument.AppEntry(
+                "recorder", List.of(recorder.toString(), "--open", "{target}")),
             new PolicyDocument.AppEntry("no-target", List.of(recorder.toString()))),
-        p.hosts(), p.grants(), Map.of(), p.confirmUnder()));
+        p.hosts(),
+        p.grants(),
+        Map.of(),
+        p.confirmUnder()));
     ui = t.client(Role.UI);
     agent = t.client(Role.AGENT);
   }
@@ -61,7 +70,9 @@ class OpenAppIT {
 
   private ToolResult open(JsonNode args) {
     String trace = id();
-    String token = ui.grant(new Grant.Params(trace, List.of(new Grant.Call("apps.open", args)), null, null, 60, null)).confirmToken();
+    String token = ui.grant(new Grant.Params(
+            trace, List.of(new Grant.Call("apps.open", args)), null, null, 60, null))
+        .confirmToken();
     return agent.execute(new Execute.Params(trace, id(), "apps.open", args, token, null));
   }
 
@@ -72,8 +83,19 @@ class OpenAppIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"calc & whoami", "$(id)", "`id`", "a; touch pwned", "line1\nline2", "quote\" and 'single'", "| cat /etc/passwd", "--help"})
-  void a_target_arrives_as_exactly_one_argument_and_never_reaches_a_shell(String name) throws Exception {
+  @ValueSource(
+      strings = {
+        "calc & whoami",
+        "$(id)",
+        "`id`",
+        "a; touch pwned",
+        "line1\nline2",
+        "quote\" and 'single'",
+        "| cat /etc/passwd",
+        "--help"
+      })
+  void a_target_arrives_as_exactly_one_argument_and_never_reaches_a_shell(String name)
+      throws Exception {
     ToolResult r = open(args("app", "recorder", "target", name));
     assertTrue(r.ok(), String.valueOf(r.error()));
     assertTrue(r.value().get("pid").asLong() > 0);
@@ -83,13 +105,24 @@ class OpenAppIT {
 
   @Test
   void an_http_url_is_passed_as_it_is() throws Exception {
-    assertTrue(open(args("app", "recorder", "target", "https://en.wikipedia.org/wiki/Steward")).ok());
+    assertTrue(open(args("app", "recorder", "target", "https://en.wikipedia.org/wiki/Steward"))
+        .ok());
     assertEquals(List.of("--open", "https://en.wikipedia.org/wiki/Steward"), argv());
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"file:///etc/passwd", "javascript:alert(1)", "https://ok@evil.example/", "http://127.0.0.1:8080/", "http://169.254.169.254/latest",
-      "http://[::1]/", "http://localhost/", "data:text/html,hi", "chrome://settings"})
+  @ValueSource(
+      strings = {
+        "file:///etc/passwd",
+        "javascript:alert(1)",
+        "https://ok@evil.example/",
+        "http://127.0.0.1:8080/",
+        "http://169.254.169.254/latest",
+        "http://[::1]/",
+        "http://localhost/",
+        "data:text/html,hi",
+        "chrome://settings"
+      })
   void refused_urls_never_start_anything(String url) throws Exception {
     ToolResult r = open(args("app", "recorder", "target", url));
     assertEquals(ToolErrorCodes.SCOPE_DENIED, r.error().code(), r.error().message());
@@ -106,19 +139,24 @@ class OpenAppIT {
 
   @Test
   void a_target_outside_the_folders_is_refused() {
-    assertEquals(ToolErrorCodes.SCOPE_DENIED, open(args("app", "recorder", "target", "/etc/passwd")).error().code());
+    assertEquals(
+        ToolErrorCodes.SCOPE_DENIED,
+        open(args("app", "recorder", "target", "/etc/passwd")).error().code());
   }
 
   @Test
   void an_app_without_a_target_slot_refuses_a_target_and_runs_without_one() throws Exception {
-    assertEquals(ToolErrorCodes.VALIDATION_ERROR, open(args("app", "no-target", "target", "x.txt")).error().code());
+    assertEquals(
+        ToolErrorCodes.VALIDATION_ERROR,
+        open(args("app", "no-target", "target", "x.txt")).error().code());
     assertTrue(open(args("app", "recorder")).ok());
     assertEquals(List.of("--open"), argv());
   }
 
   @Test
   void opening_an_app_always_needs_the_users_click() {
-    var r = agent.execute(new Execute.Params(id(), id(), "apps.open", args("app", "recorder"), null, null));
+    var r = agent.execute(
+        new Execute.Params(id(), id(), "apps.open", args("app", "recorder"), null, null));
     assertEquals(ToolErrorCodes.TOKEN_MISSING, r.error().code());
   }
 }

@@ -48,18 +48,32 @@ class ReadTextIT {
     assertEquals("plain ascii\nsecond line\n", plain.value().get("content").asText());
     assertEquals(24, plain.value().get("size").asLong());
     assertFalse(plain.value().get("truncated").asBoolean());
-    assertEquals("naïve café — ✓ 𝄞\n", read("path", "utf8.txt").value().get("content").asText());
-    assertEquals("plain ascii\nsecond line\n", read("path", "plain.txt", "encoding", "windows-1252").value().get("content").asText());
+    assertEquals(
+        "naïve café — ✓ 𝄞\n", read("path", "utf8.txt").value().get("content").asText());
+    assertEquals(
+        "plain ascii\nsecond line\n",
+        read("path", "plain.txt", "encoding", "windows-1252")
+            .value()
+            .get("content")
+            .asText());
   }
 
   @Test
-  void text_that_is_not_utf8_is_refused_with_where_and_what_to_pass_and_read_with_its_encoding() throws Exception {
-    Files.write(t.root.resolve("latin.txt"), "caf\u00e9 cr\u00e8me".getBytes(Charset.forName("windows-1252")));
+  void text_that_is_not_utf8_is_refused_with_where_and_what_to_pass_and_read_with_its_encoding()
+      throws Exception {
+    Files.write(
+        t.root.resolve("latin.txt"),
+        "caf\u00e9 cr\u00e8me".getBytes(Charset.forName("windows-1252")));
     ToolResult refused = read("path", "latin.txt");
     assertEquals(ToolErrorCodes.VALIDATION_ERROR, refused.error().code());
     assertEquals("/encoding", refused.error().field());
     assertTrue(refused.error().message().contains("at byte 3"), refused.error().message());
-    assertEquals("café crème", read("path", "latin.txt", "encoding", "windows-1252").value().get("content").asText());
+    assertEquals(
+        "café crème",
+        read("path", "latin.txt", "encoding", "windows-1252")
+            .value()
+            .get("content")
+            .asText());
   }
 
   @Test
@@ -99,7 +113,8 @@ class ReadTextIT {
     Files.createDirectories(t.root.resolve("sub"));
     ToolResult folder = read("path", "sub");
     assertEquals(ToolErrorCodes.EXECUTION_ERROR, folder.error().code());
-    assertTrue(folder.error().message().contains("use files.list_dir"), folder.error().message());
+    assertTrue(
+        folder.error().message().contains("use files.list_dir"), folder.error().message());
     ToolResult missing = read("path", "nothing-here.txt");
     assertEquals(ToolErrorCodes.NOT_FOUND, missing.error().code());
     assertEquals("/path", missing.error().field());

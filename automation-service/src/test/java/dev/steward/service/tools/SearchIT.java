@@ -31,7 +31,20 @@ import org.junit.jupiter.params.provider.CsvSource;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SearchIT {
 
-  static final String[] WORDS = {"alpha", "needle", "Needle", "NEEDLE", "haystack", "needles", "nee dle", "bravo", "ToDo", "fixme", "x1", "needle42"};
+  static final String[] WORDS = {
+    "alpha",
+    "needle",
+    "Needle",
+    "NEEDLE",
+    "haystack",
+    "needles",
+    "nee dle",
+    "bravo",
+    "ToDo",
+    "fixme",
+    "x1",
+    "needle42"
+  };
 
   TestService t;
   StewardClient agent;
@@ -39,7 +52,8 @@ class SearchIT {
   @BeforeAll
   void tree() throws Exception {
     if (!Files.isExecutable(Path.of("/usr/bin/rg"))) {
-      throw new IllegalStateException("ripgrep (/usr/bin/rg) is required: ./steward test installs it on Debian");
+      throw new IllegalStateException(
+          "ripgrep (/usr/bin/rg) is required: ./steward test installs it on Debian");
     }
     t = TestService.start();
     agent = t.client(Role.AGENT);
@@ -56,7 +70,8 @@ class SearchIT {
       StringBuilder text = new StringBuilder();
       int lines = 1 + r.nextInt(60);
       for (int l = 0; l < lines; l++) {
-        for (int w = 0; w < 1 + r.nextInt(8); w++) text.append(WORDS[r.nextInt(WORDS.length)]).append(' ');
+        for (int w = 0; w < 1 + r.nextInt(8); w++)
+          text.append(WORDS[r.nextInt(WORDS.length)]).append(' ');
         text.append(i % 5 == 0 ? "\r\n" : "\n");
       }
       byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
@@ -89,13 +104,17 @@ class SearchIT {
     assertTrue(r.ok(), String.valueOf(r.error()));
     assertFalse(r.value().get("truncated").asBoolean(), "not truncated");
     TreeSet<String> out = new TreeSet<>();
-    r.value().get("matches").forEach(m -> out.add(m.get("path").asText() + (m.has("line") ? ":" + m.get("line").asInt() : "")));
+    r.value()
+        .get("matches")
+        .forEach(m -> out.add(
+            m.get("path").asText() + (m.has("line") ? ":" + m.get("line").asInt() : "")));
     return out;
   }
 
   private TreeSet<String> rg(String... extra) throws Exception {
     boolean files = List.of(extra).contains("--files");
-    List<String> cmd = new ArrayList<>(List.of("/usr/bin/rg", "-uuu", "--no-ignore", "--no-heading", "-g", "!.ssh"));
+    List<String> cmd = new ArrayList<>(
+        List.of("/usr/bin/rg", "-uuu", "--no-ignore", "--no-heading", "-g", "!.ssh"));
     if (!files) cmd.add("--null");
     cmd.addAll(List.of(extra));
     cmd.add(t.root.toString());
@@ -112,16 +131,29 @@ class SearchIT {
       }
       String rest = line.substring(nul + 1);
       int colon = rest.indexOf(':');
-      if (colon < 0 || !rest.substring(0, colon).chars().allMatch(Character::isDigit)) continue; // "binary file matches"
+      if (colon < 0 || !rest.substring(0, colon).chars().allMatch(Character::isDigit))
+        continue; // "binary file matches"
       set.add(line.substring(0, nul) + ":" + rest.substring(0, colon));
     }
     return set;
   }
 
   @ParameterizedTest(name = "content {0} regex={1} case_sensitive={2}")
-  @CsvSource({"needle, false, true", "needle, false, false", "NEEDLE, false, true", "nee dle, false, true", "ne+dle\\d+, true, true", "^alpha, true, true",
-      "^(?:todo|fixme), true, false", "needl?e, true, true", "need+le, true, true", "nee(dle|DLE), true, true", "needle{0}, true, true"})
-  void content_matches_equal_ripgrep(String content, boolean regex, boolean caseSensitive) throws Exception {
+  @CsvSource({
+    "needle, false, true",
+    "needle, false, false",
+    "NEEDLE, false, true",
+    "nee dle, false, true",
+    "ne+dle\\d+, true, true",
+    "^alpha, true, true",
+    "^(?:todo|fixme), true, false",
+    "needl?e, true, true",
+    "need+le, true, true",
+    "nee(dle|DLE), true, true",
+    "needle{0}, true, true"
+  })
+  void content_matches_equal_ripgrep(String content, boolean regex, boolean caseSensitive)
+      throws Exception {
     List<String> flags = new ArrayList<>(List.of("-n"));
     if (!regex) flags.add("-F");
     if (!caseSensitive) flags.add("-i");
@@ -129,15 +161,38 @@ class SearchIT {
     flags.add(content);
     TreeSet<String> expected = rg(flags.toArray(String[]::new));
     assertFalse(expected.isEmpty(), "the tree has matches for " + content);
-    same(expected, ours(args("path", t.root.toString(), "content", content, "regex", regex, "case_sensitive", caseSensitive,
-        "include_hidden", true, "max_results", 100000)));
+    same(
+        expected,
+        ours(args(
+            "path",
+            t.root.toString(),
+            "content",
+            content,
+            "regex",
+            regex,
+            "case_sensitive",
+            caseSensitive,
+            "include_hidden",
+            true,
+            "max_results",
+            100000)));
   }
 
   @ParameterizedTest(name = "name_glob {0}")
   @CsvSource({"*.md", "f1*", "*.java"})
   void name_matches_equal_ripgrep_files(String glob) throws Exception {
     TreeSet<String> expected = rg("--files", "-g", glob);
-    same(expected, ours(args("path", t.root.toString(), "name_glob", glob, "include_hidden", true, "max_results", 100000)));
+    same(
+        expected,
+        ours(args(
+            "path",
+            t.root.toString(),
+            "name_glob",
+            glob,
+            "include_hidden",
+            true,
+            "max_results",
+            100000)));
   }
 
   /** Equal sets, or a failure that names the first differences rather than printing both sets. */
@@ -146,14 +201,20 @@ class SearchIT {
     missing.removeAll(actual);
     TreeSet<String> extra = new TreeSet<>(actual);
     extra.removeAll(expected);
-    assertTrue(missing.isEmpty() && extra.isEmpty(), "ripgrep found " + expected.size() + ", files.search " + actual.size()
-        + "; missing " + missing.stream().limit(5).toList() + "; extra " + extra.stream().limit(5).toList());
+    assertTrue(
+        missing.isEmpty() && extra.isEmpty(),
+        "ripgrep found " + expected.size() + ", files.search " + actual.size() + "; missing "
+            + missing.stream().limit(5).toList() + "; extra "
+            + extra.stream().limit(5).toList());
   }
 
   @ParameterizedTest(name = "max_results {0}")
   @CsvSource({"5"})
   void results_are_bounded_and_say_why(int max) {
-    ToolResult r = TestService.exec(agent, "files.search", args("path", t.root.toString(), "content", "needle", "max_results", max));
+    ToolResult r = TestService.exec(
+        agent,
+        "files.search",
+        args("path", t.root.toString(), "content", "needle", "max_results", max));
     assertEquals(max, r.value().get("matches").size());
     assertTrue(r.value().get("truncated").asBoolean());
     assertEquals("max_results", r.value().get("stopped_because").asText());

@@ -24,18 +24,25 @@ class SearchProgressIT {
     try (TestService t = TestService.start()) {
       for (int d = 0; d < 10; d++) {
         Path dir = Files.createDirectories(t.root.resolve("d" + d));
-        for (int f = 0; f < 500; f++) Files.writeString(dir.resolve("f" + f + ".txt"), "line " + f + "\n");
+        for (int f = 0; f < 500; f++)
+          Files.writeString(dir.resolve("f" + f + ".txt"), "line " + f + "\n");
       }
       StewardClient agent = t.client(Role.AGENT);
       List<String> progress = new CopyOnWriteArrayList<>();
       agent.onNotification(n -> {
-        if (n.method().equals(Methods.TOOL_PROGRESS) && n.params().get("call_id").asText().equals("long-search")) {
+        if (n.method().equals(Methods.TOOL_PROGRESS)
+            && n.params().get("call_id").asText().equals("long-search")) {
           progress.add(n.params().get("message").asText());
         }
       });
-      ToolResult r = agent.execute(new Execute.Params("t", "long-search", "files.search", args("path", ".", "content", "line 7"), null, null));
+      ToolResult r = agent.execute(new Execute.Params(
+          "t", "long-search", "files.search", args("path", ".", "content", "line 7"), null, null));
       assertTrue(r.ok(), String.valueOf(r.error()));
-      assertEquals(110, r.value().get("files_matched").asInt()); // "line 7", "line 70".."line 79" in each of 10 folders
+      assertEquals(
+          110,
+          r.value()
+              .get("files_matched")
+              .asInt()); // "line 7", "line 70".."line 79" in each of 10 folders
       for (int i = 0; i < 50 && progress.size() < 2; i++) Thread.sleep(20);
       assertEquals(2, progress.size(), progress.toString());
       assertTrue(progress.get(0).startsWith("searched 2000 files"), progress.get(0));
@@ -47,22 +54,37 @@ class SearchProgressIT {
     try (TestService t = TestService.start()) {
       for (int d = 0; d < 40; d++) {
         Path dir = Files.createDirectories(t.root.resolve("d" + d));
-        for (int f = 0; f < 500; f++) Files.writeString(dir.resolve("f" + f + ".txt"), ("word " + f + "\n").repeat(200));
+        for (int f = 0; f < 500; f++)
+          Files.writeString(dir.resolve("f" + f + ".txt"), ("word " + f + "\n").repeat(200));
       }
       StewardClient agent = t.client(Role.AGENT);
-      // The same connection: a call in progress must not keep its connection from reading the cancel.
+      // The same connection: a call in progress must not keep its connection from reading the
+      // cancel.
       StewardClient other = agent;
-      java.util.concurrent.CompletableFuture<Boolean> cancelled = new java.util.concurrent.CompletableFuture<>();
+      java.util.concurrent.CompletableFuture<Boolean> cancelled =
+          new java.util.concurrent.CompletableFuture<>();
       agent.onNotification(n -> {
         if (n.method().equals(Methods.TOOL_PROGRESS) && !cancelled.isDone()) {
-          other.call(Methods.TOOL_CANCEL, new Execute.CancelParams("to-cancel"))
+          other
+              .call(Methods.TOOL_CANCEL, new Execute.CancelParams("to-cancel"))
               .thenAccept(v -> cancelled.complete(v.get("cancelled").asBoolean()));
         }
       });
-      ToolResult r = agent.execute(new Execute.Params("t", "to-cancel", "files.search", args("path", ".", "content", "no such text", "regex", true), null, null));
-      assertTrue(cancelled.get(10, java.util.concurrent.TimeUnit.SECONDS), "tool.cancel found the running call");
+      ToolResult r = agent.execute(new Execute.Params(
+          "t",
+          "to-cancel",
+          "files.search",
+          args("path", ".", "content", "no such text", "regex", true),
+          null,
+          null));
+      assertTrue(
+          cancelled.get(10, java.util.concurrent.TimeUnit.SECONDS),
+          "tool.cancel found the running call");
       assertEquals("CANCELLED", r.error().code(), String.valueOf(r.value()));
-      assertTrue(t.rows(t.client(Role.UI), "to-cancel").stream().anyMatch(row -> "CANCELLED".equals(row.errorCode())), "the cancellation is in the log");
+      assertTrue(
+          t.rows(t.client(Role.UI), "to-cancel").stream()
+              .anyMatch(row -> "CANCELLED".equals(row.errorCode())),
+          "the cancellation is in the log");
     }
   }
 }

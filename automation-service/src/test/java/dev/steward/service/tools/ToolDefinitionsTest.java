@@ -26,12 +26,20 @@ import org.junit.jupiter.api.Test;
  */
 class ToolDefinitionsTest {
 
-  private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
-  private static final Schema META = REGISTRY.getSchema(SchemaLocation.of("https://json-schema.org/draft/2020-12/schema"));
+  private static final SchemaRegistry REGISTRY =
+      SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+  private static final Schema META =
+      REGISTRY.getSchema(SchemaLocation.of("https://json-schema.org/draft/2020-12/schema"));
 
   private static List<Tool> allTools() {
-    PackContext context = new PackContext(() -> { throw new IllegalStateException("no policy in this test"); }, Path.of("/nonexistent-home"),
-        Path.of("/nonexistent-data"), Map.of(), dev.steward.service.scope.HostResolver.system());
+    PackContext context = new PackContext(
+        () -> {
+          throw new IllegalStateException("no policy in this test");
+        },
+        Path.of("/nonexistent-home"),
+        Path.of("/nonexistent-data"),
+        Map.of(),
+        dev.steward.service.scope.HostResolver.system());
     List<ToolPack> packs = ToolPacks.load();
     try {
       return new ArrayList<>(ToolPacks.registry(packs, context).all());
@@ -43,7 +51,8 @@ class ToolDefinitionsTest {
   @Test
   void every_pack_on_the_class_path_is_found() {
     List<String> names = ToolPacks.load().stream().map(ToolPack::name).toList();
-    assertTrue(names.containsAll(List.of("files", "desktop", "browser", "sample")), names.toString());
+    assertTrue(
+        names.containsAll(List.of("files", "desktop", "browser", "sample")), names.toString());
   }
 
   @Test
@@ -67,9 +76,17 @@ class ToolDefinitionsTest {
     for (Tool tool : allTools()) {
       JsonNode args = tool.definition().argsSchema();
       assertEquals("object", args.path("type").asText(), tool.name());
-      assertEquals(false, args.path("additionalProperties").asBoolean(true), tool.name() + ": unknown arguments must be refused");
-      args.path("properties").fields().forEachRemaining(p ->
-          assertTrue(p.getValue().has("type") || p.getValue().has("enum") || p.getValue().has("anyOf"), tool.name() + "/" + p.getKey() + " has no type"));
+      assertEquals(
+          false,
+          args.path("additionalProperties").asBoolean(true),
+          tool.name() + ": unknown arguments must be refused");
+      args.path("properties")
+          .fields()
+          .forEachRemaining(p -> assertTrue(
+              p.getValue().has("type")
+                  || p.getValue().has("enum")
+                  || p.getValue().has("anyOf"),
+              tool.name() + "/" + p.getKey() + " has no type"));
       assertFalse(tool.definition().description().isBlank(), tool.name());
     }
   }
@@ -77,9 +94,12 @@ class ToolDefinitionsTest {
   @Test
   void a_definition_says_undoable_exactly_when_its_tool_can_undo() throws Exception {
     for (Tool tool : allTools()) {
-      boolean overrides = tool.getClass().getMethod("undo", UndoRecord.class, UndoContext.class).getDeclaringClass() != Tool.class;
+      boolean overrides =
+          tool.getClass().getMethod("undo", UndoRecord.class, UndoContext.class).getDeclaringClass()
+              != Tool.class;
       assertEquals(tool.definition().undoable(), overrides, tool.name());
-      if (tool.definition().undoable()) assertTrue(tool.mutates(), tool.name() + " undoes something it never changes");
+      if (tool.definition().undoable())
+        assertTrue(tool.mutates(), tool.name() + " undoes something it never changes");
     }
   }
 

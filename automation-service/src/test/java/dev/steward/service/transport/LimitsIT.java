@@ -19,25 +19,37 @@ import org.junit.jupiter.api.Test;
 class LimitsIT {
 
   @Test
-  void a_connection_over_its_message_rate_is_told_to_slow_down_and_others_are_unaffected() throws Exception {
+  void a_connection_over_its_message_rate_is_told_to_slow_down_and_others_are_unaffected()
+      throws Exception {
     try (TestService t = TestService.start(p -> p, new Limits(1 << 20, 32, 5))) {
       try (RawWebSocket flood = new RawWebSocket(t.port(), t.secret(Role.AGENT))) {
-        String five = "[" + String.join(",", java.util.Collections.nCopies(5, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"session.hello\"}")) + "]";
+        String five = "["
+            + String.join(
+                ",",
+                java.util.Collections.nCopies(
+                    5, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"session.hello\"}"))
+            + "]";
         assertEquals(5, Json.parse(flood.roundTrip(five)).size(), "within the rate: served");
-        // The rate is spent: a single call now is answered under its id, so its caller does not wait in vain.
-        JsonNode single = Json.parse(flood.roundTrip("{\"jsonrpc\":\"2.0\",\"id\":\"late\",\"method\":\"session.hello\"}"));
+        // The rate is spent: a single call now is answered under its id, so its caller does not
+        // wait in vain.
+        JsonNode single = Json.parse(
+            flood.roundTrip("{\"jsonrpc\":\"2.0\",\"id\":\"late\",\"method\":\"session.hello\"}"));
         assertEquals("late", single.get("id").asText(), single.toString());
         assertEquals(ErrorCodes.RATE_LIMITED, single.at("/error/code").asInt(), single.toString());
         StringBuilder batch = new StringBuilder("[");
         for (int i = 0; i < 60; i++) {
           if (i > 0) batch.append(',');
-          batch.append("{\"jsonrpc\":\"2.0\",\"id\":").append(i).append(",\"method\":\"session.hello\"}");
+          batch
+              .append("{\"jsonrpc\":\"2.0\",\"id\":")
+              .append(i)
+              .append(",\"method\":\"session.hello\"}");
         }
         JsonNode reply = Json.parse(flood.roundTrip(batch.append(']').toString()));
         assertEquals(60, reply.size(), "every request is answered under its own id");
         for (int i = 0; i < 60; i++) {
           assertEquals(i, reply.get(i).get("id").asInt());
-          assertEquals(ErrorCodes.RATE_LIMITED, reply.get(i).at("/error/code").asInt(), reply.toString());
+          assertEquals(
+              ErrorCodes.RATE_LIMITED, reply.get(i).at("/error/code").asInt(), reply.toString());
         }
         assertTrue(reply.get(0).at("/error/message").asText().contains("slow down"));
       }
@@ -51,15 +63,21 @@ class LimitsIT {
     try (TestService t = TestService.start(p -> p, new Limits(1 << 20, 2, 5000))) {
       for (int d = 0; d < 20; d++) {
         var dir = java.nio.file.Files.createDirectories(t.root.resolve("d" + d));
-        for (int f = 0; f < 100; f++) java.nio.file.Files.writeString(dir.resolve("f" + f), "x"); // makes each listing take a while
+        for (int f = 0; f < 100; f++)
+          java.nio.file.Files.writeString(
+              dir.resolve("f" + f), "x"); // makes each listing take a while
       }
       try (RawWebSocket raw = new RawWebSocket(t.port(), t.secret(Role.AGENT))) {
         StringBuilder batch = new StringBuilder("[");
         for (int i = 0; i < 40; i++) {
           if (i > 0) batch.append(',');
-          batch.append("{\"jsonrpc\":\"2.0\",\"id\":").append(i)
-              .append(",\"method\":\"tool.execute\",\"params\":{\"trace_id\":\"t\",\"call_id\":\"c").append(i)
-              .append("\",\"tool\":\"files.list_dir\",\"args\":{\"path\":\".\",\"recursive\":true}}}");
+          batch
+              .append("{\"jsonrpc\":\"2.0\",\"id\":")
+              .append(i)
+              .append(",\"method\":\"tool.execute\",\"params\":{\"trace_id\":\"t\",\"call_id\":\"c")
+              .append(i)
+              .append(
+                  "\",\"tool\":\"files.list_dir\",\"args\":{\"path\":\".\",\"recursive\":true}}}");
         }
         JsonNode replies = Json.parse(raw.roundTrip(batch.append(']').toString()));
         List<Integer> codes = new ArrayList<>();
@@ -77,20 +95,32 @@ class LimitsIT {
       List<RawWebSocket> three = new ArrayList<>();
       try {
         for (int i = 0; i < 3; i++) three.add(new RawWebSocket(t.port(), t.secret(Role.AGENT)));
-        int fourth = RawHttp.status(t.port(), RawHttp.upgrade("127.0.0.1:" + t.port(), "Authorization: Bearer " + t.secret(Role.AGENT) + "\r\n"));
+        int fourth = RawHttp.status(
+            t.port(),
+            RawHttp.upgrade(
+                "127.0.0.1:" + t.port(), "Authorization: Bearer " + t.secret(Role.AGENT) + "\r\n"));
         assertEquals(429, fourth, "a fourth connection with the same secret is refused");
         // Each connection alone is well under its own rate; together they are over the holder's.
         List<Integer> codes = new ArrayList<>();
         for (RawWebSocket c : three) {
           StringBuilder batch = new StringBuilder("[");
-          for (int i = 0; i < 30; i++) batch.append(i > 0 ? "," : "").append("{\"jsonrpc\":\"2.0\",\"id\":").append(i).append(",\"method\":\"session.hello\"}");
+          for (int i = 0; i < 30; i++)
+            batch
+                .append(i > 0 ? "," : "")
+                .append("{\"jsonrpc\":\"2.0\",\"id\":")
+                .append(i)
+                .append(",\"method\":\"session.hello\"}");
           JsonNode reply = Json.parse(c.roundTrip(batch.append(']').toString()));
           JsonNode first = reply.get(0);
           codes.add(first.has("error") ? first.at("/error/code").asInt() : 0);
-          if (first.has("error")) assertTrue(first.at("/error/message").asText().contains("with the agent secret"), reply.toString());
+          if (first.has("error"))
+            assertTrue(
+                first.at("/error/message").asText().contains("with the agent secret"),
+                reply.toString());
         }
         assertTrue(codes.contains(ErrorCodes.RATE_LIMITED), codes.toString());
-        assertEquals(Role.UI, t.client(Role.UI).hello().role(), "another secret's holder is served");
+        assertEquals(
+            Role.UI, t.client(Role.UI).hello().role(), "another secret's holder is served");
       } finally {
         three.forEach(RawWebSocket::close);
       }

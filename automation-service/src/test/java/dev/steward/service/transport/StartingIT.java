@@ -15,10 +15,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** The server listens while the service is still building its gate: until then it upgrades nobody. */
 class StartingIT {
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   private static int status(int port, String secret) throws Exception {
-    return RawHttp.status(port, RawHttp.upgrade("127.0.0.1:" + port, "Authorization: Bearer " + secret + "\r\n"));
+    return RawHttp.status(
+        port, RawHttp.upgrade("127.0.0.1:" + port, "Authorization: Bearer " + secret + "\r\n"));
   }
 
   @Test
@@ -27,7 +29,8 @@ class StartingIT {
     home.create();
     Secrets secrets = Secrets.loadOrCreate(home);
     CompletableFuture<Dispatcher> dispatcher = new CompletableFuture<>();
-    try (RpcServer server = RpcServer.start(0, new HandshakeGuard(secrets), dispatcher, Limits.defaults())) {
+    try (RpcServer server =
+        RpcServer.start(0, new HandshakeGuard(secrets), dispatcher, Limits.defaults())) {
       assertEquals(503, status(server.port(), secrets.secret(Role.UI)));
       dispatcher.complete(new Dispatcher((session, error) -> {}));
       assertEquals(101, status(server.port(), secrets.secret(Role.UI)));

@@ -60,13 +60,18 @@ class TransportIT {
 
   @Test
   void a_browser_origin_is_403_even_with_the_secret() throws Exception {
-    assertEquals(403, status(upgrade(host(), "Origin: http://evil.example\r\nAuthorization: Bearer " + ui + "\r\n")));
-    assertEquals(403, status(upgrade(host(), "Origin: null\r\nAuthorization: Bearer " + ui + "\r\n")));
+    assertEquals(
+        403,
+        status(upgrade(
+            host(), "Origin: http://evil.example\r\nAuthorization: Bearer " + ui + "\r\n")));
+    assertEquals(
+        403, status(upgrade(host(), "Origin: null\r\nAuthorization: Bearer " + ui + "\r\n")));
   }
 
   @Test
   void a_rebinding_host_is_403() throws Exception {
-    assertEquals(403, status(upgrade("evil.example:" + t.port(), "Authorization: Bearer " + ui + "\r\n")));
+    assertEquals(
+        403, status(upgrade("evil.example:" + t.port(), "Authorization: Bearer " + ui + "\r\n")));
     assertEquals(403, status(upgrade("127.0.0.1:1", "Authorization: Bearer " + ui + "\r\n")));
   }
 
@@ -83,7 +88,8 @@ class TransportIT {
     long before = t.service().audit().lastSeq();
     String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tool.execute\",\"params\":{}}";
     int s = status("POST /rpc HTTP/1.1\r\nHost: " + host() + "\r\nAuthorization: Bearer " + ui
-        + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+        + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n"
+        + body);
     assertEquals(426, s);
     assertEquals(before, t.service().audit().lastSeq(), "no method ran, nothing was logged");
   }
@@ -98,8 +104,10 @@ class TransportIT {
 
   @Test
   void a_64_mib_frame_closes_that_connection_and_others_keep_working() throws Exception {
-    try (RawWebSocket big = new RawWebSocket(t.port(), ui); RawWebSocket other = new RawWebSocket(t.port(), ui)) {
-      String frame = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"debug.echo\",\"params\":{\"x\":\"" + "a".repeat(64 << 20) + "\"}}";
+    try (RawWebSocket big = new RawWebSocket(t.port(), ui);
+        RawWebSocket other = new RawWebSocket(t.port(), ui)) {
+      String frame = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"debug.echo\",\"params\":{\"x\":\""
+          + "a".repeat(64 << 20) + "\"}}";
       try {
         big.ws.sendText(frame, true).get(30, TimeUnit.SECONDS);
       } catch (Exception e) {
@@ -109,7 +117,9 @@ class TransportIT {
       // close frame can be lost to a TCP reset, which the JDK client reports as an error (-1).
       int code = big.closed.get(10, TimeUnit.SECONDS);
       assertTrue(code == 1009 || code == -1, "closed, code " + code);
-      assertTrue(other.roundTrip("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"" + Methods.SESSION_HELLO + "\"}").contains("\"role\":\"ui\""));
+      assertTrue(other
+          .roundTrip("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"" + Methods.SESSION_HELLO + "\"}")
+          .contains("\"role\":\"ui\""));
     }
   }
 
@@ -118,7 +128,11 @@ class TransportIT {
     try (RawWebSocket frag = new RawWebSocket(t.port(), ui)) {
       String part = "b".repeat(256 * 1024);
       try {
-        frag.ws.sendText("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"debug.echo\",\"params\":{\"x\":\"", false).get(5, TimeUnit.SECONDS);
+        frag.ws
+            .sendText(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"debug.echo\",\"params\":{\"x\":\"",
+                false)
+            .get(5, TimeUnit.SECONDS);
         // One part at a time, and none once the service has closed: bytes still arriving at a
         // closed socket make the kernel answer with a reset, which can overtake the close frame.
         for (int i = 0; i < 8 && !frag.closed.isDone(); i++) {
@@ -132,17 +146,21 @@ class TransportIT {
       assertEquals(1009, frag.closed.get(10, TimeUnit.SECONDS));
     }
     try (RawWebSocket after = new RawWebSocket(t.port(), ui)) {
-      assertTrue(after.roundTrip("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"session.hello\"}").contains("\"result\""));
+      assertTrue(after
+          .roundTrip("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"session.hello\"}")
+          .contains("\"result\""));
     }
   }
 
   @Test
-  void a_client_never_sends_its_secret_to_a_process_that_cannot_prove_it_is_the_service() throws Exception {
+  void a_client_never_sends_its_secret_to_a_process_that_cannot_prove_it_is_the_service()
+      throws Exception {
     java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
     com.sun.net.httpserver.HttpServer rogue = com.sun.net.httpserver.HttpServer.create(
         new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
     rogue.createContext("/", exchange -> {
-      seen.add(exchange.getRequestURI() + " auth=" + exchange.getRequestHeaders().getFirst("Authorization"));
+      seen.add(exchange.getRequestURI() + " auth="
+          + exchange.getRequestHeaders().getFirst("Authorization"));
       byte[] body = "{\"proofs\":[\"00\"]}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
       exchange.sendResponseHeaders(200, body.length);
       exchange.getResponseBody().write(body);
@@ -151,11 +169,16 @@ class TransportIT {
     rogue.start();
     try {
       String secret = t.secret(Role.UI);
-      dev.steward.protocol.client.ClientException e = org.junit.jupiter.api.Assertions.assertThrows(dev.steward.protocol.client.ClientException.class,
-          () -> dev.steward.protocol.client.StewardClient.connect(dev.steward.protocol.client.Endpoint.loopback(rogue.getAddress().getPort(), secret)));
-      assertTrue(String.valueOf(e.getCause()).contains("did not prove"), String.valueOf(e.getCause()));
+      dev.steward.protocol.client.ClientException e = org.junit.jupiter.api.Assertions.assertThrows(
+          dev.steward.protocol.client.ClientException.class,
+          () -> dev.steward.protocol.client.StewardClient.connect(
+              dev.steward.protocol.client.Endpoint.loopback(rogue.getAddress().getPort(), secret)));
+      assertTrue(
+          String.valueOf(e.getCause()).contains("did not prove"), String.valueOf(e.getCause()));
       assertEquals(1, seen.size(), seen.toString());
-      assertTrue(seen.get(0).startsWith("/rpc/hello?nonce=") && seen.get(0).endsWith("auth=null"), seen.toString());
+      assertTrue(
+          seen.get(0).startsWith("/rpc/hello?nonce=") && seen.get(0).endsWith("auth=null"),
+          seen.toString());
     } finally {
       rogue.stop(0);
     }
@@ -163,13 +186,24 @@ class TransportIT {
 
   @Test
   void a_request_whose_answer_does_not_come_in_time_fails_and_is_forgotten() throws Exception {
-    try (dev.steward.protocol.client.StewardClient impatient = dev.steward.protocol.client.StewardClient.connect(
-        () -> dev.steward.protocol.client.Endpoint.loopback(t.port(), t.secret(Role.AGENT)),
-        dev.steward.protocol.client.StewardClient.Options.defaults().withExecuteTimeout(java.time.Duration.ofMillis(300)))) {
+    try (dev.steward.protocol.client.StewardClient impatient =
+        dev.steward.protocol.client.StewardClient.connect(
+            () -> dev.steward.protocol.client.Endpoint.loopback(t.port(), t.secret(Role.AGENT)),
+            dev.steward.protocol.client.StewardClient.Options.defaults()
+                .withExecuteTimeout(java.time.Duration.ofMillis(300)))) {
       var waiting = impatient.executeAsync(new dev.steward.protocol.method.Execute.Params(
-          dev.steward.service.TestService.id(), dev.steward.service.TestService.id(), "sample.wait", dev.steward.service.TestService.args("millis", 3000), null, null));
-      var e = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.ExecutionException.class, () -> waiting.get(5, java.util.concurrent.TimeUnit.SECONDS));
-      assertTrue(e.getCause() instanceof dev.steward.protocol.client.ClientException && e.getCause().getMessage().contains("no answer from the service within"),
+          dev.steward.service.TestService.id(),
+          dev.steward.service.TestService.id(),
+          "sample.wait",
+          dev.steward.service.TestService.args("millis", 3000),
+          null,
+          null));
+      var e = org.junit.jupiter.api.Assertions.assertThrows(
+          java.util.concurrent.ExecutionException.class,
+          () -> waiting.get(5, java.util.concurrent.TimeUnit.SECONDS));
+      assertTrue(
+          e.getCause() instanceof dev.steward.protocol.client.ClientException
+              && e.getCause().getMessage().contains("no answer from the service within"),
           String.valueOf(e.getCause()));
       assertEquals(Role.AGENT, impatient.hello().role(), "the connection goes on serving");
     }

@@ -53,7 +53,8 @@ class UndoIT {
   }
 
   private ToolResult undo(ToolResult of) {
-    return ui.call(Methods.TOOL_UNDO, new Execute.UndoParams(of.audit().auditId()), ToolResult.class);
+    return ui.call(
+        Methods.TOOL_UNDO, new Execute.UndoParams(of.audit().auditId()), ToolResult.class);
   }
 
   @Test
@@ -65,8 +66,11 @@ class UndoIT {
     ToolResult u = undo(w);
     assertTrue(u.ok(), String.valueOf(u.error()));
     assertEquals("original\n", Files.readString(f));
-    Audit.QueryResult rows = ui.call(Methods.AUDIT_QUERY, Map.of("tool", "tool.undo"), Audit.QueryResult.class);
-    assertEquals(List.of("completion", "decision"), rows.rows().stream().map(Audit.Row::kind).toList());
+    Audit.QueryResult rows =
+        ui.call(Methods.AUDIT_QUERY, Map.of("tool", "tool.undo"), Audit.QueryResult.class);
+    assertEquals(
+        List.of("completion", "decision"),
+        rows.rows().stream().map(Audit.Row::kind).toList());
     assertEquals("ok", rows.rows().get(0).result());
     assertEquals(ToolErrorCodes.ALREADY_EXISTS, undo(w).error().code(), "a second undo is refused");
   }
@@ -97,7 +101,8 @@ class UndoIT {
   void a_move_that_replaced_a_file_is_undone_with_both_files_back() throws Exception {
     Files.writeString(t.root.resolve("x.txt"), "x");
     Files.writeString(t.root.resolve("y.txt"), "y");
-    Preflight.Result p = agent.preflight(id(), "files.move", args("from", "x.txt", "to", "y.txt", "overwrite", true));
+    Preflight.Result p = agent.preflight(
+        id(), "files.move", args("from", "x.txt", "to", "y.txt", "overwrite", true));
     assertEquals("confirm", p.decision());
     assertTrue(p.preview().get("overwrites").asBoolean());
     ToolResult m = run("files.move", args("from", "x.txt", "to", "y.txt", "overwrite", true));
@@ -114,7 +119,9 @@ class UndoIT {
     Files.writeString(t.root.resolve("q.txt"), "q");
     String trace = id();
     JsonNode a = args("from", "p.txt", "to", "q.txt");
-    String token = ui.grant(new Grant.Params(trace, List.of(new Grant.Call("files.move", a)), null, null, 60, null)).confirmToken();
+    String token = ui.grant(
+            new Grant.Params(trace, List.of(new Grant.Call("files.move", a)), null, null, 60, null))
+        .confirmToken();
     ToolResult r = agent.execute(new Execute.Params(trace, id(), "files.move", a, token, null));
     assertEquals(ToolErrorCodes.ALREADY_EXISTS, r.error().code());
     assertEquals("q", Files.readString(t.root.resolve("q.txt")));
@@ -123,10 +130,14 @@ class UndoIT {
   @Test
   void a_deleted_file_goes_to_the_undo_area_and_comes_back() throws Exception {
     Files.writeString(t.root.resolve("gone.txt"), "keep me");
-    assertEquals("confirm", agent.preflight(id(), "files.delete", args("path", "gone.txt")).decision());
+    assertEquals(
+        "confirm",
+        agent.preflight(id(), "files.delete", args("path", "gone.txt")).decision());
     ToolResult d = run("files.delete", args("path", "gone.txt"));
     assertFalse(Files.exists(t.root.resolve("gone.txt")));
-    assertEquals("keep me", Files.readString(t.home.data().resolve("undo/" + d.audit().auditId() + "/payload")));
+    assertEquals(
+        "keep me",
+        Files.readString(t.home.data().resolve("undo/" + d.audit().auditId() + "/payload")));
     assertTrue(undo(d).ok());
     assertEquals("keep me", Files.readString(t.root.resolve("gone.txt")));
   }
@@ -136,7 +147,8 @@ class UndoIT {
     Files.createDirectories(t.root.resolve("tree/a/b"));
     Files.writeString(t.root.resolve("tree/a/b/leaf.txt"), "leaf");
     Files.writeString(t.root.resolve("tree/top.txt"), "top");
-    ToolResult refused = agent.execute(new Execute.Params(id(), id(), "files.delete", args("path", "tree"), null, null));
+    ToolResult refused = agent.execute(
+        new Execute.Params(id(), id(), "files.delete", args("path", "tree"), null, null));
     assertEquals(ToolErrorCodes.TOKEN_MISSING, refused.error().code());
     ToolResult d = run("files.delete", args("path", "tree", "recursive", true));
     assertFalse(Files.exists(t.root.resolve("tree")));
@@ -161,7 +173,9 @@ class UndoIT {
     Files.writeString(t.root.resolve("full/x"), "x");
     String trace = id();
     JsonNode a = args("path", "full");
-    String token = ui.grant(new Grant.Params(trace, List.of(new Grant.Call("files.delete", a)), null, null, 60, null)).confirmToken();
+    String token = ui.grant(new Grant.Params(
+            trace, List.of(new Grant.Call("files.delete", a)), null, null, 60, null))
+        .confirmToken();
     ToolResult r = agent.execute(new Execute.Params(trace, id(), "files.delete", a, token, null));
     assertEquals("/recursive", r.error().field());
     assertTrue(Files.exists(t.root.resolve("full/x")));
@@ -171,19 +185,23 @@ class UndoIT {
   void the_preview_of_an_overwrite_shows_a_unified_diff() throws Exception {
     Files.writeString(t.root.resolve("d.txt"), "one\ntwo\nthree\n");
     // The diff shows the file's contents: it is for the window (ui), never handed to the agent.
-    Preflight.Result p = ui.preflight(id(), "files.write_text", args("path", "d.txt", "content", "one\n2\nthree\n"));
+    Preflight.Result p =
+        ui.preflight(id(), "files.write_text", args("path", "d.txt", "content", "one\n2\nthree\n"));
     String diff = p.preview().get("diff").asText();
     assertTrue(diff.contains("-two\n") && diff.contains("+2\n") && diff.contains(" one\n"), diff);
     assertTrue(diff.contains("@@ -1,3 +1,3 @@"), diff);
-    assertTrue(diff.indexOf("-two\n") < diff.indexOf("+2\n"), "removals come before additions: " + diff);
+    assertTrue(
+        diff.indexOf("-two\n") < diff.indexOf("+2\n"), "removals come before additions: " + diff);
   }
 
   @Test
   void only_the_ui_may_undo() throws Exception {
     Files.writeString(t.root.resolve("e.txt"), "e");
     ToolResult w = run("files.write_text", args("path", "e.txt", "content", "f"));
-    ClientException e = org.junit.jupiter.api.Assertions.assertThrows(ClientException.class,
-        () -> agent.call(Methods.TOOL_UNDO, new Execute.UndoParams(w.audit().auditId()), ToolResult.class));
+    ClientException e = org.junit.jupiter.api.Assertions.assertThrows(
+        ClientException.class,
+        () -> agent.call(
+            Methods.TOOL_UNDO, new Execute.UndoParams(w.audit().auditId()), ToolResult.class));
     assertEquals(ErrorCodes.FORBIDDEN, e.rpcError().code());
   }
 

@@ -19,7 +19,8 @@ public final class ClientException extends RuntimeException {
     return String.valueOf(super.getMessage());
   }
 
-  private ClientException(String message, @Nullable Throwable cause, @Nullable RpcError rpcError, int httpStatus) {
+  private ClientException(
+      String message, @Nullable Throwable cause, @Nullable RpcError rpcError, int httpStatus) {
     super(message, cause);
     this.rpcError = rpcError;
     this.httpStatus = httpStatus;
@@ -30,7 +31,8 @@ public final class ClientException extends RuntimeException {
   }
 
   public static ClientException handshake(int status, @Nullable Throwable cause) {
-    return new ClientException("the service refused the connection: HTTP " + status, cause, null, status);
+    return new ClientException(
+        "the service refused the connection: HTTP " + status, cause, null, status);
   }
 
   /** The JSON-RPC error the service answered, if that is why the call failed. */

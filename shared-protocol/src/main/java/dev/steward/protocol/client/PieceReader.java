@@ -46,7 +46,8 @@ final class PieceReader extends Reader {
     if (length == 0) return 0;
     while (at == current.length) {
       if (current == END) return -1;
-      if (current == BROKEN) throw new IOException("the connection closed in the middle of a message");
+      if (current == BROKEN)
+        throw new IOException("the connection closed in the middle of a message");
       try {
         current = pieces.take();
       } catch (InterruptedException e) {

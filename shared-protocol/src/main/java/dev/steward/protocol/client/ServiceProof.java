@@ -24,7 +24,9 @@ public final class ServiceProof {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.US_ASCII), "HmacSHA256"));
-      return HexFormat.of().formatHex(mac.doFinal(("steward service proof\n" + nonce + "\n" + port).getBytes(StandardCharsets.US_ASCII)));
+      return HexFormat.of()
+          .formatHex(mac.doFinal(("steward service proof\n" + nonce + "\n" + port)
+              .getBytes(StandardCharsets.US_ASCII)));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is part of every Java runtime", e);
     }
@@ -32,11 +34,14 @@ public final class ServiceProof {
 
   /** Whether {@code given} is the proof for {@code secret}, compared in constant time. */
   public static boolean matches(String given, String secret, String nonce, int port) {
-    return MessageDigest.isEqual(given.getBytes(StandardCharsets.US_ASCII), of(secret, nonce, port).getBytes(StandardCharsets.US_ASCII));
+    return MessageDigest.isEqual(
+        given.getBytes(StandardCharsets.US_ASCII),
+        of(secret, nonce, port).getBytes(StandardCharsets.US_ASCII));
   }
 
   /** A nonce a client may send: 32 hex characters. */
   public static boolean validNonce(String nonce) {
-    return nonce.length() == 32 && nonce.chars().allMatch(c -> c >= '0' && c <= '9' || c >= 'a' && c <= 'f');
+    return nonce.length() == 32
+        && nonce.chars().allMatch(c -> c >= '0' && c <= '9' || c >= 'a' && c <= 'f');
   }
 }

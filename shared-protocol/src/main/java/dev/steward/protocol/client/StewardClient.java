@@ -58,9 +58,19 @@ public final class StewardClient implements AutoCloseable {
    * waits for a click; ten minutes by default, the longest a confirm token lives) — so answers
    * that never come cannot pile up.
    */
-  public record Options(String clientName, Duration connectTimeout, Duration callTimeout, boolean reconnect, Duration executeTimeout) {
+  public record Options(
+      String clientName,
+      Duration connectTimeout,
+      Duration callTimeout,
+      boolean reconnect,
+      Duration executeTimeout) {
     public static Options defaults() {
-      return new Options("steward-client", Duration.ofSeconds(5), Duration.ofSeconds(60), false, Duration.ofMinutes(10));
+      return new Options(
+          "steward-client",
+          Duration.ofSeconds(5),
+          Duration.ofSeconds(60),
+          false,
+          Duration.ofMinutes(10));
     }
 
     public Options withReconnect(boolean value) {
@@ -112,9 +122,12 @@ public final class StewardClient implements AutoCloseable {
     this.endpoints = endpoints;
     this.options = options;
     this.httpExecutor = Executors.newCachedThreadPool(DaemonThreads.named("steward-client-io"));
-    this.http =
-        HttpClient.newBuilder().connectTimeout(options.connectTimeout()).executor(httpExecutor).build();
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("steward-client-" + options.clientName()));
+    this.http = HttpClient.newBuilder()
+        .connectTimeout(options.connectTimeout())
+        .executor(httpExecutor)
+        .build();
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(
+        DaemonThreads.named("steward-client-" + options.clientName()));
   }
 
   public static StewardClient connect(Endpoint endpoint) {
@@ -171,18 +184,17 @@ public final class StewardClient implements AutoCloseable {
       futures.add(register(id, timeoutOf(c.method())));
       messages.add(new Request(LongNode.valueOf(id), c.method(), paramsNode(c.params())));
     }
-    send(MessageCodec.writeBatch(messages))
-        .whenComplete(
-            (v, e) -> {
-              if (e != null) futures.forEach(f -> f.completeExceptionally(lost(e)));
-            });
+    send(MessageCodec.writeBatch(messages)).whenComplete((v, e) -> {
+      if (e != null) futures.forEach(f -> f.completeExceptionally(lost(e)));
+    });
     return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
         .thenApply(v -> futures.stream().map(CompletableFuture::join).toList());
   }
 
   /** Sends a notification (no response). */
   public CompletableFuture<Void> notify(String method, @Nullable Object params) {
-    return send(MessageCodec.write(new Notification(method, paramsNode(params)))).thenApply(v -> null);
+    return send(MessageCodec.write(new Notification(method, paramsNode(params))))
+        .thenApply(v -> null);
   }
 
   /** Registers a listener for a raw frame answer: responses whose id this client did not issue. */
@@ -204,7 +216,8 @@ public final class StewardClient implements AutoCloseable {
   // ---- typed helpers ----------------------------------------------------------------------
 
   public Hello.Result hello() {
-    return call(Methods.SESSION_HELLO, new Hello.Params(options.clientName(), "1"), Hello.Result.class);
+    return call(
+        Methods.SESSION_HELLO, new Hello.Params(options.clientName(), "1"), Hello.Result.class);
   }
 
   public List<ToolDefinition> tools() {
@@ -212,7 +225,8 @@ public final class StewardClient implements AutoCloseable {
   }
 
   public Preflight.Result preflight(String traceId, String tool, JsonNode args) {
-    return call(Methods.TOOL_PREFLIGHT, new Preflight.Params(traceId, tool, args), Preflight.Result.class);
+    return call(
+        Methods.TOOL_PREFLIGHT, new Preflight.Params(traceId, tool, args), Preflight.Result.class);
   }
 
   public Preflight.Result preflight(Preflight.Params params) {
@@ -240,11 +254,10 @@ public final class StewardClient implements AutoCloseable {
   private void open() {
     Endpoint endpoint = endpoints.get();
     verifyService(endpoint);
-    CompletableFuture<WebSocket> connecting =
-        http.newWebSocketBuilder()
-            .connectTimeout(options.connectTimeout())
-            .header("Authorization", "Bearer " + endpoint.secret())
-            .buildAsync(endpoint.uri(), new Listener());
+    CompletableFuture<WebSocket> connecting = http.newWebSocketBuilder()
+        .connectTimeout(options.connectTimeout())
+        .header("Authorization", "Bearer " + endpoint.secret())
+        .buildAsync(endpoint.uri(), new Listener());
     try {
       socket = connecting.get(options.connectTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
@@ -255,7 +268,8 @@ public final class StewardClient implements AutoCloseable {
       if (cause instanceof WebSocketHandshakeException h) {
         throw ClientException.handshake(h.getResponse().statusCode(), h);
       }
-      throw new ClientException("cannot reach the service at " + endpoint.uri() + ": " + cause, cause);
+      throw new ClientException(
+          "cannot reach the service at " + endpoint.uri() + ": " + cause, cause);
     }
     synchronized (sendLock) {
       sendTail = CompletableFuture.completedFuture(null);
@@ -272,10 +286,15 @@ public final class StewardClient implements AutoCloseable {
     byte[] raw = new byte[16];
     NONCES.nextBytes(raw);
     String nonce = java.util.HexFormat.of().formatHex(raw);
-    java.net.URI hello = java.net.URI.create("http://" + endpoint.uri().getRawAuthority() + ServiceProof.PATH + "?nonce=" + nonce);
+    java.net.URI hello = java.net.URI.create(
+        "http://" + endpoint.uri().getRawAuthority() + ServiceProof.PATH + "?nonce=" + nonce);
     java.net.http.HttpResponse<String> answer;
     try {
-      answer = http.send(java.net.http.HttpRequest.newBuilder(hello).timeout(options.connectTimeout()).GET().build(),
+      answer = http.send(
+          java.net.http.HttpRequest.newBuilder(hello)
+              .timeout(options.connectTimeout())
+              .GET()
+              .build(),
           java.net.http.HttpResponse.BodyHandlers.ofString());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -287,15 +306,20 @@ public final class StewardClient implements AutoCloseable {
     if (answer.statusCode() == 200) {
       try {
         for (JsonNode p : Json.parse(answer.body()).path("proofs")) {
-          proven |= ServiceProof.matches(p.asText(""), endpoint.secret(), nonce, endpoint.uri().getPort());
+          proven |= ServiceProof.matches(
+              p.asText(""), endpoint.secret(), nonce, endpoint.uri().getPort());
         }
       } catch (IOException e) {
         proven = false;
       }
     }
     if (!proven) {
-      throw ClientException.handshake(answer.statusCode() == 200 ? 403 : answer.statusCode(), new ClientException(
-          "the process at " + endpoint.uri() + " did not prove it is this installation's Steward service; the secret was not sent", null));
+      throw ClientException.handshake(
+          answer.statusCode() == 200 ? 403 : answer.statusCode(),
+          new ClientException(
+              "the process at " + endpoint.uri()
+                  + " did not prove it is this installation's Steward service; the secret was not sent",
+              null));
     }
   }
 
@@ -315,17 +339,21 @@ public final class StewardClient implements AutoCloseable {
     return future.exceptionallyCompose(e -> {
       Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
       return CompletableFuture.failedFuture(
-          cause instanceof TimeoutException ? new ClientException("no answer from the service within " + timeout, cause) : cause);
+          cause instanceof TimeoutException
+              ? new ClientException("no answer from the service within " + timeout, cause)
+              : cause);
     });
   }
 
   private CompletableFuture<?> send(String text) {
     WebSocket ws = socket;
     if (closed || ws == null) {
-      return CompletableFuture.failedFuture(new ClientException("not connected to the service", null));
+      return CompletableFuture.failedFuture(
+          new ClientException("not connected to the service", null));
     }
     synchronized (sendLock) {
-      CompletableFuture<?> next = sendTail.handle((r, e) -> null).thenCompose(v -> ws.sendText(text, true));
+      CompletableFuture<?> next =
+          sendTail.handle((r, e) -> null).thenCompose(v -> ws.sendText(text, true));
       sendTail = next;
       return next;
     }
@@ -339,33 +367,39 @@ public final class StewardClient implements AutoCloseable {
   }
 
   private static ClientException lost(Throwable error) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Throwable cause =
+        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     if (cause instanceof ClientException ce) return ce;
-    return new ClientException("the connection to the service failed: " + cause.getMessage(), cause);
+    return new ClientException(
+        "the connection to the service failed: " + cause.getMessage(), cause);
   }
 
   private static @Nullable JsonNode paramsNode(@Nullable Object params) {
     if (params == null) return JsonNodeFactory.instance.objectNode();
-    // A record is written straight into the frame: building a tree of it first costs more than the write.
+    // A record is written straight into the frame: building a tree of it first costs more than the
+    // write.
     return params instanceof JsonNode node ? node : Json.pojo(params);
   }
 
   private static JsonNode resultOf(Response response) {
     RpcError error = response.error();
     if (error != null) throw ClientException.rpc(error);
-    return java.util.Objects.requireNonNull(response.result(), "a response has a result or an error");
+    return java.util.Objects.requireNonNull(
+        response.result(), "a response has a result or an error");
   }
 
   private void deliver(List<Message> messages) {
     for (Message m : messages) {
       if (m instanceof Response r) {
-        CompletableFuture<Response> f = r.id().canConvertToLong() ? pending.get(r.id().asLong()) : null;
+        CompletableFuture<Response> f =
+            r.id().canConvertToLong() ? pending.get(r.id().asLong()) : null;
         if (f != null) {
           f.complete(r);
         } else if (r.isError() && r.id().isNull()) {
           // An error the service could not tie to an id (e.g. a malformed frame we sent by hand):
           // surface it to notification listeners so raw-frame users can see it.
-          notificationListeners.forEach(l -> l.accept(new Notification("rpc.error", MessageCodec.toJson(r))));
+          notificationListeners.forEach(
+              l -> l.accept(new Notification("rpc.error", MessageCodec.toJson(r))));
         }
       } else if (m instanceof Notification n) {
         notificationListeners.forEach(l -> l.accept(n));
@@ -375,7 +409,8 @@ public final class StewardClient implements AutoCloseable {
 
   private void connectionLost(String why) {
     socket = null;
-    ClientException error = new ClientException("the connection to the service closed: " + why, null);
+    ClientException error =
+        new ClientException("the connection to the service closed: " + why, null);
     pending.values().forEach(f -> f.completeExceptionally(error));
     if (closed) return;
     stateListeners.forEach(l -> l.accept(State.DISCONNECTED));
@@ -411,7 +446,9 @@ public final class StewardClient implements AutoCloseable {
       }
       ws.abort();
     }
-    pending.values().forEach(f -> f.completeExceptionally(new ClientException("client closed", null)));
+    pending
+        .values()
+        .forEach(f -> f.completeExceptionally(new ClientException("client closed", null)));
     stateListeners.forEach(l -> l.accept(State.CLOSED));
     shutdownExecutors();
   }
@@ -430,14 +467,16 @@ public final class StewardClient implements AutoCloseable {
     }
 
     @Override
-    public @Nullable CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+    public @Nullable CompletionStage<?> onText(
+        WebSocket webSocket, CharSequence data, boolean last) {
       arrivals.text(data, last);
       webSocket.request(1);
       return null;
     }
 
     @Override
-    public @Nullable CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+    public @Nullable CompletionStage<?> onClose(
+        WebSocket webSocket, int statusCode, String reason) {
       arrivals.broken();
       if (webSocket == socket || socket == null) connectionLost(statusCode + " " + reason);
       return null;

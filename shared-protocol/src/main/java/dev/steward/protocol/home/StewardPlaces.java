@@ -20,7 +20,10 @@ public record StewardPlaces(Path config, Path data, Path run, Path userHome) {
   }
 
   public static StewardPlaces fromEnvironment() {
-    return from(System.getenv(), Path.of(System.getProperty("user.home")), System.getProperty("os.name", ""));
+    return from(
+        System.getenv(),
+        Path.of(System.getProperty("user.home")),
+        System.getProperty("os.name", ""));
   }
 
   public static StewardPlaces from(Map<String, String> env, Path userHome, String osName) {
@@ -33,7 +36,8 @@ public record StewardPlaces(Path config, Path data, Path run, Path userHome) {
       return under(userHome.resolve("Library/Application Support/Steward"), userHome);
     }
     if (os.contains("win")) {
-      String appData = Objects.requireNonNullElse(env.get("APPDATA"), userHome.resolve("AppData/Roaming").toString());
+      String appData = Objects.requireNonNullElse(
+          env.get("APPDATA"), userHome.resolve("AppData/Roaming").toString());
       return under(Path.of(appData, "Steward"), userHome);
     }
     Path config = xdg(env, "XDG_CONFIG_HOME", userHome.resolve(".config")).resolve("steward");
@@ -43,12 +47,15 @@ public record StewardPlaces(Path config, Path data, Path run, Path userHome) {
 
   /** A self-contained home: {@code base/config}, {@code base/data}, {@code base/run}. */
   public static StewardPlaces under(Path base, Path userHome) {
-    return new StewardPlaces(base.resolve("config"), base.resolve("data"), base.resolve("run"), userHome);
+    return new StewardPlaces(
+        base.resolve("config"), base.resolve("data"), base.resolve("run"), userHome);
   }
 
   private static Path xdg(Map<String, String> env, String name, Path fallback) {
     String value = env.get(name);
-    return value == null || value.isBlank() || !Path.of(value).isAbsolute() ? fallback : Path.of(value);
+    return value == null || value.isBlank() || !Path.of(value).isAbsolute()
+        ? fallback
+        : Path.of(value);
   }
 
   public Path policyFile() {

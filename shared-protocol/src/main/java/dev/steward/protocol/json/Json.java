@@ -35,7 +35,8 @@ public final class Json {
    * repeats costs a tenth of the time of reading a big result. A mapper of its own: turning the
    * check off on a reader of {@link #MAPPER} leaves the parser checking all the same.
    */
-  private static final com.fasterxml.jackson.databind.ObjectReader FROM_SERVICE = build(false, false).reader();
+  private static final com.fasterxml.jackson.databind.ObjectReader FROM_SERVICE =
+      build(false, false).reader();
 
   private Json() {}
 
@@ -86,7 +87,8 @@ public final class Json {
   /** {@link #parseFromService(String)} of text read as it arrives; a missing document is an error. */
   public static JsonNode parseFromService(java.io.Reader text) throws IOException {
     JsonNode root = FROM_SERVICE.readTree(text);
-    if (root == null || root.isMissingNode()) throw new java.io.EOFException("no JSON in the message");
+    if (root == null || root.isMissingNode())
+      throw new java.io.EOFException("no JSON in the message");
     return root;
   }
 
@@ -126,6 +128,7 @@ public final class Json {
   private static final class Utf8Out extends java.io.OutputStream implements SizedOutput {
     /** Jackson hands over its own buffer in pieces of at most 8,000 bytes: a bigger write is a raw value. */
     private static final int BIG_WRITE = 64 * 1024;
+
     private static final int TAIL_ROOM = 16 * 1024;
     byte[] bytes = new byte[512];
     int size;
@@ -154,22 +157,23 @@ public final class Json {
       if (bytes.length - size >= more) return;
       // A big value written at once (a listing's entries) gets room for the message's short tail
       // too, so that the tail does not double a buffer of megabytes; small messages grow as before.
-      grow(Math.max((long) bytes.length * 2, (long) size + more + (more >= BIG_WRITE ? TAIL_ROOM : 0)));
+      grow(Math.max(
+          (long) bytes.length * 2, (long) size + more + (more >= BIG_WRITE ? TAIL_ROOM : 0)));
     }
 
     private void grow(long wanted) {
-      if (wanted > Integer.MAX_VALUE - 16) throw new OutOfMemoryError("a message of more than 2 GB");
+      if (wanted > Integer.MAX_VALUE - 16)
+        throw new OutOfMemoryError("a message of more than 2 GB");
       bytes = java.util.Arrays.copyOf(bytes, (int) wanted);
     }
   }
 
   private static ObjectMapper build(boolean strict, boolean refuseRepeatedKeys) {
-    JsonFactory factory =
-        JsonFactory.builder()
-            .streamReadConstraints(
-                StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
-            .configure(StreamReadFeature.STRICT_DUPLICATE_DETECTION, refuseRepeatedKeys)
-            .build();
+    JsonFactory factory = JsonFactory.builder()
+        .streamReadConstraints(
+            StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+        .configure(StreamReadFeature.STRICT_DUPLICATE_DETECTION, refuseRepeatedKeys)
+        .build();
     return JsonMapper.builder(factory)
         .addModule(new JavaTimeModule())
         .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)

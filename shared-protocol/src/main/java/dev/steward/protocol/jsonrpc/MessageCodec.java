@@ -40,9 +40,11 @@ public final class MessageCodec {
     try {
       root = Json.parse(text);
     } catch (StreamConstraintsException e) {
-      return single(invalid(null, ErrorCodes.INVALID_REQUEST, "Invalid Request: " + e.getOriginalMessage()));
+      return single(
+          invalid(null, ErrorCodes.INVALID_REQUEST, "Invalid Request: " + e.getOriginalMessage()));
     } catch (JsonProcessingException e) {
-      return single(invalid(null, ErrorCodes.PARSE_ERROR, "Parse error: " + e.getOriginalMessage()));
+      return single(
+          invalid(null, ErrorCodes.PARSE_ERROR, "Parse error: " + e.getOriginalMessage()));
     } catch (IOException e) {
       return single(invalid(null, ErrorCodes.PARSE_ERROR, "Parse error: " + e.getMessage()));
     }
@@ -114,30 +116,42 @@ public final class MessageCodec {
     JsonNode id = node.get("id");
     @Nullable JsonNode replyId = id != null && Ids.isValid(id) ? id : null;
     if (!Message.VERSION.equals(node.path("jsonrpc").textValue())) {
-      return invalid(replyId, ErrorCodes.INVALID_REQUEST, "Invalid Request: \"jsonrpc\" must be \"2.0\"");
+      return invalid(
+          replyId, ErrorCodes.INVALID_REQUEST, "Invalid Request: \"jsonrpc\" must be \"2.0\"");
     }
     if (id != null && !Ids.isValid(id)) {
-      return invalid(null, ErrorCodes.INVALID_REQUEST, "Invalid Request: \"id\" must be a string, an integer or null");
+      return invalid(
+          null,
+          ErrorCodes.INVALID_REQUEST,
+          "Invalid Request: \"id\" must be a string, an integer or null");
     }
     JsonNode method = node.get("method");
     if (method == null || !method.isTextual() || method.textValue().isEmpty()) {
-      return invalid(replyId, ErrorCodes.INVALID_REQUEST, "Invalid Request: \"method\" must be a non-empty string");
+      return invalid(
+          replyId,
+          ErrorCodes.INVALID_REQUEST,
+          "Invalid Request: \"method\" must be a non-empty string");
     }
     JsonNode params = node.get("params");
     if (params != null && !params.isObject() && !params.isArray()) {
-      return invalid(replyId, ErrorCodes.INVALID_REQUEST, "Invalid Request: \"params\" must be an object or an array");
+      return invalid(
+          replyId,
+          ErrorCodes.INVALID_REQUEST,
+          "Invalid Request: \"params\" must be an object or an array");
     }
     for (var it = node.fieldNames(); it.hasNext(); ) {
       String key = it.next();
       if (!REQUEST_KEYS.contains(key)) {
-        return invalid(replyId, ErrorCodes.INVALID_REQUEST, "Invalid Request: unknown member \"" + key + "\"");
+        return invalid(
+            replyId, ErrorCodes.INVALID_REQUEST, "Invalid Request: unknown member \"" + key + "\"");
       }
     }
     if (id == null) {
       return new Valid(new Notification(method.textValue(), params));
     }
     if (id.isNull()) {
-      return invalid(null, ErrorCodes.INVALID_REQUEST, "Invalid Request: a request id must not be null");
+      return invalid(
+          null, ErrorCodes.INVALID_REQUEST, "Invalid Request: a request id must not be null");
     }
     return new Valid(new Request(id, method.textValue(), params));
   }
@@ -186,7 +200,11 @@ public final class MessageCodec {
   }
 
   private static String utf8Text(java.nio.ByteBuffer utf8) {
-    return new String(utf8.array(), utf8.arrayOffset() + utf8.position(), utf8.remaining(), java.nio.charset.StandardCharsets.UTF_8);
+    return new String(
+        utf8.array(),
+        utf8.arrayOffset() + utf8.position(),
+        utf8.remaining(),
+        java.nio.charset.StandardCharsets.UTF_8);
   }
 
   /** {@link #write} as UTF-8 bytes, for a text frame. */

@@ -6,8 +6,8 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /** The answer to a {@link Request}: exactly one of {@code result} and {@code error}. */
-public record Response(JsonNode id, @Nullable JsonNode result, @Nullable RpcError error)
-    implements Message {
+public record Response(
+    JsonNode id, @Nullable JsonNode result, @Nullable RpcError error) implements Message {
 
   public Response {
     Objects.requireNonNull(id, "id (use NullNode when the request's id could not be read)");

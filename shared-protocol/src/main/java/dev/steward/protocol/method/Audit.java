@@ -45,5 +45,9 @@ public final class Audit {
 
   public record QueryResult(List<Row> rows, @Nullable String nextCursor) {}
 
-  public record VerifyResult(boolean ok, long rowsChecked, @Nullable String firstBadRow, @Nullable String problem) {}
+  public record VerifyResult(
+      boolean ok,
+      long rowsChecked,
+      @Nullable String firstBadRow,
+      @Nullable String problem) {}
 }

@@ -17,7 +17,11 @@ public final class Deny {
   public record Call(String tool, JsonNode args, @Nullable String callId) {}
 
   public record Params(
-      @Nullable String requestId, @Nullable String traceId, @Nullable List<Call> calls, @Nullable String conversationId, @Nullable String reason) {}
+      @Nullable String requestId,
+      @Nullable String traceId,
+      @Nullable List<Call> calls,
+      @Nullable String conversationId,
+      @Nullable String reason) {}
 
   public record Result(List<String> auditIds) {}
 }

@@ -21,7 +21,13 @@ public final class Execute {
       @Nullable String idempotencyKey,
       @Nullable String conversationId) {
 
-    public Params(String traceId, String callId, String tool, JsonNode args, @Nullable String confirmToken, @Nullable String idempotencyKey) {
+    public Params(
+        String traceId,
+        String callId,
+        String tool,
+        JsonNode args,
+        @Nullable String confirmToken,
+        @Nullable String idempotencyKey) {
       this(traceId, callId, tool, args, confirmToken, idempotencyKey, null);
     }
   }

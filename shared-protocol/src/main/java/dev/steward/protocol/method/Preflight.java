@@ -10,7 +10,8 @@ public final class Preflight {
 
   private Preflight() {}
 
-  public record Params(String traceId, String tool, JsonNode args, @Nullable String conversationId) {
+  public record Params(
+      String traceId, String tool, JsonNode args, @Nullable String conversationId) {
 
     public Params(String traceId, String tool, JsonNode args) {
       this(traceId, tool, args, null);
@@ -40,8 +41,15 @@ public final class Preflight {
       @Nullable List<String> grantFolders) {
 
     public Result(
-        String decision, String reason, Risk risk, boolean destructive, @Nullable String code, @Nullable String field,
-        @Nullable List<String> taint, @Nullable List<String> paths, @Nullable JsonNode preview) {
+        String decision,
+        String reason,
+        Risk risk,
+        boolean destructive,
+        @Nullable String code,
+        @Nullable String field,
+        @Nullable List<String> taint,
+        @Nullable List<String> paths,
+        @Nullable JsonNode preview) {
       this(decision, reason, risk, destructive, code, field, taint, paths, preview, null);
     }
   }

@@ -33,7 +33,11 @@ public record PolicyDocument(
 
   /** A policy without browser settings of its own (the browser keeps no profile). */
   public PolicyDocument(
-      List<PathRoot> paths, List<AppEntry> apps, Hosts hosts, List<StandingGrant> grants, Map<String, ToolOverride> overrides,
+      List<PathRoot> paths,
+      List<AppEntry> apps,
+      Hosts hosts,
+      List<StandingGrant> grants,
+      Map<String, ToolOverride> overrides,
       List<String> confirmUnder) {
     this(paths, apps, hosts, grants, overrides, confirmUnder, Browser.DEFAULT);
   }
@@ -93,7 +97,8 @@ public record PolicyDocument(
       Objects.requireNonNull(root, "root");
       Objects.requireNonNull(access, "access");
       if (!READ.equals(access) && !READ_WRITE.equals(access)) {
-        throw new IllegalArgumentException("access is \"read\" or \"read_write\", not \"" + access + "\"");
+        throw new IllegalArgumentException(
+            "access is \"read\" or \"read_write\", not \"" + access + "\"");
       }
     }
 
@@ -124,7 +129,11 @@ public record PolicyDocument(
    * without a token (never high ones, never in a tainted trace).
    */
   public record StandingGrant(
-      String id, String tool, List<String> paths, @Nullable Instant expiresAt, @Nullable Instant createdAt) {
+      String id,
+      String tool,
+      List<String> paths,
+      @Nullable Instant expiresAt,
+      @Nullable Instant createdAt) {
     public StandingGrant {
       Objects.requireNonNull(id, "id");
       Objects.requireNonNull(tool, "tool");

@@ -4,4 +4,8 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /** Where a call stands in the audit log (SPEC §3.1). */
-public record AuditMeta(String auditId, String decision, Instant startedAt, @Nullable Instant endedAt) {}
+public record AuditMeta(
+    String auditId,
+    String decision,
+    Instant startedAt,
+    @Nullable Instant endedAt) {}

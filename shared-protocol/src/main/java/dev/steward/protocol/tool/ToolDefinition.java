@@ -41,7 +41,23 @@ public record ToolDefinition(
 
   /** A tool that only reads, sends nothing and keeps nothing to undo. */
   public ToolDefinition(
-      String name, String description, JsonNode argsSchema, JsonNode resultSchema, Risk risk, Confirmation confirmation, List<ScopeKind> scopes) {
-    this(name, description, argsSchema, resultSchema, risk, confirmation, scopes, false, false, false);
+      String name,
+      String description,
+      JsonNode argsSchema,
+      JsonNode resultSchema,
+      Risk risk,
+      Confirmation confirmation,
+      List<ScopeKind> scopes) {
+    this(
+        name,
+        description,
+        argsSchema,
+        resultSchema,
+        risk,
+        confirmation,
+        scopes,
+        false,
+        false,
+        false);
   }
 }

@@ -8,7 +8,11 @@ import org.jspecify.annotations.Nullable;
  * Why a call did not succeed. {@code field} is a JSON pointer into the arguments when one of them
  * is to blame, so a model can correct exactly that argument.
  */
-public record ToolError(String code, String message, @Nullable String field, @Nullable JsonNode details) {
+public record ToolError(
+    String code,
+    String message,
+    @Nullable String field,
+    @Nullable JsonNode details) {
 
   public ToolError {
     Objects.requireNonNull(code, "code");

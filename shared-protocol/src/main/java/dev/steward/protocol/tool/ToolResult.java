@@ -7,7 +7,11 @@ import org.jspecify.annotations.Nullable;
  * The outcome of {@code tool.execute}: {@code {ok: true, value}} or {@code {ok: false, error}},
  * always with its audit metadata. A refused call is a result, not a protocol error.
  */
-public record ToolResult(boolean ok, @Nullable JsonNode value, @Nullable ToolError error, @Nullable AuditMeta audit) {
+public record ToolResult(
+    boolean ok,
+    @Nullable JsonNode value,
+    @Nullable ToolError error,
+    @Nullable AuditMeta audit) {
 
   public ToolResult {
     if (ok == (error != null)) {

@@ -11,7 +11,6 @@ import dev.steward.protocol.jsonrpc.Message;
 import dev.steward.protocol.jsonrpc.Notification;
 import dev.steward.protocol.jsonrpc.Response;
 import java.nio.CharBuffer;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,7 +33,8 @@ class ArrivalsTest {
 
   private static String bigResponse(int id, int entries) {
     ObjectNode root = Json.object().put("jsonrpc", "2.0").put("id", id);
-    ArrayNode list = root.putObject("result").put("ok", true).putObject("value").putArray("entries");
+    ArrayNode list =
+        root.putObject("result").put("ok", true).putObject("value").putArray("entries");
     for (int i = 0; i < entries; i++) {
       list.addObject().put("path", "/home/ann/é/" + i + "😀.txt").put("size", i);
     }
@@ -81,13 +81,15 @@ class ArrivalsTest {
     arrivals.text(notification(50), true);
 
     assertEquals(1, ((Response) next()).id().asInt());
-    for (int i = 0; i < 50; i++) assertEquals(i, ((Notification) next()).params().get("n").asInt());
+    for (int i = 0; i < 50; i++)
+      assertEquals(i, ((Notification) next()).params().get("n").asInt());
     assertEquals(2, ((Response) next()).id().asInt());
     assertEquals(50, ((Notification) next()).params().get("n").asInt());
   }
 
   @Test
-  void a_message_cut_short_by_a_closed_connection_is_dropped_and_the_reader_is_let_go() throws Exception {
+  void a_message_cut_short_by_a_closed_connection_is_dropped_and_the_reader_is_let_go()
+      throws Exception {
     String text = bigResponse(3, 3_000);
     arrivals.text(text.substring(0, text.length() / 2), false);
     arrivals.broken();

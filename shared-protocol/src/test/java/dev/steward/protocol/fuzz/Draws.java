@@ -45,7 +45,12 @@ public interface Draws {
         StringBuilder b = new StringBuilder(n);
         for (int i = 0; i < n; i++) {
           int kind = random.nextInt(10);
-          b.append(kind < 6 ? (char) ('a' + random.nextInt(26)) : kind < 8 ? ODD.charAt(random.nextInt(ODD.length())) : (char) random.nextInt(0x3000));
+          b.append(
+              kind < 6
+                  ? (char) ('a' + random.nextInt(26))
+                  : kind < 8
+                      ? ODD.charAt(random.nextInt(ODD.length()))
+                      : (char) random.nextInt(0x3000));
         }
         return b.toString();
       }

@@ -64,7 +64,8 @@ public final class JsonProperties {
     if (node.isObject()) {
       List<Map.Entry<String, JsonNode>> fields = new ArrayList<>();
       node.fields().forEachRemaining(fields::add);
-      for (int i = fields.size() - 1; i > 0; i--) java.util.Collections.swap(fields, i, d.pick(i + 1));
+      for (int i = fields.size() - 1; i > 0; i--)
+        java.util.Collections.swap(fields, i, d.pick(i + 1));
       b.append('{');
       for (int i = 0; i < fields.size(); i++) {
         if (i > 0) b.append(',');
@@ -126,13 +127,16 @@ public final class JsonProperties {
     JsonNode other = value(d, 4);
     boolean sameValue = same(v, other);
     boolean sameHash = CanonicalJson.sha256(v).equals(CanonicalJson.sha256(other));
-    if (sameValue != sameHash) throw new AssertionError((sameValue ? "one value, two hashes: " : "two values, one hash: ") + v + " / " + other);
+    if (sameValue != sameHash)
+      throw new AssertionError(
+          (sameValue ? "one value, two hashes: " : "two values, one hash: ") + v + " / " + other);
   }
 
   /** Any text gets a frame (valid messages or error responses); nothing throws. */
   public static void codecAnswersEverything(String text) {
     MessageCodec.Frame frame = MessageCodec.parse(text);
-    if (frame == null || frame.items().isEmpty() && !frame.batch()) throw new AssertionError("no answer for " + text);
+    if (frame == null || frame.items().isEmpty() && !frame.batch())
+      throw new AssertionError("no answer for " + text);
     for (MessageCodec.Inbound item : frame.items()) {
       if (item instanceof MessageCodec.Valid v) Json.write(v.message());
       else if (item instanceof MessageCodec.Invalid i) Json.write(i.response());

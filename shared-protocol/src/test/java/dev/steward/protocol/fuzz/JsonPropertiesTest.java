@@ -24,8 +24,29 @@ class JsonPropertiesTest {
   @ValueSource(longs = {1, 2})
   void the_codec_answers_any_text(long seed) {
     Random random = new Random(seed);
-    String[] pieces = {"{", "}", "[", "]", "\"jsonrpc\"", ":", "\"2.0\"", ",", "\"id\"", "1", "null", "\"method\"", "\"tool.execute\"",
-        "\"params\"", "1e400", "-0", "\"\\ud800\"", "true", " ", "\"x\"", "9999999999999999999999"};
+    String[] pieces = {
+      "{",
+      "}",
+      "[",
+      "]",
+      "\"jsonrpc\"",
+      ":",
+      "\"2.0\"",
+      ",",
+      "\"id\"",
+      "1",
+      "null",
+      "\"method\"",
+      "\"tool.execute\"",
+      "\"params\"",
+      "1e400",
+      "-0",
+      "\"\\ud800\"",
+      "true",
+      " ",
+      "\"x\"",
+      "9999999999999999999999"
+    };
     for (int i = 0; i < 5000; i++) {
       StringBuilder b = new StringBuilder();
       for (int n = random.nextInt(20); n > 0; n--) b.append(pieces[random.nextInt(pieces.length)]);

@@ -9,16 +9,17 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.steward.protocol.json.Json;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class MessageCodecTest {
 
   private static int errorCode(String frame) {
     MessageCodec.Frame f = MessageCodec.parse(frame);
     assertEquals(1, f.items().size());
-    MessageCodec.Invalid invalid = assertInstanceOf(MessageCodec.Invalid.class, f.items().get(0));
+    MessageCodec.Invalid invalid =
+        assertInstanceOf(MessageCodec.Invalid.class, f.items().get(0));
     return invalid.response().error().code();
   }
 
@@ -55,8 +56,8 @@ class MessageCodecTest {
 
   @Test
   void a_batch_reads_each_element_on_its_own() {
-    MessageCodec.Frame f =
-        MessageCodec.parse("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"},{\"jsonrpc\":\"2.0\",\"method\":\"n\"},5]");
+    MessageCodec.Frame f = MessageCodec.parse(
+        "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"},{\"jsonrpc\":\"2.0\",\"method\":\"n\"},5]");
     assertTrue(f.batch());
     assertInstanceOf(Request.class, ((MessageCodec.Valid) f.items().get(0)).message());
     assertInstanceOf(Notification.class, ((MessageCodec.Valid) f.items().get(1)).message());
@@ -67,7 +68,8 @@ class MessageCodecTest {
   void string_and_integer_ids_round_trip() throws Exception {
     for (var id : List.of(TextNode.valueOf("x-1"), LongNode.valueOf(Long.MAX_VALUE))) {
       String text = MessageCodec.write(new Request(id, "m", Json.object()));
-      var parsed = (Request) ((MessageCodec.Valid) MessageCodec.parse(text).items().get(0)).message();
+      var parsed =
+          (Request) ((MessageCodec.Valid) MessageCodec.parse(text).items().get(0)).message();
       assertEquals(id.asText(), parsed.id().asText());
       assertFalse(MessageCodec.parse(text).batch());
     }
@@ -78,15 +80,18 @@ class MessageCodecTest {
     String ok = MessageCodec.write(Response.result(LongNode.valueOf(1), TextNode.valueOf("r")));
     String err = MessageCodec.write(Response.error(null, RpcError.of(-32601, "nope")));
     assertEquals("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"r\"}", ok);
-    assertEquals("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32601,\"message\":\"nope\"}}", err);
+    assertEquals(
+        "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32601,\"message\":\"nope\"}}", err);
     var back = (Response) MessageCodec.parseFromServer(err).get(0);
     assertEquals(-32601, back.error().code());
   }
 
   @Test
-  void written_text_escapes_lone_surrogates_so_any_string_can_be_sent_and_reads_back_the_same() throws Exception {
+  void written_text_escapes_lone_surrogates_so_any_string_can_be_sent_and_reads_back_the_same()
+      throws Exception {
     String value = "ok 𝄞 lone \ud800 low \udc00 end \u0000";
-    String text = MessageCodec.write(new Request(LongNode.valueOf(7), "m", Json.object().put("v", value)));
+    String text =
+        MessageCodec.write(new Request(LongNode.valueOf(7), "m", Json.object().put("v", value)));
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (Character.isHighSurrogate(c)) {
@@ -96,7 +101,8 @@ class MessageCodecTest {
         assertFalse(Character.isLowSurrogate(c), text);
       }
     }
-    Request back = (Request) ((MessageCodec.Valid) MessageCodec.parse(text).items().get(0)).message();
+    Request back =
+        (Request) ((MessageCodec.Valid) MessageCodec.parse(text).items().get(0)).message();
     assertEquals(value, back.params().get("v").asText());
   }
 
@@ -108,10 +114,13 @@ class MessageCodecTest {
   @org.junit.jupiter.params.provider.ValueSource(ints = {0, 1, 40, 2_000, 20_000})
   void answers_of_any_size_are_written_whole_as_utf8(int entries) throws Exception {
     StringBuilder raw = new StringBuilder("[");
-    for (int i = 0; i < entries; i++) raw.append(i == 0 ? "" : ",").append("{\"path\":\"/home/ann/é/").append(i).append("\"}");
+    for (int i = 0; i < entries; i++)
+      raw.append(i == 0 ? "" : ",").append("{\"path\":\"/home/ann/é/").append(i).append("\"}");
     String array = raw.append(']').toString();
-    var value = listing(gen -> gen.writeRawValue(new com.fasterxml.jackson.core.io.SerializedString(array)), false);
-    java.nio.ByteBuffer utf8 = MessageCodec.writeUtf8(Response.result(LongNode.valueOf(7), Json.pojo(value)));
+    var value = listing(
+        gen -> gen.writeRawValue(new com.fasterxml.jackson.core.io.SerializedString(array)), false);
+    java.nio.ByteBuffer utf8 =
+        MessageCodec.writeUtf8(Response.result(LongNode.valueOf(7), Json.pojo(value)));
     String text = java.nio.charset.StandardCharsets.UTF_8.decode(utf8).toString();
     var back = Json.parse(text);
     assertEquals(7, back.get("id").asInt());
@@ -126,31 +135,40 @@ class MessageCodecTest {
    */
   @ParameterizedTest(name = "{0} entries")
   @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2_000, 20_000})
-  void a_value_written_in_pieces_after_asking_for_room_is_whole_and_grows_the_buffer_once(int entries) throws Exception {
+  void a_value_written_in_pieces_after_asking_for_room_is_whole_and_grows_the_buffer_once(
+      int entries) throws Exception {
     java.util.List<byte[]> pieces = new java.util.ArrayList<>();
     long length = 2;
     for (int i = 0; i < entries; i++) {
-      byte[] piece = ((i == 0 ? "" : ",") + "{\"path\":\"/home/ann/é/" + i + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      byte[] piece = ((i == 0 ? "" : ",") + "{\"path\":\"/home/ann/é/" + i + "\"}")
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8);
       pieces.add(piece);
       length += piece.length;
     }
     long room = length;
-    var value = listing(gen -> {
-      gen.writeRawValue("");
-      gen.flush();
-      java.io.OutputStream out = (java.io.OutputStream) gen.getOutputTarget();
-      ((dev.steward.protocol.json.SizedOutput) out).makeRoom(room);
-      out.write('[');
-      for (byte[] piece : pieces) out.write(piece);
-      out.write(']');
-    }, true);
-    java.nio.ByteBuffer utf8 = MessageCodec.writeUtf8(Response.result(LongNode.valueOf(8), Json.pojo(value)));
-    assertTrue(utf8.capacity() <= utf8.limit() + 16 * 1024, "grown once to the value's size and a tail, not doubled: "
-        + utf8.capacity() + " for " + utf8.limit());
+    var value = listing(
+        gen -> {
+          gen.writeRawValue("");
+          gen.flush();
+          java.io.OutputStream out = (java.io.OutputStream) gen.getOutputTarget();
+          ((dev.steward.protocol.json.SizedOutput) out).makeRoom(room);
+          out.write('[');
+          for (byte[] piece : pieces) out.write(piece);
+          out.write(']');
+        },
+        true);
+    java.nio.ByteBuffer utf8 =
+        MessageCodec.writeUtf8(Response.result(LongNode.valueOf(8), Json.pojo(value)));
+    assertTrue(
+        utf8.capacity() <= utf8.limit() + 16 * 1024,
+        "grown once to the value's size and a tail, not doubled: " + utf8.capacity() + " for "
+            + utf8.limit());
     String text = java.nio.charset.StandardCharsets.UTF_8.decode(utf8).toString();
     var back = Json.parse(text);
     assertEquals(entries, back.at("/result/entries").size());
-    assertEquals("/home/ann/é/" + (entries - 1), back.at("/result/entries/" + (entries - 1) + "/path").asText());
+    assertEquals(
+        "/home/ann/é/" + (entries - 1),
+        back.at("/result/entries/" + (entries - 1) + "/path").asText());
     assertTrue(back.at("/result/truncated").asBoolean());
   }
 
@@ -159,10 +177,14 @@ class MessageCodecTest {
   }
 
   /** A listing-shaped value, {@code {entries, truncated}}, whose entries {@code entries} writes as a listing does. */
-  private static com.fasterxml.jackson.databind.JsonSerializable listing(EntriesWriter entries, boolean truncated) {
+  private static com.fasterxml.jackson.databind.JsonSerializable listing(
+      EntriesWriter entries, boolean truncated) {
     return new com.fasterxml.jackson.databind.JsonSerializable.Base() {
       @Override
-      public void serialize(com.fasterxml.jackson.core.JsonGenerator gen, com.fasterxml.jackson.databind.SerializerProvider p) throws java.io.IOException {
+      public void serialize(
+          com.fasterxml.jackson.core.JsonGenerator gen,
+          com.fasterxml.jackson.databind.SerializerProvider p)
+          throws java.io.IOException {
         gen.writeStartObject();
         gen.writeFieldName("entries");
         entries.write(gen);
@@ -171,8 +193,11 @@ class MessageCodecTest {
       }
 
       @Override
-      public void serializeWithType(com.fasterxml.jackson.core.JsonGenerator gen, com.fasterxml.jackson.databind.SerializerProvider p,
-          com.fasterxml.jackson.databind.jsontype.TypeSerializer t) throws java.io.IOException {
+      public void serializeWithType(
+          com.fasterxml.jackson.core.JsonGenerator gen,
+          com.fasterxml.jackson.databind.SerializerProvider p,
+          com.fasterxml.jackson.databind.jsontype.TypeSerializer t)
+          throws java.io.IOException {
         serialize(gen, p);
       }
     };

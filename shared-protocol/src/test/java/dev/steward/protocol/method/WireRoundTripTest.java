@@ -27,16 +27,28 @@ class WireRoundTripTest {
   static final JsonNode ARGS = Json.tree(Map.of("path", "~/Steward/a.txt"));
 
   static Stream<Object> records() {
-    ToolDefinition def = new ToolDefinition("files.read_text", "d", ARGS, ARGS, Risk.LOW, Confirmation.NEVER, List.of(ScopeKind.PATHS));
+    ToolDefinition def = new ToolDefinition(
+        "files.read_text", "d", ARGS, ARGS, Risk.LOW, Confirmation.NEVER, List.of(ScopeKind.PATHS));
     AuditMeta meta = new AuditMeta("7", "allowed", T, T);
     return Stream.of(
         new Hello.Params("app", "1"),
         new Hello.Result("0.1.0", Role.UI, new Hello.Limits(1 << 20, 32, 64, 5000)),
         new ToolsList.Result(List.of(def)),
         new Preflight.Params("t1", "files.read_text", ARGS),
-        new Preflight.Result("confirm", "why", Risk.MEDIUM, true, "CONFIRMATION_REQUIRED", null, List.of("file x"), List.of("/a"), ARGS),
-        new Grant.Params("t1", List.of(new Grant.Call("files.write_text", ARGS)), null, null, 60, null),
-        new Grant.Params("t1", null, List.of("files.write_text"), new Grant.Scope(List.of("~/Notes")), 60, true),
+        new Preflight.Result(
+            "confirm",
+            "why",
+            Risk.MEDIUM,
+            true,
+            "CONFIRMATION_REQUIRED",
+            null,
+            List.of("file x"),
+            List.of("/a"),
+            ARGS),
+        new Grant.Params(
+            "t1", List.of(new Grant.Call("files.write_text", ARGS)), null, null, 60, null),
+        new Grant.Params(
+            "t1", null, List.of("files.write_text"), new Grant.Scope(List.of("~/Notes")), 60, true),
         new Grant.Result("st1.a.b", "a", T),
         new Grant.RevokeParams("a"),
         new Execute.Params("t1", "c1", "files.read_text", ARGS, "st1.a.b", "k1"),
@@ -47,7 +59,23 @@ class WireRoundTripTest {
         new ToolResults("t1", "c1", "files.read_text", ToolResult.success(ARGS, meta)),
         new ToolProgress("t1", "c1", "half", 0.5),
         new Audit.QueryParams("files.read_text", "allowed", "ok", "t1", "x", T, T, 10, "5"),
-        new Audit.Row("1", "decision", "t1", "c1", "files.read_text", "ab", "{}", "allowed", "r", null, null, null, null, T, null, "cd"),
+        new Audit.Row(
+            "1",
+            "decision",
+            "t1",
+            "c1",
+            "files.read_text",
+            "ab",
+            "{}",
+            "allowed",
+            "r",
+            null,
+            null,
+            null,
+            null,
+            T,
+            null,
+            "cd"),
         new Audit.QueryResult(List.of(), "3"),
         new Audit.VerifyResult(false, 10, "4", "changed"),
         PolicyDocument.defaults());

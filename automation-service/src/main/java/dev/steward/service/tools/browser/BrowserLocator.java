@@ -21,7 +21,8 @@ final class BrowserLocator {
 
   static Optional<Path> find(Map<String, String> env, Path userHome, String osName) {
     for (Path candidate : candidates(env, userHome, osName)) {
-      if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) return Optional.of(candidate);
+      if (Files.isRegularFile(candidate) && Files.isExecutable(candidate))
+        return Optional.of(candidate);
     }
     return Optional.empty();
   }
@@ -31,21 +32,35 @@ final class BrowserLocator {
     String configured = env.get("STEWARD_BROWSER");
     if (configured != null && !configured.isBlank()) out.add(Path.of(configured));
     String os = osName.toLowerCase(Locale.ROOT);
-    Path cache = env.get("PLAYWRIGHT_BROWSERS_PATH") != null && !env.get("PLAYWRIGHT_BROWSERS_PATH").isBlank()
+    Path cache = env.get("PLAYWRIGHT_BROWSERS_PATH") != null
+            && !env.get("PLAYWRIGHT_BROWSERS_PATH").isBlank()
         ? Path.of(env.get("PLAYWRIGHT_BROWSERS_PATH"))
-        : os.contains("mac") ? userHome.resolve("Library/Caches/ms-playwright")
-        : os.contains("win") ? Path.of(env.getOrDefault("LOCALAPPDATA", userHome.resolve("AppData/Local").toString()), "ms-playwright")
-        : userHome.resolve(".cache/ms-playwright");
+        : os.contains("mac")
+            ? userHome.resolve("Library/Caches/ms-playwright")
+            : os.contains("win")
+                ? Path.of(
+                    env.getOrDefault(
+                        "LOCALAPPDATA", userHome.resolve("AppData/Local").toString()),
+                    "ms-playwright")
+                : userHome.resolve(".cache/ms-playwright");
     out.addAll(playwrightBrowsers(cache, os));
     if (os.contains("mac")) {
       out.add(Path.of("/Applications/Chromium.app/Contents/MacOS/Chromium"));
       out.add(Path.of("/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"));
     } else if (os.contains("win")) {
-      for (String base : new String[] {env.get("ProgramFiles"), env.get("ProgramFiles(x86)"), env.get("LOCALAPPDATA")}) {
+      for (String base : new String[] {
+        env.get("ProgramFiles"), env.get("ProgramFiles(x86)"), env.get("LOCALAPPDATA")
+      }) {
         if (base != null) out.add(Path.of(base, "Google/Chrome/Application/chrome.exe"));
       }
     } else {
-      for (String p : new String[] {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome-stable", "/usr/bin/google-chrome", "/snap/bin/chromium"}) {
+      for (String p : new String[] {
+        "/usr/bin/chromium",
+        "/usr/bin/chromium-browser",
+        "/usr/bin/google-chrome-stable",
+        "/usr/bin/google-chrome",
+        "/snap/bin/chromium"
+      }) {
         out.add(Path.of(p));
       }
     }
@@ -55,7 +70,8 @@ final class BrowserLocator {
   /** Newest first: Playwright keeps one folder per revision ({@code chromium-1234}). */
   private static List<Path> playwrightBrowsers(Path cache, String os) {
     if (!Files.isDirectory(cache)) return List.of();
-    String relative = os.contains("mac") ? "chrome-mac/Chromium.app/Contents/MacOS/Chromium"
+    String relative = os.contains("mac")
+        ? "chrome-mac/Chromium.app/Contents/MacOS/Chromium"
         : os.contains("win") ? "chrome-win/chrome.exe" : "chrome-linux/chrome";
     try (Stream<Path> dirs = Files.list(cache)) {
       return dirs.filter(d -> d.getFileName().toString().startsWith("chromium-"))

@@ -19,7 +19,12 @@ public final class BrowserPack implements ToolPack {
   @Override
   public synchronized List<Tool> tools(PackContext context) {
     if (openUrl == null) {
-      openUrl = new OpenUrl(context.policy(), context.resolver(), context.environment(), context.userHome(), context.data().resolve("browser-profile"));
+      openUrl = new OpenUrl(
+          context.policy(),
+          context.resolver(),
+          context.environment(),
+          context.userHome(),
+          context.data().resolve("browser-profile"));
     }
     return List.of(openUrl);
   }

@@ -53,12 +53,14 @@ final class BrowserSession implements AutoCloseable {
 
   private final Supplier<Optional<Path>> executable;
   private final Path profileDir;
-  private final ExecutorService thread = Executors.newSingleThreadExecutor(DaemonThreads.named("steward-browser"));
+  private final ExecutorService thread =
+      Executors.newSingleThreadExecutor(DaemonThreads.named("steward-browser"));
   private @Nullable Playwright playwright;
   /** Every connection of the browser goes through it (started with the browser). */
   private @Nullable PinningProxy proxy;
   /** Contexts of visits that have answered, closed on the browser thread before anything else. */
   private final List<BrowserContext> finished = new ArrayList<>();
+
   private @Nullable Browser browser;
   private @Nullable BrowserContext spare;
   private @Nullable BrowserContext profile;
@@ -106,7 +108,8 @@ final class BrowserSession implements AutoCloseable {
     Set<Page> before;
     Page page;
     try {
-      if (context.pages().isEmpty()) context.newPage(); // a blank tab that stays keeps the context open
+      if (context.pages().isEmpty())
+        context.newPage(); // a blank tab that stays keeps the context open
       before = Set.copyOf(context.pages());
       page = context.newPage();
     } catch (PlaywrightException e) {
@@ -124,7 +127,8 @@ final class BrowserSession implements AutoCloseable {
       return work.apply(new Tab(kept, page));
     } finally {
       // Every tab the visit opened (its own, and any pop-up) closes; their scripts stop.
-      closeQuietly(() -> kept.pages().stream().filter(p -> !keptPages.contains(p)).toList().forEach(Page::close));
+      closeQuietly(() ->
+          kept.pages().stream().filter(p -> !keptPages.contains(p)).toList().forEach(Page::close));
     }
   }
 
@@ -161,14 +165,27 @@ final class BrowserSession implements AutoCloseable {
     Path exe = executableOrFail();
     try {
       Files.createDirectories(profileDir);
-      c = playwright().chromium().launchPersistentContext(profileDir, new BrowserType.LaunchPersistentContextOptions()
-          .setExecutablePath(exe).setHeadless(true).setArgs(args()).setProxy(proxySetting()).setTimeout(30_000).setAcceptDownloads(false)
-          .setServiceWorkers(ServiceWorkerPolicy.BLOCK).setViewportSize(1280, 900));
+      c = playwright()
+          .chromium()
+          .launchPersistentContext(
+              profileDir,
+              new BrowserType.LaunchPersistentContextOptions()
+                  .setExecutablePath(exe)
+                  .setHeadless(true)
+                  .setArgs(args())
+                  .setProxy(proxySetting())
+                  .setTimeout(30_000)
+                  .setAcceptDownloads(false)
+                  .setServiceWorkers(ServiceWorkerPolicy.BLOCK)
+                  .setViewportSize(1280, 900));
       c.route("**/*", this::route);
     } catch (PlaywrightException e) {
-      throw new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE, "cannot start the browser at " + exe + ": " + describe(e)));
+      throw new VisitFailure(new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE, "cannot start the browser at " + exe + ": " + describe(e)));
     } catch (IOException e) {
-      throw new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE, "cannot create the browser profile in " + profileDir + ": " + e.getMessage()));
+      throw new VisitFailure(new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE,
+          "cannot create the browser profile in " + profileDir + ": " + e.getMessage()));
     }
     profile = c;
     return c;
@@ -184,8 +201,10 @@ final class BrowserSession implements AutoCloseable {
     try (Stream<Path> walk = Files.walk(profileDir)) {
       for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
     } catch (IOException | UncheckedIOException e) {
-      throw new VisitFailure(new ToolFailure(ToolErrorCodes.EXECUTION_ERROR,
-          "the browser profile in " + profileDir + " could not be deleted (" + e.getMessage() + "); nothing was opened"));
+      throw new VisitFailure(new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "the browser profile in " + profileDir + " could not be deleted (" + e.getMessage()
+              + "); nothing was opened"));
     }
   }
 
@@ -220,8 +239,11 @@ final class BrowserSession implements AutoCloseable {
   }
 
   private BrowserContext newContext(Browser b) {
-    BrowserContext c = b.newContext(new Browser.NewContextOptions().setAcceptDownloads(false).setProxy(proxySetting())
-        .setServiceWorkers(ServiceWorkerPolicy.BLOCK).setViewportSize(1280, 900));
+    BrowserContext c = b.newContext(new Browser.NewContextOptions()
+        .setAcceptDownloads(false)
+        .setProxy(proxySetting())
+        .setServiceWorkers(ServiceWorkerPolicy.BLOCK)
+        .setViewportSize(1280, 900));
     c.route("**/*", this::route);
     c.newPage();
     return c;
@@ -231,7 +253,8 @@ final class BrowserSession implements AutoCloseable {
   static ToolFailure failureOf(ExecutionException e) {
     Throwable cause = e.getCause() == null ? e : e.getCause();
     if (cause instanceof VisitFailure v) return v.failure;
-    String message = cause instanceof PlaywrightException p ? describe(p) : firstLine(cause.getMessage());
+    String message =
+        cause instanceof PlaywrightException p ? describe(p) : firstLine(cause.getMessage());
     return new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "the browser failed: " + message);
   }
 
@@ -240,25 +263,36 @@ final class BrowserSession implements AutoCloseable {
     if (b != null && b.isConnected()) return b;
     Path exe = executableOrFail();
     try {
-      b = playwright().chromium().launch(
-          new BrowserType.LaunchOptions().setExecutablePath(exe).setHeadless(true).setArgs(args()).setProxy(proxySetting()).setTimeout(30_000));
+      b = playwright()
+          .chromium()
+          .launch(new BrowserType.LaunchOptions()
+              .setExecutablePath(exe)
+              .setHeadless(true)
+              .setArgs(args())
+              .setProxy(proxySetting())
+              .setTimeout(30_000));
     } catch (PlaywrightException e) {
-      throw new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE, "cannot start the browser at " + exe + ": " + describe(e)));
+      throw new VisitFailure(new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE, "cannot start the browser at " + exe + ": " + describe(e)));
     }
     browser = b;
     return b;
   }
 
   private Path executableOrFail() {
-    return executable.get()
+    return executable
+        .get()
         .orElseThrow(
-            () -> new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE,
-                "no Chromium or Chrome was found: install one (Debian/Ubuntu: apt-get install chromium) or set STEWARD_BROWSER to its path")));
+            () -> new VisitFailure(
+                new ToolFailure(
+                    ToolErrorCodes.UNAVAILABLE,
+                    "no Chromium or Chrome was found: install one (Debian/Ubuntu: apt-get install chromium) or set STEWARD_BROWSER to its path")));
   }
 
   private Playwright playwright() {
     if (playwright == null) {
-      playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+      playwright = Playwright.create(
+          new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
     }
     return playwright;
   }
@@ -272,10 +306,13 @@ final class BrowserSession implements AutoCloseable {
       try {
         proxy = PinningProxy.start(() -> current);
       } catch (IOException e) {
-        throw new VisitFailure(new ToolFailure(ToolErrorCodes.UNAVAILABLE, "cannot start the browser's guard proxy: " + e.getMessage()));
+        throw new VisitFailure(new ToolFailure(
+            ToolErrorCodes.UNAVAILABLE,
+            "cannot start the browser's guard proxy: " + e.getMessage()));
       }
     }
-    return new com.microsoft.playwright.options.Proxy("http://127.0.0.1:" + proxy.port()).setBypass("<-loopback>");
+    return new com.microsoft.playwright.options.Proxy("http://127.0.0.1:" + proxy.port())
+        .setBypass("<-loopback>");
   }
 
   private static List<String> args() {
@@ -297,7 +334,8 @@ final class BrowserSession implements AutoCloseable {
    */
   static String describe(PlaywrightException e) {
     String text = e.getMessage() == null ? "" : e.getMessage();
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("message='([^\n]*)").matcher(text);
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("message='([^\n]*)").matcher(text);
     String line = m.find() ? m.group(1) : firstLine(text);
     if (line.endsWith("'")) line = line.substring(0, line.length() - 1);
     return line.strip();
@@ -312,19 +350,18 @@ final class BrowserSession implements AutoCloseable {
   @Override
   public synchronized void close() {
     if (thread.isShutdown()) return;
-    thread.submit(
-        () -> {
-          try {
-            if (spare != null) spare.close();
-            if (profile != null) profile.close();
-            if (browser != null) browser.close();
-            if (playwright != null) playwright.close();
-          } catch (PlaywrightException e) {
-            // shutting down anyway
-          } finally {
-            if (proxy != null) proxy.close();
-          }
-        });
+    thread.submit(() -> {
+      try {
+        if (spare != null) spare.close();
+        if (profile != null) profile.close();
+        if (browser != null) browser.close();
+        if (playwright != null) playwright.close();
+      } catch (PlaywrightException e) {
+        // shutting down anyway
+      } finally {
+        if (proxy != null) proxy.close();
+      }
+    });
     thread.shutdown();
   }
 

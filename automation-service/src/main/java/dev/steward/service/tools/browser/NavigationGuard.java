@@ -8,7 +8,6 @@ import dev.steward.service.scope.HostScope;
 import dev.steward.service.scope.ScopeDenied;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,6 +35,7 @@ final class NavigationGuard implements PinningProxy.Pins {
   private final List<String> blocked = new java.util.concurrent.CopyOnWriteArrayList<>();
   /** Each host's address for this visit, or why it has none: looked up once, then pinned. */
   private final Map<String, Object> pinned = new java.util.concurrent.ConcurrentHashMap<>();
+
   private volatile boolean cancelled;
   private volatile @org.jspecify.annotations.Nullable PlaywrightException failure;
 
@@ -56,7 +56,8 @@ final class NavigationGuard implements PinningProxy.Pins {
   }
 
   /** Why fetching a navigation failed (the browser only sees "failed"), or null. */
-  @org.jspecify.annotations.Nullable PlaywrightException failure() {
+  @org.jspecify.annotations.Nullable
+  PlaywrightException failure() {
     return failure;
   }
 
@@ -99,9 +100,11 @@ final class NavigationGuard implements PinningProxy.Pins {
     for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
       APIResponse response;
       try {
-        Route.FetchOptions fetch = new Route.FetchOptions().setMaxRedirects(0).setTimeout(fetchTimeoutMs);
+        Route.FetchOptions fetch =
+            new Route.FetchOptions().setMaxRedirects(0).setTimeout(fetchTimeoutMs);
         if (hop > 0) fetch.setUrl(current);
-        if (hop > 0 && !method.equals(request.method())) fetch.setMethod(method).setPostData(new byte[0]);
+        if (hop > 0 && !method.equals(request.method()))
+          fetch.setMethod(method).setPostData(new byte[0]);
         response = route.fetch(fetch);
       } catch (PlaywrightException e) {
         failure = e;
@@ -114,7 +117,8 @@ final class NavigationGuard implements PinningProxy.Pins {
           route.fulfill(new Route.FulfillOptions().setResponse(response));
         } else {
           // Send the browser to the checked final address; it asks the route again for it.
-          route.fulfill(new Route.FulfillOptions().setStatus(302).setHeaders(Map.of("location", current)));
+          route.fulfill(
+              new Route.FulfillOptions().setStatus(302).setHeaders(Map.of("location", current)));
         }
         return;
       }
@@ -143,7 +147,8 @@ final class NavigationGuard implements PinningProxy.Pins {
   }
 
   /** Why a navigation to {@code url} is refused, or null when it is in scope. */
-  @org.jspecify.annotations.Nullable String navigationRefusal(String url) {
+  @org.jspecify.annotations.Nullable
+  String navigationRefusal(String url) {
     URI uri;
     try {
       uri = scope.check(url);
@@ -158,8 +163,10 @@ final class NavigationGuard implements PinningProxy.Pins {
   }
 
   /** Why a page's own request (image, script, fetch) is refused, or null. */
-  @org.jspecify.annotations.Nullable String subresourceRefusal(String url) {
-    String scheme = url.contains(":") ? url.substring(0, url.indexOf(':')).toLowerCase(Locale.ROOT) : "";
+  @org.jspecify.annotations.Nullable
+  String subresourceRefusal(String url) {
+    String scheme =
+        url.contains(":") ? url.substring(0, url.indexOf(':')).toLowerCase(Locale.ROOT) : "";
     if (INERT_SCHEMES.contains(scheme)) return null;
     URI uri;
     try {

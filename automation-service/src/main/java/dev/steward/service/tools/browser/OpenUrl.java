@@ -20,12 +20,12 @@ import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import dev.steward.service.scope.ScopeDenied;
 import dev.steward.service.tools.BaseTool;
+import dev.steward.service.tools.FileErrors;
 import dev.steward.service.tools.HostUse;
 import dev.steward.service.tools.PathUse;
-import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
-import dev.steward.service.tools.FileErrors;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.FileAlreadyExistsException;
@@ -62,11 +62,17 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
   private final BrowserSession session;
 
   /** {@code profileDir}: where the browser profile is kept when the user turns that on (policy.json's browser.keep_profile). */
-  public OpenUrl(Supplier<PolicyDocument> policy, HostResolver resolver, Map<String, String> env, Path userHome, Path profileDir) {
+  public OpenUrl(
+      Supplier<PolicyDocument> policy,
+      HostResolver resolver,
+      Map<String, String> env,
+      Path userHome,
+      Path profileDir) {
     super(DEFINITION);
     this.policy = policy;
     this.resolver = resolver;
-    this.session = new BrowserSession(() -> BrowserLocator.find(env, userHome, System.getProperty("os.name", "")), profileDir);
+    this.session = new BrowserSession(
+        () -> BrowserLocator.find(env, userHome, System.getProperty("os.name", "")), profileDir);
   }
 
   @Override
@@ -76,7 +82,10 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
 
   @Override
   public List<PathUse> paths(JsonNode args) {
-    return args.hasNonNull("screenshot_path") ? List.of(new PathUse("/screenshot_path", args.get("screenshot_path").asText(), Access.WRITE)) : List.of();
+    return args.hasNonNull("screenshot_path")
+        ? List.of(
+            new PathUse("/screenshot_path", args.get("screenshot_path").asText(), Access.WRITE))
+        : List.of();
   }
 
   /** Only a visit that saves a screenshot changes anything. */
@@ -88,7 +97,8 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
   @Override
   public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
     try {
-      return Optional.of("web page " + HostScope.asciiHost(new URI(args.path("url").asText())));
+      return Optional.of(
+          "web page " + HostScope.asciiHost(new URI(args.path("url").asText())));
     } catch (Exception e) {
       return Optional.of("web page");
     }
@@ -113,7 +123,8 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
     boolean screenshot = args.hasNonNull("screenshot_path");
     NavigationGuard guard = new NavigationGuard(scope, HostScope.asciiHost(uri), timeoutMs);
     boolean keepProfile = policy.get().browser().keepProfile();
-    Future<Visit> visit = session.visit(keepProfile, guard, tab -> visit(tab, guard, uri.toString(), timeoutMs, screenshot));
+    Future<Visit> visit = session.visit(
+        keepProfile, guard, tab -> visit(tab, guard, uri.toString(), timeoutMs, screenshot));
     if (!keepProfile) session.prepareNext();
     Visit page;
     try {
@@ -137,7 +148,10 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
     boolean truncated = page.text().length() > maxChars;
     result.put("text", truncated ? page.text().substring(0, maxChars) : page.text());
     result.put("truncated", truncated);
-    if (truncated) result.put("truncated_reason", "the page has " + page.text().length() + " characters of text; max_chars is " + maxChars);
+    if (truncated)
+      result.put(
+          "truncated_reason",
+          "the page has " + page.text().length() + " characters of text; max_chars is " + maxChars);
     ArrayNode blocked = result.putArray("blocked");
     guard.blocked().forEach(blocked::add);
     if (page.screenshot() != null) {
@@ -145,7 +159,11 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
       try (SafeFs.Dir dir = SafeFs.openParent(target)) {
         SafeFs.writeAtomically(dir, page.screenshot(), true);
       } catch (FileAlreadyExistsException e) {
-        throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "\"" + target.requested() + "\" exists; choose a new file for the screenshot", "/screenshot_path", null);
+        throw new ToolFailure(
+            ToolErrorCodes.ALREADY_EXISTS,
+            "\"" + target.requested() + "\" exists; choose a new file for the screenshot",
+            "/screenshot_path",
+            null);
       } catch (IOException e) {
         throw FileErrors.of(e, target.requested());
       }
@@ -155,35 +173,53 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
   }
 
   /** What a visit brought back, read on the browser thread. */
-  record Visit(String finalUrl, int status, String title, String text, byte @Nullable [] screenshot) {}
+  record Visit(
+      String finalUrl, int status, String title, String text, byte @Nullable [] screenshot) {}
 
-  private static Visit visit(BrowserSession.Tab tab, NavigationGuard guard, String url, long timeoutMs, boolean screenshot) {
+  private static Visit visit(
+      BrowserSession.Tab tab,
+      NavigationGuard guard,
+      String url,
+      long timeoutMs,
+      boolean screenshot) {
     tab.context().setDefaultTimeout(timeoutMs);
     Page page = tab.page();
     Response response;
     try {
-      response = page.navigate(url, new Page.NavigateOptions().setTimeout(timeoutMs).setWaitUntil(WaitUntilState.LOAD));
+      response = page.navigate(
+          url, new Page.NavigateOptions().setTimeout(timeoutMs).setWaitUntil(WaitUntilState.LOAD));
     } catch (PlaywrightException e) {
       throw new BrowserSession.VisitFailure(navigationFailure(guard, e));
     }
     // A meta refresh or a script may navigate at once; give it a moment (the guard checks it).
     page.waitForTimeout(SETTLE_MILLIS);
-    if (guard.cancelled()) throw new BrowserSession.VisitFailure(new ToolFailure(ToolErrorCodes.CANCELLED, "the visit was cancelled"));
+    if (guard.cancelled())
+      throw new BrowserSession.VisitFailure(
+          new ToolFailure(ToolErrorCodes.CANCELLED, "the visit was cancelled"));
     String text = readText(page, timeoutMs);
-    byte[] shot = screenshot ? page.screenshot(new Page.ScreenshotOptions().setTimeout(timeoutMs)) : null;
-    return new Visit(page.url(), response == null ? 0 : response.status(), page.title(), text, shot);
+    byte[] shot =
+        screenshot ? page.screenshot(new Page.ScreenshotOptions().setTimeout(timeoutMs)) : null;
+    return new Visit(
+        page.url(), response == null ? 0 : response.status(), page.title(), text, shot);
   }
 
   private static ToolFailure navigationFailure(NavigationGuard guard, PlaywrightException e) {
-    if (guard.cancelled()) return new ToolFailure(ToolErrorCodes.CANCELLED, "the visit was cancelled");
+    if (guard.cancelled())
+      return new ToolFailure(ToolErrorCodes.CANCELLED, "the visit was cancelled");
     if (!guard.blocked().isEmpty()) {
-      return new ToolFailure(ToolErrorCodes.SCOPE_DENIED, "Steward stopped the page: " + guard.blocked().get(0), "/url",
+      return new ToolFailure(
+          ToolErrorCodes.SCOPE_DENIED,
+          "Steward stopped the page: " + guard.blocked().get(0),
+          "/url",
           Json.tree(Map.of("blocked", guard.blocked())));
     }
     PlaywrightException cause = guard.failure() != null ? guard.failure() : e;
     String message = BrowserSession.describe(cause);
-    if (cause instanceof TimeoutError) return new ToolFailure(ToolErrorCodes.TIMEOUT, "the page did not load in time: " + message, "/timeout_s", null);
-    return new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "could not open the page: " + message, "/url", null);
+    if (cause instanceof TimeoutError)
+      return new ToolFailure(
+          ToolErrorCodes.TIMEOUT, "the page did not load in time: " + message, "/timeout_s", null);
+    return new ToolFailure(
+        ToolErrorCodes.EXECUTION_ERROR, "could not open the page: " + message, "/url", null);
   }
 
   /** The page's readable text; a navigation in progress destroys the context, so retry after it. */
@@ -191,18 +227,23 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
     PlaywrightException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
       try {
-        page.waitForLoadState(LoadState.LOAD, new Page.WaitForLoadStateOptions().setTimeout(timeoutMs));
+        page.waitForLoadState(
+            LoadState.LOAD, new Page.WaitForLoadStateOptions().setTimeout(timeoutMs));
         return page.innerText("body", new Page.InnerTextOptions().setTimeout(timeoutMs));
       } catch (PlaywrightException e) {
         last = e;
       }
     }
-    throw new BrowserSession.VisitFailure(new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "could not read the page: " + (last == null ? "no attempt" : BrowserSession.describe(last))));
+    throw new BrowserSession.VisitFailure(new ToolFailure(
+        ToolErrorCodes.EXECUTION_ERROR,
+        "could not read the page: "
+            + (last == null ? "no attempt" : BrowserSession.describe(last))));
   }
 
   @Override
   public String summarize(JsonNode args, JsonNode value) {
-    return "opened " + value.path("final_url").asText() + " (" + value.path("status").asInt() + "), " + value.path("text").asText().length() + " chars";
+    return "opened " + value.path("final_url").asText() + " ("
+        + value.path("status").asInt() + "), " + value.path("text").asText().length() + " chars";
   }
 
   @Override

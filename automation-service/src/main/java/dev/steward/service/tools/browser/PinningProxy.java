@@ -114,7 +114,9 @@ final class PinningProxy implements AutoCloseable {
         }
         host = unbracket(target.getHost());
         port = target.getPort() < 0 ? 80 : target.getPort();
-        path = (target.getRawPath() == null || target.getRawPath().isEmpty() ? "/" : target.getRawPath())
+        path = (target.getRawPath() == null || target.getRawPath().isEmpty()
+                ? "/"
+                : target.getRawPath())
             + (target.getRawQuery() == null ? "" : "?" + target.getRawQuery());
       }
       Pins pins = current.get();
@@ -129,7 +131,8 @@ final class PinningProxy implements AutoCloseable {
         answer(out, 502, e.getMessage());
         return;
       } catch (ScopeDenied e) {
-        pins.refused((method.equals("CONNECT") ? host + ":" + port : first[1]) + " — " + e.getMessage());
+        pins.refused(
+            (method.equals("CONNECT") ? host + ":" + port : first[1]) + " — " + e.getMessage());
         answer(out, 403, e.getMessage());
         return;
       }
@@ -137,7 +140,8 @@ final class PinningProxy implements AutoCloseable {
         upstream.connect(new InetSocketAddress(address, port), 15_000);
         upstream.setSoTimeout(IDLE_MILLIS);
         if (method.equals("CONNECT")) {
-          out.write("HTTP/1.1 200 Connection Established\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+          out.write(
+              "HTTP/1.1 200 Connection Established\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
           out.flush();
           threads.execute(() -> pump(upstream, client));
           pump(in, upstream);
@@ -154,7 +158,9 @@ final class PinningProxy implements AutoCloseable {
   }
 
   /** The request line in origin form, the headers but the proxy's own, "close", then exactly the body. */
-  private static void forwardOne(String[] lines, String method, String path, InputStream in, OutputStream up) throws IOException {
+  private static void forwardOne(
+      String[] lines, String method, String path, InputStream in, OutputStream up)
+      throws IOException {
     StringBuilder h = new StringBuilder(method).append(' ').append(path).append(" HTTP/1.1\r\n");
     long length = 0;
     boolean chunked = false;
@@ -164,9 +170,11 @@ final class PinningProxy implements AutoCloseable {
       if (colon <= 0) continue;
       String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
       String value = line.substring(colon + 1).trim();
-      if (name.startsWith("proxy-") || name.equals("connection") || name.equals("keep-alive")) continue;
+      if (name.startsWith("proxy-") || name.equals("connection") || name.equals("keep-alive"))
+        continue;
       if (name.equals("content-length")) length = Long.parseLong(value);
-      if (name.equals("transfer-encoding") && value.toLowerCase(Locale.ROOT).contains("chunked")) chunked = true;
+      if (name.equals("transfer-encoding") && value.toLowerCase(Locale.ROOT).contains("chunked"))
+        chunked = true;
       h.append(line).append("\r\n");
     }
     h.append("Connection: close\r\n\r\n");
@@ -221,7 +229,10 @@ final class PinningProxy implements AutoCloseable {
       int c = in.read();
       if (c < 0) return null;
       b.write(c);
-      matched = (c == '\r' && (matched == 0 || matched == 2)) || (c == '\n' && (matched == 1 || matched == 3)) ? matched + 1 : c == '\r' ? 1 : 0;
+      matched = (c == '\r' && (matched == 0 || matched == 2))
+              || (c == '\n' && (matched == 1 || matched == 3))
+          ? matched + 1
+          : c == '\r' ? 1 : 0;
       if (b.size() > MAX_HEAD) throw new IOException("a request head over " + MAX_HEAD + " bytes");
     }
     return b.toString(StandardCharsets.ISO_8859_1);
@@ -259,8 +270,10 @@ final class PinningProxy implements AutoCloseable {
 
   private static void answer(OutputStream out, int status, String why) throws IOException {
     byte[] body = why.getBytes(StandardCharsets.UTF_8);
-    out.write(("HTTP/1.1 " + status + " Steward\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: " + body.length
-        + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+    out.write(("HTTP/1.1 " + status
+            + " Steward\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
+            + body.length + "\r\nConnection: close\r\n\r\n")
+        .getBytes(StandardCharsets.ISO_8859_1));
     out.write(body);
     out.flush();
   }

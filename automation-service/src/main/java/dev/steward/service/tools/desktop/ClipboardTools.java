@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
-import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -24,7 +24,8 @@ public final class ClipboardTools {
   private ClipboardTools() {}
 
   static final class Read extends BaseTool {
-    private static final ToolDefinition DEFINITION = ToolDefinitions.load(Read.class, "clipboard.read.json");
+    private static final ToolDefinition DEFINITION =
+        ToolDefinitions.load(Read.class, "clipboard.read.json");
 
     Read() {
       super(DEFINITION);
@@ -51,7 +52,8 @@ public final class ClipboardTools {
   }
 
   static final class Write extends BaseTool {
-    private static final ToolDefinition DEFINITION = ToolDefinitions.load(Write.class, "clipboard.write.json");
+    private static final ToolDefinition DEFINITION =
+        ToolDefinitions.load(Write.class, "clipboard.write.json");
 
     Write() {
       super(DEFINITION);

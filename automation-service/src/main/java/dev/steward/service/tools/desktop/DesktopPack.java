@@ -15,6 +15,10 @@ public final class DesktopPack implements ToolPack {
 
   @Override
   public List<Tool> tools(PackContext context) {
-    return List.of(new ClipboardTools.Read(), new ClipboardTools.Write(), new NotifySend(), new OpenApp(context.policy()));
+    return List.of(
+        new ClipboardTools.Read(),
+        new ClipboardTools.Write(),
+        new NotifySend(),
+        new OpenApp(context.policy()));
   }
 }

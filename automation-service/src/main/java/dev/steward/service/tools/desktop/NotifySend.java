@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
-import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class NotifySend extends BaseTool {
 
-  private static final ToolDefinition DEFINITION = ToolDefinitions.load(NotifySend.class, "notify.send.json");
+  private static final ToolDefinition DEFINITION =
+      ToolDefinitions.load(NotifySend.class, "notify.send.json");
 
   private final String os;
 
@@ -48,23 +49,48 @@ public final class NotifySend extends BaseTool {
 
   Command command(String title, String body, String urgency) {
     if (os.contains("mac")) {
-      return new Command(List.of("osascript", "-e", "on run argv", "-e", "display notification (item 2 of argv) with title (item 1 of argv)",
-          "-e", "end run", title, body), Map.of());
+      return new Command(
+          List.of(
+              "osascript",
+              "-e",
+              "on run argv",
+              "-e",
+              "display notification (item 2 of argv) with title (item 1 of argv)",
+              "-e",
+              "end run",
+              title,
+              body),
+          Map.of());
     }
     if (os.contains("win")) {
-      String script = "[Windows.UI.Notifications.ToastNotificationManager, Windows.UI.Notifications, ContentType = WindowsRuntime] > $null;"
-          + "$t = [Windows.UI.Notifications.ToastNotificationManager]::GetTemplateContent([Windows.UI.Notifications.ToastTemplateType]::ToastText02);"
-          + "$x = $t.GetElementsByTagName('text'); $x.Item(0).AppendChild($t.CreateTextNode($env:STEWARD_TITLE)) > $null;"
-          + "$x.Item(1).AppendChild($t.CreateTextNode($env:STEWARD_BODY)) > $null;"
-          + "[Windows.UI.Notifications.ToastNotificationManager]::CreateToastNotifier('Steward').Show([Windows.UI.Notifications.ToastNotification]::new($t))";
-      return new Command(List.of("powershell", "-NoProfile", "-NonInteractive", "-Command", script), Map.of("STEWARD_TITLE", title, "STEWARD_BODY", body));
+      String script =
+          "[Windows.UI.Notifications.ToastNotificationManager, Windows.UI.Notifications, ContentType = WindowsRuntime] > $null;"
+              + "$t = [Windows.UI.Notifications.ToastNotificationManager]::GetTemplateContent([Windows.UI.Notifications.ToastTemplateType]::ToastText02);"
+              + "$x = $t.GetElementsByTagName('text'); $x.Item(0).AppendChild($t.CreateTextNode($env:STEWARD_TITLE)) > $null;"
+              + "$x.Item(1).AppendChild($t.CreateTextNode($env:STEWARD_BODY)) > $null;"
+              + "[Windows.UI.Notifications.ToastNotificationManager]::CreateToastNotifier('Steward').Show([Windows.UI.Notifications.ToastNotification]::new($t))";
+      return new Command(
+          List.of("powershell", "-NoProfile", "-NonInteractive", "-Command", script),
+          Map.of("STEWARD_TITLE", title, "STEWARD_BODY", body));
     }
-    return new Command(List.of("notify-send", "--print-id", "--app-name=Steward", "--urgency=" + urgency, "--", title, body), Map.of());
+    return new Command(
+        List.of(
+            "notify-send",
+            "--print-id",
+            "--app-name=Steward",
+            "--urgency=" + urgency,
+            "--",
+            title,
+            body),
+        Map.of());
   }
 
   @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
-    Command cmd = command(args.path("title").asText(), args.path("body").asText(""), args.path("urgency").asText("normal"));
+    Command cmd = command(
+        args.path("title").asText(),
+        args.path("body").asText(""),
+        args.path("urgency").asText("normal"));
     ProcessBuilder pb = new ProcessBuilder(cmd.argv()).redirectErrorStream(true);
     pb.environment().putAll(cmd.env());
     String output;
@@ -74,19 +100,26 @@ public final class NotifySend extends BaseTool {
       p.getOutputStream().close();
       if (!p.waitFor(10, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        throw new ToolFailure(ToolErrorCodes.TIMEOUT, "the notification service did not answer within 10 s");
+        throw new ToolFailure(
+            ToolErrorCodes.TIMEOUT, "the notification service did not answer within 10 s");
       }
       output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
       exit = p.exitValue();
     } catch (IOException e) {
-      throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, "no way to show notifications here (" + cmd.argv().get(0) + " is missing)");
+      throw new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE,
+          "no way to show notifications here (" + cmd.argv().get(0) + " is missing)");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ToolFailure(ToolErrorCodes.CANCELLED, "the call was cancelled");
     }
     if (exit != 0) {
-      throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, "no notification service answered"
-          + (output.isEmpty() ? "" : ": " + (output.length() > 300 ? output.substring(0, 300) : output)));
+      throw new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE,
+          "no notification service answered"
+              + (output.isEmpty()
+                  ? ""
+                  : ": " + (output.length() > 300 ? output.substring(0, 300) : output)));
     }
     ObjectNode result = Json.object();
     result.put("delivered", true);

@@ -9,11 +9,11 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ScopeDenied;
 import dev.steward.service.scope.UrlCheck;
+import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.HostUse;
 import dev.steward.service.tools.PathUse;
-import dev.steward.service.tools.ToolDefinitions;
-import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import java.io.File;
 import java.io.IOException;
@@ -73,7 +73,9 @@ public final class OpenApp extends BaseTool {
   @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     List<String> argv = command(args, ctx);
-    ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+    ProcessBuilder pb = new ProcessBuilder(argv)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     try {
       Process p = pb.start();
@@ -81,15 +83,25 @@ public final class OpenApp extends BaseTool {
       result.put("pid", p.pid());
       return result;
     } catch (IOException e) {
-      throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, "cannot start \"" + argv.get(0) + "\": " + e.getMessage(), "/app", null);
+      throw new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE,
+          "cannot start \"" + argv.get(0) + "\": " + e.getMessage(),
+          "/app",
+          null);
     }
   }
 
   /** The exact argv: the allowlisted command with the checked target as one argument. */
   List<String> command(JsonNode args, ToolContext ctx) throws ToolFailure {
     String id = args.path("app").asText();
-    PolicyDocument.AppEntry app = policy.get().apps().stream().filter(a -> a.id().equals(id)).findFirst()
-        .orElseThrow(() -> new ToolFailure(ToolErrorCodes.SCOPE_DENIED, "\"" + id + "\" is not in your app allowlist", "/app", null));
+    PolicyDocument.AppEntry app = policy.get().apps().stream()
+        .filter(a -> a.id().equals(id))
+        .findFirst()
+        .orElseThrow(() -> new ToolFailure(
+            ToolErrorCodes.SCOPE_DENIED,
+            "\"" + id + "\" is not in your app allowlist",
+            "/app",
+            null));
     String target = null;
     if (args.has("target")) {
       String raw = args.get("target").asText();
@@ -103,7 +115,8 @@ public final class OpenApp extends BaseTool {
         target = ctx.path("/target").real().toString();
       }
       if (!app.command().contains(TARGET)) {
-        throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "\"" + id + "\" takes no target", "/target", null);
+        throw new ToolFailure(
+            ToolErrorCodes.VALIDATION_ERROR, "\"" + id + "\" takes no target", "/target", null);
       }
     }
     List<String> argv = new ArrayList<>();

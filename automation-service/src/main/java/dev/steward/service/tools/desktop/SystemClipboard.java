@@ -27,7 +27,8 @@ final class SystemClipboard {
       } catch (UnsupportedFlavorException e) {
         return "";
       } catch (IOException e) {
-        throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "the clipboard could not be read: " + e.getMessage());
+        throw new ToolFailure(
+            ToolErrorCodes.EXECUTION_ERROR, "the clipboard could not be read: " + e.getMessage());
       }
     }
   }
@@ -55,17 +56,21 @@ final class SystemClipboard {
 
   private static Clipboard clipboard() throws ToolFailure {
     if (GraphicsEnvironment.isHeadless()) {
-      throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, "there is no display, so there is no clipboard (the service runs without a desktop session)");
+      throw new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE,
+          "there is no display, so there is no clipboard (the service runs without a desktop session)");
     }
     try {
       return Toolkit.getDefaultToolkit().getSystemClipboard();
     } catch (HeadlessException | java.awt.AWTError e) {
-      throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, "the clipboard is not available: " + e.getMessage());
+      throw new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE, "the clipboard is not available: " + e.getMessage());
     }
   }
 
   private static void busy(int attempt) throws ToolFailure {
-    if (attempt >= 10) throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, "the clipboard stayed busy; try again");
+    if (attempt >= 10)
+      throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, "the clipboard stayed busy; try again");
     try {
       Thread.sleep(20L * (attempt + 1));
     } catch (InterruptedException e) {

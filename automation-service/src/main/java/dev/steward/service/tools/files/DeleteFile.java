@@ -1,6 +1,5 @@
 package dev.steward.service.tools.files;
 
-import dev.steward.service.tools.FileErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
@@ -9,8 +8,9 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.ToolDefinitions;
+import dev.steward.service.tools.FileErrors;
 import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.UndoContext;
 import dev.steward.service.undo.Fingerprint;
@@ -58,21 +58,35 @@ public final class DeleteFile extends SinglePathTool {
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     ResolvedPath path = ctx.path("/path");
     if (path.isRoot()) {
-      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "an allowed folder itself cannot be deleted", "/path", null);
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "an allowed folder itself cannot be deleted",
+          "/path",
+          null);
     }
     try (SafeFs.Dir dir = SafeFs.openParent(path)) {
       Optional<BasicFileAttributes> attrs = SafeFs.attributes(dir.stream(), dir.name());
       if (attrs.isEmpty()) {
-        throw new ToolFailure(ToolErrorCodes.NOT_FOUND, "\"" + path.requested() + "\" does not exist", "/path", null);
+        throw new ToolFailure(
+            ToolErrorCodes.NOT_FOUND, "\"" + path.requested() + "\" does not exist", "/path", null);
       }
       if (attrs.get().isDirectory() && !args.path("recursive").asBoolean(false) && !isEmpty(dir)) {
-        throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + path.requested() + "\" is a folder that is not empty; pass recursive: true", "/recursive", null);
+        throw new ToolFailure(
+            ToolErrorCodes.EXECUTION_ERROR,
+            "\"" + path.requested() + "\" is a folder that is not empty; pass recursive: true",
+            "/recursive",
+            null);
       }
       try (SecureDirectoryStream<Path> stash = SafeFs.openOwn(ctx.undo().folder())) {
         SafeFs.move(dir.stream(), dir.name(), stash, Path.of(PAYLOAD));
       }
-      ctx.undo().save(new UndoRecord(name(), UndoRecord.DELETE,
-          List.of(new UndoRecord.Item(path.real().toString(), null, PAYLOAD, Fingerprint.ABSENT)), false));
+      ctx.undo()
+          .save(new UndoRecord(
+              name(),
+              UndoRecord.DELETE,
+              List.of(
+                  new UndoRecord.Item(path.real().toString(), null, PAYLOAD, Fingerprint.ABSENT)),
+              false));
     } catch (IOException e) {
       throw FileErrors.of(e, path.requested());
     }
@@ -82,7 +96,8 @@ public final class DeleteFile extends SinglePathTool {
   }
 
   private static boolean isEmpty(SafeFs.Dir dir) throws IOException {
-    try (DirectoryStream<Path> children = dir.stream().newDirectoryStream(dir.name(), LinkOption.NOFOLLOW_LINKS)) {
+    try (DirectoryStream<Path> children =
+        dir.stream().newDirectoryStream(dir.name(), LinkOption.NOFOLLOW_LINKS)) {
       return !children.iterator().hasNext();
     }
   }

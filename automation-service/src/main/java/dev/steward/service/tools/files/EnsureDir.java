@@ -1,14 +1,14 @@
 package dev.steward.service.tools.files;
 
-import dev.steward.service.tools.FileErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
-import dev.steward.service.tools.ToolDefinitions;
+import dev.steward.service.tools.FileErrors;
 import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
 

@@ -58,12 +58,15 @@ final class Entries {
         if (out instanceof SizedOutput sized) sized.makeRoom(json.length());
         json.writeTo(out);
       } else {
-        gen.writeRawValue(new String(json.toBytes(), StandardCharsets.UTF_8)); // a tree, a string for a log
+        gen.writeRawValue(
+            new String(json.toBytes(), StandardCharsets.UTF_8)); // a tree, a string for a log
       }
     }
 
     @Override
-    public void serializeWithType(JsonGenerator gen, SerializerProvider serializers, TypeSerializer typeSer) throws IOException {
+    public void serializeWithType(
+        JsonGenerator gen, SerializerProvider serializers, TypeSerializer typeSer)
+        throws IOException {
       serialize(gen, serializers);
     }
 

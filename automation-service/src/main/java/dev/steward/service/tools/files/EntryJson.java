@@ -32,6 +32,7 @@ final class EntryJson {
   private static final int SLAB_BYTES = 64 * 1024;
   /** A slab grown past this for one huge folder is not written on after it, so a walking thread does not keep megabytes. */
   private static final int KEEP_BYTES = 1024 * 1024;
+
   private static final int START_ENDS = 256;
   private static final int KEEP_ENDS = 16 * 1024;
 
@@ -39,9 +40,11 @@ final class EntryJson {
   private byte[] bytes = new byte[SLAB_BYTES];
   /** Where the current folder's entries begin in {@link #bytes}. */
   private int start;
+
   private int size;
   /** Where each of the current folder's entries ends, from {@link #start}. */
   private int[] ends = new int[START_ENDS];
+
   private int count;
   private byte[] prefix = new byte[0];
   private final char[] time = new char[IsoInstant.MAX_CHARS];
@@ -54,10 +57,21 @@ final class EntryJson {
   }
 
   void entry(String name, BasicFileAttributes a) {
-    byte[] escapedName = isPlain(name) ? null : escaped(name); // most names are written as they are, without a copy
+    byte[] escapedName =
+        isPlain(name) ? null : escaped(name); // most names are written as they are, without a copy
     int nameBytes = escapedName == null ? name.length() : escapedName.length;
-    ensure(PATH.length + prefix.length + NAME.length + 2 * nameBytes + TYPE.length + 9 + SIZE.length + 20
-        + MODIFIED.length + IsoInstant.MAX_CHARS + 8 + END.length);
+    ensure(PATH.length
+        + prefix.length
+        + NAME.length
+        + 2 * nameBytes
+        + TYPE.length
+        + 9
+        + SIZE.length
+        + 20
+        + MODIFIED.length
+        + IsoInstant.MAX_CHARS
+        + 8
+        + END.length);
     put(PATH);
     put(prefix);
     putName(name, escapedName);
@@ -72,8 +86,10 @@ final class EntryJson {
     long nanos = modified.to(TimeUnit.NANOSECONDS);
     int n;
     if (nanos != Long.MIN_VALUE && nanos != Long.MAX_VALUE) {
-      n = IsoInstant.formatTo(time, Math.floorDiv(nanos, NANOS_PER_SECOND), (int) Math.floorMod(nanos, NANOS_PER_SECOND));
-    } else { // ~292 years or more from 1970, where nanoseconds saturate: rare enough to allocate for
+      n = IsoInstant.formatTo(time, Math.floorDiv(nanos, NANOS_PER_SECOND), (int)
+          Math.floorMod(nanos, NANOS_PER_SECOND));
+    } else { // ~292 years or more from 1970, where nanoseconds saturate: rare enough to allocate
+      // for
       Instant far = modified.toInstant();
       n = IsoInstant.formatTo(time, far.getEpochSecond(), far.getNano());
     }

@@ -26,13 +26,15 @@ final class FileBytes {
 
   private static final int KEPT_BUFFER = 1 << 20;
 
-  private static final ThreadLocal<byte[]> BUFFER = ThreadLocal.withInitial(() -> new byte[64 << 10]);
+  private static final ThreadLocal<byte[]> BUFFER =
+      ThreadLocal.withInitial(() -> new byte[64 << 10]);
 
   private FileBytes() {}
 
   /** The file's bytes (text or binary: see {@link Content#binary}). */
   static Content read(SecureDirectoryStream<Path> dir, Path name, int size) throws IOException {
-    try (SeekableByteChannel ch = dir.newByteChannel(name, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
+    try (SeekableByteChannel ch =
+        dir.newByteChannel(name, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
       int capacity = Math.max(size, 0);
       byte[] bytes = buffer(capacity);
       ByteBuffer buf = ByteBuffer.wrap(bytes, 0, capacity);

@@ -10,9 +10,9 @@ import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import dev.steward.service.scope.ScopeDenied;
 import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.tools.UndoContext;
 import dev.steward.service.undo.Fingerprint;
 import dev.steward.service.undo.UndoRecord;
-import dev.steward.service.tools.UndoContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +36,8 @@ final class FileUndo {
           case UndoRecord.WRITE -> restoreWrite(ctx, item);
           case UndoRecord.MOVE -> restoreMove(ctx, item);
           case UndoRecord.DELETE -> restoreDelete(ctx, item);
-          default -> throw new ToolFailure(ToolErrorCodes.INTERNAL, "unknown undo kind " + record.kind());
+          default ->
+            throw new ToolFailure(ToolErrorCodes.INTERNAL, "unknown undo kind " + record.kind());
         }
         restored.add(item.original());
       }
@@ -46,7 +47,8 @@ final class FileUndo {
     return restored;
   }
 
-  private static void restoreWrite(UndoContext ctx, UndoRecord.Item item) throws ToolFailure, IOException {
+  private static void restoreWrite(UndoContext ctx, UndoRecord.Item item)
+      throws ToolFailure, IOException {
     ResolvedPath path = resolve(ctx.scope(), item.original());
     unchanged(path.real(), kept(item.after(), "after"), item.original());
     byte[] old = Files.readAllBytes(ctx.stashed(kept(item.stash(), "stash")));
@@ -55,15 +57,21 @@ final class FileUndo {
     }
   }
 
-  private static void restoreMove(UndoContext ctx, UndoRecord.Item item) throws ToolFailure, IOException {
+  private static void restoreMove(UndoContext ctx, UndoRecord.Item item)
+      throws ToolFailure, IOException {
     ResolvedPath from = resolve(ctx.scope(), item.original());
     String movedTo = kept(item.movedTo(), "moved_to");
     ResolvedPath to = resolve(ctx.scope(), movedTo);
     unchanged(to.real(), kept(item.after(), "after"), movedTo);
     if (!Fingerprint.ABSENT.equals(Fingerprint.of(from.real()))) {
-      throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "\"" + item.original() + "\" exists again; not undone, nothing changed", "/audit_id", null);
+      throw new ToolFailure(
+          ToolErrorCodes.ALREADY_EXISTS,
+          "\"" + item.original() + "\" exists again; not undone, nothing changed",
+          "/audit_id",
+          null);
     }
-    try (SafeFs.Dir src = SafeFs.openParent(to); SafeFs.Dir dst = SafeFs.openParent(from)) {
+    try (SafeFs.Dir src = SafeFs.openParent(to);
+        SafeFs.Dir dst = SafeFs.openParent(from)) {
       SafeFs.move(src.stream(), src.name(), dst.stream(), dst.name());
       if (item.stash() != null) {
         try (SecureDirectoryStream<Path> stash = SafeFs.openOwn(ctx.stash())) {
@@ -73,19 +81,28 @@ final class FileUndo {
     }
   }
 
-  private static void restoreDelete(UndoContext ctx, UndoRecord.Item item) throws ToolFailure, IOException {
+  private static void restoreDelete(UndoContext ctx, UndoRecord.Item item)
+      throws ToolFailure, IOException {
     ResolvedPath path = resolve(ctx.scope(), item.original());
     if (!Fingerprint.ABSENT.equals(Fingerprint.of(path.real()))) {
-      throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "\"" + item.original() + "\" exists again; not undone, nothing changed", "/audit_id", null);
+      throw new ToolFailure(
+          ToolErrorCodes.ALREADY_EXISTS,
+          "\"" + item.original() + "\" exists again; not undone, nothing changed",
+          "/audit_id",
+          null);
     }
-    try (SafeFs.Dir dst = SafeFs.openParent(path); SecureDirectoryStream<Path> stash = SafeFs.openOwn(ctx.stash())) {
+    try (SafeFs.Dir dst = SafeFs.openParent(path);
+        SecureDirectoryStream<Path> stash = SafeFs.openOwn(ctx.stash())) {
       SafeFs.move(stash, Path.of(item.stash()), dst.stream(), dst.name());
     }
   }
 
   /** A part of the record its kind always has; a record without it was not written by this tool. */
-  private static String kept(@org.jspecify.annotations.Nullable String value, String name) throws ToolFailure {
-    if (value == null) throw new ToolFailure(ToolErrorCodes.INTERNAL, "the undo record has no " + name + "; nothing changed");
+  private static String kept(@org.jspecify.annotations.Nullable String value, String name)
+      throws ToolFailure {
+    if (value == null)
+      throw new ToolFailure(
+          ToolErrorCodes.INTERNAL, "the undo record has no " + name + "; nothing changed");
     return value;
   }
 
@@ -93,14 +110,19 @@ final class FileUndo {
     try {
       return scope.resolve(real, Access.REMOVE);
     } catch (ScopeDenied e) {
-      throw new ToolFailure(ToolErrorCodes.SCOPE_DENIED, "cannot undo: " + e.getMessage(), "/audit_id", null);
+      throw new ToolFailure(
+          ToolErrorCodes.SCOPE_DENIED, "cannot undo: " + e.getMessage(), "/audit_id", null);
     }
   }
 
-  private static void unchanged(Path real, String expected, String shown) throws ToolFailure, IOException {
+  private static void unchanged(Path real, String expected, String shown)
+      throws ToolFailure, IOException {
     if (!Fingerprint.of(real).equals(expected)) {
-      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR,
-          "\"" + shown + "\" has changed since that call; not undone, nothing changed", "/audit_id", null);
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "\"" + shown + "\" has changed since that call; not undone, nothing changed",
+          "/audit_id",
+          null);
     }
   }
 }

@@ -15,6 +15,13 @@ public final class FilesPack implements ToolPack {
 
   @Override
   public List<Tool> tools(PackContext context) {
-    return List.of(new ListDir(), new SearchFiles(), new ReadText(), new WriteText(), new EnsureDir(), new MoveFile(), new DeleteFile());
+    return List.of(
+        new ListDir(),
+        new SearchFiles(),
+        new ReadText(),
+        new WriteText(),
+        new EnsureDir(),
+        new MoveFile(),
+        new DeleteFile());
   }
 }

@@ -26,7 +26,8 @@ final class Folders {
     Path rel = target.relative();
     int count = rel.toString().isEmpty() ? 0 : rel.getNameCount() - (includeLast ? 0 : 1);
     boolean created = false;
-    SecureDirectoryStream<Path> dir = (SecureDirectoryStream<Path>) Files.newDirectoryStream(target.root());
+    SecureDirectoryStream<Path> dir =
+        (SecureDirectoryStream<Path>) Files.newDirectoryStream(target.root());
     Path real = target.root();
     try {
       for (int i = 0; i < count; i++) {

@@ -20,7 +20,8 @@ final class Glob {
 
   /** @throws IllegalArgumentException naming what is wrong with {@code glob} */
   static Glob of(String glob) {
-    if (glob.length() > MAX_LENGTH) throw new IllegalArgumentException("it is longer than " + MAX_LENGTH + " characters");
+    if (glob.length() > MAX_LENGTH)
+      throw new IllegalArgumentException("it is longer than " + MAX_LENGTH + " characters");
     return new Glob(Pattern.compile(toRegex(glob), Pattern.DOTALL));
   }
 
@@ -61,7 +62,8 @@ final class Glob {
         }
         case ',' -> re.append(braces > 0 ? "|" : ",");
         case '\\' -> {
-          if (i + 1 >= glob.length()) throw new IllegalArgumentException("it ends with a lone '\\'");
+          if (i + 1 >= glob.length())
+            throw new IllegalArgumentException("it ends with a lone '\\'");
           re.append(Pattern.quote(String.valueOf(glob.charAt(++i))));
         }
         default -> re.append(Pattern.quote(String.valueOf(c)));

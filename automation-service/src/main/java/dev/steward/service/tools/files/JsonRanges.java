@@ -52,7 +52,8 @@ final class JsonRanges {
   }
 
   byte[] toBytes() {
-    if (length() > Integer.MAX_VALUE - 16) throw new OutOfMemoryError("a listing of more than 2 GB");
+    if (length() > Integer.MAX_VALUE - 16)
+      throw new OutOfMemoryError("a listing of more than 2 GB");
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream((int) length());
     try {
       writeTo(out);

@@ -1,12 +1,12 @@
 package dev.steward.service.tools.files;
 
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
 import dev.steward.service.util.ByteSearch;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import com.google.re2j.Matcher;
-import com.google.re2j.Pattern;
-import com.google.re2j.PatternSyntaxException;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -80,13 +80,15 @@ abstract class LineMatcher {
   /** A literal searched in the raw bytes; lines are only counted in files that match. */
   private static final class Literal extends LineMatcher {
     private static final int KEPT_BUFFER = 1 << 20;
-    private static final ThreadLocal<byte[]> LOWERED = ThreadLocal.withInitial(() -> new byte[64 << 10]);
+    private static final ThreadLocal<byte[]> LOWERED =
+        ThreadLocal.withInitial(() -> new byte[64 << 10]);
 
     private final byte[] needle;
     private final boolean fold;
 
     Literal(String content, boolean fold) {
-      this.needle = (fold ? content.toLowerCase(java.util.Locale.ROOT) : content).getBytes(StandardCharsets.UTF_8);
+      this.needle = (fold ? content.toLowerCase(java.util.Locale.ROOT) : content)
+          .getBytes(StandardCharsets.UTF_8);
       this.fold = fold;
     }
 
@@ -104,7 +106,9 @@ abstract class LineMatcher {
       int line = 1;
       int counted = 0;
       while (at >= 0) {
-        for (int nl = ByteSearch.indexOf(hay, counted, at, (byte) '\n'); nl >= 0; nl = ByteSearch.indexOf(hay, nl + 1, at, (byte) '\n')) {
+        for (int nl = ByteSearch.indexOf(hay, counted, at, (byte) '\n');
+            nl >= 0;
+            nl = ByteSearch.indexOf(hay, nl + 1, at, (byte) '\n')) {
           line++;
           counted = nl + 1;
         }
@@ -163,7 +167,9 @@ abstract class LineMatcher {
       try {
         while (from <= text.length() && m.find(from)) {
           int start = m.start();
-          for (int nl = text.indexOf('\n', scanned); nl >= 0 && nl < start; nl = text.indexOf('\n', nl + 1)) line++;
+          for (int nl = text.indexOf('\n', scanned);
+              nl >= 0 && nl < start;
+              nl = text.indexOf('\n', nl + 1)) line++;
           scanned = start;
           int ls = text.lastIndexOf('\n', start - 1) + 1;
           int le = text.indexOf('\n', start);
@@ -194,7 +200,8 @@ abstract class LineMatcher {
      * line (as ripgrep matches line by line), on that line's UTF-8 bytes, which the engine reads
      * without a decoded copy of the file.
      */
-    private List<Hit> findFromLiteral(byte[] bytes, int length, byte[] literal, BooleanSupplier stop) {
+    private List<Hit> findFromLiteral(
+        byte[] bytes, int length, byte[] literal, BooleanSupplier stop) {
       int at = ByteSearch.indexOf(bytes, 0, length, literal);
       if (at < 0) return List.of();
       List<Hit> hits = new ArrayList<>();
@@ -210,7 +217,9 @@ abstract class LineMatcher {
           at = ByteSearch.indexOf(bytes, at + 1, length, literal);
           continue;
         }
-        for (int nl = ByteSearch.indexOf(bytes, counted, at, (byte) '\n'); nl >= 0; nl = ByteSearch.indexOf(bytes, nl + 1, at, (byte) '\n')) {
+        for (int nl = ByteSearch.indexOf(bytes, counted, at, (byte) '\n');
+            nl >= 0;
+            nl = ByteSearch.indexOf(bytes, nl + 1, at, (byte) '\n')) {
           line++;
           counted = nl + 1;
         }
@@ -218,7 +227,8 @@ abstract class LineMatcher {
         if (lineEnd < 0) break;
         line++;
         counted = lineEnd + 1;
-        at = ByteSearch.indexOf(bytes, lineEnd + 1, length, literal); // the rest of a matching line adds nothing
+        at = ByteSearch.indexOf(
+            bytes, lineEnd + 1, length, literal); // the rest of a matching line adds nothing
       }
       return hits;
     }

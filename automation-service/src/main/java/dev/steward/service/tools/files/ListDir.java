@@ -1,6 +1,5 @@
 package dev.steward.service.tools.files;
 
-import dev.steward.service.tools.FileErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
@@ -8,8 +7,9 @@ import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
-import dev.steward.service.tools.ToolDefinitions;
+import dev.steward.service.tools.FileErrors;
 import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
 import java.util.Optional;
@@ -33,20 +33,30 @@ public final class ListDir extends SinglePathTool {
   @Override
   public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
     ResolvedPath p = ctx.path("/path");
-    return ctx.scope().fromStrangers(p.real()) ? Optional.of("file names under " + p.real()) : Optional.empty();
+    return ctx.scope().fromStrangers(p.real())
+        ? Optional.of("file names under " + p.real())
+        : Optional.empty();
   }
 
   @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     ResolvedPath dir = ctx.path("/path");
     boolean recursive = args.path("recursive").asBoolean(false);
-    TreeListing.Settings settings = new TreeListing.Settings(ctx.scope(), args.path("include_hidden").asBoolean(false),
-        recursive ? args.path("max_depth").asInt(DEFAULT_MAX_DEPTH) : 1, args.path("max_entries").asInt(DEFAULT_MAX_ENTRIES), MAX_ENTRY_BYTES);
+    TreeListing.Settings settings = new TreeListing.Settings(
+        ctx.scope(),
+        args.path("include_hidden").asBoolean(false),
+        recursive ? args.path("max_depth").asInt(DEFAULT_MAX_DEPTH) : 1,
+        args.path("max_entries").asInt(DEFAULT_MAX_ENTRIES),
+        MAX_ENTRY_BYTES);
     TreeListing.Result listing;
     try {
       listing = TreeListing.list(dir, settings);
     } catch (java.nio.file.NotDirectoryException e) {
-      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + dir.requested() + "\" is a file, not a folder", "/path", null);
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "\"" + dir.requested() + "\" is a file, not a folder",
+          "/path",
+          null);
     } catch (IOException e) {
       throw FileErrors.of(e, dir.requested());
     } catch (InterruptedException e) {
@@ -63,6 +73,8 @@ public final class ListDir extends SinglePathTool {
   @Override
   public String summarize(JsonNode args, JsonNode value) {
     return Entries.count(value.path("entries")) + " entries"
-        + (value.path("truncated").asBoolean() ? " (stopped: " + value.path("stopped_because").asText("max_entries") + ")" : "");
+        + (value.path("truncated").asBoolean()
+            ? " (stopped: " + value.path("stopped_because").asText("max_entries") + ")"
+            : "");
   }
 }

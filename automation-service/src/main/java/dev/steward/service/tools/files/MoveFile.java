@@ -1,6 +1,5 @@
 package dev.steward.service.tools.files;
 
-import dev.steward.service.tools.FileErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
@@ -9,10 +8,11 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.PathUse;
-import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.BaseTool;
+import dev.steward.service.tools.FileErrors;
+import dev.steward.service.tools.PathUse;
 import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.UndoContext;
 import dev.steward.service.undo.Fingerprint;
@@ -43,7 +43,10 @@ public final class MoveFile extends BaseTool {
   public List<PathUse> paths(JsonNode args) {
     return List.of(
         new PathUse("/from", args.path("from").asText(), Access.REMOVE),
-        new PathUse("/to", args.path("to").asText(), args.path("overwrite").asBoolean(false) ? Access.REMOVE : Access.WRITE));
+        new PathUse(
+            "/to",
+            args.path("to").asText(),
+            args.path("overwrite").asBoolean(false) ? Access.REMOVE : Access.WRITE));
   }
 
   @Override
@@ -67,23 +70,38 @@ public final class MoveFile extends BaseTool {
     ResolvedPath to = ctx.path("/to");
     boolean overwrite = args.path("overwrite").asBoolean(false);
     if (from.isRoot() || to.isRoot()) {
-      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "an allowed folder itself cannot be moved or replaced", from.isRoot() ? "/from" : "/to", null);
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "an allowed folder itself cannot be moved or replaced",
+          from.isRoot() ? "/from" : "/to",
+          null);
     }
     if (to.real().startsWith(from.real())) {
-      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "cannot move a folder into itself", "/to", null);
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR, "cannot move a folder into itself", "/to", null);
     }
     boolean overwritten;
-    try (SafeFs.Dir src = SafeFs.openParent(from); SafeFs.Dir dst = SafeFs.openParent(to)) {
+    try (SafeFs.Dir src = SafeFs.openParent(from);
+        SafeFs.Dir dst = SafeFs.openParent(to)) {
       if (SafeFs.attributes(src.stream(), src.name()).isEmpty()) {
-        throw new ToolFailure(ToolErrorCodes.NOT_FOUND, "\"" + from.requested() + "\" does not exist", "/from", null);
+        throw new ToolFailure(
+            ToolErrorCodes.NOT_FOUND, "\"" + from.requested() + "\" does not exist", "/from", null);
       }
       Optional<BasicFileAttributes> target = SafeFs.attributes(dst.stream(), dst.name());
       overwritten = target.isPresent();
       if (overwritten && !overwrite) {
-        throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "\"" + to.requested() + "\" exists; pass overwrite: true to replace it", "/to", null);
+        throw new ToolFailure(
+            ToolErrorCodes.ALREADY_EXISTS,
+            "\"" + to.requested() + "\" exists; pass overwrite: true to replace it",
+            "/to",
+            null);
       }
       if (overwritten && !ctx.approvedDestructive()) {
-        throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "\"" + to.requested() + "\" appeared after the check; replacing it needs confirmation", "/to", null);
+        throw new ToolFailure(
+            ToolErrorCodes.ALREADY_EXISTS,
+            "\"" + to.requested() + "\" appeared after the check; replacing it needs confirmation",
+            "/to",
+            null);
       }
       if (overwritten) {
         try (SecureDirectoryStream<Path> stash = SafeFs.openOwn(ctx.undo().folder())) {
@@ -91,8 +109,16 @@ public final class MoveFile extends BaseTool {
         }
       }
       SafeFs.move(src.stream(), src.name(), dst.stream(), dst.name());
-      ctx.undo().save(new UndoRecord(name(), UndoRecord.MOVE,
-          List.of(new UndoRecord.Item(from.real().toString(), to.real().toString(), overwritten ? REPLACED : null, Fingerprint.of(to.real()))), false));
+      ctx.undo()
+          .save(new UndoRecord(
+              name(),
+              UndoRecord.MOVE,
+              List.of(new UndoRecord.Item(
+                  from.real().toString(),
+                  to.real().toString(),
+                  overwritten ? REPLACED : null,
+                  Fingerprint.of(to.real()))),
+              false));
     } catch (IOException e) {
       throw FileErrors.of(e, from.requested());
     }

@@ -54,7 +54,8 @@ final class ParallelWalk {
   private ParallelWalk() {}
 
   /** Starts walking the opened folder {@code top}, which the walk closes. */
-  static <F> ForkJoinTask<Void> start(SecureDirectoryStream<Path> top, F folder, Visitor<F> visitor) {
+  static <F> ForkJoinTask<Void> start(
+      SecureDirectoryStream<Path> top, F folder, Visitor<F> visitor) {
     return WalkPool.POOL.submit(new Task<>(visitor, null, null, top, folder));
   }
 
@@ -62,7 +63,8 @@ final class ParallelWalk {
    * Waits for a walk: the top folder's own failure comes back as an {@link IOException}, a bug in a
    * visitor as itself.
    */
-  static void await(ForkJoinTask<Void> walk, long timeout, TimeUnit unit) throws IOException, InterruptedException, TimeoutException {
+  static void await(ForkJoinTask<Void> walk, long timeout, TimeUnit unit)
+      throws IOException, InterruptedException, TimeoutException {
     try {
       walk.get(timeout, unit);
     } catch (ExecutionException e) {
@@ -82,7 +84,12 @@ final class ParallelWalk {
     private final F folder;
 
     /** Either {@code opened} (the top) or {@code parent} and {@code name} (a sub-folder) are given. */
-    Task(Visitor<F> visitor, @Nullable SecureDirectoryStream<Path> parent, @Nullable Path name, @Nullable SecureDirectoryStream<Path> opened, F folder) {
+    Task(
+        Visitor<F> visitor,
+        @Nullable SecureDirectoryStream<Path> parent,
+        @Nullable Path name,
+        @Nullable SecureDirectoryStream<Path> opened,
+        F folder) {
       this.visitor = visitor;
       this.parent = parent;
       this.name = name;
@@ -97,7 +104,8 @@ final class ParallelWalk {
       if (dir == null) {
         if (!visitor.enter(folder)) return;
         try {
-          dir = Objects.requireNonNull(parent).newDirectoryStream(Objects.requireNonNull(name), LinkOption.NOFOLLOW_LINKS);
+          dir = Objects.requireNonNull(parent)
+              .newDirectoryStream(Objects.requireNonNull(name), LinkOption.NOFOLLOW_LINKS);
         } catch (IOException e) {
           visitor.failed(folder, e);
           return;

@@ -1,6 +1,5 @@
 package dev.steward.service.tools.files;
 
-import dev.steward.service.tools.FileErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
@@ -9,8 +8,9 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.ToolDefinitions;
+import dev.steward.service.tools.FileErrors;
 import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.util.ByteSearch;
 import dev.steward.service.util.IsoInstant;
@@ -33,8 +33,11 @@ public final class ReadText extends SinglePathTool {
   static final int DEFAULT_MAX_BYTES = 1 << 20;
   static final int MAX_BYTES = 16 << 20;
   /** Charsets in which every ASCII byte is its own character. */
-  private static final java.util.Set<Charset> ASCII_SUPERSETS =
-      java.util.Set.of(StandardCharsets.UTF_8, StandardCharsets.US_ASCII, StandardCharsets.ISO_8859_1, Charset.forName("windows-1252"));
+  private static final java.util.Set<Charset> ASCII_SUPERSETS = java.util.Set.of(
+      StandardCharsets.UTF_8,
+      StandardCharsets.US_ASCII,
+      StandardCharsets.ISO_8859_1,
+      Charset.forName("windows-1252"));
 
   private static final ToolDefinition DEFINITION =
       ToolDefinitions.load(ReadText.class, "files.read_text.json");
@@ -57,23 +60,35 @@ public final class ReadText extends SinglePathTool {
     int start = args.path("start_line").asInt(1);
     int end = args.has("end_line") ? args.get("end_line").asInt() : Integer.MAX_VALUE;
     if (end < start) {
-      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "end_line is before start_line", "/end_line", null);
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR, "end_line is before start_line", "/end_line", null);
     }
     BasicFileAttributes attrs;
     byte[] bytes;
     int length;
     boolean truncated;
     try (SafeFs.Dir dir = SafeFs.openParent(path)) {
-      attrs = SafeFs.attributes(dir.stream(), dir.name()).orElseThrow(() -> new java.nio.file.NoSuchFileException(path.requested()));
+      attrs = SafeFs.attributes(dir.stream(), dir.name())
+          .orElseThrow(() -> new java.nio.file.NoSuchFileException(path.requested()));
       if (attrs.isDirectory()) {
-        throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + path.requested() + "\" is a folder; use files.list_dir", "/path", null);
+        throw new ToolFailure(
+            ToolErrorCodes.EXECUTION_ERROR,
+            "\"" + path.requested() + "\" is a folder; use files.list_dir",
+            "/path",
+            null);
       }
       if (!attrs.isRegularFile()) {
         // Opening a pipe blocks until someone writes to it, and a device may never end.
-        throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + path.requested() + "\" is not a regular file (a pipe, socket or device)", "/path", null);
+        throw new ToolFailure(
+            ToolErrorCodes.EXECUTION_ERROR,
+            "\"" + path.requested() + "\" is not a regular file (a pipe, socket or device)",
+            "/path",
+            null);
       }
       // Lines past the byte cap are only reachable if the whole file may be read.
-      long cap = start > 1 || end != Integer.MAX_VALUE ? Math.max(maxBytes, Math.min(attrs.size(), MAX_BYTES)) : maxBytes;
+      long cap = start > 1 || end != Integer.MAX_VALUE
+          ? Math.max(maxBytes, Math.min(attrs.size(), MAX_BYTES))
+          : maxBytes;
       try (SeekableByteChannel ch = SafeFs.openRead(dir)) {
         // One byte past the cap (or the size) tells a longer file from one that fits.
         bytes = new byte[(int) Math.min(cap + 1, Math.max(attrs.size() + 1, 1))];
@@ -87,11 +102,14 @@ public final class ReadText extends SinglePathTool {
     } catch (IOException e) {
       throw FileErrors.of(e, path.requested());
     }
-    int nul = charset.name().startsWith("UTF-16") || charset.name().startsWith("UTF-32") ? -1 : ByteSearch.indexOf(bytes, 0, length, (byte) 0);
+    int nul = charset.name().startsWith("UTF-16") || charset.name().startsWith("UTF-32")
+        ? -1
+        : ByteSearch.indexOf(bytes, 0, length, (byte) 0);
     if (nul >= 0) {
       throw new ToolFailure(
           ToolErrorCodes.EXECUTION_ERROR,
-          "\"" + path.requested() + "\" is a binary file (a NUL byte at offset " + nul + "); files.read_text reads text only",
+          "\"" + path.requested() + "\" is a binary file (a NUL byte at offset " + nul
+              + "); files.read_text reads text only",
           "/path",
           null);
     }
@@ -113,25 +131,31 @@ public final class ReadText extends SinglePathTool {
     try {
       return Charset.forName(name);
     } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
-      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "unknown encoding \"" + name + "\"", "/encoding", null);
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR, "unknown encoding \"" + name + "\"", "/encoding", null);
     }
   }
 
-  private static String decode(byte[] bytes, int length, Charset charset, boolean truncated, String requested) throws ToolFailure {
+  private static String decode(
+      byte[] bytes, int length, Charset charset, boolean truncated, String requested)
+      throws ToolFailure {
     if (ASCII_SUPERSETS.contains(charset) && ByteSearch.isAscii(bytes, 0, length)) {
       // Most text is ASCII, which these charsets all read the same way and which cannot be
       // malformed: the bytes become the string's own (Latin-1) storage without a decoder's buffers.
       return new String(bytes, 0, length, StandardCharsets.ISO_8859_1);
     }
-    CharsetDecoder decoder =
-        charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+    CharsetDecoder decoder = charset
+        .newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
     ByteBuffer in = ByteBuffer.wrap(bytes, 0, length);
     CharBuffer out = CharBuffer.allocate((int) (length * (double) decoder.maxCharsPerByte()) + 1);
     var result = decoder.decode(in, out, true);
     if (result.isError() && !(truncated && result.isMalformed() && in.remaining() < 4)) {
       throw new ToolFailure(
           ToolErrorCodes.VALIDATION_ERROR,
-          "\"" + requested + "\" is not valid " + charset.name() + " (at byte " + in.position() + "); pass its encoding, e.g. windows-1252",
+          "\"" + requested + "\" is not valid " + charset.name() + " (at byte " + in.position()
+              + "); pass its encoding, e.g. windows-1252",
           "/encoding",
           null);
     }
@@ -159,7 +183,7 @@ public final class ReadText extends SinglePathTool {
 
   @Override
   public String summarize(JsonNode args, JsonNode value) {
-    return "read " + value.path("size").asLong() + " bytes" + (value.path("truncated").asBoolean() ? " (truncated)" : "");
+    return "read " + value.path("size").asLong() + " bytes"
+        + (value.path("truncated").asBoolean() ? " (truncated)" : "");
   }
-
 }

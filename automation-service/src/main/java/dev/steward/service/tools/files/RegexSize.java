@@ -20,8 +20,8 @@ final class RegexSize {
   static void check(String regex) {
     long size = size(regex);
     if (size > LIMIT) {
-      throw new IllegalArgumentException("the pattern's repetitions multiply to about " + size + " steps (at most " + LIMIT
-          + "); nest fewer counted repetitions such as {1000}");
+      throw new IllegalArgumentException("the pattern's repetitions multiply to about " + size
+          + " steps (at most " + LIMIT + "); nest fewer counted repetitions such as {1000}");
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.steward.service.tools.files;
 
-import dev.steward.service.tools.FileErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,8 +10,9 @@ import dev.steward.service.scope.Access;
 import dev.steward.service.scope.PathScope;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.ToolDefinitions;
+import dev.steward.service.tools.FileErrors;
 import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -28,7 +28,6 @@ import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * {@code files.search}: files by name (glob) and/or lines by content (literal or regex) under a
@@ -58,7 +57,8 @@ public final class SearchFiles extends SinglePathTool {
     ResolvedPath p = ctx.path("/path");
     if (!ctx.scope().fromStrangers(p.real())) return Optional.empty();
     // File names in a read-only root (Downloads) are chosen by strangers, as are the lines found.
-    return Optional.of((args.has("content") ? "file contents under " : "file names under ") + p.real());
+    return Optional.of(
+        (args.has("content") ? "file contents under " : "file names under ") + p.real());
   }
 
   /** One search's settings and shared state; tasks stop as soon as {@link #stop} is set. */
@@ -77,7 +77,14 @@ public final class SearchFiles extends SinglePathTool {
     final AtomicInteger scanned = new AtomicInteger();
     volatile @org.jspecify.annotations.Nullable String stop;
 
-    Search(ToolContext ctx, @org.jspecify.annotations.Nullable Glob glob, boolean globOnPath, Path base, @org.jspecify.annotations.Nullable LineMatcher content, boolean hidden, int maxResults) {
+    Search(
+        ToolContext ctx,
+        @org.jspecify.annotations.Nullable Glob glob,
+        boolean globOnPath,
+        Path base,
+        @org.jspecify.annotations.Nullable LineMatcher content,
+        boolean hidden,
+        int maxResults) {
       this.ctx = ctx;
       this.glob = glob;
       this.globOnPath = globOnPath;
@@ -109,7 +116,8 @@ public final class SearchFiles extends SinglePathTool {
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     ResolvedPath dir = ctx.path("/path");
     if (!args.has("name_glob") && !args.has("content")) {
-      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "give name_glob, content, or both", "/content", null);
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR, "give name_glob, content, or both", "/content", null);
     }
     Glob glob = null;
     boolean globOnPath = false;
@@ -119,28 +127,54 @@ public final class SearchFiles extends SinglePathTool {
       try {
         glob = Glob.of(g);
       } catch (IllegalArgumentException | com.google.re2j.PatternSyntaxException e) {
-        throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "name_glob is not a valid glob: " + e.getMessage(), "/name_glob", null);
+        throw new ToolFailure(
+            ToolErrorCodes.VALIDATION_ERROR,
+            "name_glob is not a valid glob: " + e.getMessage(),
+            "/name_glob",
+            null);
       }
     }
     LineMatcher content = null;
     if (args.has("content")) {
       try {
-        content = LineMatcher.of(args.get("content").asText(), args.path("regex").asBoolean(false), args.path("case_sensitive").asBoolean(true));
+        content = LineMatcher.of(
+            args.get("content").asText(),
+            args.path("regex").asBoolean(false),
+            args.path("case_sensitive").asBoolean(true));
       } catch (com.google.re2j.PatternSyntaxException e) {
-        throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR,
-            "content is not a regular expression this search takes (no look-around, no back-references): " + e.getDescription(), "/content", null);
+        throw new ToolFailure(
+            ToolErrorCodes.VALIDATION_ERROR,
+            "content is not a regular expression this search takes (no look-around, no back-references): "
+                + e.getDescription(),
+            "/content",
+            null);
       } catch (IllegalArgumentException e) {
-        throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "content is too big a regular expression: " + e.getMessage(), "/content", null);
+        throw new ToolFailure(
+            ToolErrorCodes.VALIDATION_ERROR,
+            "content is too big a regular expression: " + e.getMessage(),
+            "/content",
+            null);
       }
     }
-    Search s = new Search(ctx, glob, globOnPath, dir.real(), content, args.path("include_hidden").asBoolean(false),
+    Search s = new Search(
+        ctx,
+        glob,
+        globOnPath,
+        dir.real(),
+        content,
+        args.path("include_hidden").asBoolean(false),
         args.path("max_results").asInt(DEFAULT_MAX_RESULTS));
     ForkJoinTask<Void> task;
     try {
       SecureDirectoryStream<Path> top = SafeFs.openDir(dir);
-      task = ParallelWalk.start(top, new Dir(dir.real(), ctx.scope().children(dir.real())), new Finder(s));
+      task = ParallelWalk.start(
+          top, new Dir(dir.real(), ctx.scope().children(dir.real())), new Finder(s));
     } catch (java.nio.file.NotDirectoryException e) {
-      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + dir.requested() + "\" is a file, not a folder", "/path", null);
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "\"" + dir.requested() + "\" is a file, not a folder",
+          "/path",
+          null);
     } catch (IOException e) {
       throw FileErrors.of(e, dir.requested());
     }
@@ -157,7 +191,8 @@ public final class SearchFiles extends SinglePathTool {
       throw FileErrors.of(e, dir.requested());
     }
     List<ObjectNode> sorted = new ArrayList<>(s.matches);
-    sorted.sort(Comparator.comparing((ObjectNode m) -> m.get("path").asText()).thenComparingInt(m -> m.path("line").asInt()));
+    sorted.sort(Comparator.comparing((ObjectNode m) -> m.get("path").asText())
+        .thenComparingInt(m -> m.path("line").asInt()));
     ObjectNode result = Json.object();
     ArrayNode out = result.putArray("matches");
     sorted.forEach(out::add);
@@ -191,7 +226,8 @@ public final class SearchFiles extends SinglePathTool {
           Optional<BasicFileAttributes> attrs = SafeFs.attributes(open, child);
           if (attrs.isEmpty() || attrs.get().isSymbolicLink()) continue;
           if (attrs.get().isDirectory()) {
-            subs.add(new ParallelWalk.Sub<>(child, new Dir(childReal, folder.refused().below(childReal))));
+            subs.add(new ParallelWalk.Sub<>(
+                child, new Dir(childReal, folder.refused().below(childReal))));
           } else if (attrs.get().isRegularFile()) {
             file(open, child, childReal, attrs.get());
           }
@@ -207,10 +243,15 @@ public final class SearchFiles extends SinglePathTool {
       // an unreadable folder, or one that vanished mid-walk: its part of the tree is skipped
     }
 
-    private void file(SecureDirectoryStream<Path> parent, Path name, Path child, BasicFileAttributes attrs) throws IOException {
+    private void file(
+        SecureDirectoryStream<Path> parent, Path name, Path child, BasicFileAttributes attrs)
+        throws IOException {
       int n = s.scanned.incrementAndGet();
       if (n % PROGRESS_EVERY == 0) {
-        s.ctx.progress().accept("searched " + n + " files, " + Math.min(s.count.get(), s.maxResults) + " matches so far");
+        s.ctx
+            .progress()
+            .accept("searched " + n + " files, " + Math.min(s.count.get(), s.maxResults)
+                + " matches so far");
       }
       if (s.glob != null) {
         Path subject = s.globOnPath ? s.base.relativize(child) : name;
@@ -240,7 +281,11 @@ public final class SearchFiles extends SinglePathTool {
         ObjectNode m = Json.object();
         m.put("path", child.toString());
         m.put("line", hit.line());
-        m.put("text", hit.text().length() > MAX_LINE_CHARS ? hit.text().substring(0, MAX_LINE_CHARS) + "…" : hit.text());
+        m.put(
+            "text",
+            hit.text().length() > MAX_LINE_CHARS
+                ? hit.text().substring(0, MAX_LINE_CHARS) + "…"
+                : hit.text());
         if (!s.add(m)) return;
       }
     }
@@ -248,8 +293,10 @@ public final class SearchFiles extends SinglePathTool {
 
   @Override
   public String summarize(JsonNode args, JsonNode value) {
-    return value.path("matches").size() + " matches in " + value.path("files_matched").asInt() + " files"
-        + (value.path("truncated").asBoolean() ? " (stopped: " + value.path("stopped_because").asText() + ")" : "");
+    return value.path("matches").size() + " matches in "
+        + value.path("files_matched").asInt() + " files"
+        + (value.path("truncated").asBoolean()
+            ? " (stopped: " + value.path("stopped_because").asText() + ")"
+            : "");
   }
-
 }

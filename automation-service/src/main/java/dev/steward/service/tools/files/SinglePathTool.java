@@ -3,8 +3,8 @@ package dev.steward.service.tools.files;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.service.scope.Access;
-import dev.steward.service.tools.PathUse;
 import dev.steward.service.tools.BaseTool;
+import dev.steward.service.tools.PathUse;
 import java.util.List;
 
 /** A file tool whose one path argument is {@code path}: the definition, the access it needs. */

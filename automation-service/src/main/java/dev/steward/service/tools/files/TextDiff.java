@@ -29,22 +29,30 @@ final class TextDiff {
   }
 
   static String unified(String name, @Nullable String before, String after) {
-    if (before == null) return "(the current file is binary or larger than " + MAX_INPUT_BYTES / 1024 + " KB; no diff)";
+    if (before == null)
+      return "(the current file is binary or larger than " + MAX_INPUT_BYTES / 1024
+          + " KB; no diff)";
     if (before.equals(after)) return "";
     List<String> a = lines(before);
     List<String> b = lines(after);
     if (a.equals(b)) {
-      return "--- " + name + "\n+++ " + name + " (proposed)\n(only the newline at the end of the file differs)\n";
+      return "--- " + name + "\n+++ " + name
+          + " (proposed)\n(only the newline at the end of the file differs)\n";
     }
     if (a.size() > MAX_LINES || b.size() > MAX_LINES) {
       return "(" + a.size() + " lines → " + b.size() + " lines; too long to diff here)";
     }
     Patch<String> patch = DiffUtils.diff(a, b);
-    List<String> diff = UnifiedDiffUtils.generateUnifiedDiff(name, name + " (proposed)", a, patch, CONTEXT);
+    List<String> diff =
+        UnifiedDiffUtils.generateUnifiedDiff(name, name + " (proposed)", a, patch, CONTEXT);
     StringBuilder out = new StringBuilder();
     int shown = 0;
     for (String line : diff) {
-      if (shown++ >= MAX_OUTPUT_LINES + 2) return out.append("… (diff cut at ").append(MAX_OUTPUT_LINES).append(" lines)\n").toString();
+      if (shown++ >= MAX_OUTPUT_LINES + 2)
+        return out.append("… (diff cut at ")
+            .append(MAX_OUTPUT_LINES)
+            .append(" lines)\n")
+            .toString();
       out.append(line).append('\n');
     }
     return out.toString();

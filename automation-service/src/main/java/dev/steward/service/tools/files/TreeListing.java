@@ -54,6 +54,7 @@ final class TreeListing {
     int[] subAfter = new int[0];
     /** Which of its entries are hidden; null: worked out when it is listed. */
     final PathScope.@Nullable Children refused;
+
     volatile boolean listed;
 
     Folder(Path real, int depth, PathScope.@Nullable Children refused) {
@@ -86,7 +87,8 @@ final class TreeListing {
   }
 
   /** Lists an opened folder and what lies below it, until {@code budget} entries are known. */
-  private static void fill(Folder folder, SecureDirectoryStream<Path> opened, Settings settings, int budget)
+  private static void fill(
+      Folder folder, SecureDirectoryStream<Path> opened, Settings settings, int budget)
       throws IOException, InterruptedException {
     Lister lister = new Lister(settings, budget);
     ForkJoinTask<Void> task = ParallelWalk.start(opened, folder, lister);
@@ -114,11 +116,13 @@ final class TreeListing {
     }
 
     /** Adds entries {@code [a, b)} of a folder, back to back as they were written; answers why not all of them fit, or null. */
-    @Nullable String add(EntryJson.Written w, int a, int b) {
+    @Nullable
+    String add(EntryJson.Written w, int a, int b) {
       int last = (int) Math.min(b, (long) a + Math.max(0, max - count));
       if (last > a) {
         long runBytes = w.to(last - 1) - w.from(a);
-        if (bytes + runBytes + 1 <= maxBytes) { // its last comma becomes the closing bracket, plus the opening one
+        if (bytes + runBytes + 1
+            <= maxBytes) { // its last comma becomes the closing bracket, plus the opening one
           json.add(w.bytes(), w.from(a), w.to(last - 1));
           bytes += runBytes;
           count += last - a;
@@ -137,13 +141,16 @@ final class TreeListing {
   }
 
   /** Adds a folder's entries in walk order, each run of them up to a sub-folder at once; answers why entries were left out, or null. */
-  private static @Nullable String emit(Folder folder, Out out, Path root, Settings settings) throws IOException, InterruptedException {
+  private static @Nullable String emit(Folder folder, Out out, Path root, Settings settings)
+      throws IOException, InterruptedException {
     if (!folder.listed) relist(folder, root, settings, settings.max() + 1 - out.count);
     EntryJson.Written entries = folder.entries;
     int sub = 0;
     int i = 0;
     while (i < entries.count()) {
-      int end = sub < folder.subs.size() ? folder.subAfter[sub] + 1 : entries.count(); // up to and with the next sub-folder's entry
+      int end = sub < folder.subs.size()
+          ? folder.subAfter[sub] + 1
+          : entries.count(); // up to and with the next sub-folder's entry
       String stop = out.add(entries, i, end);
       if (stop != null) return stop;
       i = end;
@@ -155,9 +162,14 @@ final class TreeListing {
     return null;
   }
 
-  private static void relist(Folder folder, Path root, Settings settings, int budget) throws IOException, InterruptedException {
+  private static void relist(Folder folder, Path root, Settings settings, int budget)
+      throws IOException, InterruptedException {
     try {
-      fill(folder, SafeFs.openDir(new ResolvedPath(folder.real.toString(), folder.real, root)), settings, budget);
+      fill(
+          folder,
+          SafeFs.openDir(new ResolvedPath(folder.real.toString(), folder.real, root)),
+          settings,
+          budget);
     } catch (IOException e) {
       folder.empty(); // gone or replaced since the walk saw it: nothing to list
     }
@@ -179,7 +191,8 @@ final class TreeListing {
       String full = entry.toString();
       String text = full.substring(full.lastIndexOf('/') + 1);
       boolean exact = text.indexOf('\uFFFD') < 0;
-      return new Named(exact ? entry.getFileSystem().getPath(text) : entry.getFileName(), text, exact);
+      return new Named(
+          exact ? entry.getFileSystem().getPath(text) : entry.getFileName(), text, exact);
     }
 
     @Override
@@ -199,7 +212,9 @@ final class TreeListing {
       char x = a.charAt(i);
       char y = b.charAt(i);
       if (x != y) {
-        return Character.isSurrogate(x) || Character.isSurrogate(y) ? Integer.compare(a.codePointAt(i), b.codePointAt(i)) : x - y;
+        return Character.isSurrogate(x) || Character.isSurrogate(y)
+            ? Integer.compare(a.codePointAt(i), b.codePointAt(i))
+            : x - y;
       }
     }
     return a.length() - b.length();
@@ -229,13 +244,15 @@ final class TreeListing {
     }
 
     @Override
-    public List<ParallelWalk.Sub<Folder>> visit(Folder folder, SecureDirectoryStream<Path> open) throws IOException {
+    public List<ParallelWalk.Sub<Folder>> visit(Folder folder, SecureDirectoryStream<Path> open)
+        throws IOException {
       List<Named> names = new ArrayList<>();
       for (Path entry : open) names.add(Named.of(entry));
       names.sort(null);
       List<ParallelWalk.Sub<Folder>> subs = new ArrayList<>();
       int[] subAfter = new int[8];
-      PathScope.Children refused = folder.refused != null ? folder.refused : settings.scope().children(folder.real);
+      PathScope.Children refused =
+          folder.refused != null ? folder.refused : settings.scope().children(folder.real);
       EntryJson json = WRITERS.get();
       json.folder(folder.text);
       try {
@@ -252,14 +269,17 @@ final class TreeListing {
           if (attrs.get().isDirectory() && folder.depth < settings.maxDepth()) {
             Path subReal = folder.real.resolve(text);
             Folder sub = new Folder(subReal, folder.depth + 1, refused.below(subReal));
-            if (subs.size() == subAfter.length) subAfter = java.util.Arrays.copyOf(subAfter, subAfter.length * 2);
+            if (subs.size() == subAfter.length)
+              subAfter = java.util.Arrays.copyOf(subAfter, subAfter.length * 2);
             subAfter[subs.size()] = json.count() - 1;
             folder.subs.add(sub);
             subs.add(new ParallelWalk.Sub<>(name, sub));
           }
         }
       } finally {
-        folder.entries = json.take(); // before the sub-folders: their visits may run on this thread and reuse the writer
+        folder.entries =
+            json.take(); // before the sub-folders: their visits may run on this thread and reuse
+        // the writer
       }
       folder.subAfter = subAfter;
       folder.listed = true;

@@ -9,13 +9,16 @@ import java.util.concurrent.ForkJoinPool;
  */
 final class WalkPool {
 
-  static final ForkJoinPool POOL = new ForkJoinPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
+  static final ForkJoinPool POOL = new ForkJoinPool(
+      Math.max(2, Runtime.getRuntime().availableProcessors()),
       pool -> {
         var t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
         t.setName("files-walk-" + t.getPoolIndex());
         t.setDaemon(true);
         return t;
-      }, null, false);
+      },
+      null,
+      false);
 
   private WalkPool() {}
 }

@@ -1,6 +1,5 @@
 package dev.steward.service.tools.files;
 
-import dev.steward.service.tools.FileErrors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.CanonicalJson;
@@ -10,8 +9,9 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.tools.ToolDefinitions;
+import dev.steward.service.tools.FileErrors;
 import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.UndoContext;
 import dev.steward.service.undo.UndoRecord;
@@ -56,11 +56,19 @@ public final class WriteText extends SinglePathTool {
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     ResolvedPath path = ctx.path("/path");
     if (path.isRoot()) {
-      throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + path.requested() + "\" is an allowed folder itself, not a file", "/path", null);
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "\"" + path.requested() + "\" is an allowed folder itself, not a file",
+          "/path",
+          null);
     }
     byte[] bytes = encode(args.path("content").asText(), args.path("encoding").asText("utf-8"));
     if (bytes.length > MAX_BYTES) {
-      throw new ToolFailure(ToolErrorCodes.TOO_LARGE, "the content is " + bytes.length + " bytes; the limit is " + MAX_BYTES, "/content", null);
+      throw new ToolFailure(
+          ToolErrorCodes.TOO_LARGE,
+          "the content is " + bytes.length + " bytes; the limit is " + MAX_BYTES,
+          "/content",
+          null);
     }
     try {
       if (args.path("create_dirs").asBoolean(false)) {
@@ -70,13 +78,21 @@ public final class WriteText extends SinglePathTool {
       try (SafeFs.Dir dir = SafeFs.openParent(path)) {
         Optional<BasicFileAttributes> before = SafeFs.attributes(dir.stream(), dir.name());
         if (before.isPresent() && before.get().isDirectory()) {
-          throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "\"" + path.requested() + "\" is a folder", "/path", null);
+          throw new ToolFailure(
+              ToolErrorCodes.EXECUTION_ERROR,
+              "\"" + path.requested() + "\" is a folder",
+              "/path",
+              null);
         }
         overwritten = before.isPresent();
         if (overwritten && !ctx.approvedDestructive()) {
           // It appeared after the gate decided this was a new file: overwriting needs approval.
           throw new ToolFailure(
-              ToolErrorCodes.ALREADY_EXISTS, "\"" + path.requested() + "\" was created after the check; overwriting it needs confirmation", "/path", null);
+              ToolErrorCodes.ALREADY_EXISTS,
+              "\"" + path.requested()
+                  + "\" was created after the check; overwriting it needs confirmation",
+              "/path",
+              null);
         }
         if (overwritten) {
           // Keep what is replaced before replacing it: no undo copy, no overwrite.
@@ -84,8 +100,13 @@ public final class WriteText extends SinglePathTool {
         }
         SafeFs.writeAtomically(dir, bytes, !ctx.approvedDestructive());
         if (overwritten) {
-          ctx.undo().save(new UndoRecord(name(), UndoRecord.WRITE,
-              List.of(new UndoRecord.Item(path.real().toString(), null, OLD, "file:" + CanonicalJson.sha256Hex(bytes))), false));
+          ctx.undo()
+              .save(new UndoRecord(
+                  name(),
+                  UndoRecord.WRITE,
+                  List.of(new UndoRecord.Item(
+                      path.real().toString(), null, OLD, "file:" + CanonicalJson.sha256Hex(bytes))),
+                  false));
         }
       }
       ObjectNode result = Json.object();
@@ -95,9 +116,18 @@ public final class WriteText extends SinglePathTool {
       return result;
     } catch (NoSuchFileException e) {
       throw new ToolFailure(
-          ToolErrorCodes.NOT_FOUND, "the folder of \"" + path.requested() + "\" does not exist; pass create_dirs: true to create it", "/path", null);
+          ToolErrorCodes.NOT_FOUND,
+          "the folder of \"" + path.requested()
+              + "\" does not exist; pass create_dirs: true to create it",
+          "/path",
+          null);
     } catch (FileAlreadyExistsException e) {
-      throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "\"" + path.requested() + "\" was created after the check; overwriting it needs confirmation", "/path", null);
+      throw new ToolFailure(
+          ToolErrorCodes.ALREADY_EXISTS,
+          "\"" + path.requested()
+              + "\" was created after the check; overwriting it needs confirmation",
+          "/path",
+          null);
     } catch (IOException e) {
       throw FileErrors.of(e, path.requested());
     }
@@ -113,7 +143,12 @@ public final class WriteText extends SinglePathTool {
     p.put("overwrites", before.isPresent());
     if (ctx.forPerson() && before.isPresent() && before.get().isRegularFile()) {
       try (SafeFs.Dir dir = SafeFs.openParent(path)) {
-        p.put("diff", TextDiff.unified(path.real().toString(), SafeFs.readBounded(dir, TextDiff.MAX_INPUT_BYTES), args.path("content").asText()));
+        p.put(
+            "diff",
+            TextDiff.unified(
+                path.real().toString(),
+                SafeFs.readBounded(dir, TextDiff.MAX_INPUT_BYTES),
+                args.path("content").asText()));
       } catch (IOException e) {
         p.put("diff_unavailable", "cannot read the current file: " + e.getMessage());
       }
@@ -134,13 +169,18 @@ public final class WriteText extends SinglePathTool {
     try {
       return content.getBytes(Charset.forName(encoding));
     } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
-      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "unknown encoding \"" + encoding + "\"", "/encoding", null);
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR,
+          "unknown encoding \"" + encoding + "\"",
+          "/encoding",
+          null);
     }
   }
 
   @Override
   public String summarize(JsonNode args, JsonNode value) {
-    return (value.path("overwritten").asBoolean() ? "overwrote " : "created ") + value.path("size").asLong() + " bytes";
+    return (value.path("overwritten").asBoolean() ? "overwrote " : "created ")
+        + value.path("size").asLong() + " bytes";
   }
 
   @Override

@@ -18,27 +18,78 @@ import org.junit.jupiter.api.Test;
 class EntryJsonTest {
 
   private static final String[] NAMES = {
-    "plain.txt", "Main.java", "with \"quotes\"", "back\\slash", "tab\there", "new\nline", "\u0001\u001f controls",
-    "del\u007f", "café", "日本語.txt", "emoji 😀", "replaced \uFFFD", " spaced ", "-", "a".repeat(255)
+    "plain.txt",
+    "Main.java",
+    "with \"quotes\"",
+    "back\\slash",
+    "tab\there",
+    "new\nline",
+    "\u0001\u001f controls",
+    "del\u007f",
+    "café",
+    "日本語.txt",
+    "emoji 😀",
+    "replaced \uFFFD",
+    " spaced ",
+    "-",
+    "a".repeat(255)
   };
-  private static final String[] FOLDERS = {"/", "/home/ann", "/home/ann/", "/tmp/\"odd\" \\ folder", "/data/naïve"};
+  private static final String[] FOLDERS = {
+    "/", "/home/ann", "/home/ann/", "/tmp/\"odd\" \\ folder", "/data/naïve"
+  };
 
   /** Sizes and times at the edges: zero, digit boundaries, before 1970, and beyond the year 9999. */
   private static final long[] SIZES = {0, 9, 10, 99, 100, 123_456_789, Long.MAX_VALUE};
+
   private static final Instant[] TIMES = {
-    Instant.EPOCH, Instant.ofEpochSecond(1_700_000_000L), Instant.ofEpochSecond(1_700_000_000L, 120_000_000),
-    Instant.ofEpochSecond(1_700_000_000L, 123_456_789), Instant.ofEpochSecond(-1, 1), Instant.parse("+10000-01-01T00:00:00Z")
+    Instant.EPOCH,
+    Instant.ofEpochSecond(1_700_000_000L),
+    Instant.ofEpochSecond(1_700_000_000L, 120_000_000),
+    Instant.ofEpochSecond(1_700_000_000L, 123_456_789),
+    Instant.ofEpochSecond(-1, 1),
+    Instant.parse("+10000-01-01T00:00:00Z")
   };
 
   private record Attrs(String type, long size, Instant modified) implements BasicFileAttributes {
-    @Override public FileTime lastModifiedTime() { return FileTime.from(modified); }
-    @Override public FileTime lastAccessTime() { return lastModifiedTime(); }
-    @Override public FileTime creationTime() { return lastModifiedTime(); }
-    @Override public boolean isRegularFile() { return type.equals("file"); }
-    @Override public boolean isDirectory() { return type.equals("directory"); }
-    @Override public boolean isSymbolicLink() { return type.equals("symlink"); }
-    @Override public boolean isOther() { return false; }
-    @Override public Object fileKey() { return null; }
+    @Override
+    public FileTime lastModifiedTime() {
+      return FileTime.from(modified);
+    }
+
+    @Override
+    public FileTime lastAccessTime() {
+      return lastModifiedTime();
+    }
+
+    @Override
+    public FileTime creationTime() {
+      return lastModifiedTime();
+    }
+
+    @Override
+    public boolean isRegularFile() {
+      return type.equals("file");
+    }
+
+    @Override
+    public boolean isDirectory() {
+      return type.equals("directory");
+    }
+
+    @Override
+    public boolean isSymbolicLink() {
+      return type.equals("symlink");
+    }
+
+    @Override
+    public boolean isOther() {
+      return false;
+    }
+
+    @Override
+    public Object fileKey() {
+      return null;
+    }
   }
 
   private static String reference(String folder, String name, Attrs a) {
@@ -60,7 +111,10 @@ class EntryJsonTest {
       json.folder(folder);
       List<String> expected = new ArrayList<>();
       for (String name : NAMES) {
-        Attrs a = new Attrs(types[random.nextInt(3)], SIZES[random.nextInt(SIZES.length)], TIMES[random.nextInt(TIMES.length)]);
+        Attrs a = new Attrs(
+            types[random.nextInt(3)],
+            SIZES[random.nextInt(SIZES.length)],
+            TIMES[random.nextInt(TIMES.length)]);
         json.entry(name, a);
         expected.add(reference(folder, name, a));
       }
@@ -116,8 +170,11 @@ class EntryJsonTest {
     }
     assertEquals(reference("/before", "x", a) + ",", text(before));
     assertEquals(expected.toString(), text(big));
-    for (int i = 0; i < after.size(); i++) assertEquals(reference("/after/" + i, "x", a) + ",", text(after.get(i)));
-    assertTrue(after.get(0).bytes() != after.get(after.size() - 1).bytes(), "the folders after filled more than one slab");
+    for (int i = 0; i < after.size(); i++)
+      assertEquals(reference("/after/" + i, "x", a) + ",", text(after.get(i)));
+    assertTrue(
+        after.get(0).bytes() != after.get(after.size() - 1).bytes(),
+        "the folders after filled more than one slab");
   }
 
   private static String text(EntryJson.Written w, int i) {
@@ -125,6 +182,8 @@ class EntryJsonTest {
   }
 
   private static String text(EntryJson.Written w) {
-    return w.count() == 0 ? "" : new String(w.bytes(), w.from(0), w.to(w.count() - 1) - w.from(0), StandardCharsets.UTF_8);
+    return w.count() == 0
+        ? ""
+        : new String(w.bytes(), w.from(0), w.to(w.count() - 1) - w.from(0), StandardCharsets.UTF_8);
   }
 }

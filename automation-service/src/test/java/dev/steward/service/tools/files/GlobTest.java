@@ -15,15 +15,43 @@ class GlobTest {
 
   @Test
   void matches_as_the_jdks_glob_does_for_the_usual_forms() {
-    List<String> globs = List.of("*.md", "note?.txt", "[abc]*.java", "[!a-m]*", "*.{md,txt}", "**/*.txt", "src/**/Test*.java", "a\\*b", "*", "a*b*c");
-    List<String> names = List.of("README.md", "notes.txt", "note1.txt", "b.java", "Zeta", "x.md", "deep/er/a.txt", "src/x/y/TestA.java",
-        "src/TestB.java", "a*b", "axb", "abc", "aXbYc", ".hidden.md", "a/b.md");
+    List<String> globs = List.of(
+        "*.md",
+        "note?.txt",
+        "[abc]*.java",
+        "[!a-m]*",
+        "*.{md,txt}",
+        "**/*.txt",
+        "src/**/Test*.java",
+        "a\\*b",
+        "*",
+        "a*b*c");
+    List<String> names = List.of(
+        "README.md",
+        "notes.txt",
+        "note1.txt",
+        "b.java",
+        "Zeta",
+        "x.md",
+        "deep/er/a.txt",
+        "src/x/y/TestA.java",
+        "src/TestB.java",
+        "a*b",
+        "axb",
+        "abc",
+        "aXbYc",
+        ".hidden.md",
+        "a/b.md");
     for (String g : globs) {
       PathMatcher jdk = FileSystems.getDefault().getPathMatcher("glob:" + g);
       Glob ours = Glob.of(g);
       for (String n : names) {
         // The JDK's "**/" needs at least one folder; ours, like most shells', also matches none.
-        if (g.contains("**/") && ours.matches(n) && FileSystems.getDefault().getPathMatcher("glob:" + g.replace("**/", "")).matches(Path.of(n))) continue;
+        if (g.contains("**/")
+            && ours.matches(n)
+            && FileSystems.getDefault()
+                .getPathMatcher("glob:" + g.replace("**/", ""))
+                .matches(Path.of(n))) continue;
         assertEquals(jdk.matches(Path.of(n)), ours.matches(n), g + " on " + n);
       }
     }
@@ -40,8 +68,14 @@ class GlobTest {
 
   @Test
   void a_broken_glob_says_what_is_wrong() {
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> Glob.of("[abc")).getMessage().contains("never closed"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> Glob.of("{a,b")).getMessage().contains("never closed"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> Glob.of("a}")).getMessage().contains("'}'"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Glob.of("[abc"))
+        .getMessage()
+        .contains("never closed"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Glob.of("{a,b"))
+        .getMessage()
+        .contains("never closed"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Glob.of("a}"))
+        .getMessage()
+        .contains("'}'"));
   }
 }

@@ -36,7 +36,13 @@ class JsonRangesTest {
         StringBuilder slab = new StringBuilder();
         for (int i = 0; i < 1 + random.nextInt(30); i++) {
           int from = slab.length();
-          slab.append("{\"s\":").append(s).append(",\"i\":").append(i).append(",\"é\":\"").append("x".repeat(random.nextInt(5))).append("\"},");
+          slab.append("{\"s\":")
+              .append(s)
+              .append(",\"i\":")
+              .append(i)
+              .append(",\"é\":\"")
+              .append("x".repeat(random.nextInt(5)))
+              .append("\"},");
           items.add(new int[] {s, from, slab.length()});
         }
         slabs.add(slab.toString().getBytes(StandardCharsets.ISO_8859_1));
@@ -50,7 +56,8 @@ class JsonRangesTest {
         order.addAll(random.nextBoolean() ? chunk : new ArrayList<>(chunk));
         at += run;
       }
-      java.util.Collections.shuffle(order.subList(0, order.size() / 2), random); // part out of order: no merging there
+      java.util.Collections.shuffle(
+          order.subList(0, order.size() / 2), random); // part out of order: no merging there
       JsonRanges r = new JsonRanges();
       List<String> expected = new ArrayList<>();
       for (int[] item : order) {
@@ -73,11 +80,15 @@ class JsonRangesTest {
     com.fasterxml.jackson.databind.node.ObjectNode value = dev.steward.protocol.json.Json.object();
     value.putPOJO("entries", new Entries.Listed(r, 2));
     value.put("truncated", false);
-    String expected = "{\"entries\":[{\"name\":\"b\"},{\"name\":\"caf\u00e9\"}],\"truncated\":false}";
+    String expected =
+        "{\"entries\":[{\"name\":\"b\"},{\"name\":\"caf\u00e9\"}],\"truncated\":false}";
     java.nio.ByteBuffer utf8 = dev.steward.protocol.json.Json.writeUtf8(value);
     assertEquals(expected, StandardCharsets.UTF_8.decode(utf8).toString());
     assertEquals(expected, dev.steward.protocol.json.Json.write(value));
-    assertEquals(expected, dev.steward.protocol.json.Json.write(dev.steward.protocol.json.Json.mapper().valueToTree(value)));
+    assertEquals(
+        expected,
+        dev.steward.protocol.json.Json.write(
+            dev.steward.protocol.json.Json.mapper().valueToTree(value)));
   }
 
   private static void assertWritten(JsonRanges r, String expected) throws Exception {

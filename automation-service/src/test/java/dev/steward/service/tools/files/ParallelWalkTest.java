@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The one folder walk: every folder once, a folder that fails is the visitor's, a bug is nobody's to swallow. */
 class ParallelWalkTest {
 
-  @TempDir Path tmp;
+  @TempDir
+  Path tmp;
 
   /** Visits every folder it is given, recording each and what failed. */
   private static class Recorder implements ParallelWalk.Visitor<Path> {
@@ -36,15 +37,18 @@ class ParallelWalkTest {
     }
 
     @Override
-    public List<ParallelWalk.Sub<Path>> visit(Path folder, SecureDirectoryStream<Path> open) throws IOException {
+    public List<ParallelWalk.Sub<Path>> visit(Path folder, SecureDirectoryStream<Path> open)
+        throws IOException {
       if (!visited.add(folder)) throw new AssertionError("visited twice: " + folder);
       List<ParallelWalk.Sub<Path>> subs = new ArrayList<>();
       for (Path entry : open) {
         Path name = entry.getFileName();
-        if (SafeFs.attributes(open, name).map(a -> a.isDirectory()).orElse(false)) subs.add(new ParallelWalk.Sub<>(name, folder.resolve(name.toString())));
+        if (SafeFs.attributes(open, name).map(a -> a.isDirectory()).orElse(false))
+          subs.add(new ParallelWalk.Sub<>(name, folder.resolve(name.toString())));
       }
       // A folder that is gone by the time it is opened (removed mid-walk).
-      for (String ghost : ghosts) subs.add(new ParallelWalk.Sub<>(Path.of(ghost), folder.resolve(ghost)));
+      for (String ghost : ghosts)
+        subs.add(new ParallelWalk.Sub<>(Path.of(ghost), folder.resolve(ghost)));
       return subs;
     }
 
@@ -59,8 +63,10 @@ class ParallelWalkTest {
   }
 
   @Test
-  void every_folder_is_visited_once_and_a_vanished_one_is_reported_to_the_visitor() throws Exception {
-    for (int i = 0; i < 30; i++) Files.createDirectories(tmp.resolve("a" + i % 5).resolve("b" + i));
+  void every_folder_is_visited_once_and_a_vanished_one_is_reported_to_the_visitor()
+      throws Exception {
+    for (int i = 0; i < 30; i++)
+      Files.createDirectories(tmp.resolve("a" + i % 5).resolve("b" + i));
     Recorder r = new Recorder(Set.of("gone"));
     ParallelWalk.await(ParallelWalk.start(open(tmp), tmp, r), 30, TimeUnit.SECONDS);
     Set<Path> expected;
@@ -68,8 +74,13 @@ class ParallelWalkTest {
       expected = all.filter(Files::isDirectory).collect(java.util.stream.Collectors.toSet());
     }
     assertEquals(expected, r.visited);
-    assertEquals(expected.size(), r.failed.size(), "each folder's ghost sub-folder was reported, and the walk went on");
-    assertTrue(r.failed.values().stream().allMatch(e -> e instanceof java.nio.file.NoSuchFileException), r.failed.toString());
+    assertEquals(
+        expected.size(),
+        r.failed.size(),
+        "each folder's ghost sub-folder was reported, and the walk went on");
+    assertTrue(
+        r.failed.values().stream().allMatch(e -> e instanceof java.nio.file.NoSuchFileException),
+        r.failed.toString());
   }
 
   @Test
@@ -77,12 +88,15 @@ class ParallelWalkTest {
     Files.createDirectories(tmp.resolve("a/b"));
     ParallelWalk.Visitor<Path> buggy = new Recorder(Set.of()) {
       @Override
-      public List<ParallelWalk.Sub<Path>> visit(Path folder, SecureDirectoryStream<Path> open) throws IOException {
+      public List<ParallelWalk.Sub<Path>> visit(Path folder, SecureDirectoryStream<Path> open)
+          throws IOException {
         if (folder.endsWith("b")) throw new IllegalStateException("a bug");
         return super.visit(folder, open);
       }
     };
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> ParallelWalk.await(ParallelWalk.start(open(tmp), tmp, buggy), 30, TimeUnit.SECONDS));
+    IllegalStateException e = assertThrows(
+        IllegalStateException.class,
+        () -> ParallelWalk.await(ParallelWalk.start(open(tmp), tmp, buggy), 30, TimeUnit.SECONDS));
     assertTrue(e.getMessage().contains("a bug"), e.getMessage());
   }
 

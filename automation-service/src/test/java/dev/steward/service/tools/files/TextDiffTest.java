@@ -29,7 +29,9 @@ class TextDiffTest {
     String before = "a\n".repeat(2000);
     String after = "b\n".repeat(2000);
     String diff = TextDiff.unified("big.txt", before, after);
-    assertTrue(diff.endsWith("… (diff cut at " + TextDiff.MAX_OUTPUT_LINES + " lines)\n"), diff.substring(diff.length() - 80));
+    assertTrue(
+        diff.endsWith("… (diff cut at " + TextDiff.MAX_OUTPUT_LINES + " lines)\n"),
+        diff.substring(diff.length() - 80));
     assertTrue(diff.lines().count() <= TextDiff.MAX_OUTPUT_LINES + 4);
   }
 

@@ -26,7 +26,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** The parallel listing gives exactly what a plain depth-first walk by name gives, cut anywhere. */
 class TreeListingTest {
 
-  @TempDir static Path tmp;
+  @TempDir
+  static Path tmp;
+
   static Path root;
   static PathScope scope;
 
@@ -41,7 +43,10 @@ class TreeListingTest {
     Files.writeString(root.resolve("keys/.ssh/id_rsa"), "secret");
     Files.createSymbolicLink(root.resolve("link-out"), tmp);
     Files.createSymbolicLink(root.resolve("d0/link-up"), root);
-    scope = PathScope.of(List.of(new PolicyDocument.PathRoot(root.toString(), "read")), List.of(tmp.resolve("own")), tmp);
+    scope = PathScope.of(
+        List.of(new PolicyDocument.PathRoot(root.toString(), "read")),
+        List.of(tmp.resolve("own")),
+        tmp);
   }
 
   private static void grow(Path dir, int depth, Random random) throws IOException {
@@ -55,7 +60,8 @@ class TreeListingTest {
   }
 
   /** The reference: one thread, one folder at a time, names sorted. */
-  private static void walk(Path dir, int depth, int maxDepth, boolean hidden, List<String> out) throws IOException {
+  private static void walk(Path dir, int depth, int maxDepth, boolean hidden, List<String> out)
+      throws IOException {
     List<Path> children;
     try (Stream<Path> s = Files.list(dir)) {
       children = s.sorted().toList();
@@ -65,13 +71,15 @@ class TreeListingTest {
       if (!hidden && name.startsWith(".")) continue;
       if (name.equals(".ssh")) continue;
       out.add(root.relativize(child).toString());
-      if (Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS) && depth < maxDepth) walk(child, depth + 1, maxDepth, hidden, out);
+      if (Files.isDirectory(child, LinkOption.NOFOLLOW_LINKS) && depth < maxDepth)
+        walk(child, depth + 1, maxDepth, hidden, out);
     }
   }
 
   private static List<String> listed(int max, int maxDepth, boolean hidden) throws Exception {
     ResolvedPath dir = scope.resolve(root.toString(), Access.READ);
-    return paths(TreeListing.list(dir, new TreeListing.Settings(scope, hidden, maxDepth, max, Long.MAX_VALUE)));
+    return paths(TreeListing.list(
+        dir, new TreeListing.Settings(scope, hidden, maxDepth, max, Long.MAX_VALUE)));
   }
 
   /** The listed paths, relative to the root, read back from the listing's wire form. */
@@ -79,7 +87,8 @@ class TreeListingTest {
     JsonNode entries = Json.parse(new String(r.json().toBytes(), StandardCharsets.UTF_8));
     assertEquals(r.count(), entries.size());
     List<String> out = new ArrayList<>();
-    entries.forEach(e -> out.add(root.relativize(Path.of(e.get("path").asText())).toString()));
+    entries.forEach(
+        e -> out.add(root.relativize(Path.of(e.get("path").asText())).toString()));
     return out;
   }
 
@@ -91,13 +100,27 @@ class TreeListingTest {
   }
 
   @ParameterizedTest(name = "max {0}, depth {1}, hidden {2}")
-  @CsvSource({"1, 64, true", "2, 64, true", "7, 64, false", "23, 64, true", "60, 3, true", "100, 2, false", "150, 64, true", "1, 1, true", "5, 1, false"})
-  void any_cut_is_the_walks_first_entries_and_says_it_is_cut(int max, int maxDepth, boolean hidden) throws Exception {
+  @CsvSource({
+    "1, 64, true",
+    "2, 64, true",
+    "7, 64, false",
+    "23, 64, true",
+    "60, 3, true",
+    "100, 2, false",
+    "150, 64, true",
+    "1, 1, true",
+    "5, 1, false"
+  })
+  void any_cut_is_the_walks_first_entries_and_says_it_is_cut(int max, int maxDepth, boolean hidden)
+      throws Exception {
     List<String> all = new ArrayList<>();
     walk(root, 1, maxDepth, hidden, all);
-    for (int round = 0; round < 20; round++) { // parallel walks finish in a different order each time
+    for (int round = 0;
+        round < 20;
+        round++) { // parallel walks finish in a different order each time
       ResolvedPath dir = scope.resolve(root.toString(), Access.READ);
-      TreeListing.Result r = TreeListing.list(dir, new TreeListing.Settings(scope, hidden, maxDepth, max, Long.MAX_VALUE));
+      TreeListing.Result r = TreeListing.list(
+          dir, new TreeListing.Settings(scope, hidden, maxDepth, max, Long.MAX_VALUE));
       assertEquals(all.subList(0, Math.min(max, all.size())), paths(r));
       assertEquals(all.size() > max, r.truncated());
     }
@@ -107,18 +130,23 @@ class TreeListingTest {
   void an_empty_folder_and_a_single_entry_are_whole_arrays() throws Exception {
     Path empty = Files.createDirectories(root.resolve("d0/empty-" + System.nanoTime()));
     try {
-      TreeListing.Result none = TreeListing.list(scope.resolve(empty.toString(), Access.READ), new TreeListing.Settings(scope, true, 64, 100, Long.MAX_VALUE));
+      TreeListing.Result none = TreeListing.list(
+          scope.resolve(empty.toString(), Access.READ),
+          new TreeListing.Settings(scope, true, 64, 100, Long.MAX_VALUE));
       assertEquals("[]", new String(none.json().toBytes(), StandardCharsets.UTF_8));
       assertEquals(0, none.count());
       Files.writeString(empty.resolve("only.txt"), "1");
-      TreeListing.Result one = TreeListing.list(scope.resolve(empty.toString(), Access.READ), new TreeListing.Settings(scope, true, 64, 100, Long.MAX_VALUE));
+      TreeListing.Result one = TreeListing.list(
+          scope.resolve(empty.toString(), Access.READ),
+          new TreeListing.Settings(scope, true, 64, 100, Long.MAX_VALUE));
       assertEquals(List.of(root.relativize(empty.resolve("only.txt")).toString()), paths(one));
       byte[] bytes = one.json().toBytes();
       assertEquals(']', bytes[bytes.length - 1], "the array ends the bytes: nothing after it");
       assertEquals(bytes.length, one.json().length());
       java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
       one.json().writeTo(written);
-      assertEquals(new String(bytes, StandardCharsets.UTF_8), written.toString(StandardCharsets.UTF_8));
+      assertEquals(
+          new String(bytes, StandardCharsets.UTF_8), written.toString(StandardCharsets.UTF_8));
     } finally {
       Files.deleteIfExists(empty.resolve("only.txt"));
       Files.delete(empty);
@@ -129,10 +157,12 @@ class TreeListingTest {
   void the_byte_limit_cuts_at_a_whole_entry_and_says_so() throws Exception {
     List<String> all = new ArrayList<>();
     walk(root, 1, 64, true, all);
-    TreeListing.Result r = TreeListing.list(scope.resolve(root.toString(), Access.READ),
+    TreeListing.Result r = TreeListing.list(
+        scope.resolve(root.toString(), Access.READ),
         new TreeListing.Settings(scope, true, 64, 100_000, 5_000));
     assertEquals("max_bytes", r.stoppedBecause());
-    org.junit.jupiter.api.Assertions.assertTrue(r.json().length() <= 5_000, r.json().length() + " bytes");
+    org.junit.jupiter.api.Assertions.assertTrue(
+        r.json().length() <= 5_000, r.json().length() + " bytes");
     List<String> got = paths(r);
     org.junit.jupiter.api.Assertions.assertTrue(got.size() > 10, got.size() + " entries");
     assertEquals(all.subList(0, got.size()), got);
@@ -142,15 +172,24 @@ class TreeListingTest {
   @Test
   void a_name_that_is_not_valid_utf8_is_listed_by_its_own_bytes() throws Exception {
     Path odd = Files.createDirectories(tmp.resolve("odd-names"));
-    Process p = new ProcessBuilder("sh", "-c", "printf 'hello' > \"$(printf 'bad\\377name.txt')\"").directory(odd.toFile()).inheritIO().start();
+    Process p = new ProcessBuilder("sh", "-c", "printf 'hello' > \"$(printf 'bad\\377name.txt')\"")
+        .directory(odd.toFile())
+        .inheritIO()
+        .start();
     assertEquals(0, p.waitFor());
     Files.writeString(odd.resolve("good.txt"), "hi");
-    PathScope oddScope = PathScope.of(List.of(new PolicyDocument.PathRoot(odd.toString(), "read")), List.of(tmp.resolve("own")), tmp);
-    TreeListing.Result r = TreeListing.list(oddScope.resolve(odd.toString(), Access.READ), new TreeListing.Settings(oddScope, true, 1, 100, Long.MAX_VALUE));
+    PathScope oddScope = PathScope.of(
+        List.of(new PolicyDocument.PathRoot(odd.toString(), "read")),
+        List.of(tmp.resolve("own")),
+        tmp);
+    TreeListing.Result r = TreeListing.list(
+        oddScope.resolve(odd.toString(), Access.READ),
+        new TreeListing.Settings(oddScope, true, 1, 100, Long.MAX_VALUE));
     JsonNode entries = Json.parse(new String(r.json().toBytes(), StandardCharsets.UTF_8));
     assertEquals(2, entries.size(), entries.toString());
     JsonNode bad = entries.get(0); // 'b' sorts before 'g'
-    org.junit.jupiter.api.Assertions.assertTrue(bad.get("name").asText().startsWith("bad"), bad.toString());
+    org.junit.jupiter.api.Assertions.assertTrue(
+        bad.get("name").asText().startsWith("bad"), bad.toString());
     assertEquals("file", bad.get("type").asText());
     assertEquals(5, bad.get("size").asLong());
   }
@@ -160,7 +199,8 @@ class TreeListingTest {
     String[] names = {"a", "B", "é", "\uFFFF", "\uD83D\uDE00", "\uE000", "ab", "", "Z\u0000"};
     for (String x : names) {
       for (String y : names) {
-        int bytes = Integer.signum(java.util.Arrays.compareUnsigned(x.getBytes(StandardCharsets.UTF_8), y.getBytes(StandardCharsets.UTF_8)));
+        int bytes = Integer.signum(java.util.Arrays.compareUnsigned(
+            x.getBytes(StandardCharsets.UTF_8), y.getBytes(StandardCharsets.UTF_8)));
         assertEquals(bytes, Integer.signum(TreeListing.compareAsUtf8(x, y)), x + " vs " + y);
       }
     }

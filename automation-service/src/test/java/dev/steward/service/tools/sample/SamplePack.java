@@ -48,7 +48,8 @@ public final class SamplePack implements ToolPack {
   }
 
   private final class Add extends BaseTool {
-    private static final ToolDefinition DEFINITION = ToolDefinitions.load(SamplePack.class, "sample.tally_add.json");
+    private static final ToolDefinition DEFINITION =
+        ToolDefinitions.load(SamplePack.class, "sample.tally_add.json");
 
     Add() {
       super(DEFINITION);
@@ -64,7 +65,11 @@ public final class SamplePack implements ToolPack {
       String name = args.path("name").asText();
       Long before = tallies.get(name);
       if (before != null && !ctx.approvedDestructive()) {
-        throw new ToolFailure(ToolErrorCodes.ALREADY_EXISTS, "the tally \"" + name + "\" appeared after the check", "/name", null);
+        throw new ToolFailure(
+            ToolErrorCodes.ALREADY_EXISTS,
+            "the tally \"" + name + "\" appeared after the check",
+            "/name",
+            null);
       }
       long after = (before == null ? 0 : before) + args.path("by").asLong();
       ObjectNode previous = Json.object();
@@ -73,7 +78,8 @@ public final class SamplePack implements ToolPack {
       try {
         ctx.undo().save(UndoRecord.of(name(), "set", previous));
       } catch (IOException e) {
-        throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, "cannot keep the tally's old value: " + e.getMessage());
+        throw new ToolFailure(
+            ToolErrorCodes.EXECUTION_ERROR, "cannot keep the tally's old value: " + e.getMessage());
       }
       tallies.put(name, after);
       return tally(name, after);
@@ -82,7 +88,8 @@ public final class SamplePack implements ToolPack {
     @Override
     public JsonNode undo(UndoRecord record, UndoContext ctx) throws ToolFailure {
       JsonNode previous = record.data();
-      if (previous == null) throw new ToolFailure(ToolErrorCodes.INTERNAL, "the undo record holds no value");
+      if (previous == null)
+        throw new ToolFailure(ToolErrorCodes.INTERNAL, "the undo record holds no value");
       String name = previous.path("name").asText();
       if (previous.has("value")) tallies.put(name, previous.get("value").asLong());
       else tallies.remove(name);
@@ -91,7 +98,8 @@ public final class SamplePack implements ToolPack {
   }
 
   private final class Get extends BaseTool {
-    private static final ToolDefinition DEFINITION = ToolDefinitions.load(SamplePack.class, "sample.tally_get.json");
+    private static final ToolDefinition DEFINITION =
+        ToolDefinitions.load(SamplePack.class, "sample.tally_get.json");
 
     Get() {
       super(DEFINITION);
@@ -101,13 +109,16 @@ public final class SamplePack implements ToolPack {
     public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
       String name = args.path("name").asText();
       Long value = tallies.get(name);
-      if (value == null) throw new ToolFailure(ToolErrorCodes.NOT_FOUND, "no tally named \"" + name + "\"", "/name", null);
+      if (value == null)
+        throw new ToolFailure(
+            ToolErrorCodes.NOT_FOUND, "no tally named \"" + name + "\"", "/name", null);
       return tally(name, value);
     }
   }
 
   private static final class Beacon extends BaseTool {
-    private static final ToolDefinition DEFINITION = ToolDefinitions.load(SamplePack.class, "sample.beacon.json");
+    private static final ToolDefinition DEFINITION =
+        ToolDefinitions.load(SamplePack.class, "sample.beacon.json");
 
     Beacon() {
       super(DEFINITION);
@@ -121,7 +132,8 @@ public final class SamplePack implements ToolPack {
   }
 
   private static final class Wait extends BaseTool {
-    private static final ToolDefinition DEFINITION = ToolDefinitions.load(SamplePack.class, "sample.wait.json");
+    private static final ToolDefinition DEFINITION =
+        ToolDefinitions.load(SamplePack.class, "sample.wait.json");
 
     Wait() {
       super(DEFINITION);
