@@ -102,6 +102,23 @@ public final class Agent implements Conversation, AutoCloseable {
         thread);
   }
 
+  @Override
+  public CompletableFuture<Void> askAgain(ProposedCall call, TurnListener listener) {
+    return CompletableFuture.runAsync(
+        () -> {
+          stopping = false;
+          approver.startTurn();
+          try {
+            resume(call, listener);
+          } catch (RuntimeException e) {
+            listener.error(CallRunner.message(e));
+          } finally {
+            listener.turnFinished();
+          }
+        },
+        thread);
+  }
+
   /** Stops the current turn: the model's stream, the open dialog and the running calls. */
   @Override
   public void stop() {
@@ -154,8 +171,40 @@ public final class Agent implements Conversation, AutoCloseable {
   private void converse(String text, TurnListener listener) {
     ModelSource.Model model = models.model();
     RemoteTools tools = new RemoteTools(link.tools());
-    String traceId = newTraceId();
     history.add(UserMessage.from(text));
+    loop(model, tools, newTraceId(), listener);
+  }
+
+  /**
+   * The call asked again joins the history as the model's request with its result, as if the
+   * model had made it now (its earlier try stays there, answered "expired"), and the model goes
+   * on from there. The call is exactly the one the model proposed: the model does not get to
+   * change it on the way back.
+   */
+  private void resume(ProposedCall asked, TurnListener listener) {
+    RemoteTools tools = new RemoteTools(link.tools());
+    ProposedCall again = new ProposedCall(newId("c"), asked.tool(), asked.args());
+    String traceId = newTraceId();
+    ToolExecutionRequest request = ToolExecutionRequest.builder()
+        .id(again.callId())
+        .name(tools.modelName(again.toolName()))
+        .arguments(Json.write(again.args()))
+        .build();
+    List<CallOutcome> outcomes = runCalls(traceId, List.of(again), listener);
+    history.add(AiMessage.from(List.of(request)));
+    history.add(ToolExecutionResultMessage.from(request, outcomes.get(0).forModel()));
+    ModelSource.Model model;
+    try {
+      model = models.model();
+    } catch (ModelUnavailableException e) {
+      return; // no model to go on with: the call's card says how it went
+    }
+    loop(model, tools, traceId, listener);
+  }
+
+  /** The model's steps from where the history stands: answer, or call tools and go on. */
+  private void loop(
+      ModelSource.Model model, RemoteTools tools, String traceId, TurnListener listener) {
     for (int step = 1; step <= stepLimit; step++) {
       if (stopping) {
         listener.notice("Stopped.");

@@ -35,19 +35,24 @@ public interface Approver {
    * The user's answer for one call: the arguments they approved (maybe edited), and with "always
    * allow here" the folders the grant covers, as the dialog showed them for those arguments.
    */
+  /**
+   * The user's answer for one call. With {@code alwaysAllow}, a standing grant for {@code
+   * grantFolders} goes with it, until {@code grantUntil} (null: until revoked).
+   */
   record Answer(
       String callId,
       Verdict verdict,
       JsonNode args,
       boolean alwaysAllow,
-      List<String> grantFolders) {
+      List<String> grantFolders,
+      java.time.@org.jspecify.annotations.Nullable Instant grantUntil) {
 
     public Answer {
       grantFolders = List.copyOf(grantFolders);
     }
 
     public Answer(String callId, Verdict verdict, JsonNode args, boolean alwaysAllow) {
-      this(callId, verdict, args, alwaysAllow, List.of());
+      this(callId, verdict, args, alwaysAllow, List.of(), null);
     }
   }
 

@@ -189,9 +189,11 @@ public final class CallRunner {
       }
       return outcomes;
     }
+    java.util.Set<String> granted =
+        new java.util.HashSet<>(); // one click, one grant per tool and folders
     for (Approver.Pending p : approved) {
       Approver.Answer a = answerOf(byId, p);
-      if (a.alwaysAllow() && p.preflight().risk() != Risk.HIGH) addGrant(p, a, listener);
+      if (a.alwaysAllow() && p.preflight().risk() != Risk.HIGH) addGrant(p, a, granted, listener);
       boolean edited =
           !CanonicalJson.sha256(a.args()).equals(CanonicalJson.sha256(p.call().args()));
       outcomes.put(
@@ -227,13 +229,15 @@ public final class CallRunner {
    * arguments — or, from a caller without a dialog, the ones the gate named for the call. Never
    * folders worked out here: the service decides what a grant may cover.
    */
-  private void addGrant(Approver.Pending p, Approver.Answer a, TurnListener listener) {
+  private void addGrant(
+      Approver.Pending p, Approver.Answer a, java.util.Set<String> granted, TurnListener listener) {
     List<String> folders = !a.grantFolders().isEmpty()
         ? a.grantFolders()
         : p.preflight().grantFolders() == null ? List.of() : p.preflight().grantFolders();
     if (folders.isEmpty()) return;
+    if (!granted.add(p.call().toolName() + "\u0000" + new java.util.TreeSet<>(folders))) return;
     try {
-      link.addStandingGrant(p.call().toolName(), folders);
+      link.addStandingGrant(p.call().toolName(), folders, a.grantUntil());
     } catch (RuntimeException e) {
       listener.notice(
           "Could not save \"always allow\" for " + p.call().toolName() + ": " + message(e));
@@ -299,10 +303,10 @@ public final class CallRunner {
   }
 
   private static CallOutcome declined(ProposedCall call, TurnListener listener) {
-    listener.callUpdated(new CallUpdate(call.callId(), CallState.BLOCKED, DECLINED, null, null));
+    listener.callUpdated(new CallUpdate(call.callId(), CallState.DECLINED, DECLINED, null, null));
     return new CallOutcome(
         call.callId(),
-        CallState.BLOCKED,
+        CallState.DECLINED,
         "The user declined the call " + call.toolName()
             + "; it did not run. Do not retry it unless the user asks.");
   }
@@ -310,10 +314,10 @@ public final class CallRunner {
   private static CallOutcome expired(ProposedCall call, TurnListener listener) {
     String why =
         ToolErrorCodes.TOKEN_EXPIRED + ": the approval expired before it was given; nothing ran";
-    listener.callUpdated(new CallUpdate(call.callId(), CallState.BLOCKED, why, null, null));
+    listener.callUpdated(new CallUpdate(call.callId(), CallState.EXPIRED, why, null, null));
     return new CallOutcome(
         call.callId(),
-        CallState.BLOCKED,
+        CallState.EXPIRED,
         "The call " + call.toolName() + " did not run: " + why + ".");
   }
 

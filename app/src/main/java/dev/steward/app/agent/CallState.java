@@ -7,6 +7,10 @@ public enum CallState {
   RUNNING("running"),
   DONE("done"),
   BLOCKED("blocked"),
+  /** The user said no in the dialog. */
+  DECLINED("declined by you"),
+  /** The dialog's time ran out; nothing ran, and the call can be asked again. */
+  EXPIRED("approval expired"),
   FAILED("failed");
 
   private final String label;
@@ -20,6 +24,6 @@ public enum CallState {
   }
 
   public boolean finished() {
-    return this == DONE || this == BLOCKED || this == FAILED;
+    return this == DONE || this == BLOCKED || this == DECLINED || this == EXPIRED || this == FAILED;
   }
 }

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /** {@link ServiceLink} over the app's two connections: agent for calls, ui for approvals. */
 public final class ClientServiceLink implements ServiceLink {
@@ -66,17 +67,28 @@ public final class ClientServiceLink implements ServiceLink {
   }
 
   @Override
-  public void addStandingGrant(String tool, List<String> folders) {
+  public void addStandingGrant(String tool, List<String> folders, @Nullable Instant until) {
     // The policy is read and written whole; the service validates it and refuses what it cannot
     // use.
     ObjectNode policy = (ObjectNode) ui.await(ui.call(Methods.POLICY_GET, Json.object()));
     ArrayNode grants = policy.withArray("grants");
+    for (com.fasterxml.jackson.databind.JsonNode g : grants) {
+      java.util.Set<String> paths = new java.util.HashSet<>();
+      g.path("paths").forEach(p -> paths.add(p.asText()));
+      boolean same =
+          g.path("tool").asText().equals(tool) && paths.equals(new java.util.HashSet<>(folders));
+      String expires = g.path("expires_at").asText(null);
+      boolean lastsLongEnough =
+          expires == null || until != null && !Instant.parse(expires).isBefore(until);
+      if (same && lastsLongEnough) return; // already allowed, for at least as long
+    }
     ObjectNode grant = grants.addObject();
     grant.put("id", "g-" + UUID.randomUUID().toString().substring(0, 8));
     grant.put("tool", tool);
     ArrayNode paths = grant.putArray("paths");
     folders.forEach(paths::add);
     grant.put("created_at", Instant.now().toString());
+    if (until != null) grant.put("expires_at", until.toString());
     ui.await(ui.call(Methods.POLICY_UPDATE, policy));
   }
 }

@@ -10,6 +10,12 @@ public interface Conversation {
   void stop();
 
   /**
+   * Asks the user again for a call whose approval expired: the same tool and arguments, a fresh
+   * check and dialog; then the model goes on from its result.
+   */
+  CompletableFuture<Void> askAgain(ProposedCall call, TurnListener listener);
+
+  /**
    * Starts over from a saved conversation (or from nothing): the model sees these messages, and
    * the calls made from now on carry the conversation's id in their trace ids, so the audit log's
    * text filter finds all of a conversation's rows.

@@ -33,6 +33,12 @@ public interface ServiceLink {
   /** ui role: a token for exactly the calls the user approved. */
   Grant.Result grant(Grant.Params params);
 
-  /** ui role: "always allow {@code tool} under {@code folders}" as a standing grant in the policy. */
-  void addStandingGrant(String tool, List<String> folders);
+  /**
+   * ui role: "always allow {@code tool} under {@code folders}" as a standing grant in the policy,
+   * until {@code until} (null: until revoked). A grant that is already there is not added again.
+   */
+  void addStandingGrant(
+      String tool,
+      List<String> folders,
+      java.time.@org.jspecify.annotations.Nullable Instant until);
 }

@@ -37,6 +37,9 @@ public final class ApprovalDialog {
   /** Long enough to swallow a key or click already under way, short enough not to be noticed. */
   private static final Duration ARMING_DELAY = Duration.millis(500);
 
+  /** The countdown warns from here on. */
+  private static final long ENDING_SECONDS = 10;
+
   private final ApprovalViewModel model;
   private final Stage stage = new Stage();
   private final Timeline countdown;
@@ -61,9 +64,24 @@ public final class ApprovalDialog {
 
     Label timer = new Label();
     timer.getStyleClass().add("approval-countdown");
+    timer.setId("approval-countdown");
+    // The last seconds are said plainly, so a dialog left open does not lapse unnoticed.
     timer
         .textProperty()
-        .bind(model.secondsLeftProperty().asString("This approval expires in %d s"));
+        .bind(javafx.beans.binding.Bindings.createStringBinding(
+            () -> {
+              long left = model.secondsLeftProperty().get();
+              return left <= ENDING_SECONDS
+                  ? "Only " + left + " s left: after that nothing runs (you can ask again)"
+                  : "This approval expires in " + left + " s";
+            },
+            model.secondsLeftProperty()));
+    model.secondsLeftProperty().addListener((o, was, now) -> {
+      boolean ending = now.longValue() <= ENDING_SECONDS;
+      if (ending && !timer.getStyleClass().contains("ending"))
+        timer.getStyleClass().add("ending");
+      if (!ending) timer.getStyleClass().remove("ending");
+    });
     boolean high = model.focusDenyFirst();
     approve.setText(high ? "Approve once (Ctrl+Enter)" : "Approve once (Enter)");
     deny.setText(high ? "Deny (Enter, Esc)" : "Deny (Esc)");
@@ -85,6 +103,16 @@ public final class ApprovalDialog {
     model
         .canAlwaysAllowProperty()
         .addListener((o, was, now) -> covers.setText(model.alwaysAllowCovers()));
+    javafx.scene.control.ComboBox<GrantSpan> span = new javafx.scene.control.ComboBox<>(
+        javafx.collections.FXCollections.observableArrayList(GrantSpan.values()));
+    span.setId("always-span");
+    span.valueProperty().bindBidirectional(model.grantSpanProperty());
+    span.setMinWidth(Region.USE_PREF_SIZE);
+    span.visibleProperty().bind(model.canAlwaysAllowProperty());
+    span.managedProperty().bind(span.visibleProperty());
+    model
+        .grantSpanProperty()
+        .addListener((o, was, now) -> covers.setText(model.alwaysAllowCovers()));
     always.setTooltip(new javafx.scene.control.Tooltip(
         "Approve, and from now on let these tools run in these folders without asking"));
     always.visibleProperty().bind(model.canAlwaysAllowProperty());
@@ -98,7 +126,10 @@ public final class ApprovalDialog {
     HBox buttons = new HBox(8, timer, spacer, deny, always, approve);
     buttons.setAlignment(Pos.CENTER_LEFT);
 
-    VBox root = new VBox(12, scroll, covers, buttons);
+    HBox.setHgrow(covers, Priority.ALWAYS);
+    HBox coversRow = new HBox(8, covers, span);
+    coversRow.setAlignment(Pos.CENTER_LEFT);
+    VBox root = new VBox(12, scroll, coversRow, buttons);
     root.setPadding(new Insets(16));
     root.getStyleClass().add("approval-dialog");
     Scene scene = new Scene(root, 640, Math.min(720, 260 + 240 * model.items().size()));

@@ -36,6 +36,8 @@ public final class ApprovalViewModel {
   private final ReadOnlyLongWrapper secondsLeft = new ReadOnlyLongWrapper();
   private final BooleanBinding canApprove;
   private final BooleanBinding canAlwaysAllow;
+  private final javafx.beans.property.ObjectProperty<GrantSpan> grantSpan =
+      new javafx.beans.property.SimpleObjectProperty<>(GrantSpan.UNTIL_REVOKED);
   private final javafx.beans.property.ReadOnlyBooleanWrapper answered =
       new javafx.beans.property.ReadOnlyBooleanWrapper(false);
   private final javafx.beans.property.ReadOnlyBooleanWrapper armed =
@@ -165,7 +167,8 @@ public final class ApprovalViewModel {
             Approver.Verdict.APPROVED,
             java.util.Objects.requireNonNull(i.parsedArgs()),
             always,
-            always ? i.grantFolders() : List.of()));
+            always ? i.grantFolders() : List.of(),
+            always ? span().until(clock.instant()) : null));
       } else {
         answers.add(new Approver.Answer(
             id, Approver.Verdict.DECLINED, i.pending().call().args(), false));
@@ -223,7 +226,17 @@ public final class ApprovalViewModel {
     return canAlwaysAllow;
   }
 
-  /** What "Always allow here" would allow, in words: the tools and the folders, until revoked. */
+  /** How long "Always allow here" lasts; until revoked unless the user picks a time. */
+  public javafx.beans.property.ObjectProperty<GrantSpan> grantSpanProperty() {
+    return grantSpan;
+  }
+
+  private GrantSpan span() {
+    GrantSpan s = grantSpan.get();
+    return s == null ? GrantSpan.UNTIL_REVOKED : s;
+  }
+
+  /** What "Always allow here" would allow, in words: the tools, the folders, and for how long. */
   public String alwaysAllowCovers() {
     List<String> parts = new ArrayList<>();
     for (ApprovalItem i : items) {
@@ -232,8 +245,10 @@ public final class ApprovalViewModel {
     }
     return parts.isEmpty()
         ? ""
-        : "Always allow: " + String.join("; ", parts)
-            + " — from now on, until you revoke it in Settings.";
+        : "Always allow: " + String.join("; ", parts) + " — from now on, "
+            + (span() == GrantSpan.UNTIL_REVOKED
+                ? "until you revoke it in Settings."
+                : span() + " (you can revoke it in Settings sooner).");
   }
 
   public String title() {

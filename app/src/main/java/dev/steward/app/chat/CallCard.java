@@ -12,6 +12,7 @@ import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A proposed tool call as the chat shows it (SPEC §8): tool, short argument summary, risk, state,
@@ -30,8 +31,14 @@ public final class CallCard implements ChatEntry {
       new ReadOnlyObjectWrapper<>(CallState.CHECKING);
   private final ReadOnlyStringWrapper detail = new ReadOnlyStringWrapper("");
   private final ReadOnlyStringWrapper result = new ReadOnlyStringWrapper("");
+  /** The call as the model proposed it, to ask again for; none for a card from a saved conversation. */
+  private final @Nullable ProposedCall call;
+
+  private final javafx.beans.property.ReadOnlyBooleanWrapper askedAgain =
+      new javafx.beans.property.ReadOnlyBooleanWrapper(false);
 
   public CallCard(ProposedCall call) {
+    this.call = call;
     this.callId = call.callId();
     this.tool = call.toolName();
     this.risk = call.tool().risk();
@@ -49,6 +56,7 @@ public final class CallCard implements ChatEntry {
       CallState state,
       String detail,
       String result) {
+    this.call = null;
     this.callId = callId;
     this.tool = tool;
     this.risk = risk;
@@ -127,5 +135,21 @@ public final class CallCard implements ChatEntry {
 
   public ReadOnlyStringProperty resultProperty() {
     return result.getReadOnlyProperty();
+  }
+
+  /** Whether "Ask again" is offered: the approval expired, and it has not been asked again yet. */
+  public javafx.beans.binding.BooleanBinding askAgainOfferedProperty() {
+    return javafx.beans.binding.Bindings.createBooleanBinding(
+        () -> call != null && state.get() == CallState.EXPIRED && !askedAgain.get(),
+        state,
+        askedAgain);
+  }
+
+  /** The call to ask again for, once; empty when it is not offered. */
+  java.util.Optional<ProposedCall> takeForAskingAgain() {
+    if (call == null || state.get() != CallState.EXPIRED || askedAgain.get())
+      return java.util.Optional.empty();
+    askedAgain.set(true);
+    return java.util.Optional.of(call);
   }
 }

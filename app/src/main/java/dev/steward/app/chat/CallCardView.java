@@ -2,6 +2,7 @@ package dev.steward.app.chat;
 
 import dev.steward.app.agent.CallState;
 import javafx.geometry.Pos;
+import javafx.scene.control.Button;
 import javafx.scene.control.Hyperlink;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextArea;
@@ -14,7 +15,7 @@ import javafx.scene.layout.VBox;
 /** A tool call card: tool, summary, risk badge and state; details (arguments, result) on demand. */
 final class CallCardView extends VBox {
 
-  CallCardView(CallCard card, Runnable showInAudit) {
+  CallCardView(CallCard card, Runnable showInAudit, Runnable askAgain) {
     setId("card-" + card.callId());
     getStyleClass().add("call-card");
     Label tool = new Label(card.tool());
@@ -66,7 +67,16 @@ final class CallCardView extends VBox {
             () -> card.state().finished(), card.stateProperty()));
     audit.managedProperty().bind(audit.visibleProperty());
 
-    getChildren().addAll(head, summary, detail, expander, audit);
+    Button again = new Button("Ask again");
+    again.setId("ask-again-" + card.callId());
+    again.getStyleClass().add("small");
+    again.setOnAction(e -> askAgain.run());
+    again.visibleProperty().bind(card.askAgainOfferedProperty());
+    again.managedProperty().bind(again.visibleProperty());
+    HBox links = new HBox(8, again, audit);
+    links.setAlignment(Pos.CENTER_LEFT);
+
+    getChildren().addAll(head, summary, detail, expander, links);
     showState(card.state(), state);
     card.stateProperty().addListener((o, was, now) -> showState(now, state));
   }

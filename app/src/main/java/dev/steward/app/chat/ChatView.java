@@ -140,7 +140,7 @@ public final class ChatView extends BorderPane {
 
   private Node viewOf(ChatEntry entry) {
     if (entry instanceof CallCard card)
-      return new CallCardView(card, () -> model.showInAudit(card));
+      return new CallCardView(card, () -> model.showInAudit(card), () -> model.askAgain(card));
     MessageEntry m = (MessageEntry) entry;
     Node content;
     if (m.kind() == MessageEntry.Kind.ASSISTANT) {

@@ -97,6 +97,17 @@ public final class ChatViewModel {
     return true;
   }
 
+  /** Asks the user again for a call whose approval expired; answers false when it cannot now. */
+  public boolean askAgain(CallCard card) {
+    Conversation agent = conversation.get();
+    if (agent == null || busy.get()) return false;
+    java.util.Optional<dev.steward.app.agent.ProposedCall> call = card.takeForAskingAgain();
+    if (call.isEmpty()) return false;
+    busy.set(true);
+    agent.askAgain(call.get(), new Listener());
+    return true;
+  }
+
   public void stop() {
     Conversation agent = conversation.get();
     if (agent != null && busy.get()) agent.stop();

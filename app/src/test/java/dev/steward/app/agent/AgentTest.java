@@ -131,7 +131,7 @@ class AgentTest {
     turn.get(10, TimeUnit.SECONDS);
     assertTrue(link.executed.isEmpty());
     assertTrue(listener.last.values().stream()
-        .allMatch(u -> u.state() == CallState.BLOCKED && u.detail().contains("declined")));
+        .allMatch(u -> u.state() == CallState.DECLINED && u.detail().contains("declined")));
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.tool.ToolError;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -71,7 +72,7 @@ class CallRunnerTest {
             .toList());
     assertEquals("t1", link.grants.get(0).traceId());
     assertEquals(
-        List.of(CallState.DONE, CallState.DONE, CallState.BLOCKED, CallState.DONE),
+        List.of(CallState.DONE, CallState.DONE, CallState.DECLINED, CallState.DONE),
         out.stream().map(CallOutcome::state).toList());
     assertTrue(out.get(2).forModel().contains("declined"));
     assertEquals(3, link.executed.size());
@@ -106,7 +107,7 @@ class CallRunnerTest {
                 p.call().callId(), Approver.Verdict.EXPIRED, p.call().args(), false))
             .toList())
         .run("t", List.of(FakeLink.call("c1", "files.write_text", "{\"path\":\"a\"}")), listener);
-    assertEquals(CallState.BLOCKED, out.get(0).state());
+    assertEquals(CallState.EXPIRED, out.get(0).state());
     assertTrue(listener.last.get("c1").detail().contains("TOKEN_EXPIRED"));
     assertTrue(link.executed.isEmpty() && link.grants.isEmpty());
   }
@@ -146,6 +147,27 @@ class CallRunnerTest {
             .toList())
         .run("t", calls, listener);
     assertEquals(List.of("files.write_text [/w/notes]"), link.standingGrants);
+  }
+
+  @Test
+  void oneClickMakesOneGrantPerToolAndFolderForAsLongAsTheUserChose() {
+    List<ProposedCall> calls = List.of(
+        FakeLink.call("c1", "files.write_text", "{\"path\":\"notes/a.txt\"}"),
+        FakeLink.call("c2", "files.write_text", "{\"path\":\"notes/b.txt\"}"));
+    Instant until = Instant.parse("2026-11-27T12:00:00Z");
+    runner(r -> r.calls().stream()
+            .map(p -> new Approver.Answer(
+                p.call().callId(),
+                Approver.Verdict.APPROVED,
+                p.call().args(),
+                true,
+                List.of("/w/notes"),
+                until))
+            .toList())
+        .run("t", calls, listener);
+    assertEquals(
+        List.of("files.write_text [/w/notes] until 2026-11-27T12:00:00Z"), link.standingGrants);
+    assertEquals(2, link.executed.size());
   }
 
   @Test

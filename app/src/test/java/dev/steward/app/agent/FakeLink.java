@@ -164,7 +164,8 @@ final class FakeLink implements ServiceLink {
   }
 
   @Override
-  public void addStandingGrant(String tool, List<String> folders) {
-    standingGrants.add(tool + " " + folders);
+  public void addStandingGrant(
+      String tool, List<String> folders, @org.jspecify.annotations.Nullable Instant until) {
+    standingGrants.add(tool + " " + folders + (until == null ? "" : " until " + until));
   }
 }

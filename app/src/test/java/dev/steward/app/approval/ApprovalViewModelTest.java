@@ -115,6 +115,18 @@ class ApprovalViewModelTest {
   }
 
   @Test
+  void alwaysAllowLastsAsLongAsTheUserPicks() throws Exception {
+    ApprovalViewModel vm = model(pending("c1", Risk.MEDIUM, "{\"path\":\"notes/a.txt\"}"));
+    assertTrue(vm.alwaysAllowCovers().contains("until you revoke it"), vm.alwaysAllowCovers());
+    vm.grantSpanProperty().set(GrantSpan.ONE_HOUR);
+    assertTrue(vm.alwaysAllowCovers().contains("for an hour"), vm.alwaysAllowCovers());
+    vm.alwaysAllow();
+    Approver.Answer a = answer.join().get(0);
+    assertTrue(a.alwaysAllow());
+    assertEquals(now.plusSeconds(3600), a.grantUntil());
+  }
+
+  @Test
   void approveDoesNothingUntilTheDialogIsArmed() throws Exception {
     ApprovalViewModel vm = new ApprovalViewModel(
         new Approver.Request(

@@ -38,6 +38,14 @@ class ChatViewModelTest {
     public void stop() {
       stopped = true;
     }
+
+    @Override
+    public CompletableFuture<Void> askAgain(
+        dev.steward.app.agent.ProposedCall call, TurnListener l) {
+      sent.add("ask again " + call.toolName() + " " + call.args());
+      listener = l;
+      return new CompletableFuture<>();
+    }
   }
 
   private final List<Runnable> queued = new ArrayList<>();
@@ -146,5 +154,43 @@ class ChatViewModelTest {
     pump();
     assertEquals(MessageEntry.Kind.ERROR, ((MessageEntry) chat.entries().get(1)).kind());
     assertEquals(MessageEntry.Kind.NOTICE, ((MessageEntry) chat.entries().get(2)).kind());
+  }
+
+  @Test
+  void anExpiredApprovalCanBeAskedAgainOnceAndOnlyThen() throws Exception {
+    chat.attach(agent);
+    chat.inputProperty().set("write");
+    chat.send();
+    ToolDefinition def = new ToolDefinition(
+        "files.write_text",
+        "w",
+        Json.parse("{\"type\":\"object\"}"),
+        Json.parse("{}"),
+        Risk.MEDIUM,
+        Confirmation.IF_DESTRUCTIVE,
+        List.of());
+    agent.listener.callProposed(new ProposedCall("c1", def, Json.parse("{\"path\":\"a.txt\"}")));
+    agent.listener.callUpdated(
+        new CallUpdate("c1", CallState.DECLINED, "declined by you", null, null));
+    pump();
+    CallCard card = chat.card("c1");
+    assertFalse(
+        card.askAgainOfferedProperty().get(), "a call the user declined is not offered again");
+    agent.listener.callUpdated(
+        new CallUpdate("c1", CallState.EXPIRED, "TOKEN_EXPIRED: …", null, null));
+    agent.listener.turnFinished();
+    pump();
+    assertTrue(card.askAgainOfferedProperty().get());
+    assertTrue(chat.askAgain(card));
+    assertEquals(
+        "ask again files.write_text {\"path\":\"a.txt\"}",
+        agent.sent.get(1),
+        "the call as proposed, unchanged");
+    assertTrue(chat.busyProperty().get());
+    assertFalse(card.askAgainOfferedProperty().get());
+    agent.listener.turnFinished();
+    pump();
+    assertFalse(chat.askAgain(card), "once");
+    assertEquals(2, agent.sent.size());
   }
 }

@@ -179,7 +179,7 @@ class ChatWindowIT {
     w.type("Second");
     w.waitForDialog();
     w.robot.type(javafx.scene.input.KeyCode.ESCAPE);
-    w.waitFor(() -> w.cards().size() == 2 && w.cards().get(1).state() == CallState.BLOCKED);
+    w.waitFor(() -> w.cards().size() == 2 && w.cards().get(1).state() == CallState.DECLINED);
     w.waitForTurnEnd();
     assertEquals("one\n", Files.readString(w.workspace.resolve("k1.txt")));
     assertEquals("2\n", Files.readString(w.workspace.resolve("k2.txt")));
@@ -215,9 +215,12 @@ class ChatWindowIT {
     w.waitForDialog();
     w.click("#deny");
     CallCard card = w.cards().get(0);
-    w.waitFor(() -> card.state() == CallState.BLOCKED);
+    w.waitFor(() -> card.state() == CallState.DECLINED);
     w.waitForTurnEnd();
     assertEquals("keep me\n", Files.readString(file));
+    assertEquals(
+        "declined by you",
+        w.robot.lookup("#state-" + card.callId()).queryLabeled().getText());
     assertTrue(card.detail().contains("declined"), card.detail());
     JsonNode second = ollama.chatRequests().get(1);
     JsonNode last = second.get("messages").get(second.get("messages").size() - 1);
@@ -353,7 +356,7 @@ class ChatWindowIT {
     assertEquals("new a\n", Files.readString(w.workspace.resolve("a.txt")));
     assertEquals("new b\n", Files.readString(w.workspace.resolve("b.txt")));
     assertEquals("old c\n", Files.readString(w.workspace.resolve("c.txt")));
-    assertEquals(CallState.BLOCKED, third.state());
+    assertEquals(CallState.DECLINED, third.state());
     assertTrue(third.detail().contains("declined"));
     // One token covered both approved calls.
     List<Audit.Row> confirmed = w.auditRows("files.write_text").stream()
@@ -364,26 +367,45 @@ class ChatWindowIT {
   }
 
   @Test
-  void anApprovalThatOutlivesItsTokenIsRefusedAndTheCardSaysWhy() throws Exception {
+  void anExpiredApprovalSaysSoAndCanBeAskedAgain() throws Exception {
     ollama = new FakeOllama();
     ObjectNode settings = WindowHarness.settings(ollama.url());
-    settings.put("confirm_ttl_s", 2);
+    settings.put("confirm_ttl_s", 4);
     WindowHarness w = open(settings);
     Path file = w.workspace.resolve("slow.txt");
     Files.writeString(file, "before\n");
     ollama.enqueue(
         Reply.calls(call(
             "files__write_text", "{\"path\":\"~/Steward/slow.txt\",\"content\":\"after\\n\"}")),
-        Reply.text("Too slow."));
+        Reply.text("Too slow."),
+        Reply.text("Changed it."));
     w.type("Change slow.txt");
     w.waitForDialog();
+    w.waitFor(
+        () -> w.robot.lookup("#approval-countdown").queryLabeled().getText().startsWith("Only "));
     CallCard card = w.cards().get(0);
-    w.waitFor(() -> card.state() == CallState.BLOCKED);
+    w.waitFor(() -> card.state() == CallState.EXPIRED);
     w.waitForTurnEnd();
     assertTrue(card.detail().contains("TOKEN_EXPIRED"), card.detail());
     assertFalse(
         w.robot.lookup("#approve").tryQuery().isPresent(), "the dialog closes when its time is up");
     assertEquals("before\n", Files.readString(file));
+
+    // Ask again: the same call, a fresh check and dialog; approved, it runs and the model goes on.
+    w.click("#ask-again-" + card.callId());
+    w.waitForDialog();
+    w.click("#approve");
+    w.waitFor(() -> w.cards().size() == 2 && w.cards().get(1).state() == CallState.DONE);
+    w.waitForTurnEnd();
+    assertEquals("after\n", Files.readString(file));
+    assertFalse(
+        w.robot.lookup("#ask-again-" + card.callId()).queryButton().isVisible(), "asked once");
+    JsonNode resumed = ollama.chatRequests().get(ollama.chatRequests().size() - 1);
+    JsonNode messages = resumed.get("messages");
+    assertEquals(
+        "tool",
+        messages.get(messages.size() - 1).get("role").asText(),
+        "the model hears how the call went");
   }
 
   @Test
