@@ -19,6 +19,7 @@ import dev.steward.app.history.HistoryStore;
 import dev.steward.app.history.HistoryView;
 import dev.steward.app.history.HistoryViewModel;
 import dev.steward.app.hotkey.GlobalHotkey;
+import dev.steward.app.instance.SingleInstance;
 import dev.steward.app.service.ServiceState;
 import dev.steward.app.service.ServiceSupervisor;
 import dev.steward.app.service.ServiceUnavailableException;
@@ -63,6 +64,8 @@ public final class StewardApp extends Application {
   private volatile java.util.function.Consumer<String> auditLink = text -> {};
 
   private @Nullable Stage stage;
+  /** This window's hold on its home; null when another window holds it and this start hands over. */
+  private @Nullable SingleInstance instance;
 
   public StewardApp() {
     this(AppConfig.fromEnvironment());
@@ -72,8 +75,22 @@ public final class StewardApp extends Application {
     this.config = config;
   }
 
+  /** Before anything is opened: a second window on the same home hands over to the first. */
+  @Override
+  public void init() throws Exception {
+    instance = SingleInstance.claim(config.places().run()).orElse(null);
+  }
+
   @Override
   public void start(Stage primary) {
+    SingleInstance held = instance;
+    if (held == null) {
+      System.err.println(
+          "steward: a Steward window is already open on this home; brought it to the front");
+      Platform.exit();
+      return;
+    }
+    held.onShowRequest(() -> Platform.runLater(this::bringToFront));
     this.stage = primary;
     SettingsStore settingsStore = new SettingsStore(config.places(), config.env());
     SettingsStore.Loaded loaded = settingsStore.load();
@@ -245,6 +262,16 @@ public final class StewardApp extends Application {
   }
 
   /** The hotkey: a hidden window comes back, in front and focused; a shown one hides. */
+  /** A second start asked for the window: shown, restored and in front. */
+  void bringToFront() {
+    Stage s = stage;
+    if (s == null) return;
+    s.show();
+    s.setIconified(false);
+    s.toFront();
+    s.requestFocus();
+  }
+
   void toggleWindow() {
     Stage s = stage;
     if (s == null) return;
@@ -264,6 +291,8 @@ public final class StewardApp extends Application {
   }
 
   private void shutdown() {
+    SingleInstance held = instance;
+    if (held != null) held.close();
     GlobalHotkey k = hotkey;
     if (k != null) k.close();
     Agent a = agent;
