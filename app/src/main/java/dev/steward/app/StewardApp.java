@@ -15,6 +15,7 @@ import dev.steward.app.chat.ChatView;
 import dev.steward.app.chat.ChatViewModel;
 import dev.steward.app.config.AppSettings;
 import dev.steward.app.config.SettingsStore;
+import dev.steward.app.config.WindowPlacement;
 import dev.steward.app.history.HistoryStore;
 import dev.steward.app.history.HistoryView;
 import dev.steward.app.history.HistoryViewModel;
@@ -32,6 +33,7 @@ import dev.steward.protocol.method.Role;
 import dev.steward.protocol.util.DaemonThreads;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.scene.Scene;
@@ -64,6 +66,8 @@ public final class StewardApp extends Application {
   private volatile java.util.function.Consumer<String> auditLink = text -> {};
 
   private @Nullable Stage stage;
+  private static final double MIN_WIDTH = 800;
+  private static final double MIN_HEIGHT = 600;
   /** This window's hold on its home; null when another window holds it and this start hands over. */
   private @Nullable SingleInstance instance;
 
@@ -134,6 +138,11 @@ public final class StewardApp extends Application {
         .add(Objects.requireNonNull(getClass().getResource("steward.css")).toExternalForm());
     primary.setTitle("Steward");
     primary.setScene(scene);
+    // Nothing is cut at this size (LayoutIT); smaller, controls would start to read "…".
+    primary.setMinWidth(MIN_WIDTH);
+    primary.setMinHeight(MIN_HEIGHT);
+    place(primary);
+    primary.addEventHandler(javafx.stage.WindowEvent.WINDOW_HIDING, e -> rememberPlacement());
     primary.show();
     System.err.println("steward: window shown " + (System.nanoTime() - Launcher.STARTED) / 1_000_000
         + " ms after main");
@@ -262,6 +271,33 @@ public final class StewardApp extends Application {
   }
 
   /** The hotkey: a hidden window comes back, in front and focused; a shown one hides. */
+  /**
+   * Where the window was last time, if that is still on a screen; else the default size, centred.
+   */
+  private void place(Stage primary) {
+    Optional<WindowPlacement> last = WindowPlacement.load(config.places().config())
+        .filter(
+            p -> !javafx.stage.Screen.getScreensForRectangle(p.x(), p.y(), p.width(), p.height())
+                .isEmpty());
+    if (last.isEmpty()) {
+      primary.centerOnScreen();
+      return;
+    }
+    WindowPlacement p = last.get();
+    primary.setX(p.x());
+    primary.setY(p.y());
+    primary.setWidth(Math.max(MIN_WIDTH, p.width()));
+    primary.setHeight(Math.max(MIN_HEIGHT, p.height()));
+    primary.setMaximized(p.maximized());
+  }
+
+  private void rememberPlacement() {
+    Stage s = stage;
+    if (s == null || s.isIconified() || s.getWidth() <= 0) return;
+    new WindowPlacement(s.getX(), s.getY(), s.getWidth(), s.getHeight(), s.isMaximized())
+        .save(config.places().config());
+  }
+
   /** A second start asked for the window: shown, restored and in front. */
   void bringToFront() {
     Stage s = stage;
@@ -291,6 +327,8 @@ public final class StewardApp extends Application {
   }
 
   private void shutdown() {
+    Stage shown = stage;
+    if (shown != null && shown.isShowing()) rememberPlacement();
     SingleInstance held = instance;
     if (held != null) held.close();
     GlobalHotkey k = hotkey;

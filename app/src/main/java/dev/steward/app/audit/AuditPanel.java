@@ -154,7 +154,9 @@ public final class AuditPanel extends BorderPane {
     details.setEditable(false);
     details.setWrapText(true);
     details.textProperty().bind(model.detailsProperty());
+    // The details go under the table, so the table keeps the window's width for its columns.
     SplitPane split = new SplitPane(table, details);
+    split.setOrientation(javafx.geometry.Orientation.VERTICAL);
     split.setDividerPositions(0.7);
     return split;
   }
@@ -163,6 +165,20 @@ public final class AuditPanel extends BorderPane {
       String title, double width, java.util.function.Function<Audit.Row, String> value) {
     TableColumn<Audit.Row, String> c = new TableColumn<>(title);
     c.setPrefWidth(width);
+    // Never narrower than its heading; a cell's whole text is in its tooltip.
+    javafx.scene.text.Text heading = new javafx.scene.text.Text(title);
+    c.setMinWidth(Math.ceil(heading.getLayoutBounds().getWidth()) + 28);
+    c.setCellFactory(col -> new javafx.scene.control.TableCell<>() {
+      @Override
+      protected void updateItem(String item, boolean empty) {
+        super.updateItem(item, empty);
+        setText(empty || item == null ? null : item);
+        setTooltip(
+            empty || item == null || item.isEmpty()
+                ? null
+                : new javafx.scene.control.Tooltip(item));
+      }
+    });
     c.setSortable(false); // the log's order is its meaning
     c.setCellValueFactory(cell -> new ReadOnlyStringWrapper(value.apply(cell.getValue())));
     return c;

@@ -109,11 +109,13 @@ public final class ChatView extends BorderPane {
     });
     Button send = new Button("Send");
     send.setId("send");
+    send.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
     send.getStyleClass().add("accent");
     send.disableProperty().bind(model.canSendProperty().not());
     send.setOnAction(e -> model.send());
     Button stop = new Button("Stop");
     stop.setId("stop");
+    stop.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
     stop.disableProperty().bind(model.busyProperty().not());
     stop.setOnAction(e -> model.stop());
     HBox.setHgrow(input, Priority.ALWAYS);
