@@ -6,7 +6,7 @@ import dev.steward.app.agent.Agent;
 import dev.steward.app.agent.ClientServiceLink;
 import dev.steward.app.agent.ModelCatalog;
 import dev.steward.app.agent.ModelUnavailableException;
-import dev.steward.app.agent.OllamaModelSource;
+import dev.steward.app.agent.SwitchableModelSource;
 import dev.steward.app.approval.FxApprover;
 import dev.steward.app.audit.AuditPanel;
 import dev.steward.app.audit.AuditViewModel;
@@ -71,6 +71,8 @@ public final class StewardApp extends Application {
   /** This window's hold on its home; null when another window holds it and this start hands over. */
   private @Nullable SingleInstance instance;
 
+  private volatile @Nullable SwitchableModelSource models;
+
   public StewardApp() {
     this(AppConfig.fromEnvironment());
   }
@@ -116,8 +118,15 @@ public final class StewardApp extends Application {
         audit.refresh();
       }
     });
+    SwitchableModelSource models =
+        new SwitchableModelSource(settings.ollamaUrl(), settings.model(), Duration.ofSeconds(5));
+    this.models = models;
+    // A model saved in Settings is used from the next message; the banner follows at once.
     SettingsViewModel sm = new SettingsViewModel(
-        background, Platform::runLater, settingsStore, settings, ModelCatalog::list);
+        background, Platform::runLater, settingsStore, settings, ModelCatalog::list, applied -> {
+          models.use(applied.ollamaUrl(), applied.model());
+          checkModel(models);
+        });
     settingsModel = sm;
     Tab settingsTab =
         lazyTab("Settings", () -> new SettingsView(sm, StewardApp::applyTheme, StewardApp::quit));
@@ -125,6 +134,8 @@ public final class StewardApp extends Application {
       if (now) sm.reload(); // "Always allow" may have added a grant
     });
     TabPane tabs = new TabPane(chatTab, auditTab, settingsTab);
+    chat.setBannerActions(
+        () -> checkModel(models), () -> tabs.getSelectionModel().select(settingsTab));
     tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
     tabs.setId("tabs");
     auditLink = text -> {
@@ -188,8 +199,7 @@ public final class StewardApp extends Application {
       if (sm != null) sm.attach(new ClientPolicySource(ui));
       StewardClient agentClient = s.connect(Role.AGENT, "steward-agent");
       ClientServiceLink link = new ClientServiceLink(agentClient, ui);
-      OllamaModelSource models =
-          new OllamaModelSource(settings.ollamaUrl(), settings.model(), Duration.ofSeconds(5));
+      SwitchableModelSource models = java.util.Objects.requireNonNull(this.models, "made in start");
       Agent a = new Agent(
           models,
           link,
@@ -203,11 +213,7 @@ public final class StewardApp extends Application {
         if (h != null) h.setModelContext(a::restore);
       });
       exitAfterStartupIfAsked();
-      try {
-        chat.setModelName(models.model().name());
-      } catch (ModelUnavailableException e) {
-        chat.showBanner(e.getMessage());
-      }
+      findModel(models);
     } catch (ServiceUnavailableException e) {
       chat.setServiceState(ServiceState.UNAVAILABLE);
       chat.showError("The automation service could not be started: " + e.getMessage());
@@ -296,6 +302,19 @@ public final class StewardApp extends Application {
     if (s == null || s.isIconified() || s.getWidth() <= 0) return;
     new WindowPlacement(s.getX(), s.getY(), s.getWidth(), s.getHeight(), s.isMaximized())
         .save(config.places().config());
+  }
+
+  /** Looks for the model now (the server may have started since), off the UI thread. */
+  private void checkModel(SwitchableModelSource models) {
+    background.execute(() -> findModel(models));
+  }
+
+  private void findModel(SwitchableModelSource models) {
+    try {
+      chat.modelFound(models.model().name());
+    } catch (ModelUnavailableException e) {
+      chat.showBanner(e.getMessage());
+    }
   }
 
   /** A second start asked for the window: shown, restored and in front. */

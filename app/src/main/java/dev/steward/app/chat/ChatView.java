@@ -71,7 +71,14 @@ public final class ChatView extends BorderPane {
     text.setId("banner");
     text.setWrapText(true);
     text.textProperty().bind(model.bannerProperty());
-    VBox box = new VBox(text);
+    javafx.scene.control.Button retry = new javafx.scene.control.Button("Retry");
+    retry.setId("banner-retry");
+    retry.setOnAction(e -> model.retryModel());
+    javafx.scene.control.Button settings = new javafx.scene.control.Button("Open Settings");
+    settings.setId("banner-settings");
+    settings.setOnAction(e -> model.openSettings());
+    javafx.scene.layout.HBox actions = new javafx.scene.layout.HBox(8, retry, settings);
+    VBox box = new VBox(8, text, actions);
     box.getStyleClass().add("banner");
     box.setPadding(new Insets(10, 14, 10, 14));
     box.visibleProperty().bind(model.bannerProperty().isNotEmpty());

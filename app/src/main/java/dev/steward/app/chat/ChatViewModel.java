@@ -37,6 +37,8 @@ public final class ChatViewModel {
   private final StringProperty input = new SimpleStringProperty("");
   private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(false);
   private final ReadOnlyStringWrapper banner = new ReadOnlyStringWrapper("");
+  private Runnable retryModel = () -> {};
+  private Runnable openSettings = () -> {};
   private final ReadOnlyStringWrapper modelName = new ReadOnlyStringWrapper("");
   private final ReadOnlyObjectWrapper<ServiceState> service =
       new ReadOnlyObjectWrapper<>(ServiceState.STARTING);
@@ -119,6 +121,28 @@ public final class ChatViewModel {
 
   public void setModelName(String name) {
     ui.execute(() -> modelName.set(name));
+  }
+
+  /** A model is there to chat with (found now, or after the settings changed): the banner goes. */
+  public void modelFound(String name) {
+    ui.execute(() -> {
+      modelName.set(name);
+      banner.set("");
+    });
+  }
+
+  /** What the banner's Retry and Open Settings do (set by the app). */
+  public void setBannerActions(Runnable retry, Runnable openSettings) {
+    this.retryModel = retry;
+    this.openSettings = openSettings;
+  }
+
+  public void retryModel() {
+    retryModel.run();
+  }
+
+  public void openSettings() {
+    openSettings.run();
   }
 
   public void setServiceState(ServiceState state) {

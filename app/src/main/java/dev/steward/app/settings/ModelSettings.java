@@ -23,19 +23,25 @@ public final class ModelSettings {
   private final Executor ui;
   private final SettingsStore store;
   private final Function<String, List<String>> catalog;
+  private final java.util.function.Consumer<AppSettings> applied;
   private final StringProperty ollamaUrl = new SimpleStringProperty("");
   private final StringProperty model = new SimpleStringProperty("");
   private final ObservableList<String> models = FXCollections.observableArrayList();
   private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
   private final ReadOnlyStringWrapper urlError = new ReadOnlyStringWrapper("");
 
-  /** @param catalog the names of the models the server at an address has */
+  /**
+   * @param catalog the names of the models the server at an address has
+   * @param applied told the settings in effect after each save, to use them from the next message
+   */
   ModelSettings(
       Executor background,
       Executor ui,
       SettingsStore store,
       AppSettings initial,
-      Function<String, List<String>> catalog) {
+      Function<String, List<String>> catalog,
+      java.util.function.Consumer<AppSettings> applied) {
+    this.applied = applied;
     this.background = background;
     this.ui = ui;
     this.store = store;
@@ -81,9 +87,11 @@ public final class ModelSettings {
     urlError.set("");
     String name = model.get();
     try {
-      store.update(s -> s.withOllamaUrl(url).withModel(name));
-      status.set(
-          "Saved. The new model is used from the next message after a restart of the window.");
+      AppSettings now = store.update(s -> s.withOllamaUrl(url).withModel(name));
+      applied.accept(now);
+      status.set("Saved: the next message uses "
+          + (now.model() == null ? "the first model that calls tools" : now.model()) + " at "
+          + now.ollamaUrl() + ".");
       return true;
     } catch (IOException e) {
       status.set("Could not save: " + e.getMessage());

@@ -33,9 +33,20 @@ public final class SettingsViewModel {
       SettingsStore store,
       AppSettings initial,
       Function<String, List<String>> modelCatalog) {
+    this(background, ui, store, initial, modelCatalog, applied -> {});
+  }
+
+  /** @param modelApplied told the model settings in effect after each save of them */
+  public SettingsViewModel(
+      Executor background,
+      Executor ui,
+      SettingsStore store,
+      AppSettings initial,
+      Function<String, List<String>> modelCatalog,
+      java.util.function.Consumer<AppSettings> modelApplied) {
     ReadOnlyStringWrapper policyError = new ReadOnlyStringWrapper("");
     this.policy = new PolicyEditor(background, ui, policyError);
-    this.model = new ModelSettings(background, ui, store, initial, modelCatalog);
+    this.model = new ModelSettings(background, ui, store, initial, modelCatalog, modelApplied);
     this.folders = new FoldersSettings(policy);
     this.hosts = new HostsSettings(policy);
     this.grants = new GrantsSettings(policy, policyError);

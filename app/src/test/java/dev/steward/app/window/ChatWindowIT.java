@@ -429,6 +429,23 @@ class ChatWindowIT {
     w.type("hello?");
     w.waitFor(() -> w.messages(MessageEntry.Kind.ERROR).stream()
         .anyMatch(m -> m.text().contains("No model server")));
+
+    // The banner offers Settings; a server saved there is used from the next message.
+    javafx.scene.control.TabPane tabs =
+        w.robot.lookup("#tabs").queryAs(javafx.scene.control.TabPane.class);
+    w.click("#banner-settings");
+    w.waitFor(() -> tabs.getSelectionModel().getSelectedIndex() == 2);
+    ollama = new FakeOllama();
+    ollama.enqueue(Reply.text("Hello from the new server."));
+    w.robot.interact(() -> {
+      w.app.settings().model().ollamaUrlProperty().set(ollama.url());
+      assertTrue(w.app.settings().model().save());
+      tabs.getSelectionModel().select(0);
+    });
+    w.waitFor(() -> w.app.chat().bannerProperty().get().isEmpty());
+    w.type("hello again");
+    w.waitFor(() -> w.messages(MessageEntry.Kind.ASSISTANT).stream()
+        .anyMatch(m -> m.text().contains("Hello from the new server.")));
   }
 
   @Test
