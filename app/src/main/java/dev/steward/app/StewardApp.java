@@ -173,12 +173,7 @@ public final class StewardApp extends Application {
         primary.hide();
       });
     }
-    scene
-        .getAccelerators()
-        .put(
-            new javafx.scene.input.KeyCodeCombination(
-                javafx.scene.input.KeyCode.Q, javafx.scene.input.KeyCombination.SHORTCUT_DOWN),
-            StewardApp::quit);
+    shortcuts(scene, tabs, chatTab, settingsTab);
     // Killed (SIGTERM) rather than quit, the window still stops the service it started.
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "steward-shutdown"));
     DaemonThreads.start("steward-startup", () -> connect(settings));
@@ -302,6 +297,51 @@ public final class StewardApp extends Application {
     if (s == null || s.isIconified() || s.getWidth() <= 0) return;
     new WindowPlacement(s.getX(), s.getY(), s.getWidth(), s.getHeight(), s.isMaximized())
         .save(config.places().config());
+  }
+
+  /** The keys people expect (Ctrl+/ lists them in the chat). */
+  static final String SHORTCUTS = String.join(
+      "\n",
+      "Keyboard shortcuts:",
+      "  Enter            send; Shift+Enter: a new line",
+      "  Up               edit your last message (in an empty input)",
+      "  Esc              stop the reply",
+      "  Ctrl+N           new conversation",
+      "  Ctrl+L           go to the message input",
+      "  Ctrl+,           settings",
+      "  Ctrl+/           this list",
+      "  Ctrl+Q           quit Steward",
+      "  In a dialog: Enter approves (Ctrl+Enter when high risk), Esc denies");
+
+  private void shortcuts(Scene scene, TabPane tabs, Tab chatTab, Tab settingsTab) {
+    java.util.Map<javafx.scene.input.KeyCombination, Runnable> keys = scene.getAccelerators();
+    keys.put(shortcut(javafx.scene.input.KeyCode.Q), StewardApp::quit);
+    keys.put(
+        shortcut(javafx.scene.input.KeyCode.COMMA),
+        () -> tabs.getSelectionModel().select(settingsTab));
+    keys.put(shortcut(javafx.scene.input.KeyCode.L), () -> focusInput(tabs, chatTab, scene));
+    keys.put(shortcut(javafx.scene.input.KeyCode.SLASH), () -> {
+      tabs.getSelectionModel().select(chatTab);
+      chat.showNotice(SHORTCUTS);
+    });
+    keys.put(shortcut(javafx.scene.input.KeyCode.N), () -> {
+      HistoryViewModel h = history;
+      if (h != null && !chat.busyProperty().get()) h.newConversation();
+      focusInput(tabs, chatTab, scene);
+    });
+    keys.put(
+        new javafx.scene.input.KeyCodeCombination(javafx.scene.input.KeyCode.ESCAPE), chat::stop);
+  }
+
+  private static javafx.scene.input.KeyCombination shortcut(javafx.scene.input.KeyCode key) {
+    return new javafx.scene.input.KeyCodeCombination(
+        key, javafx.scene.input.KeyCombination.SHORTCUT_DOWN);
+  }
+
+  private static void focusInput(TabPane tabs, Tab chatTab, Scene scene) {
+    tabs.getSelectionModel().select(chatTab);
+    javafx.scene.Node input = scene.lookup("#input");
+    if (input != null) input.requestFocus();
   }
 
   /** Looks for the model now (the server may have started since), off the UI thread. */

@@ -105,7 +105,11 @@ public final class ChatView extends BorderPane {
     input.setPrefRowCount(2);
     input.textProperty().bindBidirectional(model.inputProperty());
     input.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
-      if (e.getCode() == KeyCode.ENTER) {
+      if (e.getCode() == KeyCode.UP && input.getText().isEmpty()) {
+        model.recallLastMessage();
+        input.end();
+        e.consume();
+      } else if (e.getCode() == KeyCode.ENTER) {
         if (e.isShiftDown()) {
           input.insertText(input.getCaretPosition(), "\n");
         } else {

@@ -149,6 +149,22 @@ public final class ChatViewModel {
     ui.execute(() -> service.set(state));
   }
 
+  /** A line from Steward itself, e.g. the list of shortcuts. */
+  public void showNotice(String text) {
+    ui.execute(() -> entries.add(new MessageEntry(MessageEntry.Kind.NOTICE, text)));
+  }
+
+  /** Up in an empty input: the last message the user sent, to edit and send again. */
+  public void recallLastMessage() {
+    if (!input.get().isEmpty()) return;
+    for (int i = entries.size() - 1; i >= 0; i--) {
+      if (entries.get(i) instanceof MessageEntry m && m.kind() == MessageEntry.Kind.USER) {
+        input.set(m.text());
+        return;
+      }
+    }
+  }
+
   public void showError(String text) {
     ui.execute(() -> entries.add(new MessageEntry(MessageEntry.Kind.ERROR, text)));
   }

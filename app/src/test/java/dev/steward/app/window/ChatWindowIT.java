@@ -186,7 +186,7 @@ class ChatWindowIT {
   }
 
   @Test
-  void stopEndsAStreamingAnswer() throws Exception {
+  void stopAndEscEndAStreamingAnswer() throws Exception {
     WindowHarness w = openWithModel();
     String[] chunks = new String[60];
     java.util.Arrays.fill(chunks, "word ");
@@ -200,6 +200,15 @@ class ChatWindowIT {
     assertTrue(
         w.messages(MessageEntry.Kind.NOTICE).stream().anyMatch(m -> m.text().equals("Stopped.")),
         w.transcript());
+
+    ollama.enqueue(Reply.slowText(Duration.ofMillis(100), chunks));
+    w.type("Another long one");
+    w.waitFor(() -> w.messages(MessageEntry.Kind.ASSISTANT).size() == 2);
+    w.robot.push(javafx.scene.input.KeyCode.ESCAPE);
+    w.waitForTurnEnd();
+    assertTrue(
+        w.messages(MessageEntry.Kind.ASSISTANT).get(1).text().length() < 5 * 60,
+        "Esc stops it too");
   }
 
   @Test
@@ -473,5 +482,33 @@ class ChatWindowIT {
     assertTrue(
         w.cards().get(0).resultProperty().get().contains("after.txt"),
         w.cards().get(0).resultProperty().get());
+  }
+
+  @Test
+  void theShortcutsPeopleExpect() throws Exception {
+    WindowHarness w = open(WindowHarness.settings("http://127.0.0.1:9"));
+    javafx.scene.control.TabPane tabs =
+        w.robot.lookup("#tabs").queryAs(javafx.scene.control.TabPane.class);
+    javafx.scene.control.TextArea input =
+        w.robot.lookup("#input").queryAs(javafx.scene.control.TextArea.class);
+    w.waitFor(() -> w.app.history() != null && w.app.history().conversations().size() == 1);
+    w.robot.push(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.COMMA);
+    w.waitFor(() -> tabs.getSelectionModel().getSelectedIndex() == 2);
+    w.robot.push(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.L);
+    w.waitFor(() -> tabs.getSelectionModel().getSelectedIndex() == 0 && input.isFocused());
+    w.robot.push(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.SLASH);
+    w.waitFor(() ->
+        w.messages(MessageEntry.Kind.NOTICE).stream().anyMatch(m -> m.text().contains("Ctrl+N")));
+
+    w.type("/tools");
+    w.waitForTurnEnd();
+    w.robot.clickOn("#input");
+    w.robot.push(javafx.scene.input.KeyCode.UP);
+    w.waitFor(() -> input.getText().equals("/tools"));
+
+    w.robot.interact(() -> input.setText(""));
+    w.robot.push(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.N);
+    w.waitFor(() ->
+        w.app.history().conversations().size() == 2 && w.app.chat().entries().isEmpty());
   }
 }
