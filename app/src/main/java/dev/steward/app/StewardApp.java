@@ -123,7 +123,14 @@ public final class StewardApp extends Application {
     this.models = models;
     // A model saved in Settings is used from the next message; the banner follows at once.
     SettingsViewModel sm = new SettingsViewModel(
-        background, Platform::runLater, settingsStore, settings, ModelCatalog::list, applied -> {
+        background,
+        Platform::runLater,
+        settingsStore,
+        settings,
+        url -> ModelCatalog.list(url).stream()
+            .map(o -> new dev.steward.app.settings.OfferedModel(o.name(), o.tools()))
+            .toList(),
+        applied -> {
           models.use(applied.ollamaUrl(), applied.model());
           checkModel(models);
         });

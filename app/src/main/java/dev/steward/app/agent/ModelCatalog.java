@@ -10,22 +10,33 @@ public final class ModelCatalog {
 
   private ModelCatalog() {}
 
-  /** The server's model names; throws with a readable message when it cannot be reached. */
-  public static List<String> list(String baseUrl) {
+  /** A model the server has, and whether its card lists the {@code tools} capability. */
+  public record Offered(String name, boolean tools) {}
+
+  /** The server's models; throws with a readable message when it cannot be reached. */
+  public static List<Offered> list(String baseUrl) {
     try {
-      return OllamaModels.builder()
+      OllamaModels server = OllamaModels.builder()
           .baseUrl(baseUrl)
           .timeout(Duration.ofSeconds(5))
           .maxRetries(0)
-          .build()
-          .availableModels()
-          .content()
-          .stream()
+          .build();
+      return server.availableModels().content().stream()
           .map(OllamaModel::getName)
+          .map(name -> new Offered(name, callsTools(server, name)))
           .toList();
     } catch (RuntimeException e) {
       throw new ModelUnavailableException(
           "No model server answers at " + baseUrl + " (" + e.getMessage() + ")", e);
+    }
+  }
+
+  private static boolean callsTools(OllamaModels server, String name) {
+    try {
+      var capabilities = server.modelCard(name).content().getCapabilities();
+      return capabilities != null && capabilities.contains("tools");
+    } catch (RuntimeException e) {
+      return false; // a model the server cannot describe is not offered as one that calls tools
     }
   }
 }

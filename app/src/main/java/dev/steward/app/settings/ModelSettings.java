@@ -22,16 +22,20 @@ public final class ModelSettings {
   private final Executor background;
   private final Executor ui;
   private final SettingsStore store;
-  private final Function<String, List<String>> catalog;
+  private final Function<String, List<OfferedModel>> catalog;
   private final java.util.function.Consumer<AppSettings> applied;
   private final StringProperty ollamaUrl = new SimpleStringProperty("");
   private final StringProperty model = new SimpleStringProperty("");
   private final ObservableList<String> models = FXCollections.observableArrayList();
   private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
   private final ReadOnlyStringWrapper urlError = new ReadOnlyStringWrapper("");
+  /** The listed models that call tools; the picker marks them, and warns about the others. */
+  private final java.util.Set<String> callsTools = new java.util.HashSet<>();
+
+  private final ReadOnlyStringWrapper warning = new ReadOnlyStringWrapper("");
 
   /**
-   * @param catalog the names of the models the server at an address has
+   * @param catalog the models the server at an address has
    * @param applied told the settings in effect after each save, to use them from the next message
    */
   ModelSettings(
@@ -39,7 +43,7 @@ public final class ModelSettings {
       Executor ui,
       SettingsStore store,
       AppSettings initial,
-      Function<String, List<String>> catalog,
+      Function<String, List<OfferedModel>> catalog,
       java.util.function.Consumer<AppSettings> applied) {
     this.applied = applied;
     this.background = background;
@@ -48,6 +52,27 @@ public final class ModelSettings {
     this.catalog = catalog;
     ollamaUrl.set(initial.ollamaUrl());
     model.set(initial.model() == null ? "" : initial.model());
+    model.addListener((o, was, now) -> checkChoice());
+  }
+
+  /** Whether the picked model is one the server says cannot call tools. */
+  private void checkChoice() {
+    String picked = model.get() == null ? "" : model.get().strip();
+    boolean known = models.contains(picked);
+    warning.set(
+        known && !callsTools.contains(picked)
+            ? picked
+                + " does not call tools: with it Steward can only talk, not act. Pick one marked \"calls tools\"."
+            : "");
+  }
+
+  /** Whether {@code name} is a listed model that calls tools. */
+  public boolean callsTools(String name) {
+    return callsTools.contains(name);
+  }
+
+  public ReadOnlyStringProperty warningProperty() {
+    return warning.getReadOnlyProperty();
   }
 
   /** Asks the server at the URL for its models and fills the picker. */
@@ -62,13 +87,20 @@ public final class ModelSettings {
     status.set("Asking " + url + "…");
     background.execute(() -> {
       try {
-        List<String> names = catalog.apply(url);
+        List<OfferedModel> offered = catalog.apply(url);
         ui.execute(() -> {
-          models.setAll(names);
+          callsTools.clear();
+          offered.stream()
+              .filter(OfferedModel::callsTools)
+              .map(OfferedModel::name)
+              .forEach(callsTools::add);
+          models.setAll(offered.stream().map(OfferedModel::name).toList());
+          checkChoice();
           status.set(
-              names.isEmpty()
+              offered.isEmpty()
                   ? "Connected; the server has no models yet (ollama pull <model>)"
-                  : "Connected: " + names.size() + " models");
+                  : "Connected: " + offered.size() + " models, " + callsTools.size()
+                      + " of them call tools");
         });
       } catch (RuntimeException e) {
         ui.execute(() -> status.set(e.getMessage()));

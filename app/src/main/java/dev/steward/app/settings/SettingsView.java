@@ -75,6 +75,16 @@ public final class SettingsView extends ScrollPane {
     models.setEditable(true);
     models.setPromptText("first tool-capable model");
     models.valueProperty().bindBidirectional(m.modelProperty());
+    models.setCellFactory(list -> new javafx.scene.control.ListCell<>() {
+      @Override
+      protected void updateItem(String name, boolean empty) {
+        super.updateItem(name, empty);
+        setText(
+            empty || name == null
+                ? null
+                : name + (m.callsTools(name) ? "  — calls tools" : "  — no tools"));
+      }
+    });
     Button save = new Button("Save");
     save.setId("settings-save-model");
     save.getStyleClass().add("accent");
@@ -91,6 +101,7 @@ public final class SettingsView extends ScrollPane {
         server,
         error("settings-url-error", m.urlErrorProperty()),
         picker,
+        error("settings-model-warning", m.warningProperty()),
         status);
   }
 

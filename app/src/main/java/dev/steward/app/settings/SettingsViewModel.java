@@ -25,14 +25,14 @@ public final class SettingsViewModel {
 
   /**
    * @param initial the settings in force (already read from {@code store} at start)
-   * @param modelCatalog the names of the models the server at an address has
+   * @param modelCatalog the models the server at an address has
    */
   public SettingsViewModel(
       Executor background,
       Executor ui,
       SettingsStore store,
       AppSettings initial,
-      Function<String, List<String>> modelCatalog) {
+      Function<String, List<OfferedModel>> modelCatalog) {
     this(background, ui, store, initial, modelCatalog, applied -> {});
   }
 
@@ -42,7 +42,7 @@ public final class SettingsViewModel {
       Executor ui,
       SettingsStore store,
       AppSettings initial,
-      Function<String, List<String>> modelCatalog,
+      Function<String, List<OfferedModel>> modelCatalog,
       java.util.function.Consumer<AppSettings> modelApplied) {
     ReadOnlyStringWrapper policyError = new ReadOnlyStringWrapper("");
     this.policy = new PolicyEditor(background, ui, policyError);

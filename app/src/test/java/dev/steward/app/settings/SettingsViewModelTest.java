@@ -61,7 +61,7 @@ class SettingsViewModelTest {
         Runnable::run,
         store,
         store.load().settings(),
-        url -> List.of("qwen2.5:7b", "llama3.2"));
+        url -> List.of(new OfferedModel("qwen2.5:7b", true), new OfferedModel("llama3.2", false)));
     vm.attach(service);
     return vm;
   }
@@ -124,8 +124,16 @@ class SettingsViewModelTest {
     vm.model().ollamaUrlProperty().set("http://127.0.0.1:11434");
     vm.model().testConnection();
     assertEquals(List.of("qwen2.5:7b", "llama3.2"), vm.model().models());
+    assertTrue(vm.model().callsTools("qwen2.5:7b"));
+    assertEquals("", vm.model().warningProperty().get());
     vm.model().modelProperty().set("llama3.2");
-    assertTrue(vm.model().save());
+    assertTrue(
+        vm.model().warningProperty().get().contains("does not call tools"),
+        "warned before it is saved");
+    vm.model().modelProperty().set("qwen2.5:7b");
+    assertEquals("", vm.model().warningProperty().get());
+    vm.model().modelProperty().set("llama3.2");
+    assertTrue(vm.model().save(), "the user may still choose it");
     assertTrue(
         Files.readString(dir.resolve("config/settings.json")).contains("\"model\" : \"llama3.2\""));
   }
