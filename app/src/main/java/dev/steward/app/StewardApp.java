@@ -177,6 +177,7 @@ public final class StewardApp extends Application {
       Platform.setImplicitExit(false);
       primary.setOnCloseRequest(e -> {
         e.consume();
+        tellKeepsRunningOnce(settings.hotkey());
         primary.hide();
       });
     }
@@ -361,6 +362,27 @@ public final class StewardApp extends Application {
       chat.modelFound(models.model().name());
     } catch (ModelUnavailableException e) {
       chat.showBanner(e.getMessage());
+    }
+  }
+
+  /**
+   * The first time the window is closed to the background, it says so: closing an app's window
+   * usually ends it. Once told, the user is not told again (a marker in {@code config/}).
+   */
+  private void tellKeepsRunningOnce(String hotkey) {
+    java.nio.file.Path told = config.places().config().resolve("told-keeps-running");
+    if (java.nio.file.Files.exists(told)) return;
+    javafx.scene.control.Alert note = new javafx.scene.control.Alert(
+        javafx.scene.control.Alert.AlertType.INFORMATION,
+        "Steward keeps running in the background, so its hotkey (" + hotkey
+            + ") can bring this window back. To end it, use Quit (Ctrl+Q) or Settings → Quit Steward.");
+    note.setHeaderText("Steward keeps running");
+    note.initOwner(stage);
+    note.showAndWait();
+    try {
+      java.nio.file.Files.writeString(told, "");
+    } catch (java.io.IOException e) {
+      // told again next time; nothing else depends on it
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.steward.app.window;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,5 +52,24 @@ class HotkeyIT {
     press("ctrl+alt+h"); // another combination does nothing
     Thread.sleep(300);
     assertTrue(main.isShowing());
+
+    // Closing the window keeps Steward running, and says so the first time only.
+    javafx.application.Platform.runLater(() -> main.fireEvent(
+        new javafx.stage.WindowEvent(main, javafx.stage.WindowEvent.WINDOW_CLOSE_REQUEST)));
+    w.waitFor(() -> w.robot.lookup(".dialog-pane").tryQuery().isPresent());
+    assertTrue(w.robot
+        .lookup(".dialog-pane")
+        .queryAs(javafx.scene.control.DialogPane.class)
+        .getContentText()
+        .contains("keeps running"));
+    w.robot.clickOn("OK");
+    w.waitFor(() -> !main.isShowing());
+    assertTrue(java.nio.file.Files.exists(w.home.resolve("config/told-keeps-running")));
+    press("ctrl+alt+space");
+    w.waitFor(main::isShowing);
+    javafx.application.Platform.runLater(() -> main.fireEvent(
+        new javafx.stage.WindowEvent(main, javafx.stage.WindowEvent.WINDOW_CLOSE_REQUEST)));
+    w.waitFor(() -> !main.isShowing());
+    assertFalse(w.robot.lookup(".dialog-pane").tryQuery().isPresent(), "told once");
   }
 }
