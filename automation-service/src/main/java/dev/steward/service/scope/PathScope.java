@@ -164,17 +164,7 @@ public final class PathScope {
     for (Path seen : links) refuseNamed(requested, folded(seen));
     refuseNamed(requested, folded(lexical));
     List<String> names = folded(real);
-    for (List<String> own : ownFolded) {
-      if (startsWith(names, own)) {
-        throw new ScopeDenied(
-            "\"" + requested + "\" is inside Steward's own files, which tools may never touch");
-      }
-    }
-    Optional<String> denied = deniedPart(names);
-    if (denied.isPresent()) {
-      throw new ScopeDenied(
-          "\"" + requested + "\" is inside " + denied.get() + ", which is always refused");
-    }
+    refuseNamed(requested, names);
     Root root = rootOf(real);
     if (root == null)
       throw new ScopeDenied("\"" + requested + "\" is outside the allowed folders" + allowedList());
@@ -408,6 +398,7 @@ public final class PathScope {
     return p.toAbsolutePath().normalize();
   }
 
+  /** Refuses a path whose names lie in Steward's own folders or in a place always refused. */
   private void refuseNamed(String requested, List<String> names) throws ScopeDenied {
     for (List<String> own : ownFolded) {
       if (startsWith(names, own)) {
