@@ -93,6 +93,11 @@ class ServiceIT {
     assertEquals("allowed", rows.get(0).decision());
     assertEquals("ok", rows.get(1).result());
     assertEquals(r.audit().auditId(), rows.get(0).auditId());
+    assertEquals(
+        rows.get(1).summary(),
+        r.audit().summary(),
+        "the answer carries the completion row's summary");
+    org.junit.jupiter.api.Assertions.assertNotNull(r.audit().summary());
     assertFalse(
         rows.get(0).argsPreview().contains("hello"), "file content must not appear in the log");
     assertTrue(rows.get(0).argsPreview().contains("5 bytes sha256:"));

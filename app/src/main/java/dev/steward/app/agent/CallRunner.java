@@ -267,14 +267,19 @@ public final class CallRunner {
       ProposedCall call, JsonNode args, boolean edited, ToolResult result, TurnListener listener) {
     JsonNode ranArgs = edited ? args : null;
     if (result.ok()) {
-      String shown = Json.write(java.util.Objects.requireNonNullElse(
-          result.value(), com.fasterxml.jackson.databind.node.NullNode.instance));
-      listener.callUpdated(new CallUpdate(
-          call.callId(),
-          CallState.DONE,
-          edited ? "ran with the arguments you edited" : "",
-          ranArgs,
-          shown));
+      JsonNode value = java.util.Objects.requireNonNullElse(
+          result.value(), com.fasterxml.jackson.databind.node.NullNode.instance);
+      String shown = Json.write(value);
+      // The card is for a person: the service's own summary of what happened, the result
+      // pretty-printed in the details; the text for the model (below) never appears there.
+      String summary = result.audit() == null ? null : result.audit().summary();
+      String said = summary == null ? "" : summary;
+      if (edited)
+        said = said.isEmpty()
+            ? "ran with the arguments you edited"
+            : said + " (with the arguments you edited)";
+      listener.callUpdated(
+          new CallUpdate(call.callId(), CallState.DONE, said, ranArgs, Json.pretty(value)));
       StringBuilder text = new StringBuilder();
       if (edited) {
         text.append("The user edited the arguments before approving; the call ran with: ")
@@ -295,7 +300,8 @@ public final class CallRunner {
         : code + ": " + error.message()
             + (error.field() == null ? "" : " (at " + error.field() + ")");
     CallState state = REFUSALS.contains(code) ? CallState.BLOCKED : CallState.FAILED;
-    listener.callUpdated(new CallUpdate(call.callId(), state, why, ranArgs, null));
+    String plain = error == null ? why : PlainErrors.say(code, error.message());
+    listener.callUpdated(new CallUpdate(call.callId(), state, plain, ranArgs, why));
     String verb = state == CallState.BLOCKED ? "was refused by Steward's gate" : "failed";
     // An error can quote what the tool met (a page's address, a file's name): untrusted too.
     return new CallOutcome(

@@ -53,6 +53,14 @@ final class CallCardView extends VBox {
     result.textProperty().bind(card.resultProperty());
     VBox details = new VBox(4, new Label("Arguments"), args, new Label("Result"), result);
     TitledPane expander = new TitledPane("Details", details);
+    // Collapsed, it says how much there is to see.
+    expander
+        .textProperty()
+        .bind(javafx.beans.binding.Bindings.createStringBinding(
+            () -> card.resultProperty().get().isEmpty()
+                ? "Details"
+                : "Details — result " + size(card.resultProperty().get()),
+            card.resultProperty()));
     expander.setExpanded(false);
     expander.getStyleClass().add("call-details");
 
@@ -79,6 +87,13 @@ final class CallCardView extends VBox {
     getChildren().addAll(head, summary, detail, expander, links);
     showState(card.state(), state);
     card.stateProperty().addListener((o, was, now) -> showState(now, state));
+  }
+
+  private static String size(String text) {
+    int bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    return bytes < 1024
+        ? bytes + " bytes"
+        : String.format(java.util.Locale.ROOT, "%.1f KB", bytes / 1024.0);
   }
 
   private void showState(CallState s, Label label) {

@@ -1,6 +1,7 @@
 package dev.steward.app.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -113,12 +114,30 @@ class CallRunnerTest {
   }
 
   @Test
+  void aCardShowsTheServicesSummaryAndThePrettyResultNeverTheTextForTheModel() {
+    link.decisions.put("files.list_dir", Preflight.ALLOW);
+    List<CallOutcome> out = runner(r -> List.of())
+        .run("t", List.of(FakeLink.call("c1", "files.list_dir", "{\"path\":\"a\"}")), listener);
+    CallUpdate card = listener.last.get("c1");
+    assertEquals(CallState.DONE, card.state());
+    assertEquals("ran files.list_dir", card.detail());
+    assertTrue(card.result().contains("\n"), "pretty-printed: " + card.result());
+    assertFalse(card.result().contains("untrusted"), card.result());
+    assertTrue(out.get(0).forModel().contains("untrusted"), "the model's text keeps its wrapper");
+  }
+
+  @Test
   void deniedCallsAreSentWithoutATokenSoTheGateAuditsTheRefusal() {
     link.decisions.put("files.list_dir", Preflight.DENY);
     List<CallOutcome> out = runner(r -> List.of())
         .run("t", List.of(FakeLink.call("c1", "files.list_dir", "{\"path\":\"a\"}")), listener);
     assertEquals(CallState.BLOCKED, out.get(0).state());
     assertTrue(out.get(0).forModel().contains("SCOPE_DENIED"), out.get(0).forModel());
+    CallUpdate card = listener.last.get("c1");
+    assertEquals(
+        "Not allowed: outside the allowed folders", card.detail(), "plain words on the card");
+    assertTrue(
+        card.result().startsWith("SCOPE_DENIED"), "the code in the details: " + card.result());
     assertEquals(1, link.executed.size());
     assertNull(link.executed.get(0).confirmToken());
     assertTrue(asked.isEmpty(), "the user is not asked about a call the gate refuses");

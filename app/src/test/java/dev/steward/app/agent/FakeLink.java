@@ -136,8 +136,8 @@ final class FakeLink implements ServiceLink {
   @Override
   public CompletableFuture<ToolResult> execute(Execute.Params params) {
     executed.add(params);
-    AuditMeta audit =
-        new AuditMeta("a-" + executed.size(), "allowed", Instant.EPOCH, Instant.EPOCH);
+    AuditMeta audit = new AuditMeta(
+        "a-" + executed.size(), "allowed", Instant.EPOCH, Instant.EPOCH, "ran " + params.tool());
     ToolError failure = failures.get(params.tool());
     if (failure != null)
       return CompletableFuture.completedFuture(ToolResult.failure(failure, audit));

@@ -399,7 +399,11 @@ public final class Gate implements AutoCloseable {
     }
     Instant ended = clock.instant();
     AuditMeta meta = new AuditMeta(
-        Long.toString(decisionRow.seq()), decision.wire(), decisionRow.entry().startedAt(), ended);
+        Long.toString(decisionRow.seq()),
+        decision.wire(),
+        decisionRow.entry().startedAt(),
+        ended,
+        summary);
     try {
       audit.record(entry(
           AuditKind.COMPLETION,
@@ -515,7 +519,8 @@ public final class Gate implements AutoCloseable {
         Long.toString(decisionRow.seq()),
         Decision.CONFIRMED.wire(),
         decisionRow.entry().startedAt(),
-        ended));
+        ended,
+        summary));
     publish(call, result);
     return result;
   }

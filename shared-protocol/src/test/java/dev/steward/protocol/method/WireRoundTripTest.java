@@ -55,6 +55,7 @@ class WireRoundTripTest {
         new Execute.CancelParams("c1"),
         new Execute.CancelResult(true),
         ToolResult.success(ARGS, meta),
+        ToolResult.success(ARGS, new AuditMeta("8", "allowed", T, T, "3 matches in 2 files")),
         ToolResult.failure(new ToolError("SCOPE_DENIED", "no", "/path", null), meta),
         new ToolResults("t1", "c1", "files.read_text", ToolResult.success(ARGS, meta)),
         new ToolProgress("t1", "c1", "half", 0.5),
@@ -88,5 +89,15 @@ class WireRoundTripTest {
     Object back = Json.mapper().readValue(json, record.getClass());
     assertEquals(record, back, json);
     assertTrue(!json.matches(".*\"[a-z]+[A-Z][a-zA-Z]*\":.*"), "camelCase field in " + json);
+  }
+
+  @org.junit.jupiter.api.Test
+  void audit_meta_keeps_its_four_fields_and_adds_a_summary_only_when_there_is_one() {
+    String plain = Json.write(new AuditMeta("7", "allowed", T, T));
+    org.junit.jupiter.api.Assertions.assertFalse(plain.contains("summary"), plain);
+    org.junit.jupiter.api.Assertions.assertTrue(plain.contains("\"audit_id\":\"7\""), plain);
+    String with = Json.write(new AuditMeta("7", "allowed", T, T, "wrote 3 bytes"));
+    org.junit.jupiter.api.Assertions.assertTrue(
+        with.contains("\"summary\":\"wrote 3 bytes\""), with);
   }
 }
