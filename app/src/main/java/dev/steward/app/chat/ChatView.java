@@ -33,7 +33,7 @@ public final class ChatView extends BorderPane {
     getStyleClass().add("chat-view");
     setTop(new VBox(header(), banner()));
     setCenter(conversationPane());
-    setBottom(inputBar());
+    setBottom(new VBox(thinking(), inputBar()));
     model.entries().forEach(e -> conversation.getChildren().add(viewOf(e)));
     model.entries().addListener((ListChangeListener<ChatEntry>) this::entriesChanged);
   }
@@ -84,6 +84,17 @@ public final class ChatView extends BorderPane {
     box.visibleProperty().bind(model.bannerProperty().isNotEmpty());
     box.managedProperty().bind(box.visibleProperty());
     return box;
+  }
+
+  /** Before the model's first word, so a slow model does not look like a dead window. */
+  private Node thinking() {
+    Label thinking = new Label("Thinking…");
+    thinking.setId("thinking");
+    thinking.getStyleClass().add("thinking");
+    thinking.setPadding(new Insets(4, 14, 0, 14));
+    thinking.visibleProperty().bind(model.thinkingProperty());
+    thinking.managedProperty().bind(thinking.visibleProperty());
+    return thinking;
   }
 
   private Node conversationPane() {

@@ -36,6 +36,9 @@ public final class ChatViewModel {
   private final ObservableList<ChatEntry> entries = FXCollections.observableArrayList();
   private final StringProperty input = new SimpleStringProperty("");
   private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(false);
+  /** Waiting for the model's first word: from the send (or a new step) to its first token or card. */
+  private final ReadOnlyBooleanWrapper thinking = new ReadOnlyBooleanWrapper(false);
+
   private final ReadOnlyStringWrapper banner = new ReadOnlyStringWrapper("");
   private Runnable retryModel = () -> {};
   private Runnable openSettings = () -> {};
@@ -185,7 +188,10 @@ public final class ChatViewModel {
 
     @Override
     public void assistantStarted() {
-      ui.execute(() -> current = null);
+      ui.execute(() -> {
+        current = null;
+        thinking.set(true);
+      });
     }
 
     @Override
@@ -205,6 +211,7 @@ public final class ChatViewModel {
         pendingTokens.setLength(0);
       }
       if (text.isEmpty()) return;
+      thinking.set(false);
       if (current == null) {
         current = new MessageEntry(MessageEntry.Kind.ASSISTANT, "");
         entries.add(current);
@@ -217,6 +224,7 @@ public final class ChatViewModel {
       ui.execute(() -> {
         flushTokens();
         current = null;
+        thinking.set(false);
       });
     }
 
@@ -251,9 +259,14 @@ public final class ChatViewModel {
     public void turnFinished() {
       ui.execute(() -> {
         busy.set(false);
+        thinking.set(false);
         turnFinished.forEach(Runnable::run);
       });
     }
+  }
+
+  public ReadOnlyBooleanProperty thinkingProperty() {
+    return thinking.getReadOnlyProperty();
   }
 
   public ObservableList<ChatEntry> entries() {

@@ -92,13 +92,16 @@ class ChatViewModelTest {
     chat.inputProperty().set("hi");
     chat.send();
     agent.listener.assistantStarted();
+    pump();
+    assertTrue(chat.thinkingProperty().get(), "thinking until the first word");
     agent.listener.assistantToken("Hel");
     agent.listener.assistantToken("lo");
     agent.listener.assistantToken(" **you**");
-    assertEquals(2, queued.size(), "three tokens, one flush scheduled (plus the start)");
+    assertEquals(1, queued.size(), "three tokens, one flush scheduled");
     pump();
     agent.listener.assistantFinished();
     pump();
+    assertFalse(chat.thinkingProperty().get());
     MessageEntry reply = assertInstanceOf(MessageEntry.class, chat.entries().get(1));
     assertEquals(MessageEntry.Kind.ASSISTANT, reply.kind());
     assertEquals("Hello **you**", reply.text());
