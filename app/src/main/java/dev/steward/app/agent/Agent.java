@@ -1,6 +1,5 @@
 package dev.steward.app.agent;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -15,7 +14,6 @@ import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.chat.response.StreamingHandle;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.util.DaemonThreads;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -202,9 +200,14 @@ public final class Agent implements Conversation, AutoCloseable {
     loop(model, tools, traceId, listener);
   }
 
-  /** The model's steps from where the history stands: answer, or call tools and go on. */
+  /**
+   * The model's steps from where the history stands: answer, or call tools and go on. Calls are
+   * read by {@link CallRepair}, taken from the answer's text when the model wrote them there, and
+   * a call that keeps failing the same way ends the turn ({@link RepeatGuard}).
+   */
   private void loop(
       ModelSource.Model model, RemoteTools tools, String traceId, TurnListener listener) {
+    RepeatGuard guard = new RepeatGuard();
     for (int step = 1; step <= stepLimit; step++) {
       if (stopping) {
         listener.notice("Stopped.");
@@ -213,41 +216,55 @@ public final class Agent implements Conversation, AutoCloseable {
       AiMessage answer = stream(model, tools, listener);
       if (answer == null) return;
       if (step == 1) listener.modelReady(model.name());
-      history.add(answer);
-      if (!answer.hasToolExecutionRequests()) return;
-      List<ToolExecutionRequest> requests = answer.toolExecutionRequests();
-      List<ProposedCall> calls = new ArrayList<>();
-      List<ToolExecutionResultMessage> results = new ArrayList<>();
-      List<ToolExecutionRequest> forCalls = new ArrayList<>();
-      for (ToolExecutionRequest request : requests) {
-        String problem = null;
-        var definition = tools.forModelName(request.name());
-        JsonNode args = null;
-        if (definition.isEmpty()) {
-          problem = "There is no tool named \"" + request.name() + "\".";
-        } else {
-          try {
-            String raw = request.arguments() == null || request.arguments().isBlank()
-                ? "{}"
-                : request.arguments();
-            args = Json.parse(raw);
-          } catch (IOException e) {
-            problem =
-                "The arguments for " + request.name() + " were not valid JSON: " + e.getMessage();
-          }
+      List<ToolExecutionRequest> requests =
+          answer.hasToolExecutionRequests() ? answer.toolExecutionRequests() : List.of();
+      String text = answer.text();
+      if (requests.isEmpty() && text != null) {
+        var written = TextCalls.find(text, tools);
+        if (written.isPresent()) {
+          text = written.get().text();
+          requests = written.get().calls();
+          listener.assistantRewritten(text);
         }
-        if (problem != null) {
-          listener.notice(problem);
-          results.add(ToolExecutionResultMessage.from(request, problem));
-        } else if (args != null) {
-          calls.add(new ProposedCall(newId("c"), definition.get(), args));
-          forCalls.add(request);
+      }
+      List<ModelCall> asked =
+          requests.stream().map(r -> CallRepair.read(r, tools)).toList();
+      List<ToolExecutionRequest> read = asked.stream().map(ModelCall::request).toList();
+      history.add(
+          read.isEmpty() || text == null || text.isBlank()
+              ? (read.isEmpty() ? answer : AiMessage.from(read))
+              : AiMessage.from(text, read));
+      if (asked.isEmpty()) return;
+      var repeated = asked.stream().filter(guard::exhausted).findFirst();
+      if (repeated.isPresent()) {
+        String name = repeated.get().request().name();
+        for (ModelCall call : asked)
+          history.add(ToolExecutionResultMessage.from(
+              call.request(),
+              "Not run: this call already failed " + RepeatGuard.FAILURES
+                  + " times in this turn."));
+        listener.notice("Stopped: the assistant asked again for a call that had already failed "
+            + RepeatGuard.FAILURES + " times (" + name + "). Try rephrasing the request.");
+        return;
+      }
+      List<ProposedCall> calls = new ArrayList<>();
+      List<ModelCall> forCalls = new ArrayList<>();
+      List<ToolExecutionResultMessage> results = new ArrayList<>();
+      for (ModelCall call : asked) {
+        if (call instanceof ModelCall.Mistake mistake) {
+          guard.failed(call);
+          listener.notice(mistake.plain());
+          results.add(ToolExecutionResultMessage.from(call.request(), mistake.problem()));
+        } else if (call instanceof ModelCall.Ready ready) {
+          calls.add(new ProposedCall(newId("c"), ready.tool(), ready.args()));
+          forCalls.add(call);
         }
       }
       List<CallOutcome> outcomes = runCalls(traceId, calls, listener);
       for (int i = 0; i < outcomes.size(); i++) {
-        results.add(
-            ToolExecutionResultMessage.from(forCalls.get(i), outcomes.get(i).forModel()));
+        CallOutcome outcome = outcomes.get(i);
+        if (RepeatGuard.failed(outcome.state())) guard.failed(forCalls.get(i));
+        results.add(ToolExecutionResultMessage.from(forCalls.get(i).request(), outcome.forModel()));
       }
       history.addAll(results);
     }

@@ -2,6 +2,7 @@ package dev.steward.app.agent;
 
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.steward.protocol.tool.ToolDefinition;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +48,44 @@ public final class RemoteTools {
     return names.toolName(modelName).map(byName::get);
   }
 
+  /**
+   * The tool a model meant: by the table, or a name with confused separators that can mean only
+   * one tool ({@link ToolNames#loosely}).
+   */
+  public Optional<ToolDefinition> resolve(String modelName) {
+    return names.loosely(modelName).map(byName::get);
+  }
+
+  /** Up to {@code limit} model names closest to one that names no tool, closest first. */
+  public List<String> nearest(String name, int limit) {
+    String key = ToolNames.key(name);
+    return byName.keySet().stream()
+        .sorted(Comparator.comparingInt((String tool) -> editDistance(key, ToolNames.key(tool)))
+            .thenComparing(Comparator.naturalOrder()))
+        .limit(limit)
+        .map(names::modelName)
+        .toList();
+  }
+
   public String modelName(String tool) {
     return names.modelName(tool);
+  }
+
+  /** Levenshtein distance, two rows. */
+  static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] row = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) previous[j] = j;
+    for (int i = 1; i <= a.length(); i++) {
+      row[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        row[j] = Math.min(substitute, Math.min(previous[j], row[j - 1]) + 1);
+      }
+      int[] swap = previous;
+      previous = row;
+      row = swap;
+    }
+    return previous[b.length()];
   }
 }

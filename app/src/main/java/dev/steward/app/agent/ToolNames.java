@@ -2,6 +2,7 @@ package dev.steward.app.agent;
 
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -9,7 +10,9 @@ import java.util.regex.Pattern;
 /**
  * Steward's tool names are dotted ({@code files.write_text}); many models accept only
  * {@code [a-zA-Z0-9_-]}. Each name gets a model name, and a model's answer is mapped back through
- * this table only: a name the table does not hold is unknown, never guessed at.
+ * this table. Small models confuse the separators ({@code files.write_text}, {@code
+ * files_write_text}); {@link #loosely} forgives that, and only where the name it was given can mean
+ * one tool and no other: a name that could be two is unknown, never guessed at.
  */
 public final class ToolNames {
 
@@ -17,6 +20,8 @@ public final class ToolNames {
 
   private final Map<String, String> toModel = new LinkedHashMap<>();
   private final Map<String, String> toTool = new LinkedHashMap<>();
+  /** Separator-blind keys; a key two tools share maps to nothing. */
+  private final Map<String, Optional<String>> byKey = new LinkedHashMap<>();
 
   public ToolNames(Collection<String> toolNames) {
     for (String tool : toolNames) {
@@ -27,6 +32,7 @@ public final class ToolNames {
       for (int n = 2; toTool.containsKey(candidate); n++) candidate = base + "-" + n;
       toModel.put(tool, candidate);
       toTool.put(candidate, tool);
+      byKey.merge(key(tool), Optional.of(tool), (a, b) -> Optional.empty());
     }
   }
 
@@ -38,5 +44,28 @@ public final class ToolNames {
 
   public Optional<String> toolName(String modelName) {
     return Optional.ofNullable(toTool.get(modelName));
+  }
+
+  /**
+   * The tool a name means when separators and case are ignored ({@code files.write_text}, {@code
+   * files_write_text}, {@code functions.files__write_text}); empty when none, or more than one.
+   */
+  public Optional<String> loosely(String name) {
+    Optional<String> exact = toolName(name);
+    if (exact.isPresent()) return exact;
+    String key = key(name);
+    Optional<String> found = byKey.getOrDefault(key, Optional.empty());
+    if (found.isEmpty() && key.startsWith(CALL_PREFIX))
+      found = byKey.getOrDefault(key.substring(CALL_PREFIX.length()), Optional.empty());
+    return found;
+  }
+
+  /** What models trained on one vendor's format put before a function's name. */
+  private static final String CALL_PREFIX = "functions_";
+
+  private static final Pattern SEPARATORS = Pattern.compile("[^a-z0-9]+");
+
+  static String key(String name) {
+    return SEPARATORS.matcher(name.toLowerCase(Locale.ROOT)).replaceAll("_");
   }
 }

@@ -16,6 +16,12 @@ public interface TurnListener {
 
   void assistantFinished();
 
+  /**
+   * The message just finished reads {@code text} now: calls the model wrote into it were taken out
+   * to go through the gate. Blank when nothing else was said.
+   */
+  default void assistantRewritten(String text) {}
+
   /** A proposed call gets its card. */
   void callProposed(ProposedCall call);
 

@@ -176,6 +176,8 @@ public final class ChatViewModel {
   private final class Listener implements TurnListener {
     private final StringBuilder pendingTokens = new StringBuilder();
     private @Nullable MessageEntry current;
+    /** The turn's latest assistant message, kept past its end for {@link #assistantRewritten}. */
+    private @Nullable MessageEntry latest;
 
     @Override
     public void modelReady(String name) {
@@ -190,6 +192,7 @@ public final class ChatViewModel {
     public void assistantStarted() {
       ui.execute(() -> {
         current = null;
+        latest = null;
         thinking.set(true);
       });
     }
@@ -214,6 +217,7 @@ public final class ChatViewModel {
       thinking.set(false);
       if (current == null) {
         current = new MessageEntry(MessageEntry.Kind.ASSISTANT, "");
+        latest = current;
         entries.add(current);
       }
       current.append(text);
@@ -225,6 +229,18 @@ public final class ChatViewModel {
         flushTokens();
         current = null;
         thinking.set(false);
+      });
+    }
+
+    @Override
+    public void assistantRewritten(String text) {
+      ui.execute(() -> {
+        flushTokens();
+        MessageEntry m = latest;
+        if (m == null) return;
+        if (text.isBlank()) entries.remove(m);
+        else m.replace(text);
+        latest = null;
       });
     }
 

@@ -37,4 +37,8 @@ public final class MessageEntry implements ChatEntry {
   void append(String more) {
     text.set(text.get() + more);
   }
+
+  void replace(String now) {
+    text.set(now);
+  }
 }

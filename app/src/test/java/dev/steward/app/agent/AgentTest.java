@@ -31,6 +31,10 @@ class AgentTest {
   private final List<ChatRequest> requests = new CopyOnWriteArrayList<>();
 
   private Agent agent(Function<ChatRequest, AiMessage> script) {
+    return agent(script, 3);
+  }
+
+  private Agent agent(Function<ChatRequest, AiMessage> script, int stepLimit) {
     StreamingChatModel model = new StreamingChatModel() {
       @Override
       public void doChat(ChatRequest request, StreamingChatResponseHandler handler) {
@@ -44,7 +48,11 @@ class AgentTest {
     };
     Approver never = r -> new CompletableFuture<>();
     return new Agent(
-        () -> new ModelSource.Model("scripted", model), link, never, Duration.ofSeconds(120), 3);
+        () -> new ModelSource.Model("scripted", model),
+        link,
+        never,
+        Duration.ofSeconds(120),
+        stepLimit);
   }
 
   private static final class NoHandle implements StreamingHandle {
@@ -89,10 +97,10 @@ class AgentTest {
   }
 
   @Test
-  void anUnknownToolNameIsReportedToTheModelNotRun() throws Exception {
+  void anUnknownToolNameIsReportedToTheModelWithTheNearestNamesNotRun() throws Exception {
     Agent a = agent(r -> requests.size() == 1
         ? AiMessage.from(ToolExecutionRequest.builder()
-            .name("files.list_dir")
+            .name("files.lsit_dir")
             .arguments("{}")
             .build())
         : AiMessage.from("ok"));
@@ -100,7 +108,95 @@ class AgentTest {
     assertTrue(link.executed.isEmpty());
     ToolExecutionResultMessage result = (ToolExecutionResultMessage)
         requests.get(1).messages().get(requests.get(1).messages().size() - 1);
-    assertTrue(result.text().contains("no tool named"), result.text());
+    assertTrue(
+        result
+            .text()
+            .startsWith(
+                "There is no tool named \"files.lsit_dir\". The nearest: " + "files__list_dir"),
+        result.text());
+  }
+
+  @Test
+  void aCallWithConfusedSeparatorsRunsAsTheOneToolItMeansAndTheHistoryHoldsItsRealName()
+      throws Exception {
+    Agent a = agent(r -> requests.size() == 1
+        ? AiMessage.from(ToolExecutionRequest.builder()
+            .name("files.list_dir")
+            .arguments("\"{\\\"path\\\": \\\"docs\\\"}\"")
+            .build())
+        : AiMessage.from("ok"));
+    a.send("x", listener).get(10, TimeUnit.SECONDS);
+    assertEquals(1, link.executed.size());
+    assertEquals("files.list_dir", link.executed.get(0).tool());
+    assertEquals("docs", link.executed.get(0).args().get("path").asText());
+    List<ChatMessage> second = requests.get(1).messages();
+    AiMessage asked = (AiMessage) second.get(second.size() - 2);
+    assertEquals("files__list_dir", asked.toolExecutionRequests().get(0).name());
+    assertEquals("{\"path\":\"docs\"}", asked.toolExecutionRequests().get(0).arguments());
+  }
+
+  @Test
+  void aCallWrittenIntoTheTextGoesThroughTheGateAndLeavesTheTextShown() throws Exception {
+    Agent a = agent(r -> requests.size() == 1
+        ? AiMessage.from("Looking.\n<tool_call>\n{\"name\": \"files__list_dir\", "
+            + "\"arguments\": {\"path\": \"docs\"}}\n</tool_call>")
+        : AiMessage.from("Found it."));
+    a.send("x", listener).get(10, TimeUnit.SECONDS);
+    assertEquals(1, link.executed.size());
+    assertTrue(listener.events.contains("rewritten Looking."), listener.events.toString());
+    List<ChatMessage> second = requests.get(1).messages();
+    AiMessage asked = (AiMessage) second.get(second.size() - 2);
+    assertEquals("Looking.", asked.text());
+    assertEquals(1, asked.toolExecutionRequests().size());
+    ToolExecutionResultMessage result = (ToolExecutionResultMessage) second.get(second.size() - 1);
+    assertEquals(asked.toolExecutionRequests().get(0).id(), result.id());
+  }
+
+  @Test
+  void theSameFailingCallAskedForAThirdTimeEndsTheTurnWithAMessage() throws Exception {
+    Agent a = agent(
+        r -> requests.size() <= 3
+            ? AiMessage.from(ToolExecutionRequest.builder()
+                .name("files__list_dir")
+                .arguments("{\"dir\": \"docs\"}")
+                .build())
+            : AiMessage.from("fine"),
+        10);
+    a.send("x", listener).get(10, TimeUnit.SECONDS);
+    assertEquals(3, requests.size(), "the model is not asked again");
+    assertEquals(2, link.executed.size(), "the third ask is not run");
+    List<ChatMessage> second = requests.get(1).messages();
+    String told = ((ToolExecutionResultMessage) second.get(second.size() - 1)).text();
+    assertTrue(
+        told.contains("VALIDATION_ERROR: required property 'path' not found (at /path)"), told);
+    assertTrue(
+        listener.events.stream()
+            .anyMatch(e -> e.startsWith("notice Stopped: the assistant asked again for a call that"
+                + " had already failed 2 times (files__list_dir)")),
+        listener.events.toString());
+    a.send("go on", listener).get(10, TimeUnit.SECONDS);
+    List<ChatMessage> next = requests.get(3).messages();
+    ToolExecutionResultMessage unanswered = (ToolExecutionResultMessage) next.get(next.size() - 2);
+    assertTrue(unanswered.text().startsWith("Not run"), unanswered.text());
+  }
+
+  @Test
+  void aRepeatAfterTheCallWasCorrectedIsNotStopped() throws Exception {
+    Agent a = agent(
+        r -> switch (requests.size()) {
+          case 1, 3 ->
+            AiMessage.from(ToolExecutionRequest.builder()
+                .name("files__list_dir")
+                .arguments("{\"dir\": \"docs\"}")
+                .build());
+          case 2, 4 -> listDir("docs");
+          default -> AiMessage.from("done");
+        },
+        10);
+    a.send("x", listener).get(10, TimeUnit.SECONDS);
+    assertEquals(5, requests.size());
+    assertEquals(4, link.executed.size());
+    assertTrue(listener.events.stream().noneMatch(e -> e.startsWith("notice Stopped")));
   }
 
   @Test

@@ -141,6 +141,11 @@ final class FakeLink implements ServiceLink {
     ToolError failure = failures.get(params.tool());
     if (failure != null)
       return CompletableFuture.completedFuture(ToolResult.failure(failure, audit));
+    if (!params.args().path("path").isTextual()) {
+      return CompletableFuture.completedFuture(ToolResult.failure(
+          new ToolError("VALIDATION_ERROR", "required property 'path' not found", "/path", null),
+          audit));
+    }
     if (Preflight.DENY.equals(decisions.get(params.tool()))) {
       return CompletableFuture.completedFuture(
           ToolResult.failure(ToolError.of("SCOPE_DENIED", "outside the allowed folders"), audit));

@@ -27,6 +27,11 @@ final class RecordingListener implements TurnListener {
   }
 
   @Override
+  public void assistantRewritten(String t) {
+    events.add("rewritten " + t);
+  }
+
+  @Override
   public void callProposed(ProposedCall call) {
     events.add("proposed " + call.toolName());
   }

@@ -29,6 +29,21 @@ class ToolNamesTest {
   }
 
   @Test
+  void looselyForgivesSeparatorsAndCaseOnlyWhereOneToolIsMeant() {
+    ToolNames names = new ToolNames(List.of("files.write_text", "a.b-c", "a.b_c"));
+    for (String asked : List.of(
+        "files__write_text",
+        "files.write_text",
+        "files_write_text",
+        "FILES-WRITE-TEXT",
+        "functions.files__write_text"))
+      assertEquals(Optional.of("files.write_text"), names.loosely(asked), asked);
+    assertEquals(Optional.empty(), names.loosely("a_b_c"), "two tools could be meant");
+    assertEquals(Optional.of("a.b_c"), names.loosely(names.modelName("a.b_c")), "exact first");
+    assertEquals(Optional.empty(), names.loosely("files_write"));
+  }
+
+  @Test
   void namesThatWouldCollideGetDistinctModelNames() {
     ToolNames names = new ToolNames(List.of("a.b-c", "a.b_c", "a.b c"));
     assertNotEquals(names.modelName("a.b_c"), names.modelName("a.b c"));

@@ -112,6 +112,25 @@ class ChatViewModelTest {
   }
 
   @Test
+  void aCallTakenOutOfTheAnswersTextLeavesOnlyTheWordsOrNoBubble() {
+    chat.attach(agent);
+    chat.inputProperty().set("hi");
+    chat.send();
+    agent.listener.assistantStarted();
+    agent.listener.assistantToken("Looking.\n<tool_call>{\"name\": \"x\"}</tool_call>");
+    agent.listener.assistantFinished();
+    agent.listener.assistantRewritten("Looking.");
+    pump();
+    assertEquals("Looking.", ((MessageEntry) chat.entries().get(1)).text());
+    agent.listener.assistantStarted();
+    agent.listener.assistantToken("<tool_call>{\"name\": \"x\"}</tool_call>");
+    agent.listener.assistantFinished();
+    agent.listener.assistantRewritten("");
+    pump();
+    assertEquals(2, chat.entries().size(), "nothing but a call: no bubble");
+  }
+
+  @Test
   void cardsFollowTheirCallsStates() throws Exception {
     chat.attach(agent);
     chat.inputProperty().set("write");
