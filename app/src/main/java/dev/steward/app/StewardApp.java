@@ -4,7 +4,9 @@ import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import dev.steward.app.agent.Agent;
 import dev.steward.app.agent.ClientServiceLink;
+import dev.steward.app.agent.LocalServers;
 import dev.steward.app.agent.ModelCatalog;
+import dev.steward.app.agent.ModelServer;
 import dev.steward.app.agent.ModelUnavailableException;
 import dev.steward.app.agent.SwitchableModelSource;
 import dev.steward.app.approval.FxApprover;
@@ -14,6 +16,7 @@ import dev.steward.app.audit.ClientAuditSource;
 import dev.steward.app.chat.ChatView;
 import dev.steward.app.chat.ChatViewModel;
 import dev.steward.app.config.AppSettings;
+import dev.steward.app.config.ModelKey;
 import dev.steward.app.config.SettingsStore;
 import dev.steward.app.config.WindowPlacement;
 import dev.steward.app.history.HistoryStore;
@@ -25,6 +28,7 @@ import dev.steward.app.service.ServiceState;
 import dev.steward.app.service.ServiceSupervisor;
 import dev.steward.app.service.ServiceUnavailableException;
 import dev.steward.app.settings.ClientPolicySource;
+import dev.steward.app.settings.ModelServers;
 import dev.steward.app.settings.SettingsView;
 import dev.steward.app.settings.SettingsViewModel;
 import dev.steward.protocol.client.StewardClient;
@@ -32,6 +36,7 @@ import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.util.DaemonThreads;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import javafx.application.Application;
@@ -81,6 +86,24 @@ public final class StewardApp extends Application {
     this.config = config;
   }
 
+  /** The server the settings name, with the key from {@code config/secrets.json} if one is set. */
+  static ModelServer modelServer(AppSettings settings, ModelKey key) {
+    String secret;
+    try {
+      secret = key.read().orElse(null);
+    } catch (java.io.IOException e) {
+      System.err.println("steward: the model key could not be read: " + e.getMessage());
+      secret = null;
+    }
+    return new ModelServer(
+        AppSettings.OPENAI_COMPATIBLE.equals(settings.provider())
+            ? ModelServer.Kind.OPENAI_COMPATIBLE
+            : ModelServer.Kind.OLLAMA,
+        settings.serverUrl(),
+        settings.model(),
+        secret);
+  }
+
   /** Before anything is opened: a second window on the same home hands over to the first. */
   @Override
   public void init() throws Exception {
@@ -118,20 +141,31 @@ public final class StewardApp extends Application {
         audit.refresh();
       }
     });
+    ModelKey modelKey = new ModelKey(config.places().secretsFile());
     SwitchableModelSource models =
-        new SwitchableModelSource(settings.ollamaUrl(), settings.model(), Duration.ofSeconds(5));
+        new SwitchableModelSource(modelServer(settings, modelKey), Duration.ofSeconds(5));
     this.models = models;
+    LocalServers localServers = new LocalServers(LocalServers.USUAL);
     // A model saved in Settings is used from the next message; the banner follows at once.
     SettingsViewModel sm = new SettingsViewModel(
         background,
         Platform::runLater,
         settingsStore,
+        modelKey,
         settings,
-        url -> ModelCatalog.list(url).stream()
-            .map(o -> new dev.steward.app.settings.OfferedModel(o.name(), o.tools()))
-            .toList(),
+        new ModelServers() {
+          @Override
+          public List<ModelCatalog.Offered> models(ModelServer server) {
+            return ModelCatalog.list(server);
+          }
+
+          @Override
+          public List<LocalServers.Found> running() {
+            return localServers.find();
+          }
+        },
         applied -> {
-          models.use(applied.ollamaUrl(), applied.model());
+          models.use(modelServer(applied, modelKey));
           checkModel(models);
         });
     settingsModel = sm;

@@ -29,18 +29,29 @@ public final class FakeOllama implements AutoCloseable {
 
   public static final String MODEL = "fake-tools:1b";
 
-  /** One streamed answer: text chunks, or tool calls. */
-  public record Reply(List<String> chunks, List<ObjectNode> toolCalls, Duration delayPerChunk) {
+  /**
+   * One streamed answer: text chunks, or tool calls; or a recorded response body sent as it is
+   * ({@code raw}), in the server's own streaming format.
+   */
+  public record Reply(
+      List<String> chunks,
+      List<ObjectNode> toolCalls,
+      Duration delayPerChunk,
+      @org.jspecify.annotations.Nullable String raw) {
     public static Reply text(String... chunks) {
-      return new Reply(List.of(chunks), List.of(), Duration.ZERO);
+      return new Reply(List.of(chunks), List.of(), Duration.ZERO, null);
     }
 
     public static Reply slowText(Duration delay, String... chunks) {
-      return new Reply(List.of(chunks), List.of(), delay);
+      return new Reply(List.of(chunks), List.of(), delay, null);
     }
 
     public static Reply calls(ObjectNode... calls) {
-      return new Reply(List.of(), List.of(calls), Duration.ZERO);
+      return new Reply(List.of(), List.of(calls), Duration.ZERO, null);
+    }
+
+    public static Reply raw(String body) {
+      return new Reply(List.of(), List.of(), Duration.ZERO, body);
     }
   }
 
@@ -146,6 +157,10 @@ public final class FakeOllama implements AutoCloseable {
     ex.getResponseHeaders().add("Content-Type", "application/x-ndjson");
     ex.sendResponseHeaders(200, 0);
     try (OutputStream out = ex.getResponseBody()) {
+      if (reply.raw() != null) {
+        out.write(reply.raw().getBytes(StandardCharsets.UTF_8));
+        return;
+      }
       for (String chunk : reply.chunks()) {
         ObjectNode line = line(false);
         ((ObjectNode) line.get("message")).put("content", chunk);

@@ -10,33 +10,50 @@ public final class ModelCatalog {
 
   private ModelCatalog() {}
 
-  /** A model the server has, and whether its card lists the {@code tools} capability. */
-  public record Offered(String name, boolean tools) {}
+  /** Whether a model calls tools, as far as its server says. */
+  public enum ToolUse {
+    CALLS_TOOLS,
+    NO_TOOLS,
+    /** OpenAI-compatible servers do not say; the first message will show. */
+    NOT_SAID
+  }
+
+  /** A model the server has, and what its server says about tools. */
+  public record Offered(String name, ToolUse tools) {}
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
   /** The server's models; throws with a readable message when it cannot be reached. */
-  public static List<Offered> list(String baseUrl) {
+  public static List<Offered> list(ModelServer server) {
+    if (server.kind() == ModelServer.Kind.OPENAI_COMPATIBLE)
+      return OpenAiModelSource.list(server.url(), server.key(), TIMEOUT).stream()
+          .map(name -> new Offered(name, ToolUse.NOT_SAID))
+          .toList();
     try {
-      OllamaModels server = OllamaModels.builder()
-          .baseUrl(baseUrl)
-          .timeout(Duration.ofSeconds(5))
+      OllamaModels ollama = OllamaModels.builder()
+          .baseUrl(server.url())
+          .timeout(TIMEOUT)
           .maxRetries(0)
           .build();
-      return server.availableModels().content().stream()
+      return ollama.availableModels().content().stream()
           .map(OllamaModel::getName)
-          .map(name -> new Offered(name, callsTools(server, name)))
+          .map(name -> new Offered(name, callsTools(ollama, name)))
           .toList();
     } catch (RuntimeException e) {
       throw new ModelUnavailableException(
-          "No model server answers at " + baseUrl + " (" + e.getMessage() + ")", e);
+          "No model server answers at " + server.url() + " (" + e.getMessage() + ")", e);
     }
   }
 
-  private static boolean callsTools(OllamaModels server, String name) {
+  private static ToolUse callsTools(OllamaModels server, String name) {
     try {
       var capabilities = server.modelCard(name).content().getCapabilities();
-      return capabilities != null && capabilities.contains("tools");
+      return capabilities != null && capabilities.contains("tools")
+          ? ToolUse.CALLS_TOOLS
+          : ToolUse.NO_TOOLS;
     } catch (RuntimeException e) {
-      return false; // a model the server cannot describe is not offered as one that calls tools
+      return ToolUse
+          .NO_TOOLS; // a model the server cannot describe is not offered as one that calls tools
     }
   }
 }

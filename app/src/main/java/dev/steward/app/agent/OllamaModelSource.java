@@ -54,12 +54,7 @@ public final class OllamaModelSource implements ModelSource {
       listed = models.availableModels().content();
     } catch (RuntimeException e) {
       throw new ModelUnavailableException(
-          "No model server answers at " + baseUrl + ". To chat with Steward:\n"
-              + "1. Install Ollama (https://ollama.com/download) and start it.\n"
-              + "2. Run: ollama pull " + SUGGESTED_MODEL
-              + " (or another model that supports tools).\n"
-              + "3. Or set the server's address in config/settings.json (\"ollama_url\") or STEWARD_OLLAMA_URL.\n"
-              + "Meanwhile /help, /tools and /call <tool> <json> work.",
+          "No model server answers at " + baseUrl + ". " + ModelServer.howToGetOne(SUGGESTED_MODEL),
           e);
     }
     for (OllamaModel model : listed) {

@@ -1,7 +1,6 @@
 package dev.steward.app.agent;
 
 import java.time.Duration;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The model the settings name, switched when they change: the next message uses the new server
@@ -12,14 +11,14 @@ public final class SwitchableModelSource implements ModelSource {
   private final Duration timeout;
   private volatile ModelSource current;
 
-  public SwitchableModelSource(String baseUrl, @Nullable String model, Duration timeout) {
+  public SwitchableModelSource(ModelServer server, Duration timeout) {
     this.timeout = timeout;
-    this.current = new OllamaModelSource(baseUrl, model, timeout);
+    this.current = server.source(timeout);
   }
 
-  /** From now on, the model {@code model} (or the first that calls tools) at {@code baseUrl}. */
-  public void use(String baseUrl, @Nullable String model) {
-    current = new OllamaModelSource(baseUrl, model, timeout);
+  /** From now on, the model the settings name (or the first suitable one) on that server. */
+  public void use(ModelServer server) {
+    current = server.source(timeout);
   }
 
   @Override

@@ -14,8 +14,9 @@ import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads and writes {@code config/settings.json}; {@code STEWARD_OLLAMA_URL} and {@code
- * STEWARD_MODEL} override what the file says. A file that cannot be read never stops the window
+ * Reads and writes {@code config/settings.json}; {@code STEWARD_PROVIDER}, {@code
+ * STEWARD_OLLAMA_URL}, {@code STEWARD_OPENAI_URL} and {@code STEWARD_MODEL} override what the file
+ * says. A file that cannot be read never stops the window
  * from opening: the defaults are used and {@link Loaded#problem()} says why.
  */
 public final class SettingsStore {
@@ -23,8 +24,17 @@ public final class SettingsStore {
   /** The settings in effect and, when the file could not be used, what was wrong with it. */
   public record Loaded(AppSettings settings, @Nullable String problem) {}
 
-  private static final String URL = "STEWARD_OLLAMA_URL";
-  private static final String MODEL = "STEWARD_MODEL";
+  /** A setting the environment can override: its variable, how to read it, how to set it. */
+  private record Override(
+      String variable,
+      java.util.function.Function<AppSettings, @Nullable String> value,
+      java.util.function.BiFunction<AppSettings, @Nullable String, AppSettings> with) {}
+
+  private static final java.util.List<Override> OVERRIDES = java.util.List.of(
+      new Override("STEWARD_PROVIDER", AppSettings::provider, AppSettings::withProvider),
+      new Override("STEWARD_OLLAMA_URL", AppSettings::ollamaUrl, AppSettings::withOllamaUrl),
+      new Override("STEWARD_OPENAI_URL", AppSettings::openaiUrl, AppSettings::withOpenaiUrl),
+      new Override("STEWARD_MODEL", AppSettings::model, AppSettings::withModel));
 
   private final Path file;
   private final Map<String, String> env;
@@ -36,7 +46,12 @@ public final class SettingsStore {
 
   public Loaded load() {
     Loaded file = loadFile();
-    return new Loaded(withEnv(file.settings()), file.problem());
+    try {
+      return new Loaded(withEnv(file.settings()), file.problem());
+    } catch (IllegalArgumentException e) {
+      return new Loaded(
+          file.settings(), "The environment's model settings were ignored: " + e.getMessage());
+    }
   }
 
   /**
@@ -47,22 +62,26 @@ public final class SettingsStore {
   public synchronized AppSettings update(UnaryOperator<AppSettings> change) throws IOException {
     AppSettings own = loadFile().settings();
     AppSettings next = change.apply(withEnv(own));
-    String url = env.get(URL);
-    if (url != null && !url.isBlank() && next.ollamaUrl().equals(url.strip()))
-      next = next.withOllamaUrl(own.ollamaUrl());
-    String model = env.get(MODEL);
-    if (model != null && !model.isBlank() && model.equals(next.model()))
-      next = next.withModel(own.model());
+    for (Override o : OVERRIDES) {
+      String forced = forced(o);
+      if (forced != null && forced.equals(o.value().apply(next)))
+        next = o.with().apply(next, o.value().apply(own));
+    }
     save(next);
     return withEnv(next);
   }
 
   private AppSettings withEnv(AppSettings settings) {
-    String url = env.get(URL);
-    if (url != null && !url.isBlank()) settings = settings.withOllamaUrl(url);
-    String model = env.get(MODEL);
-    if (model != null && !model.isBlank()) settings = settings.withModel(model);
+    for (Override o : OVERRIDES) {
+      String forced = forced(o);
+      if (forced != null) settings = o.with().apply(settings, forced);
+    }
     return settings;
+  }
+
+  private @Nullable String forced(Override o) {
+    String value = env.get(o.variable());
+    return value == null || value.isBlank() ? null : value.strip();
   }
 
   private Loaded loadFile() {

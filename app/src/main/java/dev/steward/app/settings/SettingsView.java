@@ -1,25 +1,32 @@
 package dev.steward.app.settings;
 
+import dev.steward.app.agent.LocalServers;
+import dev.steward.app.config.AppSettings;
 import dev.steward.protocol.policy.PolicyDocument;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
+import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
+import javafx.scene.control.PasswordField;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TextField;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Settings: the model (server, picker, connection test), folders, hosts, apps and grants (the
@@ -63,17 +70,67 @@ public final class SettingsView extends ScrollPane {
   }
 
   private static VBox modelSection(ModelSettings m) {
+    ChoiceBox<String> kind = new ChoiceBox<>(
+        FXCollections.observableArrayList(AppSettings.OLLAMA, AppSettings.OPENAI_COMPATIBLE));
+    kind.setId("settings-provider");
+    kind.setConverter(new javafx.util.StringConverter<>() {
+      @Override
+      public String toString(@Nullable String wire) {
+        return AppSettings.OPENAI_COMPATIBLE.equals(wire) ? "OpenAI-compatible" : "Ollama";
+      }
+
+      @Override
+      public String fromString(String label) {
+        return label.startsWith("OpenAI") ? AppSettings.OPENAI_COMPATIBLE : AppSettings.OLLAMA;
+      }
+    });
+    kind.valueProperty().bindBidirectional(m.providerProperty());
     TextField url = new TextField();
     url.setId("settings-url");
-    url.textProperty().bindBidirectional(m.ollamaUrlProperty());
+    url.textProperty().bindBidirectional(m.urlProperty());
     HBox.setHgrow(url, Priority.ALWAYS);
     Button test = new Button("Test connection");
     test.setId("settings-test");
     test.setOnAction(e -> m.testConnection());
+    Button find = new Button("Find servers");
+    find.setId("settings-find");
+    find.setOnAction(e -> m.findServers());
+    ComboBox<LocalServers.Found> found = new ComboBox<>(m.found());
+    found.setId("settings-found");
+    found.setPromptText("servers on this machine");
+    found.setConverter(new javafx.util.StringConverter<>() {
+      @Override
+      public String toString(LocalServers.@Nullable Found f) {
+        return f == null ? "" : f.label() + " — " + f.url();
+      }
+
+      @Override
+      public LocalServers.@Nullable Found fromString(String text) {
+        return null;
+      }
+    });
+    found.visibleProperty().bind(javafx.beans.binding.Bindings.isNotEmpty(m.found()));
+    found.managedProperty().bind(found.visibleProperty());
+    found.valueProperty().addListener((o, was, now) -> {
+      if (now != null) m.use(now);
+    });
+    PasswordField key = new PasswordField();
+    key.setId("settings-key");
+    key.textProperty().bindBidirectional(m.newKeyProperty());
+    key.promptTextProperty()
+        .bind(javafx.beans.binding.Bindings.when(m.keySavedProperty())
+            .then("a key is saved; type to replace it")
+            .otherwise("only if the server asks for one"));
+    HBox.setHgrow(key, Priority.ALWAYS);
+    Button removeKey = new Button("Remove key");
+    removeKey.setId("settings-remove-key");
+    removeKey.visibleProperty().bind(m.keySavedProperty());
+    removeKey.managedProperty().bind(removeKey.visibleProperty());
+    removeKey.setOnAction(e -> m.removeKey());
     ComboBox<String> models = new ComboBox<>(m.models());
     models.setId("settings-model");
     models.setEditable(true);
-    models.setPromptText("first tool-capable model");
+    models.setPromptText("first suitable model");
     models.valueProperty().bindBidirectional(m.modelProperty());
     models.setCellFactory(list -> new javafx.scene.control.ListCell<>() {
       @Override
@@ -82,7 +139,12 @@ public final class SettingsView extends ScrollPane {
         setText(
             empty || name == null
                 ? null
-                : name + (m.callsTools(name) ? "  — calls tools" : "  — no tools"));
+                : name
+                    + switch (m.toolUse(name)) {
+                      case CALLS_TOOLS -> "  — calls tools";
+                      case NO_TOOLS -> "  — no tools";
+                      case NOT_SAID -> "";
+                    });
       }
     });
     Button save = new Button("Save");
@@ -90,16 +152,22 @@ public final class SettingsView extends ScrollPane {
     save.getStyleClass().add("accent");
     save.setOnAction(e -> m.save());
     Label status = new Label();
+    status.setId("settings-model-status");
     status.setWrapText(true);
     status.textProperty().bind(m.statusProperty());
-    HBox server = new HBox(8, new Label("Server"), url, test);
+    HBox server = new HBox(8, new Label("Server"), kind, url, test);
+    HBox look = new HBox(8, find, found);
+    HBox secret = new HBox(8, new Label("Key"), key, removeKey);
+    secret.visibleProperty().bind(m.providerProperty().isEqualTo(AppSettings.OPENAI_COMPATIBLE));
+    secret.managedProperty().bind(secret.visibleProperty());
     HBox picker = new HBox(8, new Label("Model"), models, save);
-    server.setAlignment(Pos.CENTER_LEFT);
-    picker.setAlignment(Pos.CENTER_LEFT);
+    for (HBox row : List.of(server, look, secret, picker)) row.setAlignment(Pos.CENTER_LEFT);
     return section(
-        "Model (Ollama)",
+        "Model",
         server,
         error("settings-url-error", m.urlErrorProperty()),
+        look,
+        secret,
         picker,
         error("settings-model-warning", m.warningProperty()),
         status);

@@ -1,10 +1,9 @@
 package dev.steward.app.settings;
 
 import dev.steward.app.config.AppSettings;
+import dev.steward.app.config.ModelKey;
 import dev.steward.app.config.SettingsStore;
-import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.function.Function;
 import javafx.beans.property.ReadOnlyStringWrapper;
 
 /**
@@ -25,15 +24,16 @@ public final class SettingsViewModel {
 
   /**
    * @param initial the settings in force (already read from {@code store} at start)
-   * @param modelCatalog the models the server at an address has
+   * @param modelServers asked for a server's models and the servers running here
    */
   public SettingsViewModel(
       Executor background,
       Executor ui,
       SettingsStore store,
+      ModelKey modelKey,
       AppSettings initial,
-      Function<String, List<OfferedModel>> modelCatalog) {
-    this(background, ui, store, initial, modelCatalog, applied -> {});
+      ModelServers modelServers) {
+    this(background, ui, store, modelKey, initial, modelServers, applied -> {});
   }
 
   /** @param modelApplied told the model settings in effect after each save of them */
@@ -41,12 +41,14 @@ public final class SettingsViewModel {
       Executor background,
       Executor ui,
       SettingsStore store,
+      ModelKey modelKey,
       AppSettings initial,
-      Function<String, List<OfferedModel>> modelCatalog,
+      ModelServers modelServers,
       java.util.function.Consumer<AppSettings> modelApplied) {
     ReadOnlyStringWrapper policyError = new ReadOnlyStringWrapper("");
     this.policy = new PolicyEditor(background, ui, policyError);
-    this.model = new ModelSettings(background, ui, store, initial, modelCatalog, modelApplied);
+    this.model =
+        new ModelSettings(background, ui, store, modelKey, initial, modelServers, modelApplied);
     this.folders = new FoldersSettings(policy);
     this.hosts = new HostsSettings(policy);
     this.grants = new GrantsSettings(policy, policyError);

@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.steward.app.agent.LocalServers;
+import dev.steward.app.agent.ModelCatalog;
+import dev.steward.app.agent.ModelServer;
+import dev.steward.app.config.AppSettings;
+import dev.steward.app.config.ModelKey;
 import dev.steward.app.config.SettingsStore;
 import dev.steward.protocol.client.ClientException;
 import dev.steward.protocol.home.StewardPlaces;
@@ -54,14 +59,37 @@ class SettingsViewModelTest {
 
   private final Service service = new Service();
 
+  /** What the model servers answer: the server each question was about is kept. */
+  private final List<ModelServer> asked = new ArrayList<>();
+
+  private final ModelServers servers = new ModelServers() {
+    @Override
+    public List<ModelCatalog.Offered> models(ModelServer server) {
+      asked.add(server);
+      return server.kind() == ModelServer.Kind.OLLAMA
+          ? List.of(
+              new ModelCatalog.Offered("qwen2.5:7b", ModelCatalog.ToolUse.CALLS_TOOLS),
+              new ModelCatalog.Offered("llama3.2", ModelCatalog.ToolUse.NO_TOOLS))
+          : List.of(new ModelCatalog.Offered("qwen2.5-7b-instruct", ModelCatalog.ToolUse.NOT_SAID));
+    }
+
+    @Override
+    public List<LocalServers.Found> running() {
+      return List.of(new LocalServers.Found(
+          ModelServer.Kind.OPENAI_COMPATIBLE, "http://127.0.0.1:1234/v1", "LM Studio (port 1234)"));
+    }
+  };
+
   private SettingsViewModel vm() {
-    SettingsStore store = new SettingsStore(StewardPlaces.under(dir, dir), Map.of());
+    StewardPlaces places = StewardPlaces.under(dir, dir);
+    SettingsStore store = new SettingsStore(places, Map.of());
     SettingsViewModel vm = new SettingsViewModel(
         Runnable::run,
         Runnable::run,
         store,
+        new ModelKey(places.secretsFile()),
         store.load().settings(),
-        url -> List.of(new OfferedModel("qwen2.5:7b", true), new OfferedModel("llama3.2", false)));
+        servers);
     vm.attach(service);
     return vm;
   }
@@ -116,12 +144,12 @@ class SettingsViewModelTest {
   @Test
   void theModelPickerIsFilledFromTheServerAndABadUrlIsNotSaved() throws Exception {
     SettingsViewModel vm = vm();
-    vm.model().ollamaUrlProperty().set("localhost:11434");
+    vm.model().urlProperty().set("localhost:11434");
     assertFalse(vm.model().save());
     assertTrue(
         vm.model().urlErrorProperty().get().startsWith("The server's address starts with http"));
     assertFalse(Files.exists(dir.resolve("config/settings.json")));
-    vm.model().ollamaUrlProperty().set("http://127.0.0.1:11434");
+    vm.model().urlProperty().set("http://127.0.0.1:11434");
     vm.model().testConnection();
     assertEquals(List.of("qwen2.5:7b", "llama3.2"), vm.model().models());
     assertTrue(vm.model().callsTools("qwen2.5:7b"));
@@ -139,6 +167,47 @@ class SettingsViewModelTest {
   }
 
   @Test
+  void aFoundOpenAiCompatibleServerIsUsedWithItsKeyKeptApartFromTheSettings() throws Exception {
+    SettingsViewModel vm = vm();
+    ModelSettings m = vm.model();
+    assertEquals("http://localhost:11434", m.urlProperty().get());
+    m.findServers();
+    assertEquals(1, m.found().size());
+    m.newKeyProperty().set("  sk-local-123 ");
+    m.use(m.found().get(0));
+    assertEquals(AppSettings.OPENAI_COMPATIBLE, m.providerProperty().get());
+    assertEquals("http://127.0.0.1:1234/v1", m.urlProperty().get());
+    ModelServer last = asked.get(asked.size() - 1);
+    assertEquals(ModelServer.Kind.OPENAI_COMPATIBLE, last.kind());
+    assertEquals("sk-local-123", last.key(), "the connection test uses the key being typed");
+    assertEquals(List.of("qwen2.5-7b-instruct"), m.models());
+    assertEquals(ModelCatalog.ToolUse.NOT_SAID, m.toolUse("qwen2.5-7b-instruct"));
+    assertEquals("", m.warningProperty().get(), "no warning where the server says nothing");
+    m.modelProperty().set("qwen2.5-7b-instruct");
+    assertTrue(m.save());
+    String settings = Files.readString(dir.resolve("config/settings.json"));
+    assertTrue(settings.contains("\"provider\" : \"openai_compatible\""), settings);
+    assertTrue(settings.contains("\"openai_url\" : \"http://127.0.0.1:1234/v1\""), settings);
+    assertTrue(settings.contains("\"ollama_url\" : \"http://localhost:11434\""), settings);
+    assertFalse(settings.contains("sk-local"), "the key is not a setting");
+    Path secrets = dir.resolve("config/secrets.json");
+    assertTrue(Files.readString(secrets).contains("\"api_key\" : \"sk-local-123\""));
+    assertEquals(
+        "rw-------",
+        java.nio.file.attribute.PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(secrets)));
+    assertEquals("", m.newKeyProperty().get(), "the typed key is not kept on screen");
+    assertTrue(m.keySavedProperty().get());
+    m.providerProperty().set(AppSettings.OLLAMA);
+    assertEquals("http://localhost:11434", m.urlProperty().get(), "each kind keeps its address");
+    m.providerProperty().set(AppSettings.OPENAI_COMPATIBLE);
+    assertEquals("http://127.0.0.1:1234/v1", m.urlProperty().get());
+    m.removeKey();
+    assertFalse(Files.readString(secrets).contains("sk-local"));
+    assertFalse(m.keySavedProperty().get());
+  }
+
+  @Test
   void savingTheThemeWritesTheThemeAndNeverAValueFromTheEnvironment() throws Exception {
     Files.createDirectories(dir.resolve("config"));
     Files.writeString(
@@ -148,10 +217,15 @@ class SettingsViewModelTest {
         StewardPlaces.under(dir, dir),
         Map.of("STEWARD_OLLAMA_URL", "http://from-env:9999", "STEWARD_MODEL", "env-model"));
     SettingsViewModel vm = new SettingsViewModel(
-        Runnable::run, Runnable::run, store, store.load().settings(), url -> List.of());
+        Runnable::run,
+        Runnable::run,
+        store,
+        new ModelKey(StewardPlaces.under(dir, dir).secretsFile()),
+        store.load().settings(),
+        servers);
     assertEquals(
         "http://from-env:9999",
-        vm.model().ollamaUrlProperty().get(),
+        vm.model().urlProperty().get(),
         "the environment is what is in force");
     vm.theme().themeProperty().set("dark");
     vm.theme().save();

@@ -447,7 +447,7 @@ class ChatWindowIT {
     ollama = new FakeOllama();
     ollama.enqueue(Reply.text("Hello from the new server."));
     w.robot.interact(() -> {
-      w.app.settings().model().ollamaUrlProperty().set(ollama.url());
+      w.app.settings().model().urlProperty().set(ollama.url());
       assertTrue(w.app.settings().model().save());
       tabs.getSelectionModel().select(0);
     });

@@ -66,6 +66,11 @@ public record StewardPlaces(Path config, Path data, Path run, Path userHome) {
     return config.resolve("settings.json");
   }
 
+  /** Keys and passwords for model servers and tool packs (SPEC §13, §14), owner-only. */
+  public Path secretsFile() {
+    return config.resolve("secrets.json");
+  }
+
   public Path uiSecretFile() {
     return config.resolve("ui.secret");
   }
