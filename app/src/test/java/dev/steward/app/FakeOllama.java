@@ -104,6 +104,11 @@ public final class FakeOllama implements AutoCloseable {
     this.responder = respond;
   }
 
+  /** Answers from the script again, not from a responder. */
+  public void useScript() {
+    this.responder = null;
+  }
+
   /** The chat requests received so far, parsed. */
   public List<JsonNode> chatRequests() {
     return new ArrayList<>(chatRequests);

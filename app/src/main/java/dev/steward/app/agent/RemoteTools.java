@@ -56,11 +56,15 @@ public final class RemoteTools {
     return names.loosely(modelName).map(byName::get);
   }
 
-  /** Up to {@code limit} model names closest to one that names no tool, closest first. */
+  /**
+   * Up to {@code limit} model names closest to one that names no tool, closest first; a tool's
+   * name is compared with and without its pack ({@code list_directory} is near {@code
+   * files.list_dir}).
+   */
   public List<String> nearest(String name, int limit) {
     String key = ToolNames.key(name);
     return byName.keySet().stream()
-        .sorted(Comparator.comparingInt((String tool) -> editDistance(key, ToolNames.key(tool)))
+        .sorted(Comparator.comparingInt((String tool) -> distance(key, tool))
             .thenComparing(Comparator.naturalOrder()))
         .limit(limit)
         .map(names::modelName)
@@ -69,6 +73,14 @@ public final class RemoteTools {
 
   public String modelName(String tool) {
     return names.modelName(tool);
+  }
+
+  private static int distance(String key, String tool) {
+    int dot = tool.lastIndexOf('.');
+    int whole = editDistance(key, ToolNames.key(tool));
+    return dot < 0
+        ? whole
+        : Math.min(whole, editDistance(key, ToolNames.key(tool.substring(dot + 1))));
   }
 
   /** Levenshtein distance, two rows. */

@@ -70,6 +70,12 @@ class CallRepairTest {
   }
 
   @Test
+  void theNearestNamesAreComparedWithoutThePackToo() {
+    assertEquals("files__list_dir", tools.nearest("list_directory", 1).get(0));
+    assertEquals("files__delete", tools.nearest("delete_file", 1).get(0));
+  }
+
+  @Test
   void argumentsThatAreNotAnObjectAreAMistakeWithAnExample() {
     ModelCall.Mistake m =
         assertInstanceOf(ModelCall.Mistake.class, read("files__list_dir", "[\"a.txt\"]"));

@@ -162,19 +162,24 @@ final class TrustHarness implements AutoCloseable {
 
   /** A fresh agent on a fresh conversation, its dialogs answered by {@code dialogs}. */
   Agent newAgent(String conversationId) {
+    return newAgent(
+        conversationId,
+        new OllamaModelSource(model.url(), FakeOllama.MODEL, Duration.ofSeconds(30)));
+  }
+
+  /** A fresh agent on a fresh conversation with another model, its dialogs answered as above. */
+  Agent newAgent(String conversationId, dev.steward.app.agent.ModelSource models) {
     Agent agent = new Agent(
-        new OllamaModelSource(model.url(), FakeOllama.MODEL, Duration.ofSeconds(30)),
-        new ClientServiceLink(agentClient, ui),
-        dialogs,
-        Duration.ofSeconds(60),
-        12);
+        models, new ClientServiceLink(agentClient, ui), dialogs, Duration.ofSeconds(60), 12);
     agent.restore(conversationId, List.of());
     return agent;
   }
 
-  /** One user turn, to its end. */
-  void say(Agent agent, String text) throws Exception {
-    agent.send(text, new Quiet()).get(120, TimeUnit.SECONDS);
+  /** One user turn, to its end; answers Steward's notices in it. */
+  List<String> say(Agent agent, String text) throws Exception {
+    Quiet listener = new Quiet();
+    agent.send(text, listener).get(120, TimeUnit.SECONDS);
+    return listener.notices;
   }
 
   /** Every row of a conversation (trace ids start with its id). */
@@ -268,6 +273,8 @@ final class TrustHarness implements AutoCloseable {
   }
 
   private static final class Quiet implements TurnListener {
+    final List<String> notices = new CopyOnWriteArrayList<>();
+
     @Override
     public void assistantStarted() {}
 
@@ -284,7 +291,9 @@ final class TrustHarness implements AutoCloseable {
     public void callUpdated(CallUpdate update) {}
 
     @Override
-    public void notice(String text) {}
+    public void notice(String text) {
+      notices.add(text);
+    }
 
     @Override
     public void error(String text) {}
