@@ -101,7 +101,8 @@ public final class StewardApp extends Application {
             : ModelServer.Kind.OLLAMA,
         settings.serverUrl(),
         settings.model(),
-        secret);
+        secret,
+        settings.contextTokens());
   }
 
   /** Before anything is opened: a second window on the same home hands over to the first. */

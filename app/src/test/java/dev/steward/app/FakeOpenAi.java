@@ -57,6 +57,13 @@ public final class FakeOpenAi implements AutoCloseable {
     return server.getAddress().getPort();
   }
 
+  /** The next chat request is answered with this status and body instead of a stream. */
+  public void refuseNext(int status, String body) {
+    refusal = new String[] {Integer.toString(status), body};
+  }
+
+  private volatile String @Nullable [] refusal;
+
   public void enqueue(Reply... replies) {
     script.addAll(List.of(replies));
   }
@@ -91,6 +98,17 @@ public final class FakeOpenAi implements AutoCloseable {
     chatRequests.add(request);
     String auth = ex.getRequestHeaders().getFirst("Authorization");
     authorizations.add(auth == null ? "" : auth);
+    String[] refused = refusal;
+    if (refused != null) {
+      refusal = null;
+      byte[] bytes = refused[1].getBytes(StandardCharsets.UTF_8);
+      ex.getResponseHeaders().add("Content-Type", "application/json");
+      ex.sendResponseHeaders(Integer.parseInt(refused[0]), bytes.length);
+      try (OutputStream out = ex.getResponseBody()) {
+        out.write(bytes);
+      }
+      return;
+    }
     Reply reply;
     Function<JsonNode, Reply> respond = responder;
     if (respond != null) {

@@ -51,11 +51,19 @@ public final class Agent implements Conversation, AutoCloseable {
   private String tracePrefix = "";
   /** The open conversation's id (agent thread only): the service keeps taint per conversation. */
   private @Nullable String conversationId;
+  /** Tokens kept free in the model's context for its answer. */
+  static final int RESERVED_FOR_ANSWER = 1024;
+
+  /** The least budget for messages, however small the context: the newest turn must go. */
+  static final int LEAST_BUDGET = 512;
+
   /**
-   * The most text of earlier messages sent with a request: past it the oldest turns are left out
-   * (they stay in the history shown and in the audit log), so a long conversation never fails.
+   * Lower contexts than the models', by model name, learnt from a server that refused a request as
+   * too long (agent thread only); the next requests are fitted to them.
    */
-  static final int MAX_CONTEXT_CHARS = 120_000;
+  private final java.util.Map<String, Integer> learnt = new java.util.HashMap<>();
+
+  private volatile ContextWindow.@Nullable View lastView;
 
   private volatile boolean stopping;
   private volatile @Nullable CompletableFuture<ChatResponse> streaming;
@@ -227,29 +235,39 @@ public final class Agent implements Conversation, AutoCloseable {
           listener.assistantRewritten(text);
         }
       }
-      List<ModelCall> asked =
-          requests.stream().map(r -> CallRepair.read(r, tools)).toList();
-      List<ToolExecutionRequest> read = asked.stream().map(ModelCall::request).toList();
+      List<ToolExecutionRequest> recalls = requests.stream()
+          .filter(r -> r.name() != null && Recall.named(r.name()))
+          .toList();
+      List<ModelCall> asked = requests.stream()
+          .filter(r -> !recalls.contains(r))
+          .map(r -> CallRepair.read(r, tools))
+          .toList();
+      List<ToolExecutionRequest> all = new ArrayList<>(recalls);
+      asked.forEach(call -> all.add(call.request()));
       history.add(
-          read.isEmpty() || text == null || text.isBlank()
-              ? (read.isEmpty() ? answer : AiMessage.from(read))
-              : AiMessage.from(text, read));
-      if (asked.isEmpty()) return;
+          all.isEmpty()
+              ? answer
+              : text == null || text.isBlank() ? AiMessage.from(all) : AiMessage.from(text, all));
+      if (all.isEmpty()) return;
+      List<ToolExecutionResultMessage> results = new ArrayList<>();
+      for (ToolExecutionRequest r : recalls)
+        results.add(ToolExecutionResultMessage.from(
+            r, Recall.answer(history, r.arguments(), budget(model, tools))));
       var repeated = asked.stream().filter(guard::exhausted).findFirst();
       if (repeated.isPresent()) {
         String name = repeated.get().request().name();
         for (ModelCall call : asked)
-          history.add(ToolExecutionResultMessage.from(
+          results.add(ToolExecutionResultMessage.from(
               call.request(),
               "Not run: this call already failed " + RepeatGuard.FAILURES
                   + " times in this turn."));
+        history.addAll(results);
         listener.notice("Stopped: the assistant asked again for a call that had already failed "
             + RepeatGuard.FAILURES + " times (" + name + "). Try rephrasing the request.");
         return;
       }
       List<ProposedCall> calls = new ArrayList<>();
       List<ModelCall> forCalls = new ArrayList<>();
-      List<ToolExecutionResultMessage> results = new ArrayList<>();
       for (ModelCall call : asked) {
         if (call instanceof ModelCall.Mistake mistake) {
           guard.failed(call);
@@ -282,39 +300,25 @@ public final class Agent implements Conversation, AutoCloseable {
     }
   }
 
+  /**
+   * One answer of the model, streamed, to the history fitted to its context. A server that refuses
+   * the request as too long (llama-server, vLLM and LM Studio say so; Ollama is told its context)
+   * is asked once more with half the context, and the next requests are fitted to that.
+   */
   private @Nullable AiMessage stream(
       ModelSource.Model model, RemoteTools tools, TurnListener listener) {
-    CompletableFuture<ChatResponse> done = new CompletableFuture<>();
-    streaming = done;
-    streamHandle = null;
     listener.assistantStarted();
     try {
-      ChatRequest request = ChatRequest.builder()
-          .messages(withinBudget(history, MAX_CONTEXT_CHARS))
-          .toolSpecifications(tools.specifications())
-          .build();
-      model.chat().chat(request, new StreamingChatResponseHandler() {
-        @Override
-        public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
-          streamHandle = context.streamingHandle();
-          if (stopping) {
-            context.streamingHandle().cancel();
-          } else {
-            listener.assistantToken(partial.text());
-          }
+      for (int attempt = 1; ; attempt++) {
+        Streamed streamed = new Streamed();
+        try {
+          return ask(model, tools, listener, streamed);
+        } catch (CompletionException e) {
+          boolean overflow = ContextWindow.overflowed(CallRunner.message(e));
+          if (stopping || attempt > 1 || !overflow || streamed.any) throw e;
+          learnt.put(model.name(), context(model) / 2);
         }
-
-        @Override
-        public void onCompleteResponse(ChatResponse response) {
-          done.complete(response);
-        }
-
-        @Override
-        public void onError(Throwable error) {
-          done.completeExceptionally(error);
-        }
-      });
-      return done.join().aiMessage();
+      }
     } catch (CancellationException | CompletionException e) {
       if (stopping) {
         listener.notice("Stopped.");
@@ -328,42 +332,65 @@ public final class Agent implements Conversation, AutoCloseable {
     }
   }
 
-  /**
-   * The system prompt and the newest messages that fit in {@code budget} characters; the cut is
-   * made at a user's message, so no tool result is sent without the call it answers.
-   */
-  static List<ChatMessage> withinBudget(List<ChatMessage> history, int budget) {
-    int total = 0;
-    int start = history.size();
-    for (int i = history.size() - 1; i >= 1; i--) {
-      total += size(history.get(i));
-      if (total > budget) break;
-      start = i;
-    }
-    while (start < history.size() && !(history.get(start) instanceof UserMessage)) start++;
-    if (start >= history.size()) {
-      // Even the newest turn is over the budget: send it from its user's message all the same.
-      start = history.size() - 1;
-      while (start > 1 && !(history.get(start) instanceof UserMessage)) start--;
-    }
-    List<ChatMessage> out = new ArrayList<>(history.size() - start + 1);
-    out.add(history.get(0));
-    out.addAll(history.subList(Math.max(1, start), history.size()));
-    return out;
+  /** Whether any of the answer reached the window (then it is not asked again). */
+  private static final class Streamed {
+    volatile boolean any;
   }
 
-  private static int size(ChatMessage m) {
-    if (m instanceof UserMessage u) return u.hasSingleText() ? u.singleText().length() : 1000;
-    if (m instanceof AiMessage a) {
-      int n = a.text() == null ? 0 : a.text().length();
-      if (a.hasToolExecutionRequests())
-        for (ToolExecutionRequest r : a.toolExecutionRequests())
-          n += String.valueOf(r.arguments()).length() + 50;
-      return n;
-    }
-    if (m instanceof ToolExecutionResultMessage t) return t.text().length();
-    if (m instanceof SystemMessage sys) return sys.text().length();
-    return 100;
+  private AiMessage ask(
+      ModelSource.Model model, RemoteTools tools, TurnListener listener, Streamed streamed) {
+    CompletableFuture<ChatResponse> done = new CompletableFuture<>();
+    streaming = done;
+    streamHandle = null;
+    int budget =
+        Math.max(LEAST_BUDGET, context(model) - RESERVED_FOR_ANSWER - tools.specificationTokens());
+    ContextWindow.View view = ContextWindow.fit(history, budget);
+    List<dev.langchain4j.agent.tool.ToolSpecification> specifications =
+        new ArrayList<>(tools.specifications());
+    if (view.partial()) specifications.add(Recall.specification());
+    ChatRequest request = ChatRequest.builder()
+        .messages(view.messages())
+        .toolSpecifications(specifications)
+        .build();
+    lastView = view;
+    model.chat().chat(request, new StreamingChatResponseHandler() {
+      @Override
+      public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
+        streamHandle = context.streamingHandle();
+        if (stopping) {
+          context.streamingHandle().cancel();
+        } else {
+          streamed.any = true;
+          listener.assistantToken(partial.text());
+        }
+      }
+
+      @Override
+      public void onCompleteResponse(ChatResponse response) {
+        done.complete(response);
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        done.completeExceptionally(error);
+      }
+    });
+    return done.join().aiMessage();
+  }
+
+  /** The tokens the messages of a request may take. */
+  private int budget(ModelSource.Model model, RemoteTools tools) {
+    return Math.max(
+        LEAST_BUDGET, context(model) - RESERVED_FOR_ANSWER - tools.specificationTokens());
+  }
+
+  private int context(ModelSource.Model model) {
+    return Math.min(model.contextTokens(), learnt.getOrDefault(model.name(), Integer.MAX_VALUE));
+  }
+
+  /** What the last request to the model held, as fitted: for tests and the agent bench. */
+  ContextWindow.@Nullable View lastView() {
+    return lastView;
   }
 
   private static String newId(String prefix) {

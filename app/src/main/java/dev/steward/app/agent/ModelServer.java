@@ -5,10 +5,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Where the model runs: the kind of server, its address, the model asked for (empty: the first
- * suitable one the server lists) and its key, where it wants one.
+ * suitable one the server lists), its key where it wants one, and the context to run it with in
+ * tokens (0: what the server says, within {@link ModelSource.Model#DEFAULT_CONTEXT_TOKENS}).
  */
 public record ModelServer(
-    Kind kind, String url, @Nullable String model, @Nullable String key) {
+    Kind kind, String url, @Nullable String model, @Nullable String key, int contextTokens) {
+
+  public ModelServer(Kind kind, String url, @Nullable String model, @Nullable String key) {
+    this(kind, url, model, key, 0);
+  }
 
   /** The two ways local models are served. */
   public enum Kind {
@@ -20,8 +25,8 @@ public record ModelServer(
 
   public ModelSource source(Duration timeout) {
     return kind == Kind.OPENAI_COMPATIBLE
-        ? new OpenAiModelSource(url, model, key, timeout)
-        : new OllamaModelSource(url, model, timeout);
+        ? new OpenAiModelSource(url, model, key, contextTokens, timeout)
+        : new OllamaModelSource(url, model, contextTokens, timeout);
   }
 
   /** What the banner says when no model answers: both ways to get one. */

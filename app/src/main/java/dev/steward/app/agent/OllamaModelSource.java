@@ -22,11 +22,23 @@ public final class OllamaModelSource implements ModelSource {
   private final String baseUrl;
   private final @Nullable String configured;
   private final Duration timeout;
+  private final int contextTokens;
   private volatile @Nullable Model found;
 
   public OllamaModelSource(String baseUrl, @Nullable String configuredModel, Duration timeout) {
+    this(baseUrl, configuredModel, 0, timeout);
+  }
+
+  /**
+   * @param contextTokens the context to run the model with (0: the model's own, within {@link
+   *     Model#DEFAULT_CONTEXT_TOKENS}); Ollama is told it ({@code num_ctx}), since it would
+   *     otherwise cut a long request silently at its own default
+   */
+  public OllamaModelSource(
+      String baseUrl, @Nullable String configuredModel, int contextTokens, Duration timeout) {
     this.baseUrl = baseUrl;
     this.configured = configuredModel;
+    this.contextTokens = contextTokens;
     this.timeout = timeout;
   }
 
@@ -35,15 +47,45 @@ public final class OllamaModelSource implements ModelSource {
     Model m = found;
     if (m != null) return m;
     String name = configured != null ? configured : discover();
+    int context = contextTokens > 0
+        ? contextTokens
+        : Math.min(Model.DEFAULT_CONTEXT_TOKENS, ownContext(name));
     m = new Model(
         name,
         OllamaStreamingChatModel.builder()
             .baseUrl(baseUrl)
             .modelName(name)
+            .numCtx(context)
             .timeout(Duration.ofMinutes(5))
-            .build());
+            .build(),
+        context);
     found = m;
     return m;
+  }
+
+  /**
+   * The model's own context length, from {@code /api/show} ({@code model_info}'s {@code
+   * <family>.context_length}); the default when the server does not say.
+   */
+  private int ownContext(String name) {
+    try {
+      var info = OllamaModels.builder()
+          .baseUrl(baseUrl)
+          .timeout(timeout)
+          .maxRetries(0)
+          .build()
+          .modelCard(name)
+          .content()
+          .getModelInfo();
+      if (info != null)
+        for (var e : info.entrySet())
+          if (e.getKey().endsWith(".context_length")
+              && e.getValue() instanceof Number n
+              && n.intValue() > 0) return n.intValue();
+    } catch (RuntimeException e) {
+      // a server that cannot describe the model: the default
+    }
+    return Model.DEFAULT_CONTEXT_TOKENS;
   }
 
   private String discover() {

@@ -19,10 +19,26 @@ public final class OpenAiModelSource implements ModelSource {
   private final @Nullable String configured;
   private final @Nullable String key;
   private final Duration timeout;
+  private final int contextTokens;
   private volatile @Nullable Model found;
 
   public OpenAiModelSource(
       String baseUrl, @Nullable String configuredModel, @Nullable String key, Duration timeout) {
+    this(baseUrl, configuredModel, key, 0, timeout);
+  }
+
+  /**
+   * @param contextTokens the context the server runs the model with (0: {@link
+   *     Model#DEFAULT_CONTEXT_TOKENS}; a server that refuses a request as too long teaches the
+   *     agent a smaller one)
+   */
+  public OpenAiModelSource(
+      String baseUrl,
+      @Nullable String configuredModel,
+      @Nullable String key,
+      int contextTokens,
+      Duration timeout) {
+    this.contextTokens = contextTokens > 0 ? contextTokens : Model.DEFAULT_CONTEXT_TOKENS;
     this.baseUrl = baseUrl;
     this.configured = configuredModel;
     this.key = key;
@@ -40,7 +56,7 @@ public final class OpenAiModelSource implements ModelSource {
             .modelName(name)
             .timeout(Duration.ofMinutes(5));
     if (key != null) chat.apiKey(key);
-    m = new Model(name, chat.build());
+    m = new Model(name, chat.build(), contextTokens);
     found = m;
     return m;
   }

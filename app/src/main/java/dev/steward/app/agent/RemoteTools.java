@@ -18,6 +18,7 @@ public final class RemoteTools {
   private final Map<String, ToolDefinition> byName = new LinkedHashMap<>();
   private final ToolNames names;
   private final List<ToolSpecification> specifications;
+  private final int specificationTokens;
 
   public RemoteTools(List<ToolDefinition> definitions) {
     definitions.forEach(d -> byName.put(d.name(), d));
@@ -29,10 +30,18 @@ public final class RemoteTools {
             .parameters(SchemaConverter.toObjectSchema(d.argsSchema()))
             .build())
         .toList();
+    this.specificationTokens = specifications.stream()
+        .mapToInt(t -> ContextWindow.tokens(t.name() + t.description() + t.parameters()))
+        .sum();
   }
 
   public List<ToolSpecification> specifications() {
     return specifications;
+  }
+
+  /** About what the tools' specifications take of the model's context, in tokens. */
+  public int specificationTokens() {
+    return specificationTokens;
   }
 
   public List<ToolDefinition> definitions() {

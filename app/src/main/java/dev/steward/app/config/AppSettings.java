@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * {@code openaiUrl} (LM Studio, llama-server, vLLM, Jan, LocalAI, Ollama's own {@code /v1}).
  * {@code model} may be empty: then the first suitable model the server lists is used. {@code
  * confirmTtlS} is how long an approval dialog stays open, which is also the lifetime of the token it
- * mints.
+ * mints. {@code contextTokens} is the model's context (0: what the server says, else 8192).
  */
 public record AppSettings(
     String ollamaUrl,
@@ -20,7 +20,8 @@ public record AppSettings(
     int confirmTtlS,
     int stepLimit,
     String provider,
-    String openaiUrl) {
+    String openaiUrl,
+    int contextTokens) {
 
   public static final String DEFAULT_URL = "http://localhost:11434";
   public static final String DEFAULT_OPENAI_URL = "http://127.0.0.1:1234/v1";
@@ -44,6 +45,7 @@ public record AppSettings(
     if (confirmTtlS <= 0) confirmTtlS = DEFAULT_CONFIRM_TTL_S;
     confirmTtlS = Math.min(confirmTtlS, 600);
     if (stepLimit <= 0) stepLimit = DEFAULT_STEP_LIMIT;
+    if (contextTokens < 0) contextTokens = 0;
   }
 
   private static String orDefault(@Nullable String value, String fallback) {
@@ -60,7 +62,8 @@ public record AppSettings(
         DEFAULT_CONFIRM_TTL_S,
         DEFAULT_STEP_LIMIT,
         OLLAMA,
-        DEFAULT_OPENAI_URL);
+        DEFAULT_OPENAI_URL,
+        0);
   }
 
   /** The address of the server {@link #provider} names. */
@@ -69,16 +72,18 @@ public record AppSettings(
   }
 
   public AppSettings withOllamaUrl(String url) {
-    return new AppSettings(url, model, hotkey, theme, confirmTtlS, stepLimit, provider, openaiUrl);
+    return new AppSettings(
+        url, model, hotkey, theme, confirmTtlS, stepLimit, provider, openaiUrl, contextTokens);
   }
 
   public AppSettings withOpenaiUrl(String url) {
-    return new AppSettings(ollamaUrl, model, hotkey, theme, confirmTtlS, stepLimit, provider, url);
+    return new AppSettings(
+        ollamaUrl, model, hotkey, theme, confirmTtlS, stepLimit, provider, url, contextTokens);
   }
 
   public AppSettings withProvider(String name) {
     return new AppSettings(
-        ollamaUrl, model, hotkey, theme, confirmTtlS, stepLimit, name, openaiUrl);
+        ollamaUrl, model, hotkey, theme, confirmTtlS, stepLimit, name, openaiUrl, contextTokens);
   }
 
   /** The server {@code provider} at {@code url}: the other provider's address is kept. */
@@ -89,16 +94,16 @@ public record AppSettings(
 
   public AppSettings withModel(@Nullable String name) {
     return new AppSettings(
-        ollamaUrl, name, hotkey, theme, confirmTtlS, stepLimit, provider, openaiUrl);
+        ollamaUrl, name, hotkey, theme, confirmTtlS, stepLimit, provider, openaiUrl, contextTokens);
   }
 
   public AppSettings withHotkey(String keys) {
     return new AppSettings(
-        ollamaUrl, model, keys, theme, confirmTtlS, stepLimit, provider, openaiUrl);
+        ollamaUrl, model, keys, theme, confirmTtlS, stepLimit, provider, openaiUrl, contextTokens);
   }
 
   public AppSettings withTheme(String name) {
     return new AppSettings(
-        ollamaUrl, model, hotkey, name, confirmTtlS, stepLimit, provider, openaiUrl);
+        ollamaUrl, model, hotkey, name, confirmTtlS, stepLimit, provider, openaiUrl, contextTokens);
   }
 }

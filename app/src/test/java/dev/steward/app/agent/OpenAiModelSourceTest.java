@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.app.FakeOllama;
 import dev.steward.app.FakeOllama.Reply;
 import dev.steward.app.FakeOpenAi;
+import dev.steward.protocol.json.Json;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -68,6 +70,30 @@ class OpenAiModelSourceTest {
     assertEquals("call_0", second.get(second.size() - 2).path("tool_call_id").asText());
     assertEquals("call_1", second.get(second.size() - 1).path("tool_call_id").asText());
     assertEquals("Both listed.", listener.text.toString());
+  }
+
+  @Test
+  void aServerRefusingARequestAsTooLongIsAskedAgainWithHalfTheContext() throws Exception {
+    link.results.put("files.list_dir", Json.object().put("entries", "entry.txt ".repeat(1_500)));
+    server.enqueue(
+        Reply.calls(FakeOllama.call("files__list_dir", "{\"path\":\"a\"}")), Reply.text("Listed."));
+    Agent agent = agent(
+        new OpenAiModelSource(server.url(), FakeOpenAi.MODEL, null, 16_384, Duration.ofSeconds(5)));
+    agent.send("list a", listener).get(20, TimeUnit.SECONDS);
+    server.refuseNext(
+        400,
+        "{\"error\":{\"code\":400,\"message\":\"the request exceeds the available context size,"
+            + " try increasing it\",\"type\":\"exceed_context_size_error\","
+            + "\"n_prompt_tokens\":9000,\"n_ctx\":4096}}");
+    server.enqueue(Reply.text("Fits now."));
+    agent.send("a long paste ".repeat(1_000), listener).get(20, TimeUnit.SECONDS);
+    assertTrue(listener.text.toString().endsWith("Fits now."), listener.text.toString());
+    assertTrue(
+        listener.events.stream().noneMatch(e -> e.startsWith("error")), listener.events.toString());
+    List<JsonNode> sent = server.chatRequests();
+    assertEquals(4, sent.size());
+    assertTrue(!sent.get(2).toString().contains("shortened to fit"), "16,384 tokens held it all");
+    assertTrue(sent.get(3).toString().contains("shortened to fit"), "8,192 do not");
   }
 
   @Test
