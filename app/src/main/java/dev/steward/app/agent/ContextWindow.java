@@ -78,7 +78,9 @@ final class ContextWindow {
     }
     int leftOut = 0;
     int resultsLeftOut = 0;
-    while (total > budget && current > 1) {
+    // Once turns are left out, the system prompt says so: its words are counted from the first.
+    int note = tokens(leftOutNote(99_999, 99_999)) - 4;
+    while (current > 1 && total + (leftOut > 0 ? note : 0) > budget) {
       int end = 2;
       while (end < current && !(view.get(end) instanceof UserMessage)) end++;
       for (int i = 1; i < end; i++) {
@@ -89,6 +91,7 @@ final class ContextWindow {
       leftOut += end - 1;
       current -= end - 1;
     }
+    if (leftOut > 0) total += note;
     if (total > budget) {
       int offset = leftOut;
       List<Integer> largest = new ArrayList<>();
@@ -106,17 +109,21 @@ final class ContextWindow {
     }
     if (leftOut > 0) {
       SystemMessage system = (SystemMessage) view.get(0);
-      SystemMessage told = SystemMessage.from(system.text() + "\n\n(The conversation's first "
-          + leftOut + " messages are left out here to fit the model's context."
-          + (resultsLeftOut == 0
-              ? ""
-              : " Their tool results, " + Recall.id(1) + " to " + Recall.id(resultsLeftOut)
-                  + " in order, can still be read with " + Recall.NAME + ".")
-          + ")");
-      total += tokens(told) - tokens(system);
+      SystemMessage told = SystemMessage.from(system.text() + leftOutNote(leftOut, resultsLeftOut));
+      total += tokens(told) - tokens(system) - note;
       view.set(0, told);
     }
     return new View(view, total, shortened, leftOut);
+  }
+
+  private static String leftOutNote(int messages, int results) {
+    return "\n\n(The conversation's first " + messages
+        + " messages are left out here to fit the model's context."
+        + (results == 0
+            ? ""
+            : " Their tool results, " + Recall.id(1) + " to " + Recall.id(results)
+                + " in order, can still be read with " + Recall.NAME + ".")
+        + ")";
   }
 
   private static final java.util.regex.Pattern OVERFLOW = java.util.regex.Pattern.compile(

@@ -26,13 +26,23 @@ public final class RemoteTools {
     this.specifications = definitions.stream()
         .map(d -> ToolSpecification.builder()
             .name(names.modelName(d.name()))
-            .description(d.description() + " [risk: " + d.risk().wire() + "]")
+            .description(description(d))
             .parameters(SchemaConverter.toObjectSchema(d.argsSchema()))
             .build())
         .toList();
     this.specificationTokens = specifications.stream()
         .mapToInt(t -> ContextWindow.tokens(t.name() + t.description() + t.parameters()))
         .sum();
+  }
+
+  /**
+   * The tool's own description, its risk, and an example of its required arguments where it has
+   * any: small models copy the example's shape.
+   */
+  static String description(ToolDefinition d) {
+    String example =
+        d.argsSchema().path("required").isEmpty() ? "" : " Example: " + CallRepair.example(d);
+    return d.description() + " [risk: " + d.risk().wire() + "]" + example;
   }
 
   public List<ToolSpecification> specifications() {
