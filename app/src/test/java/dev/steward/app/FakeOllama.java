@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * {@code /api/chat} with NDJSON streaming and {@code tool_calls}), answering each chat request with
  * the next scripted reply. The production client (langchain4j-ollama) talks to it unchanged.
  */
-public final class FakeOllama implements AutoCloseable {
+public final class FakeOllama implements ModelStub {
 
   public static final String MODEL = "fake-tools:1b";
 
@@ -91,10 +91,21 @@ public final class FakeOllama implements AutoCloseable {
     server.start();
   }
 
+  @Override
+  public String modelName() {
+    return MODEL;
+  }
+
+  @Override
+  public void configure(com.fasterxml.jackson.databind.node.ObjectNode settings) {
+    settings.put("ollama_url", url());
+  }
+
   public String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
+  @Override
   public void enqueue(Reply... replies) {
     script.addAll(List.of(replies));
   }
@@ -110,6 +121,7 @@ public final class FakeOllama implements AutoCloseable {
   }
 
   /** The chat requests received so far, parsed. */
+  @Override
   public List<JsonNode> chatRequests() {
     return new ArrayList<>(chatRequests);
   }

@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * [DONE]}. The production client (langchain4j-open-ai) talks to it unchanged. Replies are the same
  * scripts {@link FakeOllama} takes; a raw reply is a recorded SSE body.
  */
-public final class FakeOpenAi implements AutoCloseable {
+public final class FakeOpenAi implements ModelStub {
 
   public static final String MODEL = "qwen2.5-7b-instruct";
 
@@ -46,6 +46,16 @@ public final class FakeOpenAi implements AutoCloseable {
     server.createContext("/v1/chat/completions", this::chat);
     server.setExecutor(Executors.newCachedThreadPool());
     server.start();
+  }
+
+  @Override
+  public String modelName() {
+    return MODEL;
+  }
+
+  @Override
+  public void configure(ObjectNode settings) {
+    settings.put("provider", "openai_compatible").put("openai_url", url()).put("model", MODEL);
   }
 
   /** The base URL a client is given: it ends in {@code /v1}. */
@@ -64,6 +74,7 @@ public final class FakeOpenAi implements AutoCloseable {
 
   private volatile String @Nullable [] refusal;
 
+  @Override
   public void enqueue(Reply... replies) {
     script.addAll(List.of(replies));
   }
@@ -72,6 +83,7 @@ public final class FakeOpenAi implements AutoCloseable {
     this.responder = respond;
   }
 
+  @Override
   public List<JsonNode> chatRequests() {
     return new ArrayList<>(chatRequests);
   }

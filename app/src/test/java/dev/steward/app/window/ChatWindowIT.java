@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.app.FakeOllama;
 import dev.steward.app.FakeOllama.Reply;
+import dev.steward.app.ModelStub;
 import dev.steward.app.agent.CallState;
 import dev.steward.app.chat.CallCard;
 import dev.steward.app.chat.MessageEntry;
@@ -31,12 +32,24 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The chat window on a real (headless) stage, against the real service process and a loopback
- * server that speaks Ollama's API to the production langchain4j client.
+ * server that speaks Ollama's API to the production langchain4j client ({@link OpenAiChatWindowIT}
+ * runs the same conversations against OpenAI's API).
  */
 class ChatWindowIT {
 
-  private FakeOllama ollama;
+  private ModelStub ollama;
   private WindowHarness window;
+
+  /** The model server the conversations run against. */
+  ModelStub newStub() throws Exception {
+    return new FakeOllama();
+  }
+
+  private ObjectNode settingsFor(ModelStub stub) {
+    ObjectNode settings = Json.object();
+    stub.configure(settings);
+    return settings;
+  }
 
   private WindowHarness open(ObjectNode settings) throws Exception {
     window = WindowHarness.start(settings);
@@ -44,8 +57,8 @@ class ChatWindowIT {
   }
 
   private WindowHarness openWithModel() throws Exception {
-    ollama = new FakeOllama();
-    return open(WindowHarness.settings(ollama.url()));
+    ollama = newStub();
+    return open(settingsFor(ollama));
   }
 
   @AfterEach
@@ -57,7 +70,7 @@ class ChatWindowIT {
   @Test
   void aQuestionStreamsAnAnswerRenderedAsMarkdown() throws Exception {
     WindowHarness w = openWithModel();
-    w.waitFor(() -> FakeOllama.MODEL.equals(w.app.chat().modelNameProperty().get()));
+    w.waitFor(() -> ollama.modelName().equals(w.app.chat().modelNameProperty().get()));
     ollama.enqueue(Reply.text("Hello", ", this is ", "**Steward**", "."));
     w.robot.clickOn("#input").write("Who are you?");
     w.robot.type(javafx.scene.input.KeyCode.ENTER);
@@ -72,7 +85,7 @@ class ChatWindowIT {
     w.waitFor(() -> w.robot.lookup(".md-bold").queryAll().stream()
         .anyMatch(n -> ((Text) n).getText().equals("Steward")));
     JsonNode request = ollama.chatRequests().get(0);
-    assertEquals(FakeOllama.MODEL, request.get("model").asText());
+    assertEquals(ollama.modelName(), request.get("model").asText());
     assertTrue(request.get("stream").asBoolean());
     List<String> tools = StreamSupport.stream(request.get("tools").spliterator(), false)
         .map(t -> t.at("/function/name").asText())
@@ -377,8 +390,8 @@ class ChatWindowIT {
 
   @Test
   void anExpiredApprovalSaysSoAndCanBeAskedAgain() throws Exception {
-    ollama = new FakeOllama();
-    ObjectNode settings = WindowHarness.settings(ollama.url());
+    ollama = newStub();
+    ObjectNode settings = settingsFor(ollama);
     settings.put("confirm_ttl_s", 4);
     WindowHarness w = open(settings);
     Path file = w.workspace.resolve("slow.txt");
@@ -444,10 +457,11 @@ class ChatWindowIT {
         w.robot.lookup("#tabs").queryAs(javafx.scene.control.TabPane.class);
     w.click("#banner-settings");
     w.waitFor(() -> tabs.getSelectionModel().getSelectedIndex() == 2);
-    ollama = new FakeOllama();
-    ollama.enqueue(Reply.text("Hello from the new server."));
+    FakeOllama server = new FakeOllama();
+    ollama = server;
+    server.enqueue(Reply.text("Hello from the new server."));
     w.robot.interact(() -> {
-      w.app.settings().model().urlProperty().set(ollama.url());
+      w.app.settings().model().urlProperty().set(server.url());
       assertTrue(w.app.settings().model().save());
       tabs.getSelectionModel().select(0);
     });
