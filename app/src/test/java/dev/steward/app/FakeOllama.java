@@ -68,6 +68,12 @@ public final class FakeOllama implements ModelStub {
     return call;
   }
 
+  static {
+    // Real model servers (Go's net/http, uvicorn, llama-server) answer with TCP_NODELAY; the JDK's
+    // server does not by default, and Nagle's wait on its chunked writes would add ~40 ms a line.
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+  }
+
   private final HttpServer server;
   private final BlockingQueue<Reply> script = new LinkedBlockingQueue<>();
   /** When set, answers every chat request from the request itself instead of the script. */
@@ -75,6 +81,9 @@ public final class FakeOllama implements ModelStub {
       responder;
 
   private final List<JsonNode> chatRequests = new CopyOnWriteArrayList<>();
+  /** System.nanoTime() at each chat request's arrival, first byte out, and last byte out. */
+  private final List<long[]> timings = new CopyOnWriteArrayList<>();
+
   private final boolean toolCapable;
 
   public FakeOllama() throws IOException {
@@ -154,7 +163,18 @@ public final class FakeOllama implements ModelStub {
     send(ex, 200, body.toString());
   }
 
+  /**
+   * For each chat request: its arrival, the first byte of the answer, the last (nanoTime; 0 until
+   * it happens).
+   */
+  public List<long[]> timings() {
+    return new ArrayList<>(timings);
+  }
+
   private void chat(HttpExchange ex) throws IOException {
+    long[] timing = new long[3];
+    timing[0] = System.nanoTime();
+    timings.add(timing);
     JsonNode request =
         Json.parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
     chatRequests.add(request);
@@ -172,6 +192,7 @@ public final class FakeOllama implements ModelStub {
     }
     if (reply == null) reply = Reply.text("(no scripted reply)");
     ex.getResponseHeaders().add("Content-Type", "application/x-ndjson");
+    timing[1] = System.nanoTime();
     ex.sendResponseHeaders(200, 0);
     try (OutputStream out = ex.getResponseBody()) {
       if (reply.raw() != null) {
@@ -201,6 +222,7 @@ public final class FakeOllama implements ModelStub {
           .put("prompt_eval_count", 10)
           .put("eval_count", 5);
       writeLine(out, done);
+      timing[2] = System.nanoTime();
     } catch (IOException e) {
       // the client hung up (Stop): nothing more to send
     }

@@ -34,6 +34,12 @@ public final class FakeOpenAi implements ModelStub {
 
   public static final String MODEL = "qwen2.5-7b-instruct";
 
+  static {
+    // Real model servers (Go's net/http, uvicorn, llama-server) answer with TCP_NODELAY; the JDK's
+    // server does not by default, and Nagle's wait on its chunked writes would add ~40 ms a line.
+    System.setProperty("sun.net.httpserver.nodelay", "true");
+  }
+
   private final HttpServer server;
   private final BlockingQueue<Reply> script = new LinkedBlockingQueue<>();
   private volatile @Nullable Function<JsonNode, Reply> responder;
