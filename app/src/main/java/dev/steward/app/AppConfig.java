@@ -1,10 +1,7 @@
 package dev.steward.app;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.home.StewardPlaces;
-import dev.steward.protocol.json.Json;
-import java.io.IOException;
-import java.util.ArrayList;
+import dev.steward.protocol.service.ServiceCommand;
 import java.util.List;
 import java.util.Map;
 
@@ -18,11 +15,8 @@ public record AppConfig(
     Map<String, String> serviceEnvironment,
     Map<String, String> env) {
 
-  /** The system property the launcher sets: the service's command as a JSON array of strings. */
-  public static final String SERVICE_COMMAND_PROPERTY = "steward.service.command";
-
   public static AppConfig fromEnvironment() {
-    List<String> command = parseCommand(System.getProperty(SERVICE_COMMAND_PROPERTY, ""));
+    List<String> command = ServiceCommand.fromSystemProperty();
     if (command.isEmpty()) command = installedServiceLauncher();
     return new AppConfig(
         StewardPlaces.fromEnvironment(), command, Map.of("STEWARD_NO_BUILD", "1"), System.getenv());
@@ -41,18 +35,5 @@ public record AppConfig(
         System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("win");
     java.nio.file.Path service = dir.resolve(windows ? "steward-service.exe" : "steward-service");
     return java.nio.file.Files.isExecutable(service) ? List.of(service.toString()) : List.of();
-  }
-
-  static List<String> parseCommand(String json) {
-    if (json.isBlank()) return List.of();
-    try {
-      JsonNode node = Json.parse(json);
-      List<String> command = new ArrayList<>();
-      node.forEach(n -> command.add(n.asText()));
-      return command;
-    } catch (IOException e) {
-      throw new IllegalArgumentException(
-          SERVICE_COMMAND_PROPERTY + " is a JSON array of strings: " + e.getMessage(), e);
-    }
   }
 }

@@ -31,8 +31,7 @@ class ArchitectureTest {
   void agent_service_and_config_do_not_use_javafx() {
     noClasses()
         .that()
-        .resideInAnyPackage(
-            "dev.steward.app.agent..", "dev.steward.app.service..", "dev.steward.app.config..")
+        .resideInAnyPackage("dev.steward.app.agent..", "dev.steward.app.config..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("javafx..")

@@ -1,7 +1,7 @@
 package dev.steward.app.chat;
 
 import dev.steward.app.markdown.MarkdownView;
-import dev.steward.app.service.ServiceState;
+import dev.steward.protocol.service.ServiceState;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;

@@ -4,7 +4,7 @@ import dev.steward.app.agent.CallUpdate;
 import dev.steward.app.agent.Conversation;
 import dev.steward.app.agent.ProposedCall;
 import dev.steward.app.agent.TurnListener;
-import dev.steward.app.service.ServiceState;
+import dev.steward.protocol.service.ServiceState;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

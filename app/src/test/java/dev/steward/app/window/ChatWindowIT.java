@@ -477,12 +477,12 @@ class ChatWindowIT {
     ProcessHandle first = w.app.supervisor().startedProcess().orElseThrow();
     first.destroyForcibly();
     w.waitFor(() -> !first.isAlive());
-    w.waitFor(() ->
-        w.app.chat().serviceProperty().get() != dev.steward.app.service.ServiceState.CONNECTED);
+    w.waitFor(() -> w.app.chat().serviceProperty().get()
+        != dev.steward.protocol.service.ServiceState.CONNECTED);
     w.waitFor(
         Duration.ofSeconds(90),
-        () ->
-            w.app.chat().serviceProperty().get() == dev.steward.app.service.ServiceState.CONNECTED);
+        () -> w.app.chat().serviceProperty().get()
+            == dev.steward.protocol.service.ServiceState.CONNECTED);
     ProcessHandle second = w.app.supervisor().startedProcess().orElseThrow();
     assertTrue(
         second.isAlive() && second.pid() != first.pid(),

@@ -9,33 +9,34 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * The per-install secrets: one per role ({@code config/ui.secret}, {@code config/agent.secret}) and
- * the key that signs confirm tokens ({@code config/token.key}) and the one that seals the audit
- * chain ({@code config/audit.key}). Created on first start, mode 0600.
+ * The per-install secrets: one per role ({@code config/ui.secret}, {@code config/agent.secret},
+ * {@code config/mcp.secret}) and the key that signs confirm tokens ({@code config/token.key}) and
+ * the one that seals the audit chain ({@code config/audit.key}). Created on first start, mode 0600.
  */
 public final class Secrets {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
-  private final byte[] ui;
-  private final byte[] agent;
+  private final Map<Role, byte[]> roles;
   private final byte[] tokenKey;
   private final byte[] auditKey;
 
-  private Secrets(byte[] ui, byte[] agent, byte[] tokenKey, byte[] auditKey) {
-    this.ui = ui;
-    this.agent = agent;
+  private Secrets(Map<Role, byte[]> roles, byte[] tokenKey, byte[] auditKey) {
+    this.roles = roles;
     this.tokenKey = tokenKey;
     this.auditKey = auditKey;
   }
 
   public static Secrets loadOrCreate(StewardHome home) throws IOException {
+    Map<Role, byte[]> roles = new EnumMap<>(Role.class);
+    for (Role role : Role.values()) roles.put(role, readOrCreate(home.places().secretFile(role)));
     return new Secrets(
-        readOrCreate(home.places().uiSecretFile()),
-        readOrCreate(home.places().agentSecretFile()),
+        roles,
         readOrCreate(home.config().resolve("token.key")),
         readOrCreate(home.config().resolve("audit.key")));
   }
@@ -68,18 +69,20 @@ public final class Secrets {
     return text.getBytes(StandardCharsets.US_ASCII);
   }
 
-  /** The role a presented secret belongs to, compared in constant time. */
+  /**
+   * The role a presented secret belongs to, compared in constant time with every role's secret
+   * (no early exit, so the time taken does not say which came close).
+   */
   public Optional<Role> roleOf(String presented) {
     byte[] bytes = presented.getBytes(StandardCharsets.US_ASCII);
-    boolean isUi = MessageDigest.isEqual(bytes, ui);
-    boolean isAgent = MessageDigest.isEqual(bytes, agent);
-    if (isUi) return Optional.of(Role.UI);
-    if (isAgent) return Optional.of(Role.AGENT);
-    return Optional.empty();
+    Role found = null;
+    for (Map.Entry<Role, byte[]> e : roles.entrySet())
+      if (MessageDigest.isEqual(bytes, e.getValue())) found = e.getKey();
+    return Optional.ofNullable(found);
   }
 
   public String secret(Role role) {
-    return new String(role == Role.UI ? ui : agent, StandardCharsets.US_ASCII);
+    return new String(roles.get(role), StandardCharsets.US_ASCII);
   }
 
   public byte[] tokenKey() {

@@ -79,6 +79,11 @@ public record StewardPlaces(Path config, Path data, Path run, Path userHome) {
     return config.resolve("agent.secret");
   }
 
+  /** The secret of a role's connections: {@code config/<role>.secret}, owner-only. */
+  public Path secretFile(dev.steward.protocol.method.Role role) {
+    return config.resolve(role.wire() + ".secret");
+  }
+
   public Path serviceInfoFile() {
     return run.resolve("service.json");
   }

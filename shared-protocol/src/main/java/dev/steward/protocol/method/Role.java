@@ -9,8 +9,12 @@ import java.util.Locale;
  * can mint confirm tokens: the model, behind {@code agent}, cannot approve its own actions.
  */
 public enum Role {
+  /** The window: may mint tokens, read the audit log, change policy. */
   UI,
-  AGENT;
+  /** The window's agent loop. */
+  AGENT,
+  /** MCP clients, through the bridge ({@code steward mcp}); taint is kept per connection. */
+  MCP;
 
   @JsonValue
   public String wire() {

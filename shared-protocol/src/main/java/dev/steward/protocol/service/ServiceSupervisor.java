@@ -1,4 +1,4 @@
-package dev.steward.app.service;
+package dev.steward.protocol.service;
 
 import dev.steward.protocol.client.ClientException;
 import dev.steward.protocol.client.Endpoint;
@@ -37,6 +37,7 @@ public final class ServiceSupervisor implements AutoCloseable {
   private final List<StewardClient> clients = new CopyOnWriteArrayList<>();
   private @Nullable Process child;
   private volatile boolean closed;
+  private volatile boolean leaveRunning;
 
   /**
    * @param command how to start the service (e.g. {@code [steward-service]}); never run through a
@@ -48,6 +49,15 @@ public final class ServiceSupervisor implements AutoCloseable {
     this.places = places;
     this.command = List.copyOf(command);
     this.environment = Map.copyOf(environment);
+  }
+
+  /**
+   * A service this supervisor starts keeps running after {@link #close}: the MCP bridge lives
+   * only as long as its client's session, the service as long as the desktop's.
+   */
+  public ServiceSupervisor leavingItRunning() {
+    leaveRunning = true;
+    return this;
   }
 
   public void onState(Consumer<ServiceState> listener) {
@@ -69,7 +79,7 @@ public final class ServiceSupervisor implements AutoCloseable {
   /** The endpoint for a role, starting the service first when needed. */
   public Endpoint endpoint(Role role) {
     ServiceInfo info = ensureRunning();
-    Path secretFile = role == Role.UI ? places.uiSecretFile() : places.agentSecretFile();
+    Path secretFile = places.secretFile(role);
     try {
       return Endpoint.loopback(
           info.port(), Files.readString(secretFile, StandardCharsets.UTF_8).strip());
@@ -206,7 +216,7 @@ public final class ServiceSupervisor implements AutoCloseable {
     synchronized (this) {
       p = child;
     }
-    if (p != null && p.isAlive()) {
+    if (p != null && p.isAlive() && !leaveRunning) {
       p.destroy(); // SIGTERM: the service closes its audit log and removes service.json
       try {
         if (!p.waitFor(10, TimeUnit.SECONDS)) p.destroyForcibly();

@@ -1,4 +1,4 @@
-package dev.steward.app.service;
+package dev.steward.protocol.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.json.Json;

@@ -1,4 +1,4 @@
-package dev.steward.app.service;
+package dev.steward.protocol.service;
 
 /** The service could not be found or started; the message says why in a user's words. */
 public final class ServiceUnavailableException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.steward.app.service;
+package dev.steward.protocol.service;
 
 /** What the window shows about its link to the service. */
 public enum ServiceState {

@@ -1,0 +1,108 @@
+package dev.steward.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.home.StewardPlaces;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Execute;
+import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.Role;
+import dev.steward.protocol.method.ToolsList;
+import dev.steward.protocol.service.ServiceCommand;
+import dev.steward.protocol.service.ServiceSupervisor;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolResult;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * {@code steward mcp}: an MCP server on stdin/stdout whose every tool call is a {@code
+ * tool.execute} on the service, as the {@code mcp} role. It finds the service through {@code
+ * run/service.json}, or starts it and leaves it running. One bridge is one MCP session, and the
+ * service keeps that session's taint on its connection. Nothing the MCP client sends can mint a
+ * token: a call the rules want confirmed is refused until the user approves it in the window.
+ */
+public final class McpBridge {
+
+  static final String VERSION = "0.1.0";
+
+  private McpBridge() {}
+
+  public static void main(String[] args) throws Exception {
+    StewardPlaces places = StewardPlaces.fromEnvironment();
+    ServiceSupervisor supervisor = new ServiceSupervisor(
+            places, ServiceCommand.fromSystemProperty(), Map.of("STEWARD_NO_BUILD", "1"))
+        .leavingItRunning();
+    StewardClient service = supervisor.connect(Role.MCP, "steward-mcp");
+    List<ToolDefinition> tools =
+        service.call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class).tools();
+    CountDownLatch ended = new CountDownLatch(1);
+    InputStream in = new FilterInputStream(System.in) {
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        int n = super.read(b, off, len);
+        if (n < 0) ended.countDown();
+        return n;
+      }
+
+      @Override
+      public int read() throws IOException {
+        int c = super.read();
+        if (c < 0) ended.countDown();
+        return c;
+      }
+    };
+    McpJsonMapper mapper = McpJsonDefaults.getMapper();
+    McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(mapper, in, System.out))
+        .serverInfo("steward", VERSION)
+        .instructions("Steward's desktop tools. Every call passes Steward's gate: scopes, the"
+            + " user's approval in the Steward window where the rules ask for it, and an audit"
+            + " log the user reviews.")
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+        // The gate checks arguments itself, and audits a call it refuses; the SDK must not
+        // answer for it first.
+        .validateToolInputs(false)
+        .tools(tools.stream().map(t -> specification(t, service)).toList())
+        .build();
+    ended.await();
+    server.closeGracefully();
+    supervisor.close();
+    System.exit(0);
+  }
+
+  private static McpServerFeatures.SyncToolSpecification specification(
+      ToolDefinition definition, StewardClient service) {
+    return new McpServerFeatures.SyncToolSpecification(
+        McpTools.tool(definition), (exchange, request) -> call(service, exchange, request));
+  }
+
+  private static McpSchema.CallToolResult call(
+      StewardClient service, McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+    JsonNode args =
+        Json.tree(request.arguments() == null ? Map.<String, Object>of() : request.arguments());
+    String callId = "mcp-" + UUID.randomUUID();
+    try {
+      ToolResult result = service.execute(new Execute.Params(
+          "mcp/" + exchange.sessionId() + "/" + callId, callId, request.name(), args, null, null));
+      return McpTools.result(result);
+    } catch (RuntimeException e) {
+      return McpSchema.CallToolResult.builder()
+          .addTextContent("UNAVAILABLE: the Steward service did not answer: " + e.getMessage())
+          .isError(true)
+          .build();
+    }
+  }
+}

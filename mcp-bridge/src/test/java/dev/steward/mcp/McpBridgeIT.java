@@ -1,0 +1,253 @@
+package dev.steward.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.client.ClientException;
+import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.home.StewardPlaces;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.jsonrpc.ErrorCodes;
+import dev.steward.protocol.method.Audit;
+import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.Role;
+import dev.steward.protocol.service.ServiceSupervisor;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code ./steward mcp} driven by independent MCP clients from npm — the MCP Inspector's CLI and a
+ * client written with the official TypeScript SDK — against the real service in a home of its own:
+ * the tools are listed, a read in scope runs, a read outside is refused, an overwrite nobody
+ * approved is an error result and changes nothing, and every call is in the audit log.
+ */
+class McpBridgeIT {
+
+  private static Path base;
+  private static Path home;
+  private static Path user;
+  private static ServiceSupervisor service;
+  private static StewardClient ui;
+
+  @BeforeAll
+  static void start() throws Exception {
+    base = Files.createTempDirectory("steward-mcp-").toRealPath();
+    home = base.resolve("home");
+    user = base.resolve("user");
+    Files.createDirectories(user.resolve("Steward"));
+    Files.writeString(user.resolve("Steward/a.txt"), "hello\n");
+    Files.writeString(user.resolve("Steward/notes.txt"), "keep me\n");
+    Files.createDirectories(home.resolve("config"));
+    ObjectNode policy = Json.object();
+    policy.putArray("paths").addObject().put("root", "~/Steward").put("access", "read_write");
+    Files.writeString(home.resolve("config/policy.json"), Json.pretty(policy));
+    service = new ServiceSupervisor(
+        StewardPlaces.under(home, user),
+        List.of(repo().resolve("steward").toString(), "service"),
+        environment());
+    service.ensureRunning();
+    ui = service.connect(Role.UI, "mcp-it");
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    ui.close();
+    service.close();
+    try (Stream<Path> walk = Files.walk(base)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+
+  private static Map<String, String> environment() {
+    return Map.of(
+        "STEWARD_HOME",
+        home.toString(),
+        "STEWARD_NO_BUILD",
+        "1",
+        "JAVA_TOOL_OPTIONS",
+        "-Duser.home=" + user);
+  }
+
+  @Test
+  void theInspectorCliListsCallsAndIsRefusedWhereTheGateSaysSo() throws Exception {
+    Run listed = inspector("--method", "tools/list");
+    assertEquals(0, listed.exit(), listed.output());
+    JsonNode tools = Json.parse(listed.output()).path("tools");
+    JsonNode read = find(tools, "files.read_text");
+    assertEquals("object", read.at("/inputSchema/type").asText());
+    assertTrue(read.at("/annotations/readOnlyHint").asBoolean(), read.toString());
+    assertTrue(
+        find(tools, "files.write_text").at("/annotations/destructiveHint").asBoolean());
+
+    Run inScope = inspector(
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "files.read_text",
+        "--tool-arg",
+        "path=~/Steward/a.txt");
+    assertEquals(0, inScope.exit(), inScope.output());
+    assertEquals(
+        "hello\n", Json.parse(inScope.output()).at("/structuredContent/content").asText());
+
+    Run outside = inspector(
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "files.read_text",
+        "--tool-arg",
+        "path=/etc/hostname");
+    assertEquals(
+        5, outside.exit(), "the Inspector exits 5 on an isError result: " + outside.output());
+    assertTrue(outside.output().contains("SCOPE_DENIED"), outside.output());
+  }
+
+  @Test
+  void theTypeScriptSdkClientGetsStructuredResultsAndAnOverwriteNobodyApprovedChangesNothing()
+      throws Exception {
+    ArrayNode calls = Json.mapper().createArrayNode();
+    calls
+        .addObject()
+        .put("name", "files.read_text")
+        .putObject("arguments")
+        .put("path", "~/Steward/a.txt");
+    calls
+        .addObject()
+        .put("name", "files.read_text")
+        .putObject("arguments")
+        .put("path", "/etc/hostname");
+    calls
+        .addObject()
+        .put("name", "files.write_text")
+        .putObject("arguments")
+        .put("path", "~/Steward/notes.txt")
+        .put("content", "overwritten by a model");
+    Run run = run(List.of(
+        "node",
+        repo().resolve("mcp-bridge/src/test/node/client.mjs").toString(),
+        repo().resolve("steward").toString(),
+        calls.toString()));
+    assertEquals(0, run.exit(), run.output());
+    JsonNode out = Json.parse(run.output().lines().reduce((a, b) -> b).orElse("{}"));
+    assertEquals("steward", out.at("/server/name").asText());
+    JsonNode read = find(out.path("tools"), "files.read_text");
+    assertEquals("Files: read text", read.path("title").asText());
+    assertTrue(read.path("hasOutput").asBoolean());
+    JsonNode results = out.path("results");
+    assertFalse(results.get(0).path("isError").asBoolean(), results.get(0).toString());
+    assertEquals("hello\n", results.get(0).at("/structuredContent/content").asText());
+    assertTrue(results.get(1).path("isError").asBoolean());
+    assertTrue(
+        results.get(1).toString().contains("SCOPE_DENIED"), results.get(1).toString());
+    assertTrue(results.get(2).path("isError").asBoolean());
+    assertTrue(
+        results.get(2).toString().contains("TOKEN_MISSING"), results.get(2).toString());
+    assertTrue(
+        results.get(2).toString().contains("Steward window"), results.get(2).toString());
+    assertEquals("keep me\n", Files.readString(user.resolve("Steward/notes.txt")));
+
+    List<Audit.Row> rows = ui.call(
+            Methods.AUDIT_QUERY,
+            Json.object().put("tool", "files.write_text").put("limit", 100),
+            Audit.QueryResult.class)
+        .rows();
+    assertTrue(
+        rows.stream()
+            .anyMatch(r -> "TOKEN_MISSING".equals(r.errorCode())
+                && String.valueOf(r.traceId()).startsWith("mcp/")),
+        rows.toString());
+  }
+
+  @Test
+  void theMcpRoleCannotMintTokensReadTheAuditChangePolicyOrUndo() {
+    StewardClient mcp = service.connect(Role.MCP, "mcp-it");
+    try {
+      for (String method : List.of(
+          Methods.CONFIRM_GRANT, Methods.POLICY_UPDATE, Methods.AUDIT_QUERY, Methods.TOOL_UNDO)) {
+        ClientException e = assertThrows(
+            ClientException.class, () -> mcp.call(method, Json.object(), JsonNode.class), method);
+        assertEquals(
+            ErrorCodes.FORBIDDEN, e.rpcError() == null ? 0 : e.rpcError().code(), method);
+        assertTrue(String.valueOf(e.getMessage()).contains("not allowed for the mcp role"), method);
+      }
+    } finally {
+      mcp.close();
+    }
+    List<Audit.Row> refused = ui.call(
+            Methods.AUDIT_QUERY,
+            Json.object().put("text", "not allowed for the mcp role").put("limit", 100),
+            Audit.QueryResult.class)
+        .rows();
+    assertEquals(4, refused.size(), "each refusal is in the audit log: " + refused);
+  }
+
+  private static JsonNode find(JsonNode tools, String name) {
+    for (JsonNode t : tools) if (name.equals(t.path("name").asText())) return t;
+    throw new AssertionError("no tool " + name + " in " + tools);
+  }
+
+  private record Run(int exit, String output) {}
+
+  private static Run inspector(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(npmBin("mcp-inspector").toString(), "--cli"));
+    for (Map.Entry<String, String> e : environment().entrySet())
+      command.addAll(List.of("-e", e.getKey() + "=" + e.getValue()));
+    command.addAll(List.of(repo().resolve("steward").toString(), "mcp"));
+    command.addAll(List.of(args));
+    return run(command);
+  }
+
+  private static Run run(List<String> command) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(false);
+    pb.environment().putAll(environment());
+    pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("no answer in 120 s from " + command);
+    }
+    return new Run(p.exitValue(), out);
+  }
+
+  /** The npm clients {@code ./steward test} installs; a machine without them fails here, loudly. */
+  private static Path npmModules() {
+    Path modules = repo().resolve("mcp-bridge/src/test/node/node_modules");
+    if (!Files.isDirectory(modules.resolve("@modelcontextprotocol/sdk"))
+        || !Files.isDirectory(modules.resolve("@modelcontextprotocol/inspector")))
+      throw new AssertionError("the MCP test clients are not installed in " + modules
+          + ": ./steward test installs them (npm install from mcp-bridge/src/test/node)");
+    return modules;
+  }
+
+  private static Path npmBin(String name) throws IOException {
+    return npmModules().resolve(".bin").resolve(name);
+  }
+
+  static Path repo() {
+    String env = System.getenv("STEWARD_REPO");
+    Path cwd = Path.of("").toAbsolutePath();
+    Path repo = env != null
+        ? Path.of(env)
+        : Files.isExecutable(cwd.resolve("steward")) ? cwd : cwd.getParent();
+    if (!Files.isExecutable(repo.resolve("steward")))
+      throw new IllegalStateException("no ./steward launcher in " + repo);
+    return repo;
+  }
+}
