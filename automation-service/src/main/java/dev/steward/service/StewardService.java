@@ -160,11 +160,13 @@ public final class StewardService implements AutoCloseable {
           options.clock());
       Dispatcher dispatcher =
           new Dispatcher((session, error) -> logRefusal(audit, options.clock(), session, error));
-      new ServiceMethods(tools, gate, tokens, audit, policies, options.limits(), options.clock())
-          .registerOn(dispatcher);
+      ServiceMethods methods = new ServiceMethods(
+          tools, gate, tokens, audit, policies, options.limits(), options.clock());
+      methods.registerOn(dispatcher);
       dispatching.complete(dispatcher);
       RpcServer server = await(serving, "start the WebSocket server");
       gate.onResult(server::publish);
+      methods.sendApprovalsTo(server::toWindow);
       StewardService service = new StewardService(home, audit, gate, server, secrets, packs);
       service.writeServiceInfo();
       // Ready: what a first call would otherwise wait for is prepared now, off the start's path.

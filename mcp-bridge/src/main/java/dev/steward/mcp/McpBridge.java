@@ -5,6 +5,7 @@ import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.home.StewardPlaces;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Execute;
+import dev.steward.protocol.method.Hello;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.method.ToolsList;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code steward mcp}: an MCP server on stdin/stdout whose every tool call is a {@code
@@ -47,6 +49,9 @@ public final class McpBridge {
             places, ServiceCommand.fromSystemProperty(), Map.of("STEWARD_NO_BUILD", "1"))
         .leavingItRunning();
     StewardClient service = supervisor.connect(Role.MCP, "steward-mcp");
+    service.onNotification(n -> {
+      if (Methods.TOOL_PROGRESS.equals(n.method())) Progress.forward(n.params());
+    });
     List<ToolDefinition> tools =
         service.call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class).tools();
     CountDownLatch ended = new CountDownLatch(1);
@@ -89,11 +94,24 @@ public final class McpBridge {
         McpTools.tool(definition), (exchange, request) -> call(service, exchange, request));
   }
 
+  /** Whether the service has been told the MCP client's name (its dialogs say who asks). */
+  private static final AtomicBoolean NAMED = new AtomicBoolean();
+
   private static McpSchema.CallToolResult call(
       StewardClient service, McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
     JsonNode args =
         Json.tree(request.arguments() == null ? Map.<String, Object>of() : request.arguments());
     String callId = "mcp-" + UUID.randomUUID();
+    McpSchema.Implementation client = exchange.getClientInfo();
+    if (client != null && NAMED.compareAndSet(false, true)) {
+      service.call(
+          Methods.SESSION_HELLO,
+          new Hello.Params(
+              client.name() + (client.version() == null ? "" : " " + client.version()), VERSION),
+          Hello.Result.class);
+    }
+    Object token = request.meta() == null ? null : request.meta().get("progressToken");
+    if (token != null) Progress.watch(callId, exchange, token);
     try {
       ToolResult result = service.execute(new Execute.Params(
           "mcp/" + exchange.sessionId() + "/" + callId, callId, request.name(), args, null, null));
@@ -103,6 +121,8 @@ public final class McpBridge {
           .addTextContent("UNAVAILABLE: the Steward service did not answer: " + e.getMessage())
           .isError(true)
           .build();
+    } finally {
+      Progress.done(callId);
     }
   }
 }

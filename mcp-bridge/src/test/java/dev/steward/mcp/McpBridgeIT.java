@@ -13,7 +13,10 @@ import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.home.StewardPlaces;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.jsonrpc.ErrorCodes;
+import dev.steward.protocol.method.Approval;
 import dev.steward.protocol.method.Audit;
+import dev.steward.protocol.method.Deny;
+import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.service.ServiceSupervisor;
@@ -53,6 +56,7 @@ class McpBridgeIT {
     Files.createDirectories(user.resolve("Steward"));
     Files.writeString(user.resolve("Steward/a.txt"), "hello\n");
     Files.writeString(user.resolve("Steward/notes.txt"), "keep me\n");
+    Files.writeString(user.resolve("Steward/approve-me.txt"), "before\n");
     Files.createDirectories(home.resolve("config"));
     ObjectNode policy = Json.object();
     policy.putArray("paths").addObject().put("root", "~/Steward").put("access", "read_write");
@@ -63,7 +67,39 @@ class McpBridgeIT {
         environment());
     service.ensureRunning();
     ui = service.connect(Role.UI, "mcp-it");
+    // This connection is the window: it approves a write whose content says "approved", and
+    // declines every other, as a user at the dialog would.
+    ui.onNotification(n -> {
+      if (!Methods.APPROVAL_REQUESTED.equals(n.method())) return;
+      Approval.Requested asked = Json.convert(n.params(), Approval.Requested.class);
+      asks.add(asked);
+      Approval.Call call = asked.calls().get(0);
+      new Thread(() -> {
+            if (call.args().path("content").asText().contains("approved")) {
+              ui.call(
+                  Methods.CONFIRM_GRANT,
+                  new Grant.Params(
+                      asked.traceId(),
+                      List.of(new Grant.Call(call.tool(), call.args())),
+                      null,
+                      null,
+                      60,
+                      null,
+                      asked.requestId()),
+                  Grant.Result.class);
+            } else {
+              ui.call(
+                  Methods.APPROVAL_DENY,
+                  new Deny.Params(asked.requestId(), null, null, null, "declined by you"),
+                  Deny.Result.class);
+            }
+          })
+          .start();
+    });
   }
+
+  private static final List<Approval.Requested> asks =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   @AfterAll
   static void stop() throws Exception {
@@ -138,6 +174,12 @@ class McpBridgeIT {
         .putObject("arguments")
         .put("path", "~/Steward/notes.txt")
         .put("content", "overwritten by a model");
+    calls
+        .addObject()
+        .put("name", "files.write_text")
+        .putObject("arguments")
+        .put("path", "~/Steward/approve-me.txt")
+        .put("content", "approved by the user");
     Run run = run(List.of(
         "node",
         repo().resolve("mcp-bridge/src/test/node/client.mjs").toString(),
@@ -157,10 +199,23 @@ class McpBridgeIT {
         results.get(1).toString().contains("SCOPE_DENIED"), results.get(1).toString());
     assertTrue(results.get(2).path("isError").asBoolean());
     assertTrue(
-        results.get(2).toString().contains("TOKEN_MISSING"), results.get(2).toString());
+        results
+            .get(2)
+            .toString()
+            .contains("CONFIRMATION_REQUIRED: the call did not run: declined" + " by you"),
+        results.get(2).toString());
     assertTrue(
         results.get(2).toString().contains("Steward window"), results.get(2).toString());
     assertEquals("keep me\n", Files.readString(user.resolve("Steward/notes.txt")));
+    assertFalse(results.get(3).path("isError").asBoolean(), results.get(3).toString());
+    assertEquals("approved by the user", Files.readString(user.resolve("Steward/approve-me.txt")));
+    Approval.Requested asked = asks.stream()
+        .filter(
+            a -> a.calls().get(0).args().path("path").asText().equals("~/Steward/approve-me.txt"))
+        .findFirst()
+        .orElseThrow();
+    assertEquals("ts-sdk-test-client 1.0.0", asked.client(), "the dialog can say who asks");
+    assertEquals("confirm", asked.calls().get(0).preflight().decision());
 
     List<Audit.Row> rows = ui.call(
             Methods.AUDIT_QUERY,
@@ -169,8 +224,13 @@ class McpBridgeIT {
         .rows();
     assertTrue(
         rows.stream()
-            .anyMatch(r -> "TOKEN_MISSING".equals(r.errorCode())
-                && String.valueOf(r.traceId()).startsWith("mcp/")),
+            .anyMatch(r ->
+                "denied".equals(r.decision()) && String.valueOf(r.traceId()).startsWith("mcp/")),
+        rows.toString());
+    assertTrue(
+        rows.stream()
+            .anyMatch(r ->
+                "confirmed".equals(r.decision()) && String.valueOf(r.traceId()).startsWith("mcp/")),
         rows.toString());
   }
 

@@ -58,6 +58,7 @@ public final class ServiceMethods {
   private final PolicyStore policies;
   private final Limits limits;
   private final Clock clock;
+  private final ApprovalDesk approvals;
 
   public ServiceMethods(
       ToolRegistry tools,
@@ -74,12 +75,23 @@ public final class ServiceMethods {
     this.policies = policies;
     this.limits = limits;
     this.clock = clock;
+    this.approvals = new ApprovalDesk(gate, clock);
+  }
+
+  /**
+   * How approval requests reach the window: {@code toWindow} sends to every ui connection and
+   * answers whether there was one.
+   */
+  public void sendApprovalsTo(java.util.function.Predicate<Notification> toWindow) {
+    approvals.sendTo(toWindow);
   }
 
   public void registerOn(Dispatcher d) {
-    d.register(
-        Methods.SESSION_HELLO,
-        (s, p) -> new Hello.Result(SERVICE_VERSION, s.role(), limits.wire()));
+    d.register(Methods.SESSION_HELLO, (s, p) -> {
+      JsonNode client = p.path("client");
+      if (client.isTextual()) s.named(client.asText());
+      return new Hello.Result(SERVICE_VERSION, s.role(), limits.wire());
+    });
     d.register(Methods.TOOLS_LIST, (s, p) -> new ToolsList.Result(tools.definitions()));
     d.register(Methods.DEBUG_ECHO, (s, p) -> p);
     d.register(Methods.TOOL_PREFLIGHT, this::preflight);
@@ -114,8 +126,12 @@ public final class ServiceMethods {
   }
 
   private Deny.Result deny(Session session, Deny.Params p) {
-    if (p.requestId() != null)
-      throw RpcException.invalidParams("no approval request \"" + p.requestId() + "\" is waiting");
+    if (p.requestId() != null) {
+      if (!approvals.deny(p.requestId(), p.reason()))
+        throw RpcException.invalidParams(
+            "no approval request \"" + p.requestId() + "\" is waiting");
+      return new Deny.Result(List.of());
+    }
     String traceId = Params.require(p.traceId(), "trace_id");
     List<Deny.Call> calls = Params.require(p.calls(), "calls");
     if (calls.isEmpty() || calls.size() > 100)
@@ -143,7 +159,7 @@ public final class ServiceMethods {
 
   private Object execute(Session session, JsonNode p) {
     Execute.Params e = Params.read(p, Execute.Params.class);
-    return gate.execute(new CallRequest(
+    CallRequest call = new CallRequest(
         Params.require(e.traceId(), "trace_id"),
         Params.require(e.callId(), "call_id"),
         Params.require(e.tool(), "tool"),
@@ -153,11 +169,40 @@ public final class ServiceMethods {
         Caller.of(session.role(), session.id(), e.conversationId()),
         message -> session.send(new Notification(
             Methods.TOOL_PROGRESS,
-            Json.pojo(new ToolProgress(e.traceId(), e.callId(), message, null))))));
+            Json.pojo(new ToolProgress(e.traceId(), e.callId(), message, null)))));
+    // A client that cannot click waits for the user in the window, where the rules ask for it.
+    if (session.role() == Role.MCP && e.confirmToken() == null) {
+      Preflight.Result pre =
+          gate.preflight(call.caller(), call.traceId(), call.tool(), call.args());
+      if (Preflight.CONFIRM.equals(pre.decision()))
+        return approvals.execute(call, session.client(), pre);
+    }
+    return gate.execute(call);
   }
 
   private Grant.Result grant(Grant.Params g) {
     String traceId = Params.require(g.traceId(), "trace_id");
+    String requestId = g.requestId();
+    if (requestId != null) {
+      List<Grant.Call> asked = g.calls();
+      if (asked == null
+          || asked.size() != 1
+          || !approvals.waits(requestId, traceId, String.valueOf(asked.get(0).tool())))
+        throw RpcException.invalidParams("no approval request \"" + requestId
+            + "\" waits for that call: a grant for a request names its one call");
+      Grant.Result minted = mint(g, traceId);
+      approvals.grant(
+          requestId,
+          traceId,
+          asked.get(0).tool(),
+          Params.require(asked.get(0).args(), "calls[].args"),
+          minted.confirmToken());
+      return minted;
+    }
+    return mint(g, traceId);
+  }
+
+  private Grant.Result mint(Grant.Params g, String traceId) {
     int ttlS = g.ttlS() == null ? (int) ConfirmTokens.DEFAULT_TTL.toSeconds() : g.ttlS();
     if (ttlS < 1 || ttlS > ConfirmTokens.MAX_TTL.toSeconds()) {
       throw RpcException.invalidParams(

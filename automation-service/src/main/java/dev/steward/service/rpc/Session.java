@@ -12,4 +12,12 @@ public interface Session {
   String id();
 
   void send(Notification notification);
+
+  /** The client's name as its {@code session.hello} gave it (the role until then). */
+  default String client() {
+    return role().wire();
+  }
+
+  /** Keeps the name a {@code session.hello} gave; a client may say it again once it knows it. */
+  default void named(String client) {}
 }

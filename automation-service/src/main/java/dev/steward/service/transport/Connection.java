@@ -79,6 +79,21 @@ public final class Connection implements Session.Listener, dev.steward.service.r
     return id;
   }
 
+  private volatile @org.jspecify.annotations.Nullable String client;
+
+  @Override
+  public String client() {
+    String c = client;
+    return c == null ? role.wire() : c;
+  }
+
+  @Override
+  public void named(String name) {
+    // A name is shown in the window's dialog: printable, and short.
+    String clean = name.replaceAll("[\\p{Cntrl}]", "").strip();
+    if (!clean.isEmpty()) client = clean.length() > 80 ? clean.substring(0, 80) : clean;
+  }
+
   @Override
   public void onWebSocketOpen(Session session) {
     this.session = session;

@@ -166,6 +166,14 @@ public final class RpcServer implements AutoCloseable {
         c -> c.send(utf8.duplicate())); // a view each: sending moves a buffer's position
   }
 
+  /** Sends a notification to every ui connection; false when no window is connected. */
+  public boolean toWindow(Notification notification) {
+    if (uiConnections.isEmpty()) return false;
+    ByteBuffer utf8 = MessageCodec.writeUtf8(notification);
+    uiConnections.forEach(c -> c.send(utf8.duplicate()));
+    return true;
+  }
+
   void closed(Connection c) {
     uiConnections.remove(c);
     holders.left(c.role());

@@ -17,13 +17,29 @@ public final class Grant {
 
   public record Scope(List<String> paths) {}
 
+  /**
+   * With {@code requestId}, the token answers an {@code approval.requested}: it goes to the call
+   * that waits, never back to the client that asked.
+   */
   public record Params(
       String traceId,
       @Nullable List<Call> calls,
       @Nullable List<String> tools,
       @Nullable Scope scope,
       @Nullable Integer ttlS,
-      @Nullable Boolean reusable) {}
+      @Nullable Boolean reusable,
+      @Nullable String requestId) {
+
+    public Params(
+        String traceId,
+        @Nullable List<Call> calls,
+        @Nullable List<String> tools,
+        @Nullable Scope scope,
+        @Nullable Integer ttlS,
+        @Nullable Boolean reusable) {
+      this(traceId, calls, tools, scope, ttlS, reusable, null);
+    }
+  }
 
   public record Result(String confirmToken, String tokenId, Instant expiresAt) {}
 

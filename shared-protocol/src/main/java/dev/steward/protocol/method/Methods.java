@@ -10,6 +10,8 @@ public final class Methods {
   public static final String CONFIRM_REVOKE = "confirm.revoke";
   /** ui role: the user declined calls in the dialog (or an approval request): each gets a {@code denied} row. */
   public static final String APPROVAL_DENY = "approval.deny";
+  /** Notification, service → ui: a client that cannot click (MCP) waits for the user. */
+  public static final String APPROVAL_REQUESTED = "approval.requested";
 
   public static final String TOOL_EXECUTE = "tool.execute";
   public static final String TOOL_CANCEL = "tool.cancel";

@@ -1,0 +1,157 @@
+package dev.steward.service.rpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.jsonrpc.Notification;
+import dev.steward.protocol.method.Approval;
+import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.Preflight;
+import dev.steward.protocol.tool.ToolError;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.tool.ToolResult;
+import dev.steward.service.audit.AuditUnavailableException;
+import dev.steward.service.gate.CallRequest;
+import dev.steward.service.gate.Gate;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where a call from a client that cannot click (an MCP client) waits for the user (SPEC §12): the
+ * window is sent {@code approval.requested}, shows its dialog, and answers with a token minted by
+ * the ui role ({@code confirm.grant} with the request's id) or a denial. The token goes straight to
+ * the waiting call, never to the client that asked; a denial or the deadline is recorded in the
+ * audit log as any declined call is.
+ */
+final class ApprovalDesk {
+
+  /** How long a call waits for the user: the lifetime of the token a dialog would mint. */
+  static final Duration WAIT = Duration.ofSeconds(120);
+
+  private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
+
+  /** What the user said: a token for the call (with the arguments approved), or no. */
+  private sealed interface Answer {}
+
+  private record Granted(String token, JsonNode args) implements Answer {}
+
+  private record Declined(String reason) implements Answer {}
+
+  private record Waiting(String tool, String traceId, CompletableFuture<Answer> answer) {}
+
+  private final Gate gate;
+  private final Clock clock;
+  private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
+  private volatile Predicate<Notification> toWindow = n -> false;
+
+  ApprovalDesk(Gate gate, Clock clock) {
+    this.gate = gate;
+    this.clock = clock;
+  }
+
+  /** How the desk reaches the window: answers whether any window connection got it. */
+  void sendTo(Predicate<Notification> window) {
+    this.toWindow = window;
+  }
+
+  /**
+   * Runs a call that needs the user's click once the window has given it; without a window, or
+   * when the user says no or lets the dialog expire, the call fails and says why.
+   */
+  ToolResult execute(CallRequest call, String client, Preflight.Result preflight) {
+    String requestId = "approval-" + UUID.randomUUID();
+    Instant expires = clock.instant().plus(WAIT);
+    Waiting w = new Waiting(call.tool(), call.traceId(), new CompletableFuture<>());
+    waiting.put(requestId, w);
+    try {
+      Approval.Requested asked = new Approval.Requested(
+          requestId,
+          client,
+          call.traceId(),
+          List.of(new Approval.Call(call.tool(), call.args(), preflight)),
+          expires);
+      if (!toWindow.test(new Notification(Methods.APPROVAL_REQUESTED, Json.pojo(asked)))) {
+        return gate.execute(call); // no window to ask: refused, and audited, as TOKEN_MISSING
+      }
+      Answer answer = await(w.answer(), call, expires);
+      if (answer instanceof Granted g) {
+        return gate.execute(new CallRequest(
+            call.traceId(),
+            call.callId(),
+            call.tool(),
+            g.args(),
+            g.token(),
+            call.idempotencyKey(),
+            call.caller(),
+            call.progress()));
+      }
+      String reason = ((Declined) answer).reason();
+      try {
+        gate.denied(call.caller(), call.traceId(), call.callId(), call.tool(), call.args(), reason);
+      } catch (AuditUnavailableException e) {
+        return ToolResult.failure(
+            ToolError.of(
+                ToolErrorCodes.UNAVAILABLE,
+                "the call did not run (" + reason + "), and the audit log could not record it"),
+            null);
+      }
+      return ToolResult.failure(
+          ToolError.of(ToolErrorCodes.CONFIRMATION_REQUIRED, "the call did not run: " + reason),
+          null);
+    } finally {
+      waiting.remove(requestId);
+    }
+  }
+
+  private Answer await(CompletableFuture<Answer> answer, CallRequest call, Instant expires) {
+    call.progress().accept("waiting for the user's approval in the Steward window");
+    while (true) {
+      long left = Duration.between(clock.instant(), expires).toMillis();
+      if (left <= 0) return new Declined("no one approved it in the Steward window in time");
+      try {
+        return answer.get(Math.min(left, PROGRESS_EVERY.toMillis()), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        call.progress().accept("still waiting for the user's approval in the Steward window");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return new Declined("the service stopped while it waited");
+      } catch (ExecutionException e) {
+        return new Declined("the approval failed: " + e.getCause());
+      }
+    }
+  }
+
+  /**
+   * Gives a minted token to the call that waits under {@code requestId}; false when none waits
+   * there for that tool and trace.
+   */
+  boolean grant(String requestId, String traceId, String tool, JsonNode args, String token) {
+    Waiting w = waiting.get(requestId);
+    if (w == null || !w.tool().equals(tool) || !w.traceId().equals(traceId)) return false;
+    return w.answer().complete(new Granted(token, args));
+  }
+
+  boolean deny(String requestId, @Nullable String reason) {
+    Waiting w = waiting.get(requestId);
+    return w != null
+        && w.answer()
+            .complete(
+                new Declined(reason == null || reason.isBlank() ? "declined by the user" : reason));
+  }
+
+  /** Whether a call of {@code tool} in {@code traceId} waits under {@code requestId}. */
+  boolean waits(String requestId, String traceId, String tool) {
+    Waiting w = waiting.get(requestId);
+    return w != null && w.tool().equals(tool) && w.traceId().equals(traceId);
+  }
+}

@@ -1,0 +1,21 @@
+package dev.steward.protocol.method;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * {@code approval.requested} (SPEC §3.1): a call from a client that cannot click — an MCP client —
+ * waits for the user. The window shows its dialog and answers with {@code confirm.grant} carrying
+ * {@code request_id}, or {@code approval.deny} {@code {request_id}}.
+ */
+public final class Approval {
+
+  private Approval() {}
+
+  /** One call that waits, with the gate's preflight of it. */
+  public record Call(String tool, JsonNode args, Preflight.Result preflight) {}
+
+  public record Requested(
+      String requestId, String client, String traceId, List<Call> calls, Instant expiresAt) {}
+}
