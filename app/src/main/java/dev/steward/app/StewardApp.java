@@ -3,6 +3,7 @@ package dev.steward.app;
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import dev.steward.app.agent.Agent;
+import dev.steward.app.agent.ClientApprovals;
 import dev.steward.app.agent.ClientServiceLink;
 import dev.steward.app.agent.LocalServers;
 import dev.steward.app.agent.ModelCatalog;
@@ -229,14 +230,21 @@ public final class StewardApp extends Application {
     s.onState(chat::setServiceState);
     try {
       StewardClient ui = s.connect(Role.UI, "steward-app");
+      ClientApprovals[] approvals = new ClientApprovals[1];
       ui.onNotification(n -> {
         if (Methods.TOOL_RESULTS.equals(n.method())) audit.callFinished();
+        ClientApprovals ca = approvals[0];
+        com.fasterxml.jackson.databind.JsonNode params = n.params();
+        if (Methods.APPROVAL_REQUESTED.equals(n.method()) && ca != null && params != null)
+          background.execute(() -> ca.requested(params));
       });
       audit.attach(new ClientAuditSource(ui));
       SettingsViewModel sm = settingsModel;
       if (sm != null) sm.attach(new ClientPolicySource(ui));
       StewardClient agentClient = s.connect(Role.AGENT, "steward-agent");
       ClientServiceLink link = new ClientServiceLink(agentClient, ui);
+      approvals[0] =
+          new ClientApprovals(new FxApprover(() -> stage, link), link, java.time.Clock.systemUTC());
       SwitchableModelSource models = java.util.Objects.requireNonNull(this.models, "made in start");
       Agent a = new Agent(
           models,

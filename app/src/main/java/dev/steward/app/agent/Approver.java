@@ -16,12 +16,24 @@ public interface Approver {
   /** One call to decide on, with the gate's preflight (reason, risk, preview, taint). */
   record Pending(ProposedCall call, Preflight.Result preflight) {}
 
-  /** The calls, and the moment the approval (and so the token it mints) runs out. */
+  /**
+   * The calls, and the moment the approval (and so the token it mints) runs out. {@code asker} is
+   * the client that asks when it is not the window's own assistant (an MCP client's name).
+   */
   record Request(
-      String traceId, @Nullable String conversationId, List<Pending> calls, Instant deadline) {
+      String traceId,
+      @Nullable String conversationId,
+      List<Pending> calls,
+      Instant deadline,
+      @Nullable String asker) {
+
+    public Request(
+        String traceId, @Nullable String conversationId, List<Pending> calls, Instant deadline) {
+      this(traceId, conversationId, calls, deadline, null);
+    }
 
     public Request(String traceId, List<Pending> calls, Instant deadline) {
-      this(traceId, null, calls, deadline);
+      this(traceId, null, calls, deadline, null);
     }
   }
 

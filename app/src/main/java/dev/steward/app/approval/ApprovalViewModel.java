@@ -251,10 +251,12 @@ public final class ApprovalViewModel {
                 : span() + " (you can revoke it in Settings sooner).");
   }
 
+  /** The dialog's title; a request from another client says which one asks. */
   public String title() {
     int n = items.size();
-    return n == 1
+    String who = request.asker() == null
         ? "Steward asks before it acts"
-        : "Steward asks before it acts — " + n + " actions";
+        : request.asker() + " asks Steward to act";
+    return n == 1 ? who : who + " — " + n + " actions";
   }
 }

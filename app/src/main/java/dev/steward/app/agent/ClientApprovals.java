@@ -1,0 +1,88 @@
+package dev.steward.app.agent;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Approval;
+import dev.steward.protocol.method.Deny;
+import dev.steward.protocol.method.Grant;
+import dev.steward.protocol.tool.ToolDefinition;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Calls from clients that cannot click — MCP clients, through the bridge — shown in the window's
+ * own dialog, titled with the client's name. Approving mints a token for exactly the call as
+ * approved (edited or not), which the service hands to the call that waits; declining, or letting
+ * the dialog run out, is sent as a denial. The client never sees a token.
+ */
+public final class ClientApprovals {
+
+  private final Approver approver;
+  private final ServiceLink link;
+  private final Clock clock;
+
+  public ClientApprovals(Approver approver, ServiceLink link, Clock clock) {
+    this.approver = approver;
+    this.link = link;
+    this.clock = clock;
+  }
+
+  /** Handles one {@code approval.requested} notification's parameters. */
+  public void requested(JsonNode params) {
+    Approval.Requested asked = Json.convert(params, Approval.Requested.class);
+    if (asked.calls().size() != 1) {
+      deny(asked, "the window approves one call from a client at a time");
+      return;
+    }
+    Approval.Call call = asked.calls().get(0);
+    Optional<ToolDefinition> tool =
+        link.tools().stream().filter(t -> t.name().equals(call.tool())).findFirst();
+    if (tool.isEmpty()) {
+      deny(asked, "the window does not know the tool " + call.tool());
+      return;
+    }
+    ProposedCall proposed = new ProposedCall(asked.requestId(), tool.get(), call.args());
+    Approver.Request request = new Approver.Request(
+        asked.traceId(),
+        null,
+        List.of(new Approver.Pending(proposed, call.preflight())),
+        asked.expiresAt(),
+        asked.client());
+    approver.review(request).whenComplete((answers, error) -> {
+      Approver.Answer a =
+          error == null && answers != null && !answers.isEmpty() ? answers.get(0) : null;
+      if (a == null || a.verdict() != Approver.Verdict.APPROVED) {
+        deny(
+            asked,
+            a != null && a.verdict() == Approver.Verdict.EXPIRED
+                ? "the approval expired"
+                : "declined by you");
+        return;
+      }
+      long ttl =
+          Math.max(1, Duration.between(clock.instant(), asked.expiresAt()).toSeconds());
+      try {
+        link.grant(new Grant.Params(
+            asked.traceId(),
+            List.of(new Grant.Call(call.tool(), a.args())),
+            null,
+            null,
+            (int) Math.min(ttl, 600),
+            null,
+            asked.requestId()));
+      } catch (RuntimeException e) {
+        // the request ran out while the dialog closed: the client is told by the service
+      }
+    });
+  }
+
+  private void deny(Approval.Requested asked, String reason) {
+    try {
+      link.declined(new Deny.Params(asked.requestId(), null, null, null, reason));
+    } catch (RuntimeException e) {
+      // the request is gone already: nothing waits for the answer
+    }
+  }
+}
