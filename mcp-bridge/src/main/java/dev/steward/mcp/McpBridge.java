@@ -13,6 +13,7 @@ import dev.steward.protocol.service.ServiceCommand;
 import dev.steward.protocol.service.ServiceSupervisor;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolResult;
+import dev.steward.protocol.util.DaemonThreads;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
@@ -21,13 +22,10 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.io.FilterInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -44,32 +42,22 @@ public final class McpBridge {
   private McpBridge() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("--train")) {
+      Training.run();
+      return;
+    }
     StewardPlaces places = StewardPlaces.fromEnvironment();
     ServiceSupervisor supervisor = new ServiceSupervisor(
             places, ServiceCommand.fromSystemProperty(), Map.of("STEWARD_NO_BUILD", "1"))
         .leavingItRunning();
-    StewardClient service = supervisor.connect(Role.MCP, "steward-mcp");
-    service.onNotification(n -> {
-      if (Methods.TOOL_PROGRESS.equals(n.method())) Progress.forward(n.params());
-    });
-    List<ToolDefinition> tools =
-        service.call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class).tools();
-    CountDownLatch ended = new CountDownLatch(1);
-    InputStream in = new FilterInputStream(System.in) {
-      @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        int n = super.read(b, off, len);
-        if (n < 0) ended.countDown();
-        return n;
-      }
-
-      @Override
-      public int read() throws IOException {
-        int c = super.read();
-        if (c < 0) ended.countDown();
-        return c;
-      }
-    };
+    // An MCP client waits for this process at its own start: the connection to the service is
+    // made while the SDK starts and answers initialize (GatedStdin holds the rest until then).
+    CompletableFuture<StewardClient> connecting = CompletableFuture.supplyAsync(
+        () -> supervisor.connect(Role.MCP, "steward-mcp"),
+        r -> DaemonThreads.start("steward-mcp-connect", r));
+    CompletableFuture<List<ToolDefinition>> listing = connecting.thenApply(service ->
+        service.call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class).tools());
+    GatedStdin in = new GatedStdin(System.in);
     McpJsonMapper mapper = McpJsonDefaults.getMapper();
     McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(mapper, in, System.out))
         .serverInfo("steward", VERSION)
@@ -80,9 +68,25 @@ public final class McpBridge {
         // The gate checks arguments itself, and audits a call it refuses; the SDK must not
         // answer for it first.
         .validateToolInputs(false)
-        .tools(tools.stream().map(t -> specification(t, service)).toList())
         .build();
-    ended.await();
+    StewardClient service;
+    List<ToolDefinition> tools;
+    try {
+      service = connecting.join();
+      tools = listing.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      // stderr is where MCP clients show a server's complaints; stdout is MCP's alone.
+      System.err.println("steward mcp: cannot reach the Steward service: "
+          + (e.getCause() == null ? e : e.getCause()).getMessage());
+      System.exit(1);
+      return;
+    }
+    service.onNotification(n -> {
+      if (Methods.TOOL_PROGRESS.equals(n.method())) Progress.forward(n.params());
+    });
+    for (ToolDefinition t : tools) server.addTool(specification(t, service));
+    in.open();
+    in.awaitEnd();
     server.closeGracefully();
     supervisor.close();
     System.exit(0);

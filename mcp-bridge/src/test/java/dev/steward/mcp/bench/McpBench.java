@@ -1,0 +1,193 @@
+package dev.steward.mcp.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.home.StewardPlaces;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Execute;
+import dev.steward.protocol.method.Role;
+import dev.steward.protocol.service.ServiceSupervisor;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * {@code ./steward bench mcp}: a 1 KB {@code files.read_text} through {@code steward mcp} (the SDK's
+ * Java client over stdio) against the same read on the service's WebSocket, and against the
+ * reference filesystem server from npm (ungated, unaudited) reading the same file over stdio; and
+ * {@code steward mcp} from process start to its answer to {@code initialize}, the service running.
+ * Ratios are against baselines measured in the same run.
+ */
+public final class McpBench {
+
+  private static final int WARM = 300;
+  private static final int ROUNDS = 500;
+
+  private McpBench() {}
+
+  public static void main(String[] args) throws Exception {
+    Path repo = Path.of("").toAbsolutePath();
+    Path base = Files.createTempDirectory("steward-mcp-bench-").toRealPath();
+    Path home = base.resolve("home");
+    Path user = base.resolve("user");
+    Files.createDirectories(user.resolve("Steward"));
+    Path file = user.resolve("Steward/one-kb.txt");
+    Files.writeString(file, "x".repeat(1024));
+    Files.createDirectories(home.resolve("config"));
+    ObjectNode policy = Json.object();
+    policy.putArray("paths").addObject().put("root", "~/Steward").put("access", "read");
+    Files.writeString(home.resolve("config/policy.json"), Json.pretty(policy));
+    Map<String, String> env = Map.of(
+        "STEWARD_HOME",
+        home.toString(),
+        "STEWARD_NO_BUILD",
+        "1",
+        "JAVA_TOOL_OPTIONS",
+        "-Duser.home=" + user);
+    try (ServiceSupervisor service = new ServiceSupervisor(
+        StewardPlaces.under(home, user),
+        List.of(repo.resolve("steward").toString(), "service"),
+        env)) {
+      service.ensureRunning();
+      StewardClient ws = service.connect(Role.AGENT, "mcp-bench");
+      McpSyncClient steward =
+          client(ServerParameters.builder(repo.resolve("steward").toString())
+              .args("mcp")
+              .env(env)
+              .build());
+      McpSyncClient reference = client(ServerParameters.builder("node")
+          .args(
+              repo.resolve(
+                      "mcp-bridge/src/test/node/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
+                  .toString(),
+              user.resolve("Steward").toString())
+          .build());
+      McpSchema.CallToolRequest viaSteward =
+          new McpSchema.CallToolRequest("files.read_text", Map.of("path", "~/Steward/one-kb.txt"));
+      McpSchema.CallToolRequest viaReference =
+          new McpSchema.CallToolRequest("read_text_file", Map.of("path", file.toString()));
+      Execute.Params direct = new Execute.Params(
+          "bench",
+          "c",
+          "files.read_text",
+          Json.object().put("path", "~/Steward/one-kb.txt"),
+          null,
+          null);
+      check(steward.callTool(viaSteward));
+      check(reference.callTool(viaReference));
+
+      // Alternating blocks, so that a noisy moment on the machine falls on all three alike.
+      List<Double> mcp = new ArrayList<>();
+      List<Double> socket = new ArrayList<>();
+      List<Double> ref = new ArrayList<>();
+      for (int block = 0; block < (WARM + ROUNDS) / 50; block++) {
+        boolean measure = block * 50 >= WARM;
+        time(50, measure ? mcp : null, () -> steward.callTool(viaSteward));
+        time(50, measure ? socket : null, () -> ws.execute(direct));
+        time(50, measure ? ref : null, () -> reference.callTool(viaReference));
+      }
+      steward.closeGracefully();
+      reference.closeGracefully();
+
+      List<Double> starts = new ArrayList<>();
+      for (int i = 0; i < 7; i++) starts.add(startToInitialize(repo, env));
+      double mcpP50 = p50(mcp);
+      double socketP50 = p50(socket);
+      double refP50 = p50(ref);
+      String[][] table = {
+        {
+          "mcp: files.read_text 1 KB via steward mcp (stdio), p50",
+          String.format(
+              "%.3f ms = %.2f× the service's WebSocket (%.3f ms)",
+              mcpP50, mcpP50 / socketP50, socketP50),
+          "target ≤ 2.0×, aim ≤ 1.5×"
+        },
+        {
+          "mcp: the same against the reference server-filesystem (stdio), p50",
+          String.format("%.2f× (reference %.3f ms: ungated, unaudited)", mcpP50 / refP50, refP50),
+          "target ≤ 1.5×, aim ≤ 1.0×"
+        },
+        {
+          "mcp: steward mcp start → initialize answered (median of 7)",
+          String.format("%.0f ms", p50(starts)),
+          "target ≤ 500 ms, aim ≤ 300 ms"
+        }
+      };
+      for (String[] row : table) System.out.printf("%-66s %-58s %s%n", row[0], row[1], row[2]);
+      ws.close();
+    } finally {
+      try (Stream<Path> walk = Files.walk(base)) {
+        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  private static McpSyncClient client(ServerParameters server) {
+    McpSyncClient c = McpClient.sync(new StdioClientTransport(server, McpJsonDefaults.getMapper()))
+        .requestTimeout(Duration.ofSeconds(30))
+        .clientInfo(new McpSchema.Implementation("steward-bench", "1"))
+        .build();
+    c.initialize();
+    return c;
+  }
+
+  private static void check(McpSchema.CallToolResult r) {
+    if (Boolean.TRUE.equals(r.isError()))
+      throw new IllegalStateException("the read failed: " + r.content());
+  }
+
+  private static void time(int n, List<Double> into, Supplier<?> call) {
+    for (int i = 0; i < n; i++) {
+      long start = System.nanoTime();
+      call.get();
+      if (into != null) into.add((System.nanoTime() - start) / 1e6);
+    }
+  }
+
+  /** Spawns ./steward mcp, sends initialize, and times until its answer's first line. */
+  private static double startToInitialize(Path repo, Map<String, String> env) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(repo.resolve("steward").toString(), "mcp")
+        .redirectError(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().putAll(env);
+    long start = System.nanoTime();
+    Process p = pb.start();
+    try (OutputStream in = p.getOutputStream();
+        BufferedReader out =
+            new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      in.write(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+              + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+              + "\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}\n")
+          .getBytes(StandardCharsets.UTF_8));
+      in.flush();
+      String line = out.readLine();
+      double ms = (System.nanoTime() - start) / 1e6;
+      if (line == null || !line.contains("\"result\""))
+        throw new IllegalStateException("no answer to initialize: " + line);
+      return ms;
+    } finally {
+      p.destroy();
+      p.waitFor();
+    }
+  }
+
+  private static double p50(List<Double> values) {
+    double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    return sorted[sorted.length / 2];
+  }
+}
