@@ -232,6 +232,17 @@ class McpBridgeIT {
             .anyMatch(r ->
                 "confirmed".equals(r.decision()) && String.valueOf(r.traceId()).startsWith("mcp/")),
         rows.toString());
+    // Rows name the client and its role; the audit panel's text filter finds them by it.
+    List<Audit.Row> byClient = ui.call(
+            Methods.AUDIT_QUERY,
+            Json.object().put("text", "asked by ts-sdk-test-client 1.0.0 (mcp)").put("limit", 100),
+            Audit.QueryResult.class)
+        .rows();
+    assertTrue(
+        byClient.stream()
+            .anyMatch(r -> "confirmed".equals(r.decision()) && "files.write_text".equals(r.tool())),
+        byClient.toString());
+    assertTrue(byClient.stream().anyMatch(r -> "denied".equals(r.decision())), byClient.toString());
   }
 
   @Test

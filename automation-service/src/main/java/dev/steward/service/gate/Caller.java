@@ -5,10 +5,29 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Who sent a call: the connection's role, the connection itself (a call can be cancelled only by
- * the connection that sent it), and the conversation whose taint it shares — the one the client
- * named, or the connection's own when it named none (an MCP client).
+ * the connection that sent it), the conversation whose taint it shares — the one the client named,
+ * or the connection's own when it named none (an MCP client) — and the client's name as it gave it.
  */
-public record Caller(Role role, String connection, String conversation) {
+public record Caller(Role role, String connection, String conversation, String client) {
+
+  public Caller(Role role, String connection, String conversation) {
+    this(role, connection, conversation, role.wire());
+  }
+
+  /**
+   * What the audit log adds to a row's reason to say who asked: nothing for the window's own roles,
+   * the client's name and role for any other ("asked by Claude Desktop 1.2 (mcp)").
+   */
+  public String askedBy() {
+    return role == Role.UI || role == Role.AGENT
+        ? ""
+        : " — asked by " + client + " (" + role.wire() + ")";
+  }
+
+  /** The same caller, named as its {@code session.hello} named it. */
+  public Caller named(String name) {
+    return new Caller(role, connection, conversation, name);
+  }
 
   private static final java.util.regex.Pattern ID =
       java.util.regex.Pattern.compile("[A-Za-z0-9._:@/+=-]{1,128}");

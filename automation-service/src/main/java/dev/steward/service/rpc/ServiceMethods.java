@@ -166,7 +166,7 @@ public final class ServiceMethods {
         Params.require(e.args(), "args"),
         e.confirmToken(),
         e.idempotencyKey(),
-        Caller.of(session.role(), session.id(), e.conversationId()),
+        Caller.of(session.role(), session.id(), e.conversationId()).named(session.client()),
         message -> session.send(new Notification(
             Methods.TOOL_PROGRESS,
             Json.pojo(new ToolProgress(e.traceId(), e.callId(), message, null)))));
