@@ -1,6 +1,7 @@
 // An MCP client written with the official TypeScript SDK: it launches `steward mcp` over stdio,
 // lists the tools and makes the calls given as JSON on the command line, and prints one JSON
-// object with what it saw. Usage: node client.mjs <steward launcher> '<calls as JSON>'
+// object with what it saw. Usage: node client.mjs <steward launcher> '<calls as JSON>'; an entry
+// {"sleep_ms": N} waits between calls.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -15,7 +16,16 @@ await client.connect(transport);
 const listed = await client.listTools();
 const results = [];
 for (const call of JSON.parse(callsJson)) {
-  results.push(await client.callTool({ name: call.name, arguments: call.arguments }));
+  if (call.sleep_ms) {
+    await new Promise((resolve) => setTimeout(resolve, call.sleep_ms));
+    continue;
+  }
+  try {
+    results.push(await client.callTool({ name: call.name, arguments: call.arguments },
+      undefined, { timeout: 180000 }));
+  } catch (e) {
+    results.push({ protocolError: String(e) });
+  }
 }
 console.log(JSON.stringify({
   server: client.getServerVersion(),
