@@ -49,7 +49,9 @@ public final class ClientApprovals {
         null,
         List.of(new Approver.Pending(proposed, call.preflight())),
         asked.expiresAt(),
-        asked.client());
+        // The name is the client's own word: quoted, and said to be an MCP client's, so that no
+        // client can pass for Steward's own assistant in the title.
+        "The MCP client \u201c" + asked.client() + "\u201d");
     approver.review(request).whenComplete((answers, error) -> {
       Approver.Answer a =
           error == null && answers != null && !answers.isEmpty() ? answers.get(0) : null;

@@ -70,7 +70,7 @@ class McpApprovalIT {
         .filter(t -> t.contains("asks Steward to act"))
         .findFirst()
         .orElse("");
-    assertEquals("ts-sdk-test-client 1.0.0 asks Steward to act", title);
+    assertEquals("The MCP client \u201cts-sdk-test-client 1.0.0\u201d asks Steward to act", title);
     assertEquals("old plan\n", Files.readString(file), "nothing runs before the click");
     w.robot.type(javafx.scene.input.KeyCode.ENTER);
 
