@@ -39,6 +39,10 @@ public final class McpBridge {
 
   static final String VERSION = "0.1.0";
 
+  private static final io.modelcontextprotocol.json.schema.JsonSchemaValidator TRUSTED_RESULTS =
+      (schema, structuredContent) ->
+          io.modelcontextprotocol.json.schema.JsonSchemaValidator.ValidationResponse.asValid(null);
+
   private McpBridge() {}
 
   public static void main(String[] args) throws Exception {
@@ -68,6 +72,9 @@ public final class McpBridge {
         // The gate checks arguments itself, and audits a call it refuses; the SDK must not
         // answer for it first.
         .validateToolInputs(false)
+        // Results are the service's, checked against each tool's result schema by its own tests;
+        // checking each one again here cost the bridge a schema validation per call.
+        .jsonSchemaValidator(TRUSTED_RESULTS)
         .build();
     StewardClient service;
     List<ToolDefinition> tools;
