@@ -139,8 +139,16 @@ class McpBridgeIT {
         "--tool-arg",
         "path=~/Steward/a.txt");
     assertEquals(0, inScope.exit(), inScope.output());
-    assertEquals(
-        "hello\n", Json.parse(inScope.output()).at("/structuredContent/content").asText());
+    JsonNode readResult = Json.parse(inScope.output());
+    assertEquals("hello\n", readResult.at("/structuredContent/content").asText());
+    // The bridge does not check results against their outputSchema on each call: here they are.
+    conforms(read.path("outputSchema"), readResult.path("structuredContent"));
+    Run listing = inspector(
+        "--method", "tools/call", "--tool-name", "files.list_dir", "--tool-arg", "path=~/Steward");
+    assertEquals(0, listing.exit(), listing.output());
+    conforms(
+        find(tools, "files.list_dir").path("outputSchema"),
+        Json.parse(listing.output()).path("structuredContent"));
 
     Run outside = inspector(
         "--method",
@@ -266,6 +274,12 @@ class McpBridgeIT {
             Audit.QueryResult.class)
         .rows();
     assertEquals(4, refused.size(), "each refusal is in the audit log: " + refused);
+  }
+
+  private static void conforms(JsonNode schema, JsonNode value) {
+    var check = io.modelcontextprotocol.json.McpJsonDefaults.getSchemaValidator()
+        .validate(McpTools.map(schema), McpTools.map(value));
+    assertTrue(check.valid(), check.errorMessage() + " in " + value);
   }
 
   private static JsonNode find(JsonNode tools, String name) {
