@@ -167,6 +167,7 @@ public final class StewardService implements AutoCloseable {
       RpcServer server = await(serving, "start the WebSocket server");
       gate.onResult(server::publish);
       methods.sendApprovalsTo(server::toWindow);
+      server.onConnectionClosed(methods::connectionClosed);
       StewardService service = new StewardService(home, audit, gate, server, secrets, packs);
       service.writeServiceInfo();
       // Ready: what a first call would otherwise wait for is prepared now, off the start's path.

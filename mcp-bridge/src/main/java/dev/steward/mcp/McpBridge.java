@@ -26,7 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code steward mcp}: an MCP server on stdin/stdout whose every tool call is a {@code
@@ -91,6 +91,11 @@ public final class McpBridge {
     service.onNotification(n -> {
       if (Methods.TOOL_PROGRESS.equals(n.method())) Progress.forward(n.params());
     });
+    // A reconnection is a new connection: it is told the client's name again.
+    service.onState(state -> {
+      if (state == StewardClient.State.CONNECTED && clientName != null)
+        DaemonThreads.start("steward-mcp-hello", () -> hello(service));
+    });
     for (ToolDefinition t : tools) server.addTool(specification(t, service));
     in.open();
     in.awaitEnd();
@@ -105,8 +110,24 @@ public final class McpBridge {
         McpTools.tool(definition), (exchange, request) -> call(service, exchange, request));
   }
 
-  /** Whether the service has been told the MCP client's name (its dialogs say who asks). */
-  private static final AtomicBoolean NAMED = new AtomicBoolean();
+  /**
+   * This bridge's MCP session, as the service keeps its taint: the same across reconnections, so
+   * that a lost connection never starts the session clean.
+   */
+  private static final String SESSION = "mcp-" + UUID.randomUUID();
+
+  /** The MCP client's name and version once it has said them; the service is told (dialogs, rows). */
+  private static volatile @Nullable String clientName;
+
+  private static void hello(StewardClient service) {
+    String name = clientName;
+    if (name == null) return;
+    try {
+      service.call(Methods.SESSION_HELLO, new Hello.Params(name, VERSION), Hello.Result.class);
+    } catch (RuntimeException e) {
+      // the next reconnection says it again
+    }
+  }
 
   private static McpSchema.CallToolResult call(
       StewardClient service, McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
@@ -114,18 +135,21 @@ public final class McpBridge {
         Json.tree(request.arguments() == null ? Map.<String, Object>of() : request.arguments());
     String callId = "mcp-" + UUID.randomUUID();
     McpSchema.Implementation client = exchange.getClientInfo();
-    if (client != null && NAMED.compareAndSet(false, true)) {
-      service.call(
-          Methods.SESSION_HELLO,
-          new Hello.Params(
-              client.name() + (client.version() == null ? "" : " " + client.version()), VERSION),
-          Hello.Result.class);
+    if (client != null && clientName == null) {
+      clientName = client.name() + (client.version() == null ? "" : " " + client.version());
+      hello(service);
     }
     Object token = request.meta() == null ? null : request.meta().get("progressToken");
     if (token != null) Progress.watch(callId, exchange, token);
     try {
       ToolResult result = service.execute(new Execute.Params(
-          "mcp/" + exchange.sessionId() + "/" + callId, callId, request.name(), args, null, null));
+          "mcp/" + exchange.sessionId() + "/" + callId,
+          callId,
+          request.name(),
+          args,
+          null,
+          null,
+          SESSION));
       return McpTools.result(result);
     } catch (RuntimeException e) {
       return McpSchema.CallToolResult.builder()

@@ -16,10 +16,12 @@ import dev.steward.protocol.jsonrpc.ErrorCodes;
 import dev.steward.protocol.method.Approval;
 import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.method.Deny;
+import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.service.ServiceSupervisor;
+import dev.steward.protocol.tool.ToolResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -57,6 +60,7 @@ class McpBridgeIT {
     Files.writeString(user.resolve("Steward/a.txt"), "hello\n");
     Files.writeString(user.resolve("Steward/notes.txt"), "keep me\n");
     Files.writeString(user.resolve("Steward/approve-me.txt"), "before\n");
+    Files.writeString(user.resolve("Steward/held.txt"), "held\n");
     Files.createDirectories(home.resolve("config"));
     ObjectNode policy = Json.object();
     policy.putArray("paths").addObject().put("root", "~/Steward").put("access", "read_write");
@@ -74,6 +78,7 @@ class McpBridgeIT {
       Approval.Requested asked = Json.convert(n.params(), Approval.Requested.class);
       asks.add(asked);
       Approval.Call call = asked.calls().get(0);
+      if (call.args().path("content").asText().contains("hold")) return; // the user looks away
       new Thread(() -> {
             if (call.args().path("content").asText().contains("approved")) {
               ui.call(
@@ -251,6 +256,53 @@ class McpBridgeIT {
             .anyMatch(r -> "confirmed".equals(r.decision()) && "files.write_text".equals(r.tool())),
         byClient.toString());
     assertTrue(byClient.stream().anyMatch(r -> "denied".equals(r.decision())), byClient.toString());
+  }
+
+  @Test
+  void aClientHasOneCallWaitingAtATimeAndWhatItLeavesWaitingIsDeclinedWhenItGoes()
+      throws Exception {
+    StewardClient mcp = service.connect(Role.MCP, "two-at-once");
+    JsonNode first = Json.object().put("path", "~/Steward/held.txt").put("content", "hold 1");
+    CompletableFuture<ToolResult> waiting = mcp.executeAsync(
+        new Execute.Params("mcp/held", "held-1", "files.write_text", first, null, null));
+    waitFor(() -> asks.stream()
+        .anyMatch(a -> a.calls().get(0).args().path("content").asText().equals("hold 1")));
+    ToolResult second = mcp.execute(new Execute.Params(
+        "mcp/held",
+        "held-2",
+        "files.write_text",
+        Json.object().put("path", "~/Steward/held.txt").put("content", "hold 2"),
+        null,
+        null));
+    assertFalse(second.ok());
+    assertTrue(
+        String.valueOf(second.error()).contains("already waits for the user's answer"),
+        String.valueOf(second.error()));
+    assertEquals(
+        1,
+        asks.stream()
+            .filter(a -> a.calls().get(0).args().path("content").asText().startsWith("hold"))
+            .count(),
+        "one dialog, not two");
+    mcp.close();
+    waitFor(() -> ui
+        .call(
+            Methods.AUDIT_QUERY,
+            Json.object().put("text", "the client went away before an answer").put("limit", 10),
+            Audit.QueryResult.class)
+        .rows()
+        .stream()
+        .anyMatch(r -> "denied".equals(r.decision())));
+    assertTrue(waiting.isCompletedExceptionally(), "the closed client's call ended with it");
+    assertEquals("held\n", Files.readString(user.resolve("Steward/held.txt")));
+  }
+
+  private static void waitFor(java.util.function.BooleanSupplier condition) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) throw new AssertionError("timed out");
+      Thread.sleep(50);
+    }
   }
 
   @Test

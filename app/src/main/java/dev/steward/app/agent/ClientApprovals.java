@@ -46,7 +46,8 @@ public final class ClientApprovals {
     ProposedCall proposed = new ProposedCall(asked.requestId(), tool.get(), call.args());
     Approver.Request request = new Approver.Request(
         asked.traceId(),
-        null,
+        // The window's preview judges the call in the client's session, with its taint.
+        asked.conversationId(),
         List.of(new Approver.Pending(proposed, call.preflight())),
         asked.expiresAt(),
         // The name is the client's own word: quoted, and said to be an MCP client's, so that no
@@ -75,7 +76,9 @@ public final class ClientApprovals {
             null,
             asked.requestId()));
       } catch (RuntimeException e) {
-        // the request ran out while the dialog closed: the client is told by the service
+        // Not granted after all (the request ran out as the dialog closed): say no at once
+        // rather than leave the client waiting for the deadline.
+        deny(asked, "the approval could not be given: " + e.getMessage());
       }
     });
   }

@@ -130,6 +130,17 @@ public final class ApprovalDialog {
     HBox coversRow = new HBox(8, covers, span);
     coversRow.setAlignment(Pos.CENTER_LEFT);
     VBox root = new VBox(12, scroll, coversRow, buttons);
+    String asker = model.asker();
+    if (asker != null) {
+      // Not Steward's own assistant: said in the body as well as the title, above the call.
+      Label who = new Label(asker
+          + " asks for this call, not Steward's own assistant. Approve it only if you asked that"
+          + " client for it.");
+      who.setId("approval-asker");
+      who.setWrapText(true);
+      who.getStyleClass().add("approval-taint");
+      root.getChildren().add(0, who);
+    }
     root.setPadding(new Insets(16));
     root.getStyleClass().add("approval-dialog");
     Scene scene = new Scene(root, 640, Math.min(720, 260 + 240 * model.items().size()));

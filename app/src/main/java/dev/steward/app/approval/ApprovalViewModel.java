@@ -251,6 +251,11 @@ public final class ApprovalViewModel {
                 : span() + " (you can revoke it in Settings sooner).");
   }
 
+  /** The client that asks when it is not the window's own assistant; null for the assistant. */
+  public @org.jspecify.annotations.Nullable String asker() {
+    return request.asker();
+  }
+
   /** The dialog's title; a request from another client says which one asks. */
   public String title() {
     int n = items.size();

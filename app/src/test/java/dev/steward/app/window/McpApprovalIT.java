@@ -71,6 +71,11 @@ class McpApprovalIT {
         .findFirst()
         .orElse("");
     assertEquals("The MCP client \u201cts-sdk-test-client 1.0.0\u201d asks Steward to act", title);
+    assertTrue(w.robot
+        .lookup("#approval-asker")
+        .queryAs(javafx.scene.control.Label.class)
+        .getText()
+        .startsWith("The MCP client \u201cts-sdk-test-client 1.0.0\u201d asks for this call"));
     assertEquals("old plan\n", Files.readString(file), "nothing runs before the click");
     w.robot.type(javafx.scene.input.KeyCode.ENTER);
 

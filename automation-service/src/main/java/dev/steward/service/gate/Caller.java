@@ -33,17 +33,35 @@ public record Caller(Role role, String connection, String conversation, String c
       java.util.regex.Pattern.compile("[A-Za-z0-9._:@/+=-]{1,128}");
 
   /**
-   * The window's roles (ui, agent) name their conversations; any other client is kept per
-   * connection whatever it sends, so that a client driven by a model cannot start afresh by naming
-   * a new conversation for each call. An id that is not a plain id is not honoured either.
+   * The window's roles (ui, agent) name their conversations. The MCP bridge names its session
+   * ({@code mcp-…}) so that its taint outlives a reconnection; the MCP client behind it never
+   * reaches this id, and a holder of the bridge's secret gains nothing by naming a new one that a
+   * new connection would not give it. Any other client is kept per connection whatever it sends.
+   * An id that is not a plain id is not honoured.
    */
   public static Caller of(Role role, String connection, @Nullable String conversationId) {
-    boolean names = (role == Role.AGENT || role == Role.UI)
-        && conversationId != null
-        && ID.matcher(conversationId).matches();
+    if (conversationId == null || !ID.matcher(conversationId).matches())
+      return connection(role, connection);
+    boolean names = role == Role.AGENT
+        || role == Role.UI
+        || (role == Role.MCP && conversationId.startsWith(MCP_SESSION));
     return names
         ? new Caller(role, connection, "conversation:" + conversationId)
         : connection(role, connection);
+  }
+
+  /** How the MCP bridge's session ids start: apart from the window's conversations. */
+  public static final String MCP_SESSION = "mcp-";
+
+  /**
+   * Where a call's idempotency key is remembered: per role for the window (its agent retries over a
+   * new connection after a lost one), per connection for any other client, so that no client can
+   * be handed the result of another's call.
+   */
+  public String idempotencyScope() {
+    return role == Role.UI || role == Role.AGENT
+        ? role.wire() + ":"
+        : role.wire() + "@" + connection + ":";
   }
 
   public static Caller connection(Role role, String connection) {

@@ -255,7 +255,8 @@ public final class Gate implements AutoCloseable {
     String argsHash = safeHash(call.args());
     IdempotencyCache.Entry mine =
         new IdempotencyCache.Entry(call.tool(), argsHash, new CompletableFuture<>());
-    IdempotencyCache.Entry earlier = idempotency.claim(call.role().wire() + ":" + key, mine);
+    IdempotencyCache.Entry earlier =
+        idempotency.claim(call.caller().idempotencyScope() + key, mine);
     if (earlier != null) {
       if (!earlier.tool.equals(call.tool()) || !earlier.argsHash.equals(argsHash)) {
         return refuse(

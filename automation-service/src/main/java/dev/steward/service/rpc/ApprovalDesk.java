@@ -30,15 +30,24 @@ import org.jspecify.annotations.Nullable;
  * Where a call from a client that cannot click (an MCP client) waits for the user (SPEC §12): the
  * window is sent {@code approval.requested}, shows its dialog, and answers with a token minted by
  * the ui role ({@code confirm.grant} with the request's id) or a denial. The token goes straight to
- * the waiting call, never to the client that asked; a denial or the deadline is recorded in the
- * audit log as any declined call is.
+ * the waiting call, never to the client that asked; a denial, the deadline, a second request while
+ * one waits, or the client going away is recorded in the audit log as any declined call is.
  */
 final class ApprovalDesk {
 
   /** How long a call waits for the user: the lifetime of the token a dialog would mint. */
   static final Duration WAIT = Duration.ofSeconds(120);
 
+  /**
+   * Requests one client connection may have waiting at once: a client that cannot click must not
+   * stack dialogs on the user; a second is refused, with a reason its model can read.
+   */
+  static final int PER_CONNECTION = 1;
+
   private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
+
+  /** How a named conversation's key starts ({@link dev.steward.service.gate.Caller}). */
+  private static final String NAMED = "conversation:";
 
   /** What the user said: a token for the call (with the arguments approved), or no. */
   private sealed interface Answer {}
@@ -47,7 +56,8 @@ final class ApprovalDesk {
 
   private record Declined(String reason) implements Answer {}
 
-  private record Waiting(String tool, String traceId, CompletableFuture<Answer> answer) {}
+  private record Waiting(
+      String tool, String traceId, String connection, CompletableFuture<Answer> answer) {}
 
   private final Gate gate;
   private final Clock clock;
@@ -71,15 +81,25 @@ final class ApprovalDesk {
   ToolResult execute(CallRequest call, String client, Preflight.Result preflight) {
     String requestId = "approval-" + UUID.randomUUID();
     Instant expires = clock.instant().plus(WAIT);
-    Waiting w = new Waiting(call.tool(), call.traceId(), new CompletableFuture<>());
-    waiting.put(requestId, w);
+    String connection = call.caller().connection();
+    Waiting w = new Waiting(call.tool(), call.traceId(), connection, new CompletableFuture<>());
+    synchronized (waiting) {
+      long mine = waiting.values().stream()
+          .filter(o -> o.connection().equals(connection))
+          .count();
+      if (mine >= PER_CONNECTION)
+        return declined(call, "another call from this client already waits for the user's answer");
+      waiting.put(requestId, w);
+    }
     try {
+      String conversation = call.caller().conversation();
       Approval.Requested asked = new Approval.Requested(
           requestId,
           client,
           call.traceId(),
           List.of(new Approval.Call(call.tool(), call.args(), preflight)),
-          expires);
+          expires,
+          conversation.startsWith(NAMED) ? conversation.substring(NAMED.length()) : null);
       if (!toWindow.test(new Notification(Methods.APPROVAL_REQUESTED, Json.pojo(asked)))) {
         return gate.execute(call); // no window to ask: refused, and audited, as TOKEN_MISSING
       }
@@ -95,22 +115,26 @@ final class ApprovalDesk {
             call.caller(),
             call.progress()));
       }
-      String reason = ((Declined) answer).reason();
-      try {
-        gate.denied(call.caller(), call.traceId(), call.callId(), call.tool(), call.args(), reason);
-      } catch (AuditUnavailableException e) {
-        return ToolResult.failure(
-            ToolError.of(
-                ToolErrorCodes.UNAVAILABLE,
-                "the call did not run (" + reason + "), and the audit log could not record it"),
-            null);
-      }
-      return ToolResult.failure(
-          ToolError.of(ToolErrorCodes.CONFIRMATION_REQUIRED, "the call did not run: " + reason),
-          null);
+      return declined(call, ((Declined) answer).reason());
     } finally {
       waiting.remove(requestId);
     }
+  }
+
+  /** A denied row for the call, and the result that tells the client why it did not run. */
+  private ToolResult declined(CallRequest call, String reason) {
+    try {
+      gate.denied(call.caller(), call.traceId(), call.callId(), call.tool(), call.args(), reason);
+    } catch (AuditUnavailableException e) {
+      return ToolResult.failure(
+          ToolError.of(
+              ToolErrorCodes.UNAVAILABLE,
+              "the call did not run (" + reason + "), and the audit log could not record it"),
+          null);
+    }
+    return ToolResult.failure(
+        ToolError.of(ToolErrorCodes.CONFIRMATION_REQUIRED, "the call did not run: " + reason),
+        null);
   }
 
   private Answer await(CompletableFuture<Answer> answer, CallRequest call, Instant expires) {
@@ -133,7 +157,7 @@ final class ApprovalDesk {
 
   /**
    * Gives a minted token to the call that waits under {@code requestId}; false when none waits
-   * there for that tool and trace.
+   * there for that tool and trace (then the token must not stay alive).
    */
   boolean grant(String requestId, String traceId, String tool, JsonNode args, String token) {
     Waiting w = waiting.get(requestId);
@@ -153,5 +177,15 @@ final class ApprovalDesk {
   boolean waits(String requestId, String traceId, String tool) {
     Waiting w = waiting.get(requestId);
     return w != null && w.tool().equals(tool) && w.traceId().equals(traceId);
+  }
+
+  /**
+   * A connection closed: what it left waiting is answered no, so that no one approves a call for a
+   * client that is gone.
+   */
+  void abandon(String connection) {
+    waiting.values().stream()
+        .filter(w -> w.connection().equals(connection))
+        .forEach(w -> w.answer().complete(new Declined("the client went away before an answer")));
   }
 }

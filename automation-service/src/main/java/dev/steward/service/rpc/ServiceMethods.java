@@ -86,6 +86,11 @@ public final class ServiceMethods {
     approvals.sendTo(toWindow);
   }
 
+  /** A connection closed: its waiting approval requests are answered no. */
+  public void connectionClosed(String connection) {
+    approvals.abandon(connection);
+  }
+
   public void registerOn(Dispatcher d) {
     d.register(Methods.SESSION_HELLO, (s, p) -> {
       JsonNode client = p.path("client");
@@ -191,12 +196,19 @@ public final class ServiceMethods {
         throw RpcException.invalidParams("no approval request \"" + requestId
             + "\" waits for that call: a grant for a request names its one call");
       Grant.Result minted = mint(g, traceId);
-      approvals.grant(
+      boolean taken = approvals.grant(
           requestId,
           traceId,
           asked.get(0).tool(),
           Params.require(asked.get(0).args(), "calls[].args"),
           minted.confirmToken());
+      if (!taken) {
+        // The request ran out (or another window answered) between the check and the mint: no
+        // token may stay alive with no call to use it.
+        revoke(new Grant.RevokeParams(minted.tokenId()));
+        throw RpcException.invalidParams(
+            "the approval request \"" + requestId + "\" is no longer waiting");
+      }
       return minted;
     }
     return mint(g, traceId);

@@ -39,9 +39,16 @@ public final class Connection implements Session.Listener, dev.steward.service.r
 
   private static final Logger LOG = Logger.getLogger(Connection.class.getName());
   private static final AtomicLong IDS = new AtomicLong();
+  private static final String INSTANCE =
+      Long.toString(new java.security.SecureRandom().nextLong() & 0xffffffffL, 36);
 
   private final Role role;
-  private final String id = "c" + IDS.incrementAndGet();
+  /**
+   * Short, and apart from every earlier service process's: a client's taint is kept under its
+   * connection's id across restarts, which must never fall to an unrelated new connection.
+   */
+  private final String id = "c" + IDS.incrementAndGet() + "-" + INSTANCE;
+
   private final Dispatcher dispatcher;
   private final ExecutorService workers;
   private final Limits limits;
@@ -89,8 +96,9 @@ public final class Connection implements Session.Listener, dev.steward.service.r
 
   @Override
   public void named(String name) {
-    // A name is shown in the window's dialog: printable, and short.
-    String clean = name.replaceAll("[\\p{Cntrl}]", "").strip();
+    // A name is shown in the window's dialog and written into audit rows: letters, digits and a
+    // few marks only — no quotes, no direction overrides, no line separators — and short.
+    String clean = name.replaceAll("[^\\p{L}\\p{N} ._()/:+@-]", "").strip();
     if (!clean.isEmpty()) client = clean.length() > 80 ? clean.substring(0, 80) : clean;
   }
 

@@ -174,9 +174,17 @@ public final class RpcServer implements AutoCloseable {
     return true;
   }
 
+  private volatile java.util.function.Consumer<String> onClosed = id -> {};
+
+  /** Told the id of each connection that closes (what it left waiting is answered). */
+  public void onConnectionClosed(java.util.function.Consumer<String> listener) {
+    this.onClosed = listener;
+  }
+
   void closed(Connection c) {
     uiConnections.remove(c);
     holders.left(c.role());
+    onClosed.accept(c.id());
   }
 
   private static void hello(

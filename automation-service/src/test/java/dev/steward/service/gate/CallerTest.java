@@ -21,4 +21,36 @@ class CallerTest {
     }
     assertEquals(Caller.connection(Role.AGENT, "c1"), Caller.of(Role.AGENT, "c1", null));
   }
+
+  @Test
+  void an_mcp_bridge_names_only_its_own_sessions_and_other_clients_name_none() {
+    assertEquals(
+        "conversation:mcp-1234",
+        Caller.of(Role.MCP, "c9", "mcp-1234").conversation(),
+        "the bridge's session outlives a reconnection");
+    assertEquals(
+        Caller.connection(Role.MCP, "c9"),
+        Caller.of(Role.MCP, "c9", "conv-1"),
+        "never a window conversation");
+  }
+
+  @Test
+  void idempotency_keys_are_per_role_for_the_window_and_per_connection_for_others() {
+    assertEquals(
+        Caller.of(Role.AGENT, "c1", null).idempotencyScope(),
+        Caller.of(Role.AGENT, "c2", null).idempotencyScope());
+    assertEquals(
+        false,
+        Caller.of(Role.MCP, "c1", null)
+            .idempotencyScope()
+            .equals(Caller.of(Role.MCP, "c2", null).idempotencyScope()));
+  }
+
+  @Test
+  void rows_name_a_client_from_outside_the_window() {
+    assertEquals("", Caller.of(Role.AGENT, "c1", null).named("steward-agent").askedBy());
+    assertEquals(
+        " — asked by Claude 1.0 (mcp)",
+        Caller.of(Role.MCP, "c1", null).named("Claude 1.0").askedBy());
+  }
 }

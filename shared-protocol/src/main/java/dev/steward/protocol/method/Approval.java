@@ -3,6 +3,7 @@ package dev.steward.protocol.method;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code approval.requested} (SPEC §3.1): a call from a client that cannot click — an MCP client —
@@ -16,6 +17,15 @@ public final class Approval {
   /** One call that waits, with the gate's preflight of it. */
   public record Call(String tool, JsonNode args, Preflight.Result preflight) {}
 
+  /**
+   * {@code conversation_id} (beyond SPEC §3.1, optional): the session the call's taint is kept in,
+   * so that the window's own preview of the call judges it as the gate does.
+   */
   public record Requested(
-      String requestId, String client, String traceId, List<Call> calls, Instant expiresAt) {}
+      String requestId,
+      String client,
+      String traceId,
+      List<Call> calls,
+      Instant expiresAt,
+      @Nullable String conversationId) {}
 }
