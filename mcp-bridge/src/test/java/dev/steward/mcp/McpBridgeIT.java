@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.client.ClientException;
 import dev.steward.protocol.client.StewardClient;
-import dev.steward.protocol.home.StewardPlaces;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.jsonrpc.ErrorCodes;
 import dev.steward.protocol.method.Approval;
@@ -27,12 +25,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,30 +41,20 @@ import org.junit.jupiter.api.Test;
  */
 class McpBridgeIT {
 
-  private static Path base;
-  private static Path home;
+  private static TestHome test;
   private static Path user;
   private static ServiceSupervisor service;
   private static StewardClient ui;
 
   @BeforeAll
   static void start() throws Exception {
-    base = Files.createTempDirectory("steward-mcp-").toRealPath();
-    home = base.resolve("home");
-    user = base.resolve("user");
-    Files.createDirectories(user.resolve("Steward"));
-    Files.writeString(user.resolve("Steward/a.txt"), "hello\n");
-    Files.writeString(user.resolve("Steward/notes.txt"), "keep me\n");
-    Files.writeString(user.resolve("Steward/approve-me.txt"), "before\n");
-    Files.writeString(user.resolve("Steward/held.txt"), "held\n");
-    Files.createDirectories(home.resolve("config"));
-    ObjectNode policy = Json.object();
-    policy.putArray("paths").addObject().put("root", "~/Steward").put("access", "read_write");
-    Files.writeString(home.resolve("config/policy.json"), Json.pretty(policy));
-    service = new ServiceSupervisor(
-        StewardPlaces.under(home, user),
-        List.of(repo().resolve("steward").toString(), "service"),
-        environment());
+    test = TestHome.create("steward-mcp-", "read_write");
+    user = test.user();
+    Files.writeString(test.steward("a.txt"), "hello\n");
+    Files.writeString(test.steward("notes.txt"), "keep me\n");
+    Files.writeString(test.steward("approve-me.txt"), "before\n");
+    Files.writeString(test.steward("held.txt"), "held\n");
+    service = new ServiceSupervisor(test.places(), test.serviceCommand(repo()), environment());
     service.ensureRunning();
     ui = service.connect(Role.UI, "mcp-it");
     // This connection is the window: it approves a write whose content says "approved", and
@@ -110,19 +96,11 @@ class McpBridgeIT {
   static void stop() throws Exception {
     ui.close();
     service.close();
-    try (Stream<Path> walk = Files.walk(base)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
+    test.delete();
   }
 
   private static Map<String, String> environment() {
-    return Map.of(
-        "STEWARD_HOME",
-        home.toString(),
-        "STEWARD_NO_BUILD",
-        "1",
-        "JAVA_TOOL_OPTIONS",
-        "-Duser.home=" + user);
+    return test.environment();
   }
 
   @Test

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.home.StewardPlaces;
 import dev.steward.protocol.json.Json;
@@ -17,11 +16,8 @@ import dev.steward.protocol.service.ServiceSupervisor;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,27 +28,14 @@ class McpRecoveryIT {
 
   @Test
   void aCallWaitingWhenTheServiceDiesFailsAndTheNextOneWorks() throws Exception {
-    Path base = Files.createTempDirectory("steward-mcp-recovery-").toRealPath();
-    Path home = base.resolve("home");
-    Path user = base.resolve("user");
-    Files.createDirectories(user.resolve("Steward"));
-    Files.writeString(user.resolve("Steward/a.txt"), "hello\n");
-    Files.writeString(user.resolve("Steward/notes.txt"), "keep me\n");
-    Files.createDirectories(home.resolve("config"));
-    ObjectNode policy = Json.object();
-    policy.putArray("paths").addObject().put("root", "~/Steward").put("access", "read_write");
-    Files.writeString(home.resolve("config/policy.json"), Json.pretty(policy));
-    Map<String, String> env = Map.of(
-        "STEWARD_HOME",
-        home.toString(),
-        "STEWARD_NO_BUILD",
-        "1",
-        "JAVA_TOOL_OPTIONS",
-        "-Duser.home=" + user);
-    StewardPlaces places = StewardPlaces.under(home, user);
+    TestHome test = TestHome.create("steward-mcp-recovery-", "read_write");
+    Path user = test.user();
+    Files.writeString(test.steward("a.txt"), "hello\n");
+    Files.writeString(test.steward("notes.txt"), "keep me\n");
+    Map<String, String> env = test.environment();
+    StewardPlaces places = test.places();
     Path repo = McpBridgeIT.repo();
-    ServiceSupervisor service =
-        new ServiceSupervisor(places, List.of(repo.resolve("steward").toString(), "service"), env);
+    ServiceSupervisor service = new ServiceSupervisor(places, test.serviceCommand(repo), env);
     try {
       service.ensureRunning();
       StewardClient window = service.connect(Role.UI, "recovery-it");
@@ -102,9 +85,7 @@ class McpRecoveryIT {
           .flatMap(info -> ProcessHandle.of(info.pid()))
           .ifPresent(ProcessHandle::destroy);
       Thread.sleep(1000);
-      try (Stream<Path> walk = Files.walk(base)) {
-        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      test.delete();
     }
   }
 }

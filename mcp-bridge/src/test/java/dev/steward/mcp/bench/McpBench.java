@@ -1,8 +1,7 @@
 package dev.steward.mcp.bench;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.mcp.TestHome;
 import dev.steward.protocol.client.StewardClient;
-import dev.steward.protocol.home.StewardPlaces;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Role;
@@ -21,11 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 /**
  * {@code ./steward bench mcp}: a 1 KB {@code files.read_text} through {@code steward mcp} (the SDK's
@@ -43,27 +40,13 @@ public final class McpBench {
 
   public static void main(String[] args) throws Exception {
     Path repo = Path.of("").toAbsolutePath();
-    Path base = Files.createTempDirectory("steward-mcp-bench-").toRealPath();
-    Path home = base.resolve("home");
-    Path user = base.resolve("user");
-    Files.createDirectories(user.resolve("Steward"));
-    Path file = user.resolve("Steward/one-kb.txt");
+    TestHome test = TestHome.create("steward-mcp-bench-", "read");
+    Path user = test.user();
+    Path file = test.steward("one-kb.txt");
     Files.writeString(file, "x".repeat(1024));
-    Files.createDirectories(home.resolve("config"));
-    ObjectNode policy = Json.object();
-    policy.putArray("paths").addObject().put("root", "~/Steward").put("access", "read");
-    Files.writeString(home.resolve("config/policy.json"), Json.pretty(policy));
-    Map<String, String> env = Map.of(
-        "STEWARD_HOME",
-        home.toString(),
-        "STEWARD_NO_BUILD",
-        "1",
-        "JAVA_TOOL_OPTIONS",
-        "-Duser.home=" + user);
-    try (ServiceSupervisor service = new ServiceSupervisor(
-        StewardPlaces.under(home, user),
-        List.of(repo.resolve("steward").toString(), "service"),
-        env)) {
+    Map<String, String> env = test.environment();
+    try (ServiceSupervisor service =
+        new ServiceSupervisor(test.places(), test.serviceCommand(repo), env)) {
       service.ensureRunning();
       StewardClient ws = service.connect(Role.AGENT, "mcp-bench");
       McpSyncClient steward =
@@ -132,9 +115,7 @@ public final class McpBench {
       for (String[] row : table) System.out.printf("%-66s %-58s %s%n", row[0], row[1], row[2]);
       ws.close();
     } finally {
-      try (Stream<Path> walk = Files.walk(base)) {
-        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      test.delete();
     }
   }
 
