@@ -69,8 +69,6 @@ public final class Agent implements Conversation, AutoCloseable {
    */
   private final java.util.Map<String, Integer> learnt = new java.util.HashMap<>();
 
-  private volatile ContextWindow.@Nullable View lastView;
-
   private volatile boolean stopping;
   private volatile @Nullable CompletableFuture<ChatResponse> streaming;
   private volatile @Nullable StreamingHandle streamHandle;
@@ -358,7 +356,6 @@ public final class Agent implements Conversation, AutoCloseable {
         .messages(view.messages())
         .toolSpecifications(specifications)
         .build();
-    lastView = view;
     model.chat().chat(request, new StreamingChatResponseHandler() {
       @Override
       public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
@@ -392,11 +389,6 @@ public final class Agent implements Conversation, AutoCloseable {
 
   private int context(ModelSource.Model model) {
     return Math.min(model.contextTokens(), learnt.getOrDefault(model.name(), Integer.MAX_VALUE));
-  }
-
-  /** What the last request to the model held, as fitted: for tests and the agent bench. */
-  ContextWindow.@Nullable View lastView() {
-    return lastView;
   }
 
   private static String newId(String prefix) {
