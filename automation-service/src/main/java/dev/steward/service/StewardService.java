@@ -26,7 +26,6 @@ import dev.steward.service.scope.HostResolver;
 import dev.steward.service.scope.PathScope;
 import dev.steward.service.token.ConfirmTokens;
 import dev.steward.service.tools.PackContext;
-import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolPack;
 import dev.steward.service.tools.ToolPacks;
 import dev.steward.service.tools.ToolRegistry;
@@ -41,7 +40,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
 
 /** The service assembled: home, secrets, policy, audit log, tokens, gate, server. */
 public final class StewardService implements AutoCloseable {
@@ -112,6 +110,7 @@ public final class StewardService implements AutoCloseable {
     // The packs' tools read the policy in force at each call; the store that holds it is loaded
     // below, once every tool is registered, so grants and overrides can name any of them.
     AtomicReference<PolicyStore> policyRef = new AtomicReference<>();
+    List<Runnable> policyListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     PackContext packContext = new PackContext(
         () -> java.util.Objects.requireNonNull(
                 policyRef.get(), "the policy is loaded before any tool runs")
@@ -120,14 +119,15 @@ public final class StewardService implements AutoCloseable {
         home.userHome(),
         home.data(),
         System.getenv(),
-        options.resolver());
+        options.resolver(),
+        policyListeners::add);
     List<ToolPack> packs = ToolPacks.load();
     ToolRegistry tools = ToolPacks.registry(packs, packContext);
     PolicyStore policies;
     try {
-      policies =
-          PolicyStore.load(home, tools.all().stream().map(Tool::name).collect(Collectors.toSet()));
+      policies = PolicyStore.load(home, tools::covers);
       policyRef.set(policies);
+      policies.onChange(() -> policyListeners.forEach(Runnable::run));
     } catch (PolicyError e) {
       closeWhenOpen(opening);
       serving.thenAccept(RpcServer::close);
@@ -163,6 +163,8 @@ public final class StewardService implements AutoCloseable {
       ServiceMethods methods = new ServiceMethods(
           tools, gate, tokens, audit, policies, options.limits(), options.clock());
       methods.registerOn(dispatcher);
+      methods.registerPackMethods(
+          dispatcher, packs.stream().flatMap(p -> p.methods().stream()).toList());
       dispatching.complete(dispatcher);
       RpcServer server = await(serving, "start the WebSocket server");
       gate.onResult(server::publish);
@@ -175,6 +177,7 @@ public final class StewardService implements AutoCloseable {
         gate.compileSchemas();
         return Boolean.TRUE;
       });
+      for (ToolPack pack : packs) pack.start();
       return service;
     } catch (Exception e) {
       serving.thenAccept(RpcServer::close);

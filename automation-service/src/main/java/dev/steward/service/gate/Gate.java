@@ -571,6 +571,14 @@ public final class Gate implements AutoCloseable {
 
   private Checked check(Tool tool, Caller caller, JsonNode args) throws Refusal {
     Policy policy = policies.current();
+    Optional<String> unavailable = tool.unavailable();
+    if (unavailable.isPresent())
+      throw new Refusal(ToolErrorCodes.UNAVAILABLE, unavailable.get(), "/tool");
+    if (policy.turnedOff(tool.name()))
+      throw new Refusal(
+          ToolErrorCodes.UNAVAILABLE,
+          tool.name() + " is turned off (Settings → Tools); it runs again once turned on",
+          "/tool");
     schemas.check(tool, args);
     Map<String, ResolvedPath> paths = ScopeCheck.resolve(tool, args, policy);
     List<String> hostsToConfirm = ScopeCheck.hostsToConfirm(tool, args, policy);

@@ -14,13 +14,15 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Step 1: the arguments against the tool's JSON Schema (draft 2020-12), compiled once per tool —
+ * Step 1: the arguments against the tool's JSON Schema (draft 2020-12), compiled once per schema —
  * on first use or by {@link #compileAll}, which the service runs once it answers, so compiling
  * them (~80 ms with the validator's classes) is not part of its start.
  */
 final class SchemaCheck {
 
-  private final Map<String, Schema> schemas = new ConcurrentHashMap<>();
+  /** By tool name, with the definition it was compiled from: a tool that changes is compiled anew. */
+  private final Map<String, Compiled> schemas = new ConcurrentHashMap<>();
+
   private final ToolRegistry tools;
   private volatile @org.jspecify.annotations.Nullable SchemaRegistry registry;
 
@@ -33,12 +35,15 @@ final class SchemaCheck {
     for (Tool t : tools.all()) schema(t);
   }
 
+  private record Compiled(JsonNode source, Schema schema) {}
+
   private Schema schema(Tool tool) {
-    Schema s = schemas.get(tool.name());
-    return s != null
-        ? s
-        : schemas.computeIfAbsent(
-            tool.name(), name -> registry().getSchema(tool.definition().argsSchema()));
+    JsonNode source = tool.definition().argsSchema();
+    Compiled c = schemas.get(tool.name());
+    if (c != null && c.source() == source) return c.schema();
+    Compiled fresh = new Compiled(source, registry().getSchema(source));
+    schemas.put(tool.name(), fresh);
+    return fresh.schema();
   }
 
   private SchemaRegistry registry() {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import dev.steward.protocol.home.AtomicFiles;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.McpToolNames;
 import dev.steward.service.config.StewardHome;
 import dev.steward.service.scope.PathScope;
 import java.io.IOException;
@@ -13,7 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -29,18 +32,22 @@ public final class PolicyStore {
       java.util.regex.Pattern.CASE_INSENSITIVE);
 
   private final StewardHome home;
-  private final Set<String> toolNames;
+  private final Predicate<String> knownTool;
+  private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
   /** Null only while {@link #load} compiles the first policy (which needs the store). */
   private volatile @org.jspecify.annotations.Nullable Policy current;
 
   private PolicyStore(
-      StewardHome home, Set<String> toolNames, @org.jspecify.annotations.Nullable Policy current) {
+      StewardHome home,
+      Predicate<String> knownTool,
+      @org.jspecify.annotations.Nullable Policy current) {
     this.home = home;
-    this.toolNames = toolNames;
+    this.knownTool = knownTool;
     this.current = current;
   }
 
-  public static PolicyStore load(StewardHome home, Set<String> toolNames)
+  /** Loads the policy; {@code knownTool} says which tool names grants and overrides may name. */
+  public static PolicyStore load(StewardHome home, Predicate<String> knownTool)
       throws IOException, PolicyError {
     Path file = home.policyFile();
     PolicyDocument doc;
@@ -50,7 +57,7 @@ public final class PolicyStore {
       doc = PolicyDocument.defaults();
       write(file, doc);
     }
-    PolicyStore store = new PolicyStore(home, toolNames, null);
+    PolicyStore store = new PolicyStore(home, knownTool, null);
     store.current = store.compile(doc, false);
     return store;
   }
@@ -64,7 +71,13 @@ public final class PolicyStore {
     Policy next = compile(doc, true);
     write(home.policyFile(), doc);
     current = next;
+    for (Runnable listener : listeners) listener.run();
     return next;
+  }
+
+  /** Runs {@code listener} after each change of the policy (on the thread that changed it). */
+  public void onChange(Runnable listener) {
+    listeners.add(listener);
   }
 
   public static PolicyDocument parse(String json) throws PolicyError {
@@ -108,13 +121,16 @@ public final class PolicyStore {
         }
       }
     }
+    Set<String> servers = mcpServerParts(doc);
+    Predicate<String> named = name -> knownTool.test(name)
+        && McpToolNames.serverPart(name).map(servers::contains).orElse(true);
     for (PolicyDocument.StandingGrant g : doc.grants()) {
-      if (!toolNames.contains(g.tool()))
+      if (!named.test(g.tool()))
         throw new PolicyError(
             "policy.json: grant \"" + g.id() + "\" names an unknown tool \"" + g.tool() + "\"");
     }
     for (String tool : doc.overrides().keySet()) {
-      if (!toolNames.contains(tool))
+      if (!named.test(tool))
         throw new PolicyError("policy.json: \"overrides\" names an unknown tool \"" + tool + "\"");
     }
     for (String host : doc.hosts().allow()) {
@@ -129,6 +145,26 @@ public final class PolicyStore {
     PathScope scope =
         PathScope.of(doc.paths(), List.of(home.config(), home.data(), home.run()), home.userHome());
     return new Policy(doc, scope);
+  }
+
+  /** Server names become parts of tool names: two that would name the same tools are refused. */
+  private static Set<String> mcpServerParts(PolicyDocument doc) throws PolicyError {
+    Map<String, String> parts = new java.util.HashMap<>();
+    for (Map.Entry<String, PolicyDocument.McpServer> e : doc.mcpServers().entrySet()) {
+      String name = e.getKey();
+      if (name.isBlank() || name.length() > 64)
+        throw new PolicyError("policy.json: an MCP server's name is 1 to 64 characters");
+      String part = McpToolNames.part(name);
+      String other = parts.putIfAbsent(part, name);
+      if (other != null)
+        throw new PolicyError("policy.json: the MCP servers \"" + other + "\" and \"" + name
+            + "\" would name their tools alike (mcp." + part + ".…); rename one");
+      String url = e.getValue().url();
+      if (url != null && !(url.startsWith("http://") || url.startsWith("https://")))
+        throw new PolicyError(
+            "policy.json: the MCP server \"" + name + "\" has a url that is not http(s)");
+    }
+    return parts.keySet();
   }
 
   private static void write(Path file, PolicyDocument doc) throws IOException {

@@ -21,19 +21,23 @@ import dev.steward.protocol.method.ToolsList;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ScopeKind;
+import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.service.audit.AuditEntry;
 import dev.steward.service.audit.AuditLog;
 import dev.steward.service.audit.AuditUnavailableException;
 import dev.steward.service.gate.CallRequest;
 import dev.steward.service.gate.Caller;
 import dev.steward.service.gate.Gate;
+import dev.steward.service.policy.Policy;
 import dev.steward.service.policy.PolicyError;
 import dev.steward.service.policy.PolicyStore;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ScopeDenied;
 import dev.steward.service.token.ConfirmTokens;
 import dev.steward.service.token.TokenRecord;
+import dev.steward.service.tools.PackMethod;
 import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -97,7 +101,7 @@ public final class ServiceMethods {
       if (client.isTextual()) s.named(client.asText());
       return new Hello.Result(SERVICE_VERSION, s.role(), limits.wire());
     });
-    d.register(Methods.TOOLS_LIST, (s, p) -> new ToolsList.Result(tools.definitions()));
+    d.register(Methods.TOOLS_LIST, (s, p) -> new ToolsList.Result(listed()));
     d.register(Methods.DEBUG_ECHO, (s, p) -> p);
     d.register(Methods.TOOL_PREFLIGHT, this::preflight);
     d.register(Methods.TOOL_EXECUTE, this::execute);
@@ -119,6 +123,28 @@ public final class ServiceMethods {
     d.register(Methods.AUDIT_VERIFY, UI, (s, p) -> verify());
     d.register(Methods.POLICY_GET, UI, (s, p) -> policies.current().document());
     d.register(Methods.POLICY_UPDATE, UI, (s, p) -> updatePolicy(p));
+  }
+
+  /** The window's methods of the packs (their settings); a pack's failure is the caller's error. */
+  public void registerPackMethods(Dispatcher d, List<PackMethod> methods) {
+    for (PackMethod m : methods) {
+      d.register(m.name(), UI, (s, p) -> {
+        try {
+          return m.handler().handle(p);
+        } catch (ToolFailure f) {
+          throw RpcException.invalidParams(f.error().message());
+        }
+      });
+    }
+  }
+
+  /** The tools on offer: every tool the packs list, less those the user turned off. */
+  private List<ToolDefinition> listed() {
+    Policy policy = policies.current();
+    return tools.all().stream()
+        .filter(t -> !policy.turnedOff(t.name()))
+        .map(Tool::definition)
+        .toList();
   }
 
   private Preflight.Result preflight(Session session, JsonNode p) {

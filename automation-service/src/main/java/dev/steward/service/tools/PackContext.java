@@ -4,22 +4,35 @@ import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.service.scope.HostResolver;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
  * What the service hands a pack when it builds its tools: the policy in force at each call (read
  * it per call: the user can change it at any time), the user's home folder, the service's data
  * folder (a pack keeps its state in a sub-folder named after itself), the environment the
- * service started with, and the one resolver through which host names are looked up.
+ * service started with, the one resolver through which host names are looked up, and a way to be
+ * told when the user changes the policy (a pack that keeps servers running follows it).
  */
 public record PackContext(
     Supplier<PolicyDocument> policy,
     Path userHome,
     Path data,
     Map<String, String> environment,
-    HostResolver resolver) {
+    HostResolver resolver,
+    Consumer<Runnable> onPolicyChange) {
 
   public PackContext {
     environment = Map.copyOf(environment);
+  }
+
+  /** A context whose policy never changes (tests, benchmarks). */
+  public PackContext(
+      Supplier<PolicyDocument> policy,
+      Path userHome,
+      Path data,
+      Map<String, String> environment,
+      HostResolver resolver) {
+    this(policy, userHome, data, environment, resolver, listener -> {});
   }
 }

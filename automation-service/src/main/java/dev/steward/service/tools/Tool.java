@@ -34,6 +34,15 @@ public interface Tool {
     return List.of();
   }
 
+  /**
+   * Why the tool cannot run now (its server is down, the user has not accepted what it says it
+   * does), or empty when it can; the gate refuses such a call with {@code UNAVAILABLE} before
+   * anything else.
+   */
+  default Optional<String> unavailable() {
+    return Optional.empty();
+  }
+
   /** Whether the tool can change anything at all (mutating calls in a tainted conversation need a token). */
   default boolean mutates() {
     return definition().mutates();

@@ -16,6 +16,22 @@ public interface ToolPack extends AutoCloseable {
   /** The pack's tools for this service; called once, at start. */
   List<Tool> tools(PackContext context);
 
+  /** Tools that come and go while the service runs; called once, at start. */
+  default List<ToolFamily> families(PackContext context) {
+    return List.of();
+  }
+
+  /** Methods the window calls to configure the pack (ui role only). */
+  default List<PackMethod> methods() {
+    return List.of();
+  }
+
+  /**
+   * Starts what the pack runs in the background (servers of its own); called once the service
+   * answers, so nothing here delays its readiness. Returns at once.
+   */
+  default void start() {}
+
   /** Releases what the pack's tools hold (a browser, a connection); called when the service stops. */
   @Override
   default void close() {}

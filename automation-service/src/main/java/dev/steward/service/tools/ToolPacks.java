@@ -33,6 +33,16 @@ public final class ToolPacks {
               e);
         }
       }
+      for (ToolFamily family : pack.families(context)) {
+        try {
+          registry.register(family);
+        } catch (IllegalArgumentException e) {
+          throw new IllegalStateException(
+              "the pack \"" + pack.name() + "\" offers tools under " + family.prefix()
+                  + ", where another pack has tools too",
+              e);
+        }
+      }
     }
     return registry;
   }

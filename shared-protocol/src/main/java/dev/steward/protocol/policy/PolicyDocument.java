@@ -1,6 +1,7 @@
 package dev.steward.protocol.policy;
 
 import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.Risk;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,8 @@ public record PolicyDocument(
     List<StandingGrant> grants,
     Map<String, ToolOverride> overrides,
     List<String> confirmUnder,
-    Browser browser) {
+    Browser browser,
+    Map<String, McpServer> mcpServers) {
 
   public PolicyDocument {
     browser = Objects.requireNonNullElse(browser, Browser.DEFAULT);
@@ -29,6 +31,9 @@ public record PolicyDocument(
     grants = List.copyOf(Objects.requireNonNullElse(grants, List.of()));
     overrides = Map.copyOf(Objects.requireNonNullElse(overrides, Map.of()));
     confirmUnder = List.copyOf(Objects.requireNonNullElse(confirmUnder, List.of()));
+    // Kept in the order the user wrote them: Settings lists servers as they appear in the file.
+    mcpServers = java.util.Collections.unmodifiableMap(
+        new java.util.LinkedHashMap<>(Objects.requireNonNullElse(mcpServers, Map.of())));
   }
 
   /** A policy without browser settings of its own (the browser keeps no profile). */
@@ -39,7 +44,7 @@ public record PolicyDocument(
       List<StandingGrant> grants,
       Map<String, ToolOverride> overrides,
       List<String> confirmUnder) {
-    this(paths, apps, hosts, grants, overrides, confirmUnder, Browser.DEFAULT);
+    this(paths, apps, hosts, grants, overrides, confirmUnder, Browser.DEFAULT, Map.of());
   }
 
   /** SPEC §5's defaults: a read-write workspace, read-only Documents and Downloads. */
@@ -60,23 +65,38 @@ public record PolicyDocument(
   // before it existed.
 
   public PolicyDocument withGrants(List<StandingGrant> newGrants) {
-    return new PolicyDocument(paths, apps, hosts, newGrants, overrides, confirmUnder, browser);
+    return new PolicyDocument(
+        paths, apps, hosts, newGrants, overrides, confirmUnder, browser, mcpServers);
   }
 
   public PolicyDocument withPaths(List<PathRoot> newPaths) {
-    return new PolicyDocument(newPaths, apps, hosts, grants, overrides, confirmUnder, browser);
+    return new PolicyDocument(
+        newPaths, apps, hosts, grants, overrides, confirmUnder, browser, mcpServers);
   }
 
   public PolicyDocument withApps(List<AppEntry> newApps) {
-    return new PolicyDocument(paths, newApps, hosts, grants, overrides, confirmUnder, browser);
+    return new PolicyDocument(
+        paths, newApps, hosts, grants, overrides, confirmUnder, browser, mcpServers);
   }
 
   public PolicyDocument withHosts(Hosts newHosts) {
-    return new PolicyDocument(paths, apps, newHosts, grants, overrides, confirmUnder, browser);
+    return new PolicyDocument(
+        paths, apps, newHosts, grants, overrides, confirmUnder, browser, mcpServers);
   }
 
   public PolicyDocument withBrowser(Browser newBrowser) {
-    return new PolicyDocument(paths, apps, hosts, grants, overrides, confirmUnder, newBrowser);
+    return new PolicyDocument(
+        paths, apps, hosts, grants, overrides, confirmUnder, newBrowser, mcpServers);
+  }
+
+  public PolicyDocument withOverrides(Map<String, ToolOverride> newOverrides) {
+    return new PolicyDocument(
+        paths, apps, hosts, grants, newOverrides, confirmUnder, browser, mcpServers);
+  }
+
+  public PolicyDocument withMcpServers(Map<String, McpServer> newServers) {
+    return new PolicyDocument(
+        paths, apps, hosts, grants, overrides, confirmUnder, browser, newServers);
   }
 
   /**
@@ -141,6 +161,58 @@ public record PolicyDocument(
     }
   }
 
-  /** A per-tool tightening, e.g. {@code {"confirmation": "always"}}. */
-  public record ToolOverride(@Nullable Confirmation confirmation) {}
+  /**
+   * The user's word on one tool. For Steward's own tools {@code confirmation} and {@code risk} only
+   * tighten what the tool declares; for an external MCP server's tool, whose declaration is only a
+   * hint from that server, they are the user's rating and replace it. {@code disabled} takes a
+   * tool off the list and refuses its calls.
+   */
+  public record ToolOverride(
+      @Nullable Confirmation confirmation,
+      @Nullable Risk risk,
+      @Nullable Boolean disabled) {
+
+    public ToolOverride(@Nullable Confirmation confirmation) {
+      this(confirmation, null, null);
+    }
+
+    public boolean off() {
+      return Boolean.TRUE.equals(disabled);
+    }
+  }
+
+  /**
+   * An external MCP server (SPEC §12), in the shape of Claude Desktop's {@code mcpServers} so a
+   * user can paste theirs: a command the service starts (never through a shell) with {@code args}
+   * and {@code env}, or the {@code url} of a Streamable HTTP server.
+   */
+  public record McpServer(
+      @Nullable String command,
+      List<String> args,
+      Map<String, String> env,
+      @Nullable String url) {
+    public McpServer {
+      args = List.copyOf(Objects.requireNonNullElse(args, List.of()));
+      env = Map.copyOf(Objects.requireNonNullElse(env, Map.of()));
+      if ((command == null) == (url == null)) {
+        throw new IllegalArgumentException(
+            "an MCP server has either a \"command\" (with \"args\" and \"env\") or a \"url\"");
+      }
+      if (command != null && command.isBlank()) {
+        throw new IllegalArgumentException("an MCP server's \"command\" is empty");
+      }
+      if (url != null && (!args.isEmpty() || !env.isEmpty())) {
+        throw new IllegalArgumentException(
+            "an MCP server at a \"url\" takes no \"args\" or \"env\"");
+      }
+    }
+
+    public static McpServer command(String command, List<String> args, Map<String, String> env) {
+      return new McpServer(command, args, env, null);
+    }
+
+    public static McpServer url(String url) {
+      return new McpServer(null, List.of(), Map.of(), url);
+    }
+  }
 }

@@ -1,0 +1,188 @@
+package dev.steward.service.tools.mcp;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.IntConsumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+/**
+ * MCP's stdio transport to a server the service starts as its child. Unlike the SDK's own, it
+ * gives the child only the environment the user's entry names (plus {@code PATH} and {@code
+ * HOME}), sends its stderr straight to a log file (never to the model), bounds each message it
+ * reads, and says when the child exits, so a call in flight fails at once rather than at its time
+ * limit.
+ */
+final class ChildProcessTransport implements McpClientTransport {
+
+  private static final Logger LOG = Logger.getLogger(ChildProcessTransport.class.getName());
+
+  /** The most one message from a server may take; a server that sends more is stopped. */
+  static final int MAX_MESSAGE_BYTES = 16 << 20;
+
+  /** What the service starts: never through a shell. */
+  record Command(
+      List<String> command, Map<String, String> environment, Path directory, Path stderrLog) {
+    Command {
+      command = List.copyOf(command);
+      environment = Map.copyOf(environment);
+    }
+  }
+
+  private final Command command;
+  private final McpJsonMapper json;
+  private final IntConsumer onExit;
+  private final Object writing = new Object();
+  private volatile @Nullable Process process;
+  private volatile boolean closing;
+
+  ChildProcessTransport(Command command, McpJsonMapper json, IntConsumer onExit) {
+    this.command = command;
+    this.json = json;
+    this.onExit = onExit;
+  }
+
+  @Override
+  public Mono<Void> connect(
+      Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+    return Mono.fromRunnable(() -> {
+      ProcessBuilder builder = new ProcessBuilder(command.command());
+      builder.environment().clear();
+      builder.environment().putAll(command.environment());
+      builder.directory(command.directory().toFile());
+      builder.redirectError(ProcessBuilder.Redirect.appendTo(command.stderrLog().toFile()));
+      Process p;
+      try {
+        p = builder.start();
+      } catch (IOException e) {
+        throw new IllegalStateException(
+            "cannot start " + command.command().get(0) + ": " + e.getMessage(), e);
+      }
+      process = p;
+      Thread reader = new Thread(() -> read(p, handler), "mcp-read-" + p.pid());
+      reader.setDaemon(true);
+      reader.start();
+      p.onExit().thenAccept(done -> {
+        if (!closing) onExit.accept(done.exitValue());
+      });
+    });
+  }
+
+  private void read(
+      Process p, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+    try (InputStream in = p.getInputStream()) {
+      ByteArrayOutputStream line = new ByteArrayOutputStream(8192);
+      byte[] buffer = new byte[65536];
+      int n;
+      while ((n = in.read(buffer)) > 0) {
+        int start = 0;
+        for (int i = 0; i < n; i++) {
+          if (buffer[i] != '\n') continue;
+          line.write(buffer, start, i - start);
+          start = i + 1;
+          deliver(line.toString(StandardCharsets.UTF_8), handler);
+          line.reset();
+        }
+        line.write(buffer, start, n - start);
+        if (line.size() > MAX_MESSAGE_BYTES) {
+          LOG.warning("an MCP server sent a message over " + MAX_MESSAGE_BYTES
+              + " bytes; stopping it (" + command.command().get(0) + ")");
+          stop(p);
+          return;
+        }
+      }
+    } catch (IOException e) {
+      if (!closing) LOG.log(Level.FINE, "an MCP server's output ended", e);
+    }
+  }
+
+  private void deliver(
+      String line,
+      Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+    if (line.isBlank()) return;
+    McpSchema.JSONRPCMessage message;
+    try {
+      message = McpSchema.deserializeJsonRpcMessage(json, line);
+    } catch (IOException | RuntimeException e) {
+      // A stray line on stdout (a banner, a log line) is not a message; the server goes on.
+      LOG.fine("an MCP server wrote a line that is not JSON-RPC; ignored");
+      return;
+    }
+    handler.apply(Mono.just(message)).subscribe();
+  }
+
+  @Override
+  public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+    return Mono.fromRunnable(() -> {
+      Process p = process;
+      if (p == null || !p.isAlive()) throw new IllegalStateException("the server is not running");
+      try {
+        byte[] bytes = (json.writeValueAsString(message) + "\n").getBytes(StandardCharsets.UTF_8);
+        synchronized (writing) {
+          OutputStream out = p.getOutputStream();
+          out.write(bytes);
+          out.flush();
+        }
+      } catch (IOException e) {
+        throw new IllegalStateException("cannot write to the server: " + e.getMessage(), e);
+      }
+    });
+  }
+
+  @Override
+  public Mono<Void> closeGracefully() {
+    return Mono.fromRunnable(this::close);
+  }
+
+  @Override
+  public void close() {
+    closing = true;
+    Process p = process;
+    if (p != null) stop(p);
+  }
+
+  /** Closes its input (the stdio way of asking it to stop), then ends it and what it started. */
+  private static void stop(Process p) {
+    try {
+      p.getOutputStream().close();
+    } catch (IOException e) {
+      // already gone
+    }
+    List<ProcessHandle> children = p.descendants().toList();
+    try {
+      if (!p.waitFor(500, TimeUnit.MILLISECONDS)) {
+        p.destroy();
+        if (!p.waitFor(2, TimeUnit.SECONDS)) p.destroyForcibly();
+      }
+    } catch (InterruptedException e) {
+      p.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+    children.forEach(ProcessHandle::destroyForcibly);
+  }
+
+  /** The child's process id, for tests that stop a server as a crash would. */
+  long pid() {
+    Process p = process;
+    return p == null ? -1 : p.pid();
+  }
+
+  @Override
+  public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+    return json.convertValue(data, typeRef);
+  }
+}

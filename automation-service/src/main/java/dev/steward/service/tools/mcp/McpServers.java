@@ -1,0 +1,120 @@
+package dev.steward.service.tools.mcp;
+
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.McpToolNames;
+import dev.steward.protocol.util.DaemonThreads;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolFamily;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
+
+/**
+ * The servers of the policy's {@code mcp_servers}, kept in step with it: a server added is
+ * started, one removed is stopped, one whose entry changed is restarted. Their tools form the
+ * family {@code mcp.}: listed once the user accepted them, found by name at any time.
+ */
+final class McpServers implements ToolFamily, AutoCloseable {
+
+  private final Supplier<PolicyDocument> policy;
+  private final ServerLink.Setting setting;
+  private final ExecutorService starts;
+  private final ScheduledExecutorService timer;
+  private final Map<String, ServerLink> links = new LinkedHashMap<>();
+  private boolean closed;
+
+  McpServers(
+      Supplier<PolicyDocument> policy,
+      java.nio.file.Path folder,
+      java.nio.file.Path userHome,
+      Map<String, String> environment,
+      Runnable toolsChanged) {
+    this.policy = policy;
+    this.starts = Executors.newCachedThreadPool(DaemonThreads.named("mcp-start"));
+    this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("mcp-restart"));
+    this.setting = new ServerLink.Setting(
+        folder,
+        userHome,
+        environment,
+        new Pins(folder.resolve("pins.json")),
+        policy,
+        starts,
+        timer,
+        toolsChanged);
+  }
+
+  @Override
+  public String prefix() {
+    return McpToolNames.PREFIX;
+  }
+
+  /** Starts, stops and restarts servers so that they are those of the policy in force. */
+  synchronized void follow() {
+    if (closed) return;
+    Map<String, PolicyDocument.McpServer> wanted = policy.get().mcpServers();
+    List<ServerLink> stopping = new ArrayList<>();
+    for (var it = links.entrySet().iterator(); it.hasNext(); ) {
+      var e = it.next();
+      PolicyDocument.McpServer entry = wanted.get(e.getKey());
+      if (entry == null || !entry.equals(e.getValue().entry())) {
+        stopping.add(e.getValue());
+        it.remove();
+      }
+    }
+    // Stopping waits for a child to end; it runs off the caller's thread (a policy update).
+    if (!stopping.isEmpty()) starts.execute(() -> stopping.forEach(ServerLink::close));
+    for (var e : wanted.entrySet()) {
+      if (!links.containsKey(e.getKey())) {
+        ServerLink link = new ServerLink(e.getKey(), e.getValue(), setting);
+        links.put(e.getKey(), link);
+        link.start();
+      }
+    }
+    setting.toolsChanged().run();
+  }
+
+  synchronized List<ServerLink> links() {
+    return List.copyOf(links.values());
+  }
+
+  synchronized Optional<ServerLink> link(String name) {
+    return Optional.ofNullable(links.get(name));
+  }
+
+  @Override
+  public List<Tool> listed() {
+    List<Tool> out = new ArrayList<>();
+    for (ServerLink link : links()) {
+      for (McpTool t : link.tools().values()) if (t.offered()) out.add(t);
+    }
+    return out;
+  }
+
+  @Override
+  public Optional<Tool> find(String name) {
+    for (ServerLink link : links()) {
+      McpTool t = link.tools().get(name);
+      if (t != null) return Optional.of(t);
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public void close() {
+    List<ServerLink> all;
+    synchronized (this) {
+      closed = true;
+      all = List.copyOf(links.values());
+      links.clear();
+    }
+    all.parallelStream().forEach(ServerLink::close);
+    starts.shutdownNow();
+    timer.shutdownNow();
+  }
+}

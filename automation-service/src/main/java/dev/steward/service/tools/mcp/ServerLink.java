@@ -1,0 +1,507 @@
+package dev.steward.service.tools.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.CanonicalJson;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.McpToolNames;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolFailure;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+/**
+ * One configured MCP server and Steward's connection to it: started (or reached) in the
+ * background, its tools listed and held against what the user accepted, restarted with back-off
+ * when it fails, stopped with the service. Calls in flight fail as soon as the server goes away.
+ */
+final class ServerLink implements AutoCloseable {
+
+  private static final Logger LOG = Logger.getLogger(ServerLink.class.getName());
+
+  static final Duration START_LIMIT = Duration.ofSeconds(60);
+  static final long MAX_BACKOFF_SECONDS = 60;
+  /** A connection that lasted this long resets the back-off. */
+  static final Duration STABLE = Duration.ofSeconds(60);
+
+  static final long MAX_LOG_BYTES = 1 << 20;
+  static final int MAX_TOOLS = 500;
+
+  /** MCP's wire names as they are: what the user reviews and what is hashed. */
+  static final ObjectMapper WIRE = new ObjectMapper();
+
+  private static final McpJsonMapper SDK_JSON = new JacksonMcpJsonMapper(WIRE);
+
+  enum State {
+    STARTING,
+    RUNNING,
+    FAILED,
+    STOPPED;
+
+    String wire() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /** What every link shares: where it keeps its log, how it starts children, who to tell. */
+  record Setting(
+      Path folder,
+      Path userHome,
+      Map<String, String> environment,
+      Pins pins,
+      Supplier<PolicyDocument> policy,
+      Executor starts,
+      ScheduledExecutorService timer,
+      Runnable toolsChanged) {}
+
+  private final String name;
+  private final String part;
+  private final PolicyDocument.McpServer entry;
+  private final Setting setting;
+  private final Map<String, Consumer<String>> progress = new ConcurrentHashMap<>();
+
+  private final Object lock = new Object();
+  private volatile State state = State.STARTING;
+  private volatile @Nullable String problem;
+  private volatile @Nullable McpAsyncClient client;
+  private volatile @Nullable TrackedTransport transport;
+  private volatile @Nullable ChildProcessTransport child;
+  /** Completes with why when the current connection ends. */
+  private volatile CompletableFuture<String> down = new CompletableFuture<>();
+
+  private volatile Map<String, McpTool> tools = Map.of();
+  private volatile long connectedAt;
+  private int generation;
+  private int failures;
+  private boolean closed;
+
+  ServerLink(String name, PolicyDocument.McpServer entry, Setting setting) {
+    this.name = name;
+    this.part = McpToolNames.part(name);
+    this.entry = entry;
+    this.setting = setting;
+  }
+
+  String name() {
+    return name;
+  }
+
+  PolicyDocument.McpServer entry() {
+    return entry;
+  }
+
+  State state() {
+    return state;
+  }
+
+  Path log() {
+    return setting.folder().resolve(part + ".log");
+  }
+
+  Map<String, McpTool> tools() {
+    return tools;
+  }
+
+  /** Why calls cannot run now, or empty while the server runs. */
+  Optional<String> problem() {
+    if (state == State.RUNNING) return Optional.empty();
+    String why = problem;
+    return Optional.of(
+        switch (state) {
+          case STARTING -> "the MCP server “" + name + "” is starting; try again in a moment";
+          case STOPPED -> "the MCP server “" + name + "” is stopped";
+          default ->
+            "the MCP server “" + name + "” is not running" + (why == null ? "" : " (" + why + ")")
+                + "; Steward restarts it";
+        });
+  }
+
+  void start() {
+    int gen;
+    synchronized (lock) {
+      if (closed) return;
+      gen = ++generation;
+      state = State.STARTING;
+    }
+    setting.starts().execute(() -> connect(gen));
+  }
+
+  private void connect(int gen) {
+    McpClientTransport raw;
+    try {
+      raw = entry.command() != null ? childTransport(gen) : httpTransport();
+    } catch (IOException | RuntimeException e) {
+      failed(gen, e.getMessage());
+      return;
+    }
+    TrackedTransport tracked = new TrackedTransport(raw);
+    McpAsyncClient c = McpClient.async(tracked)
+        .requestTimeout(McpTool.TIME_LIMIT.plusSeconds(30))
+        .initializationTimeout(START_LIMIT)
+        .clientInfo(new McpSchema.Implementation("steward", "Steward", "0.1.0"))
+        .capabilities(McpSchema.ClientCapabilities.builder().build())
+        .progressConsumer(this::progressed)
+        .toolsChangeConsumer(list -> {
+          setting.starts().execute(() -> relist(gen));
+          return Mono.empty();
+        })
+        .build();
+    try {
+      c.initialize().block(START_LIMIT);
+      List<McpSchema.Tool> listed = listAll(c);
+      synchronized (lock) {
+        if (closed || gen != generation) {
+          c.close();
+          return;
+        }
+        client = c;
+        transport = tracked;
+        install(listed);
+        state = State.RUNNING;
+        problem = null;
+        connectedAt = System.nanoTime();
+      }
+      LOG.info("MCP server “" + name + "” is running with " + listed.size() + " tools");
+      setting.toolsChanged().run();
+    } catch (RuntimeException e) {
+      c.close();
+      failed(gen, describe(e));
+    }
+  }
+
+  private McpClientTransport childTransport(int gen) throws IOException {
+    Files.createDirectories(setting.folder());
+    Path log = log();
+    if (Files.exists(log) && Files.size(log) > MAX_LOG_BYTES) {
+      Files.move(
+          log, setting.folder().resolve(part + ".log.1"), StandardCopyOption.REPLACE_EXISTING);
+    }
+    Map<String, String> env = new HashMap<>();
+    for (String inherited : List.of("PATH", "HOME")) {
+      String value = setting.environment().get(inherited);
+      if (value != null) env.put(inherited, value);
+    }
+    env.putAll(entry.env());
+    List<String> command = new ArrayList<>();
+    command.add(java.util.Objects.requireNonNull(entry.command()));
+    command.addAll(entry.args());
+    ChildProcessTransport t = new ChildProcessTransport(
+        new ChildProcessTransport.Command(command, env, setting.userHome(), log),
+        SDK_JSON,
+        code -> failed(gen, "it exited with code " + code));
+    child = t;
+    return t;
+  }
+
+  private McpClientTransport httpTransport() {
+    URI uri = URI.create(java.util.Objects.requireNonNull(entry.url()));
+    String base = uri.getScheme() + "://" + uri.getRawAuthority();
+    String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+    if (uri.getRawQuery() != null) path += "?" + uri.getRawQuery();
+    return HttpClientStreamableHttpTransport.builder(base)
+        .endpoint(path)
+        .jsonMapper(SDK_JSON)
+        .connectTimeout(Duration.ofSeconds(10))
+        .build();
+  }
+
+  private static List<McpSchema.Tool> listAll(McpAsyncClient c) {
+    List<McpSchema.Tool> all = new ArrayList<>();
+    String cursor = null;
+    do {
+      McpSchema.ListToolsResult page =
+          java.util.Objects.requireNonNull(c.listTools(cursor).block(START_LIMIT), "tools/list");
+      if (page.tools() != null) all.addAll(page.tools());
+      cursor = page.nextCursor();
+    } while (cursor != null && all.size() < MAX_TOOLS);
+    return all.size() > MAX_TOOLS ? all.subList(0, MAX_TOOLS) : all;
+  }
+
+  private void relist(int gen) {
+    McpAsyncClient c = client;
+    if (c == null) return;
+    try {
+      List<McpSchema.Tool> listed = listAll(c);
+      synchronized (lock) {
+        if (closed || gen != generation) return;
+        install(listed);
+      }
+      setting.toolsChanged().run();
+    } catch (RuntimeException e) {
+      LOG.warning("cannot list the tools of the MCP server “" + name + "”: " + describe(e));
+    }
+  }
+
+  /** Names, hashes and flags for the tools as listed now, each held against the user's pins. */
+  private void install(List<McpSchema.Tool> listed) {
+    Map<String, McpTool> next = new LinkedHashMap<>();
+    Set<String> taken = new HashSet<>();
+    for (McpSchema.Tool t : listed) {
+      if (t.name() == null) continue;
+      String base = McpToolNames.prefix(name) + McpToolNames.part(t.name());
+      String toolName = base;
+      for (int n = 2; !taken.add(toolName); n++) toolName = base + "_" + n;
+      McpTool.Listing listing = listing(t);
+      next.put(toolName, new McpTool(toolName, this, listing, setting.policy()));
+    }
+    tools = java.util.Collections.unmodifiableMap(next);
+  }
+
+  private McpTool.Listing listing(McpSchema.Tool t) {
+    ObjectNode wire = WIRE.valueToTree(t);
+    wire.remove("_meta");
+    wire.remove("icons");
+    String hash = CanonicalJson.sha256(wire);
+    JsonNode schema = t.inputSchema() == null
+        ? Json.object().put("type", "object")
+        : WIRE.valueToTree(t.inputSchema());
+    String description = t.description() == null ? "" : t.description();
+    McpSchema.ToolAnnotations a = t.annotations();
+    boolean readOnly = a != null && Boolean.TRUE.equals(a.readOnlyHint());
+    // MCP's default for openWorldHint is true: a tool may reach beyond the machine unless it says
+    // not.
+    boolean openWorld = a == null || !Boolean.FALSE.equals(a.openWorldHint());
+    return new McpTool.Listing(
+        t.name(),
+        t.title() != null ? t.title() : a != null ? a.title() : null,
+        description,
+        schema,
+        readOnly,
+        openWorld,
+        hash,
+        setting.pins().standing(name, t.name(), hash),
+        DescriptionCheck.flags(description, schema),
+        SchemaSafety.problem(schema));
+  }
+
+  /** Accepts the named tools (all, when none are named) as the server describes them now. */
+  List<String> accept(Set<String> remoteNames) {
+    Map<String, String> hashes = new LinkedHashMap<>();
+    for (McpTool t : tools.values()) {
+      if (remoteNames.isEmpty() || remoteNames.contains(t.listing().remoteName()))
+        hashes.put(t.listing().remoteName(), t.listing().hash());
+    }
+    setting.pins().accept(name, hashes);
+    synchronized (lock) {
+      Map<String, McpTool> next = new LinkedHashMap<>();
+      tools.forEach((toolName, t) -> {
+        McpTool.Listing l = t.listing();
+        next.put(
+            toolName,
+            new McpTool(
+                toolName,
+                this,
+                new McpTool.Listing(
+                    l.remoteName(),
+                    l.title(),
+                    l.description(),
+                    l.inputSchema(),
+                    l.readOnly(),
+                    l.openWorld(),
+                    l.hash(),
+                    setting.pins().standing(name, l.remoteName(), l.hash()),
+                    l.flags(),
+                    l.schemaProblem()),
+                setting.policy()));
+      });
+      tools = java.util.Collections.unmodifiableMap(next);
+    }
+    setting.toolsChanged().run();
+    return List.copyOf(hashes.keySet());
+  }
+
+  private void failed(int gen, @Nullable String why) {
+    McpAsyncClient c;
+    long delay;
+    synchronized (lock) {
+      if (closed || gen != generation) return;
+      generation++;
+      c = client;
+      client = null;
+      transport = null;
+      state = State.FAILED;
+      problem = why == null ? "it failed" : why;
+      down.complete(problem);
+      down = new CompletableFuture<>();
+      if (connectedAt != 0 && System.nanoTime() - connectedAt > STABLE.toNanos()) failures = 0;
+      connectedAt = 0;
+      delay = Math.min(MAX_BACKOFF_SECONDS, 1L << Math.min(failures, 6));
+      failures++;
+    }
+    LOG.warning(
+        "MCP server “" + name + "” failed (" + problem + "); restarting in " + delay + " s");
+    if (c != null) c.close();
+    ChildProcessTransport ch = child;
+    if (ch != null) ch.close();
+    setting.timer().schedule(this::start, delay, TimeUnit.SECONDS);
+    setting.toolsChanged().run();
+  }
+
+  private Mono<Void> progressed(McpSchema.ProgressNotification n) {
+    Consumer<String> to =
+        n.progressToken() == null ? null : progress.get(n.progressToken().toString());
+    if (to != null) {
+      String message = n.message() != null && !n.message().isBlank()
+          ? n.message()
+          : n.total() != null
+              ? number(n.progress()) + " of " + number(n.total())
+              : number(n.progress());
+      to.accept(message);
+    }
+    return Mono.empty();
+  }
+
+  private static String number(@Nullable Double d) {
+    if (d == null) return "?";
+    return d == Math.rint(d) ? Long.toString(d.longValue()) : d.toString();
+  }
+
+  /** Forwards one call; fails at once if the server goes away meanwhile. */
+  JsonNode call(String remoteName, JsonNode args, ToolContext ctx) throws ToolFailure {
+    McpAsyncClient c = client;
+    TrackedTransport t = transport;
+    CompletableFuture<String> gone = down;
+    if (state != State.RUNNING || c == null || t == null) {
+      throw new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE, problem().orElse("the server is not running"));
+    }
+    String token = "steward-" + UUID.randomUUID();
+    progress.put(token, ctx.progress());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> arguments = WIRE.convertValue(args, Map.class);
+    CompletableFuture<McpSchema.CallToolResult> call = c.callTool(
+            new McpSchema.CallToolRequest(remoteName, arguments, Map.of("progressToken", token)))
+        .toFuture();
+    try {
+      CompletableFuture.anyOf(call, gone).get();
+    } catch (InterruptedException e) {
+      t.cancel(token, "cancelled by the user or at its time limit");
+      call.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new ToolFailure(ToolErrorCodes.CANCELLED, "the call was cancelled");
+    } catch (ExecutionException e) {
+      // the call's own failure is read below
+    } finally {
+      progress.remove(token);
+      t.done(token);
+    }
+    if (!call.isDone()) {
+      call.cancel(true);
+      throw new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE,
+          "the MCP server “" + name + "” stopped during the call (" + gone.getNow("it ended")
+              + "); Steward restarts it, and the call did not finish");
+    }
+    try {
+      return McpResults.value(call.join(), name);
+    } catch (java.util.concurrent.CompletionException
+        | java.util.concurrent.CancellationException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      if (cause instanceof McpError m) {
+        throw new ToolFailure(
+            ToolErrorCodes.EXECUTION_ERROR,
+            "the MCP server “" + name + "” refused the call: "
+                + McpResults.cut(String.valueOf(m.getMessage()), McpResults.MAX_ERROR_CHARS));
+      }
+      if (entry.url() != null) failed(generationNow(), describe(cause));
+      throw new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE,
+          "the MCP server “" + name + "” could not be reached: " + describe(cause));
+    }
+  }
+
+  private int generationNow() {
+    synchronized (lock) {
+      return generation;
+    }
+  }
+
+  /** The last lines the server wrote to stderr, for the user (never for the model). */
+  List<String> stderrTail(int lines) {
+    Path log = log();
+    if (!Files.exists(log)) return List.of();
+    try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "r")) {
+      long length = f.length();
+      int size = (int) Math.min(length, 8192);
+      byte[] bytes = new byte[size];
+      f.seek(length - size);
+      f.readFully(bytes);
+      List<String> all =
+          new ArrayList<>(List.of(new String(bytes, StandardCharsets.UTF_8).split("\n")));
+      if (length > size && !all.isEmpty()) all.remove(0);
+      all.removeIf(String::isBlank);
+      return List.copyOf(all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return List.of();
+    }
+  }
+
+  /** The child's process id while it runs, for tests that end it as a crash would. */
+  long pid() {
+    ChildProcessTransport ch = child;
+    return state == State.RUNNING && ch != null ? ch.pid() : -1;
+  }
+
+  private static String describe(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+    String message =
+        root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+    if (root instanceof java.util.concurrent.TimeoutException || message.contains("Timeout"))
+      return "it did not answer in time";
+    return message;
+  }
+
+  @Override
+  public void close() {
+    McpAsyncClient c;
+    synchronized (lock) {
+      closed = true;
+      generation++;
+      state = State.STOPPED;
+      c = client;
+      client = null;
+      down.complete("Steward stopped it");
+    }
+    if (c != null) c.close();
+    ChildProcessTransport ch = child;
+    if (ch != null) ch.close();
+  }
+}
