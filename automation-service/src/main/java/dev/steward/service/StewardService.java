@@ -7,6 +7,7 @@ import dev.steward.protocol.audit.Outcome;
 import dev.steward.protocol.home.AtomicFiles;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.jsonrpc.RpcError;
+import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.util.DaemonThreads;
 import dev.steward.service.audit.AuditEntry;
@@ -111,6 +112,9 @@ public final class StewardService implements AutoCloseable {
     // below, once every tool is registered, so grants and overrides can name any of them.
     AtomicReference<PolicyStore> policyRef = new AtomicReference<>();
     List<Runnable> policyListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    // The window hears of changed tools once the server that reaches it is up.
+    AtomicReference<@org.jspecify.annotations.Nullable Runnable> toolsChanged =
+        new AtomicReference<>();
     PackContext packContext = new PackContext(
         () -> java.util.Objects.requireNonNull(
                 policyRef.get(), "the policy is loaded before any tool runs")
@@ -120,7 +124,11 @@ public final class StewardService implements AutoCloseable {
         home.data(),
         System.getenv(),
         options.resolver(),
-        policyListeners::add);
+        policyListeners::add,
+        () -> {
+          Runnable tell = toolsChanged.get();
+          if (tell != null) tell.run();
+        });
     List<ToolPack> packs = ToolPacks.load();
     ToolRegistry tools = ToolPacks.registry(packs, packContext);
     PolicyStore policies;
@@ -169,6 +177,8 @@ public final class StewardService implements AutoCloseable {
       RpcServer server = await(serving, "start the WebSocket server");
       gate.onResult(server::publish);
       methods.sendApprovalsTo(server::toWindow);
+      toolsChanged.set(() -> server.toWindow(
+          new dev.steward.protocol.jsonrpc.Notification(Methods.TOOLS_CHANGED, Json.object())));
       server.onConnectionClosed(methods::connectionClosed);
       StewardService service = new StewardService(home, audit, gate, server, secrets, packs);
       service.writeServiceInfo();

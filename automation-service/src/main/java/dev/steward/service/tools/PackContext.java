@@ -12,7 +12,8 @@ import java.util.function.Supplier;
  * it per call: the user can change it at any time), the user's home folder, the service's data
  * folder (a pack keeps its state in a sub-folder named after itself), the environment the
  * service started with, the one resolver through which host names are looked up, and a way to be
- * told when the user changes the policy (a pack that keeps servers running follows it).
+ * told when the user changes the policy (a pack that keeps servers running follows it), and a way
+ * to tell the window that the pack's tools changed.
  */
 public record PackContext(
     Supplier<PolicyDocument> policy,
@@ -20,7 +21,8 @@ public record PackContext(
     Path data,
     Map<String, String> environment,
     HostResolver resolver,
-    Consumer<Runnable> onPolicyChange) {
+    Consumer<Runnable> onPolicyChange,
+    Runnable toolsChanged) {
 
   public PackContext {
     environment = Map.copyOf(environment);
@@ -33,6 +35,6 @@ public record PackContext(
       Path data,
       Map<String, String> environment,
       HostResolver resolver) {
-    this(policy, userHome, data, environment, resolver, listener -> {});
+    this(policy, userHome, data, environment, resolver, listener -> {}, () -> {});
   }
 }

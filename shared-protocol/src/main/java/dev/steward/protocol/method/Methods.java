@@ -27,6 +27,12 @@ public final class Methods {
   /** Notification to ui connections: a finished call with its audit metadata. */
   public static final String TOOL_RESULTS = "tool.results";
 
+  /**
+   * Notification to the window: the tools on offer, or what the user is asked to review of them,
+   * changed (an MCP server started, stopped or described a tool anew). Params: {@code {}}.
+   */
+  public static final String TOOLS_CHANGED = "tools.changed";
+
   /** A method that answers its params unchanged; only for measuring transport overhead. */
   public static final String DEBUG_ECHO = "debug.echo";
 

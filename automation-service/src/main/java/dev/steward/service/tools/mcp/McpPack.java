@@ -45,7 +45,7 @@ public final class McpPack implements ToolPack {
         context.data().resolve("mcp"),
         context.userHome(),
         context.environment(),
-        () -> {});
+        context.toolsChanged());
     servers = s;
     context.onPolicyChange().accept(s::follow);
     return List.of(s);

@@ -150,7 +150,12 @@ class McpServersIT {
         ToolErrorCodes.UNAVAILABLE, before.error().code(), before.error().message());
     assertTrue(before.error().message().contains("review"), before.error().message());
 
+    CompletableFuture<Boolean> told = new CompletableFuture<>();
+    ui.onNotification(n -> {
+      if (n.method().equals(Methods.TOOLS_CHANGED)) told.complete(true);
+    });
     accept("fs");
+    assertTrue(told.get(5, TimeUnit.SECONDS), "the window hears that the tools changed");
     assertTrue(listed().contains("mcp.fs.read_text_file"), listed().toString());
     String trace = id();
     ToolResult r = agent.execute(new Execute.Params(
