@@ -237,10 +237,16 @@ public final class StewardApp extends Application {
         com.fasterxml.jackson.databind.JsonNode params = n.params();
         if (Methods.APPROVAL_REQUESTED.equals(n.method()) && ca != null && params != null)
           background.execute(() -> ca.requested(params));
+        SettingsViewModel settingsNow = settingsModel;
+        if (Methods.TOOLS_CHANGED.equals(n.method()) && settingsNow != null)
+          javafx.application.Platform.runLater(settingsNow.mcp()::refresh);
       });
       audit.attach(new ClientAuditSource(ui));
       SettingsViewModel sm = settingsModel;
-      if (sm != null) sm.attach(new ClientPolicySource(ui));
+      if (sm != null) {
+        sm.attach(new ClientPolicySource(ui));
+        sm.attach(new dev.steward.app.settings.ClientMcpSource(ui));
+      }
       StewardClient agentClient = s.connect(Role.AGENT, "steward-agent");
       ClientServiceLink link = new ClientServiceLink(agentClient, ui);
       approvals[0] =

@@ -3,6 +3,7 @@ package dev.steward.app.approval;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.app.agent.ProposedCall;
 import dev.steward.protocol.method.Preflight;
+import dev.steward.protocol.tool.McpToolNames;
 
 /** Says what a call will do in a user's words, from the gate's dry-run preview where there is one. */
 final class PlainWords {
@@ -45,7 +46,12 @@ final class PlainWords {
       case "browser.open_url":
         return "Open " + args.path("url").asText("?") + " in the browser and read the page";
       default:
-        return "Run " + call.toolName();
+        return McpToolNames.serverPart(call.toolName())
+            .map(server -> "Run the tool "
+                + call.toolName().substring(McpToolNames.prefix(server).length())
+                + " of the MCP server “" + server + "” (not part of Steward; it runs as that"
+                + " server decides)")
+            .orElse("Run " + call.toolName());
     }
   }
 }

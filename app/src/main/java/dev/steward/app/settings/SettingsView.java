@@ -42,6 +42,7 @@ public final class SettingsView extends ScrollPane {
         hostsSection(model.hosts()),
         grantsSection(model.grants()),
         appsSection(model.apps()),
+        mcpSection(model.mcp()),
         hotkeySection(model.hotkey(), quit),
         themeSection(model.theme(), applyTheme));
     content.setPadding(new Insets(16));
@@ -258,6 +259,59 @@ public final class SettingsView extends ScrollPane {
         DesktopEntries.defaultFolders(java.nio.file.Path.of(System.getProperty("user.home")))));
     return section(
         "Apps", hint, list, importApps, proposals, error("settings-app-error", m.errorProperty()));
+  }
+
+  private static VBox mcpSection(McpSettings m) {
+    Label hint = new Label(
+        "Tools of MCP servers you use in other apps, behind Steward's approvals and audit log."
+            + " Paste a block from Claude Desktop, Cursor or VS Code, or add one by hand. A"
+            + " server's tools reach the assistant once you accept them; a tool whose server later"
+            + " changes what it says it does stops until you look again.");
+    hint.getStyleClass().add("settings-hint");
+    hint.setWrapText(true);
+    javafx.scene.control.TextArea paste = new javafx.scene.control.TextArea();
+    paste.setId("settings-mcp-paste");
+    paste.setPromptText("{\"mcpServers\": {\"notes\": {\"command\": \"npx\", \"args\": [\"-y\","
+        + " \"@modelcontextprotocol/server-filesystem\", \"~/Notes\"]}}}");
+    paste.setPrefRowCount(3);
+    paste.setWrapText(true);
+    paste.textProperty().bindBidirectional(m.pastedProperty());
+    Button addPasted = new Button("Add from JSON");
+    addPasted.setId("settings-mcp-add-pasted");
+    addPasted.setOnAction(e -> m.addPasted());
+    TextField name = new TextField();
+    name.setId("settings-mcp-name");
+    name.setPromptText("name");
+    name.setPrefColumnCount(8);
+    name.textProperty().bindBidirectional(m.newNameProperty());
+    TextField command = new TextField();
+    command.setId("settings-mcp-command");
+    command.setPromptText("command and arguments, or the server's https:// URL");
+    command.textProperty().bindBidirectional(m.newCommandProperty());
+    command.setOnAction(e -> m.addTyped());
+    HBox.setHgrow(command, Priority.ALWAYS);
+    Button add = new Button("Add server");
+    add.setId("settings-mcp-add");
+    add.setOnAction(e -> m.addTyped());
+    VBox servers = new VBox(10);
+    servers.setId("settings-mcp-servers");
+    Runnable render = () -> {
+      servers.getChildren().clear();
+      for (dev.steward.protocol.method.Mcp.Server server : m.servers())
+        servers.getChildren().add(McpServerCard.of(server, m));
+    };
+    m.servers()
+        .addListener((javafx.collections.ListChangeListener<dev.steward.protocol.method.Mcp.Server>)
+            c -> render.run());
+    render.run();
+    return section(
+        "MCP servers",
+        hint,
+        servers,
+        paste,
+        addPasted,
+        new HBox(8, name, command, add),
+        error("settings-mcp-error", m.errorProperty()));
   }
 
   private static VBox hotkeySection(HotkeySettings m, Runnable quitApp) {

@@ -19,6 +19,7 @@ public final class SettingsViewModel {
   private final HostsSettings hosts;
   private final GrantsSettings grants;
   private final AppsSettings apps;
+  private final McpSettings mcp;
   private final HotkeySettings hotkey;
   private final ThemeSettings theme;
 
@@ -53,6 +54,7 @@ public final class SettingsViewModel {
     this.hosts = new HostsSettings(policy);
     this.grants = new GrantsSettings(policy, policyError);
     this.apps = new AppsSettings(policy, background, ui);
+    this.mcp = new McpSettings(policy, background, ui);
     this.hotkey = new HotkeySettings(ui, store, initial);
     this.theme = new ThemeSettings(store, initial);
   }
@@ -60,6 +62,11 @@ public final class SettingsViewModel {
   /** Connects to the service's policy and shows it. */
   public void attach(PolicySource source) {
     policy.attach(source);
+  }
+
+  /** Connects to the service's MCP servers and shows them. */
+  public void attach(McpSource source) {
+    mcp.attach(source);
   }
 
   /** Reads the policy again (a grant may have been added from the dialog). */
@@ -85,6 +92,10 @@ public final class SettingsViewModel {
 
   public AppsSettings apps() {
     return apps;
+  }
+
+  public McpSettings mcp() {
+    return mcp;
   }
 
   public HotkeySettings hotkey() {

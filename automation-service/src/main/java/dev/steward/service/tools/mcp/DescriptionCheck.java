@@ -60,7 +60,11 @@ final class DescriptionCheck {
     String lower = text.toLowerCase(Locale.ROOT);
     for (Pattern p : AIMED_AT_THE_MODEL) {
       Matcher m = p.matcher(lower);
-      if (m.find()) flags.add("instructions aimed at the assistant: “" + excerpt(text, m) + "”");
+      if (m.find()) {
+        // One finding per text is enough to make the user read it.
+        flags.add("instructions aimed at the assistant: “" + excerpt(text, m) + "”");
+        return;
+      }
     }
   }
 

@@ -1,9 +1,8 @@
 package dev.steward.service.tools.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Mcp;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.PackContext;
@@ -12,6 +11,7 @@ import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolFamily;
 import dev.steward.service.tools.ToolPack;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -23,8 +23,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class McpPack implements ToolPack {
 
-  public static final String SERVERS = "mcp.servers";
-  public static final String ACCEPT = "mcp.accept";
+  public static final String SERVERS = Mcp.SERVERS;
+  public static final String ACCEPT = Mcp.ACCEPT;
 
   private @Nullable McpServers servers;
 
@@ -70,48 +70,52 @@ public final class McpPack implements ToolPack {
   }
 
   /** Each server with its state, the end of its stderr log and its tools as the user reviews them. */
-  private JsonNode describe() throws ToolFailure {
-    ObjectNode out = Json.object();
-    ArrayNode list = out.putArray("servers");
+  private Mcp.ServersResult describe() throws ToolFailure {
+    List<Mcp.Server> out = new ArrayList<>();
     for (ServerLink link : servers().links()) {
-      ObjectNode s = list.addObject();
-      s.put("name", link.name());
-      s.put("transport", link.entry().url() != null ? "http" : "stdio");
-      s.put("state", link.state().wire());
-      link.problem().ifPresent(p -> s.put("problem", p));
-      long pid = link.pid();
-      if (pid > 0) s.put("pid", pid);
-      s.put("log", link.log().toString());
-      ArrayNode tail = s.putArray("stderr_tail");
-      link.stderrTail(20).forEach(tail::add);
-      ArrayNode tools = s.putArray("tools");
+      List<Mcp.Tool> tools = new ArrayList<>();
       link.tools().forEach((name, tool) -> {
         McpTool.Listing l = tool.listing();
         ToolDefinition d = tool.definition();
-        ObjectNode t = tools.addObject();
-        t.put("name", name);
-        t.put("server_name", l.remoteName());
-        if (l.title() != null) t.put("title", l.title());
-        t.put("description", l.description());
-        t.set("input_schema", l.inputSchema());
-        t.put("read_only", l.readOnly());
-        t.put("sends", l.openWorld());
-        t.put("risk", d.risk().wire());
-        t.put("confirmation", d.confirmation().wire());
-        t.put("pin", l.standing().wire());
-        t.put("offered", tool.offered());
-        ArrayNode flags = t.putArray("flags");
-        l.flags().forEach(flags::add);
-        l.schemaProblem().ifPresent(p -> t.put("problem", p));
+        tools.add(new Mcp.Tool(
+            name,
+            l.remoteName(),
+            l.title(),
+            l.description(),
+            l.inputSchema(),
+            l.readOnly(),
+            l.openWorld(),
+            d.risk().wire(),
+            d.confirmation().wire(),
+            l.standing().wire(),
+            tool.offered(),
+            l.flags(),
+            l.schemaProblem().orElse(null)));
       });
+      long pid = link.pid();
+      out.add(new Mcp.Server(
+          link.name(),
+          link.entry().url() != null ? "http" : "stdio",
+          link.state().wire(),
+          link.problem().orElse(null),
+          pid > 0 ? pid : null,
+          link.log().toString(),
+          link.stderrTail(20),
+          tools));
     }
-    return out;
+    return new Mcp.ServersResult(out);
   }
 
-  /** {@code {server, tools?}}: accepts the named tools (by the server's names), or all of them. */
-  private JsonNode accept(JsonNode params) throws ToolFailure {
-    String server = params.path("server").asText("");
-    if (server.isEmpty())
+  /** Accepts the named tools (by the server's names), or all of them. */
+  private Mcp.AcceptResult accept(JsonNode params) throws ToolFailure {
+    Mcp.AcceptParams p;
+    try {
+      p = Json.convert(params, Mcp.AcceptParams.class);
+    } catch (IllegalArgumentException e) {
+      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "mcp.accept takes {server, tools?}");
+    }
+    String server = p.server();
+    if (server == null || server.isEmpty())
       throw new ToolFailure(
           ToolErrorCodes.VALIDATION_ERROR, "name the \"server\" whose tools you accept");
     ServerLink link = servers()
@@ -123,9 +127,7 @@ public final class McpPack implements ToolPack {
           ToolErrorCodes.UNAVAILABLE,
           "the MCP server \"" + server + "\" has listed no tools yet ("
               + link.problem().orElse("it lists none") + ")");
-    Set<String> names = new HashSet<>();
-    JsonNode asked = params.path("tools");
-    if (asked.isArray()) asked.forEach(n -> names.add(n.asText()));
+    Set<String> names = new HashSet<>(p.tools() == null ? List.of() : p.tools());
     Set<String> known = new HashSet<>();
     link.tools().values().forEach(t -> known.add(t.listing().remoteName()));
     for (String n : names) {
@@ -134,10 +136,7 @@ public final class McpPack implements ToolPack {
             ToolErrorCodes.NOT_FOUND,
             "the MCP server \"" + server + "\" has no tool \"" + n + "\"");
     }
-    ObjectNode out = Json.object();
-    ArrayNode accepted = out.putArray("accepted");
-    link.accept(names).forEach(accepted::add);
-    return out;
+    return new Mcp.AcceptResult(link.accept(names));
   }
 
   @Override

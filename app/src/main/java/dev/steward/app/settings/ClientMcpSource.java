@@ -1,0 +1,26 @@
+package dev.steward.app.settings;
+
+import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Mcp;
+import java.util.List;
+
+/** {@link McpSource} over the ui connection. */
+public final class ClientMcpSource implements McpSource {
+
+  private final StewardClient ui;
+
+  public ClientMcpSource(StewardClient ui) {
+    this.ui = ui;
+  }
+
+  @Override
+  public Mcp.ServersResult servers() {
+    return ui.call(Mcp.SERVERS, Json.object(), Mcp.ServersResult.class);
+  }
+
+  @Override
+  public Mcp.AcceptResult accept(String server, List<String> tools) {
+    return ui.call(Mcp.ACCEPT, new Mcp.AcceptParams(server, tools), Mcp.AcceptResult.class);
+  }
+}

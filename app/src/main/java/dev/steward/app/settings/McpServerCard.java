@@ -1,0 +1,138 @@
+package dev.steward.app.settings;
+
+import dev.steward.protocol.method.Mcp;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TitledPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.util.StringConverter;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One MCP server in Settings: its state, what it last wrote to its log when it failed, and its
+ * tools with what the user is asked to look at — a tool that is new or changed, and any
+ * instructions to the assistant or hidden text found in what it says.
+ */
+final class McpServerCard {
+
+  private McpServerCard() {}
+
+  static VBox of(Mcp.Server server, McpSettings m) {
+    Label name = new Label(server.name());
+    name.getStyleClass().add("mcp-server-name");
+    long waiting =
+        server.tools().stream().filter(t -> !Mcp.Tool.ACCEPTED.equals(t.pin())).count();
+    Label state = new Label(stateText(server));
+    state.setId("settings-mcp-state-" + id(server.name()));
+    state.getStyleClass().add("failed".equals(server.state()) ? "mcp-state-failed" : "mcp-state");
+    Region spacer = new Region();
+    HBox.setHgrow(spacer, Priority.ALWAYS);
+    Button accept = new Button(waiting == 1 ? "Accept 1 tool" : "Accept " + waiting + " tools");
+    accept.setId("settings-mcp-accept-" + id(server.name()));
+    accept.setOnAction(e -> m.accept(server.name()));
+    accept.setVisible(waiting > 0);
+    accept.setManaged(waiting > 0);
+    Button remove = new Button("Remove");
+    remove.getStyleClass().add("small");
+    remove.setId("settings-mcp-remove-" + id(server.name()));
+    remove.setOnAction(e -> m.remove(server.name()));
+    HBox head = new HBox(8, name, state, spacer, accept, remove);
+    head.setAlignment(Pos.CENTER_LEFT);
+    VBox card = new VBox(6, head);
+    card.getStyleClass().add("mcp-server");
+    if (server.problem() != null && !"running".equals(server.state())) {
+      Label problem = new Label(server.problem());
+      problem.setWrapText(true);
+      problem.getStyleClass().add("settings-error");
+      card.getChildren().add(problem);
+    }
+    if (!server.stderrTail().isEmpty() && "failed".equals(server.state())) {
+      TextArea log = new TextArea(String.join("\n", server.stderrTail()));
+      log.setEditable(false);
+      log.setPrefRowCount(5);
+      TitledPane pane = new TitledPane("Last lines of its log (" + server.log() + ")", log);
+      pane.setExpanded(false);
+      card.getChildren().add(pane);
+    }
+    for (Mcp.Tool tool : server.tools()) card.getChildren().add(toolRow(tool, m));
+    return card;
+  }
+
+  /** A node id from a name: CSS selectors read dots as classes. */
+  static String id(String name) {
+    return name.replaceAll("[^A-Za-z0-9_-]", "-");
+  }
+
+  private static String stateText(Mcp.Server s) {
+    int n = s.tools().size();
+    return switch (s.state()) {
+      case "running" -> "running · " + n + (n == 1 ? " tool" : " tools");
+      case "starting" -> "starting…";
+      case "failed" -> "not running";
+      default -> s.state();
+    };
+  }
+
+  private static VBox toolRow(Mcp.Tool tool, McpSettings m) {
+    Label title = new Label(tool.title() != null ? tool.title() : tool.serverName());
+    Label kind = new Label(tool.readOnly() ? "reads only" : "can change things");
+    kind.getStyleClass().add("settings-hint");
+    HBox line = new HBox(8, title, kind);
+    line.setAlignment(Pos.CENTER_LEFT);
+    if (!Mcp.Tool.ACCEPTED.equals(tool.pin())) {
+      Label badge = new Label(Mcp.Tool.CHANGED.equals(tool.pin()) ? "changed — look again" : "new");
+      badge.setId("settings-mcp-pin-" + id(tool.name()));
+      badge.getStyleClass().add("mcp-badge");
+      line.getChildren().add(badge);
+    }
+    Region spacer = new Region();
+    HBox.setHgrow(spacer, Priority.ALWAYS);
+    ComboBox<McpSettings.Rating> rating = new ComboBox<>();
+    rating.getItems().setAll(McpSettings.Rating.values());
+    rating.setId("settings-mcp-rate-" + id(tool.name()));
+    rating.setConverter(new StringConverter<>() {
+      @Override
+      public String toString(McpSettings.@Nullable Rating r) {
+        if (r == null) return "";
+        if (r == McpSettings.Rating.HINTS)
+          return tool.readOnly()
+              ? "Runs without asking (reads only)"
+              : "Asks first (can change things)";
+        return r.label();
+      }
+
+      @Override
+      public McpSettings.@Nullable Rating fromString(String s) {
+        return null;
+      }
+    });
+    rating.setValue(m.rating(tool.name()));
+    rating.valueProperty().addListener((o, was, now) -> {
+      if (now != null && now != was) m.rate(tool.name(), now);
+    });
+    line.getChildren().addAll(spacer, rating);
+    Label description = new Label(tool.description());
+    description.setWrapText(true);
+    description.getStyleClass().add("mcp-tool-description");
+    VBox row = new VBox(2, line, description);
+    for (String flag : tool.flags()) {
+      Label f = new Label("⚠ " + flag);
+      f.setWrapText(true);
+      f.getStyleClass().add("mcp-flag");
+      row.getChildren().add(f);
+    }
+    if (tool.problem() != null) {
+      Label p = new Label(tool.problem());
+      p.setWrapText(true);
+      p.getStyleClass().add("mcp-flag");
+      row.getChildren().add(p);
+    }
+    return row;
+  }
+}

@@ -1,0 +1,246 @@
+package dev.steward.app.settings;
+
+import dev.steward.protocol.method.Mcp;
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.McpToolNames;
+import dev.steward.protocol.tool.Risk;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Settings, "MCP servers": the servers of the policy's {@code mcp_servers} — added by pasting
+ * another client's block or by typing a command, removed — each with its state, the end of its
+ * log and its tools, which the user accepts (what they say they do is pinned) and rates.
+ */
+public final class McpSettings {
+
+  /** The user's word on one tool: as its server's hints say, or overridden. */
+  public enum Rating {
+    HINTS("As the server marks it"),
+    UNASKED("Runs without asking"),
+    ASKS("Asks first"),
+    OFF("Off");
+
+    private final String label;
+
+    Rating(String label) {
+      this.label = label;
+    }
+
+    public String label() {
+      return label;
+    }
+  }
+
+  private final PolicyEditor policy;
+  private final Executor background;
+  private final Executor ui;
+  private final ObservableList<Mcp.Server> servers = FXCollections.observableArrayList();
+  private final StringProperty pasted = new SimpleStringProperty("");
+  private final StringProperty newName = new SimpleStringProperty("");
+  private final StringProperty newCommand = new SimpleStringProperty("");
+  private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
+  private PolicyDocument shown = PolicyDocument.defaults();
+  private volatile @Nullable McpSource source;
+  /** A refresh is running or asked for; a burst of changes costs one or two reads. */
+  private boolean refreshing;
+
+  private boolean again;
+
+  McpSettings(PolicyEditor policy, Executor background, Executor ui) {
+    this.policy = policy;
+    this.background = background;
+    this.ui = ui;
+    policy.onShow(doc -> {
+      shown = doc;
+      refresh();
+    });
+  }
+
+  void attach(McpSource source) {
+    this.source = source;
+    ui.execute(this::refresh);
+  }
+
+  /** Reads the servers' state again (the service says when it changed). Call on the UI thread. */
+  public void refresh() {
+    McpSource s = source;
+    if (s == null) return;
+    if (refreshing) {
+      again = true;
+      return;
+    }
+    refreshing = true;
+    background.execute(() -> {
+      Mcp.ServersResult result;
+      try {
+        result = s.servers();
+      } catch (RuntimeException e) {
+        ui.execute(() -> {
+          error.set("Could not read the MCP servers: " + e.getMessage());
+          done();
+        });
+        return;
+      }
+      ui.execute(() -> {
+        servers.setAll(result.servers());
+        done();
+      });
+    });
+  }
+
+  private void done() {
+    refreshing = false;
+    if (again) {
+      again = false;
+      refresh();
+    }
+  }
+
+  /** Adds the servers of a pasted block (Claude Desktop, Cursor, VS Code or Steward shape). */
+  public void addPasted() {
+    Map<String, PolicyDocument.McpServer> add;
+    try {
+      add = McpPaste.read(pasted.get());
+    } catch (IllegalArgumentException e) {
+      error.set(String.valueOf(e.getMessage()));
+      return;
+    }
+    addAll(add, () -> pasted.set(""));
+  }
+
+  /** Adds one server by name and command line (or URL). */
+  public void addTyped() {
+    String name = newName.get().strip();
+    if (name.isEmpty()) {
+      error.set("Give the server a name, e.g. notes");
+      return;
+    }
+    PolicyDocument.McpServer entry;
+    try {
+      entry = McpPaste.typed(newCommand.get());
+    } catch (IllegalArgumentException e) {
+      error.set(String.valueOf(e.getMessage()));
+      return;
+    }
+    addAll(Map.of(name, entry), () -> {
+      newName.set("");
+      newCommand.set("");
+    });
+  }
+
+  private void addAll(Map<String, PolicyDocument.McpServer> add, Runnable onSaved) {
+    policy.change(
+        doc -> {
+          Map<String, PolicyDocument.McpServer> next = new LinkedHashMap<>(doc.mcpServers());
+          next.putAll(add);
+          return doc.withMcpServers(next);
+        },
+        error,
+        onSaved);
+  }
+
+  /** Removes a server, and the ratings and grants of its tools with it. */
+  public void remove(String server) {
+    String prefix = McpToolNames.prefix(server);
+    policy.change(
+        doc -> {
+          Map<String, PolicyDocument.McpServer> next = new LinkedHashMap<>(doc.mcpServers());
+          next.remove(server);
+          Map<String, PolicyDocument.ToolOverride> overrides = new HashMap<>(doc.overrides());
+          overrides.keySet().removeIf(tool -> tool.startsWith(prefix));
+          List<PolicyDocument.StandingGrant> grants = new ArrayList<>(doc.grants());
+          grants.removeIf(g -> g.tool().startsWith(prefix));
+          return doc.withMcpServers(next).withOverrides(overrides).withGrants(grants);
+        },
+        error,
+        () -> {});
+  }
+
+  /** Accepts all of a server's tools as the server describes them now. */
+  public void accept(String server) {
+    McpSource s = source;
+    if (s == null) {
+      error.set("Not connected to the service yet");
+      return;
+    }
+    background.execute(() -> {
+      try {
+        s.accept(server, List.of());
+        ui.execute(() -> {
+          error.set("");
+          refresh();
+        });
+      } catch (RuntimeException e) {
+        ui.execute(() -> error.set(String.valueOf(e.getMessage())));
+      }
+    });
+  }
+
+  public Rating rating(String tool) {
+    PolicyDocument.ToolOverride o = shown.overrides().get(tool);
+    if (o == null) return Rating.HINTS;
+    if (o.off()) return Rating.OFF;
+    if (o.confirmation() == Confirmation.NEVER) return Rating.UNASKED;
+    if (o.confirmation() != null || o.risk() != null) return Rating.ASKS;
+    return Rating.HINTS;
+  }
+
+  public void rate(String tool, Rating rating) {
+    policy.change(
+        doc -> {
+          Map<String, PolicyDocument.ToolOverride> overrides = new HashMap<>(doc.overrides());
+          switch (rating) {
+            case HINTS -> overrides.remove(tool);
+            case UNASKED ->
+              overrides.put(
+                  tool, new PolicyDocument.ToolOverride(Confirmation.NEVER, Risk.LOW, null));
+            case ASKS ->
+              overrides.put(
+                  tool, new PolicyDocument.ToolOverride(Confirmation.ALWAYS, Risk.MEDIUM, null));
+            case OFF -> overrides.put(tool, new PolicyDocument.ToolOverride(null, null, true));
+          }
+          return doc.withOverrides(overrides);
+        },
+        error,
+        () -> {});
+  }
+
+  /** Whether any server has a tool waiting for review (new, or changed since accepted). */
+  public boolean awaitsReview() {
+    return servers.stream()
+        .anyMatch(s -> s.tools().stream().anyMatch(t -> !Mcp.Tool.ACCEPTED.equals(t.pin())));
+  }
+
+  public ObservableList<Mcp.Server> servers() {
+    return servers;
+  }
+
+  public StringProperty pastedProperty() {
+    return pasted;
+  }
+
+  public StringProperty newNameProperty() {
+    return newName;
+  }
+
+  public StringProperty newCommandProperty() {
+    return newCommand;
+  }
+
+  public ReadOnlyStringProperty errorProperty() {
+    return error.getReadOnlyProperty();
+  }
+}

@@ -1,0 +1,58 @@
+package dev.steward.protocol.method;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The window's view of the external MCP servers (SPEC §12), ui role only. {@code mcp.servers}
+ * answers each server of the policy's {@code mcp_servers} with its state ({@code starting},
+ * {@code running}, {@code failed}, {@code stopped}), the end of its stderr log and its tools as
+ * the user reviews them: {@code pin} is {@code accepted}, {@code new} or {@code changed} (the
+ * server describes the tool differently from when the user accepted it); only {@code offered}
+ * tools reach the model. {@code mcp.accept} accepts a server's tools as they are described now
+ * ({@code tools}: the server's own names; none named: all of them).
+ */
+public final class Mcp {
+
+  private Mcp() {}
+
+  public static final String SERVERS = "mcp.servers";
+  public static final String ACCEPT = "mcp.accept";
+
+  public record ServersResult(List<Server> servers) {}
+
+  public record Server(
+      String name,
+      String transport,
+      String state,
+      @Nullable String problem,
+      @Nullable Long pid,
+      String log,
+      List<String> stderrTail,
+      List<Tool> tools) {}
+
+  public record Tool(
+      String name,
+      String serverName,
+      @Nullable String title,
+      String description,
+      JsonNode inputSchema,
+      boolean readOnly,
+      boolean sends,
+      String risk,
+      String confirmation,
+      String pin,
+      boolean offered,
+      List<String> flags,
+      @Nullable String problem) {
+
+    public static final String ACCEPTED = "accepted";
+    public static final String NEW = "new";
+    public static final String CHANGED = "changed";
+  }
+
+  public record AcceptParams(String server, @Nullable List<String> tools) {}
+
+  public record AcceptResult(List<String> accepted) {}
+}
