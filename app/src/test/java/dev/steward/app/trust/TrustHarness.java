@@ -16,6 +16,7 @@ import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.home.StewardPlaces;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Audit;
+import dev.steward.protocol.method.Mcp;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.service.ServiceSupervisor;
@@ -107,6 +108,24 @@ final class TrustHarness implements AutoCloseable {
             "-Duser.home=" + user));
     ui = service.connect(Role.UI, "trust-suite");
     agentClient = service.connect(Role.AGENT, "trust-suite");
+    acceptMcpTools("inbox");
+  }
+
+  /** Waits for the MCP server to list its tools and accepts them, as the user would in Settings. */
+  private void acceptMcpTools(String server) throws InterruptedException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (true) {
+      Mcp.ServersResult r = ui.call(Mcp.SERVERS, Json.object(), Mcp.ServersResult.class);
+      boolean listed = r.servers().stream()
+          .anyMatch(s -> s.name().equals(server)
+              && s.state().equals("running")
+              && !s.tools().isEmpty());
+      if (listed) break;
+      if (System.nanoTime() > deadline)
+        throw new IllegalStateException("MCP server never ran: " + r);
+      Thread.sleep(100);
+    }
+    ui.call(Mcp.ACCEPT, new Mcp.AcceptParams(server, null), Mcp.AcceptResult.class);
   }
 
   int sitePort() {
@@ -139,6 +158,16 @@ final class TrustHarness implements AutoCloseable {
         .put("created_at", "2026-11-26T00:00:00Z");
     grant.putArray("paths").add("~/Steward/notes");
     p.putObject("overrides");
+    // An MCP server from npm that reads Downloads: what its tools return is a stranger's text too.
+    ObjectNode inbox = p.putObject("mcp_servers").putObject("inbox");
+    inbox.put("command", "node");
+    inbox
+        .putArray("args")
+        .add(repo()
+            .resolve(
+                "mcp-bridge/src/test/node/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
+            .toString())
+        .add(user.resolve("Downloads").toString());
     Files.createDirectories(home.resolve("config"));
     Files.writeString(home.resolve("config/policy.json"), Json.pretty(p));
   }
