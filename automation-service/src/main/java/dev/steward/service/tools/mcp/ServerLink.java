@@ -184,8 +184,14 @@ final class ServerLink implements AutoCloseable {
         })
         .build();
     try {
-      c.initialize().block(START_LIMIT);
-      List<McpSchema.Tool> listed = listAll(c);
+      McpSchema.InitializeResult init =
+          java.util.Objects.requireNonNull(c.initialize().block(START_LIMIT), "initialize");
+      // A server without the tools capability runs with none (it may offer only what Steward
+      // does not use: prompts, resources).
+      List<McpSchema.Tool> listed =
+          init.capabilities() == null || init.capabilities().tools() == null
+              ? List.of()
+              : listAll(c);
       synchronized (lock) {
         if (closed || gen != generation) {
           c.close();
