@@ -58,6 +58,9 @@ public final class McpSettings {
   private boolean refreshing;
 
   private boolean again;
+  private java.util.function.Consumer<String> heldBack = text -> {};
+  /** The changed tools already told of (by name and what they now say), so each is said once. */
+  private final java.util.Set<String> told = new java.util.HashSet<>();
 
   McpSettings(PolicyEditor policy, Executor background, Executor ui) {
     this.policy = policy;
@@ -96,6 +99,7 @@ public final class McpSettings {
       }
       ui.execute(() -> {
         servers.setAll(result.servers());
+        tellHeldBack(result.servers());
         done();
       });
     });
@@ -106,6 +110,28 @@ public final class McpSettings {
     if (again) {
       again = false;
       refresh();
+    }
+  }
+
+  /**
+   * {@code listener} is told, once per change, of each tool held back because its server now
+   * describes it differently from what the user accepted (the chat shows it).
+   */
+  public void onHeldBack(java.util.function.Consumer<String> listener) {
+    this.heldBack = listener;
+  }
+
+  private void tellHeldBack(List<Mcp.Server> now) {
+    for (Mcp.Server server : now) {
+      for (Mcp.Tool tool : server.tools()) {
+        if (!Mcp.Tool.CHANGED.equals(tool.pin())) continue;
+        if (!told.add(tool.name() + "\n" + tool.description() + "\n" + tool.inputSchema()))
+          continue;
+        heldBack.accept("The MCP server “" + server.name() + "” changed what its tool “"
+            + (tool.title() != null ? tool.title() : tool.serverName())
+            + "” says it does since you accepted it. The tool is off until you look at it again"
+            + " in Settings → MCP servers.");
+      }
     }
   }
 

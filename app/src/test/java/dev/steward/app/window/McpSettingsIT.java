@@ -80,6 +80,20 @@ class McpSettingsIT {
         () -> w.robot.lookup("#settings-mcp-pin-mcp-notes-note").tryQuery().isEmpty());
     assertTrue(Files.readString(w.home.resolve("data/mcp/pins.json")).contains("notes"));
 
+    // The server now says something else about its tool: it is held back, and the chat says so.
+    w.robot.interact(() -> {
+      w.app.settings().mcp().pastedProperty().set(block.replace("Keeps a note.", "Keeps a NOTE."));
+      w.robot.lookup("#settings-mcp-add-pasted").queryButton().fire();
+    });
+    w.waitFor(Duration.ofSeconds(60), () -> w.transcript().contains("changed what its tool"));
+    w.waitFor(
+        () -> w.robot.lookup("#settings-mcp-pin-mcp-notes-note").tryQuery().isPresent());
+    assertEquals("changed — look again", label(w, "#settings-mcp-pin-mcp-notes-note"));
+    w.robot.interact(
+        () -> w.robot.lookup("#settings-mcp-accept-notes").queryButton().fire());
+    w.waitFor(
+        () -> w.robot.lookup("#settings-mcp-pin-mcp-notes-note").tryQuery().isEmpty());
+
     w.robot.interact(() -> w.app
         .settings()
         .mcp()

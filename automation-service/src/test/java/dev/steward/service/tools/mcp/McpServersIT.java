@@ -266,6 +266,25 @@ class McpServersIT {
   }
 
   @Test
+  void a_cancelled_call_is_cancelled_at_the_server_too() throws Exception {
+    accept("described");
+    CompletableFuture<ToolResult> call =
+        CompletableFuture.supplyAsync(() -> agent.execute(new Execute.Params(
+            id(), "to-stop", "mcp.described.wait", args("seconds", 30), null, null)));
+    Thread.sleep(500);
+    agent.call(Methods.TOOL_CANCEL, new Execute.CancelParams("to-stop"));
+    ToolResult r = call.get(10, TimeUnit.SECONDS);
+    assertEquals(ToolErrorCodes.CANCELLED, r.error().code(), r.error().message());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!server("described").get("stderr_tail").toString().contains("cancelled request")) {
+      if (System.nanoTime() > deadline)
+        throw new AssertionError(
+            "the server never heard of the cancellation: " + server("described"));
+      Thread.sleep(50);
+    }
+  }
+
+  @Test
   void a_big_result_is_cut_at_the_limit_and_says_so() {
     accept("everything");
     String message = "x".repeat(McpResults.MAX_TEXT_CHARS + 5_000);
