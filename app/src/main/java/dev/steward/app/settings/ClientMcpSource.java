@@ -20,7 +20,7 @@ public final class ClientMcpSource implements McpSource {
   }
 
   @Override
-  public Mcp.AcceptResult accept(String server, List<String> tools) {
+  public Mcp.AcceptResult accept(String server, List<Mcp.Seen> tools) {
     return ui.call(Mcp.ACCEPT, new Mcp.AcceptParams(server, tools), Mcp.AcceptResult.class);
   }
 }

@@ -195,18 +195,31 @@ public final class McpSettings {
         () -> {});
   }
 
-  /** Accepts all of a server's tools as the server describes them now. */
+  /**
+   * Accepts a server's tools exactly as shown: a tool the server described anew since this list
+   * was read is not accepted, and the list is read again for the user to look at.
+   */
   public void accept(String server) {
     McpSource s = source;
     if (s == null) {
       error.set("Not connected to the service yet");
       return;
     }
+    List<Mcp.Seen> shown = servers.stream()
+        .filter(x -> x.name().equals(server))
+        .flatMap(x -> x.tools().stream())
+        .map(t -> new Mcp.Seen(t.serverName(), t.hash()))
+        .toList();
+    if (shown.isEmpty()) return;
     background.execute(() -> {
       try {
-        s.accept(server, List.of());
+        Mcp.AcceptResult r = s.accept(server, shown);
         ui.execute(() -> {
-          error.set("");
+          error.set(
+              r.changed().isEmpty()
+                  ? ""
+                  : "“" + server + "” changed " + String.join(", ", r.changed())
+                      + " while you were looking; look at the new words and accept again.");
           refresh();
         });
       } catch (RuntimeException e) {

@@ -8,6 +8,6 @@ public interface McpSource {
 
   Mcp.ServersResult servers();
 
-  /** Accepts a server's tools as described now; {@code tools} empty: all of them. */
-  Mcp.AcceptResult accept(String server, List<String> tools);
+  /** Accepts tools as the user saw them: each by the server's name and the hash shown. */
+  Mcp.AcceptResult accept(String server, List<Mcp.Seen> tools);
 }

@@ -116,16 +116,26 @@ final class TrustHarness implements AutoCloseable {
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
     while (true) {
       Mcp.ServersResult r = ui.call(Mcp.SERVERS, Json.object(), Mcp.ServersResult.class);
-      boolean listed = r.servers().stream()
-          .anyMatch(s -> s.name().equals(server)
+      java.util.Optional<Mcp.Server> listed = r.servers().stream()
+          .filter(s -> s.name().equals(server)
               && s.state().equals("running")
-              && !s.tools().isEmpty());
-      if (listed) break;
+              && !s.tools().isEmpty())
+          .findFirst();
+      if (listed.isPresent()) {
+        ui.call(
+            Mcp.ACCEPT,
+            new Mcp.AcceptParams(
+                server,
+                listed.get().tools().stream()
+                    .map(t -> new Mcp.Seen(t.serverName(), t.hash()))
+                    .toList()),
+            Mcp.AcceptResult.class);
+        return;
+      }
       if (System.nanoTime() > deadline)
         throw new IllegalStateException("MCP server never ran: " + r);
       Thread.sleep(100);
     }
-    ui.call(Mcp.ACCEPT, new Mcp.AcceptParams(server, null), Mcp.AcceptResult.class);
   }
 
   int sitePort() {

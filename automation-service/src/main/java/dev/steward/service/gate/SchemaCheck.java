@@ -32,7 +32,13 @@ final class SchemaCheck {
 
   /** Compiles every tool's schema now (a call that comes first compiles its own). */
   void compileAll() {
-    for (Tool t : tools.all()) schema(t);
+    for (Tool t : tools.all()) {
+      try {
+        schema(t);
+      } catch (RuntimeException e) {
+        // the call that needs it says why it cannot be used
+      }
+    }
   }
 
   private record Compiled(JsonNode source, Schema schema) {}
@@ -52,7 +58,11 @@ final class SchemaCheck {
       synchronized (this) {
         r = registry;
         if (r == null)
-          registry = r = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+          registry = r = SchemaRegistry.withDefaultDialect(
+              SpecificationVersion.DRAFT_2020_12,
+              b -> b.schemaRegistryConfig(com.networknt.schema.SchemaRegistryConfig.builder()
+                  .regularExpressionFactory(new Re2Patterns())
+                  .build()));
       }
     }
     return r;
@@ -69,7 +79,17 @@ final class SchemaCheck {
           "invalid arguments for " + tool.name() + ": a number is too large to be used",
           infinite);
     }
-    List<Error> errors = schema(tool).validate(args);
+    List<Error> errors;
+    try {
+      errors = schema(tool).validate(args);
+    } catch (RuntimeException e) {
+      // A schema the validator cannot use (a pattern RE2 refuses, a reference to nothing) checks
+      // nothing: the call is refused, with a row, rather than run unchecked or lost.
+      throw new Refusal(
+          ToolErrorCodes.VALIDATION_ERROR,
+          "the argument schema of " + tool.name() + " cannot be used: " + e.getMessage(),
+          "/tool");
+    }
     if (errors.isEmpty()) return;
     Error first = errors.stream()
         .min(Comparator.comparing(e -> e.getInstanceLocation().toString()))

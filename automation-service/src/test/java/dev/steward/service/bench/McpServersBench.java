@@ -75,7 +75,16 @@ public final class McpServersBench {
           throw new IllegalStateException("the server never listed its tools: " + r);
         Thread.sleep(5);
       }
-      ui.call(Mcp.ACCEPT, new Mcp.AcceptParams("fs", null), Mcp.AcceptResult.class);
+      Mcp.Server fs =
+          ui.call(Mcp.SERVERS, Json.object(), Mcp.ServersResult.class).servers().get(0);
+      ui.call(
+          Mcp.ACCEPT,
+          new Mcp.AcceptParams(
+              "fs",
+              fs.tools().stream()
+                  .map(t -> new Mcp.Seen(t.serverName(), t.hash()))
+                  .toList()),
+          Mcp.AcceptResult.class);
 
       JsonNode read = Json.mapper()
           .valueToTree(new Execute.Params(

@@ -9,9 +9,10 @@ import org.jspecify.annotations.Nullable;
  * answers each server of the policy's {@code mcp_servers} with its state ({@code starting},
  * {@code running}, {@code failed}, {@code stopped}), the end of its stderr log and its tools as
  * the user reviews them: {@code pin} is {@code accepted}, {@code new} or {@code changed} (the
- * server describes the tool differently from when the user accepted it); only {@code offered}
- * tools reach the model. {@code mcp.accept} accepts a server's tools as they are described now
- * ({@code tools}: the server's own names; none named: all of them).
+ * server describes the tool differently from when the user accepted it), {@code hash} identifies
+ * what was shown; only {@code offered} tools reach the model. {@code mcp.accept} accepts tools as
+ * the user saw them, each by the server's own name and that hash: a tool the server described
+ * anew in the meantime is not accepted but named in {@code changed}.
  */
 public final class Mcp {
 
@@ -43,6 +44,7 @@ public final class Mcp {
       String risk,
       String confirmation,
       String pin,
+      String hash,
       boolean offered,
       List<String> flags,
       @Nullable String problem) {
@@ -52,7 +54,10 @@ public final class Mcp {
     public static final String CHANGED = "changed";
   }
 
-  public record AcceptParams(String server, @Nullable List<String> tools) {}
+  /** A tool as the user saw it: the server's name for it and the hash shown with it. */
+  public record Seen(String name, String hash) {}
 
-  public record AcceptResult(List<String> accepted) {}
+  public record AcceptParams(String server, List<Seen> tools) {}
+
+  public record AcceptResult(List<String> accepted, List<String> changed) {}
 }

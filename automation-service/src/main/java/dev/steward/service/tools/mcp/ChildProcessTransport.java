@@ -23,9 +23,10 @@ import reactor.core.publisher.Mono;
 /**
  * MCP's stdio transport to a server the service starts as its child. Unlike the SDK's own, it
  * gives the child only the environment the user's entry names (plus {@code PATH} and {@code
- * HOME}), sends its stderr straight to a log file (never to the model), bounds each message it
- * reads, and says when the child exits, so a call in flight fails at once rather than at its time
- * limit.
+ * HOME}), keeps its stderr in a log file of bounded size (never shown to the model), bounds each
+ * message it reads, writes on a thread of its own (a server that stops reading cannot hold a
+ * caller), says when the child exits so a call in flight fails at once, and starts one child only:
+ * a transport once closed stays closed.
  */
 final class ChildProcessTransport implements McpClientTransport {
 
@@ -46,7 +47,16 @@ final class ChildProcessTransport implements McpClientTransport {
   private final Command command;
   private final McpJsonMapper json;
   private final IntConsumer onExit;
-  private final Object writing = new Object();
+  /** Messages waiting to be written; a server that reads nothing fills it and is stopped. */
+  static final int MAX_QUEUED_BYTES = 32 << 20;
+
+  private final java.util.concurrent.ExecutorService writer =
+      java.util.concurrent.Executors.newSingleThreadExecutor(
+          dev.steward.protocol.util.DaemonThreads.named("mcp-write"));
+  private final java.util.concurrent.atomic.AtomicLong queued =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicBoolean started =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private volatile @Nullable Process process;
   private volatile boolean closing;
 
@@ -60,11 +70,14 @@ final class ChildProcessTransport implements McpClientTransport {
   public Mono<Void> connect(
       Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
     return Mono.fromRunnable(() -> {
+      // The SDK opens a new session on a closed client's next use: that must not start a child
+      // no one stops.
+      if (closing || !started.compareAndSet(false, true))
+        throw new IllegalStateException("this connection to the server has ended");
       ProcessBuilder builder = new ProcessBuilder(command.command());
       builder.environment().clear();
       builder.environment().putAll(command.environment());
       builder.directory(command.directory().toFile());
-      builder.redirectError(ProcessBuilder.Redirect.appendTo(command.stderrLog().toFile()));
       Process p;
       try {
         p = builder.start();
@@ -76,6 +89,10 @@ final class ChildProcessTransport implements McpClientTransport {
       Thread reader = new Thread(() -> read(p, handler), "mcp-read-" + p.pid());
       reader.setDaemon(true);
       reader.start();
+      Thread errors = new Thread(
+          () -> StderrLog.pump(p.getErrorStream(), command.stderrLog()), "mcp-stderr-" + p.pid());
+      errors.setDaemon(true);
+      errors.start();
       p.onExit().thenAccept(done -> {
         if (!closing) onExit.accept(done.exitValue());
       });
@@ -127,19 +144,40 @@ final class ChildProcessTransport implements McpClientTransport {
 
   @Override
   public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
-    return Mono.fromRunnable(() -> {
+    return Mono.defer(() -> {
       Process p = process;
-      if (p == null || !p.isAlive()) throw new IllegalStateException("the server is not running");
+      if (p == null || !p.isAlive() || closing)
+        return Mono.error(new IllegalStateException("the server is not running"));
+      byte[] bytes;
       try {
-        byte[] bytes = (json.writeValueAsString(message) + "\n").getBytes(StandardCharsets.UTF_8);
-        synchronized (writing) {
-          OutputStream out = p.getOutputStream();
-          out.write(bytes);
-          out.flush();
-        }
+        bytes = (json.writeValueAsString(message) + "\n").getBytes(StandardCharsets.UTF_8);
       } catch (IOException e) {
-        throw new IllegalStateException("cannot write to the server: " + e.getMessage(), e);
+        return Mono.error(
+            new IllegalStateException("cannot encode a message: " + e.getMessage(), e));
       }
+      if (queued.addAndGet(bytes.length) > MAX_QUEUED_BYTES) {
+        queued.addAndGet(-bytes.length);
+        LOG.warning("an MCP server reads nothing of what it is sent; stopping it ("
+            + command.command().get(0) + ")");
+        DaemonThreadsStop.run(() -> stop(p));
+        return Mono.error(new IllegalStateException("the server does not read what it is sent"));
+      }
+      try {
+        writer.execute(() -> {
+          try {
+            OutputStream out = p.getOutputStream();
+            out.write(bytes);
+            out.flush();
+          } catch (IOException e) {
+            // the server went away; its exit is reported by onExit
+          } finally {
+            queued.addAndGet(-bytes.length);
+          }
+        });
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        return Mono.error(new IllegalStateException("the server is not running"));
+      }
+      return Mono.empty();
     });
   }
 
@@ -151,18 +189,32 @@ final class ChildProcessTransport implements McpClientTransport {
   @Override
   public void close() {
     closing = true;
+    writer.shutdownNow();
     Process p = process;
     if (p != null) stop(p);
   }
 
-  /** Closes its input (the stdio way of asking it to stop), then ends it and what it started. */
-  private static void stop(Process p) {
-    try {
-      p.getOutputStream().close();
-    } catch (IOException e) {
-      // already gone
+  /**
+   * Closes its input (the stdio way of asking it to stop), then ends it and what it started. The
+   * input is closed on a thread of its own: a write blocked on a server that reads nothing would
+   * hold the close too.
+   */
+  /** Runs a small piece of work on a daemon thread of its own. */
+  private static final class DaemonThreadsStop {
+    static void run(Runnable work) {
+      dev.steward.protocol.util.DaemonThreads.start("mcp-stop", work);
     }
+  }
+
+  private static void stop(Process p) {
     List<ProcessHandle> children = p.descendants().toList();
+    DaemonThreadsStop.run(() -> {
+      try {
+        p.getOutputStream().close();
+      } catch (IOException e) {
+        // already gone
+      }
+    });
     try {
       if (!p.waitFor(500, TimeUnit.MILLISECONDS)) {
         p.destroy();

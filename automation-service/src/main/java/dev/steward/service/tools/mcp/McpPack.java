@@ -13,7 +13,9 @@ import dev.steward.service.tools.ToolFamily;
 import dev.steward.service.tools.ToolPack;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -88,6 +90,7 @@ public final class McpPack implements ToolPack {
             d.risk().wire(),
             d.confirmation().wire(),
             l.standing().wire(),
+            l.hash(),
             tool.offered(),
             l.flags(),
             l.schemaProblem().orElse(null)));
@@ -106,37 +109,45 @@ public final class McpPack implements ToolPack {
     return new Mcp.ServersResult(out);
   }
 
-  /** Accepts the named tools (by the server's names), or all of them. */
+  /**
+   * Accepts tools exactly as the user saw them ({@code tools}: each by the server's name and the
+   * hash shown with it); one the server described anew since is not accepted and is named in
+   * {@code changed}, for the window to show again.
+   */
   private Mcp.AcceptResult accept(JsonNode params) throws ToolFailure {
     Mcp.AcceptParams p;
     try {
       p = Json.convert(params, Mcp.AcceptParams.class);
     } catch (IllegalArgumentException e) {
-      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "mcp.accept takes {server, tools?}");
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR, "mcp.accept takes {server, tools: [{name, hash}]}");
     }
     String server = p.server();
     if (server == null || server.isEmpty())
       throw new ToolFailure(
           ToolErrorCodes.VALIDATION_ERROR, "name the \"server\" whose tools you accept");
+    if (p.tools() == null || p.tools().isEmpty())
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR,
+          "name the tools you accept, each with the hash you were shown (\"tools\")");
     ServerLink link = servers()
         .link(server)
         .orElseThrow(() -> new ToolFailure(
             ToolErrorCodes.NOT_FOUND, "there is no MCP server \"" + server + "\" in the policy"));
-    if (link.tools().isEmpty())
-      throw new ToolFailure(
-          ToolErrorCodes.UNAVAILABLE,
-          "the MCP server \"" + server + "\" has listed no tools yet ("
-              + link.problem().orElse("it lists none") + ")");
-    Set<String> names = new HashSet<>(p.tools() == null ? List.of() : p.tools());
+    Map<String, String> seen = new LinkedHashMap<>();
     Set<String> known = new HashSet<>();
     link.tools().values().forEach(t -> known.add(t.listing().remoteName()));
-    for (String n : names) {
-      if (!known.contains(n))
+    for (Mcp.Seen t : p.tools()) {
+      if (t.name() == null || t.hash() == null)
+        throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "each tool is {name, hash}");
+      if (!known.contains(t.name()))
         throw new ToolFailure(
             ToolErrorCodes.NOT_FOUND,
-            "the MCP server \"" + server + "\" has no tool \"" + n + "\"");
+            "the MCP server \"" + server + "\" has no tool \"" + t.name() + "\"");
+      seen.put(t.name(), t.hash());
     }
-    return new Mcp.AcceptResult(link.accept(names));
+    ServerLink.AcceptOutcome outcome = link.accept(seen);
+    return new Mcp.AcceptResult(outcome.accepted(), outcome.changed());
   }
 
   @Override

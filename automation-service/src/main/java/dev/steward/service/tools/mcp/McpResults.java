@@ -18,6 +18,11 @@ final class McpResults {
   /** About 25,000 tokens: room for a page of text, not for a server to flood the model. */
   static final int MAX_TEXT_CHARS = 100_000;
 
+  /** More items than any answer needs; the rest are dropped and the result says it was cut. */
+  static final int MAX_ITEMS = 200;
+
+  static final int MAX_LABEL_CHARS = 2_000;
+
   /** How much of a server's own error message a refusal quotes. */
   static final int MAX_ERROR_CHARS = 4_000;
 
@@ -36,8 +41,13 @@ final class McpResults {
     int budget = MAX_TEXT_CHARS;
     int sent = 0;
     int kept = 0;
+    boolean dropped = false;
     for (McpSchema.Content c :
         result.content() == null ? java.util.List.<McpSchema.Content>of() : result.content()) {
+      if (content.size() >= MAX_ITEMS || budget <= 0) {
+        dropped = true;
+        continue;
+      }
       ObjectNode item = Json.object();
       String text = null;
       if (c instanceof McpSchema.TextContent t) {
@@ -45,23 +55,28 @@ final class McpResults {
         text = t.text() == null ? "" : t.text();
       } else if (c instanceof McpSchema.ImageContent i) {
         item.put("type", "image")
-            .put("mime_type", i.mimeType())
+            .put("mime_type", label(i.mimeType()))
             .put("bytes", base64Bytes(i.data()));
       } else if (c instanceof McpSchema.AudioContent a) {
         item.put("type", "audio")
-            .put("mime_type", a.mimeType())
+            .put("mime_type", label(a.mimeType()))
             .put("bytes", base64Bytes(a.data()));
       } else if (c instanceof McpSchema.ResourceLink l) {
-        item.put("type", "resource_link").put("uri", l.uri()).put("name", l.name());
+        item.put("type", "resource_link").put("uri", label(l.uri())).put("name", label(l.name()));
       } else if (c instanceof McpSchema.EmbeddedResource r) {
-        item.put("type", "resource").put("uri", r.resource().uri());
+        item.put("type", "resource").put("uri", label(r.resource().uri()));
         if (r.resource() instanceof McpSchema.TextResourceContents t)
           text = t.text() == null ? "" : t.text();
         else if (r.resource() instanceof McpSchema.BlobResourceContents b)
-          item.put("mime_type", b.mimeType()).put("bytes", base64Bytes(b.blob()));
+          item.put("mime_type", label(b.mimeType())).put("bytes", base64Bytes(b.blob()));
       } else {
         item.put("type", "unknown");
       }
+      // What else an item says (a link's name and address, a type) counts against the budget too.
+      int said = item.toString().length();
+      budget -= said;
+      sent += said;
+      kept += said;
       if (text != null) {
         sent += text.length();
         String part = text.length() <= budget ? text : text.substring(0, Math.max(0, budget));
@@ -71,7 +86,7 @@ final class McpResults {
       }
       content.add(item);
     }
-    boolean truncated = sent > kept;
+    boolean truncated = sent > kept || dropped;
     if (result.structuredContent() != null) {
       JsonNode structured = Json.mapper().valueToTree(result.structuredContent());
       int size = structured.toString().length();
@@ -103,6 +118,12 @@ final class McpResults {
       }
     }
     return out.toString();
+  }
+
+  /** A name, an address or a type: a line's worth, not a channel of its own. */
+  private static @org.jspecify.annotations.Nullable String label(
+      @org.jspecify.annotations.Nullable String s) {
+    return s == null ? null : cut(s, MAX_LABEL_CHARS);
   }
 
   private static long base64Bytes(String data) {

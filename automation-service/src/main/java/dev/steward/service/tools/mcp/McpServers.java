@@ -65,6 +65,7 @@ final class McpServers implements ToolFamily, AutoCloseable {
       if (entry == null || !entry.equals(e.getValue().entry())) {
         stopping.add(e.getValue());
         it.remove();
+        if (entry == null) setting.pins().forget(e.getKey());
       }
     }
     // Stopping waits for a child to end; it runs off the caller's thread (a policy update).

@@ -118,7 +118,7 @@ final class McpTool implements Tool {
             + " says it does since you accepted it; it is off until you review it again"
             + " (Settings → MCP servers)");
       default:
-        return server.problem();
+        return server.unavailableForModel();
     }
   }
 

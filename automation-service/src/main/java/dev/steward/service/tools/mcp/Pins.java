@@ -55,6 +55,7 @@ final class Pins {
     }
   }
 
+  /** {@code server} is the server's pin key: its name and how it is started ({@link ServerLink#pinKey}). */
   synchronized Standing standing(String server, String tool, String hash) {
     String pinned = byServer.getOrDefault(server, Map.of()).get(tool);
     if (pinned == null) return Standing.NEW;
@@ -65,6 +66,12 @@ final class Pins {
   synchronized void accept(String server, Map<String, String> hashes) {
     byServer.computeIfAbsent(server, s -> new HashMap<>()).putAll(hashes);
     save();
+  }
+
+  /** Forgets what was accepted of a server the user removed. */
+  synchronized void forget(String server) {
+    if (byServer.keySet().removeIf(key -> key.equals(server) || key.startsWith(server + "@")))
+      save();
   }
 
   private void save() {

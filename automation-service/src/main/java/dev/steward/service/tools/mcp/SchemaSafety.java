@@ -27,11 +27,46 @@ final class SchemaSafety {
       return Optional.of("its input schema names a dialect Steward does not know ("
           + dialect.asText() + "); the tool stays off");
     }
+    String pattern = unsafePattern(schema, 0);
+    if (pattern != null) {
+      return Optional.of("its input schema has a pattern Steward cannot match in linear time ("
+          + McpResults.cut(pattern, 200) + "); the tool stays off");
+    }
     String outside = outsideReference(schema, 0);
     return outside == null
         ? Optional.empty()
         : Optional.of("its input schema refers to another document (" + outside
             + "), which Steward does not fetch; the tool stays off");
+  }
+
+  /** The first {@code pattern} (or {@code patternProperties} key) RE2 cannot compile, or null. */
+  private static @org.jspecify.annotations.Nullable String unsafePattern(JsonNode node, int depth) {
+    if (depth > 64) return null;
+    if (node.isObject()) {
+      JsonNode p = node.get("pattern");
+      if (p != null && p.isTextual() && !compiles(p.asText())) return p.asText();
+      JsonNode props = node.get("patternProperties");
+      if (props != null && props.isObject()) {
+        for (var it = props.fieldNames(); it.hasNext(); ) {
+          String key = it.next();
+          if (!compiles(key)) return key;
+        }
+      }
+    }
+    for (JsonNode child : node) {
+      String found = unsafePattern(child, depth + 1);
+      if (found != null) return found;
+    }
+    return null;
+  }
+
+  private static boolean compiles(String regex) {
+    try {
+      com.google.re2j.Pattern.compile(regex);
+      return true;
+    } catch (com.google.re2j.PatternSyntaxException e) {
+      return false;
+    }
   }
 
   private static @org.jspecify.annotations.Nullable String outsideReference(

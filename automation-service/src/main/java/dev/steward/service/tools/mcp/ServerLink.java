@@ -63,6 +63,14 @@ final class ServerLink implements AutoCloseable {
 
   static final long MAX_LOG_BYTES = 1 << 20;
   static final int MAX_TOOLS = 500;
+  /** A progress line is a line, not a channel to the model. */
+  static final int MAX_PROGRESS_CHARS = 200;
+
+  static final int MAX_PAGES = 20;
+  /** Longer than any honest description; room enough to hide a page of instructions. */
+  static final int MAX_DESCRIPTION_CHARS = 8_000;
+
+  static final int MAX_SCHEMA_CHARS = 64_000;
 
   /** MCP's wire names as they are: what the user reviews and what is hashed. */
   static final ObjectMapper WIRE = new ObjectMapper();
@@ -95,7 +103,24 @@ final class ServerLink implements AutoCloseable {
   private final String part;
   private final PolicyDocument.McpServer entry;
   private final Setting setting;
-  private final Map<String, Consumer<String>> progress = new ConcurrentHashMap<>();
+  private final Map<String, ProgressSink> progress = new ConcurrentHashMap<>();
+
+  /** Where a call's progress goes, at most ten lines a second. */
+  private static final class ProgressSink {
+    final Consumer<String> to;
+    long last;
+
+    ProgressSink(Consumer<String> to) {
+      this.to = to;
+    }
+
+    synchronized void accept(String message) {
+      long now = System.nanoTime();
+      if (last != 0 && now - last < 100_000_000L) return;
+      last = now;
+      to.accept(message);
+    }
+  }
 
   private final Object lock = new Object();
   private volatile State state = State.STARTING;
@@ -108,6 +133,8 @@ final class ServerLink implements AutoCloseable {
 
   private volatile Map<String, McpTool> tools = Map.of();
   private volatile long connectedAt;
+  private final java.util.concurrent.atomic.AtomicBoolean relistAsked =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private int generation;
   private int failures;
   private boolean closed;
@@ -137,6 +164,33 @@ final class ServerLink implements AutoCloseable {
 
   Map<String, McpTool> tools() {
     return tools;
+  }
+
+  /** Whether the server is reached over the network rather than on this machine. */
+  boolean remote() {
+    String url = entry.url();
+    if (url == null) return false;
+    String host = URI.create(url).getHost();
+    if (host == null) return true;
+    host = host.replace("[", "").replace("]", "");
+    return !(host.equals("localhost") || host.startsWith("127.") || host.equals("::1"));
+  }
+
+  /**
+   * Why calls cannot run now, in Steward's words only (the model reads it; what a server said
+   * about its failure is for the window, in {@link #problem}).
+   */
+  Optional<String> unavailableForModel() {
+    return switch (state) {
+      case RUNNING -> Optional.empty();
+      case STARTING ->
+        Optional.of("the MCP server “" + name + "” is starting; try again in a moment");
+      case STOPPED -> Optional.of("the MCP server “" + name + "” is stopped");
+      default ->
+        Optional.of(
+            "the MCP server “" + name
+                + "” is not running; Steward restarts it (the user sees why in Settings → MCP servers)");
+    };
   }
 
   /** Why calls cannot run now, or empty while the server runs. */
@@ -171,17 +225,13 @@ final class ServerLink implements AutoCloseable {
       failed(gen, e.getMessage());
       return;
     }
-    TrackedTransport tracked = new TrackedTransport(raw);
+    TrackedTransport tracked = new TrackedTransport(raw, () -> relistSoon(gen));
     McpAsyncClient c = McpClient.async(tracked)
         .requestTimeout(McpTool.TIME_LIMIT.plusSeconds(30))
         .initializationTimeout(START_LIMIT)
         .clientInfo(new McpSchema.Implementation("steward", "Steward", "0.1.0"))
         .capabilities(McpSchema.ClientCapabilities.builder().build())
         .progressConsumer(this::progressed)
-        .toolsChangeConsumer(list -> {
-          setting.starts().execute(() -> relist(gen));
-          return Mono.empty();
-        })
         .build();
     try {
       McpSchema.InitializeResult init =
@@ -229,11 +279,16 @@ final class ServerLink implements AutoCloseable {
     command.add(java.util.Objects.requireNonNull(entry.command()));
     command.addAll(entry.args());
     ChildProcessTransport t = new ChildProcessTransport(
-        new ChildProcessTransport.Command(command, env, setting.userHome(), log),
+        new ChildProcessTransport.Command(command, env, workingFolder(), log),
         SDK_JSON,
         code -> failed(gen, "it exited with code " + code));
     child = t;
     return t;
+  }
+
+  /** A folder of its own to start in: a server's relative paths land there, not in the user's files. */
+  private Path workingFolder() throws IOException {
+    return Files.createDirectories(setting.folder().resolve(part));
   }
 
   private McpClientTransport httpTransport() {
@@ -248,16 +303,36 @@ final class ServerLink implements AutoCloseable {
         .build();
   }
 
+  /** Every page of the server's tools, up to {@link #MAX_TOOLS} tools and {@link #MAX_PAGES} pages. */
   private static List<McpSchema.Tool> listAll(McpAsyncClient c) {
     List<McpSchema.Tool> all = new ArrayList<>();
     String cursor = null;
-    do {
+    for (int pages = 0; pages < MAX_PAGES; pages++) {
       McpSchema.ListToolsResult page =
           java.util.Objects.requireNonNull(c.listTools(cursor).block(START_LIMIT), "tools/list");
-      if (page.tools() != null) all.addAll(page.tools());
+      if (page.tools() == null || page.tools().isEmpty()) break;
+      all.addAll(page.tools());
       cursor = page.nextCursor();
-    } while (cursor != null && all.size() < MAX_TOOLS);
-    return all.size() > MAX_TOOLS ? all.subList(0, MAX_TOOLS) : all;
+      if (cursor == null || all.size() >= MAX_TOOLS) break;
+    }
+    return all.size() > MAX_TOOLS ? List.copyOf(all.subList(0, MAX_TOOLS)) : all;
+  }
+
+  /**
+   * A server said its tools changed: they are listed again half a second later, once however
+   * often it says so meanwhile, and never two listings at a time.
+   */
+  private void relistSoon(int gen) {
+    if (!relistAsked.compareAndSet(false, true)) return;
+    setting
+        .timer()
+        .schedule(
+            () -> setting.starts().execute(() -> {
+              relistAsked.set(false);
+              relist(gen);
+            }),
+            500,
+            TimeUnit.MILLISECONDS);
   }
 
   private void relist(int gen) {
@@ -278,14 +353,21 @@ final class ServerLink implements AutoCloseable {
   /** Names, hashes and flags for the tools as listed now, each held against the user's pins. */
   private void install(List<McpSchema.Tool> listed) {
     Map<String, McpTool> next = new LinkedHashMap<>();
-    Set<String> taken = new HashSet<>();
+    Map<String, Integer> uses = new HashMap<>();
     for (McpSchema.Tool t : listed) {
-      if (t.name() == null) continue;
-      String base = McpToolNames.prefix(name) + McpToolNames.part(t.name());
-      String toolName = base;
-      for (int n = 2; !taken.add(toolName); n++) toolName = base + "_" + n;
-      McpTool.Listing listing = listing(t);
-      next.put(toolName, new McpTool(toolName, this, listing, setting.policy()));
+      if (t.name() != null) uses.merge(McpToolNames.part(t.name()), 1, Integer::sum);
+    }
+    Set<String> seen = new HashSet<>();
+    for (McpSchema.Tool t : listed) {
+      if (t.name() == null || !seen.add(t.name())) continue;
+      String part = McpToolNames.part(t.name());
+      // Two of the server's names that read alike each get a suffix from their own name, so a
+      // rating, a grant or a token for one never passes to the other when the server reorders.
+      if (uses.getOrDefault(part, 0) > 1)
+        part += "_"
+            + CanonicalJson.sha256Hex(t.name().getBytes(StandardCharsets.UTF_8)).substring(0, 6);
+      String toolName = McpToolNames.prefix(name) + part;
+      next.put(toolName, new McpTool(toolName, this, listing(t), setting.policy()));
     }
     tools = java.util.Collections.unmodifiableMap(next);
   }
@@ -304,6 +386,8 @@ final class ServerLink implements AutoCloseable {
     // MCP's default for openWorldHint is true: a tool may reach beyond the machine unless it says
     // not.
     boolean openWorld = a == null || !Boolean.FALSE.equals(a.openWorldHint());
+    // Whatever a server elsewhere is called with leaves the machine, whatever it says of itself.
+    if (remote()) openWorld = true;
     return new McpTool.Listing(
         t.name(),
         t.title() != null ? t.title() : a != null ? a.title() : null,
@@ -312,19 +396,55 @@ final class ServerLink implements AutoCloseable {
         readOnly,
         openWorld,
         hash,
-        setting.pins().standing(name, t.name(), hash),
+        setting.pins().standing(pinKey(), t.name(), hash),
         DescriptionCheck.flags(description, schema),
-        SchemaSafety.problem(schema));
+        sizeProblem(t, description, schema).or(() -> SchemaSafety.problem(schema)));
   }
 
-  /** Accepts the named tools (all, when none are named) as the server describes them now. */
-  List<String> accept(Set<String> remoteNames) {
+  private static Optional<String> sizeProblem(
+      McpSchema.Tool t, String description, JsonNode schema) {
+    if (t.name().length() > 128)
+      return Optional.of("its name is over 128 characters; the tool stays off");
+    if (description.length() > MAX_DESCRIPTION_CHARS)
+      return Optional.of("its description is " + description.length() + " characters, over "
+          + MAX_DESCRIPTION_CHARS + "; the tool stays off");
+    if (schema.toString().length() > MAX_SCHEMA_CHARS)
+      return Optional.of(
+          "its input schema is over " + MAX_SCHEMA_CHARS + " characters; the tool stays off");
+    return Optional.empty();
+  }
+
+  /**
+   * What the user's acceptance is kept under: the server's name and what is started or reached
+   * (command and arguments, or the address), so another program given the same name is a server
+   * to review anew. The environment is left out: a rotated key is the same server.
+   */
+  String pinKey() {
+    return pinKey(name, entry);
+  }
+
+  static String pinKey(String name, PolicyDocument.McpServer entry) {
+    String how = CanonicalJson.sha256(Json.tree(
+            new PolicyDocument.McpServer(entry.command(), entry.args(), Map.of(), entry.url())))
+        .substring(0, 16);
+    return name + "@" + how;
+  }
+
+  /**
+   * Accepts tools as the user saw them: each by the server's name and the hash of the
+   * description shown. A tool the server has described anew since is not accepted; its name
+   * comes back in the answer's {@code changed}.
+   */
+  AcceptOutcome accept(Map<String, String> seen) {
     Map<String, String> hashes = new LinkedHashMap<>();
+    List<String> changed = new ArrayList<>();
     for (McpTool t : tools.values()) {
-      if (remoteNames.isEmpty() || remoteNames.contains(t.listing().remoteName()))
-        hashes.put(t.listing().remoteName(), t.listing().hash());
+      String shown = seen.get(t.listing().remoteName());
+      if (shown == null) continue;
+      if (shown.equals(t.listing().hash())) hashes.put(t.listing().remoteName(), shown);
+      else changed.add(t.listing().remoteName());
     }
-    setting.pins().accept(name, hashes);
+    setting.pins().accept(pinKey(), hashes);
     synchronized (lock) {
       Map<String, McpTool> next = new LinkedHashMap<>();
       tools.forEach((toolName, t) -> {
@@ -342,7 +462,7 @@ final class ServerLink implements AutoCloseable {
                     l.readOnly(),
                     l.openWorld(),
                     l.hash(),
-                    setting.pins().standing(name, l.remoteName(), l.hash()),
+                    setting.pins().standing(pinKey(), l.remoteName(), l.hash()),
                     l.flags(),
                     l.schemaProblem()),
                 setting.policy()));
@@ -350,8 +470,10 @@ final class ServerLink implements AutoCloseable {
       tools = java.util.Collections.unmodifiableMap(next);
     }
     setting.toolsChanged().run();
-    return List.copyOf(hashes.keySet());
+    return new AcceptOutcome(List.copyOf(hashes.keySet()), List.copyOf(changed));
   }
+
+  record AcceptOutcome(List<String> accepted, List<String> changed) {}
 
   private void failed(int gen, @Nullable String why) {
     McpAsyncClient c;
@@ -381,7 +503,7 @@ final class ServerLink implements AutoCloseable {
   }
 
   private Mono<Void> progressed(McpSchema.ProgressNotification n) {
-    Consumer<String> to =
+    ProgressSink to =
         n.progressToken() == null ? null : progress.get(n.progressToken().toString());
     if (to != null) {
       String message = n.message() != null && !n.message().isBlank()
@@ -389,7 +511,7 @@ final class ServerLink implements AutoCloseable {
           : n.total() != null
               ? number(n.progress()) + " of " + number(n.total())
               : number(n.progress());
-      to.accept(message);
+      to.accept(McpResults.cut(message, MAX_PROGRESS_CHARS));
     }
     return Mono.empty();
   }
@@ -401,15 +523,22 @@ final class ServerLink implements AutoCloseable {
 
   /** Forwards one call; fails at once if the server goes away meanwhile. */
   JsonNode call(String remoteName, JsonNode args, ToolContext ctx) throws ToolFailure {
-    McpAsyncClient c = client;
-    TrackedTransport t = transport;
-    CompletableFuture<String> gone = down;
+    McpAsyncClient c;
+    TrackedTransport t;
+    CompletableFuture<String> gone;
+    int gen;
+    synchronized (lock) {
+      c = client;
+      t = transport;
+      gone = down;
+      gen = generation;
+    }
     if (state != State.RUNNING || c == null || t == null) {
       throw new ToolFailure(
-          ToolErrorCodes.UNAVAILABLE, problem().orElse("the server is not running"));
+          ToolErrorCodes.UNAVAILABLE, unavailableForModel().orElse("the server is not running"));
     }
     String token = "steward-" + UUID.randomUUID();
-    progress.put(token, ctx.progress());
+    progress.put(token, new ProgressSink(ctx.progress()));
     @SuppressWarnings("unchecked")
     Map<String, Object> arguments = WIRE.convertValue(args, Map.class);
     CompletableFuture<McpSchema.CallToolResult> call = c.callTool(
@@ -432,8 +561,8 @@ final class ServerLink implements AutoCloseable {
       call.cancel(true);
       throw new ToolFailure(
           ToolErrorCodes.UNAVAILABLE,
-          "the MCP server “" + name + "” stopped during the call (" + gone.getNow("it ended")
-              + "); Steward restarts it, and the call did not finish");
+          "the MCP server “" + name + "” stopped during the call; Steward restarts it, and the"
+              + " call did not finish");
     }
     try {
       return McpResults.value(call.join(), name);
@@ -446,16 +575,10 @@ final class ServerLink implements AutoCloseable {
             "the MCP server “" + name + "” refused the call: "
                 + McpResults.cut(String.valueOf(m.getMessage()), McpResults.MAX_ERROR_CHARS));
       }
-      if (entry.url() != null) failed(generationNow(), describe(cause));
+      if (entry.url() != null) failed(gen, describe(cause));
       throw new ToolFailure(
           ToolErrorCodes.UNAVAILABLE,
           "the MCP server “" + name + "” could not be reached: " + describe(cause));
-    }
-  }
-
-  private int generationNow() {
-    synchronized (lock) {
-      return generation;
     }
   }
 

@@ -13,15 +13,21 @@ import reactor.core.publisher.Mono;
 /**
  * Wraps a transport to learn the JSON-RPC id of each {@code tools/call} it sends (by the call's
  * progress token), so a cancelled call can be cancelled at the server too: the SDK's client does
- * not send {@code notifications/cancelled} itself.
+ * not send {@code notifications/cancelled} itself. It also takes {@code
+ * notifications/tools/list_changed} away from the SDK, which would list every page of tools on
+ * each one with no bound: Steward lists them itself, one listing at a time, within limits.
  */
 final class TrackedTransport implements McpClientTransport {
 
+  static final String LIST_CHANGED = "notifications/tools/list_changed";
+
   private final McpClientTransport inner;
+  private final Runnable listChanged;
   private final Map<String, Object> idsByToken = new ConcurrentHashMap<>();
 
-  TrackedTransport(McpClientTransport inner) {
+  TrackedTransport(McpClientTransport inner, Runnable listChanged) {
     this.inner = inner;
+    this.listChanged = listChanged;
   }
 
   @Override
@@ -57,7 +63,16 @@ final class TrackedTransport implements McpClientTransport {
   @Override
   public Mono<Void> connect(
       Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
-    return inner.connect(handler);
+    return inner.connect(incoming -> incoming
+        .filter(message -> {
+          if (message instanceof McpSchema.JSONRPCNotification n
+              && LIST_CHANGED.equals(n.method())) {
+            listChanged.run();
+            return false;
+          }
+          return true;
+        })
+        .transform(handler));
   }
 
   @Override

@@ -52,7 +52,14 @@ public final class ConformanceClient {
       System.out.println(
           "listed: " + server.tools().stream().map(Mcp.Tool::name).toList());
       if (!server.tools().isEmpty())
-        ui.call(Mcp.ACCEPT, new Mcp.AcceptParams("conformance", null), Mcp.AcceptResult.class);
+        ui.call(
+            Mcp.ACCEPT,
+            new Mcp.AcceptParams(
+                "conformance",
+                server.tools().stream()
+                    .map(t -> new Mcp.Seen(t.serverName(), t.hash()))
+                    .toList()),
+            Mcp.AcceptResult.class);
       status = switch (scenario) {
         case "initialize" -> 0;
         case "tools_call" -> call(ui, agent, "mcp.conformance.add_numbers", "{\"a\": 5, \"b\": 3}");

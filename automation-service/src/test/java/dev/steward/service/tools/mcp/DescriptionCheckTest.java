@@ -70,6 +70,9 @@ class DescriptionCheckTest {
         .isPresent());
     assertTrue(SchemaSafety.problem(Json.parse("{\"$schema\":\"https://evil.example/meta\"}"))
         .isPresent());
+    assertTrue(SchemaSafety.problem(Json.parse("{\"type\":\"object\",\"properties\":{\"a\":"
+            + "{\"type\":\"string\",\"pattern\":\"(x)\\\\1\"}}}"))
+        .isPresent());
     assertTrue(SchemaSafety.problem(Json.parse(
             "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\","
                 + "\"$defs\":{\"x\":{}},\"properties\":{\"a\":{\"$ref\":\"#/$defs/x\"}}}"))

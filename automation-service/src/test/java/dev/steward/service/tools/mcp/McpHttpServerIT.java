@@ -42,9 +42,14 @@ class McpHttpServerIT {
       StewardClient agent = t.client(Role.AGENT);
       JsonNode s = awaitState(ui, "running");
       assertEquals("http", s.get("transport").asText());
+      String hash = "";
+      for (JsonNode tool : s.get("tools"))
+        if (tool.get("server_name").asText().equals("echo"))
+          hash = tool.get("hash").asText();
       ui.call(
           McpPack.ACCEPT,
-          Map.of("server", "remote", "tools", java.util.List.of("echo")),
+          Map.of(
+              "server", "remote", "tools", java.util.List.of(Map.of("name", "echo", "hash", hash))),
           JsonNode.class);
       ToolResult r = exec(agent, "mcp.remote.echo", args("message", "over http"));
       assertTrue(r.ok(), String.valueOf(r.error()));
