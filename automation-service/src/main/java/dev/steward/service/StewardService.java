@@ -128,7 +128,8 @@ public final class StewardService implements AutoCloseable {
         () -> {
           Runnable tell = toolsChanged.get();
           if (tell != null) tell.run();
-        });
+        },
+        List.of(home.config(), home.data(), home.run()));
     List<ToolPack> packs = ToolPacks.load();
     ToolRegistry tools = ToolPacks.registry(packs, packContext);
     PolicyStore policies;

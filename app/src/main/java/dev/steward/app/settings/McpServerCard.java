@@ -60,6 +60,13 @@ final class McpServerCard {
       pane.setExpanded(false);
       card.getChildren().add(pane);
     }
+    if (Boolean.FALSE.equals(server.sandboxed())) {
+      Label open = new Label("Runs without a sandbox: it can read what you can, Steward's own"
+          + " secrets included. Install bubblewrap (bwrap) and Steward keeps its folders from it.");
+      open.setWrapText(true);
+      open.getStyleClass().add("mcp-flag");
+      card.getChildren().add(open);
+    }
     for (Mcp.Tool tool : server.tools()) card.getChildren().add(toolRow(tool, m));
     return card;
   }

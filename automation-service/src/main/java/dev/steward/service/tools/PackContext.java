@@ -13,7 +13,8 @@ import java.util.function.Supplier;
  * folder (a pack keeps its state in a sub-folder named after itself), the environment the
  * service started with, the one resolver through which host names are looked up, and a way to be
  * told when the user changes the policy (a pack that keeps servers running follows it), and a way
- * to tell the window that the pack's tools changed.
+ * to tell the window that the pack's tools changed. {@code privateFolders} are Steward's own
+ * (its secrets, its data, its run folder): what a pack starts must not see into them.
  */
 public record PackContext(
     Supplier<PolicyDocument> policy,
@@ -22,10 +23,12 @@ public record PackContext(
     Map<String, String> environment,
     HostResolver resolver,
     Consumer<Runnable> onPolicyChange,
-    Runnable toolsChanged) {
+    Runnable toolsChanged,
+    java.util.List<Path> privateFolders) {
 
   public PackContext {
     environment = Map.copyOf(environment);
+    privateFolders = java.util.List.copyOf(privateFolders);
   }
 
   /** A context whose policy never changes (tests, benchmarks). */
@@ -35,6 +38,14 @@ public record PackContext(
       Path data,
       Map<String, String> environment,
       HostResolver resolver) {
-    this(policy, userHome, data, environment, resolver, listener -> {}, () -> {});
+    this(
+        policy,
+        userHome,
+        data,
+        environment,
+        resolver,
+        listener -> {},
+        () -> {},
+        java.util.List.of(data));
   }
 }

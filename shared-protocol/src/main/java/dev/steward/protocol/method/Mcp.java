@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
  * server describes the tool differently from when the user accepted it), {@code hash} identifies
  * what was shown; only {@code offered} tools reach the model. {@code mcp.accept} accepts tools as
  * the user saw them, each by the server's own name and that hash: a tool the server described
- * anew in the meantime is not accepted but named in {@code changed}.
+ * anew in the meantime is not accepted but named in {@code changed}. {@code sandboxed} says
+ * whether a stdio server runs where Steward's own folders are hidden from it (bubblewrap).
  */
 public final class Mcp {
 
@@ -31,7 +32,8 @@ public final class Mcp {
       @Nullable Long pid,
       String log,
       List<String> stderrTail,
-      List<Tool> tools) {}
+      List<Tool> tools,
+      @Nullable Boolean sandboxed) {}
 
   public record Tool(
       String name,

@@ -45,7 +45,7 @@ public final class McpPack implements ToolPack {
     McpServers s = new McpServers(
         context.policy(),
         context.data().resolve("mcp"),
-        context.userHome(),
+        context.privateFolders(),
         context.environment(),
         context.toolsChanged());
     servers = s;
@@ -104,7 +104,8 @@ public final class McpPack implements ToolPack {
           pid > 0 ? pid : null,
           link.log().toString(),
           link.stderrTail(20),
-          tools));
+          tools,
+          link.entry().url() != null ? null : servers().sandboxed()));
     }
     return new Mcp.ServersResult(out);
   }

@@ -32,7 +32,7 @@ final class McpServers implements ToolFamily, AutoCloseable {
   McpServers(
       Supplier<PolicyDocument> policy,
       java.nio.file.Path folder,
-      java.nio.file.Path userHome,
+      List<java.nio.file.Path> privateFolders,
       Map<String, String> environment,
       Runnable toolsChanged) {
     this.policy = policy;
@@ -40,13 +40,31 @@ final class McpServers implements ToolFamily, AutoCloseable {
     this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("mcp-restart"));
     this.setting = new ServerLink.Setting(
         folder,
-        userHome,
+        // Looked for once, when the first server starts (a service with none never spawns bwrap).
+        memoize(() -> Sandbox.find(environment, privateFolders)),
         environment,
         new Pins(folder.resolve("pins.json")),
         policy,
         starts,
         timer,
         toolsChanged);
+  }
+
+  private static <T> Supplier<T> memoize(Supplier<T> once) {
+    return new Supplier<>() {
+      private @org.jspecify.annotations.Nullable T value;
+
+      @Override
+      public synchronized T get() {
+        T v = value;
+        if (v == null) value = v = once.get();
+        return v;
+      }
+    };
+  }
+
+  boolean sandboxed() {
+    return setting.sandbox().get().available();
   }
 
   @Override

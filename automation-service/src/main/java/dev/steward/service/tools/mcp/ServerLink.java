@@ -91,7 +91,7 @@ final class ServerLink implements AutoCloseable {
   /** What every link shares: where it keeps its log, how it starts children, who to tell. */
   record Setting(
       Path folder,
-      Path userHome,
+      Supplier<Sandbox> sandbox,
       Map<String, String> environment,
       Pins pins,
       Supplier<PolicyDocument> policy,
@@ -275,11 +275,13 @@ final class ServerLink implements AutoCloseable {
       if (value != null) env.put(inherited, value);
     }
     env.putAll(entry.env());
+    Path folder = workingFolder();
     List<String> command = new ArrayList<>();
     command.add(java.util.Objects.requireNonNull(entry.command()));
     command.addAll(entry.args());
     ChildProcessTransport t = new ChildProcessTransport(
-        new ChildProcessTransport.Command(command, env, workingFolder(), log),
+        new ChildProcessTransport.Command(
+            setting.sandbox().get().wrap(command, folder), env, folder, log),
         SDK_JSON,
         code -> failed(gen, "it exited with code " + code));
     child = t;

@@ -74,6 +74,13 @@ class McpServersIT {
             "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
             List.of("stdio"),
             Map.of("STEWARD_TEST_VAR", "given")));
+    // The reference server on the whole disk: only a sandbox keeps Steward's own folders from it.
+    servers.put(
+        "peek",
+        node(
+            "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
+            List.of("/"),
+            Map.of()));
     servers.put(
         "described",
         node("described-server.mjs", List.of(), Map.of("TOOL_DESCRIPTION", description)));
@@ -91,7 +98,7 @@ class McpServersIT {
     t = TestService.start(p -> p.withMcpServers(servers("Repeats a note.")));
     ui = t.client(Role.UI);
     agent = t.client(Role.AGENT);
-    for (String server : List.of("fs", "everything", "described")) awaitRunning(server);
+    for (String server : List.of("fs", "everything", "peek", "described")) awaitRunning(server);
   }
 
   @AfterAll
@@ -318,6 +325,31 @@ class McpServersIT {
             "the server never heard of the cancellation: " + server("described"));
       Thread.sleep(50);
     }
+  }
+
+  @Test
+  void a_server_cannot_read_stewards_own_folders() throws Exception {
+    JsonNode peek = server("peek");
+    assertTrue(
+        peek.get("sandboxed").asBoolean(), "bubblewrap is installed by ./steward test: " + peek);
+    accept("peek");
+    ToolResult mine = exec(
+        agent,
+        "mcp.peek.read_text_file",
+        args("path", shared.resolve("notes.txt").toString()));
+    assertTrue(mine.ok(), String.valueOf(mine.error()));
+    Path secret = t.home.config().resolve("ui.secret");
+    assertTrue(Files.exists(secret));
+    ToolResult theirs = exec(agent, "mcp.peek.read_text_file", args("path", secret.toString()));
+    assertEquals(
+        ToolErrorCodes.EXECUTION_ERROR, theirs.error().code(), String.valueOf(theirs.value()));
+    assertFalse(theirs.error().message().contains(t.secret(Role.UI)));
+    ToolResult audit =
+        exec(agent, "mcp.peek.list_directory", args("path", t.home.data().toString()));
+    assertTrue(audit.ok(), String.valueOf(audit.error()));
+    assertFalse(
+        audit.value().toString().contains("audit"),
+        "the audit log is out of sight: " + audit.value());
   }
 
   @Test

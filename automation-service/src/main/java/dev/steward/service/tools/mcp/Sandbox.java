@@ -1,0 +1,88 @@
+package dev.steward.service.tools.mcp;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where a stdio server runs: with bubblewrap, in a view of the machine in which Steward's own
+ * folders (its secrets, audit log, run folder) are empty — a server reads the user's files as the
+ * user's other programs do, but cannot take the window's secret and act as the user in Steward —
+ * and which ends when the service does. Without bubblewrap the server runs as it would in any
+ * other MCP client, and Settings says so.
+ */
+final class Sandbox {
+
+  private static final Logger LOG = Logger.getLogger(Sandbox.class.getName());
+
+  private final @Nullable Path bwrap;
+  private final List<Path> hidden;
+
+  private Sandbox(@Nullable Path bwrap, List<Path> hidden) {
+    this.bwrap = bwrap;
+    this.hidden = List.copyOf(hidden);
+  }
+
+  /** Bubblewrap from the service's {@code PATH}, if it is there and works on this machine. */
+  static Sandbox find(Map<String, String> environment, List<Path> hidden) {
+    String path = environment.getOrDefault("PATH", "");
+    for (String dir : path.split(File.pathSeparator)) {
+      if (dir.isEmpty()) continue;
+      Path candidate = Path.of(dir, "bwrap");
+      if (Files.isExecutable(candidate) && works(candidate)) return new Sandbox(candidate, hidden);
+    }
+    LOG.warning("bubblewrap (bwrap) is not available: MCP servers run without a sandbox");
+    return new Sandbox(null, hidden);
+  }
+
+  /** User namespaces can be off (a hardened kernel, a container): then bwrap cannot run at all. */
+  private static boolean works(Path bwrap) {
+    try {
+      Process p = new ProcessBuilder(bwrap.toString(), "--dev-bind", "/", "/", "--", "true")
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .start();
+      if (!p.waitFor(5, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return false;
+      }
+      return p.exitValue() == 0;
+    } catch (java.io.IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  boolean available() {
+    return bwrap != null;
+  }
+
+  /** The command to start, inside the sandbox when there is one, in {@code folder}. */
+  List<String> wrap(List<String> command, Path folder) {
+    Path b = bwrap;
+    if (b == null) return command;
+    List<String> out = new ArrayList<>(List.of(b.toString(), "--dev-bind", "/", "/"));
+    for (Path h : hidden) {
+      if (Files.isDirectory(h)) out.addAll(List.of("--tmpfs", h.toString()));
+    }
+    // The server's own folder lies inside Steward's data folder: it is put back.
+    out.addAll(List.of(
+        "--bind",
+        folder.toString(),
+        folder.toString(),
+        "--die-with-parent",
+        "--chdir",
+        folder.toString(),
+        "--"));
+    out.addAll(command);
+    return out;
+  }
+}
