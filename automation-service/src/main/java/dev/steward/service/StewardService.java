@@ -178,7 +178,7 @@ public final class StewardService implements AutoCloseable {
       RpcServer server = await(serving, "start the WebSocket server");
       gate.onResult(server::publish);
       methods.sendApprovalsTo(server::toWindow);
-      toolsChanged.set(() -> server.toWindow(
+      toolsChanged.set(() -> server.toWindowAndBridges(
           new dev.steward.protocol.jsonrpc.Notification(Methods.TOOLS_CHANGED, Json.object())));
       server.onConnectionClosed(methods::connectionClosed);
       StewardService service = new StewardService(home, audit, gate, server, secrets, packs);

@@ -68,7 +68,8 @@ public final class McpBridge {
         .instructions("Steward's desktop tools. Every call passes Steward's gate: scopes, the"
             + " user's approval in the Steward window where the rules ask for it, and an audit"
             + " log the user reviews.")
-        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+        // listChanged: external MCP servers behind Steward's gate come and go.
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
         // The gate checks arguments itself, and audits a call it refuses; the SDK must not
         // answer for it first.
         .validateToolInputs(false)
@@ -88,20 +89,67 @@ public final class McpBridge {
       System.exit(1);
       return;
     }
+    Offered offered = new Offered(server, service, tools);
     service.onNotification(n -> {
       if (Methods.TOOL_PROGRESS.equals(n.method())) Progress.forward(n.params());
+      if (Methods.TOOLS_CHANGED.equals(n.method()))
+        DaemonThreads.start("steward-mcp-relist", offered::relist);
     });
     // A reconnection is a new connection: it is told the client's name again.
     service.onState(state -> {
       if (state == StewardClient.State.CONNECTED && clientName != null)
         DaemonThreads.start("steward-mcp-hello", () -> hello(service));
     });
-    for (ToolDefinition t : tools) server.addTool(specification(t, service));
     in.open();
     in.awaitEnd();
     server.closeGracefully();
     supervisor.close();
     System.exit(0);
+  }
+
+  /**
+   * The tools this bridge offers, kept as the service lists them: a tool that came is added, one
+   * that went is removed, one whose definition changed is replaced; the SDK tells the client
+   * ({@code notifications/tools/list_changed}).
+   */
+  private static final class Offered {
+    private final McpSyncServer server;
+    private final StewardClient service;
+    private final Map<String, ToolDefinition> now = new java.util.LinkedHashMap<>();
+
+    Offered(McpSyncServer server, StewardClient service, List<ToolDefinition> first) {
+      this.server = server;
+      this.service = service;
+      for (ToolDefinition t : first) {
+        server.addTool(specification(t, service));
+        now.put(t.name(), t);
+      }
+    }
+
+    synchronized void relist() {
+      List<ToolDefinition> listed;
+      try {
+        listed = service
+            .call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class)
+            .tools();
+      } catch (RuntimeException e) {
+        return; // the next change lists them again
+      }
+      Map<String, ToolDefinition> next = new java.util.LinkedHashMap<>();
+      for (ToolDefinition t : listed) next.put(t.name(), t);
+      for (String name : List.copyOf(now.keySet())) {
+        if (!next.containsKey(name) || !next.get(name).equals(now.get(name))) {
+          server.removeTool(name);
+          now.remove(name);
+        }
+      }
+      for (ToolDefinition t : listed) {
+        if (!now.containsKey(t.name())) {
+          server.addTool(specification(t, service));
+          now.put(t.name(), t);
+        }
+      }
+    }
   }
 
   private static McpServerFeatures.SyncToolSpecification specification(

@@ -50,7 +50,7 @@ final class Training {
             new ByteArrayInputStream(session.getBytes(StandardCharsets.UTF_8)),
             OutputStream.nullOutputStream()))
         .serverInfo("steward", McpBridge.VERSION)
-        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
         .validateToolInputs(false)
         .build();
     server.addTool(new McpServerFeatures.SyncToolSpecification(

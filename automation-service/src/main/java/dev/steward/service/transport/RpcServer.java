@@ -43,6 +43,9 @@ public final class RpcServer implements AutoCloseable {
   private final Server server;
   private final ExecutorService workers;
   private final Set<Connection> uiConnections = ConcurrentHashMap.newKeySet();
+  /** The MCP bridges: told when the tools change, to tell their own clients. */
+  private final Set<Connection> mcpConnections = ConcurrentHashMap.newKeySet();
+
   private final Holders holders;
   private final int port;
 
@@ -121,6 +124,7 @@ public final class RpcServer implements AutoCloseable {
               Connection c =
                   new Connection(role, ready, workers, limits, holders.rate(role), self[0]::closed);
               if (role == Role.UI) self[0].uiConnections.add(c);
+              if (role == Role.MCP) self[0].mcpConnections.add(c);
               return c;
             },
             request,
@@ -174,6 +178,13 @@ public final class RpcServer implements AutoCloseable {
     return true;
   }
 
+  /** Sends a notification to the window and to every MCP bridge (the tools on offer changed). */
+  public void toWindowAndBridges(Notification notification) {
+    ByteBuffer utf8 = MessageCodec.writeUtf8(notification);
+    uiConnections.forEach(c -> c.send(utf8.duplicate()));
+    mcpConnections.forEach(c -> c.send(utf8.duplicate()));
+  }
+
   private volatile java.util.function.Consumer<String> onClosed = id -> {};
 
   /** Told the id of each connection that closes (what it left waiting is answered). */
@@ -183,6 +194,7 @@ public final class RpcServer implements AutoCloseable {
 
   void closed(Connection c) {
     uiConnections.remove(c);
+    mcpConnections.remove(c);
     holders.left(c.role());
     onClosed.accept(c.id());
   }

@@ -28,8 +28,9 @@ public final class Methods {
   public static final String TOOL_RESULTS = "tool.results";
 
   /**
-   * Notification to the window: the tools on offer, or what the user is asked to review of them,
-   * changed (an MCP server started, stopped or described a tool anew). Params: {@code {}}.
+   * Notification to the window and to MCP bridges: the tools on offer, or what the user is asked
+   * to review of them, changed (an MCP server started, stopped or described a tool anew). Params:
+   * {@code {}}.
    */
   public static final String TOOLS_CHANGED = "tools.changed";
 
