@@ -1,25 +1,39 @@
 package dev.steward.mcp;
 
+import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.UnaryOperator;
 
 /**
  * The client's messages, let through as the bridge becomes ready for them: the first line (MCP's
  * {@code initialize}, which a client sends alone and then waits for) at once, and the rest once the
  * tools are registered — so that {@code initialize} is answered while the bridge still connects to
- * the service, and no {@code tools/list} is answered before the tools are there. The end of input
- * ends the bridge.
+ * the service, and no {@code tools/list} is answered before the tools are there. Each line passes
+ * through {@code lines} on its way (it may read or rewrite it). The end of input ends the bridge.
  */
 final class GatedStdin extends FilterInputStream {
 
   private final CountDownLatch ready = new CountDownLatch(1);
   private final CountDownLatch ended = new CountDownLatch(1);
-  private volatile boolean firstLineThrough;
+  private final UnaryOperator<String> lines;
+  private final ByteArrayOutputStream line = new ByteArrayOutputStream(4096);
+  private final byte[] chunk = new byte[65536];
+  private byte[] out = new byte[0];
+  private int outAt;
+  private boolean firstLineThrough;
+  private boolean atEnd;
 
   GatedStdin(InputStream in) {
+    this(in, UnaryOperator.identity());
+  }
+
+  GatedStdin(InputStream in, UnaryOperator<String> lines) {
     super(in);
+    this.lines = lines;
   }
 
   /** The tools are registered: the rest of the client's messages may come in. */
@@ -42,21 +56,58 @@ final class GatedStdin extends FilterInputStream {
     }
   }
 
+  /** Reads until a whole line (or the end) is there to hand out; false at the end. */
+  private boolean fill() throws IOException {
+    while (outAt >= out.length) {
+      if (atEnd) return false;
+      gate();
+      int n = super.read(chunk, 0, chunk.length);
+      if (n < 0) {
+        atEnd = true;
+        ended.countDown();
+        if (line.size() == 0) return false;
+        out = line.toByteArray();
+        outAt = 0;
+        line.reset();
+        return true;
+      }
+      ByteArrayOutputStream ready = new ByteArrayOutputStream();
+      int start = 0;
+      for (int i = 0; i < n; i++) {
+        if (chunk[i] != '\n') continue;
+        line.write(chunk, start, i - start);
+        start = i + 1;
+        String text = lines.apply(line.toString(StandardCharsets.UTF_8));
+        ready.writeBytes(text.getBytes(StandardCharsets.UTF_8));
+        ready.write('\n');
+        line.reset();
+        firstLineThrough = true;
+      }
+      line.write(chunk, start, n - start);
+      out = ready.toByteArray();
+      outAt = 0;
+    }
+    return true;
+  }
+
   @Override
   public int read(byte[] b, int off, int len) throws IOException {
-    gate();
-    int n = super.read(b, off, len);
-    if (n < 0) ended.countDown();
-    for (int i = off; i < off + Math.max(n, 0); i++) if (b[i] == '\n') firstLineThrough = true;
+    if (len == 0) return 0;
+    if (!fill()) return -1;
+    int n = Math.min(len, out.length - outAt);
+    System.arraycopy(out, outAt, b, off, n);
+    outAt += n;
     return n;
   }
 
   @Override
   public int read() throws IOException {
-    gate();
-    int c = super.read();
-    if (c < 0) ended.countDown();
-    if (c == '\n') firstLineThrough = true;
-    return c;
+    if (!fill()) return -1;
+    return out[outAt++] & 0xff;
+  }
+
+  @Override
+  public int available() {
+    return out.length - outAt;
   }
 }

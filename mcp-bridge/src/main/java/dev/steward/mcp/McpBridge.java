@@ -61,7 +61,7 @@ public final class McpBridge {
         r -> DaemonThreads.start("steward-mcp-connect", r));
     CompletableFuture<List<ToolDefinition>> listing = connecting.thenApply(service ->
         service.call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class).tools());
-    GatedStdin in = new GatedStdin(System.in);
+    GatedStdin in = new GatedStdin(System.in, CANCELLATIONS::line);
     McpJsonMapper mapper = McpJsonDefaults.getMapper();
     McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(mapper, in, System.out))
         .serverInfo("steward", VERSION)
@@ -89,6 +89,7 @@ public final class McpBridge {
       System.exit(1);
       return;
     }
+    connected = service;
     Offered offered = new Offered(server, service, tools);
     service.onNotification(n -> {
       if (Methods.TOOL_PROGRESS.equals(n.method())) Progress.forward(n.params());
@@ -164,6 +165,14 @@ public final class McpBridge {
    */
   private static final String SESSION = "mcp-" + UUID.randomUUID();
 
+  /** The service connection once made: a cancellation is sent on through it. */
+  private static volatile @Nullable StewardClient connected;
+
+  private static final Cancellations CANCELLATIONS = new Cancellations(callId -> {
+    StewardClient s = connected;
+    if (s != null) s.call(Methods.TOOL_CANCEL, new Execute.CancelParams(callId));
+  });
+
   /** The MCP client's name and version once it has said them; the service is told (dialogs, rows). */
   private static volatile @Nullable String clientName;
 
@@ -189,6 +198,8 @@ public final class McpBridge {
     }
     Object token = request.meta() == null ? null : request.meta().get("progressToken");
     if (token != null) Progress.watch(callId, exchange, token);
+    Object requestId = request.meta() == null ? null : request.meta().get(Cancellations.KEY);
+    if (requestId != null) CANCELLATIONS.started(requestId, callId);
     try {
       ToolResult result = service.execute(new Execute.Params(
           "mcp/" + exchange.sessionId() + "/" + callId,
@@ -206,6 +217,7 @@ public final class McpBridge {
           .build();
     } finally {
       Progress.done(callId);
+      if (requestId != null) CANCELLATIONS.finished(requestId);
     }
   }
 }

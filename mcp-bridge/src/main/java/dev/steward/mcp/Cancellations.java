@@ -1,0 +1,82 @@
+package dev.steward.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * MCP's {@code notifications/cancelled} for a running {@code tools/call}, turned into the
+ * service's {@code tool.cancel}. The SDK's server does not surface the notification nor a call's
+ * request id, so the bridge reads both on the way in: each {@code tools/call} gets its request id
+ * in its {@code _meta} (under {@link #KEY}), which the call's handler registers with its own call
+ * id; a cancellation names the request id and is sent on as the call id's cancel.
+ */
+final class Cancellations {
+
+  static final String KEY = "dev.steward/request_id";
+
+  /** Cancellations of requests whose handler has not registered yet (kept briefly, bounded). */
+  private static final int MAX_EARLY = 256;
+
+  private final Consumer<String> cancel;
+  private final Map<String, String> callByRequest = new ConcurrentHashMap<>();
+  private final Set<String> early = ConcurrentHashMap.newKeySet();
+
+  Cancellations(Consumer<String> cancel) {
+    this.cancel = cancel;
+  }
+
+  /** Reads one line from the client on its way to the SDK; returns it, or it rewritten. */
+  String line(String line) {
+    boolean call = line.contains("tools/call");
+    boolean cancelled = line.contains("notifications/cancelled");
+    if (!call && !cancelled) return line;
+    JsonNode msg;
+    try {
+      msg = Json.parse(line);
+    } catch (IOException | RuntimeException e) {
+      return line; // the SDK answers what it cannot parse
+    }
+    String method = msg.path("method").asText("");
+    if (method.equals("tools/call")
+        && msg.hasNonNull("id")
+        && msg.path("params").isObject()) {
+      ObjectNode params = (ObjectNode) msg.get("params");
+      JsonNode meta = params.get("_meta");
+      ObjectNode m =
+          meta != null && meta.isObject() ? (ObjectNode) meta : params.putObject("_meta");
+      m.put(KEY, msg.get("id").toString());
+      return msg.toString();
+    }
+    if (method.equals("notifications/cancelled")) {
+      JsonNode id = msg.at("/params/requestId");
+      if (!id.isMissingNode()) cancelled(id.toString());
+    }
+    return line;
+  }
+
+  private void cancelled(String requestId) {
+    String callId = callByRequest.get(requestId);
+    if (callId != null) {
+      cancel.accept(callId);
+    } else if (early.size() < MAX_EARLY) {
+      early.add(requestId);
+    }
+  }
+
+  /** A call's handler starts: its request (from the call's {@code _meta}) is this call id. */
+  void started(Object requestId, String callId) {
+    String key = requestId.toString();
+    callByRequest.put(key, callId);
+    if (early.remove(key)) cancel.accept(callId);
+  }
+
+  void finished(Object requestId) {
+    callByRequest.remove(requestId.toString());
+  }
+}
