@@ -24,11 +24,38 @@ public final class ServiceMain {
    * start; the process's own start time is only known to the second). Benchmarks time the whole
    * process from outside.
    */
+  /**
+   * {@code steward-service mcp} (SPEC §12): the installed package's MCP bridge, which finds this
+   * service or starts it with this very launcher. The bridge ships in the package beside the
+   * service but is not part of it: it is looked up, not linked. Nothing may reach stdout first.
+   */
+  private static void mcp(String[] args) throws Exception {
+    String launcher = System.getProperty("jpackage.app-path");
+    if (launcher != null && System.getProperty("steward.service.command") == null)
+      System.setProperty(
+          "steward.service.command",
+          dev.steward.protocol.json.Json.mapper().writeValueAsString(java.util.List.of(launcher)));
+    Class<?> bridge;
+    try {
+      bridge = Class.forName("dev.steward.mcp.McpBridge");
+    } catch (ClassNotFoundException e) {
+      System.err.println("steward-service: this installation has no MCP bridge; run ./steward mcp"
+          + " from a source checkout");
+      System.exit(2);
+      return;
+    }
+    bridge.getMethod("main", String[].class).invoke(null, (Object) args);
+  }
+
   static long sinceStart() {
     return (System.nanoTime() - MAIN_STARTED) / 1_000_000;
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("mcp")) {
+      mcp(java.util.Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
     JETTY.setLevel(Level.WARNING);
     // Jetty pads its queues to cache lines; unless told how many references fill one, it asks the
     // HotSpot diagnostic MBean, which brings up JMX and its ~200 classes: ~80 ms of every start.

@@ -117,6 +117,7 @@ class PackageIT {
         assertTrue(r.ok(), String.valueOf(r.error()));
         assertEquals("Installed", r.value().get("title").asText());
       }
+      mcpOverStdio(home, base);
     } finally {
       if (service != null) {
         service.destroy();
@@ -138,6 +139,40 @@ class PackageIT {
   }
 
   /** The libraries the bundled runtime links against (the package's Depends), from apt when missing. */
+  /**
+   * {@code steward-service mcp}, as an MCP client launches it: the first thing on stdout is the
+   * answer to {@code initialize} (no JVM warning before it), and {@code tools/list} lists the
+   * installed service's tools.
+   */
+  private static void mcpOverStdio(Path home, Path base) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder("/usr/bin/steward-service", "mcp")
+        .redirectError(base.resolve("mcp.log").toFile());
+    pb.environment().put("STEWARD_HOME", home.toString());
+    Process bridge = pb.start();
+    try {
+      OutputStream in = bridge.getOutputStream();
+      in.write(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":"
+              + "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+              + "\"clientInfo\":{\"name\":\"package-it\",\"version\":\"1\"}}}\n"
+              + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+              + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}\n")
+          .getBytes(StandardCharsets.UTF_8));
+      in.flush();
+      java.io.BufferedReader out = new java.io.BufferedReader(
+          new java.io.InputStreamReader(bridge.getInputStream(), StandardCharsets.UTF_8));
+      String first = out.readLine();
+      String second = out.readLine();
+      String log = Files.readString(base.resolve("mcp.log"));
+      assertEquals(
+          "steward", Json.parse(first).at("/result/serverInfo/name").asText(), first + "\n" + log);
+      assertTrue(second.contains("\"files.read_text\""), second + "\n" + log);
+      in.close();
+      assertTrue(bridge.waitFor(20, TimeUnit.SECONDS), "the bridge ends with its input");
+    } finally {
+      bridge.destroyForcibly();
+    }
+  }
+
   private static void installDependencies(Path deb) throws Exception {
     Process p = new ProcessBuilder("dpkg-deb", "-f", deb.toString(), "Depends").start();
     String depends = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();

@@ -56,38 +56,46 @@ final class GatedStdin extends FilterInputStream {
     }
   }
 
-  /** Reads until a whole line (or the end) is there to hand out; false at the end. */
+  /**
+   * Makes the next line ready to hand out, reading more when no whole line is buffered; false at
+   * the end. Lines are released one at a time: after the first, only once the bridge is ready —
+   * also when a client sent several in one write.
+   */
   private boolean fill() throws IOException {
     while (outAt >= out.length) {
-      if (atEnd) return false;
-      gate();
-      int n = super.read(chunk, 0, chunk.length);
-      if (n < 0) {
-        atEnd = true;
-        ended.countDown();
-        if (line.size() == 0) return false;
-        out = line.toByteArray();
+      byte[] buffered = line.toByteArray();
+      int nl = indexOf(buffered, (byte) '\n');
+      if (nl >= 0) {
+        gate();
+        String text = lines.apply(new String(buffered, 0, nl, StandardCharsets.UTF_8));
+        out = (text + "\n").getBytes(StandardCharsets.UTF_8);
+        outAt = 0;
+        line.reset();
+        line.write(buffered, nl + 1, buffered.length - nl - 1);
+        firstLineThrough = true;
+        return true;
+      }
+      if (atEnd) {
+        if (buffered.length == 0) return false;
+        out = buffered;
         outAt = 0;
         line.reset();
         return true;
       }
-      ByteArrayOutputStream ready = new ByteArrayOutputStream();
-      int start = 0;
-      for (int i = 0; i < n; i++) {
-        if (chunk[i] != '\n') continue;
-        line.write(chunk, start, i - start);
-        start = i + 1;
-        String text = lines.apply(line.toString(StandardCharsets.UTF_8));
-        ready.writeBytes(text.getBytes(StandardCharsets.UTF_8));
-        ready.write('\n');
-        line.reset();
-        firstLineThrough = true;
+      int n = super.read(chunk, 0, chunk.length);
+      if (n < 0) {
+        atEnd = true;
+        ended.countDown();
+      } else {
+        line.write(chunk, 0, n);
       }
-      line.write(chunk, start, n - start);
-      out = ready.toByteArray();
-      outAt = 0;
     }
     return true;
+  }
+
+  private static int indexOf(byte[] bytes, byte b) {
+    for (int i = 0; i < bytes.length; i++) if (bytes[i] == b) return i;
+    return -1;
   }
 
   @Override

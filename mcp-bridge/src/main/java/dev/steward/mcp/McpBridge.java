@@ -63,7 +63,8 @@ public final class McpBridge {
         service.call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class).tools());
     GatedStdin in = new GatedStdin(System.in, CANCELLATIONS::line);
     McpJsonMapper mapper = McpJsonDefaults.getMapper();
-    McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(mapper, in, System.out))
+    QuietStart stdout = new QuietStart(System.out);
+    McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(mapper, in, stdout))
         .serverInfo("steward", VERSION)
         .instructions("Steward's desktop tools. Every call passes Steward's gate: scopes, the"
             + " user's approval in the Steward window where the rules ask for it, and an audit"
@@ -91,6 +92,7 @@ public final class McpBridge {
     }
     connected = service;
     Offered offered = new Offered(server, service, tools);
+    stdout.started();
     service.onNotification(n -> {
       if (Methods.TOOL_PROGRESS.equals(n.method())) Progress.forward(n.params());
       if (Methods.TOOLS_CHANGED.equals(n.method()))

@@ -7,7 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class CancellationsTest {
+/** What the bridge does to the lines on its way in and out of MCP's stdio. */
+class BridgeStreamsTest {
 
   @Test
   void a_call_carries_its_request_id_and_its_cancellation_names_the_call() throws Exception {
@@ -33,6 +34,37 @@ class CancellationsTest {
         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"a\"}}");
     c.started("\"a\"", "mcp-call-2");
     assertEquals(List.of("mcp-call-2"), cancelled);
+  }
+
+  @Test
+  void gated_stdin_holds_lines_after_the_first_until_it_is_opened() throws Exception {
+    GatedStdin in = new GatedStdin(new java.io.ByteArrayInputStream("one\ntwo\n".getBytes()));
+    byte[] b = new byte[100];
+    assertEquals(4, in.read(b, 0, 100), "the first line alone");
+    java.util.concurrent.CompletableFuture<Integer> next =
+        java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+          try {
+            return in.read(b, 0, 100);
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+    Thread.sleep(200);
+    org.junit.jupiter.api.Assertions.assertFalse(next.isDone(), "held until the bridge is ready");
+    in.open();
+    assertEquals(4, next.get(5, java.util.concurrent.TimeUnit.SECONDS));
+  }
+
+  @Test
+  void tool_changes_are_not_announced_before_the_first_tools_are_there() throws Exception {
+    java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+    QuietStart out = new QuietStart(sink);
+    String changed = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n";
+    String answer = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n";
+    out.write((changed + answer).getBytes());
+    out.started();
+    out.write(changed.getBytes());
+    assertEquals(answer + changed, sink.toString());
   }
 
   @Test
