@@ -91,8 +91,7 @@ public final class McpBridge {
       return;
     }
     connected = service;
-    Offered offered = new Offered(server, service, tools);
-    stdout.started();
+    Offered offered = new Offered(server, service, tools, stdout);
     service.onNotification(n -> {
       if (Methods.TOOL_PROGRESS.equals(n.method())) Progress.forward(n.params());
       if (Methods.TOOLS_CHANGED.equals(n.method()))
@@ -119,10 +118,16 @@ public final class McpBridge {
     private final McpSyncServer server;
     private final StewardClient service;
     private final Map<String, ToolDefinition> now = new java.util.LinkedHashMap<>();
+    private final QuietStart stdout;
 
-    Offered(McpSyncServer server, StewardClient service, List<ToolDefinition> first) {
+    Offered(
+        McpSyncServer server,
+        StewardClient service,
+        List<ToolDefinition> first,
+        QuietStart stdout) {
       this.server = server;
       this.service = service;
+      this.stdout = stdout;
       for (ToolDefinition t : first) {
         server.addTool(specification(t, service));
         now.put(t.name(), t);
@@ -142,12 +147,14 @@ public final class McpBridge {
       for (ToolDefinition t : listed) next.put(t.name(), t);
       for (String name : List.copyOf(now.keySet())) {
         if (!next.containsKey(name) || !next.get(name).equals(now.get(name))) {
+          stdout.expect(1);
           server.removeTool(name);
           now.remove(name);
         }
       }
       for (ToolDefinition t : listed) {
         if (!now.containsKey(t.name())) {
+          stdout.expect(1);
           server.addTool(specification(t, service));
           now.put(t.name(), t);
         }

@@ -7,25 +7,27 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * MCP's stdout, kept quiet about tool changes until the first tools are registered: the SDK
- * announces {@code notifications/tools/list_changed} for every tool added, and the bridge adds its
- * first ones while (or before) the client initializes — a dozen announcements of nothing the
- * client has seen. Later changes pass.
+ * MCP's stdout, with only the tool-list announcements the bridge means: the SDK announces {@code
+ * notifications/tools/list_changed} for every tool added or removed, from its own thread, and the
+ * bridge adds its first tools while (or before) the client initializes — a dozen announcements of
+ * nothing the client has seen. An announcement passes only against a permit the bridge gave for a
+ * real change ({@link #expect}); the rest are dropped, whenever the SDK gets round to writing them.
  */
 final class QuietStart extends FilterOutputStream {
 
   private static final String LIST_CHANGED = "notifications/tools/list_changed";
 
   private final ByteArrayOutputStream line = new ByteArrayOutputStream(8192);
-  private volatile boolean started;
+  private final java.util.concurrent.atomic.AtomicInteger permits =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   QuietStart(OutputStream out) {
     super(out);
   }
 
-  /** The first tools are registered: announcements of changes go out from now on. */
-  void started() {
-    started = true;
+  /** The bridge is about to add or remove {@code n} tools for a change the client should hear of. */
+  void expect(int n) {
+    permits.addAndGet(n);
   }
 
   @Override
@@ -47,9 +49,9 @@ final class QuietStart extends FilterOutputStream {
   }
 
   private void emit() throws IOException {
-    boolean drop = !started
-        && line.size() < 200
-        && line.toString(StandardCharsets.UTF_8).contains(LIST_CHANGED);
+    boolean drop = line.size() < 200
+        && line.toString(StandardCharsets.UTF_8).contains(LIST_CHANGED)
+        && permits.getAndUpdate(p -> Math.max(0, p - 1)) == 0;
     if (!drop) line.writeTo(out);
     line.reset();
   }

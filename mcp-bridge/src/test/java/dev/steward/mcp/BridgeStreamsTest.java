@@ -56,13 +56,14 @@ class BridgeStreamsTest {
   }
 
   @Test
-  void tool_changes_are_not_announced_before_the_first_tools_are_there() throws Exception {
+  void only_the_tool_changes_the_bridge_makes_are_announced() throws Exception {
     java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
     QuietStart out = new QuietStart(sink);
     String changed = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n";
     String answer = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n";
     out.write((changed + answer).getBytes());
-    out.started();
+    out.expect(1);
+    out.write(changed.getBytes());
     out.write(changed.getBytes());
     assertEquals(answer + changed, sink.toString());
   }
