@@ -69,14 +69,7 @@ class McpListChangedIT {
         if (notes.state().equals("running") && !notes.tools().isEmpty()) break;
         Thread.sleep(100);
       }
-      ui.call(
-          Mcp.ACCEPT,
-          new Mcp.AcceptParams(
-              "notes",
-              notes.tools().stream()
-                  .map(t -> new Mcp.Seen(t.serverName(), t.hash()))
-                  .toList()),
-          Mcp.AcceptResult.class);
+      ui.call(Mcp.ACCEPT, new Mcp.AcceptParams("notes", notes.shown()), Mcp.AcceptResult.class);
 
       assertTrue(client.waitFor(90, TimeUnit.SECONDS));
       String last = out.lines().reduce((a, b) -> b).orElse("{}");

@@ -207,8 +207,7 @@ public final class McpSettings {
     }
     List<Mcp.Seen> shown = servers.stream()
         .filter(x -> x.name().equals(server))
-        .flatMap(x -> x.tools().stream())
-        .map(t -> new Mcp.Seen(t.serverName(), t.hash()))
+        .flatMap(x -> x.shown().stream())
         .toList();
     if (shown.isEmpty()) return;
     background.execute(() -> {

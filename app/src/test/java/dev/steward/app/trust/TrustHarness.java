@@ -123,13 +123,7 @@ final class TrustHarness implements AutoCloseable {
           .findFirst();
       if (listed.isPresent()) {
         ui.call(
-            Mcp.ACCEPT,
-            new Mcp.AcceptParams(
-                server,
-                listed.get().tools().stream()
-                    .map(t -> new Mcp.Seen(t.serverName(), t.hash()))
-                    .toList()),
-            Mcp.AcceptResult.class);
+            Mcp.ACCEPT, new Mcp.AcceptParams(server, listed.get().shown()), Mcp.AcceptResult.class);
         return;
       }
       if (System.nanoTime() > deadline)

@@ -77,14 +77,7 @@ public final class McpServersBench {
       }
       Mcp.Server fs =
           ui.call(Mcp.SERVERS, Json.object(), Mcp.ServersResult.class).servers().get(0);
-      ui.call(
-          Mcp.ACCEPT,
-          new Mcp.AcceptParams(
-              "fs",
-              fs.tools().stream()
-                  .map(t -> new Mcp.Seen(t.serverName(), t.hash()))
-                  .toList()),
-          Mcp.AcceptResult.class);
+      ui.call(Mcp.ACCEPT, new Mcp.AcceptParams("fs", fs.shown()), Mcp.AcceptResult.class);
 
       JsonNode read = Json.mapper()
           .valueToTree(new Execute.Params(
@@ -122,21 +115,9 @@ public final class McpServersBench {
         long[] directNs = new long[ROUNDS * PER_ROUND];
         long[] ownNs = new long[ROUNDS * PER_ROUND];
         for (int r = 0; r < ROUNDS; r++) {
-          for (int i = 0; i < PER_ROUND; i++) {
-            long s = System.nanoTime();
-            direct(direct, call);
-            directNs[r * PER_ROUND + i] = System.nanoTime() - s;
-          }
-          for (int i = 0; i < PER_ROUND; i++) {
-            long s = System.nanoTime();
-            gate(agent, read);
-            gateNs[r * PER_ROUND + i] = System.nanoTime() - s;
-          }
-          for (int i = 0; i < PER_ROUND; i++) {
-            long s = System.nanoTime();
-            gate(agent, own);
-            ownNs[r * PER_ROUND + i] = System.nanoTime() - s;
-          }
+          block(() -> direct(direct, call), directNs, r);
+          block(() -> gate(agent, read), gateNs, r);
+          block(() -> gate(agent, own), ownNs, r);
         }
         Arrays.sort(gateNs);
         Arrays.sort(directNs);
@@ -168,6 +149,15 @@ public final class McpServersBench {
       try (var walk = Files.walk(tmp)) {
         walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
+    }
+  }
+
+  /** One round's block of calls, each timed into its place in {@code into}. */
+  private static void block(Runnable call, long[] into, int round) {
+    for (int i = 0; i < PER_ROUND; i++) {
+      long s = System.nanoTime();
+      call.run();
+      into[round * PER_ROUND + i] = System.nanoTime() - s;
     }
   }
 

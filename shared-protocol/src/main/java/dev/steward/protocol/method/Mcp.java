@@ -33,7 +33,13 @@ public final class Mcp {
       String log,
       List<String> stderrTail,
       List<Tool> tools,
-      @Nullable Boolean sandboxed) {}
+      @Nullable Boolean sandboxed) {
+
+    /** Every tool as shown here, the way {@code mcp.accept} takes them. */
+    public List<Seen> shown() {
+      return tools.stream().map(t -> new Seen(t.serverName(), t.hash())).toList();
+    }
+  }
 
   public record Tool(
       String name,

@@ -159,7 +159,7 @@ final class ChildProcessTransport implements McpClientTransport {
         queued.addAndGet(-bytes.length);
         LOG.warning("an MCP server reads nothing of what it is sent; stopping it ("
             + command.command().get(0) + ")");
-        DaemonThreadsStop.run(() -> stop(p));
+        dev.steward.protocol.util.DaemonThreads.start("mcp-stop", () -> stop(p));
         return Mono.error(new IllegalStateException("the server does not read what it is sent"));
       }
       try {
@@ -199,16 +199,9 @@ final class ChildProcessTransport implements McpClientTransport {
    * input is closed on a thread of its own: a write blocked on a server that reads nothing would
    * hold the close too.
    */
-  /** Runs a small piece of work on a daemon thread of its own. */
-  private static final class DaemonThreadsStop {
-    static void run(Runnable work) {
-      dev.steward.protocol.util.DaemonThreads.start("mcp-stop", work);
-    }
-  }
-
   private static void stop(Process p) {
     List<ProcessHandle> children = p.descendants().toList();
-    DaemonThreadsStop.run(() -> {
+    dev.steward.protocol.util.DaemonThreads.start("mcp-stop", () -> {
       try {
         p.getOutputStream().close();
       } catch (IOException e) {

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  */
 final class DescriptionCheck {
 
-  private static final List<Pattern> AIMED_AT_THE_MODEL = Stream.patterns(
+  private static final List<Pattern> AIMED_AT_THE_MODEL = patterns(
       "ignore (all |any )?(the )?(previous|prior|above|earlier|other) (instructions|messages|prompts|rules)",
       "(do not|don't|never) (tell|inform|mention|show|reveal|notify)[^.\\n]{0,40}\\b(user|human)",
       "<\\s*/?\\s*(important|system|instructions?|secret)\\s*>",
@@ -83,11 +83,9 @@ final class DescriptionCheck {
     } else if (node.isArray()) node.elements().forEachRemaining(child -> strings(child, out));
   }
 
-  private static final class Stream {
-    static List<Pattern> patterns(String... regexes) {
-      List<Pattern> out = new ArrayList<>();
-      for (String r : regexes) out.add(Pattern.compile(r));
-      return List.copyOf(out);
-    }
+  private static List<Pattern> patterns(String... regexes) {
+    List<Pattern> out = new ArrayList<>();
+    for (String r : regexes) out.add(Pattern.compile(r));
+    return List.copyOf(out);
   }
 }

@@ -44,6 +44,20 @@ final class McpTool implements Tool {
     Listing {
       flags = List.copyOf(flags);
     }
+
+    Listing withStanding(Pins.Standing now) {
+      return new Listing(
+          remoteName,
+          title,
+          description,
+          inputSchema,
+          readOnly,
+          openWorld,
+          hash,
+          now,
+          flags,
+          schemaProblem);
+    }
   }
 
   private final String name;

@@ -451,23 +451,8 @@ final class ServerLink implements AutoCloseable {
       Map<String, McpTool> next = new LinkedHashMap<>();
       tools.forEach((toolName, t) -> {
         McpTool.Listing l = t.listing();
-        next.put(
-            toolName,
-            new McpTool(
-                toolName,
-                this,
-                new McpTool.Listing(
-                    l.remoteName(),
-                    l.title(),
-                    l.description(),
-                    l.inputSchema(),
-                    l.readOnly(),
-                    l.openWorld(),
-                    l.hash(),
-                    setting.pins().standing(pinKey(), l.remoteName(), l.hash()),
-                    l.flags(),
-                    l.schemaProblem()),
-                setting.policy()));
+        Pins.Standing now = setting.pins().standing(pinKey(), l.remoteName(), l.hash());
+        next.put(toolName, new McpTool(toolName, this, l.withStanding(now), setting.policy()));
       });
       tools = java.util.Collections.unmodifiableMap(next);
     }

@@ -54,11 +54,7 @@ public final class ConformanceClient {
       if (!server.tools().isEmpty())
         ui.call(
             Mcp.ACCEPT,
-            new Mcp.AcceptParams(
-                "conformance",
-                server.tools().stream()
-                    .map(t -> new Mcp.Seen(t.serverName(), t.hash()))
-                    .toList()),
+            new Mcp.AcceptParams("conformance", server.shown()),
             Mcp.AcceptResult.class);
       status = switch (scenario) {
         case "initialize" -> 0;
