@@ -14,6 +14,7 @@ import dev.steward.service.audit.AuditEntry;
 import dev.steward.service.audit.AuditLog;
 import dev.steward.service.audit.Durability;
 import dev.steward.service.config.Secrets;
+import dev.steward.service.config.SecretsFile;
 import dev.steward.service.config.StewardHome;
 import dev.steward.service.gate.Gate;
 import dev.steward.service.gate.Taint;
@@ -129,7 +130,8 @@ public final class StewardService implements AutoCloseable {
           Runnable tell = toolsChanged.get();
           if (tell != null) tell.run();
         },
-        List.of(home.config(), home.data(), home.run()));
+        List.of(home.config(), home.data(), home.run()),
+        new SecretsFile(home.config().resolve("secrets.json")));
     List<ToolPack> packs = ToolPacks.load();
     ToolRegistry tools = ToolPacks.registry(packs, packContext);
     PolicyStore policies;

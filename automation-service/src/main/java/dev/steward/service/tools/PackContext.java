@@ -12,8 +12,8 @@ import java.util.function.Supplier;
  * it per call: the user can change it at any time), the user's home folder, the service's data
  * folder (a pack keeps its state in a sub-folder named after itself), the environment the
  * service started with, the one resolver through which host names are looked up, and a way to be
- * told when the user changes the policy (a pack that keeps servers running follows it), and a way
- * to tell the window that the pack's tools changed. {@code privateFolders} are Steward's own
+ * told when the user changes the policy (a pack that keeps servers running follows it), a way
+ * to tell the window that the pack's tools changed, and the pack's secrets. {@code privateFolders} are Steward's own
  * (its secrets, its data, its run folder): what a pack starts must not see into them.
  */
 public record PackContext(
@@ -24,7 +24,8 @@ public record PackContext(
     HostResolver resolver,
     Consumer<Runnable> onPolicyChange,
     Runnable toolsChanged,
-    java.util.List<Path> privateFolders) {
+    java.util.List<Path> privateFolders,
+    PackSecrets secrets) {
 
   public PackContext {
     environment = Map.copyOf(environment);
@@ -46,6 +47,7 @@ public record PackContext(
         resolver,
         listener -> {},
         () -> {},
-        java.util.List.of(data));
+        java.util.List.of(data),
+        PackSecrets.none());
   }
 }

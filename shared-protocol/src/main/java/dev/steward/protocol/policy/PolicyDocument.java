@@ -21,10 +21,12 @@ public record PolicyDocument(
     Map<String, ToolOverride> overrides,
     List<String> confirmUnder,
     Browser browser,
-    Map<String, McpServer> mcpServers) {
+    Map<String, McpServer> mcpServers,
+    Household household) {
 
   public PolicyDocument {
     browser = Objects.requireNonNullElse(browser, Browser.DEFAULT);
+    household = Objects.requireNonNullElse(household, Household.DEFAULT);
     paths = List.copyOf(Objects.requireNonNullElse(paths, List.of()));
     apps = List.copyOf(Objects.requireNonNullElse(apps, List.of()));
     hosts = Objects.requireNonNullElse(hosts, new Hosts(List.of(), false));
@@ -34,6 +36,28 @@ public record PolicyDocument(
     // Kept in the order the user wrote them: Settings lists servers as they appear in the file.
     mcpServers = java.util.Collections.unmodifiableMap(
         new java.util.LinkedHashMap<>(Objects.requireNonNullElse(mcpServers, Map.of())));
+  }
+
+  /** A policy whose household pack keeps its data on this machine. */
+  public PolicyDocument(
+      List<PathRoot> paths,
+      List<AppEntry> apps,
+      Hosts hosts,
+      List<StandingGrant> grants,
+      Map<String, ToolOverride> overrides,
+      List<String> confirmUnder,
+      Browser browser,
+      Map<String, McpServer> mcpServers) {
+    this(
+        paths,
+        apps,
+        hosts,
+        grants,
+        overrides,
+        confirmUnder,
+        browser,
+        mcpServers,
+        Household.DEFAULT);
   }
 
   /** A policy without browser settings of its own (the browser keeps no profile). */
@@ -66,37 +90,42 @@ public record PolicyDocument(
 
   public PolicyDocument withGrants(List<StandingGrant> newGrants) {
     return new PolicyDocument(
-        paths, apps, hosts, newGrants, overrides, confirmUnder, browser, mcpServers);
+        paths, apps, hosts, newGrants, overrides, confirmUnder, browser, mcpServers, household);
   }
 
   public PolicyDocument withPaths(List<PathRoot> newPaths) {
     return new PolicyDocument(
-        newPaths, apps, hosts, grants, overrides, confirmUnder, browser, mcpServers);
+        newPaths, apps, hosts, grants, overrides, confirmUnder, browser, mcpServers, household);
   }
 
   public PolicyDocument withApps(List<AppEntry> newApps) {
     return new PolicyDocument(
-        paths, newApps, hosts, grants, overrides, confirmUnder, browser, mcpServers);
+        paths, newApps, hosts, grants, overrides, confirmUnder, browser, mcpServers, household);
   }
 
   public PolicyDocument withHosts(Hosts newHosts) {
     return new PolicyDocument(
-        paths, apps, newHosts, grants, overrides, confirmUnder, browser, mcpServers);
+        paths, apps, newHosts, grants, overrides, confirmUnder, browser, mcpServers, household);
   }
 
   public PolicyDocument withBrowser(Browser newBrowser) {
     return new PolicyDocument(
-        paths, apps, hosts, grants, overrides, confirmUnder, newBrowser, mcpServers);
+        paths, apps, hosts, grants, overrides, confirmUnder, newBrowser, mcpServers, household);
   }
 
   public PolicyDocument withOverrides(Map<String, ToolOverride> newOverrides) {
     return new PolicyDocument(
-        paths, apps, hosts, grants, newOverrides, confirmUnder, browser, mcpServers);
+        paths, apps, hosts, grants, newOverrides, confirmUnder, browser, mcpServers, household);
+  }
+
+  public PolicyDocument withHousehold(Household newHousehold) {
+    return new PolicyDocument(
+        paths, apps, hosts, grants, overrides, confirmUnder, browser, mcpServers, newHousehold);
   }
 
   public PolicyDocument withMcpServers(Map<String, McpServer> newServers) {
     return new PolicyDocument(
-        paths, apps, hosts, grants, overrides, confirmUnder, browser, newServers);
+        paths, apps, hosts, grants, overrides, confirmUnder, browser, newServers, household);
   }
 
   /**
@@ -106,6 +135,22 @@ public record PolicyDocument(
    */
   public record Browser(boolean keepProfile) {
     public static final Browser DEFAULT = new Browser(false);
+  }
+
+  /**
+   * Where the household pack keeps recipes, meals and lists (SPEC §13): {@code db_url} null for an
+   * H2 database in the data folder, or a {@code jdbc:postgresql://} URL for one a household shares
+   * across machines (its user name and password are in {@code config/secrets.json}).
+   */
+  public record Household(@Nullable String dbUrl) {
+    public static final Household DEFAULT = new Household(null);
+
+    public Household {
+      if (dbUrl != null && !dbUrl.startsWith("jdbc:postgresql://")) {
+        throw new IllegalArgumentException(
+            "household.db_url is a jdbc:postgresql:// URL, or null for the database on this machine");
+      }
+    }
   }
 
   /** A folder the tools may touch. {@code access} is {@code read} or {@code read_write}. */

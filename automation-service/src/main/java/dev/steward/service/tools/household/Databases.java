@@ -1,0 +1,88 @@
+package dev.steward.service.tools.household;
+
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.tools.PackContext;
+import dev.steward.service.tools.ToolFailure;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The database the policy names now: opened on first use, and opened again when the user points
+ * the pack elsewhere ({@code household.db_url}). A PostgreSQL database signs in with the user name
+ * and password in {@code config/secrets.json}; without them its tools are unavailable and say so.
+ */
+final class Databases implements AutoCloseable {
+
+  static final Databases NONE = new Databases(null, Clock.systemUTC());
+
+  static final String SECTION = "household";
+
+  private final @Nullable PackContext context;
+  private final Clock clock;
+  private @Nullable HouseholdDb open;
+  private @Nullable String openKey;
+
+  Databases(@Nullable PackContext context, Clock clock) {
+    this.context = context;
+    this.clock = clock;
+  }
+
+  private @Nullable String url() {
+    return Objects.requireNonNull(context).policy().get().household().dbUrl();
+  }
+
+  Optional<String> unavailable() {
+    if (context == null) return Optional.of("the household pack is not started");
+    if (url() == null) return Optional.empty();
+    if (context.secrets().get(SECTION, "username").isEmpty()
+        || context.secrets().get(SECTION, "password").isEmpty()) {
+      return Optional.of(
+          "the household database needs its user name and password: set them in Settings"
+              + " (secrets.set household username / password)");
+    }
+    return Optional.empty();
+  }
+
+  synchronized HouseholdDb current() throws ToolFailure {
+    PackContext ctx = Objects.requireNonNull(context, "the pack is started");
+    String url = url();
+    String user = ctx.secrets().get(SECTION, "username").orElse(null);
+    String password = ctx.secrets().get(SECTION, "password").orElse(null);
+    // New credentials sign in again: the open pool may belong to another household role.
+    String key = url == null ? "local" : url + "\n" + user + "\n" + password;
+    HouseholdDb db = open;
+    if (db != null && key.equals(openKey)) return db;
+    close();
+    if (url == null) {
+      Path folder = ctx.data().resolve(SECTION);
+      try {
+        Files.createDirectories(folder);
+      } catch (IOException e) {
+        throw new ToolFailure(
+            ToolErrorCodes.UNAVAILABLE, "the household folder cannot be made: " + e.getMessage());
+      }
+      db = HouseholdDb.local(folder, clock);
+    } else {
+      if (user == null || password == null) {
+        throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, unavailable().orElse("no credentials"));
+      }
+      db = HouseholdDb.postgres(url, user, password, clock);
+    }
+    open = db;
+    openKey = key;
+    return db;
+  }
+
+  @Override
+  public synchronized void close() {
+    HouseholdDb db = open;
+    open = null;
+    openKey = null;
+    if (db != null) db.close();
+  }
+}

@@ -1,0 +1,158 @@
+package dev.steward.service.tools.household;
+
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.tools.ToolFailure;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.ConnectionPoolDataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.h2.jdbcx.JdbcConnectionPool;
+import org.h2.jdbcx.JdbcDataSource;
+import org.postgresql.ds.PGConnectionPoolDataSource;
+
+/**
+ * The household database: H2 in the data folder, or a PostgreSQL database a household shares.
+ * Opening it brings its schema up to date (Flyway, the same versioned migrations on both, with
+ * row-level security added on PostgreSQL). Connections are pooled: a sign-in to PostgreSQL costs
+ * more than the work of most calls.
+ */
+final class HouseholdDb implements AutoCloseable {
+
+  /** Work in one transaction. */
+  @FunctionalInterface
+  interface Work<T> {
+    T apply(Tx tx) throws SQLException, ToolFailure;
+  }
+
+  /** Flyway tells of every migration it checks; only its warnings belong in the service's log. */
+  private static final java.util.logging.Logger FLYWAY_LOG = quiet("org.flywaydb");
+
+  private static final String MIGRATIONS = "classpath:dev/steward/service/tools/household/db/";
+  private static final int ATTEMPTS = 5;
+
+  private final JdbcConnectionPool pool;
+  private final Clock clock;
+  private final String describe;
+
+  private HouseholdDb(JdbcConnectionPool pool, Clock clock, String describe) {
+    this.pool = pool;
+    this.clock = clock;
+    this.describe = describe;
+  }
+
+  private static java.util.logging.Logger quiet(String name) {
+    java.util.logging.Logger log = java.util.logging.Logger.getLogger(name);
+    log.setLevel(java.util.logging.Level.WARNING);
+    return log;
+  }
+
+  /** The database on this machine, in {@code folder}. */
+  static HouseholdDb local(Path folder, Clock clock) throws ToolFailure {
+    JdbcDataSource ds = new JdbcDataSource();
+    // LOCK_TIMEOUT: a write waits for another's row locks this long before it gives up.
+    ds.setURL(
+        "jdbc:h2:file:" + folder.resolve("household").toAbsolutePath() + ";LOCK_TIMEOUT=10000");
+    ds.setUser("household");
+    ds.setPassword("");
+    return open(ds, false, clock, "the household database in " + folder);
+  }
+
+  /** A shared PostgreSQL database; the role it signs in as is the household. */
+  static HouseholdDb postgres(String url, String user, String password, Clock clock)
+      throws ToolFailure {
+    PGConnectionPoolDataSource ds = new PGConnectionPoolDataSource();
+    ds.setURL(url);
+    ds.setUser(user);
+    ds.setPassword(password);
+    return open(ds, true, clock, "the household database " + url);
+  }
+
+  private static HouseholdDb open(
+      ConnectionPoolDataSource ds, boolean postgres, Clock clock, String describe)
+      throws ToolFailure {
+    JdbcConnectionPool pool = JdbcConnectionPool.create(ds);
+    pool.setMaxConnections(8);
+    try {
+      List<String> locations = new ArrayList<>(List.of(MIGRATIONS + "common"));
+      if (postgres) locations.add(MIGRATIONS + "postgresql");
+      Flyway.configure(HouseholdDb.class.getClassLoader())
+          .dataSource(pool)
+          .locations(locations.toArray(String[]::new))
+          .load()
+          .migrate();
+    } catch (FlywayException e) {
+      pool.dispose();
+      throw new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE, describe + " cannot be opened: " + firstLine(e.getMessage()));
+    }
+    return new HouseholdDb(pool, clock, describe);
+  }
+
+  /**
+   * Runs {@code work} in one transaction and commits it; all or nothing. A transaction that lost
+   * a race for a row (a deadlock, a serialisation failure, a duplicate key written meanwhile) is
+   * run again from the start.
+   */
+  <T> T transaction(Work<T> work) throws ToolFailure {
+    SQLException last = null;
+    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      try (Connection c = pool.getConnection()) {
+        c.setAutoCommit(false);
+        try {
+          T result = work.apply(new Tx(c, clock.instant()));
+          c.commit();
+          return result;
+        } catch (SQLException | ToolFailure | RuntimeException e) {
+          c.rollback();
+          throw e;
+        }
+      } catch (SQLException e) {
+        if (!retryable(e)) throw failure(e);
+        last = e;
+      }
+    }
+    throw failure(java.util.Objects.requireNonNull(last));
+  }
+
+  private static boolean retryable(SQLException e) {
+    String state = e.getSQLState();
+    return state != null
+        && (state.equals("40001") // serialisation failure
+            || state.equals("40P01") // PostgreSQL: deadlock
+            || state.equals("23505") // a key written by a transaction that committed meanwhile
+            || state.equals("HYT00")); // H2: lock timeout
+  }
+
+  private ToolFailure failure(SQLException e) {
+    String state = e.getSQLState();
+    if (state != null && state.startsWith("23")) {
+      return new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "the household data does not allow this (" + firstLine(e.getMessage()) + ")");
+    }
+    if (state != null && state.startsWith("08")) {
+      return new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE,
+          describe + " cannot be reached: " + firstLine(e.getMessage()));
+    }
+    return new ToolFailure(
+        ToolErrorCodes.EXECUTION_ERROR,
+        describe + " refused the change: " + firstLine(e.getMessage()));
+  }
+
+  private static String firstLine(@org.jspecify.annotations.Nullable String message) {
+    if (message == null) return "no reason given";
+    int nl = message.indexOf('\n');
+    return nl < 0 ? message : message.substring(0, nl);
+  }
+
+  @Override
+  public void close() {
+    pool.dispose();
+  }
+}

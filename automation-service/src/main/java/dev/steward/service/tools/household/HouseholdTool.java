@@ -1,0 +1,193 @@
+package dev.steward.service.tools.household;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.tools.BaseTool;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolDefinitions;
+import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.tools.UndoContext;
+import dev.steward.service.undo.UndoRecord;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One household tool: its definition (a JSON resource beside the pack) and what it does in a
+ * transaction. A write is all or nothing; a write that carries an {@code idempotency_key} it has
+ * seen before answers the first result and changes nothing; every write keeps the rows it changed,
+ * before and after, for {@code tool.undo}.
+ */
+sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
+
+  /** What the tool does inside the transaction. */
+  @FunctionalInterface
+  interface Action {
+    JsonNode apply(Tx tx, JsonNode args) throws SQLException, ToolFailure;
+  }
+
+  /** The database the pack uses now (the user can point it elsewhere at any time). */
+  @FunctionalInterface
+  interface Source {
+    HouseholdDb db() throws ToolFailure;
+  }
+
+  static final String KEY = "idempotency_key";
+  private static final String KIND = "rows";
+  private static final Logger LOG = Logger.getLogger(HouseholdTool.class.getName());
+
+  final Source source;
+  final Action action;
+  private final boolean destructive;
+  private final java.util.function.Supplier<Optional<String>> unavailable;
+
+  /** A reading tool, or a {@link Write} when its definition says it mutates. */
+  static Tool of(
+      String tool,
+      Source source,
+      java.util.function.Supplier<Optional<String>> unavailable,
+      boolean destructive,
+      Action action) {
+    ToolDefinition definition = ToolDefinitions.load(HouseholdTool.class, tool + ".json");
+    return definition.mutates()
+        ? new Write(definition, source, unavailable, destructive, action)
+        : new HouseholdTool(definition, source, unavailable, false, action);
+  }
+
+  HouseholdTool(
+      ToolDefinition definition,
+      Source source,
+      java.util.function.Supplier<Optional<String>> unavailable,
+      boolean destructive,
+      Action action) {
+    super(definition);
+    this.source = source;
+    this.unavailable = unavailable;
+    this.destructive = destructive;
+    this.action = action;
+  }
+
+  @Override
+  public Optional<String> unavailable() {
+    return unavailable.get();
+  }
+
+  @Override
+  public boolean destructive(JsonNode args, ToolContext ctx) {
+    return destructive;
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    return source.db().transaction(tx -> action.apply(tx, args));
+  }
+
+  @Override
+  public String summarize(JsonNode args, JsonNode value) {
+    JsonNode summary = value.path("summary");
+    return summary.isTextual() ? summary.asText() : "ok";
+  }
+
+  /** A digest of the call's arguments but its key, keys in order, so a true retry matches. */
+  static String argsHash(JsonNode args) {
+    ObjectNode copy = args.deepCopy();
+    copy.remove(KEY);
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256")
+          .digest(Json.write(sorted(copy)).getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Object sorted(JsonNode node) {
+    if (node.isObject()) {
+      TreeMap<String, Object> out = new TreeMap<>();
+      node.fields().forEachRemaining(e -> out.put(e.getKey(), sorted(e.getValue())));
+      return out;
+    }
+    if (node.isArray()) {
+      List<Object> out = new ArrayList<>();
+      for (JsonNode n : node) out.add(sorted(n));
+      return out;
+    }
+    return node;
+  }
+  /** A tool that changes rows: idempotent by key, all or nothing, undoable. */
+  static final class Write extends HouseholdTool {
+
+    Write(
+        ToolDefinition tool,
+        Source source,
+        java.util.function.Supplier<Optional<String>> unavailable,
+        boolean destructive,
+        Action action) {
+      super(tool, source, unavailable, destructive, action);
+    }
+
+    @Override
+    public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+      HouseholdDb db = source.db();
+      String key = args.path(KEY).isTextual() ? args.path(KEY).asText() : null;
+      String hash = argsHash(args);
+      record Outcome(JsonNode result, List<Tx.Change> changes) {}
+      Outcome outcome = db.transaction(tx -> {
+        if (key != null) {
+          Optional<Tx.Remembered> first = tx.remembered(key);
+          if (first.isPresent()) {
+            if (!first.get().tool().equals(name()) || !first.get().argsHash().equals(hash)) {
+              throw Failures.invalid(
+                  "/" + KEY, "this idempotency_key was used for a different call; use a new one");
+            }
+            return new Outcome(first.get().result(), List.of());
+          }
+        }
+        JsonNode result = action.apply(tx, args);
+        if (key != null) tx.remember(key, name(), hash, result);
+        return new Outcome(result, tx.changes());
+      });
+      if (!outcome.changes().isEmpty()) keepForUndo(outcome.changes(), ctx);
+      return outcome.result();
+    }
+
+    /**
+     * Kept once the change is committed, so no undo record ever describes a change that did not
+     * happen. Should the undo area fail, the change stands and the audit log still has it.
+     */
+    private void keepForUndo(List<Tx.Change> changes, ToolContext ctx) {
+      try {
+        ctx.undo().save(UndoRecord.of(name(), KIND, Tx.changesJson(changes)));
+      } catch (IOException e) {
+        LOG.log(Level.WARNING, name() + ": the change cannot be undone: " + e.getMessage());
+      }
+    }
+
+    @Override
+    public JsonNode undo(UndoRecord record, UndoContext ctx) throws ToolFailure {
+      JsonNode data = record.data();
+      if (!KIND.equals(record.kind()) || data == null) {
+        throw new ToolFailure(ToolErrorCodes.INTERNAL, "the undo record holds no household rows");
+      }
+      List<Tx.Change> changes = Tx.changesFrom(data);
+      List<String> restored = source.db().transaction(tx -> tx.revert(changes));
+      ArrayNode out = Json.mapper().createArrayNode();
+      restored.forEach(out::add);
+      return out;
+    }
+  }
+}

@@ -1,0 +1,283 @@
+package dev.steward.service.tools.household;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.tools.ToolFailure;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One transaction of the pack: rows read and written as JSON images, and every change kept (the
+ * row before and after), so that a write can be undone exactly — and refused when a row has
+ * changed since, rather than overwriting a later change.
+ */
+final class Tx {
+
+  /** A row a write touched; {@code before} is null for a row it created. */
+  record Change(Table table, String id, @Nullable ObjectNode before, ObjectNode after) {}
+
+  private final Connection connection;
+  private final Instant now;
+  private final List<Change> changes = new ArrayList<>();
+
+  Tx(Connection connection, Instant now) {
+    this.connection = connection;
+    // Both databases keep microseconds: an image taken now must equal the row read back later.
+    this.now = now.truncatedTo(ChronoUnit.MICROS);
+  }
+
+  String now() {
+    return now.toString();
+  }
+
+  List<Change> changes() {
+    return List.copyOf(changes);
+  }
+
+  /** The row with this id, deleted or not; locked for this transaction when {@code forUpdate}. */
+  Optional<ObjectNode> row(Table table, String id, boolean forUpdate) throws SQLException {
+    List<ObjectNode> found = rows(table, "id = ?", List.of(id), "id", forUpdate);
+    return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+  }
+
+  List<ObjectNode> rows(Table table, String where, List<?> params, String orderBy)
+      throws SQLException {
+    return rows(table, where, params, orderBy, false);
+  }
+
+  List<ObjectNode> rows(
+      Table table, String where, List<?> params, String orderBy, boolean forUpdate)
+      throws SQLException {
+    String sql = "SELECT " + table.columnList() + " FROM " + table.sql + " WHERE " + where
+        + " ORDER BY " + orderBy + (forUpdate ? " FOR UPDATE" : "");
+    try (PreparedStatement st = connection.prepareStatement(sql)) {
+      for (int i = 0; i < params.size(); i++) st.setObject(i + 1, params.get(i));
+      try (ResultSet rs = st.executeQuery()) {
+        List<ObjectNode> out = new ArrayList<>();
+        while (rs.next()) out.add(read(table, rs));
+        return out;
+      }
+    }
+  }
+
+  /** A count or another single number. */
+  long count(String sql, List<?> params) throws SQLException {
+    try (PreparedStatement st = connection.prepareStatement(sql)) {
+      for (int i = 0; i < params.size(); i++) st.setObject(i + 1, params.get(i));
+      try (ResultSet rs = st.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : 0;
+      }
+    }
+  }
+
+  void insert(Table table, ObjectNode row) throws SQLException {
+    StringBuilder marks = new StringBuilder();
+    for (int i = 0; i < table.columns.size(); i++) marks.append(i == 0 ? "?" : ", ?");
+    try (PreparedStatement st = connection.prepareStatement(
+        "INSERT INTO " + table.sql + " (" + table.columnList() + ") VALUES (" + marks + ")")) {
+      bind(st, table, row, 1);
+      st.executeUpdate();
+    }
+    changes.add(new Change(table, row.path("id").asText(), null, row.deepCopy()));
+  }
+
+  void update(Table table, ObjectNode before, ObjectNode after) throws SQLException {
+    if (before.equals(after)) return;
+    set(table, after);
+    changes.add(new Change(table, after.path("id").asText(), before.deepCopy(), after.deepCopy()));
+  }
+
+  private void set(Table table, ObjectNode row) throws SQLException {
+    StringBuilder assignments = new StringBuilder();
+    for (Table.Column c : table.columns) {
+      if (assignments.length() > 0) assignments.append(", ");
+      assignments.append(c.name()).append(" = ?");
+    }
+    try (PreparedStatement st = connection.prepareStatement(
+        "UPDATE " + table.sql + " SET " + assignments + " WHERE id = ?")) {
+      int next = bind(st, table, row, 1);
+      st.setString(next, row.path("id").asText());
+      if (st.executeUpdate() != 1) throw new SQLException("the row " + row.path("id") + " is gone");
+    }
+  }
+
+  /**
+   * Puts back what {@code changes} did, newest first, after checking that every row is still as
+   * the write left it; answers a line per row put back.
+   */
+  List<String> revert(List<Change> done) throws SQLException, ToolFailure {
+    List<Change> reversed = new ArrayList<>(done);
+    java.util.Collections.reverse(reversed);
+    for (Change c : reversed) {
+      Optional<ObjectNode> current = row(c.table(), c.id(), true);
+      if (current.isEmpty() || !current.get().equals(c.after())) {
+        throw new ToolFailure(
+            ToolErrorCodes.ALREADY_EXISTS,
+            "the " + c.table().sql.replace('_', ' ') + " " + c.id()
+                + " has changed since; undo the later changes first. Nothing was changed",
+            "/audit_id",
+            null);
+      }
+    }
+    List<String> restored = new ArrayList<>();
+    for (Change c : reversed) {
+      ObjectNode before = c.before();
+      if (before == null) {
+        try (PreparedStatement st =
+            connection.prepareStatement("DELETE FROM " + c.table().sql + " WHERE id = ?")) {
+          st.setString(1, c.id());
+          st.executeUpdate();
+        }
+        restored.add("removed " + c.table().sql.replace('_', ' ') + " " + c.id());
+      } else {
+        set(c.table(), before);
+        restored.add("restored " + c.table().sql.replace('_', ' ') + " " + c.id());
+      }
+    }
+    return restored;
+  }
+
+  /** The first result of the write that carried this key, with what that write was. */
+  record Remembered(String tool, String argsHash, JsonNode result) {}
+
+  Optional<Remembered> remembered(String key) throws SQLException {
+    try (PreparedStatement st = connection.prepareStatement(
+        "SELECT tool, args_hash, result FROM household_write WHERE idempotency_key = ?")) {
+      st.setString(1, key);
+      try (ResultSet rs = st.executeQuery()) {
+        if (!rs.next()) return Optional.empty();
+        JsonNode result;
+        try {
+          result = Json.mapper()
+              .reader()
+              .with(
+                  com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+              .readTree(rs.getString(3));
+        } catch (java.io.IOException e) {
+          throw new SQLException("a remembered result cannot be read", e);
+        }
+        return Optional.of(new Remembered(rs.getString(1), rs.getString(2), result));
+      }
+    }
+  }
+
+  void remember(String key, String tool, String argsHash, JsonNode result) throws SQLException {
+    try (PreparedStatement st = connection.prepareStatement(
+        "INSERT INTO household_write (idempotency_key, tool, args_hash, result, created_at)"
+            + " VALUES (?, ?, ?, ?, ?)")) {
+      st.setString(1, key);
+      st.setString(2, tool);
+      st.setString(3, argsHash);
+      st.setString(4, Json.write(result));
+      st.setObject(5, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
+      st.executeUpdate();
+    }
+  }
+
+  // ---- images ------------------------------------------------------------------------------
+
+  static JsonNode changesJson(List<Change> changes) {
+    ArrayNode out = Json.mapper().createArrayNode();
+    for (Change c : changes) {
+      ObjectNode n = out.addObject();
+      n.put("table", c.table().sql);
+      n.put("id", c.id());
+      n.set("before", c.before());
+      n.set("after", c.after());
+    }
+    return out;
+  }
+
+  static List<Change> changesFrom(JsonNode json) {
+    List<Change> out = new ArrayList<>();
+    for (JsonNode n : json) {
+      JsonNode before = n.get("before");
+      out.add(new Change(
+          Table.named(n.path("table").asText()),
+          n.path("id").asText(),
+          before == null || before.isNull() ? null : (ObjectNode) before,
+          (ObjectNode) Objects.requireNonNull(n.get("after"))));
+    }
+    return out;
+  }
+
+  private static ObjectNode read(Table table, ResultSet rs) throws SQLException {
+    ObjectNode row = Json.object();
+    for (Table.Column c : table.columns) {
+      String name = c.name();
+      switch (c.kind()) {
+        case TEXT -> row.put(name, rs.getString(name));
+        case INTEGER -> {
+          int v = rs.getInt(name);
+          if (rs.wasNull()) row.putNull(name);
+          else row.put(name, v);
+        }
+        case DECIMAL -> {
+          BigDecimal v = rs.getBigDecimal(name);
+          row.put(name, v == null ? null : Quantity.text(v));
+        }
+        case BOOLEAN -> row.put(name, rs.getBoolean(name));
+        case DATE -> {
+          LocalDate v = rs.getObject(name, LocalDate.class);
+          row.put(name, v == null ? null : v.toString());
+        }
+        case INSTANT -> {
+          OffsetDateTime v = rs.getObject(name, OffsetDateTime.class);
+          row.put(name, v == null ? null : v.toInstant().toString());
+        }
+      }
+    }
+    return row;
+  }
+
+  private static int bind(PreparedStatement st, Table table, ObjectNode row, int first)
+      throws SQLException {
+    int i = first;
+    for (Table.Column c : table.columns) {
+      JsonNode v = row.path(c.name());
+      boolean absent = v.isNull() || v.isMissingNode();
+      switch (c.kind()) {
+        case TEXT -> {
+          if (absent) st.setNull(i, Types.VARCHAR);
+          else st.setString(i, v.asText());
+        }
+        case INTEGER -> {
+          if (absent) st.setNull(i, Types.INTEGER);
+          else st.setInt(i, v.asInt());
+        }
+        case DECIMAL -> {
+          if (absent) st.setNull(i, Types.DECIMAL);
+          else st.setBigDecimal(i, new BigDecimal(v.asText()));
+        }
+        case BOOLEAN -> st.setBoolean(i, v.asBoolean());
+        case DATE -> {
+          if (absent) st.setNull(i, Types.DATE);
+          else st.setObject(i, LocalDate.parse(v.asText()));
+        }
+        case INSTANT -> {
+          if (absent) st.setNull(i, Types.TIMESTAMP_WITH_TIMEZONE);
+          else st.setObject(i, OffsetDateTime.ofInstant(Instant.parse(v.asText()), ZoneOffset.UTC));
+        }
+      }
+      i++;
+    }
+    return i;
+  }
+}

@@ -1,0 +1,354 @@
+package dev.steward.service.tools.household;
+
+import static dev.steward.service.tools.household.HouseholdFixture.args;
+import static dev.steward.service.tools.household.HouseholdFixture.line;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.undo.UndoRecord;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the household tools promise, on whichever database a subclass gives them: seed 001's
+ * aggregation examples verbatim, exact decimals, every validation naming its field with nothing
+ * written, unique names, idempotency keys, soft deletes and exact undo.
+ */
+abstract class HouseholdContract {
+
+  HouseholdFixture h;
+  String recipe;
+  String list;
+
+  abstract HouseholdFixture fixture() throws Exception;
+
+  @BeforeEach
+  void open() throws Exception {
+    h = fixture();
+    ArrayNode ingredients = Json.mapper().createArrayNode();
+    ingredients.add(line("rice", "1", "cup", null, null));
+    recipe = h.call("recipe.create", args("title", "Rice bowl", "ingredients", ingredients))
+        .path("recipe_id")
+        .asText();
+    list = h.call("grocery.create_list", args("name", "Weekly shop"))
+        .path("grocery_list_id")
+        .asText();
+  }
+
+  @AfterEach
+  void close() {
+    h.close();
+  }
+
+  JsonNode push(ObjectNode... lines) throws ToolFailure {
+    ArrayNode array = Json.mapper().createArrayNode();
+    for (ObjectNode l : lines) array.add(l);
+    return h.call("grocery.push_ingredients", args("grocery_list_id", list, "ingredients", array));
+  }
+
+  ObjectNode in(String id, String quantity, String unit, String prep) {
+    return line(id, quantity, unit, prep, recipe);
+  }
+
+  List<JsonNode> items() throws ToolFailure {
+    List<JsonNode> out = new java.util.ArrayList<>();
+    h.call("grocery.get_list", args("grocery_list_id", list)).path("items").forEach(out::add);
+    return out;
+  }
+
+  static String described(JsonNode item) {
+    return item.path("ingredient_id").asText() + " "
+        + item.path("quantity").decimalValue().toPlainString()
+        + " " + item.path("unit").asText()
+        + (item.path("prep_state").isNull() ? "" : " " + item.path("prep_state").asText());
+  }
+
+  List<String> described() throws ToolFailure {
+    return items().stream().map(HouseholdContract::described).toList();
+  }
+
+  static ToolFailure refused(
+      String code, String field, org.junit.jupiter.api.function.Executable call) {
+    ToolFailure f = assertThrows(ToolFailure.class, call);
+    assertEquals(code, f.error().code(), f.getMessage());
+    assertEquals(field, f.error().field(), f.getMessage());
+    return f;
+  }
+
+  // ---- seed 001's three examples, verbatim -------------------------------------------------
+
+  @Test
+  void example_1_successful_merge() throws Exception {
+    // Existing: rice, 1 cup, null prep_state
+    h.call(
+        "grocery.add_item",
+        args("grocery_list_id", list, "ingredient_id", "rice", "quantity", 1, "unit", "cup"));
+    // Incoming: rice, 0.5 cup, null prep_state; +rice, 1.75 cup, null prep_state
+    JsonNode result = push(in("rice", "0.5", "cup", null), in("rice", "1.75", "cup", null));
+    // Result: rice, 3.25 cup, null prep_state
+    assertEquals(List.of("rice 3.25 cup"), described());
+    assertEquals(
+        new BigDecimal("3.25"), result.path("aggregations").get(0).path("total").decimalValue());
+    assertEquals(1, result.path("item_count").asInt());
+  }
+
+  @Test
+  void example_2_unit_mismatch_no_merge() throws Exception {
+    // Existing: chicken, 1 lb
+    h.call(
+        "grocery.add_item",
+        args(
+            "grocery_list_id",
+            list,
+            "ingredient_id",
+            "chicken-breast",
+            "quantity",
+            1,
+            "unit",
+            "lb"));
+    // Incoming: chicken, 500 g
+    push(in("chicken-breast", "500", "g", null));
+    // Result: chicken, 1 lb (existing); chicken, 500 g (new item)
+    assertEquals(List.of("chicken-breast 1 lb", "chicken-breast 500 g"), described());
+  }
+
+  @Test
+  void example_3_prep_state_mismatch_no_merge() throws Exception {
+    // Existing: onion, 1 whole
+    h.call(
+        "grocery.add_item",
+        args("grocery_list_id", list, "ingredient_id", "onion", "quantity", 1, "unit", "whole"));
+    // Incoming: onion, 1 chopped
+    push(in("onion", "1", "whole", "chopped"));
+    // Result: onion, 1 whole (existing); onion, 1 chopped (new item)
+    assertEquals(List.of("onion 1 whole", "onion 1 whole chopped"), described());
+  }
+
+  @Test
+  void quantities_add_as_exact_decimals() throws Exception {
+    push(in("milk", "0.1", "l", null));
+    push(in("milk", "0.2", "l", null));
+    assertEquals(List.of("milk 0.3 l"), described());
+    assertEquals("0.3", items().get(0).path("quantity").decimalValue().toPlainString());
+  }
+
+  @Test
+  void a_checked_item_takes_no_merge_and_a_batch_merges_with_itself() throws Exception {
+    push(in("egg", "6", "whole", null));
+    String egg = items().get(0).path("grocery_item_id").asText();
+    h.call("grocery.check_item", args("grocery_item_id", egg));
+    push(in("egg", "2", "whole", null), in("egg", "4", "whole", null));
+    assertEquals(List.of("egg 6 whole", "egg 6 whole"), described());
+    assertTrue(items().get(0).path("checked").asBoolean());
+    assertFalse(items().get(1).path("checked").asBoolean());
+  }
+
+  // ---- validation: a structured error naming the field, and nothing written ----------------
+
+  void nothingWritten(String field, String code, org.junit.jupiter.api.function.Executable call)
+      throws Exception {
+    Map<Table, List<ObjectNode>> before = h.dump();
+    refused(code, field, call);
+    assertEquals(before, h.dump());
+  }
+
+  @Test
+  void every_validation_names_its_field_and_writes_nothing() throws Exception {
+    push(in("rice", "1", "cup", null));
+    String V = ToolErrorCodes.VALIDATION_ERROR;
+    nothingWritten(
+        "/ingredients/1/unit",
+        V,
+        () -> push(in("rice", "1", "cup", null), in("rice", "1", "bowl", null)));
+    ObjectNode text = in("rice", "1", "cup", null);
+    text.put("quantity", "1 cup");
+    nothingWritten("/ingredients/1/quantity", V, () -> push(in("rice", "1", "cup", null), text));
+    nothingWritten("/ingredients/0/quantity", V, () -> push(in("rice", "-1", "cup", null)));
+    nothingWritten("/ingredients/0/quantity", V, () -> push(in("rice", "0.0000001", "cup", null)));
+    nothingWritten(
+        "/ingredients/2/ingredient_id",
+        V,
+        () -> push(
+            in("rice", "1", "cup", null),
+            in("egg", "1", "whole", null),
+            in("onions", "1", "whole", null)));
+    nothingWritten(
+        "/meal_type",
+        V,
+        () -> h.call(
+            "planner.add_meal",
+            args("recipe_id", recipe, "date", "2026-11-27", "meal_type", "brunch")));
+    nothingWritten(
+        "/date",
+        V,
+        () -> h.call(
+            "planner.add_meal",
+            args("recipe_id", recipe, "date", "2026-02-30", "meal_type", "dinner")));
+    nothingWritten(
+        "/date",
+        V,
+        () -> h.call(
+            "planner.add_meal",
+            args("recipe_id", recipe, "date", "27/11/2026", "meal_type", "dinner")));
+    nothingWritten(
+        "/name",
+        V,
+        () -> h.call(
+            "grocery.add_item", args("grocery_list_id", list, "quantity", 1, "unit", "piece")));
+    ArrayNode none = Json.mapper().createArrayNode();
+    nothingWritten(
+        "/ingredients",
+        V,
+        () -> h.call("recipe.create", args("title", "Empty", "ingredients", none)));
+    String N = ToolErrorCodes.NOT_FOUND;
+    String nobody = "00000000-0000-4000-8000-000000000000";
+    nothingWritten(
+        "/grocery_list_id",
+        N,
+        () -> h.call(
+            "grocery.push_ingredients",
+            args(
+                "grocery_list_id",
+                nobody,
+                "ingredients",
+                Json.mapper().createArrayNode().add(in("rice", "1", "cup", null)))));
+    nothingWritten(
+        "/ingredients/0/source_recipe_id", N, () -> push(line("rice", "1", "cup", null, nobody)));
+    nothingWritten(
+        "/recipe_id",
+        N,
+        () -> h.call(
+            "planner.add_meal",
+            args("recipe_id", nobody, "date", "2026-11-27", "meal_type", "dinner")));
+    nothingWritten(
+        "/grocery_item_id", N, () -> h.call("grocery.check_item", args("grocery_item_id", nobody)));
+  }
+
+  @Test
+  void an_unknown_ingredient_lists_the_closest_known_ids_and_is_never_matched() throws Exception {
+    ToolFailure f = refused(
+        ToolErrorCodes.VALIDATION_ERROR,
+        "/ingredients/0/ingredient_id",
+        () -> push(in("onions", "1", "whole", null)));
+    JsonNode closest = Objects.requireNonNull(f.error().details()).path("closest");
+    assertEquals("onion", closest.get(0).asText(), f.getMessage());
+    assertTrue(f.getMessage().contains("onion"), f.getMessage());
+    assertEquals(List.of(), described());
+  }
+
+  @Test
+  void names_are_unique_in_the_household() throws Exception {
+    refused(
+        ToolErrorCodes.ALREADY_EXISTS,
+        "/name",
+        () -> h.call("grocery.create_list", args("name", "Weekly shop")));
+    ArrayNode ingredients =
+        Json.mapper().createArrayNode().add(line("rice", "1", "cup", null, null));
+    refused(
+        ToolErrorCodes.ALREADY_EXISTS,
+        "/title",
+        () -> h.call("recipe.create", args("title", "Rice bowl", "ingredients", ingredients)));
+  }
+
+  // ---- idempotency ---------------------------------------------------------------------------
+
+  @Test
+  void a_retry_with_the_same_key_returns_the_first_result_and_changes_nothing() throws Exception {
+    ObjectNode a = args(
+        "grocery_list_id",
+        list,
+        "idempotency_key",
+        "push-1",
+        "ingredients",
+        Json.mapper().createArrayNode().add(in("rice", "1.5", "cup", null)));
+    JsonNode first = h.call("grocery.push_ingredients", a);
+    Map<Table, List<ObjectNode>> after = h.dump();
+    JsonNode again = h.call("grocery.push_ingredients", a.deepCopy());
+    assertEquals(Json.write(first), Json.write(again));
+    assertEquals(after, h.dump());
+    assertEquals(null, h.lastUndo, "a retry keeps nothing to undo");
+    ObjectNode other = a.deepCopy();
+    other.set("ingredients", Json.mapper().createArrayNode().add(in("rice", "2", "cup", null)));
+    refused(
+        ToolErrorCodes.VALIDATION_ERROR,
+        "/idempotency_key",
+        () -> h.call("grocery.push_ingredients", other));
+    assertEquals(List.of("rice 1.5 cup"), described());
+  }
+
+  // ---- soft deletes and undo -------------------------------------------------------------------
+
+  @Test
+  void removing_a_meal_marks_it_deleted_and_undo_brings_it_back() throws Exception {
+    String meal = h.call(
+            "planner.add_meal",
+            args("recipe_id", recipe, "date", "2026-11-27", "meal_type", "dinner"))
+        .path("planner_meal_id")
+        .asText();
+    Map<Table, List<ObjectNode>> planned = h.dump();
+    JsonNode removed = h.call("planner.remove_meal", args("planner_meal_id", meal));
+    assertEquals("Rice bowl", removed.path("meal").path("recipe_title").asText());
+    UndoRecord undo = Objects.requireNonNull(h.lastUndo);
+    assertEquals(
+        0,
+        h.call("planner.list_meals", args("from", "2026-11-01", "to", "2026-11-30"))
+            .path("meals")
+            .size());
+    ObjectNode row = h.dump().get(Table.MEAL).get(0);
+    assertFalse(row.path("deleted_at").isNull(), "the row is kept, marked deleted");
+    h.undo(undo);
+    assertEquals(planned, h.dump());
+    assertEquals(
+        1, h.call("planner.get_meal", args("date", "2026-11-27")).path("meals").size());
+  }
+
+  @Test
+  void undo_puts_back_exactly_what_a_write_changed_and_refuses_when_a_later_write_changed_it()
+      throws Exception {
+    push(in("rice", "1", "cup", null));
+    Map<Table, List<ObjectNode>> before = h.dump();
+    push(in("rice", "0.25", "cup", null), in("garlic", "2", "whole", "minced"));
+    UndoRecord second = Objects.requireNonNull(h.lastUndo);
+    Map<Table, List<ObjectNode>> afterSecond = h.dump();
+    String rice = items().get(0).path("grocery_item_id").asText();
+    h.call("grocery.check_item", args("grocery_item_id", rice));
+    UndoRecord check = Objects.requireNonNull(h.lastUndo);
+    refused(ToolErrorCodes.ALREADY_EXISTS, "/audit_id", () -> h.undo(second));
+    h.undo(check);
+    assertEquals(afterSecond, h.dump());
+    h.undo(second);
+    assertEquals(before, h.dump());
+  }
+
+  @Test
+  void a_recipe_update_changes_only_the_given_fields_and_is_undone() throws Exception {
+    Map<Table, List<ObjectNode>> before = h.dump();
+    JsonNode updated =
+        h.call("recipe.update", args("recipe_id", recipe, "rating", 4, "tags", List.of("quick")));
+    UndoRecord update = Objects.requireNonNull(h.lastUndo);
+    assertEquals(
+        List.of("tags", "rating"), Json.mapper().convertValue(updated.path("changed"), List.class));
+    JsonNode got = h.call("recipe.get", args("recipe_id", recipe));
+    assertEquals(4, got.path("rating").asInt());
+    assertEquals("Rice bowl", got.path("title").asText());
+    assertEquals(
+        new BigDecimal("1"), got.path("ingredients").get(0).path("quantity").decimalValue());
+    h.undo(update);
+    assertEquals(before, h.dump());
+    assertNotNull(h.call("recipe.list", args("query", "rice")).path("recipes").get(0));
+  }
+}
