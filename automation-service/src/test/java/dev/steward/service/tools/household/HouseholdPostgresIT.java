@@ -1,0 +1,204 @@
+package dev.steward.service.tools.household;
+
+import static dev.steward.service.tools.household.HouseholdFixture.args;
+import static dev.steward.service.tools.household.HouseholdFixture.line;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.steward.protocol.json.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The household contract again, on a real PostgreSQL (a throw-away cluster on loopback) shared
+ * by households that each sign in as their own role: the same tests pass as on H2; the database
+ * itself keeps the households' rows apart, even from hand-written SQL; and two machines pushing
+ * into one list at once lose no quantity.
+ */
+class HouseholdPostgresIT extends HouseholdContract {
+
+  private static final String OWNER = "steward_owner";
+  private static final String PASSWORD = "owner-secret-1";
+  private static ThrowawayPostgres pg;
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+
+  @TempDir
+  Path dir;
+
+  @BeforeAll
+  static void cluster() throws Exception {
+    pg = ThrowawayPostgres.start();
+    pg.createRole(OWNER, PASSWORD);
+    pg.createRole("alice", "alice-secret-1");
+    pg.createRole("bob", "bob-secret-1");
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    pg.close();
+  }
+
+  /** A fresh database whose tables its owner made (the migrations), for households to share. */
+  static String database() throws Exception {
+    String name = "household_" + DATABASES.incrementAndGet();
+    pg.execute("postgres", "CREATE DATABASE " + name + " OWNER " + OWNER);
+    HouseholdDb.postgres(pg.jdbcUrl(name), OWNER, PASSWORD, Clock.systemUTC()).close();
+    return name;
+  }
+
+  HouseholdFixture as(String database, String role) throws Exception {
+    Path stash = Files.createDirectories(dir.resolve(role + "-" + database));
+    return new HouseholdFixture(
+        HouseholdDb.postgres(pg.jdbcUrl(database), role, role + "-secret-1", Clock.systemUTC()),
+        stash);
+  }
+
+  @Override
+  HouseholdFixture fixture() throws Exception {
+    return as(database(), "alice");
+  }
+
+  private static Connection sql(String database, String role) throws SQLException {
+    return DriverManager.getConnection(pg.jdbcUrl(database), role, role + "-secret-1");
+  }
+
+  private static long count(Connection c, String query) throws SQLException {
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(query)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  @Test
+  void two_households_cannot_see_or_touch_each_others_rows_even_with_their_own_sql()
+      throws Exception {
+    String db = database();
+    try (HouseholdFixture alice = as(db, "alice");
+        HouseholdFixture bob = as(db, "bob")) {
+      String aliceList = alice
+          .call("grocery.create_list", args("name", "Shop"))
+          .path("grocery_list_id")
+          .asText();
+      String aliceRecipe = alice
+          .call(
+              "recipe.create",
+              args(
+                  "title",
+                  "Soup",
+                  "ingredients",
+                  Json.mapper().createArrayNode().add(line("onion", "2", "whole", null, null))))
+          .path("recipe_id")
+          .asText();
+      alice.call(
+          "grocery.push_ingredients",
+          args(
+              "grocery_list_id",
+              aliceList,
+              "ingredients",
+              Json.mapper().createArrayNode().add(line("onion", "2", "whole", null, aliceRecipe))));
+      // The same list name is free in another household.
+      bob.call("grocery.create_list", args("name", "Shop"));
+
+      assertEquals(1, bob.call("grocery.list_lists", args()).path("lists").size());
+      assertEquals(
+          dev.steward.protocol.tool.ToolErrorCodes.NOT_FOUND,
+          assertThrows(
+                  dev.steward.service.tools.ToolFailure.class,
+                  () -> bob.call("grocery.get_list", args("grocery_list_id", aliceList)))
+              .error()
+              .code());
+      try (Connection c = sql(db, "bob")) {
+        assertEquals(0, count(c, "SELECT COUNT(*) FROM grocery_item"));
+        assertEquals(0, count(c, "SELECT COUNT(*) FROM recipe"));
+        assertEquals(1, count(c, "SELECT COUNT(*) FROM grocery_list"));
+        try (Statement st = c.createStatement()) {
+          assertEquals(0, st.executeUpdate("UPDATE grocery_item SET quantity = 0"));
+          assertEquals(0, st.executeUpdate("DELETE FROM recipe"));
+          SQLException planted = assertThrows(
+              SQLException.class,
+              () -> st.executeUpdate(
+                  "INSERT INTO grocery_list (id, household, name, live_name, created_at, updated_at)"
+                      + " VALUES ('x', 'alice', 'Planted', 'Planted', now(), now())"));
+          assertTrue(planted.getMessage().contains("row-level security"), planted.getMessage());
+          SQLException off = assertThrows(
+              SQLException.class,
+              () -> st.execute("ALTER TABLE grocery_item DISABLE ROW LEVEL SECURITY"));
+          assertTrue(off.getMessage().contains("owner"), off.getMessage());
+        }
+      }
+      try (Connection c = sql(db, "alice")) {
+        assertEquals(1, count(c, "SELECT COUNT(*) FROM grocery_item"));
+        assertEquals(1, count(c, "SELECT COUNT(*) FROM grocery_list"));
+      }
+    }
+  }
+
+  @Test
+  void two_machines_pushing_into_one_list_at_once_lose_no_quantity() throws Exception {
+    String db = database();
+    try (HouseholdFixture one = as(db, "alice");
+        HouseholdFixture two = as(db, "alice")) {
+      String recipeId = one.call(
+              "recipe.create",
+              args(
+                  "title",
+                  "Rice",
+                  "ingredients",
+                  Json.mapper().createArrayNode().add(line("rice", "1", "cup", null, null))))
+          .path("recipe_id")
+          .asText();
+      String list = one.call("grocery.create_list", args("name", "Shared"))
+          .path("grocery_list_id")
+          .asText();
+      int rounds = 25;
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      try {
+        List<Future<?>> done = new ArrayList<>();
+        for (HouseholdFixture machine : List.of(one, two)) {
+          Callable<Void> pushes = () -> {
+            for (int i = 0; i < rounds; i++) {
+              ArrayNode lines = Json.mapper()
+                  .createArrayNode()
+                  .add(line("rice", "0.25", "cup", null, recipeId))
+                  .add(line("egg", "1", "whole", null, recipeId));
+              machine.call(
+                  "grocery.push_ingredients", args("grocery_list_id", list, "ingredients", lines));
+            }
+            return null;
+          };
+          done.add(pool.submit(pushes));
+        }
+        for (Future<?> f : done) f.get();
+      } finally {
+        pool.shutdownNow();
+      }
+      List<String> items = new ArrayList<>();
+      for (JsonNode item :
+          one.call("grocery.get_list", args("grocery_list_id", list)).path("items")) {
+        items.add(HouseholdContract.described(item));
+      }
+      assertEquals(List.of("rice 12.5 cup", "egg 50 whole"), items);
+    }
+  }
+}
