@@ -116,6 +116,7 @@ public final class StewardService implements AutoCloseable {
     // The window hears of changed tools once the server that reaches it is up.
     AtomicReference<@org.jspecify.annotations.Nullable Runnable> toolsChanged =
         new AtomicReference<>();
+    SecretsFile packSecrets = new SecretsFile(home.config().resolve("secrets.json"));
     PackContext packContext = new PackContext(
         () -> java.util.Objects.requireNonNull(
                 policyRef.get(), "the policy is loaded before any tool runs")
@@ -131,7 +132,7 @@ public final class StewardService implements AutoCloseable {
           if (tell != null) tell.run();
         },
         List.of(home.config(), home.data(), home.run()),
-        new SecretsFile(home.config().resolve("secrets.json")));
+        packSecrets);
     List<ToolPack> packs = ToolPacks.load();
     ToolRegistry tools = ToolPacks.registry(packs, packContext);
     PolicyStore policies;
@@ -174,6 +175,7 @@ public final class StewardService implements AutoCloseable {
       ServiceMethods methods = new ServiceMethods(
           tools, gate, tokens, audit, policies, options.limits(), options.clock());
       methods.registerOn(dispatcher);
+      methods.registerSecrets(dispatcher, packSecrets);
       methods.registerPackMethods(
           dispatcher, packs.stream().flatMap(p -> p.methods().stream()).toList());
       dispatching.complete(dispatcher);

@@ -125,6 +125,32 @@ public final class ServiceMethods {
     d.register(Methods.POLICY_UPDATE, UI, (s, p) -> updatePolicy(p));
   }
 
+  /** {@code secrets.set}: the window sets a pack's secret; the value goes to the file only. */
+  public void registerSecrets(Dispatcher d, dev.steward.service.config.SecretsFile secrets) {
+    d.register(Methods.SECRETS_SET, UI, (s, p) -> {
+      JsonNode section = p.path("section");
+      JsonNode key = p.path("key");
+      JsonNode value = p.path("value");
+      if (!section.isTextual() || !key.isTextual() || !(value.isTextual() || value.isNull())) {
+        throw RpcException.invalidParams(
+            "secrets.set takes {section, key, value}: names, and a string (null removes it)");
+      }
+      try {
+        boolean set =
+            secrets.set(section.asText(), key.asText(), value.isNull() ? null : value.asText());
+        return Json.object()
+            .put("section", section.asText())
+            .put("key", key.asText())
+            .put("set", set);
+      } catch (IllegalArgumentException e) {
+        throw RpcException.invalidParams(String.valueOf(e.getMessage()));
+      } catch (java.io.IOException e) {
+        throw new RpcException(
+            ErrorCodes.UNAVAILABLE, "cannot save secrets.json: " + e.getMessage());
+      }
+    });
+  }
+
   /** The window's methods of the packs (their settings); a pack's failure is the caller's error. */
   public void registerPackMethods(Dispatcher d, List<PackMethod> methods) {
     for (PackMethod m : methods) {

@@ -20,6 +20,11 @@ public final class Methods {
   public static final String AUDIT_VERIFY = "audit.verify";
   public static final String POLICY_GET = "policy.get";
   public static final String POLICY_UPDATE = "policy.update";
+  /**
+   * Sets or removes one of the packs' secrets in {@code config/secrets.json} (ui role): {@code
+   * {section, key, value}} → {@code {section, key, set}}; a value is never returned or logged.
+   */
+  public static final String SECRETS_SET = "secrets.set";
 
   /** Notification: progress of a long call. */
   public static final String TOOL_PROGRESS = "tool.progress";
