@@ -71,6 +71,11 @@ final class Catalogue {
     return new Catalogue(byId, idByAlias);
   }
 
+  /** Every known id, in the catalogue's order. */
+  java.util.Collection<String> ids() {
+    return java.util.Collections.unmodifiableSet(byId.keySet());
+  }
+
   int size() {
     return byId.size();
   }

@@ -43,6 +43,11 @@ final class Tx {
     this.now = now.truncatedTo(ChronoUnit.MICROS);
   }
 
+  /** The transaction's connection, for work no image describes (a benchmark's baseline). */
+  Connection connection() {
+    return connection;
+  }
+
   String now() {
     return now.toString();
   }
