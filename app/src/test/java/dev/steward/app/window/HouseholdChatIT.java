@@ -1,6 +1,7 @@
 package dev.steward.app.window;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,9 +23,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.StreamSupport;
 import javafx.collections.ListChangeListener;
 import javafx.stage.Window;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -54,7 +58,7 @@ class HouseholdChatIT {
   @Test
   void aMealPlannedAndItsIngredientsPushedMergeOnTheListWithoutADialog() throws Exception {
     ollama = new FakeOllama();
-    ollama.respondWith(HouseholdChatIT::nextStep);
+    ollama.respondWith(ScriptedCook::respond);
     ObjectNode settings = Json.object();
     ollama.configure(settings);
     WindowHarness w = WindowHarness.start(settings);
@@ -79,15 +83,21 @@ class HouseholdChatIT {
     assertTrue(cards.stream().allMatch(c -> c.state() == CallState.DONE), w.transcript());
     String recipeId = result(cards.get(0)).path("recipe_id").asText();
     String listId = result(cards.get(2)).path("grocery_list_id").asText();
-    assertTrue(result(cards.get(4)).path("merged").asBoolean(), cards.get(4).resultProperty().get());
+    assertTrue(
+        result(cards.get(4)).path("merged").asBoolean(),
+        cards.get(4).resultProperty().get());
 
-    // The list as the service holds it, read by the user's own command rather than the model.
-    w.type("/call grocery.get_list {\"grocery_list_id\":\"" + listId + "\"}");
-    w.waitFor(() -> w.cards().size() == 6 && w.cards().get(5).state().finished());
-    w.waitForTurnEnd();
-    JsonNode list = result(w.cards().get(5));
+    // What the service holds, read by the user's own commands rather than by the model.
+    JsonNode friday = read(
+        w,
+        "planner.get_meal",
+        Json.object().put("date", FRIDAY.toString()).put("meal_type", "dinner"));
+    assertEquals(1, friday.path("meals").size(), friday.toString());
+    assertEquals(recipeId, friday.at("/meals/0/recipe_id").asText(), friday.toString());
+    JsonNode list = read(w, "grocery.get_list", Json.object().put("grocery_list_id", listId));
     assertEquals("Shopping", list.path("name").asText(), list.toString());
-    List<JsonNode> items = StreamSupport.stream(list.path("items").spliterator(), false).toList();
+    List<JsonNode> items =
+        StreamSupport.stream(list.path("items").spliterator(), false).toList();
     assertEquals(5, items.size(), "ground beef is one line, not two: " + list);
     assertItem(items, "ground-beef", "750", "g", null, recipeId);
     assertItem(items, "lasagne-sheets", "250", "g", null, recipeId);
@@ -133,8 +143,7 @@ class HouseholdChatIT {
     while (true) {
       int seen = approved;
       w.waitFor(
-          Duration.ofSeconds(90),
-          () -> !w.app.chat().busyProperty().get() || dialogs.get() > seen);
+          Duration.ofSeconds(90), () -> !w.app.chat().busyProperty().get() || dialogs.get() > seen);
       if (dialogs.get() == approved) return;
       w.waitForDialog();
       w.click("#approve");
@@ -147,7 +156,7 @@ class HouseholdChatIT {
       String ingredient,
       String quantity,
       String unit,
-      String prep,
+      @Nullable String prep,
       String recipeId) {
     List<JsonNode> lines = items.stream()
         .filter(i -> ingredient.equals(i.path("ingredient_id").asText()))
@@ -160,9 +169,23 @@ class HouseholdChatIT {
         ingredient + ": " + line);
     assertEquals(unit, line.path("unit").asText(), ingredient + ": " + line);
     assertEquals(
-        prep, line.path("prep_state").isNull() ? null : line.path("prep_state").asText(), "" + line);
+        prep,
+        line.path("prep_state").isNull() ? null : line.path("prep_state").asText(),
+        "" + line);
     assertTrue(line.path("source_recipe_ids").toString().contains(recipeId), line.toString());
-    assertEquals(false, line.path("checked").asBoolean(), line.toString());
+    assertFalse(line.path("checked").asBoolean(), line.toString());
+  }
+
+  /** Runs a read with the window's {@code /call} command and returns its result. */
+  private static JsonNode read(WindowHarness w, String tool, ObjectNode args) throws Exception {
+    int before = w.cards().size();
+    w.type("/call " + tool + " " + args);
+    w.waitFor(
+        () -> w.cards().size() == before + 1 && w.cards().get(before).state().finished());
+    w.waitForTurnEnd();
+    CallCard card = w.cards().get(before);
+    assertEquals(CallState.DONE, card.state(), w.transcript());
+    return result(card);
   }
 
   private static JsonNode result(CallCard card) throws IOException {
@@ -170,78 +193,85 @@ class HouseholdChatIT {
   }
 
   /**
-   * The model: each step makes one call from the request and the results of this turn so far. A
-   * result that is not a success ends the script with the text of it, so a failure reads plainly.
+   * The scripted model: each answer is the next call of the plan, made from the request it is sent
+   * (the ids it needs are in the results of this turn so far, the only place they are). Results
+   * may reach it shortened to fit its context, so it finds an id in a result's text, as a model
+   * reads it, rather than parsing the JSON. A result that is no success ends the script with its
+   * text, so a failure reads plainly in the transcript.
    */
-  private static final List<Function<List<JsonNode>, ObjectNode>> STEPS = List.of(
-      done -> FakeOllama.call("recipe__create", recipe().toString()),
-      done -> FakeOllama.call(
-          "planner__add_meal",
-          Json.object()
-              .put("recipe_id", id(done, 0, "recipe_id"))
-              .put("date", FRIDAY.toString())
-              .put("meal_type", "dinner")
-              .toString()),
-      done -> FakeOllama.call("grocery__create_list", "{\"name\":\"Shopping\"}"),
-      done -> {
-        ObjectNode args = Json.object().put("grocery_list_id", id(done, 2, "grocery_list_id"));
-        ArrayNode lines = args.putArray("ingredients");
-        for (JsonNode ing : recipe().path("ingredients"))
-          lines.add(((ObjectNode) ing.deepCopy()).put("source_recipe_id", id(done, 0, "recipe_id")));
-        return FakeOllama.call("grocery__push_ingredients", args.toString());
-      },
-      // The same ingredient, unit and (no) preparation as a line already there: it must merge.
-      done -> FakeOllama.call(
-          "grocery__add_item",
-          Json.object()
-              .put("grocery_list_id", id(done, 2, "grocery_list_id"))
-              .put("ingredient_id", "ground-beef")
-              .put("quantity", 250)
-              .put("unit", "g")
-              .toString()));
+  private static final class ScriptedCook {
 
-  private static ObjectNode recipe() {
-    ObjectNode r = Json.object().put("title", "Lasagne");
-    ArrayNode ings = r.putArray("ingredients");
-    ings.addObject().put("ingredient_id", "lasagne-sheets").put("quantity", 250).put("unit", "g");
-    ings.addObject().put("ingredient_id", "ground-beef").put("quantity", 500).put("unit", "g");
-    ings.addObject().put("ingredient_id", "tomato-passata").put("quantity", 700).put("unit", "ml");
-    ings.addObject()
-        .put("ingredient_id", "onion")
-        .put("quantity", 1)
-        .put("unit", "whole")
-        .put("prep_state", "chopped");
-    ings.addObject().put("ingredient_id", "mozzarella").put("quantity", 125).put("unit", "g");
-    r.putArray("tags").add("dinner");
-    return r;
-  }
+    private static final List<Function<List<String>, ObjectNode>> STEPS = List.of(
+        done -> FakeOllama.call("recipe__create", recipe().toString()),
+        done -> FakeOllama.call(
+            "planner__add_meal",
+            Json.object()
+                .put("recipe_id", id(done.get(0), "recipe_id"))
+                .put("date", FRIDAY.toString())
+                .put("meal_type", "dinner")
+                .toString()),
+        done -> FakeOllama.call("grocery__create_list", "{\"name\":\"Shopping\"}"),
+        done -> {
+          String recipeId = id(done.get(0), "recipe_id");
+          ObjectNode args =
+              Json.object().put("grocery_list_id", id(done.get(2), "grocery_list_id"));
+          ArrayNode lines = args.putArray("ingredients");
+          for (JsonNode ing : recipe().path("ingredients"))
+            lines.add(((ObjectNode) ing.deepCopy()).put("source_recipe_id", recipeId));
+          return FakeOllama.call("grocery__push_ingredients", args.toString());
+        },
+        // The ingredient, unit and (absent) preparation of a line already there: it must merge.
+        done -> FakeOllama.call(
+            "grocery__add_item",
+            Json.object()
+                .put("grocery_list_id", id(done.get(2), "grocery_list_id"))
+                .put("ingredient_id", "ground-beef")
+                .put("quantity", 250)
+                .put("unit", "g")
+                .toString()));
 
-  private static String id(List<JsonNode> done, int step, String field) {
-    return done.get(step).path(field).asText();
-  }
+    private ScriptedCook() {}
 
-  private static Reply nextStep(JsonNode request) {
-    JsonNode messages = request.path("messages");
-    List<JsonNode> done = new ArrayList<>();
-    for (JsonNode m : messages) {
-      String content = m.path("content").asText("");
-      if ("user".equals(m.path("role").asText())) done.clear();
-      if (!"tool".equals(m.path("role").asText())) continue;
-      if (!content.startsWith("Result of ")) return Reply.text("That did not work: " + content);
-      done.add(untrusted(content));
+    static Reply respond(JsonNode request) {
+      List<String> done = new ArrayList<>();
+      for (JsonNode m : request.path("messages")) {
+        String role = m.path("role").asText();
+        if (role.equals("user")) done.clear();
+        if (!role.equals("tool")) continue;
+        String content = m.path("content").asText("");
+        if (!content.startsWith("Result of ")) return Reply.text("That did not work: " + content);
+        done.add(content);
+      }
+      if (done.size() < STEPS.size()) return Reply.calls(STEPS.get(done.size()).apply(done));
+      return Reply.text("Lasagne is planned for Friday dinner, and what it needs is on Shopping.");
     }
-    if (done.size() < STEPS.size()) return Reply.calls(STEPS.get(done.size()).apply(done));
-    return Reply.text("Lasagne is planned for Friday dinner, and what it needs is on Shopping.");
-  }
 
-  /** The JSON between the markers a result is wrapped in. */
-  private static JsonNode untrusted(String content) {
-    int open = content.indexOf("<untrusted>\n") + "<untrusted>\n".length();
-    int close = content.lastIndexOf("\n</untrusted>");
-    try {
-      return Json.parse(content.substring(open, close));
-    } catch (IOException e) {
-      throw new IllegalArgumentException(content, e);
+    static ObjectNode recipe() {
+      ObjectNode r = Json.object().put("title", "Lasagne");
+      ArrayNode ings = r.putArray("ingredients");
+      ings.addObject()
+          .put("ingredient_id", "lasagne-sheets")
+          .put("quantity", 250)
+          .put("unit", "g");
+      ings.addObject().put("ingredient_id", "ground-beef").put("quantity", 500).put("unit", "g");
+      ings.addObject()
+          .put("ingredient_id", "tomato-passata")
+          .put("quantity", 700)
+          .put("unit", "ml");
+      ings.addObject()
+          .put("ingredient_id", "onion")
+          .put("quantity", 1)
+          .put("unit", "whole")
+          .put("prep_state", "chopped");
+      ings.addObject().put("ingredient_id", "mozzarella").put("quantity", 125).put("unit", "g");
+      r.putArray("tags").add("dinner");
+      return r;
+    }
+
+    private static String id(String result, String field) {
+      Matcher m = Pattern.compile("\"" + field + "\":\"([0-9a-f-]{36})\"").matcher(result);
+      if (!m.find()) throw new IllegalStateException("no " + field + " in " + result);
+      return m.group(1);
     }
   }
 }
