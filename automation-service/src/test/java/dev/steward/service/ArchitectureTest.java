@@ -129,14 +129,17 @@ class ArchitectureTest {
         .check(CLASSES);
   }
 
+  /** SQL is the audit log's, and the household pack's for its own database; no one else's. */
   @Test
-  void sql_stays_in_the_audit_log() {
+  void sql_stays_in_the_audit_log_and_the_household_pack() {
     noClasses()
         .that()
-        .resideOutsideOfPackage("dev.steward.service.audit..")
+        .resideOutsideOfPackages(
+            "dev.steward.service.audit..", "dev.steward.service.tools.household..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("java.sql..", "org.h2..")
+        .resideInAnyPackage(
+            "java.sql..", "javax.sql..", "org.h2..", "org.postgresql..", "org.flywaydb..")
         .check(CLASSES);
   }
 }

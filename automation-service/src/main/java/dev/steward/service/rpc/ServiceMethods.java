@@ -145,8 +145,10 @@ public final class ServiceMethods {
       } catch (IllegalArgumentException e) {
         throw RpcException.invalidParams(String.valueOf(e.getMessage()));
       } catch (java.io.IOException e) {
+        // The file's own text can be quoted in a parser's message: it never leaves here.
         throw new RpcException(
-            ErrorCodes.UNAVAILABLE, "cannot save secrets.json: " + e.getMessage());
+            ErrorCodes.UNAVAILABLE,
+            "config/secrets.json cannot be read or written; fix or remove it, then set the secrets again");
       }
     });
   }

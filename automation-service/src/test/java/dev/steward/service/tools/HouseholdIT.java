@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.client.ClientException;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
@@ -187,5 +188,17 @@ class HouseholdIT {
             Methods.SECRETS_SET, Map.of("section", "household", "key", "password", "value", "x"))),
         "only the window sets secrets");
     assertTrue(Files.readString(file).contains("s3cret-value"), "the agent's try changed nothing");
+    ui.await(ui.call(
+        Methods.SECRETS_SET, Map.of("section", "household", "key", "username", "value", "alice")));
+    ToolResult unreachable = TestService.exec(agent, "grocery.list_lists", args());
+    assertEquals(ToolErrorCodes.UNAVAILABLE, unreachable.error().code());
+    assertTrue(
+        unreachable.error().message().contains("127.0.0.1:9/household"),
+        unreachable.error().message());
+    assertFalse(unreachable.error().message().contains("s3cret-value"));
+    Audit.QueryResult rows =
+        ui.call(Methods.AUDIT_QUERY, Map.of("tool", "grocery.list_lists"), Audit.QueryResult.class);
+    assertFalse(rows.rows().isEmpty());
+    assertFalse(Json.write(rows).contains("s3cret-value"), "no secret in the audit log");
   }
 }

@@ -145,10 +145,42 @@ public record PolicyDocument(
   public record Household(@Nullable String dbUrl) {
     public static final Household DEFAULT = new Household(null);
 
+    /**
+     * Parameters a URL may carry: none that holds a credential (those are in secrets.json) or
+     * names a class for the driver to load.
+     */
+    private static final java.util.Set<String> URL_PARAMETERS = java.util.Set.of(
+        "sslmode",
+        "sslrootcert",
+        "connectTimeout",
+        "socketTimeout",
+        "loginTimeout",
+        "ApplicationName",
+        "targetServerType",
+        "tcpKeepAlive",
+        "currentSchema");
+
     public Household {
-      if (dbUrl != null && !dbUrl.startsWith("jdbc:postgresql://")) {
-        throw new IllegalArgumentException(
-            "household.db_url is a jdbc:postgresql:// URL, or null for the database on this machine");
+      if (dbUrl != null) {
+        if (!dbUrl.startsWith("jdbc:postgresql://")) {
+          throw new IllegalArgumentException(
+              "household.db_url is a jdbc:postgresql:// URL, or null for the database on this machine");
+        }
+        int q = dbUrl.indexOf('?');
+        if (dbUrl.substring(0, q < 0 ? dbUrl.length() : q).contains("@")) {
+          throw new IllegalArgumentException(
+              "household.db_url names no user: the user name and password go in config/secrets.json");
+        }
+        if (q >= 0) {
+          for (String pair : dbUrl.substring(q + 1).split("&")) {
+            String name = pair.split("=", 2)[0];
+            if (!URL_PARAMETERS.contains(name)) {
+              throw new IllegalArgumentException("household.db_url may not carry \"" + name
+                  + "\" (user names and passwords go in" + " config/secrets.json); it may carry "
+                  + String.join(", ", new java.util.TreeSet<>(URL_PARAMETERS)));
+            }
+          }
+        }
       }
     }
   }

@@ -21,12 +21,38 @@ final class Args {
   static String text(JsonNode args, String name) throws ToolFailure {
     JsonNode v = args.get(name);
     if (v == null || !v.isTextual()) throw Failures.invalid("/" + name, name + " is required");
-    return v.asText();
+    return plain(v.asText(), "/" + name, false);
   }
 
-  static @Nullable String optionalText(JsonNode args, String name) {
+  /** Text that may be absent; {@code multiline} admits line breaks and tabs (instructions, notes). */
+  static @Nullable String optionalText(JsonNode args, String name, boolean multiline)
+      throws ToolFailure {
     JsonNode v = args.get(name);
-    return v == null || v.isNull() ? null : v.asText();
+    return v == null || v.isNull() ? null : plain(v.asText(), "/" + name, multiline);
+  }
+
+  static @Nullable String optionalText(JsonNode args, String name) throws ToolFailure {
+    return optionalText(args, name, false);
+  }
+
+  /**
+   * Refuses control characters (NUL is refused by PostgreSQL and would make the two databases
+   * disagree; the others hide text from the person reading it).
+   */
+  static String plain(String value, String field, boolean multiline) throws ToolFailure {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      boolean allowed = multiline && (c == '\n' || c == '\r' || c == '\t');
+      if ((c < 0x20 || c == 0x7f) && !allowed) {
+        throw Failures.invalid(field, "control characters are not taken here");
+      }
+    }
+    return value;
+  }
+
+  /** How names are compared for uniqueness: "Shop" and "shop" are one name. */
+  static String folded(String name) {
+    return name.toLowerCase(java.util.Locale.ROOT);
   }
 
   /** A name or title: trimmed, and not empty once trimmed. */

@@ -54,7 +54,14 @@ final class Databases implements AutoCloseable {
     String user = ctx.secrets().get(SECTION, "username").orElse(null);
     String password = ctx.secrets().get(SECTION, "password").orElse(null);
     // New credentials sign in again: the open pool may belong to another household role.
-    String key = url == null ? "local" : url + "\n" + user + "\n" + password;
+    String key = url == null
+        ? "local"
+        : String.join(
+            "\n",
+            url,
+            String.valueOf(user),
+            String.valueOf(password),
+            String.valueOf(ctx.secrets().get(SECTION, "owner_username").orElse(null)));
     HouseholdDb db = open;
     if (db != null && key.equals(openKey)) return db;
     close();
@@ -71,6 +78,9 @@ final class Databases implements AutoCloseable {
       if (user == null || password == null) {
         throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, unavailable().orElse("no credentials"));
       }
+      String owner = ctx.secrets().get(SECTION, "owner_username").orElse(null);
+      String ownerPassword = ctx.secrets().get(SECTION, "owner_password").orElse(null);
+      if (owner != null && ownerPassword != null) HouseholdDb.migrate(url, owner, ownerPassword);
       db = HouseholdDb.postgres(url, user, password, clock);
     }
     open = db;

@@ -21,6 +21,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class Grocery {
 
+  /** Recipe ids an item keeps as its sources; later ones still add to its quantity. */
+  static final int MAX_SOURCES = 50;
+
   private final Catalogue catalogue;
 
   Grocery(Catalogue catalogue) {
@@ -64,13 +67,13 @@ final class Grocery {
 
   JsonNode createList(Tx tx, JsonNode args) throws SQLException, ToolFailure {
     String name = Args.name(args, "name");
-    if (!tx.rows(Table.LIST, "live_name = ?", List.of(name), "id").isEmpty()) {
+    if (!tx.rows(Table.LIST, "live_name = ?", List.of(Args.folded(name)), "id").isEmpty()) {
       throw Failures.exists("/name", "a grocery list named \"" + name + "\" exists already");
     }
     ObjectNode row = Json.object();
     row.put("id", UUID.randomUUID().toString());
     row.put("name", name);
-    row.put("live_name", name);
+    row.put("live_name", Args.folded(name));
     row.put("created_at", tx.now());
     row.put("updated_at", tx.now());
     row.putNull("deleted_at");
@@ -118,7 +121,9 @@ final class Grocery {
           .findFirst()
           .orElseThrow();
       ObjectNode after = before.deepCopy();
-      after.put("quantity", Quantity.sum(before.path("quantity").asText(), m.added()));
+      after.put(
+          "quantity",
+          Quantity.sum(before.path("quantity").asText(), m.added(), fieldOf(given, m.key())));
       after.put("source_recipe_ids", Json.write(sources(before, m.sources())));
       after.put("updated_at", tx.now());
       tx.update(Table.ITEM, before, after);
@@ -135,7 +140,7 @@ final class Grocery {
     }
     int position = nextPosition(current);
     for (Aggregation.Addition add : plan.additions()) {
-      Quantity.sum("0", add.quantity());
+      Quantity.sum("0", add.quantity(), fieldOf(given, add.key()));
       ObjectNode row = newItem(tx, listId, position++, add.key(), add.quantity(), add.sources());
       tx.insert(Table.ITEM, row);
       ObjectNode v = view(row);
@@ -200,7 +205,7 @@ final class Grocery {
       ObjectNode row;
       if (match != null) {
         row = match.deepCopy();
-        row.put("quantity", Quantity.sum(match.path("quantity").asText(), quantity));
+        row.put("quantity", Quantity.sum(match.path("quantity").asText(), quantity, "/quantity"));
         row.put("updated_at", tx.now());
         tx.update(Table.ITEM, match, row);
       } else {
@@ -293,13 +298,24 @@ final class Grocery {
         id.asText(), item.path("unit").asText(), prep.isNull() ? null : prep.asText());
   }
 
+  /** Where an item's quantity came from: the first recipes, as many as an item keeps. */
   private static ArrayNode sources(ObjectNode item, Set<String> more) {
     Set<String> all = new LinkedHashSet<>();
     for (JsonNode s : Recipes.parse(item.path("source_recipe_ids").asText())) all.add(s.asText());
-    all.addAll(more);
+    for (String s : more) if (all.size() < MAX_SOURCES) all.add(s);
     ArrayNode out = Json.mapper().createArrayNode();
     all.forEach(out::add);
     return out;
+  }
+
+  /** The quantity field of the first pushed line with this key (where a too-large total began). */
+  private static String fieldOf(JsonNode given, Aggregation.Key key) {
+    for (int i = 0; i < given.size(); i++) {
+      JsonNode l = given.get(i);
+      if (l.path("ingredient_id").asText().equals(key.ingredientId())
+          && l.path("unit").asText().equals(key.unit())) return "/ingredients/" + i + "/quantity";
+    }
+    return "/ingredients";
   }
 
   private static int nextPosition(List<ObjectNode> items) {

@@ -4,7 +4,9 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.ToolFailure;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,14 +64,95 @@ final class HouseholdDb implements AutoCloseable {
     return open(ds, false, clock, "the household database in " + folder);
   }
 
-  /** A shared PostgreSQL database; the role it signs in as is the household. */
+  /**
+   * A shared PostgreSQL database; the role it signs in as is the household. That role must be one
+   * row-level security binds: not a superuser, not one that bypasses it, not the tables' owner
+   * (who could turn it off). The schema must be up to date: {@link #migrate} with the owner's
+   * role brings it there.
+   */
   static HouseholdDb postgres(String url, String user, String password, Clock clock)
       throws ToolFailure {
+    String describe = "the household database " + shown(url);
+    JdbcConnectionPool pool = JdbcConnectionPool.create(source(url, user, password));
+    pool.setMaxConnections(8);
+    try {
+      try (Connection c = pool.getConnection();
+          Statement st = c.createStatement()) {
+        try (ResultSet rs = st.executeQuery(
+            "SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user")) {
+          if (rs.next() && rs.getBoolean(1)) {
+            throw new ToolFailure(
+                ToolErrorCodes.UNAVAILABLE,
+                describe + ": its user \"" + user + "\" is not bound by row-level security (a"
+                    + " superuser, or BYPASSRLS); give each household a plain role of its own");
+          }
+        }
+        try (ResultSet rs =
+            st.executeQuery("SELECT COUNT(*) FROM pg_tables WHERE tablename = 'recipe'"
+                + " AND schemaname = current_schema() AND tableowner = current_user")) {
+          if (rs.next() && rs.getLong(1) > 0) {
+            throw new ToolFailure(
+                ToolErrorCodes.UNAVAILABLE,
+                describe + ": its user \"" + user + "\" owns the household tables and could turn"
+                    + " row-level security off; use that role only to set the database up"
+                    + " (owner_username, owner_password) and give each household a role of its own");
+          }
+        }
+      }
+      if (flyway(pool, true).info().pending().length > 0) {
+        throw new ToolFailure(
+            ToolErrorCodes.UNAVAILABLE,
+            describe + " is not set up for this version of Steward: set the household's"
+                + " owner_username and owner_password (secrets.set) so Steward can bring it up"
+                + " to date");
+      }
+    } catch (SQLException | FlywayException e) {
+      pool.dispose();
+      throw new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE, describe + " cannot be opened: " + firstLine(e.getMessage()));
+    } catch (ToolFailure e) {
+      pool.dispose();
+      throw e;
+    }
+    return new HouseholdDb(pool, clock, describe);
+  }
+
+  /** Brings a shared database's schema up to date, signed in as the role that owns it. */
+  static void migrate(String url, String owner, String password) throws ToolFailure {
+    JdbcConnectionPool pool = JdbcConnectionPool.create(source(url, owner, password));
+    try {
+      flyway(pool, true).migrate();
+    } catch (FlywayException e) {
+      throw new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE,
+          "the household database " + shown(url) + " cannot be set up: "
+              + firstLine(e.getMessage()));
+    } finally {
+      pool.dispose();
+    }
+  }
+
+  private static PGConnectionPoolDataSource source(String url, String user, String password) {
     PGConnectionPoolDataSource ds = new PGConnectionPoolDataSource();
     ds.setURL(url);
     ds.setUser(user);
     ds.setPassword(password);
-    return open(ds, true, clock, "the household database " + url);
+    return ds;
+  }
+
+  /** A URL as messages show it: where the database is, never its parameters. */
+  static String shown(String url) {
+    int q = url.indexOf('?');
+    return q < 0 ? url : url.substring(0, q);
+  }
+
+  private static Flyway flyway(javax.sql.DataSource ds, boolean postgres) {
+    List<String> locations = new ArrayList<>(List.of(MIGRATIONS + "common"));
+    if (postgres) locations.add(MIGRATIONS + "postgresql");
+    return Flyway.configure(HouseholdDb.class.getClassLoader())
+        .dataSource(ds)
+        .locations(locations.toArray(String[]::new))
+        .load();
   }
 
   private static HouseholdDb open(
@@ -78,13 +161,7 @@ final class HouseholdDb implements AutoCloseable {
     JdbcConnectionPool pool = JdbcConnectionPool.create(ds);
     pool.setMaxConnections(8);
     try {
-      List<String> locations = new ArrayList<>(List.of(MIGRATIONS + "common"));
-      if (postgres) locations.add(MIGRATIONS + "postgresql");
-      Flyway.configure(HouseholdDb.class.getClassLoader())
-          .dataSource(pool)
-          .locations(locations.toArray(String[]::new))
-          .load()
-          .migrate();
+      flyway(pool, postgres).migrate();
     } catch (FlywayException e) {
       pool.dispose();
       throw new ToolFailure(

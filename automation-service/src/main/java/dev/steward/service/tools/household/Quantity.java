@@ -2,7 +2,6 @@ package dev.steward.service.tools.household;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.DecimalNode;
-import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.ToolFailure;
 import java.math.BigDecimal;
 
@@ -56,11 +55,12 @@ final class Quantity {
     return DecimalNode.valueOf(canonical(new BigDecimal(text)));
   }
 
-  static String sum(String a, BigDecimal b) throws ToolFailure {
+  /** {@code a + b}, refused (naming {@code field}) above {@link #MAX}. */
+  static String sum(String a, BigDecimal b, String field) throws ToolFailure {
     BigDecimal total = new BigDecimal(a).add(b);
     if (total.compareTo(MAX) > 0) {
-      throw new ToolFailure(
-          ToolErrorCodes.VALIDATION_ERROR,
+      throw Failures.invalid(
+          field,
           "the merged quantity " + text(total) + " would be more than " + MAX.toPlainString());
     }
     return text(total);

@@ -21,7 +21,7 @@ final class Recipes {
     this.catalogue = catalogue;
   }
 
-  JsonNode list(Tx tx, JsonNode args) throws SQLException {
+  JsonNode list(Tx tx, JsonNode args) throws SQLException, ToolFailure {
     String tag = Args.optionalText(args, "tag");
     JsonNode minRating = args.get("min_rating");
     String query = Args.optionalText(args, "query");
@@ -57,12 +57,12 @@ final class Recipes {
     ObjectNode row = Json.object();
     row.put("id", UUID.randomUUID().toString());
     row.put("title", title);
-    row.put("live_title", title);
+    row.put("live_title", Args.folded(title));
     row.put("ingredients", Json.write(ingredients(args.path("ingredients"), "/ingredients")));
-    row.put("instructions", Args.optionalText(args, "instructions"));
+    row.put("instructions", Args.optionalText(args, "instructions", true));
     row.put("tags", Json.write(tags(args)));
-    row.set("rating", args.has("rating") ? args.get("rating") : Json.mapper().nullNode());
-    row.put("notes", Args.optionalText(args, "notes"));
+    row.set("rating", rating(args));
+    row.put("notes", Args.optionalText(args, "notes", true));
     row.put("created_at", tx.now());
     row.put("updated_at", tx.now());
     row.putNull("deleted_at");
@@ -82,16 +82,16 @@ final class Recipes {
       String title = Args.name(args, "title");
       requireFreeTitle(tx, title, before.path("id").asText());
       after.put("title", title);
-      after.put("live_title", title);
+      after.put("live_title", Args.folded(title));
     }
     if (args.has("ingredients")) {
       after.put("ingredients", Json.write(ingredients(args.get("ingredients"), "/ingredients")));
     }
     if (args.has("instructions"))
-      after.put("instructions", Args.optionalText(args, "instructions"));
+      after.put("instructions", Args.optionalText(args, "instructions", true));
     if (args.has("tags")) after.put("tags", Json.write(tags(args)));
-    if (args.has("rating")) after.set("rating", args.get("rating"));
-    if (args.has("notes")) after.put("notes", Args.optionalText(args, "notes"));
+    if (args.has("rating")) after.set("rating", rating(args));
+    if (args.has("notes")) after.put("notes", Args.optionalText(args, "notes", true));
     for (String field :
         List.of("title", "ingredients", "instructions", "tags", "rating", "notes")) {
       if (!before.path(field).equals(after.path(field))) changed.add(field);
@@ -171,11 +171,24 @@ final class Recipes {
     return out;
   }
 
-  private static ArrayNode tags(JsonNode args) {
+  /**
+   * A rating as the integer it is: a schema takes 4.0 for an integer, and a row image must hold
+   * what the database gives back.
+   */
+  private static JsonNode rating(JsonNode args) {
+    JsonNode v = args.path("rating");
+    return v.isNumber()
+        ? com.fasterxml.jackson.databind.node.IntNode.valueOf(v.intValue())
+        : Json.mapper().nullNode();
+  }
+
+  private static ArrayNode tags(JsonNode args) throws ToolFailure {
     ArrayNode out = Json.mapper().createArrayNode();
     JsonNode tags = args.path("tags");
     java.util.Set<String> seen = new java.util.LinkedHashSet<>();
-    for (JsonNode t : tags) seen.add(t.asText().strip());
+    int i = 0;
+    for (JsonNode t : tags)
+      seen.add(Args.plain(t.asText(), "/tags/" + i++, false).strip());
     seen.forEach(out::add);
     return out;
   }
@@ -183,7 +196,8 @@ final class Recipes {
   private static void requireFreeTitle(
       Tx tx, String title, @org.jspecify.annotations.Nullable String self)
       throws SQLException, ToolFailure {
-    for (ObjectNode other : tx.rows(Table.RECIPE, "live_title = ?", List.of(title), "id")) {
+    for (ObjectNode other :
+        tx.rows(Table.RECIPE, "live_title = ?", List.of(Args.folded(title)), "id")) {
       if (!other.path("id").asText().equals(self)) {
         throw Failures.exists("/title", "a recipe titled \"" + title + "\" exists already");
       }

@@ -130,6 +130,11 @@ final class Tx {
   List<String> revert(List<Change> done) throws SQLException, ToolFailure {
     List<Change> reversed = new ArrayList<>(done);
     java.util.Collections.reverse(reversed);
+    // Lists first, as the tools lock them: a push waiting on a list cannot write an item back
+    // over what this undo puts there.
+    for (Change c : reversed) {
+      if (c.table() == Table.ITEM) row(Table.LIST, c.after().path("list_id").asText(), true);
+    }
     for (Change c : reversed) {
       Optional<ObjectNode> current = row(c.table(), c.id(), true);
       if (current.isEmpty() || !current.get().equals(c.after())) {
@@ -149,6 +154,14 @@ final class Tx {
             connection.prepareStatement("DELETE FROM " + c.table().sql + " WHERE id = ?")) {
           st.setString(1, c.id());
           st.executeUpdate();
+        } catch (SQLException e) {
+          if (!"23503".equals(e.getSQLState())) throw e;
+          throw new ToolFailure(
+              ToolErrorCodes.ALREADY_EXISTS,
+              "later changes refer to the " + c.table().sql.replace('_', ' ') + " " + c.id()
+                  + " (a planned meal, an item); undo those first. Nothing was changed",
+              "/audit_id",
+              null);
         }
         restored.add("removed " + c.table().sql.replace('_', ' ') + " " + c.id());
       } else {

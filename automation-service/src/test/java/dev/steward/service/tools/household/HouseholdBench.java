@@ -40,8 +40,7 @@ public final class HouseholdBench {
       pg.createRole("owner", "owner-secret-1");
       pg.createRole("alice", "alice-secret-1");
       pg.execute("postgres", "CREATE DATABASE household OWNER owner");
-      HouseholdDb.postgres(pg.jdbcUrl("household"), "owner", "owner-secret-1", Clock.systemUTC())
-          .close();
+      HouseholdDb.migrate(pg.jdbcUrl("household"), "owner", "owner-secret-1");
       Path stash = Files.createDirectories(tmp.resolve("pg"));
       try (HouseholdFixture fx = new HouseholdFixture(
           HouseholdDb.postgres(

@@ -161,7 +161,7 @@ abstract class HouseholdContract {
 
   void nothingWritten(String field, String code, org.junit.jupiter.api.function.Executable call)
       throws Exception {
-    Map<Table, List<ObjectNode>> before = h.dump();
+    Map<String, List<ObjectNode>> before = h.dump();
     refused(code, field, call);
     assertEquals(before, h.dump());
   }
@@ -276,7 +276,7 @@ abstract class HouseholdContract {
         "ingredients",
         Json.mapper().createArrayNode().add(in("rice", "1.5", "cup", null)));
     JsonNode first = h.call("grocery.push_ingredients", a);
-    Map<Table, List<ObjectNode>> after = h.dump();
+    Map<String, List<ObjectNode>> after = h.dump();
     JsonNode again = h.call("grocery.push_ingredients", a.deepCopy());
     assertEquals(Json.write(first), Json.write(again));
     assertEquals(after, h.dump());
@@ -299,7 +299,7 @@ abstract class HouseholdContract {
             args("recipe_id", recipe, "date", "2026-11-27", "meal_type", "dinner"))
         .path("planner_meal_id")
         .asText();
-    Map<Table, List<ObjectNode>> planned = h.dump();
+    Map<String, List<ObjectNode>> planned = h.dump();
     JsonNode removed = h.call("planner.remove_meal", args("planner_meal_id", meal));
     assertEquals("Rice bowl", removed.path("meal").path("recipe_title").asText());
     UndoRecord undo = Objects.requireNonNull(h.lastUndo);
@@ -308,7 +308,7 @@ abstract class HouseholdContract {
         h.call("planner.list_meals", args("from", "2026-11-01", "to", "2026-11-30"))
             .path("meals")
             .size());
-    ObjectNode row = h.dump().get(Table.MEAL).get(0);
+    ObjectNode row = h.rows(Table.MEAL).get(0);
     assertFalse(row.path("deleted_at").isNull(), "the row is kept, marked deleted");
     h.undo(undo);
     assertEquals(planned, h.dump());
@@ -320,10 +320,10 @@ abstract class HouseholdContract {
   void undo_puts_back_exactly_what_a_write_changed_and_refuses_when_a_later_write_changed_it()
       throws Exception {
     push(in("rice", "1", "cup", null));
-    Map<Table, List<ObjectNode>> before = h.dump();
+    Map<String, List<ObjectNode>> before = h.dump();
     push(in("rice", "0.25", "cup", null), in("garlic", "2", "whole", "minced"));
     UndoRecord second = Objects.requireNonNull(h.lastUndo);
-    Map<Table, List<ObjectNode>> afterSecond = h.dump();
+    Map<String, List<ObjectNode>> afterSecond = h.dump();
     String rice = items().get(0).path("grocery_item_id").asText();
     h.call("grocery.check_item", args("grocery_item_id", rice));
     UndoRecord check = Objects.requireNonNull(h.lastUndo);
@@ -336,7 +336,7 @@ abstract class HouseholdContract {
 
   @Test
   void a_recipe_update_changes_only_the_given_fields_and_is_undone() throws Exception {
-    Map<Table, List<ObjectNode>> before = h.dump();
+    Map<String, List<ObjectNode>> before = h.dump();
     JsonNode updated =
         h.call("recipe.update", args("recipe_id", recipe, "rating", 4, "tags", List.of("quick")));
     UndoRecord update = Objects.requireNonNull(h.lastUndo);
@@ -350,5 +350,71 @@ abstract class HouseholdContract {
     h.undo(update);
     assertEquals(before, h.dump());
     assertNotNull(h.call("recipe.list", args("query", "rice")).path("recipes").get(0));
+  }
+
+  @Test
+  void a_rating_written_as_4_point_0_is_4_and_its_write_can_be_undone() throws Exception {
+    Map<String, List<ObjectNode>> before = h.dump();
+    ObjectNode a = args("recipe_id", recipe);
+    a.put("rating", 4.0);
+    h.call("recipe.update", a);
+    UndoRecord update = Objects.requireNonNull(h.lastUndo);
+    assertEquals(
+        "4", h.call("recipe.get", args("recipe_id", recipe)).path("rating").toString());
+    h.undo(update);
+    assertEquals(before, h.dump());
+  }
+
+  @Test
+  void undoing_a_creation_that_later_writes_refer_to_is_refused_and_changes_nothing()
+      throws Exception {
+    ArrayNode ingredients =
+        Json.mapper().createArrayNode().add(line("egg", "2", "whole", null, null));
+    h.call("recipe.create", args("title", "Omelette", "ingredients", ingredients));
+    UndoRecord created = Objects.requireNonNull(h.lastUndo);
+    String omelette = h.call("recipe.list", args("query", "omelette"))
+        .path("recipes")
+        .get(0)
+        .path("recipe_id")
+        .asText();
+    String meal = h.call(
+            "planner.add_meal",
+            args("recipe_id", omelette, "date", "2026-11-28", "meal_type", "breakfast"))
+        .path("planner_meal_id")
+        .asText();
+    h.call("planner.remove_meal", args("planner_meal_id", meal));
+    Map<String, List<ObjectNode>> state = h.dump();
+    ToolFailure f = refused(ToolErrorCodes.ALREADY_EXISTS, "/audit_id", () -> h.undo(created));
+    assertTrue(f.getMessage().contains("undo those first"), f.getMessage());
+    assertEquals(state, h.dump());
+  }
+
+  @Test
+  void names_differ_in_more_than_case_and_carry_no_control_characters() throws Exception {
+    refused(
+        ToolErrorCodes.ALREADY_EXISTS,
+        "/name",
+        () -> h.call("grocery.create_list", args("name", "WEEKLY SHOP")));
+    refused(
+        ToolErrorCodes.VALIDATION_ERROR,
+        "/name",
+        () -> h.call("grocery.create_list", args("name", "Shop\u0000")));
+    ArrayNode ingredients =
+        Json.mapper().createArrayNode().add(line("egg", "1", "whole", null, null));
+    refused(
+        ToolErrorCodes.VALIDATION_ERROR,
+        "/tags/1",
+        () -> h.call(
+            "recipe.create",
+            args(
+                "title",
+                "Eggs",
+                "ingredients",
+                ingredients,
+                "tags",
+                List.of("quick", "bad\u001b[2K"))));
+    h.call(
+        "recipe.create",
+        args("title", "Eggs", "ingredients", ingredients, "notes", "line one\nline two"));
   }
 }

@@ -79,14 +79,38 @@ final class HouseholdFixture implements AutoCloseable {
     return tool(record.tool()).undo(record, new UndoContext(scope, stash));
   }
 
-  /** Every row of every table, by table, in id order: the whole state, for exact comparisons. */
-  Map<Table, List<ObjectNode>> dump() throws ToolFailure {
+  /**
+   * Every row of every table, by table, in id order, and the remembered results of keyed writes
+   * (under "household_write"): the whole state, for exact comparisons.
+   */
+  Map<String, List<ObjectNode>> dump() throws ToolFailure {
     return db.transaction(tx -> {
-      Map<Table, List<ObjectNode>> all = new LinkedHashMap<>();
-      for (Table t : Table.values())
-        all.put(t, new ArrayList<>(tx.rows(t, "1 = 1", List.of(), "id")));
+      Map<String, List<ObjectNode>> all = new LinkedHashMap<>();
+      for (Table t : Table.values()) {
+        all.put(t.sql, new ArrayList<>(tx.rows(t, "1 = 1", List.of(), "id")));
+      }
+      List<ObjectNode> writes = new ArrayList<>();
+      try (var st = tx.connection()
+              .prepareStatement(
+                  "SELECT idempotency_key, tool, args_hash, result FROM household_write"
+                      + " ORDER BY idempotency_key");
+          var rs = st.executeQuery()) {
+        while (rs.next()) {
+          ObjectNode w = Json.object();
+          w.put("idempotency_key", rs.getString(1));
+          w.put("tool", rs.getString(2));
+          w.put("args_hash", rs.getString(3));
+          w.put("result", rs.getString(4));
+          writes.add(w);
+        }
+      }
+      all.put("household_write", writes);
       return all;
     });
+  }
+
+  List<ObjectNode> rows(Table table) throws ToolFailure {
+    return java.util.Objects.requireNonNull(dump().get(table.sql));
   }
 
   static ObjectNode args(Object... kv) {

@@ -3,12 +3,15 @@ package dev.steward.service.tools.household;
 import static dev.steward.service.tools.household.HouseholdFixture.args;
 import static dev.steward.service.tools.household.HouseholdFixture.line;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.tools.ToolFailure;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -62,7 +65,7 @@ class HouseholdPostgresIT extends HouseholdContract {
   static String database() throws Exception {
     String name = "household_" + DATABASES.incrementAndGet();
     pg.execute("postgres", "CREATE DATABASE " + name + " OWNER " + OWNER);
-    HouseholdDb.postgres(pg.jdbcUrl(name), OWNER, PASSWORD, Clock.systemUTC()).close();
+    HouseholdDb.migrate(pg.jdbcUrl(name), OWNER, PASSWORD);
     return name;
   }
 
@@ -122,7 +125,7 @@ class HouseholdPostgresIT extends HouseholdContract {
 
       assertEquals(1, bob.call("grocery.list_lists", args()).path("lists").size());
       assertEquals(
-          dev.steward.protocol.tool.ToolErrorCodes.NOT_FOUND,
+          ToolErrorCodes.NOT_FOUND,
           assertThrows(
                   dev.steward.service.tools.ToolFailure.class,
                   () -> bob.call("grocery.get_list", args("grocery_list_id", aliceList)))
@@ -151,6 +154,65 @@ class HouseholdPostgresIT extends HouseholdContract {
         assertEquals(1, count(c, "SELECT COUNT(*) FROM grocery_item"));
         assertEquals(1, count(c, "SELECT COUNT(*) FROM grocery_list"));
       }
+    }
+  }
+
+  @Test
+  void the_tables_owner_and_a_role_that_bypasses_row_level_security_are_refused_as_households()
+      throws Exception {
+    String db = database();
+    ToolFailure owner = assertThrows(
+        ToolFailure.class,
+        () -> HouseholdDb.postgres(pg.jdbcUrl(db), OWNER, PASSWORD, Clock.systemUTC()));
+    assertEquals(ToolErrorCodes.UNAVAILABLE, owner.error().code());
+    assertTrue(owner.getMessage().contains("owns the household tables"), owner.getMessage());
+    assertFalse(owner.getMessage().contains(PASSWORD), owner.getMessage());
+    pg.execute("postgres", "CREATE ROLE carol LOGIN BYPASSRLS PASSWORD 'carol-secret-1'");
+    ToolFailure bypass = assertThrows(
+        ToolFailure.class,
+        () -> HouseholdDb.postgres(pg.jdbcUrl(db), "carol", "carol-secret-1", Clock.systemUTC()));
+    assertTrue(
+        bypass.getMessage().contains("not bound by row-level security"), bypass.getMessage());
+    pg.execute("postgres", "CREATE DATABASE empty_one OWNER " + OWNER);
+    ToolFailure empty = assertThrows(
+        ToolFailure.class,
+        () -> HouseholdDb.postgres(
+            pg.jdbcUrl("empty_one"), "alice", "alice-secret-1", Clock.systemUTC()));
+    assertTrue(empty.getMessage().contains("owner_username"), empty.getMessage());
+  }
+
+  @Test
+  void another_households_ids_can_be_neither_referred_to_nor_probed() throws Exception {
+    String db = database();
+    try (HouseholdFixture alice = as(db, "alice")) {
+      String recipeId = alice
+          .call(
+              "recipe.create",
+              args(
+                  "title",
+                  "Soup",
+                  "ingredients",
+                  Json.mapper().createArrayNode().add(line("onion", "2", "whole", null, null))))
+          .path("recipe_id")
+          .asText();
+      try (Connection c = sql(db, "bob");
+          Statement st = c.createStatement()) {
+        SQLException refers = assertThrows(
+            SQLException.class,
+            () -> st.executeUpdate(
+                "INSERT INTO planner_meal (id, recipe_id, meal_date, meal_type, created_at)"
+                    + " VALUES ('m1', '" + recipeId + "', DATE '2026-11-27', 'dinner', now())"));
+        assertEquals("23503", refers.getSQLState(), refers.getMessage());
+        assertEquals(
+            1,
+            st.executeUpdate(
+                "INSERT INTO recipe (id, title, ingredients, tags, created_at, updated_at)"
+                    + " VALUES ('" + recipeId + "', 'Mine', '[]', '[]', now(), now())"),
+            "the same id is free in another household: nothing says it is taken");
+      }
+      assertEquals(
+          "Soup",
+          alice.call("recipe.get", args("recipe_id", recipeId)).path("title").asText());
     }
   }
 
