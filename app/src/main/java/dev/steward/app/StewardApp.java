@@ -249,6 +249,7 @@ public final class StewardApp extends Application {
       if (sm != null) {
         sm.attach(new ClientPolicySource(ui));
         sm.attach(new dev.steward.app.settings.ClientMcpSource(ui));
+        sm.attach(new dev.steward.app.settings.ClientSecretsSink(ui));
       }
       StewardClient agentClient = s.connect(Role.AGENT, "steward-agent");
       ClientServiceLink link = new ClientServiceLink(agentClient, ui);

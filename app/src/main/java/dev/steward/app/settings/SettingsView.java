@@ -20,8 +20,10 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.PasswordField;
+import javafx.scene.control.RadioButton;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TextField;
+import javafx.scene.control.ToggleGroup;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -43,6 +45,7 @@ public final class SettingsView extends ScrollPane {
         grantsSection(model.grants()),
         appsSection(model.apps()),
         mcpSection(model.mcp()),
+        householdSection(model.household()),
         hotkeySection(model.hotkey(), quit),
         themeSection(model.theme(), applyTheme));
     content.setPadding(new Insets(16));
@@ -224,6 +227,64 @@ public final class SettingsView extends ScrollPane {
         new HBox(8, host, add),
         keep,
         error("settings-host-error", m.errorProperty()));
+  }
+
+  private static VBox householdSection(HouseholdSettings m) {
+    ToggleGroup where = new ToggleGroup();
+    RadioButton local = new RadioButton("On this computer");
+    local.setId("settings-household-local");
+    RadioButton shared = new RadioButton("In a PostgreSQL database the household shares");
+    shared.setId("settings-household-shared");
+    local.setToggleGroup(where);
+    shared.setToggleGroup(where);
+    (m.sharedProperty().get() ? shared : local).setSelected(true);
+    m.sharedProperty().addListener((o, was, now) -> (now ? shared : local).setSelected(true));
+    where
+        .selectedToggleProperty()
+        .addListener((o, was, now) -> m.sharedProperty().set(now == shared));
+    TextField url = new TextField();
+    url.setId("settings-household-url");
+    url.setPromptText("jdbc:postgresql://nas.local/household");
+    url.textProperty().bindBidirectional(m.urlProperty());
+    TextField user = new TextField();
+    user.setId("settings-household-user");
+    user.setPromptText("the household's database role");
+    user.textProperty().bindBidirectional(m.usernameProperty());
+    PasswordField password = new PasswordField();
+    password.setId("settings-household-password");
+    password.setPromptText("password (kept as set when left empty)");
+    password.textProperty().bindBidirectional(m.passwordProperty());
+    TextField owner = new TextField();
+    owner.setId("settings-household-owner");
+    owner.setPromptText("owner role, to set the database up (optional)");
+    owner.textProperty().bindBidirectional(m.ownerUsernameProperty());
+    PasswordField ownerPassword = new PasswordField();
+    ownerPassword.setId("settings-household-owner-password");
+    ownerPassword.setPromptText("owner's password");
+    ownerPassword.textProperty().bindBidirectional(m.ownerPasswordProperty());
+    VBox sharedFields =
+        new VBox(6, url, new HBox(8, user, password), new HBox(8, owner, ownerPassword));
+    sharedFields.visibleProperty().bind(m.sharedProperty());
+    sharedFields.managedProperty().bind(sharedFields.visibleProperty());
+    Button save = new Button("Save");
+    save.setId("settings-household-save");
+    save.setOnAction(e -> m.save());
+    Label status = new Label();
+    status.setId("settings-household-status");
+    status.getStyleClass().add("settings-hint");
+    status.textProperty().bind(m.statusProperty());
+    Label hint = new Label(
+        "Recipes, planned meals and grocery lists. Shared: each household signs in as its own role;"
+            + " passwords go to config/secrets.json and are never shown again.");
+    hint.getStyleClass().add("settings-hint");
+    hint.setWrapText(true);
+    return section(
+        "Household data",
+        hint,
+        new HBox(12, local, shared),
+        sharedFields,
+        new HBox(8, save, status),
+        error("settings-household-error", m.errorProperty()));
   }
 
   private static VBox grantsSection(GrantsSettings m) {

@@ -20,6 +20,7 @@ public final class SettingsViewModel {
   private final GrantsSettings grants;
   private final AppsSettings apps;
   private final McpSettings mcp;
+  private final HouseholdSettings household;
   private final HotkeySettings hotkey;
   private final ThemeSettings theme;
 
@@ -55,6 +56,7 @@ public final class SettingsViewModel {
     this.grants = new GrantsSettings(policy, policyError);
     this.apps = new AppsSettings(policy, background, ui);
     this.mcp = new McpSettings(policy, background, ui);
+    this.household = new HouseholdSettings(policy, background, ui);
     this.hotkey = new HotkeySettings(ui, store, initial);
     this.theme = new ThemeSettings(store, initial);
   }
@@ -67,6 +69,11 @@ public final class SettingsViewModel {
   /** Connects to the service's MCP servers and shows them. */
   public void attach(McpSource source) {
     mcp.attach(source);
+  }
+
+  /** Connects to the service's {@code secrets.set}. */
+  public void attach(SecretsSink sink) {
+    household.attach(sink);
   }
 
   /** Reads the policy again (a grant may have been added from the dialog). */
@@ -96,6 +103,10 @@ public final class SettingsViewModel {
 
   public McpSettings mcp() {
     return mcp;
+  }
+
+  public HouseholdSettings household() {
+    return household;
   }
 
   public HotkeySettings hotkey() {

@@ -134,6 +134,31 @@ class SettingsViewModelTest {
   }
 
   @Test
+  void theHouseholdsSharedDatabaseIsSavedInThePolicyAndItsPasswordsOnlyThroughSecretsSet() {
+    SettingsViewModel vm = vm();
+    List<String> secrets = new ArrayList<>();
+    vm.attach((section, key, value) -> secrets.add(section + "." + key + "=" + value));
+    HouseholdSettings h = vm.household();
+    assertFalse(h.sharedProperty().get());
+    h.sharedProperty().set(true);
+    h.save();
+    assertTrue(h.errorProperty().get().contains("address"), h.errorProperty().get());
+    assertTrue(service.saved.isEmpty());
+    h.urlProperty().set("jdbc:postgresql://nas.local/household");
+    h.usernameProperty().set("smiths");
+    h.passwordProperty().set("pw-1");
+    h.save();
+    assertEquals(
+        "jdbc:postgresql://nas.local/household", service.doc.household().dbUrl());
+    assertEquals(List.of("household.username=smiths", "household.password=pw-1"), secrets);
+    assertEquals("", h.passwordProperty().get(), "a password is not kept on screen once saved");
+    assertFalse(service.doc.toString().contains("pw-1"));
+    h.sharedProperty().set(false);
+    h.save();
+    assertEquals(null, service.doc.household().dbUrl());
+  }
+
+  @Test
   void revokingAGrantRemovesItFromThePolicy() {
     SettingsViewModel vm = vm();
     vm.grants().revoke(vm.grants().grants().get(0));
