@@ -53,6 +53,8 @@ public final class Agent implements Conversation, AutoCloseable {
   private final int stepLimit;
   private final ExecutorService thread;
   private final List<ChatMessage> history = new ArrayList<>();
+  /** Tools the model opened from the shelf in this conversation (agent thread only). */
+  private final java.util.Set<String> opened = new java.util.LinkedHashSet<>();
   /** The open conversation's id and a slash (agent thread only); empty before one is opened. */
   private String tracePrefix = "";
   /** The open conversation's id (agent thread only): the service keeps taint per conversation. */
@@ -153,6 +155,7 @@ public final class Agent implements Conversation, AutoCloseable {
       tracePrefix = conversationId + "/";
       this.conversationId = conversationId;
       history.clear();
+      opened.clear();
       history.add(SystemMessage.from(SYSTEM_PROMPT));
       for (Exchange e : exchanges)
         history.add(e.fromUser() ? UserMessage.from(e.text()) : AiMessage.from(e.text()));
@@ -240,7 +243,7 @@ public final class Agent implements Conversation, AutoCloseable {
         }
       }
       List<ToolExecutionRequest> recalls = requests.stream()
-          .filter(r -> r.name() != null && Recall.named(r.name()))
+          .filter(r -> r.name() != null && (Recall.named(r.name()) || ToolShelf.named(r.name())))
           .toList();
       List<ModelCall> asked = requests.stream()
           .filter(r -> !recalls.contains(r))
@@ -256,7 +259,10 @@ public final class Agent implements Conversation, AutoCloseable {
       List<ToolExecutionResultMessage> results = new ArrayList<>();
       for (ToolExecutionRequest r : recalls)
         results.add(ToolExecutionResultMessage.from(
-            r, Recall.answer(history, r.arguments(), budget(model, tools))));
+            r,
+            ToolShelf.named(r.name())
+                ? ToolShelf.answer(tools, r.arguments(), opened)
+                : Recall.answer(history, r.arguments(), budget(model, tools))));
       var repeated = asked.stream().filter(guard::exhausted).findFirst();
       if (repeated.isPresent()) {
         String name = repeated.get().request().name();
@@ -346,11 +352,11 @@ public final class Agent implements Conversation, AutoCloseable {
     CompletableFuture<ChatResponse> done = new CompletableFuture<>();
     streaming = done;
     streamHandle = null;
-    int budget =
-        Math.max(LEAST_BUDGET, context(model) - RESERVED_FOR_ANSWER - tools.specificationTokens());
+    ToolShelf.Offer offer = ToolShelf.offer(tools, history, opened, context(model));
+    int budget = Math.max(LEAST_BUDGET, context(model) - RESERVED_FOR_ANSWER - offer.tokens());
     ContextWindow.View view = ContextWindow.fit(history, budget);
     List<dev.langchain4j.agent.tool.ToolSpecification> specifications =
-        new ArrayList<>(tools.specifications());
+        new ArrayList<>(offer.specifications());
     if (view.partial()) specifications.add(Recall.specification());
     ChatRequest request = ChatRequest.builder()
         .messages(view.messages())
@@ -383,8 +389,8 @@ public final class Agent implements Conversation, AutoCloseable {
 
   /** The tokens the messages of a request may take. */
   private int budget(ModelSource.Model model, RemoteTools tools) {
-    return Math.max(
-        LEAST_BUDGET, context(model) - RESERVED_FOR_ANSWER - tools.specificationTokens());
+    int offered = ToolShelf.offer(tools, history, opened, context(model)).tokens();
+    return Math.max(LEAST_BUDGET, context(model) - RESERVED_FOR_ANSWER - offered);
   }
 
   private int context(ModelSource.Model model) {

@@ -18,6 +18,8 @@ public final class RemoteTools {
   private final Map<String, ToolDefinition> byName = new LinkedHashMap<>();
   private final ToolNames names;
   private final List<ToolSpecification> specifications;
+  private final Map<String, ToolSpecification> specificationByTool = new LinkedHashMap<>();
+  private final Map<String, Integer> tokensByTool = new LinkedHashMap<>();
   private final int specificationTokens;
 
   public RemoteTools(List<ToolDefinition> definitions) {
@@ -30,9 +32,16 @@ public final class RemoteTools {
             .parameters(SchemaConverter.toObjectSchema(d.argsSchema()))
             .build())
         .toList();
-    this.specificationTokens = specifications.stream()
-        .mapToInt(t -> ContextWindow.tokens(t.name() + t.description() + t.parameters()))
-        .sum();
+    int total = 0;
+    int i = 0;
+    for (ToolDefinition d : definitions) {
+      ToolSpecification t = specifications.get(i++);
+      int tokens = ContextWindow.tokens(t.name() + t.description() + t.parameters());
+      specificationByTool.put(d.name(), t);
+      tokensByTool.put(d.name(), tokens);
+      total += tokens;
+    }
+    this.specificationTokens = total;
   }
 
   /**
@@ -52,6 +61,16 @@ public final class RemoteTools {
   /** About what the tools' specifications take of the model's context, in tokens. */
   public int specificationTokens() {
     return specificationTokens;
+  }
+
+  /** One tool's specification (a tool of {@link #definitions()}). */
+  ToolSpecification specification(String tool) {
+    return java.util.Objects.requireNonNull(specificationByTool.get(tool), tool);
+  }
+
+  /** About what one tool's specification takes of the context, in tokens. */
+  int tokens(String tool) {
+    return tokensByTool.getOrDefault(tool, 0);
   }
 
   public List<ToolDefinition> definitions() {
