@@ -50,6 +50,19 @@ final class Args {
     return value;
   }
 
+  private static final Pattern PREP = Pattern.compile("[a-z][a-z -]{0,39}");
+
+  /** A preparation ("chopped", "thinly sliced"), or null for none; lower case, as it is matched. */
+  static @Nullable String prep(JsonNode line, String field) throws ToolFailure {
+    String prep = optionalText(line, "prep_state");
+    if (prep != null && !PREP.matcher(prep).matches()) {
+      throw Failures.invalid(
+          field + "/prep_state",
+          "prep_state is lower-case words (\"chopped\", \"thinly sliced\"), not \"" + prep + "\"");
+    }
+    return prep;
+  }
+
   /** How names are compared for uniqueness: "Shop" and "shop" are one name. */
   static String folded(String name) {
     return name.toLowerCase(java.util.Locale.ROOT);

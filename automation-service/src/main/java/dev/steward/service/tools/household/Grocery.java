@@ -170,7 +170,7 @@ final class Grocery {
     BigDecimal quantity = Quantity.of(args.path("quantity"), "/quantity");
     String unit = Args.text(args, "unit");
     Units.check(unit, "/unit");
-    String prep = Args.optionalText(args, "prep_state");
+    String prep = Args.prep(args, "");
     String ingredientId = Args.optionalText(args, "ingredient_id");
     String name = Args.optionalText(args, "name");
     List<ObjectNode> current = items(tx, listId);
@@ -287,7 +287,7 @@ final class Grocery {
     catalogue.require(id, at + "/ingredient_id");
     String unit = Args.text(ing, "unit");
     Units.check(unit, at + "/unit");
-    return new Aggregation.Key(id, unit, Args.optionalText(ing, "prep_state"));
+    return new Aggregation.Key(id, unit, Args.prep(ing, at));
   }
 
   private static Aggregation.@Nullable Key keyOf(ObjectNode item) {

@@ -166,7 +166,7 @@ final class Recipes {
       line.put("ingredient_id", id);
       line.put("quantity", Quantity.text(Quantity.of(ing.path("quantity"), at + "/quantity")));
       line.put("unit", unit);
-      line.put("prep_state", Args.optionalText(ing, "prep_state"));
+      line.put("prep_state", Args.prep(ing, at));
     }
     return out;
   }
