@@ -145,7 +145,20 @@ final class WindowHarness implements AutoCloseable {
     return List.copyOf(app.chat().entries());
   }
 
+  /**
+   * What the window shows, for a failure's message. Read on the FX thread: the chat and the audit
+   * panel change there while a turn runs.
+   */
   String transcript() {
+    if (javafx.application.Platform.isFxApplicationThread()) return transcriptNow();
+    try {
+      return WaitForAsyncUtils.asyncFx(this::transcriptNow).get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      return "(the transcript could not be read: " + e + ")";
+    }
+  }
+
+  private String transcriptNow() {
     StringBuilder s = new StringBuilder();
     for (ChatEntry e : entries()) {
       if (e instanceof MessageEntry m)
