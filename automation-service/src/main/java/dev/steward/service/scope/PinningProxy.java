@@ -1,7 +1,6 @@
-package dev.steward.service.tools.browser;
+package dev.steward.service.scope;
 
 import dev.steward.protocol.util.DaemonThreads;
-import dev.steward.service.scope.ScopeDenied;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,8 +21,8 @@ import java.util.logging.Logger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The browser's only way out: a proxy on loopback that every connection of every visit goes
- * through — pages, frames, scripts, redirects Chromium follows on its own, WebSockets — whatever
+ * The only way out for the browser and for {@code web.fetch}: a proxy on loopback that every
+ * connection of every visit (or fetch) goes through — pages, frames, scripts, redirects Chromium follows on its own, WebSockets — whatever
  * the method. It asks the current visit's guard for the address of each host (looked up once per
  * visit, checked against the host scope, then pinned) and connects to exactly that address, so a
  * name cannot resolve to one address for the check and another for the connection (DNS
@@ -35,14 +34,14 @@ import org.jspecify.annotations.Nullable;
  * connection (it could be for another host). HTTPS and WebSockets are tunnelled (CONNECT) to the
  * pinned address.
  */
-final class PinningProxy implements AutoCloseable {
+public final class PinningProxy implements AutoCloseable {
 
   private static final Logger LOG = Logger.getLogger(PinningProxy.class.getName());
   private static final int MAX_HEAD = 64 * 1024;
   private static final int IDLE_MILLIS = 120_000;
 
   /** What a visit answers for a host: the one address to connect to, or why not. */
-  interface Pins {
+  public interface Pins {
     InetAddress pin(String host) throws ScopeDenied;
 
     void refused(String what);
@@ -58,7 +57,7 @@ final class PinningProxy implements AutoCloseable {
     this.threads = Executors.newCachedThreadPool(DaemonThreads.named("browser-proxy"));
   }
 
-  static PinningProxy start(Supplier<@Nullable Pins> current) throws IOException {
+  public static PinningProxy start(Supplier<@Nullable Pins> current) throws IOException {
     ServerSocket s = new ServerSocket();
     s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
     PinningProxy proxy = new PinningProxy(s, current);
@@ -66,7 +65,7 @@ final class PinningProxy implements AutoCloseable {
     return proxy;
   }
 
-  int port() {
+  public int port() {
     return server.getLocalPort();
   }
 

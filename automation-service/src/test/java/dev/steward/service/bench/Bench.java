@@ -62,6 +62,11 @@ public final class Bench {
         List<String[]> table = new ArrayList<>();
         AuditBench.run(table, tmp);
         print(table);
+      } else if (args.length > 0 && args[0].equals("web")) {
+        // ./steward bench web: web.fetch against curl and a bare jsoup call
+        List<String[]> table = new ArrayList<>();
+        WebBench.run(table, tmp);
+        print(table);
       } else if (args.length > 0 && args[0].equals("files")) {
         // ./steward bench files: only search and listing against rg and find
         List<String[]> table = new ArrayList<>();
@@ -83,6 +88,7 @@ public final class Bench {
     fileBench(table);
     clipboardBench(table, tmp);
     browserBench(table, tmp);
+    WebBench.run(table, tmp);
     print(table);
   }
 

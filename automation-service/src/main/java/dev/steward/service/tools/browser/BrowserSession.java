@@ -10,6 +10,7 @@ import com.microsoft.playwright.Route;
 import com.microsoft.playwright.options.ServiceWorkerPolicy;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.protocol.util.DaemonThreads;
+import dev.steward.service.scope.PinningProxy;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
 import java.io.UncheckedIOException;

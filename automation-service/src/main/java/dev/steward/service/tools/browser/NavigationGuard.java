@@ -5,6 +5,7 @@ import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.Request;
 import com.microsoft.playwright.Route;
 import dev.steward.service.scope.HostScope;
+import dev.steward.service.scope.PinningProxy;
 import dev.steward.service.scope.ScopeDenied;
 import java.net.URI;
 import java.net.URISyntaxException;

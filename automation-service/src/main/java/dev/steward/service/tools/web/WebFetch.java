@@ -1,0 +1,438 @@
+package dev.steward.service.tools.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.scope.HostResolver;
+import dev.steward.service.scope.HostScope;
+import dev.steward.service.scope.PinningProxy;
+import dev.steward.service.scope.ScopeDenied;
+import dev.steward.service.tools.BaseTool;
+import dev.steward.service.tools.HostUse;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolDefinitions;
+import dev.steward.service.tools.ToolFailure;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ProxySelector;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code web.fetch}: GET, HEAD or POST one URL under the host scope (SPEC §5, §13). The gate has
+ * checked the first host (allowlisted, or approved by the user). Here every connection goes
+ * through a {@link PinningProxy} that connects only to the address it looked up and checked
+ * (no private address unless the policy allows them), and every redirect is followed one hop at a
+ * time, only to the approved host or an allowlisted one — anything else is stopped and listed.
+ * The body is read up to a size and a time limit; HTML becomes readable text; the result taints.
+ */
+final class WebFetch extends BaseTool {
+
+  static final int DEFAULT_MAX_CHARS = 20_000;
+  static final int MAX_BODY_BYTES = 5 << 20;
+  private static final int MAX_REDIRECTS = 10;
+  /** Request headers a model may set; cookies and credentials are never among them. */
+  private static final Set<String> HEADERS = Set.of(
+      "accept",
+      "accept-language",
+      "content-type",
+      "if-none-match",
+      "if-modified-since",
+      "cache-control");
+  /** Response headers worth showing; the rest (cookies among them) stay out of the result. */
+  private static final List<String> SHOWN = List.of(
+      "content-type",
+      "content-length",
+      "content-language",
+      "last-modified",
+      "etag",
+      "date",
+      "location",
+      "retry-after");
+
+  private static final ToolDefinition DEFINITION =
+      ToolDefinitions.load(WebFetch.class, "web.fetch.json");
+
+  private static final ScheduledExecutorService DEADLINES =
+      Executors.newSingleThreadScheduledExecutor(
+          dev.steward.protocol.util.DaemonThreads.named("web-fetch-deadline"));
+
+  private final Supplier<PolicyDocument> policy;
+  private final HostResolver resolver;
+
+  WebFetch(Supplier<PolicyDocument> policy, HostResolver resolver) {
+    super(DEFINITION);
+    this.policy = policy;
+    this.resolver = resolver;
+  }
+
+  @Override
+  public List<HostUse> hosts(JsonNode args) {
+    return List.of(new HostUse("/url", args.path("url").asText()));
+  }
+
+  private static String method(JsonNode args) {
+    return args.path("method").asText("GET");
+  }
+
+  /** A POST can change something on the server: it asks first, whatever the host. */
+  @Override
+  public boolean mutates(JsonNode args) {
+    return method(args).equals("POST");
+  }
+
+  @Override
+  public boolean destructive(JsonNode args, ToolContext ctx) {
+    return method(args).equals("POST");
+  }
+
+  @Override
+  public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
+    try {
+      return Optional.of(
+          "web page " + HostScope.asciiHost(new URI(args.path("url").asText())));
+    } catch (Exception e) {
+      return Optional.of("web page");
+    }
+  }
+
+  @Override
+  public Duration timeLimit() {
+    return Duration.ofSeconds(75);
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    HostScope scope = new HostScope(policy.get().hosts(), resolver);
+    URI uri;
+    try {
+      uri = scope.check(args.path("url").asText());
+    } catch (ScopeDenied e) {
+      throw new ToolFailure(ToolErrorCodes.SCOPE_DENIED, e.getMessage(), "/url", null);
+    }
+    String method = method(args);
+    Map<String, String> headers = headers(args.path("headers"));
+    byte[] body = args.path("body").asText("").getBytes(StandardCharsets.UTF_8);
+    int maxChars = args.path("max_chars").asInt(DEFAULT_MAX_CHARS);
+    boolean raw = args.path("as").asText("text").equals("raw");
+    long deadline =
+        System.nanoTime() + TimeUnit.SECONDS.toNanos(args.path("timeout_s").asLong(20));
+    String approvedHost = HostScope.asciiHost(uri);
+    Pins pins = new Pins(scope);
+    PinningProxy proxy;
+    try {
+      proxy = PinningProxy.start(() -> pins);
+    } catch (IOException e) {
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR, "cannot start the fetch: " + e.getMessage());
+    }
+    HttpClient client = HttpClient.newBuilder()
+        .proxy(
+            ProxySelector.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), proxy.port())))
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(15))
+        .build();
+    try (proxy) {
+      HttpResponse<InputStream> response = null;
+      for (int hop = 0; ; hop++) {
+        try {
+          response = send(client, request(uri, method, headers, body, deadline));
+        } catch (IOException e) {
+          pins.check(uri);
+          throw e;
+        }
+        pins.check(uri);
+        String location = response.headers().firstValue("location").orElse(null);
+        if (response.statusCode() / 100 != 3 || location == null) break;
+        URI next;
+        try {
+          next = scope.check(uri.resolve(location.strip()).toString());
+        } catch (ScopeDenied | IllegalArgumentException e) {
+          pins.blocked.add("redirect to " + location + " — " + e.getMessage());
+          break;
+        }
+        if (!HostScope.asciiHost(next).equals(approvedHost) && !scope.allowlisted(next)) {
+          pins.blocked.add(
+              "redirect to " + next + " — not the host you approved and not on your list of hosts");
+          break;
+        }
+        if (hop + 1 >= MAX_REDIRECTS) {
+          pins.blocked.add("redirect to " + next + " — more than " + MAX_REDIRECTS + " redirects");
+          break;
+        }
+        response.body().close();
+        int status = response.statusCode();
+        if (status != 307 && status != 308 && !method.equals("HEAD")) {
+          method = "GET";
+          body = new byte[0];
+        }
+        uri = next;
+      }
+      return result(response, uri, read(response.body(), deadline), maxChars, raw, pins);
+    } catch (IOException e) {
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR, "the fetch failed: " + e.getMessage(), "/url", null);
+    } finally {
+      if ((Object) client instanceof AutoCloseable closeable) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          // the client is dropped either way
+        }
+      }
+    }
+  }
+
+  private static Map<String, String> headers(JsonNode given) throws ToolFailure {
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    var names = given.fieldNames();
+    while (names.hasNext()) {
+      String name = names.next();
+      if (!HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+        throw new ToolFailure(
+            ToolErrorCodes.VALIDATION_ERROR,
+            "the header " + name + " cannot be set; these can: "
+                + String.join(", ", new java.util.TreeSet<>(HEADERS)),
+            "/headers/" + name,
+            null);
+      }
+      out.put(name, given.get(name).asText());
+    }
+    return out;
+  }
+
+  private static HttpRequest request(
+      URI uri, String method, Map<String, String> headers, byte[] body, long deadline)
+      throws ToolFailure {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(remaining(deadline));
+    headers.forEach(b::header);
+    b.header("User-Agent", "Steward/0.1 (web.fetch)");
+    switch (method) {
+      case "HEAD" -> b.method("HEAD", HttpRequest.BodyPublishers.noBody());
+      case "POST" -> b.POST(HttpRequest.BodyPublishers.ofByteArray(body));
+      default -> b.GET();
+    }
+    try {
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR, String.valueOf(e.getMessage()), "/headers", null);
+    }
+  }
+
+  private static Duration remaining(long deadline) throws ToolFailure {
+    long left = deadline - System.nanoTime();
+    if (left <= 0) throw new ToolFailure(ToolErrorCodes.TIMEOUT, "the fetch ran out of time");
+    return Duration.ofNanos(left);
+  }
+
+  private static HttpResponse<InputStream> send(HttpClient client, HttpRequest request)
+      throws ToolFailure, IOException {
+    try {
+      return client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+    } catch (HttpTimeoutException e) {
+      throw new ToolFailure(
+          ToolErrorCodes.TIMEOUT, "the server did not answer in time", "/url", null);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ToolFailure(ToolErrorCodes.CANCELLED, "the fetch was cancelled");
+    }
+  }
+
+  /** The body so far, up to {@link #MAX_BODY_BYTES}; reading stops at the deadline. */
+  private record Body(byte[] bytes, @Nullable String cut) {}
+
+  private static Body read(InputStream in, long deadline) throws ToolFailure, IOException {
+    java.util.concurrent.atomic.AtomicBoolean late =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    long left = deadline - System.nanoTime();
+    var closer = DEADLINES.schedule(
+        () -> {
+          late.set(true);
+          try {
+            in.close();
+          } catch (IOException e) {
+            // closing is how the read is stopped; nothing more to do
+          }
+        },
+        Math.max(0, left),
+        TimeUnit.NANOSECONDS);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buf = new byte[64 * 1024];
+    try (in) {
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        if (Thread.currentThread().isInterrupted()) {
+          throw new ToolFailure(ToolErrorCodes.CANCELLED, "the fetch was cancelled");
+        }
+        int room = MAX_BODY_BYTES - out.size();
+        out.write(buf, 0, Math.min(n, room));
+        if (n >= room) {
+          return new Body(
+              out.toByteArray(),
+              "the body is larger than " + (MAX_BODY_BYTES >> 20) + " MB; only its start was read");
+        }
+      }
+    } catch (IOException e) {
+      if (!late.get()) throw e;
+    } finally {
+      closer.cancel(false);
+    }
+    if (late.get()) {
+      throw new ToolFailure(
+          ToolErrorCodes.TIMEOUT,
+          "the body did not arrive in time (" + out.size() + " bytes read)",
+          "/timeout_s",
+          null);
+    }
+    return new Body(out.toByteArray(), null);
+  }
+
+  private static ObjectNode result(
+      HttpResponse<InputStream> response,
+      URI finalUri,
+      Body body,
+      int maxChars,
+      boolean raw,
+      Pins pins) {
+    ObjectNode result = Json.object();
+    result.put("status", response.statusCode());
+    result.put("final_url", finalUri.toString());
+    ObjectNode headers = result.putObject("headers");
+    for (String name : SHOWN)
+      response.headers().firstValue(name).ifPresent(v -> headers.put(name, v));
+    String contentType = response.headers().firstValue("content-type").orElse("");
+    result.put("content_type", contentType);
+    String mime = contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
+    Charset charset = charset(contentType);
+    String text;
+    String title = null;
+    String note = body.cut();
+    if (mime.equals("text/html") || mime.equals("application/xhtml+xml")) {
+      if (raw) {
+        text = new String(body.bytes(), charset != null ? charset : StandardCharsets.UTF_8);
+      } else {
+        try {
+          Document doc = Jsoup.parse(
+              new ByteArrayInputStream(body.bytes()),
+              charset == null ? null : charset.name(),
+              finalUri.toString());
+          title = doc.title();
+          text = PageText.of(doc);
+        } catch (IOException e) {
+          text = "";
+          note = "the page could not be read as HTML: " + e.getMessage();
+        }
+      }
+    } else if (mime.startsWith("text/")
+        || mime.endsWith("json")
+        || mime.endsWith("+json")
+        || mime.endsWith("xml")
+        || mime.equals("application/javascript")
+        || mime.isEmpty()) {
+      text = new String(body.bytes(), charset != null ? charset : StandardCharsets.UTF_8);
+    } else {
+      text = "";
+      note = "the body is " + mime + " (" + body.bytes().length + " bytes), not text";
+    }
+    if (title != null) result.put("title", title);
+    boolean truncated = body.cut() != null || text.length() > maxChars;
+    if (text.length() > maxChars) {
+      note = (note == null ? "" : note + "; ") + "the text has " + text.length()
+          + " characters; max_chars is " + maxChars;
+      text = text.substring(0, maxChars);
+    }
+    result.put("text", text);
+    result.put("truncated", truncated);
+    if (note != null) result.put("note", note);
+    ArrayNode blocked = result.putArray("blocked");
+    pins.blocked.forEach(blocked::add);
+    return result;
+  }
+
+  private static @Nullable Charset charset(String contentType) {
+    for (String part : contentType.split(";")) {
+      String p = part.strip();
+      if (p.toLowerCase(Locale.ROOT).startsWith("charset=")) {
+        try {
+          return Charset.forName(p.substring(8).replace("\"", "").strip());
+        } catch (RuntimeException e) {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * This fetch's addresses: each host looked up once, checked (no private address unless the
+   * policy allows them), then the only address the proxy connects to for it.
+   */
+  private static final class Pins implements PinningProxy.Pins {
+    private final HostScope scope;
+    private final Map<String, Object> pinned = new ConcurrentHashMap<>();
+    final List<String> blocked = new CopyOnWriteArrayList<>();
+
+    Pins(HostScope scope) {
+      this.scope = scope;
+    }
+
+    @Override
+    public InetAddress pin(String host) throws ScopeDenied {
+      Object known = pinned.computeIfAbsent(host, h -> {
+        try {
+          return scope.address(h);
+        } catch (ScopeDenied e) {
+          return e;
+        }
+      });
+      if (known instanceof ScopeDenied denied) throw denied;
+      return (InetAddress) known;
+    }
+
+    @Override
+    public void refused(String what) {
+      blocked.add(what);
+    }
+
+    /** Refuses the fetch when the proxy refused this URL's host (its answer is the proxy's). */
+    void check(URI uri) throws ToolFailure {
+      Object known = pinned.get(HostScope.asciiHost(uri));
+      if (known instanceof ScopeDenied.NotFound missing) {
+        throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, missing.getMessage(), "/url", null);
+      }
+      if (known instanceof ScopeDenied denied) {
+        throw new ToolFailure(ToolErrorCodes.SCOPE_DENIED, denied.getMessage(), "/url", null);
+      }
+    }
+  }
+}
