@@ -22,11 +22,13 @@ public record PolicyDocument(
     List<String> confirmUnder,
     Browser browser,
     Map<String, McpServer> mcpServers,
-    Household household) {
+    Household household,
+    WebSearch webSearch) {
 
   public PolicyDocument {
     browser = Objects.requireNonNullElse(browser, Browser.DEFAULT);
     household = Objects.requireNonNullElse(household, Household.DEFAULT);
+    webSearch = Objects.requireNonNullElse(webSearch, WebSearch.NONE);
     paths = List.copyOf(Objects.requireNonNullElse(paths, List.of()));
     apps = List.copyOf(Objects.requireNonNullElse(apps, List.of()));
     hosts = Objects.requireNonNullElse(hosts, new Hosts(List.of(), false));
@@ -57,7 +59,8 @@ public record PolicyDocument(
         confirmUnder,
         browser,
         mcpServers,
-        Household.DEFAULT);
+        Household.DEFAULT,
+        WebSearch.NONE);
   }
 
   /** A policy without browser settings of its own (the browser keeps no profile). */
@@ -90,42 +93,128 @@ public record PolicyDocument(
 
   public PolicyDocument withGrants(List<StandingGrant> newGrants) {
     return new PolicyDocument(
-        paths, apps, hosts, newGrants, overrides, confirmUnder, browser, mcpServers, household);
+        paths,
+        apps,
+        hosts,
+        newGrants,
+        overrides,
+        confirmUnder,
+        browser,
+        mcpServers,
+        household,
+        webSearch);
   }
 
   public PolicyDocument withPaths(List<PathRoot> newPaths) {
     return new PolicyDocument(
-        newPaths, apps, hosts, grants, overrides, confirmUnder, browser, mcpServers, household);
+        newPaths,
+        apps,
+        hosts,
+        grants,
+        overrides,
+        confirmUnder,
+        browser,
+        mcpServers,
+        household,
+        webSearch);
   }
 
   public PolicyDocument withApps(List<AppEntry> newApps) {
     return new PolicyDocument(
-        paths, newApps, hosts, grants, overrides, confirmUnder, browser, mcpServers, household);
+        paths,
+        newApps,
+        hosts,
+        grants,
+        overrides,
+        confirmUnder,
+        browser,
+        mcpServers,
+        household,
+        webSearch);
   }
 
   public PolicyDocument withHosts(Hosts newHosts) {
     return new PolicyDocument(
-        paths, apps, newHosts, grants, overrides, confirmUnder, browser, mcpServers, household);
+        paths,
+        apps,
+        newHosts,
+        grants,
+        overrides,
+        confirmUnder,
+        browser,
+        mcpServers,
+        household,
+        webSearch);
   }
 
   public PolicyDocument withBrowser(Browser newBrowser) {
     return new PolicyDocument(
-        paths, apps, hosts, grants, overrides, confirmUnder, newBrowser, mcpServers, household);
+        paths,
+        apps,
+        hosts,
+        grants,
+        overrides,
+        confirmUnder,
+        newBrowser,
+        mcpServers,
+        household,
+        webSearch);
   }
 
   public PolicyDocument withOverrides(Map<String, ToolOverride> newOverrides) {
     return new PolicyDocument(
-        paths, apps, hosts, grants, newOverrides, confirmUnder, browser, mcpServers, household);
+        paths,
+        apps,
+        hosts,
+        grants,
+        newOverrides,
+        confirmUnder,
+        browser,
+        mcpServers,
+        household,
+        webSearch);
   }
 
   public PolicyDocument withHousehold(Household newHousehold) {
     return new PolicyDocument(
-        paths, apps, hosts, grants, overrides, confirmUnder, browser, mcpServers, newHousehold);
+        paths,
+        apps,
+        hosts,
+        grants,
+        overrides,
+        confirmUnder,
+        browser,
+        mcpServers,
+        newHousehold,
+        webSearch);
+  }
+
+  public PolicyDocument withWebSearch(WebSearch newWebSearch) {
+    return new PolicyDocument(
+        paths,
+        apps,
+        hosts,
+        grants,
+        overrides,
+        confirmUnder,
+        browser,
+        mcpServers,
+        household,
+        newWebSearch);
   }
 
   public PolicyDocument withMcpServers(Map<String, McpServer> newServers) {
     return new PolicyDocument(
-        paths, apps, hosts, grants, overrides, confirmUnder, browser, newServers, household);
+        paths,
+        apps,
+        hosts,
+        grants,
+        overrides,
+        confirmUnder,
+        browser,
+        newServers,
+        household,
+        webSearch);
   }
 
   /**
@@ -135,6 +224,33 @@ public record PolicyDocument(
    */
   public record Browser(boolean keepProfile) {
     public static final Browser DEFAULT = new Browser(false);
+  }
+
+  /**
+   * Where {@code web.search} sends its query (SPEC §13): {@code provider} is {@code searxng} (the
+   * user's own instance, {@code url} required), {@code tavily} or {@code brave} (their public APIs
+   * unless {@code url} names another base, e.g. a test server); none configured, the tool is
+   * unavailable. Keys are in {@code config/secrets.json} under {@code web_search.api_key}.
+   */
+  public record WebSearch(
+      @Nullable String provider, @Nullable String url) {
+    public static final WebSearch NONE = new WebSearch(null, null);
+    public static final java.util.List<String> PROVIDERS =
+        java.util.List.of("searxng", "tavily", "brave");
+
+    public WebSearch {
+      if (provider != null && !PROVIDERS.contains(provider)) {
+        throw new IllegalArgumentException("web_search.provider is one of "
+            + String.join(", ", PROVIDERS) + ", not \"" + provider + "\"");
+      }
+      if (url != null && !url.startsWith("http://") && !url.startsWith("https://")) {
+        throw new IllegalArgumentException("web_search.url is an http(s) URL");
+      }
+      if ("searxng".equals(provider) && url == null) {
+        throw new IllegalArgumentException(
+            "web_search.url is needed for searxng: the address of your instance");
+      }
+    }
   }
 
   /**

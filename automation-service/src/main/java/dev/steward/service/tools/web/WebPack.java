@@ -5,7 +5,7 @@ import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolPack;
 import java.util.List;
 
-/** The web tools: {@code web.fetch}. */
+/** The web tools: {@code web.fetch} and {@code web.search}. */
 public final class WebPack implements ToolPack {
 
   @Override
@@ -15,6 +15,8 @@ public final class WebPack implements ToolPack {
 
   @Override
   public List<Tool> tools(PackContext context) {
-    return List.of(new WebFetch(context.policy(), context.resolver()));
+    return List.of(
+        new WebFetch(context.policy(), context.resolver()),
+        new WebSearch(context.policy(), context.secrets()));
   }
 }
