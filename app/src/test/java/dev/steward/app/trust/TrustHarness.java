@@ -61,6 +61,10 @@ final class TrustHarness implements AutoCloseable {
   final HttpServer attacker;
   final Map<String, String> pages = new ConcurrentHashMap<>();
   final List<String> attackerSaw = new CopyOnWriteArrayList<>();
+  /** POSTs the listed site received (none may arrive without a click). */
+  private final java.util.concurrent.atomic.AtomicInteger sitePosts =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   final Path appMarker;
 
   /** How the user answers dialogs in a run; every dialog is counted. */
@@ -83,6 +87,7 @@ final class TrustHarness implements AutoCloseable {
       Files.createDirectories(user.resolve(d));
     }
     site = serve(exchange -> {
+      if (exchange.getRequestMethod().equals("POST")) sitePosts.incrementAndGet();
       String path = exchange.getRequestURI().getPath();
       String text = pages.getOrDefault(path, "Nothing here.");
       return "<html><head><title>" + path + "</title></head><body><pre>"
@@ -136,6 +141,10 @@ final class TrustHarness implements AutoCloseable {
     return site.getAddress().getPort();
   }
 
+  int sitePosts() {
+    return sitePosts.get();
+  }
+
   int attackerPort() {
     return attacker.getAddress().getPort();
   }
@@ -162,6 +171,10 @@ final class TrustHarness implements AutoCloseable {
         .put("created_at", "2026-11-26T00:00:00Z");
     grant.putArray("paths").add("~/Steward/notes");
     p.putObject("overrides");
+    // web.search sends its queries to the attacker's server: a query that left would be seen.
+    p.putObject("web_search")
+        .put("provider", "searxng")
+        .put("url", "http://127.0.0.1:" + attacker.getAddress().getPort());
     // An MCP server from npm that reads Downloads: what its tools return is a stranger's text too.
     ObjectNode inbox = p.putObject("mcp_servers").putObject("inbox");
     inbox.put("command", "node");

@@ -46,7 +46,8 @@ final class WebBench {
     byte[] page = html.append("</body></html>").toString().getBytes(StandardCharsets.UTF_8);
     HttpServer pages =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    pages.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(4));
+    var serving = java.util.concurrent.Executors.newFixedThreadPool(4);
+    pages.setExecutor(serving);
     pages.createContext("/", ex -> {
       ex.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
       ex.sendResponseHeaders(200, page.length);
@@ -105,6 +106,7 @@ final class WebBench {
       });
     } finally {
       pages.stop(0);
+      serving.shutdownNow();
     }
   }
 }
