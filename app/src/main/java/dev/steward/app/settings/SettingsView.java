@@ -45,6 +45,7 @@ public final class SettingsView extends ScrollPane {
         grantsSection(model.grants()),
         appsSection(model.apps()),
         mcpSection(model.mcp()),
+        webSearchSection(model.webSearch()),
         householdSection(model.household()),
         hotkeySection(model.hotkey(), quit),
         themeSection(model.theme(), applyTheme));
@@ -227,6 +228,59 @@ public final class SettingsView extends ScrollPane {
         new HBox(8, host, add),
         keep,
         error("settings-host-error", m.errorProperty()));
+  }
+
+  private static VBox webSearchSection(WebSearchSettings m) {
+    ChoiceBox<String> provider = new ChoiceBox<>();
+    provider.setId("settings-search-provider");
+    provider.getItems().addAll(WebSearchSettings.NONE, "searxng", "tavily", "brave");
+    provider.setConverter(new javafx.util.StringConverter<>() {
+      @Override
+      public String toString(String p) {
+        return p == null
+            ? ""
+            : switch (p) {
+              case "searxng" -> "My own SearXNG";
+              case "tavily" -> "Tavily";
+              case "brave" -> "Brave Search";
+              default -> "None";
+            };
+      }
+
+      @Override
+      public String fromString(String s) {
+        return s;
+      }
+    });
+    provider.valueProperty().bindBidirectional(m.providerProperty());
+    TextField url = new TextField();
+    url.setId("settings-search-url");
+    url.setPromptText(
+        "address: your SearXNG's (http://127.0.0.1:8888), or empty for the public API");
+    url.textProperty().bindBidirectional(m.urlProperty());
+    HBox.setHgrow(url, Priority.ALWAYS);
+    PasswordField key = new PasswordField();
+    key.setId("settings-search-key");
+    key.setPromptText("API key (Tavily, Brave; kept as set when left empty)");
+    key.textProperty().bindBidirectional(m.apiKeyProperty());
+    Button save = new Button("Save");
+    save.setId("settings-search-save");
+    save.setOnAction(e -> m.save());
+    Label status = new Label();
+    status.getStyleClass().add("settings-hint");
+    status.textProperty().bind(m.statusProperty());
+    Label hint = new Label(
+        "What the assistant searches for is sent to this engine; in a conversation that has read"
+            + " something from outside, each search asks you first.");
+    hint.getStyleClass().add("settings-hint");
+    hint.setWrapText(true);
+    return section(
+        "Web search",
+        hint,
+        new HBox(8, provider, url),
+        key,
+        new HBox(8, save, status),
+        error("settings-search-error", m.errorProperty()));
   }
 
   private static VBox householdSection(HouseholdSettings m) {

@@ -21,6 +21,7 @@ public final class SettingsViewModel {
   private final AppsSettings apps;
   private final McpSettings mcp;
   private final HouseholdSettings household;
+  private final WebSearchSettings webSearch;
   private final HotkeySettings hotkey;
   private final ThemeSettings theme;
 
@@ -57,6 +58,7 @@ public final class SettingsViewModel {
     this.apps = new AppsSettings(policy, background, ui);
     this.mcp = new McpSettings(policy, background, ui);
     this.household = new HouseholdSettings(policy, background, ui);
+    this.webSearch = new WebSearchSettings(policy, background, ui);
     this.hotkey = new HotkeySettings(ui, store, initial);
     this.theme = new ThemeSettings(store, initial);
   }
@@ -74,6 +76,7 @@ public final class SettingsViewModel {
   /** Connects to the service's {@code secrets.set}. */
   public void attach(SecretsSink sink) {
     household.attach(sink);
+    webSearch.attach(sink);
   }
 
   /** Reads the policy again (a grant may have been added from the dialog). */
@@ -103,6 +106,10 @@ public final class SettingsViewModel {
 
   public McpSettings mcp() {
     return mcp;
+  }
+
+  public WebSearchSettings webSearch() {
+    return webSearch;
   }
 
   public HouseholdSettings household() {

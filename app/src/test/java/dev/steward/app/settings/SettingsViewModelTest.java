@@ -159,6 +159,29 @@ class SettingsViewModelTest {
   }
 
   @Test
+  void theSearchEngineIsSavedInThePolicyAndItsKeyOnlyThroughSecretsSet() {
+    SettingsViewModel vm = vm();
+    List<String> secrets = new ArrayList<>();
+    vm.attach((section, key, value) -> secrets.add(section + "." + key + "=" + value));
+    WebSearchSettings w = vm.webSearch();
+    assertEquals(WebSearchSettings.NONE, w.providerProperty().get());
+    w.providerProperty().set("searxng");
+    w.save();
+    assertTrue(w.errorProperty().get().contains("SearXNG"), w.errorProperty().get());
+    assertTrue(service.saved.isEmpty());
+    w.providerProperty().set("tavily");
+    w.apiKeyProperty().set("tvly-1");
+    w.save();
+    assertEquals("tavily", service.doc.webSearch().provider());
+    assertEquals(null, service.doc.webSearch().url(), "the public API");
+    assertEquals(List.of("web_search.api_key=tvly-1"), secrets);
+    assertEquals("", w.apiKeyProperty().get());
+    w.providerProperty().set(WebSearchSettings.NONE);
+    w.save();
+    assertEquals(null, service.doc.webSearch().provider());
+  }
+
+  @Test
   void revokingAGrantRemovesItFromThePolicy() {
     SettingsViewModel vm = vm();
     vm.grants().revoke(vm.grants().grants().get(0));
