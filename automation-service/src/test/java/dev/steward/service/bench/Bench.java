@@ -62,6 +62,11 @@ public final class Bench {
         List<String[]> table = new ArrayList<>();
         AuditBench.run(table, tmp);
         print(table);
+      } else if (args.length > 0 && args[0].equals("code")) {
+        // ./steward bench code: code.run against a bare python3
+        List<String[]> table = new ArrayList<>();
+        CodeBench.run(table, tmp);
+        print(table);
       } else if (args.length > 0 && args[0].equals("web")) {
         // ./steward bench web: web.fetch against curl and a bare jsoup call
         List<String[]> table = new ArrayList<>();
@@ -89,6 +94,7 @@ public final class Bench {
     clipboardBench(table, tmp);
     browserBench(table, tmp);
     WebBench.run(table, tmp);
+    CodeBench.run(table, tmp);
     print(table);
   }
 

@@ -23,12 +23,14 @@ public record PolicyDocument(
     Browser browser,
     Map<String, McpServer> mcpServers,
     Household household,
-    WebSearch webSearch) {
+    WebSearch webSearch,
+    Code code) {
 
   public PolicyDocument {
     browser = Objects.requireNonNullElse(browser, Browser.DEFAULT);
     household = Objects.requireNonNullElse(household, Household.DEFAULT);
     webSearch = Objects.requireNonNullElse(webSearch, WebSearch.NONE);
+    code = Objects.requireNonNullElse(code, Code.DEFAULT);
     paths = List.copyOf(Objects.requireNonNullElse(paths, List.of()));
     apps = List.copyOf(Objects.requireNonNullElse(apps, List.of()));
     hosts = Objects.requireNonNullElse(hosts, new Hosts(List.of(), false));
@@ -60,7 +62,8 @@ public record PolicyDocument(
         browser,
         mcpServers,
         Household.DEFAULT,
-        WebSearch.NONE);
+        WebSearch.NONE,
+        Code.DEFAULT);
   }
 
   /** A policy without browser settings of its own (the browser keeps no profile). */
@@ -102,7 +105,8 @@ public record PolicyDocument(
         browser,
         mcpServers,
         household,
-        webSearch);
+        webSearch,
+        code);
   }
 
   public PolicyDocument withPaths(List<PathRoot> newPaths) {
@@ -116,7 +120,8 @@ public record PolicyDocument(
         browser,
         mcpServers,
         household,
-        webSearch);
+        webSearch,
+        code);
   }
 
   public PolicyDocument withApps(List<AppEntry> newApps) {
@@ -130,7 +135,8 @@ public record PolicyDocument(
         browser,
         mcpServers,
         household,
-        webSearch);
+        webSearch,
+        code);
   }
 
   public PolicyDocument withHosts(Hosts newHosts) {
@@ -144,7 +150,8 @@ public record PolicyDocument(
         browser,
         mcpServers,
         household,
-        webSearch);
+        webSearch,
+        code);
   }
 
   public PolicyDocument withBrowser(Browser newBrowser) {
@@ -158,7 +165,8 @@ public record PolicyDocument(
         newBrowser,
         mcpServers,
         household,
-        webSearch);
+        webSearch,
+        code);
   }
 
   public PolicyDocument withOverrides(Map<String, ToolOverride> newOverrides) {
@@ -172,7 +180,8 @@ public record PolicyDocument(
         browser,
         mcpServers,
         household,
-        webSearch);
+        webSearch,
+        code);
   }
 
   public PolicyDocument withHousehold(Household newHousehold) {
@@ -186,7 +195,8 @@ public record PolicyDocument(
         browser,
         mcpServers,
         newHousehold,
-        webSearch);
+        webSearch,
+        code);
   }
 
   public PolicyDocument withWebSearch(WebSearch newWebSearch) {
@@ -200,7 +210,23 @@ public record PolicyDocument(
         browser,
         mcpServers,
         household,
-        newWebSearch);
+        newWebSearch,
+        code);
+  }
+
+  public PolicyDocument withCode(Code newCode) {
+    return new PolicyDocument(
+        paths,
+        apps,
+        hosts,
+        grants,
+        overrides,
+        confirmUnder,
+        browser,
+        mcpServers,
+        household,
+        webSearch,
+        newCode);
   }
 
   public PolicyDocument withMcpServers(Map<String, McpServer> newServers) {
@@ -214,7 +240,8 @@ public record PolicyDocument(
         browser,
         newServers,
         household,
-        webSearch);
+        webSearch,
+        code);
   }
 
   /**
@@ -224,6 +251,19 @@ public record PolicyDocument(
    */
   public record Browser(boolean keepProfile) {
     public static final Browser DEFAULT = new Browser(false);
+  }
+
+  /**
+   * {@code code.run} (SPEC §13): off until the user turns it on; no network unless {@code
+   * network}; what runs sees only {@code workspace} of the home folder, read-write.
+   */
+  public record Code(boolean enabled, boolean network, String workspace) {
+    public static final Code DEFAULT = new Code(false, false, "~/Steward");
+
+    public Code {
+      workspace = Objects.requireNonNullElse(workspace, "~/Steward");
+      if (workspace.isBlank()) throw new IllegalArgumentException("code.workspace is a folder");
+    }
   }
 
   /**
