@@ -46,6 +46,7 @@ public final class SettingsView extends ScrollPane {
         appsSection(model.apps()),
         mcpSection(model.mcp()),
         webSearchSection(model.webSearch()),
+        codeSection(model.code()),
         householdSection(model.household()),
         hotkeySection(model.hotkey(), quit),
         themeSection(model.theme(), applyTheme));
@@ -281,6 +282,35 @@ public final class SettingsView extends ScrollPane {
         key,
         new HBox(8, save, status),
         error("settings-search-error", m.errorProperty()));
+  }
+
+  private static VBox codeSection(CodeSettings m) {
+    CheckBox enabled = new CheckBox("Let the assistant run Python and Bash (each run asks first)");
+    enabled.setId("settings-code-enabled");
+    enabled.selectedProperty().bindBidirectional(m.enabledProperty());
+    CheckBox network = new CheckBox("Runs may use the network (then a run can send data out)");
+    network.setId("settings-code-network");
+    network.selectedProperty().bindBidirectional(m.networkProperty());
+    TextField workspace = new TextField();
+    workspace.setId("settings-code-workspace");
+    workspace.setPromptText("~/Steward/code");
+    workspace.textProperty().bindBidirectional(m.workspaceProperty());
+    HBox.setHgrow(workspace, Priority.ALWAYS);
+    Button save = new Button("Save");
+    save.setId("settings-code-save");
+    save.setOnAction(e -> m.save());
+    Label hint = new Label(
+        "Runs happen in a sandbox (bubblewrap): they see this folder and the system's programs,"
+            + " nothing else of your files, with limits on time, memory and processes.");
+    hint.getStyleClass().add("settings-hint");
+    hint.setWrapText(true);
+    return section(
+        "Code runs",
+        hint,
+        enabled,
+        network,
+        new HBox(8, new Label("Folder"), workspace, save),
+        error("settings-code-error", m.errorProperty()));
   }
 
   private static VBox householdSection(HouseholdSettings m) {

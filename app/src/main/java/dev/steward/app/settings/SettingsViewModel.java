@@ -22,6 +22,7 @@ public final class SettingsViewModel {
   private final McpSettings mcp;
   private final HouseholdSettings household;
   private final WebSearchSettings webSearch;
+  private final CodeSettings code;
   private final HotkeySettings hotkey;
   private final ThemeSettings theme;
 
@@ -59,6 +60,7 @@ public final class SettingsViewModel {
     this.mcp = new McpSettings(policy, background, ui);
     this.household = new HouseholdSettings(policy, background, ui);
     this.webSearch = new WebSearchSettings(policy, background, ui);
+    this.code = new CodeSettings(policy);
     this.hotkey = new HotkeySettings(ui, store, initial);
     this.theme = new ThemeSettings(store, initial);
   }
@@ -106,6 +108,10 @@ public final class SettingsViewModel {
 
   public McpSettings mcp() {
     return mcp;
+  }
+
+  public CodeSettings code() {
+    return code;
   }
 
   public WebSearchSettings webSearch() {

@@ -182,6 +182,20 @@ class SettingsViewModelTest {
   }
 
   @Test
+  void codeRunsAreOffUntilTurnedOnAndTheirFolderIsSaved() {
+    SettingsViewModel vm = vm();
+    CodeSettings c = vm.code();
+    assertFalse(c.enabledProperty().get());
+    c.workspaceProperty().set(" ");
+    c.save();
+    assertTrue(c.errorProperty().get().contains("folder"), c.errorProperty().get());
+    c.enabledProperty().set(true);
+    c.workspaceProperty().set("~/Steward/code");
+    c.save();
+    assertEquals(new PolicyDocument.Code(true, false, "~/Steward/code"), service.doc.code());
+  }
+
+  @Test
   void revokingAGrantRemovesItFromThePolicy() {
     SettingsViewModel vm = vm();
     vm.grants().revoke(vm.grants().grants().get(0));
