@@ -50,6 +50,9 @@ public final class PinningProxy implements AutoCloseable {
   private final ServerSocket server;
   private final Supplier<@Nullable Pins> current;
   private final ExecutorService threads;
+  /** Client and upstream sockets, so {@link #close} can end the threads that pump them. */
+  private final java.util.Set<Socket> open =
+      java.util.Collections.newSetFromMap(new java.util.concurrent.ConcurrentHashMap<>());
 
   private PinningProxy(ServerSocket server, Supplier<@Nullable Pins> current) {
     this.server = server;
@@ -81,6 +84,7 @@ public final class PinningProxy implements AutoCloseable {
   }
 
   private void serve(Socket client) {
+    open.add(client);
     try (client) {
       client.setSoTimeout(IDLE_MILLIS);
       InputStream in = new BufferedInputStream(client.getInputStream());
@@ -136,6 +140,7 @@ public final class PinningProxy implements AutoCloseable {
         return;
       }
       try (Socket upstream = new Socket()) {
+        open.add(upstream);
         upstream.connect(new InetSocketAddress(address, port), 15_000);
         upstream.setSoTimeout(IDLE_MILLIS);
         if (method.equals("CONNECT")) {
@@ -153,6 +158,9 @@ public final class PinningProxy implements AutoCloseable {
       }
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.FINE, "browser proxy: a connection ended", e);
+    } finally {
+      open.remove(client);
+      open.removeIf(Socket::isClosed);
     }
   }
 
@@ -285,12 +293,23 @@ public final class PinningProxy implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops accepting and closes every connection still open: a thread blocked in a socket read
+   * does not heed an interrupt, so closing its socket is what ends it.
+   */
   @Override
   public void close() {
     try {
       server.close();
     } catch (IOException e) {
       // closing anyway
+    }
+    for (Socket s : open) {
+      try {
+        s.close();
+      } catch (IOException e) {
+        // closing anyway
+      }
     }
     threads.shutdownNow();
   }

@@ -143,7 +143,11 @@ class CodeRunIT {
         ok(run("language", "bash", "code", "env | sort; cat /proc/1/environ | tr '\\0' '\\n'"));
     String out = v.path("stdout").asText();
     assertTrue(out.contains("HOME=/home/sandbox"), out);
-    assertFalse(out.contains("JAVA_HOME") || out.contains("STEWARD") || out.contains("MAVEN"), out);
+    for (String name : System.getenv().keySet()) {
+      if (java.util.Set.of("PATH", "HOME", "LANG", "PYTHONDONTWRITEBYTECODE", "PWD", "SHLVL", "_")
+          .contains(name)) continue;
+      assertFalse(out.contains(name + "="), name + " reached the sandbox:\n" + out);
+    }
   }
 
   @Test
@@ -173,6 +177,26 @@ class CodeRunIT {
             .filter(p -> p.info().commandLine().orElse("").contains("sleep 30"))
             .count(),
         "nothing of the run is left");
+  }
+
+  @Test
+  void input_the_program_never_reads_does_not_hold_it_past_its_time() {
+    long start = System.nanoTime();
+    ToolResult r =
+        run("language", "bash", "code", "sleep 30", "stdin", "x".repeat(900_000), "timeout_s", 2);
+    assertEquals(ToolErrorCodes.TIMEOUT, r.error().code(), String.valueOf(r.error()));
+    assertTrue((System.nanoTime() - start) / 1_000_000 < 15_000, "stopped near its limit");
+  }
+
+  @Test
+  void tmp_is_bounded_too() {
+    JsonNode v = ok(run(
+        "language",
+        "python",
+        "code",
+        "f = open('/tmp/fill', 'wb')\ntry:\n  for i in range(1024): f.write(b'x' * (1 << 20))\n  print('filled')\n"
+            + "except OSError as e:\n  print('stopped', e.errno)"));
+    assertTrue(v.path("stdout").asText().startsWith("stopped"), v.toString());
   }
 
   @Test

@@ -102,6 +102,12 @@ class WebFetchIT {
           // the client stopped reading: that is the point
         }
       }
+      case "/post-elsewhere" -> {
+        x.getRequestBody().readAllBytes();
+        x.getResponseHeaders().set("Location", "http://localhost:" + port + "/echo");
+        x.sendResponseHeaders(307, -1);
+        x.close();
+      }
       case "/echo" ->
         send(
             x,
@@ -207,6 +213,15 @@ class WebFetchIT {
     ToolResult posted = TestService.execConfirmed(
         ui, agent, "web.fetch", args("url", url("/echo"), "method", "POST", "body", "hello"));
     assertEquals("POST hello", ok(posted).path("text").asText());
+    JsonNode moved = ok(TestService.execConfirmed(
+        ui,
+        agent,
+        "web.fetch",
+        args("url", url("/post-elsewhere"), "method", "POST", "body", "secret")));
+    assertEquals(307, moved.path("status").asInt());
+    assertTrue(
+        moved.path("blocked").get(0).asText().contains("only where you approved"),
+        moved.toString());
     ToolResult cookie = fetch("url", url("/echo"), "headers", java.util.Map.of("Cookie", "a=b"));
     assertEquals(ToolErrorCodes.VALIDATION_ERROR, cookie.error().code());
     assertEquals("/headers/Cookie", cookie.error().field());

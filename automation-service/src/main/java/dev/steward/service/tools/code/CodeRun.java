@@ -103,21 +103,24 @@ final class CodeRun extends BaseTool {
           ToolErrorCodes.UNAVAILABLE, "code.workspace is an absolute folder or ~/…");
     }
     Path real;
+    Path home;
     try {
       Files.createDirectories(folder);
       real = folder.toRealPath();
+      home = userHome.toRealPath();
     } catch (IOException e) {
       throw new ToolFailure(
           ToolErrorCodes.UNAVAILABLE,
           "the code workspace " + folder + " cannot be used: " + e.getMessage());
     }
-    if (real.equals(userHome.toAbsolutePath().normalize()) || real.getNameCount() < 2) {
+    // The home folder or one that holds it would show everything in it (keys, browser profiles).
+    if (home.startsWith(real) || real.getNameCount() < 2) {
       throw new ToolFailure(
           ToolErrorCodes.UNAVAILABLE,
           "the code workspace must be a folder of its own, not " + real);
     }
     for (Path own : privateFolders) {
-      Path o = own.toAbsolutePath().normalize();
+      Path o = realOrAsIs(own);
       if (real.startsWith(o) || o.startsWith(real)) {
         throw new ToolFailure(
             ToolErrorCodes.UNAVAILABLE,
@@ -125,6 +128,22 @@ final class CodeRun extends BaseTool {
       }
     }
     return real;
+  }
+
+  private static Path realOrAsIs(Path p) {
+    try {
+      return p.toRealPath();
+    } catch (IOException e) {
+      return p.toAbsolutePath().normalize();
+    }
+  }
+
+  /** With the network on, what a run fetched is a stranger's text. */
+  @Override
+  public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
+    return policy.get().code().network()
+        ? Optional.of("a code run with the network")
+        : Optional.empty();
   }
 
   @Override
@@ -202,11 +221,20 @@ final class CodeRun extends BaseTool {
     try {
       CompletableFuture<Output> out = read(process.getInputStream());
       CompletableFuture<Output> err = read(process.getErrorStream());
-      try (OutputStream in = process.getOutputStream()) {
-        in.write(args.path("stdin").asText("").getBytes(StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        // the program did not read its input: that is its business
-      }
+      byte[] input = args.path("stdin").asText("").getBytes(StandardCharsets.UTF_8);
+      // On a thread of its own: a program that never reads would block the write, and the
+      // clock must run meanwhile. Stopping the process breaks the pipe and ends the write.
+      Thread feeder = new Thread(
+          () -> {
+            try (OutputStream in = process.getOutputStream()) {
+              in.write(input);
+            } catch (IOException e) {
+              // the program did not read all its input: that is its business
+            }
+          },
+          "code-run-stdin");
+      feeder.setDaemon(true);
+      feeder.start();
       boolean finished;
       try {
         finished = process.waitFor(timeout, TimeUnit.SECONDS);
@@ -261,22 +289,29 @@ final class CodeRun extends BaseTool {
   private record Output(String text, boolean cut) {}
 
   private static CompletableFuture<Output> read(InputStream stream) {
-    return CompletableFuture.supplyAsync(() -> {
-      ByteArrayOutputStream kept = new ByteArrayOutputStream();
-      boolean cut = false;
-      byte[] buf = new byte[16 * 1024];
-      try (stream) {
-        int n;
-        while ((n = stream.read(buf)) > 0) {
-          int room = MAX_OUTPUT - kept.size();
-          if (room > 0) kept.write(buf, 0, Math.min(room, n));
-          if (n > room) cut = true;
-        }
-      } catch (IOException e) {
-        // the process ended: what was read is what there is
-      }
-      return new Output(kept.toString(StandardCharsets.UTF_8), cut);
-    });
+    CompletableFuture<Output> done = new CompletableFuture<>();
+    Thread reader = new Thread(
+        () -> {
+          ByteArrayOutputStream kept = new ByteArrayOutputStream();
+          boolean cut = false;
+          byte[] buf = new byte[16 * 1024];
+          try (stream) {
+            int n;
+            while ((n = stream.read(buf)) > 0) {
+              int room = MAX_OUTPUT - kept.size();
+              if (room > 0) kept.write(buf, 0, Math.min(room, n));
+              if (n > room) cut = true;
+            }
+          } catch (IOException e) {
+            // the process ended: what was read is what there is
+          }
+          done.complete(new Output(kept.toString(StandardCharsets.UTF_8), cut));
+        },
+        "code-run-output");
+    // Threads of its own, not a shared pool: a blocked read must not hold up other runs.
+    reader.setDaemon(true);
+    reader.start();
+    return done;
   }
 
   /** The workspace's files, by path relative to it, with size and time: what a run changed shows. */

@@ -24,6 +24,11 @@ final class Sandbox {
   static final int PROCESSES = 64;
   static final long MEMORY_BYTES = 1L << 30;
   static final long FILE_BYTES = 64L << 20;
+  static final long TMP_BYTES = 256L << 20;
+  /** All of a run's memory, its processes' and what it keeps in /tmp together (as root). */
+  static final long MEMORY_CGROUP_BYTES = 1536L << 20;
+
+  private static final Path MEMORY = Path.of("/sys/fs/cgroup/memory");
   private static final Path PIDS = Path.of("/sys/fs/cgroup/pids");
 
   /** The program and its settings. */
@@ -63,13 +68,27 @@ final class Sandbox {
     List<String> argv = new ArrayList<>();
     Optional<Path> cgroup = Optional.empty();
     if (root()) {
-      Path group = PIDS.resolve("steward-code-" + UUID.randomUUID());
+      String name = "steward-code-" + UUID.randomUUID();
+      Path group = PIDS.resolve(name);
       Files.createDirectory(group);
-      Files.writeString(group.resolve("pids.max"), Integer.toString(PROCESSES));
       cgroup = Optional.of(group);
-      // Enters the cgroup before bubblewrap starts, so nothing it forks is outside the limit.
+      Files.writeString(group.resolve("pids.max"), Integer.toString(PROCESSES));
+      Path memory = MEMORY.resolve(name);
+      boolean memoryLimited = false;
+      if (Files.isDirectory(MEMORY)) {
+        Files.createDirectory(memory);
+        Files.writeString(
+            memory.resolve("memory.limit_in_bytes"), Long.toString(MEMORY_CGROUP_BYTES));
+        memoryLimited = true;
+      }
+      // Enters the cgroups before bubblewrap starts, so nothing it forks is outside the limits.
       argv.addAll(List.of(
-          "/bin/sh", "-c", "echo $$ > \"$0/cgroup.procs\" && exec \"$@\"", group.toString()));
+          "/bin/sh",
+          "-c",
+          "echo $$ > \"$0/cgroup.procs\" && { [ \"$1\" = - ] || echo $$ > \"$1/cgroup.procs\"; }"
+              + " && shift && exec \"$@\"",
+          group.toString(),
+          memoryLimited ? memory.toString() : "-"));
     }
     argv.addAll(List.of(
         "/usr/bin/bwrap",
@@ -101,8 +120,13 @@ final class Sandbox {
         "/proc",
         "--dev",
         "/dev",
+        // Sized: an unsized tmpfs may take half the machine's memory.
+        "--size",
+        Long.toString(TMP_BYTES),
         "--tmpfs",
         "/tmp",
+        "--size",
+        Long.toString(1L << 20),
         "--tmpfs",
         "/home",
         "--bind",
@@ -151,7 +175,11 @@ final class Sandbox {
    * need not wait for the kernel to reap them.
    */
   static void release(Optional<Path> cgroup) {
-    cgroup.ifPresent(group -> RELEASING.execute(() -> remove(group)));
+    cgroup.ifPresent(group -> RELEASING.execute(() -> {
+      remove(group);
+      Path memory = MEMORY.resolve(group.getFileName().toString());
+      if (Files.isDirectory(memory)) remove(memory);
+    }));
   }
 
   private static void remove(Path group) {

@@ -6,6 +6,7 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -23,6 +24,8 @@ import org.jspecify.annotations.Nullable;
  * no raw content) and Brave's web search. Only the query and the number of results leave.
  */
 interface SearchProvider {
+
+  int MAX_ANSWER_BYTES = 2 << 20;
 
   /** One result, as every provider's is shown. */
   record Hit(String title, String url, String snippet) {}
@@ -46,9 +49,14 @@ interface SearchProvider {
   /** Sends a request and reads its JSON answer; a refusal or a broken answer says so. */
   static JsonNode exchange(HttpClient client, HttpRequest request, String provider)
       throws ToolFailure {
-    HttpResponse<String> response;
+    HttpResponse<InputStream> response;
+    byte[] bytes;
     try {
-      response = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+      try (InputStream in = response.body()) {
+        // A search answer is a few kilobytes; a provider that sends more is cut off.
+        bytes = in.readNBytes(MAX_ANSWER_BYTES);
+      }
     } catch (java.net.http.HttpTimeoutException e) {
       throw new ToolFailure(ToolErrorCodes.TIMEOUT, provider + " did not answer in time");
     } catch (IOException e) {
@@ -72,7 +80,7 @@ interface SearchProvider {
       throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, provider + " answered HTTP " + status);
     }
     try {
-      return Json.parse(response.body());
+      return Json.parse(new String(bytes, StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new ToolFailure(ToolErrorCodes.EXECUTION_ERROR, provider + " answered no JSON");
     }

@@ -145,7 +145,7 @@ final class WebFetch extends BaseTool {
     boolean raw = args.path("as").asText("text").equals("raw");
     long deadline =
         System.nanoTime() + TimeUnit.SECONDS.toNanos(args.path("timeout_s").asLong(20));
-    String approvedHost = HostScope.asciiHost(uri);
+    URI approved = uri;
     Pins pins = new Pins(scope);
     PinningProxy proxy;
     try {
@@ -180,9 +180,9 @@ final class WebFetch extends BaseTool {
           pins.blocked.add("redirect to " + location + " — " + e.getMessage());
           break;
         }
-        if (!HostScope.asciiHost(next).equals(approvedHost) && !scope.allowlisted(next)) {
-          pins.blocked.add(
-              "redirect to " + next + " — not the host you approved and not on your list of hosts");
+        String refusal = redirectRefusal(uri, next, approved, scope, method, response.statusCode());
+        if (refusal != null) {
+          pins.blocked.add("redirect to " + next + " — " + refusal);
           break;
         }
         if (hop + 1 >= MAX_REDIRECTS) {
@@ -210,6 +210,32 @@ final class WebFetch extends BaseTool {
         }
       }
     }
+  }
+
+  /**
+   * Why a redirect is not followed, or null: it may go to where the user approved (same scheme,
+   * host and port) or to a listed host, never from https to http, and a body the user approved
+   * for one place (a POST kept by 307 or 308) goes nowhere else.
+   */
+  static @Nullable String redirectRefusal(
+      URI from, URI to, URI approved, HostScope scope, String method, int status) {
+    if ("https".equalsIgnoreCase(from.getScheme()) && "http".equalsIgnoreCase(to.getScheme())) {
+      return "from https to http";
+    }
+    boolean sameOrigin = HostScope.asciiHost(to).equals(HostScope.asciiHost(approved))
+        && to.getScheme().equalsIgnoreCase(approved.getScheme())
+        && port(to) == port(approved);
+    boolean keepsBody = method.equals("POST") && (status == 307 || status == 308);
+    if (keepsBody && !sameOrigin) return "the posted body goes only where you approved it";
+    if (!sameOrigin && !scope.allowlisted(to)) {
+      return "not the address you approved and not on your list of hosts";
+    }
+    return null;
+  }
+
+  private static int port(URI uri) {
+    if (uri.getPort() >= 0) return uri.getPort();
+    return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
   }
 
   private static Map<String, String> headers(JsonNode given) throws ToolFailure {
