@@ -100,14 +100,51 @@ public final class HostScope {
 
   static boolean isPrivate(InetAddress a) {
     byte[] b = a.getAddress();
+    if (b.length == 16) {
+      byte[] inner = embeddedIpv4(b);
+      if (inner != null && isPrivate4(inner)) return true;
+    }
     boolean uniqueLocal6 = b.length == 16 && (b[0] & 0xfe) == 0xfc;
-    boolean carrierNat = b.length == 4 && (b[0] & 0xff) == 100 && (b[1] & 0xc0) == 64;
     return a.isLoopbackAddress()
         || a.isSiteLocalAddress()
         || a.isLinkLocalAddress()
         || a.isAnyLocalAddress()
         || a.isMulticastAddress()
         || uniqueLocal6
-        || carrierNat;
+        || (b.length == 4 && isPrivate4(b));
+  }
+
+  /**
+   * IPv4 ranges that are not the public internet beyond what {@link InetAddress} names: "this
+   * network" (0/8), carrier-grade NAT (100.64/10), benchmarking (198.18/15), reserved (240/4).
+   */
+  private static boolean isPrivate4(byte[] b) {
+    int first = b[0] & 0xff;
+    int second = b[1] & 0xff;
+    return first == 0
+        || first == 10
+        || first == 127
+        || (first == 169 && second == 254)
+        || (first == 172 && (second & 0xf0) == 16)
+        || (first == 192 && second == 168)
+        || (first == 100 && (second & 0xc0) == 64)
+        || (first == 198 && (second & 0xfe) == 18)
+        || first >= 224;
+  }
+
+  /**
+   * The IPv4 address an IPv6 one carries and a network may route to: IPv4-compatible
+   * ({@code ::a.b.c.d}), NAT64 ({@code 64:ff9b::/96}) and 6to4 ({@code 2002::/16}); null for others.
+   * (IPv4-mapped ones, {@code ::ffff:a.b.c.d}, Java reads as IPv4 already.)
+   */
+  private static byte @org.jspecify.annotations.Nullable [] embeddedIpv4(byte[] b) {
+    boolean zeroTo11 = true;
+    for (int i = 0; i < 12; i++) zeroTo11 &= b[i] == 0;
+    boolean nat64 = b[0] == 0 && b[1] == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b;
+    for (int i = 4; nat64 && i < 12; i++) nat64 = b[i] == 0;
+    if (zeroTo11 || nat64) return java.util.Arrays.copyOfRange(b, 12, 16);
+    if ((b[0] & 0xff) == 0x20 && (b[1] & 0xff) == 0x02)
+      return java.util.Arrays.copyOfRange(b, 2, 6);
+    return null;
   }
 }
