@@ -1,17 +1,14 @@
 package dev.steward.app.settings;
 
-import dev.steward.protocol.client.ClientException;
 import dev.steward.protocol.policy.PolicyDocument;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Executor;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Settings, "Household data": where recipes, meals and grocery lists are kept — on this computer,
@@ -24,9 +21,7 @@ public final class HouseholdSettings {
   static final String SECTION = "household";
 
   private final PolicyEditor policy;
-  private final Executor background;
-  private final Executor ui;
-  private @Nullable SecretsSink secrets;
+  private final SecretsWriter secrets;
   private final BooleanProperty shared = new SimpleBooleanProperty(false);
   private final StringProperty url = new SimpleStringProperty("");
   private final StringProperty username = new SimpleStringProperty("");
@@ -36,19 +31,14 @@ public final class HouseholdSettings {
   private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
   private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
 
-  HouseholdSettings(PolicyEditor policy, Executor background, Executor ui) {
+  HouseholdSettings(PolicyEditor policy, SecretsWriter secrets) {
     this.policy = policy;
-    this.background = background;
-    this.ui = ui;
+    this.secrets = secrets;
     policy.onShow(doc -> {
       String dbUrl = doc.household().dbUrl();
       shared.set(dbUrl != null);
       url.set(dbUrl == null ? "" : dbUrl);
     });
-  }
-
-  void attach(SecretsSink sink) {
-    this.secrets = sink;
   }
 
   /** Saves where the data is, then the names and passwords typed (the passwords' fields empty). */
@@ -75,24 +65,14 @@ public final class HouseholdSettings {
   }
 
   private void saveSecrets(Map<String, String> typed) {
-    SecretsSink sink = secrets;
-    if (typed.isEmpty() || sink == null) {
-      status.set("Saved");
-      return;
-    }
-    background.execute(() -> {
-      try {
-        typed.forEach((key, value) -> sink.set(SECTION, key, value));
-        ui.execute(() -> {
-          password.set("");
-          ownerPassword.set("");
-          status.set("Saved; the passwords are kept in config/secrets.json");
-        });
-      } catch (ClientException | IllegalArgumentException e) {
-        var rpc = e instanceof ClientException ce ? ce.rpcError() : null;
-        String why = rpc != null ? rpc.message() : String.valueOf(e.getMessage());
-        ui.execute(() -> error.set(why));
+    secrets.write(SECTION, typed, error, written -> {
+      if (!written) {
+        status.set("Saved");
+        return;
       }
+      password.set("");
+      ownerPassword.set("");
+      status.set("Saved; the passwords are kept in config/secrets.json");
     });
   }
 

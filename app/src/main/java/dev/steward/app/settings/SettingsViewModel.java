@@ -20,6 +20,7 @@ public final class SettingsViewModel {
   private final GrantsSettings grants;
   private final AppsSettings apps;
   private final McpSettings mcp;
+  private final SecretsWriter secrets;
   private final HouseholdSettings household;
   private final WebSearchSettings webSearch;
   private final CodeSettings code;
@@ -58,8 +59,9 @@ public final class SettingsViewModel {
     this.grants = new GrantsSettings(policy, policyError);
     this.apps = new AppsSettings(policy, background, ui);
     this.mcp = new McpSettings(policy, background, ui);
-    this.household = new HouseholdSettings(policy, background, ui);
-    this.webSearch = new WebSearchSettings(policy, background, ui);
+    this.secrets = new SecretsWriter(background, ui);
+    this.household = new HouseholdSettings(policy, secrets);
+    this.webSearch = new WebSearchSettings(policy, secrets);
     this.code = new CodeSettings(policy);
     this.hotkey = new HotkeySettings(ui, store, initial);
     this.theme = new ThemeSettings(store, initial);
@@ -77,8 +79,7 @@ public final class SettingsViewModel {
 
   /** Connects to the service's {@code secrets.set}. */
   public void attach(SecretsSink sink) {
-    household.attach(sink);
-    webSearch.attach(sink);
+    secrets.attach(sink);
   }
 
   /** Reads the policy again (a grant may have been added from the dialog). */

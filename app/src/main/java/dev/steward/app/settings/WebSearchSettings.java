@@ -1,13 +1,11 @@
 package dev.steward.app.settings;
 
-import dev.steward.protocol.client.ClientException;
 import dev.steward.protocol.policy.PolicyDocument;
-import java.util.concurrent.Executor;
+import java.util.Map;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Settings, "Web search": which engine {@code web.search} asks — none, the user's own SearXNG (its
@@ -20,29 +18,22 @@ public final class WebSearchSettings {
   public static final String NONE = "none";
 
   private final PolicyEditor policy;
-  private final Executor background;
-  private final Executor ui;
-  private @Nullable SecretsSink secrets;
+  private final SecretsWriter secrets;
   private final StringProperty provider = new SimpleStringProperty(NONE);
   private final StringProperty url = new SimpleStringProperty("");
   private final StringProperty apiKey = new SimpleStringProperty("");
   private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
   private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
 
-  WebSearchSettings(PolicyEditor policy, Executor background, Executor ui) {
+  WebSearchSettings(PolicyEditor policy, SecretsWriter secrets) {
     this.policy = policy;
-    this.background = background;
-    this.ui = ui;
+    this.secrets = secrets;
     policy.onShow(doc -> {
       String p = doc.webSearch().provider();
       provider.set(p == null ? NONE : p);
       String u = doc.webSearch().url();
       url.set(u == null ? "" : u);
     });
-  }
-
-  void attach(SecretsSink sink) {
-    this.secrets = sink;
   }
 
   public void save() {
@@ -57,26 +48,18 @@ public final class WebSearchSettings {
         : new PolicyDocument.WebSearch(chosen, address.isEmpty() ? null : address);
     String key = apiKey.get().strip();
     status.set("");
-    policy.change(doc -> doc.withWebSearch(next), error, () -> {
-      SecretsSink sink = secrets;
-      if (key.isEmpty() || sink == null) {
-        status.set("Saved");
-        return;
-      }
-      background.execute(() -> {
-        try {
-          sink.set("web_search", "api_key", key);
-          ui.execute(() -> {
-            apiKey.set("");
-            status.set("Saved; the key is kept in config/secrets.json");
-          });
-        } catch (ClientException | IllegalArgumentException e) {
-          var rpc = e instanceof ClientException ce ? ce.rpcError() : null;
-          String why = rpc != null ? rpc.message() : String.valueOf(e.getMessage());
-          ui.execute(() -> error.set(why));
-        }
-      });
-    });
+    Map<String, String> typed = key.isEmpty() ? Map.of() : Map.of("api_key", key);
+    policy.change(
+        doc -> doc.withWebSearch(next),
+        error,
+        () -> secrets.write("web_search", typed, error, written -> {
+          if (!written) {
+            status.set("Saved");
+            return;
+          }
+          apiKey.set("");
+          status.set("Saved; the key is kept in config/secrets.json");
+        }));
   }
 
   public StringProperty providerProperty() {

@@ -18,7 +18,6 @@ import dev.steward.service.scope.HostResolver;
 import dev.steward.service.scope.HostScope;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
-import dev.steward.service.scope.ScopeDenied;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.FileErrors;
 import dev.steward.service.tools.HostUse;
@@ -96,12 +95,7 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
 
   @Override
   public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
-    try {
-      return Optional.of(
-          "web page " + HostScope.asciiHost(new URI(args.path("url").asText())));
-    } catch (Exception e) {
-      return Optional.of("web page");
-    }
+    return Optional.of(HostUse.pageTaint(args.path("url").asText()));
   }
 
   @Override
@@ -112,12 +106,7 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
   @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     HostScope scope = new HostScope(policy.get().hosts(), resolver);
-    URI uri;
-    try {
-      uri = scope.check(args.path("url").asText());
-    } catch (ScopeDenied e) {
-      throw new ToolFailure(ToolErrorCodes.SCOPE_DENIED, e.getMessage(), "/url", null);
-    }
+    URI uri = HostUse.checked(scope, args.path("url").asText(), "/url");
     int maxChars = args.path("max_chars").asInt(DEFAULT_MAX_CHARS);
     long timeoutMs = args.path("timeout_s").asLong(20) * 1000;
     boolean screenshot = args.hasNonNull("screenshot_path");

@@ -116,12 +116,7 @@ final class WebFetch extends BaseTool {
 
   @Override
   public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
-    try {
-      return Optional.of(
-          "web page " + HostScope.asciiHost(new URI(args.path("url").asText())));
-    } catch (Exception e) {
-      return Optional.of("web page");
-    }
+    return Optional.of(HostUse.pageTaint(args.path("url").asText()));
   }
 
   @Override
@@ -132,12 +127,7 @@ final class WebFetch extends BaseTool {
   @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     HostScope scope = new HostScope(policy.get().hosts(), resolver);
-    URI uri;
-    try {
-      uri = scope.check(args.path("url").asText());
-    } catch (ScopeDenied e) {
-      throw new ToolFailure(ToolErrorCodes.SCOPE_DENIED, e.getMessage(), "/url", null);
-    }
+    URI uri = HostUse.checked(scope, args.path("url").asText(), "/url");
     String method = method(args);
     Map<String, String> headers = headers(args.path("headers"));
     byte[] body = args.path("body").asText("").getBytes(StandardCharsets.UTF_8);

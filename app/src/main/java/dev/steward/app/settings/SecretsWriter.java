@@ -1,0 +1,54 @@
+package dev.steward.app.settings;
+
+import dev.steward.protocol.client.ClientException;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How the settings sections hand passwords and keys to the service's {@code secrets.set}: off the
+ * UI thread, then back on it — told whether anything was written, or given the service's reason.
+ */
+final class SecretsWriter {
+
+  private final Executor background;
+  private final Executor ui;
+  private @Nullable SecretsSink sink;
+
+  SecretsWriter(Executor background, Executor ui) {
+    this.background = background;
+    this.ui = ui;
+  }
+
+  void attach(SecretsSink sink) {
+    this.sink = sink;
+  }
+
+  /**
+   * Sets each of {@code values} under {@code section}; {@code done} hears {@code true} once they
+   * are written, {@code false} at once when there is nothing to write (or no service yet).
+   */
+  void write(
+      String section,
+      Map<String, String> values,
+      ReadOnlyStringWrapper error,
+      Consumer<Boolean> done) {
+    SecretsSink s = sink;
+    if (values.isEmpty() || s == null) {
+      done.accept(false);
+      return;
+    }
+    background.execute(() -> {
+      try {
+        values.forEach((key, value) -> s.set(section, key, value));
+        ui.execute(() -> done.accept(true));
+      } catch (ClientException | IllegalArgumentException e) {
+        var rpc = e instanceof ClientException ce ? ce.rpcError() : null;
+        String why = rpc != null ? rpc.message() : String.valueOf(e.getMessage());
+        ui.execute(() -> error.set(why));
+      }
+    });
+  }
+}
