@@ -28,6 +28,7 @@ final class ConfirmationRule {
 
   static Requirement evaluate(
       Tool tool,
+      Risk risk,
       JsonNode args,
       Collection<ResolvedPath> paths,
       List<String> hostsToConfirm,
@@ -36,7 +37,6 @@ final class ConfirmationRule {
       Policy policy,
       Instant now) {
     PolicyDocument doc = policy.document();
-    Risk risk = tool.definition().risk();
     PolicyDocument.ToolOverride override = doc.overrides().get(tool.name());
     Confirmation confirmation = override != null && override.confirmation() != null
         ? stricter(override.confirmation(), tool.definition().confirmation())

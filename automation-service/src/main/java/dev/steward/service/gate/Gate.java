@@ -103,6 +103,7 @@ public final class Gate implements AutoCloseable {
       String argsHash,
       Map<String, ResolvedPath> paths,
       boolean destructive,
+      Risk risk,
       Requirement requirement,
       Policy policy) {}
 
@@ -168,14 +169,14 @@ public final class Gate implements AutoCloseable {
         return new Preflight.Result(
             Preflight.CONFIRM,
             "needs your confirmation: " + String.join("; ", c.requirement().reasons()),
-            risk,
+            c.risk(),
             c.destructive(),
             ToolErrorCodes.CONFIRMATION_REQUIRED,
             null,
             taintSources.isEmpty() ? null : taintSources,
             paths,
             preview,
-            grantFolders(risk, c));
+            grantFolders(c.risk(), c));
       }
       String reason = c.requirement().waivedBy().isEmpty()
           ? "allowed by policy"
@@ -183,7 +184,7 @@ public final class Gate implements AutoCloseable {
       return new Preflight.Result(
           Preflight.ALLOW,
           reason,
-          risk,
+          c.risk(),
           c.destructive(),
           null,
           null,
@@ -376,7 +377,13 @@ public final class Gate implements AutoCloseable {
     }
 
     ToolContext ctx = new ToolContext(
-        c.paths(), c.policy().scope(), call.progress(), c.destructive(), stash(decisionRow.seq()));
+        c.paths(),
+        c.policy().scope(),
+        call.progress(),
+        c.destructive(),
+        stash(decisionRow.seq()),
+        false,
+        decision.equals(Decision.CONFIRMED));
     ToolResult outcome;
     String summary;
     try {
@@ -582,9 +589,12 @@ public final class Gate implements AutoCloseable {
     schemas.check(tool, args);
     Map<String, ResolvedPath> paths = ScopeCheck.resolve(tool, args, policy);
     List<String> hostsToConfirm = ScopeCheck.hostsToConfirm(tool, args, policy);
-    boolean destructive = tool.destructive(args, ToolContext.forCheck(paths, policy.scope()));
+    ToolContext forCheck = ToolContext.forCheck(paths, policy.scope());
+    boolean destructive = tool.destructive(args, forCheck);
+    Risk risk = higher(tool.definition().risk(), tool.risk(args, forCheck));
     Requirement req = ConfirmationRule.evaluate(
         tool,
+        risk,
         args,
         paths.values(),
         hostsToConfirm,
@@ -592,7 +602,12 @@ public final class Gate implements AutoCloseable {
         taint.of(caller.conversation()),
         policy,
         clock.instant());
-    return new Checked(tool, CanonicalJson.sha256(args), paths, destructive, req, policy);
+    return new Checked(tool, CanonicalJson.sha256(args), paths, destructive, risk, req, policy);
+  }
+
+  /** A tool may raise a call's risk above its definition's, never lower it. */
+  private static Risk higher(Risk a, Risk b) {
+    return a.ordinal() >= b.ordinal() ? a : b;
   }
 
   private String consumeToken(CallRequest call, Checked c) throws Refusal {
@@ -603,11 +618,7 @@ public final class Gate implements AutoCloseable {
           java.util.Objects.requireNonNull(
               call.confirmToken(), "asked only for a call with a token"),
           new ConfirmTokens.CallCheck(
-              call.traceId(),
-              c.tool().name(),
-              c.argsHash(),
-              c.tool().definition().risk(),
-              paths));
+              call.traceId(), c.tool().name(), c.argsHash(), c.risk(), paths));
     } catch (TokenRefused e) {
       throw new Refusal(e.code(), e.getMessage(), "/confirm_token");
     }

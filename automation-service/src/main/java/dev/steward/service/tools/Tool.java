@@ -1,6 +1,7 @@
 package dev.steward.service.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.undo.UndoRecord;
@@ -51,6 +52,17 @@ public interface Tool {
   /** Whether this call can change anything (a browser visit that saves a screenshot does). */
   default boolean mutates(JsonNode args) {
     return mutates();
+  }
+
+  /**
+   * This call's risk, when it depends on the call (SPEC §13: reading an event the user made is
+   * {@code high}, one Steward made is {@code low}; a code run with network is {@code high}). Never
+   * lower than the definition's. Reads the world, never changes it; a tool whose answer depends on
+   * what it reads must also check {@link ToolContext#confirmed} when it runs, since the world may
+   * change between the check and the run.
+   */
+  default Risk risk(JsonNode args, ToolContext ctx) {
+    return definition().risk();
   }
 
   /**

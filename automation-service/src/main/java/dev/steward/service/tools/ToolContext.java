@@ -9,7 +9,8 @@ import java.util.function.Consumer;
  * What a running tool may use: the paths the gate resolved for this call (by argument pointer),
  * the scope (for listings that must hide refused names), a way to report progress, and whether the
  * user approved this call as destructive (a call approved as a new-file write must not overwrite),
- * and the undo stash where a mutating call keeps what it replaces.
+ * the undo stash where a mutating call keeps what it replaces, and whether a user's click approved
+ * exactly this call ({@code confirmed}: a token was spent on it).
  */
 public record ToolContext(
     Map<String, ResolvedPath> paths,
@@ -17,7 +18,8 @@ public record ToolContext(
     Consumer<String> progress,
     boolean approvedDestructive,
     UndoStash undo,
-    boolean forPerson) {
+    boolean forPerson,
+    boolean confirmed) {
 
   /** A running call's context. */
   public ToolContext(
@@ -26,12 +28,12 @@ public record ToolContext(
       Consumer<String> progress,
       boolean approvedDestructive,
       UndoStash undo) {
-    this(paths, scope, progress, approvedDestructive, undo, false);
+    this(paths, scope, progress, approvedDestructive, undo, false, false);
   }
 
   /** A context for asking {@link Tool#destructive} before anything is approved. */
   public static ToolContext forCheck(Map<String, ResolvedPath> paths, PathScope scope) {
-    return new ToolContext(paths, scope, message -> {}, false, UndoStash.none(), false);
+    return new ToolContext(paths, scope, message -> {}, false, UndoStash.none(), false, false);
   }
 
   /**
@@ -41,7 +43,7 @@ public record ToolContext(
    */
   public static ToolContext forPreview(
       Map<String, ResolvedPath> paths, PathScope scope, boolean forPerson) {
-    return new ToolContext(paths, scope, message -> {}, false, UndoStash.none(), forPerson);
+    return new ToolContext(paths, scope, message -> {}, false, UndoStash.none(), forPerson, false);
   }
 
   public ResolvedPath path(String pointer) {

@@ -24,13 +24,17 @@ public record PolicyDocument(
     Map<String, McpServer> mcpServers,
     Household household,
     WebSearch webSearch,
-    Code code) {
+    Code code,
+    Calendar calendar,
+    Mail mail) {
 
   public PolicyDocument {
     browser = Objects.requireNonNullElse(browser, Browser.DEFAULT);
     household = Objects.requireNonNullElse(household, Household.DEFAULT);
     webSearch = Objects.requireNonNullElse(webSearch, WebSearch.NONE);
     code = Objects.requireNonNullElse(code, Code.DEFAULT);
+    calendar = Objects.requireNonNullElse(calendar, Calendar.NONE);
+    mail = Objects.requireNonNullElse(mail, Mail.NONE);
     paths = List.copyOf(Objects.requireNonNullElse(paths, List.of()));
     apps = List.copyOf(Objects.requireNonNullElse(apps, List.of()));
     hosts = Objects.requireNonNullElse(hosts, new Hosts(List.of(), false));
@@ -63,7 +67,9 @@ public record PolicyDocument(
         mcpServers,
         Household.DEFAULT,
         WebSearch.NONE,
-        Code.DEFAULT);
+        Code.DEFAULT,
+        Calendar.NONE,
+        Mail.NONE);
   }
 
   /** A policy without browser settings of its own (the browser keeps no profile). */
@@ -106,7 +112,9 @@ public record PolicyDocument(
         mcpServers,
         household,
         webSearch,
-        code);
+        code,
+        calendar,
+        mail);
   }
 
   public PolicyDocument withPaths(List<PathRoot> newPaths) {
@@ -121,7 +129,9 @@ public record PolicyDocument(
         mcpServers,
         household,
         webSearch,
-        code);
+        code,
+        calendar,
+        mail);
   }
 
   public PolicyDocument withApps(List<AppEntry> newApps) {
@@ -136,7 +146,9 @@ public record PolicyDocument(
         mcpServers,
         household,
         webSearch,
-        code);
+        code,
+        calendar,
+        mail);
   }
 
   public PolicyDocument withHosts(Hosts newHosts) {
@@ -151,7 +163,9 @@ public record PolicyDocument(
         mcpServers,
         household,
         webSearch,
-        code);
+        code,
+        calendar,
+        mail);
   }
 
   public PolicyDocument withBrowser(Browser newBrowser) {
@@ -166,7 +180,9 @@ public record PolicyDocument(
         mcpServers,
         household,
         webSearch,
-        code);
+        code,
+        calendar,
+        mail);
   }
 
   public PolicyDocument withOverrides(Map<String, ToolOverride> newOverrides) {
@@ -181,7 +197,9 @@ public record PolicyDocument(
         mcpServers,
         household,
         webSearch,
-        code);
+        code,
+        calendar,
+        mail);
   }
 
   public PolicyDocument withHousehold(Household newHousehold) {
@@ -196,7 +214,9 @@ public record PolicyDocument(
         mcpServers,
         newHousehold,
         webSearch,
-        code);
+        code,
+        calendar,
+        mail);
   }
 
   public PolicyDocument withWebSearch(WebSearch newWebSearch) {
@@ -211,7 +231,9 @@ public record PolicyDocument(
         mcpServers,
         household,
         newWebSearch,
-        code);
+        code,
+        calendar,
+        mail);
   }
 
   public PolicyDocument withCode(Code newCode) {
@@ -226,7 +248,43 @@ public record PolicyDocument(
         mcpServers,
         household,
         webSearch,
-        newCode);
+        newCode,
+        calendar,
+        mail);
+  }
+
+  public PolicyDocument withCalendar(Calendar newCalendar) {
+    return new PolicyDocument(
+        paths,
+        apps,
+        hosts,
+        grants,
+        overrides,
+        confirmUnder,
+        browser,
+        mcpServers,
+        household,
+        webSearch,
+        code,
+        newCalendar,
+        mail);
+  }
+
+  public PolicyDocument withMail(Mail newMail) {
+    return new PolicyDocument(
+        paths,
+        apps,
+        hosts,
+        grants,
+        overrides,
+        confirmUnder,
+        browser,
+        mcpServers,
+        household,
+        webSearch,
+        code,
+        calendar,
+        newMail);
   }
 
   public PolicyDocument withMcpServers(Map<String, McpServer> newServers) {
@@ -241,7 +299,9 @@ public record PolicyDocument(
         newServers,
         household,
         webSearch,
-        code);
+        code,
+        calendar,
+        mail);
   }
 
   /**
@@ -289,6 +349,61 @@ public record PolicyDocument(
       if ("searxng".equals(provider) && url == null) {
         throw new IllegalArgumentException(
             "web_search.url is needed for searxng: the address of your instance");
+      }
+    }
+  }
+
+  /**
+   * The one calendar the calendar pack works on (SPEC §13, seed 000): its CalDAV collection's URL,
+   * null until the user sets one up. The user name and app password are in {@code
+   * config/secrets.json} under {@code calendar}; nothing else of the account is ever read.
+   */
+  public record Calendar(@Nullable String url) {
+    public static final Calendar NONE = new Calendar(null);
+
+    public Calendar {
+      if (url != null) {
+        if (!url.startsWith("http://") && !url.startsWith("https://")) {
+          throw new IllegalArgumentException(
+              "calendar.url is the calendar's http(s) CalDAV address");
+        }
+        if (url.contains("@")) {
+          throw new IllegalArgumentException(
+              "calendar.url names no user: the user name and password go in config/secrets.json");
+        }
+        if (!url.endsWith("/")) url = url + "/";
+      }
+    }
+  }
+
+  /**
+   * The dedicated mailbox the mail pack reads (mail the user forwards to it) and sends from (SPEC
+   * §13, seeds 000 and 002): null servers until the user sets one up; {@code notify_new_mail} shows a
+   * desktop notification for each new mail. The user name and password are in {@code
+   * config/secrets.json} under {@code mail}.
+   */
+  public record Mail(
+      @Nullable String address,
+      @Nullable Server imap,
+      @Nullable Server smtp,
+      boolean notifyNewMail) {
+    public static final Mail NONE = new Mail(null, null, null, false);
+
+    public Mail {
+      if (address != null && (address.indexOf('@') < 1 || address.endsWith("@"))) {
+        throw new IllegalArgumentException("mail.address is an e-mail address: " + address);
+      }
+    }
+
+    /** An IMAP or SMTP server; {@code tls} is TLS from the first byte (993, 465), never plain text upgraded. */
+    public record Server(String host, int port, boolean tls) {
+      public Server {
+        if (host == null || host.isBlank() || host.contains("/") || host.contains("@")) {
+          throw new IllegalArgumentException("a mail server's host is a host name: " + host);
+        }
+        if (port < 1 || port > 65535) {
+          throw new IllegalArgumentException("a mail server's port is 1–65535, not " + port);
+        }
       }
     }
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.BaseTool;
@@ -75,6 +76,12 @@ final class CodeRun extends BaseTool {
       return Optional.of(String.valueOf(e.getMessage()));
     }
     return Optional.empty();
+  }
+
+  /** With the network allowed, a run can reach anything: SPEC §13 makes it high risk (never under a grant). */
+  @Override
+  public Risk risk(JsonNode args, ToolContext ctx) {
+    return policy.get().code().network() ? Risk.HIGH : definition().risk();
   }
 
   /** With the network allowed, what runs can carry data off the machine. */
