@@ -23,7 +23,8 @@ final class PlainErrors {
       Map.entry(ToolErrorCodes.UNAVAILABLE, "Not available now"),
       Map.entry(ToolErrorCodes.EXECUTION_ERROR, "It failed"),
       Map.entry(ToolErrorCodes.INTERNAL, "Steward had an internal error"),
-      Map.entry(ToolErrorCodes.CANCELLED, "Stopped"));
+      Map.entry(ToolErrorCodes.CANCELLED, "Stopped"),
+      Map.entry(ToolErrorCodes.CONFLICT, "It changed in the meantime"));
 
   private PlainErrors() {}
 

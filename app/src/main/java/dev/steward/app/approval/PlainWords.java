@@ -33,6 +33,9 @@ final class PlainWords {
           break;
       }
     }
+    // A pack's own headline for its call (a calendar event as it will be, a mail as it will go).
+    if (preview != null && preview.hasNonNull("says"))
+      return preview.get("says").asText();
     switch (call.toolName()) {
       case "clipboard.write":
         return "Put " + args.path("text").asText("").length() + " characters on the clipboard";

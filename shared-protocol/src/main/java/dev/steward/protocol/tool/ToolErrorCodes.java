@@ -20,6 +20,11 @@ public final class ToolErrorCodes {
   public static final String INTERNAL = "INTERNAL";
   /** The call was cancelled with {@code tool.cancel} (an extension of SPEC §3's list). */
   public static final String CANCELLED = "CANCELLED";
+  /**
+   * What the call would change has changed since it was read (a calendar event edited elsewhere:
+   * its ETag no longer matches); nothing was changed (an extension of SPEC §3's list).
+   */
+  public static final String CONFLICT = "CONFLICT";
 
   private ToolErrorCodes() {}
 }

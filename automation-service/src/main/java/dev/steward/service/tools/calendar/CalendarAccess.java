@@ -1,0 +1,73 @@
+package dev.steward.service.tools.calendar;
+
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.service.tools.PackSecrets;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The one calendar the pack works on, as the user set it up now: its address from the policy,
+ * its account from {@code config/secrets.json}. Read at each call, so a change in Settings counts
+ * at once.
+ */
+final class CalendarAccess {
+
+  static final String SECTION = "calendar";
+
+  private final Supplier<PolicyDocument> policy;
+  private final PackSecrets secrets;
+  private final OwnEvents own;
+  private final Supplier<ZoneId> zone;
+  // HTTP/1.1: an http:// server asked to upgrade to HTTP/2 may just close the connection.
+  private final HttpClient client = HttpClient.newBuilder()
+      .version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(10))
+      .followRedirects(HttpClient.Redirect.NEVER)
+      .build();
+
+  CalendarAccess(
+      Supplier<PolicyDocument> policy, PackSecrets secrets, OwnEvents own, Supplier<ZoneId> zone) {
+    this.policy = policy;
+    this.secrets = secrets;
+    this.own = own;
+    this.zone = zone;
+  }
+
+  /** Why the tools cannot run (nothing set up), or empty. */
+  Optional<String> unavailable() {
+    if (policy.get().calendar().url() == null) {
+      return Optional.of("no calendar is set up: in Settings → Calendar, give the CalDAV address of"
+          + " the one calendar Steward may use, with its user name and app password");
+    }
+    if (secrets.get(SECTION, "username").isEmpty()
+        || secrets.get(SECTION, "password").isEmpty()) {
+      return Optional.of(
+          "the calendar's user name or password is missing: set them in Settings →" + " Calendar");
+    }
+    return Optional.empty();
+  }
+
+  /** The calendar, for a call the gate found available. */
+  CalDav dav() {
+    String url =
+        java.util.Objects.requireNonNull(policy.get().calendar().url(), "checked as available");
+    return new CalDav(
+        client,
+        URI.create(url),
+        secrets.get(SECTION, "username").orElse(""),
+        secrets.get(SECTION, "password").orElse(""));
+  }
+
+  OwnEvents own() {
+    return own;
+  }
+
+  /** The user's time zone: times without an offset or a zone of their own are taken in it. */
+  ZoneId zone() {
+    return zone.get();
+  }
+}

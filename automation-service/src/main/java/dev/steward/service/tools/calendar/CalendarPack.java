@@ -1,0 +1,86 @@
+package dev.steward.service.tools.calendar;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.service.tools.PackContext;
+import dev.steward.service.tools.PackMethod;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.tools.ToolPack;
+import java.time.Clock;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The calendar pack (SPEC §13, seed 000): {@code calendar.availability}, {@code calendar.events}
+ * and the three changes, on the one calendar the user set up.
+ */
+public final class CalendarPack implements ToolPack {
+
+  /** The window's "Test connection": {@code {ok, calendar?, problem?}}. */
+  public static final String CHECK = "calendar.check";
+
+  private final Clock clock;
+  private @org.jspecify.annotations.Nullable CalendarAccess access;
+
+  public CalendarPack() {
+    this(Clock.systemUTC());
+  }
+
+  CalendarPack(Clock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public String name() {
+    return "calendar";
+  }
+
+  @Override
+  public List<Tool> tools(PackContext context) {
+    CalendarAccess a = new CalendarAccess(
+        context.policy(),
+        context.secrets(),
+        new OwnEvents(context.data().resolve("calendar")),
+        ZoneId::systemDefault);
+    access = a;
+    return List.of(
+        new Availability(a),
+        new Events(a),
+        new CreateEvent(a, clock),
+        new UpdateEvent(a, clock),
+        new DeleteEvent(a));
+  }
+
+  @Override
+  public List<PackMethod> methods() {
+    return List.of(new PackMethod(CHECK, params -> check()));
+  }
+
+  private ObjectNode check() {
+    ObjectNode answer = Json.object();
+    CalendarAccess a = access;
+    Optional<String> missing =
+        a == null ? Optional.of("the calendar pack is not running") : a.unavailable();
+    if (missing.isPresent() || a == null) {
+      return answer.put("ok", false).put("problem", missing.orElse(""));
+    }
+    try {
+      CalDav.Collection c = a.dav().check();
+      if (!c.calendar()) {
+        return answer
+            .put("ok", false)
+            .put(
+                "problem",
+                "the address is not a calendar (it is a WebDAV folder without events):"
+                    + " give the address of the calendar itself");
+      }
+      answer.put("ok", true);
+      if (c.displayName() != null) answer.put("calendar", c.displayName());
+      return answer;
+    } catch (ToolFailure e) {
+      return answer.put("ok", false).put("problem", e.error().message());
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package dev.steward.service.tools.calendar;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.tools.UndoContext;
+import dev.steward.service.undo.UndoRecord;
+import java.net.URI;
+import java.time.Clock;
+import java.time.ZoneId;
+import java.util.Optional;
+import net.fortuna.ical4j.model.Calendar;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code calendar.update_event}: a new title or new times for an event (a repeating one as a
+ * whole), written only over the version read (If-Match). The version it replaced is kept for undo,
+ * which puts it back only over the version this call wrote.
+ */
+final class UpdateEvent extends CalendarTool {
+
+  private final Clock clock;
+
+  /** The event as it is and as it will be. */
+  private record Change(
+      CalDav.Resource before,
+      Calendar after,
+      String oldTitle,
+      String newTitle,
+      Times.@Nullable Span oldSpan,
+      Times.Span newSpan) {}
+
+  UpdateEvent(CalendarAccess access, Clock clock) {
+    super("calendar.update_event", access);
+    this.clock = clock;
+  }
+
+  @Override
+  public Optional<JsonNode> preview(JsonNode args, ToolContext ctx) {
+    if (access.unavailable().isPresent()) return Optional.empty();
+    try {
+      Change c = change(args, access.dav());
+      ObjectNode p = Json.object();
+      String was = "“" + c.oldTitle() + "”"
+          + (c.oldSpan() == null ? "" : " (" + Times.say(c.oldSpan()) + ")");
+      p.put(
+          "says",
+          "Change the event " + was + " to “" + c.newTitle() + "” (" + Times.say(c.newSpan())
+              + "); the event as it was is kept for undo");
+      StringBuilder diff = new StringBuilder();
+      if (!c.oldTitle().equals(c.newTitle())) {
+        diff.append("- title: ").append(c.oldTitle()).append('\n');
+        diff.append("+ title: ").append(c.newTitle()).append('\n');
+      }
+      String oldWhen = c.oldSpan() == null ? "?" : Times.say(c.oldSpan());
+      String newWhen = Times.say(c.newSpan());
+      if (!oldWhen.equals(newWhen)) {
+        diff.append("- when: ").append(oldWhen).append('\n');
+        diff.append("+ when: ").append(newWhen).append('\n');
+      }
+      p.put("diff", diff.toString());
+      ObjectNode event = p.putObject("event");
+      event.put("event_id", args.path("event_id").asText());
+      event.put("title", c.newTitle());
+      Times.put(event, c.newSpan(), access.zone());
+      return Optional.of(p);
+    } catch (ToolFailure e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    if (!args.has("title")
+        && !args.has("start")
+        && !args.has("end")
+        && !args.has("all_day")
+        && !args.has("time_zone")) {
+      throw Times.invalid("/title", "say what changes: title, start, end, all_day or time_zone");
+    }
+    CalDav dav = access.dav();
+    Change c = change(args, dav);
+    String version = CalDav.version(c.before().etag());
+    ObjectNode undo = Json.object()
+        .put("href", c.before().href().toString())
+        .put("before", c.before().ics());
+    CreateEvent.Undo.keep(ctx, UndoRecord.of(name(), "update", undo));
+    String etag = dav.replace(c.before().href(), Ics.write(c.after()), version);
+    if (etag != null) {
+      undo.put("etag", etag);
+      CreateEvent.Undo.keep(ctx, UndoRecord.of(name(), "update", undo));
+    }
+    ObjectNode result = Json.object();
+    result.put("event_id", args.path("event_id").asText());
+    result.put("title", c.newTitle());
+    Times.put(result, c.newSpan(), access.zone());
+    return result;
+  }
+
+  private Change change(JsonNode args, CalDav dav) throws ToolFailure {
+    ZoneId local = access.zone();
+    CalDav.Resource before = find(dav, args.path("event_id").asText());
+    Calendar parsed = Ics.parse(before.ics());
+    Times.Span oldSpan = Ics.span(parsed, local).orElse(null);
+    Times.Span newSpan = Times.event(args, local, oldSpan);
+    String oldTitle = Ics.title(parsed);
+    String newTitle = args.hasNonNull("title") ? args.get("title").asText() : oldTitle;
+    boolean timesChange =
+        args.has("start") || args.has("end") || args.has("all_day") || args.has("time_zone");
+    Calendar after = Ics.change(
+        parsed,
+        args.hasNonNull("title") ? newTitle : null,
+        timesChange ? newSpan : null,
+        clock.instant());
+    return new Change(before, after, oldTitle, newTitle, oldSpan, newSpan);
+  }
+
+  @Override
+  public JsonNode undo(UndoRecord record, UndoContext ctx) throws ToolFailure {
+    JsonNode data = CreateEvent.Undo.data(record);
+    CalDav dav = access.dav();
+    URI href = CreateEvent.Undo.href(dav, data);
+    dav.replace(
+        href, data.path("before").asText(), CalDav.version(data.path("etag").asText(null)));
+    return Json.object().put("restored", href.getPath());
+  }
+
+  @Override
+  public String summarize(JsonNode args, JsonNode value) {
+    return "changed event " + value.path("event_id").asText();
+  }
+}

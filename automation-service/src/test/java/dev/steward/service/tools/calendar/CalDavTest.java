@@ -1,0 +1,67 @@
+package dev.steward.service.tools.calendar;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.tools.ToolFailure;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a calendar server answers is not trusted: an object named outside the one calendar is never
+ * read or written, and its XML cannot reach files or other hosts through entities.
+ */
+class CalDavTest {
+
+  final CalDav dav = new CalDav(
+      HttpClient.newHttpClient(),
+      URI.create("https://dav.example.org/alice/assistant/"),
+      "alice",
+      "pw");
+
+  @Test
+  void only_objects_inside_the_calendar_are_its_own() {
+    assertTrue(dav.holds(URI.create("https://dav.example.org/alice/assistant/a.ics")));
+    assertTrue(dav.holds(URI.create("https://DAV.example.org:443/alice/assistant/a.ics")));
+    for (String outside : List.of(
+        "https://dav.example.org/alice/assistant/",
+        "https://dav.example.org/alice/assistant-private/a.ics",
+        "https://dav.example.org/alice/assistant/../private/a.ics",
+        "https://dav.example.org/alice/private/a.ics",
+        "http://dav.example.org/alice/assistant/a.ics",
+        "https://dav.example.org:8443/alice/assistant/a.ics",
+        "https://evil.example.org/alice/assistant/a.ics")) {
+      assertFalse(dav.holds(URI.create(outside)), outside);
+    }
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> dav.get(URI.create("https://dav.example.org/alice/private/a.ics")));
+  }
+
+  @Test
+  void a_multistatus_is_read_and_an_entity_is_refused() throws Exception {
+    String ok =
+        "<?xml version=\"1.0\"?><d:multistatus xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">"
+            + "<d:response><d:href>/alice/assistant/a.ics</d:href><d:propstat><d:prop>"
+            + "<d:getetag>\"1\"</d:getetag><c:calendar-data>BEGIN:VCALENDAR</c:calendar-data>"
+            + "</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>"
+            + "<d:propstat><d:prop><x:other xmlns:x=\"urn:x\"/></d:prop><d:status>HTTP/1.1 404 Not Found</d:status></d:propstat>"
+            + "</d:response></d:multistatus>";
+    List<DavXml.Item> items = DavXml.items(ok.getBytes(StandardCharsets.UTF_8));
+    assertEquals(
+        List.of(new DavXml.Item("/alice/assistant/a.ics", "\"1\"", "BEGIN:VCALENDAR")), items);
+
+    String evil = "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>"
+        + "<d:multistatus xmlns:d=\"DAV:\"><d:response><d:href>&x;</d:href></d:response></d:multistatus>";
+    ToolFailure f =
+        assertThrows(ToolFailure.class, () -> DavXml.items(evil.getBytes(StandardCharsets.UTF_8)));
+    assertEquals(ToolErrorCodes.EXECUTION_ERROR, f.error().code());
+    assertFalse(f.getMessage().contains("root:"), f.getMessage());
+  }
+}
