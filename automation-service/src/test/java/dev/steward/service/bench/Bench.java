@@ -67,6 +67,11 @@ public final class Bench {
         List<String[]> table = new ArrayList<>();
         CodeBench.run(table, tmp);
         print(table);
+      } else if (args.length > 0 && args[0].equals("calendar")) {
+        // ./steward bench calendar: calendar.availability against curl's REPORT on Radicale
+        List<String[]> table = new ArrayList<>();
+        CalendarBench.run(table, tmp);
+        print(table);
       } else if (args.length > 0 && args[0].equals("web")) {
         // ./steward bench web: web.fetch against curl and a bare jsoup call
         List<String[]> table = new ArrayList<>();
@@ -95,6 +100,7 @@ public final class Bench {
     browserBench(table, tmp);
     WebBench.run(table, tmp);
     CodeBench.run(table, tmp);
+    CalendarBench.run(table, tmp);
     print(table);
   }
 

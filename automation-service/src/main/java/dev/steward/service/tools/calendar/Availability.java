@@ -28,11 +28,13 @@ final class Availability extends CalendarTool {
     CalDav dav = access.dav();
     List<Ics.Occurrence> busy = new ArrayList<>();
     for (CalDav.Resource r : dav.query(range.from(), range.to())) {
-      for (Ics.Occurrence o : Ics.expand(Ics.parse(r.ics()), range.from(), range.to(), local)) {
+      for (Ics.Occurrence o : Ics.expand(access.parsed().of(r), range.from(), range.to(), local)) {
         if (o.busy()) busy.add(o);
       }
       ToolContext.checkCancelled();
     }
+    // Occurrences come sorted per object; the merge below needs them sorted across all.
+    busy.sort(java.util.Comparator.comparing((Ics.Occurrence o) -> Ics.instant(o.start(), local)));
     ObjectNode result = Json.object();
     ArrayNode slots = result.putArray("slots");
     for (Ics.Occurrence o : busy) {

@@ -21,6 +21,7 @@ final class CalendarAccess {
   private final Supplier<PolicyDocument> policy;
   private final PackSecrets secrets;
   private final OwnEvents own;
+  private final Parsed parsed = new Parsed();
   private final Supplier<ZoneId> zone;
   // HTTP/1.1: an http:// server asked to upgrade to HTTP/2 may just close the connection.
   private final HttpClient client = HttpClient.newBuilder()
@@ -64,6 +65,11 @@ final class CalendarAccess {
 
   OwnEvents own() {
     return own;
+  }
+
+  /** The objects already read, by version. */
+  Parsed parsed() {
+    return parsed;
   }
 
   /** The user's time zone: times without an offset or a zone of their own are taken in it. */

@@ -10,6 +10,10 @@ import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
 import org.jspecify.annotations.Nullable;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -31,27 +35,61 @@ final class DavXml {
 
   private DavXml() {}
 
+  /** Read as a stream: a month of a busy calendar is a large answer, and only four elements count. */
   static List<Item> items(byte[] xml) throws ToolFailure {
-    Document doc = parse(xml);
     List<Item> items = new ArrayList<>();
-    NodeList responses = doc.getElementsByTagNameNS(DAV, "response");
-    for (int i = 0; i < responses.getLength(); i++) {
-      Element response = (Element) responses.item(i);
-      String href = text(first(response, DAV, "href"));
-      if (href == null) continue;
+    try {
+      XMLStreamReader r = STREAMS.createXMLStreamReader(new ByteArrayInputStream(xml));
+      String href = null;
       String etag = null;
       String data = null;
-      NodeList propstats = response.getElementsByTagNameNS(DAV, "propstat");
-      for (int j = 0; j < propstats.getLength(); j++) {
-        Element propstat = (Element) propstats.item(j);
-        String status = text(first(propstat, DAV, "status"));
-        if (status != null && !status.contains(" 200 ")) continue;
-        String e = text(first(propstat, DAV, "getetag"));
-        String d = text(first(propstat, CALDAV, "calendar-data"));
-        if (e != null) etag = e;
-        if (d != null) data = d;
+      String propEtag = null;
+      String propData = null;
+      String status = null;
+      while (r.hasNext()) {
+        int event = r.next();
+        if (event == XMLStreamConstants.DTD || event == XMLStreamConstants.ENTITY_REFERENCE) {
+          // WebDAV needs neither; a server sending them is probing for entity tricks.
+          throw new XMLStreamException("a DOCTYPE or an entity reference");
+        }
+        if (event == XMLStreamConstants.START_ELEMENT) {
+          String ns = r.getNamespaceURI();
+          String name = r.getLocalName();
+          if (DAV.equals(ns)) {
+            switch (name) {
+              case "response" -> {
+                href = null;
+                etag = null;
+                data = null;
+              }
+              case "propstat" -> {
+                propEtag = null;
+                propData = null;
+                status = null;
+              }
+              case "href" -> {
+                String text = r.getElementText();
+                if (href == null) href = text;
+              }
+              case "getetag" -> propEtag = r.getElementText();
+              case "status" -> status = r.getElementText();
+              default -> {}
+            }
+          } else if (CALDAV.equals(ns) && name.equals("calendar-data")) {
+            propData = r.getElementText();
+          }
+        } else if (event == XMLStreamConstants.END_ELEMENT && DAV.equals(r.getNamespaceURI())) {
+          if (r.getLocalName().equals("propstat") && (status == null || status.contains(" 200 "))) {
+            if (propEtag != null) etag = propEtag;
+            if (propData != null) data = propData;
+          } else if (r.getLocalName().equals("response") && href != null) {
+            items.add(new Item(href.strip(), etag, data));
+          }
+        }
       }
-      items.add(new Item(href.strip(), etag, data));
+      r.close();
+    } catch (XMLStreamException e) {
+      throw notDav(e);
     }
     return items;
   }
@@ -88,6 +126,24 @@ final class DavXml {
 
   private static @Nullable String text(@Nullable Node node) {
     return node == null ? null : node.getTextContent();
+  }
+
+  private static final XMLInputFactory STREAMS = streams();
+
+  private static XMLInputFactory streams() {
+    XMLInputFactory f = XMLInputFactory.newFactory();
+    f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+    f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+    f.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, false);
+    f.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
+    return f;
+  }
+
+  private static ToolFailure notDav(Exception e) {
+    return new ToolFailure(
+        ToolErrorCodes.EXECUTION_ERROR,
+        "the calendar server's answer is not the XML CalDAV speaks: "
+            + String.valueOf(e.getMessage()));
   }
 
   private static Document parse(byte[] xml) throws ToolFailure {

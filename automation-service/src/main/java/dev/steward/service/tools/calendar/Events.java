@@ -121,7 +121,7 @@ final class Events extends CalendarTool {
     List<Ics.Occurrence> mine = new ArrayList<>();
     List<Ics.Occurrence> users = new ArrayList<>();
     for (CalDav.Resource r : dav.query(range.from(), range.to())) {
-      for (Ics.Occurrence o : Ics.expand(Ics.parse(r.ics()), range.from(), range.to(), local)) {
+      for (Ics.Occurrence o : Ics.expand(access.parsed().of(r), range.from(), range.to(), local)) {
         if (!only.isEmpty() && !only.contains(o.uid())) continue;
         (own.contains(o.uid()) ? mine : users).add(o);
       }

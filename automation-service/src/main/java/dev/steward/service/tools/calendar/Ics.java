@@ -24,6 +24,8 @@ import java.util.Optional;
 import java.util.Set;
 import net.fortuna.ical4j.data.CalendarBuilder;
 import net.fortuna.ical4j.data.CalendarOutputter;
+import net.fortuna.ical4j.data.CalendarParserFactory;
+import net.fortuna.ical4j.data.ContentHandlerContext;
 import net.fortuna.ical4j.data.ParserException;
 import net.fortuna.ical4j.model.Calendar;
 import net.fortuna.ical4j.model.Component;
@@ -66,15 +68,79 @@ final class Ics {
   private static final TimeZoneRegistry ZONES =
       TimeZoneRegistryFactory.getInstance().createRegistry();
 
+  /**
+   * ical4j's default builder looks its factories up and makes a time-zone registry anew for
+   * every object; a calendar of 500 events is 500 objects. These are made once.
+   */
+  private static final ContentHandlerContext FACTORIES = memoized(new ContentHandlerContext());
+
+  private static ContentHandlerContext memoized(ContentHandlerContext defaults) {
+    var parameters = List.copyOf(defaults.getParameterFactorySupplier().get());
+    var properties = List.copyOf(defaults.getPropertyFactorySupplier().get());
+    var components = List.copyOf(defaults.getComponentFactorySupplier().get());
+    return new ContentHandlerContext()
+        .withParameterFactorySupplier(() -> parameters)
+        .withPropertyFactorySupplier(() -> properties)
+        .withComponentFactorySupplier(() -> components);
+  }
+
   private Ics() {}
 
   static Calendar parse(String ics) throws ToolFailure {
     try {
-      return new CalendarBuilder().build(new StringReader(ics));
+      return new CalendarBuilder(
+              CalendarParserFactory.getInstance().get(),
+              FACTORIES,
+              TimeZoneRegistryFactory.getInstance().createRegistry())
+          .build(new StringReader(withoutKnownZones(ics)));
     } catch (IOException | ParserException | RuntimeException e) {
       throw new ToolFailure(
           ToolErrorCodes.EXECUTION_ERROR,
           "an event in the calendar is not valid iCalendar: " + String.valueOf(e.getMessage()));
+    }
+  }
+
+  /**
+   * The object without the definitions of time zones Java knows by name (Europe/Berlin, or an
+   * Outlook name ical4j maps to one). ical4j would rebuild each definition's rules, decades of
+   * transitions, for every object it reads — most of the time a calendar takes — and Java's own
+   * rules for a named zone are the ones the rest of Steward uses. A zone Java does not know keeps
+   * its definition.
+   */
+  static String withoutKnownZones(String ics) {
+    if (!ics.contains("BEGIN:VTIMEZONE")) return ics;
+    String[] lines =
+        ics.replace("\r\n ", "").replace("\r\n\t", "").replace("\n ", "").split("\r?\n");
+    StringBuilder out = new StringBuilder(ics.length());
+    List<String> block = null;
+    boolean known = false;
+    for (String line : lines) {
+      if (block == null && line.equalsIgnoreCase("BEGIN:VTIMEZONE")) {
+        block = new ArrayList<>();
+        known = false;
+      }
+      if (block == null) {
+        out.append(line).append("\r\n");
+        continue;
+      }
+      block.add(line);
+      if (line.regionMatches(true, 0, "TZID:", 0, 5))
+        known = knownZone(line.substring(5).strip());
+      if (line.equalsIgnoreCase("END:VTIMEZONE")) {
+        if (!known) block.forEach(l -> out.append(l).append("\r\n"));
+        block = null;
+      }
+    }
+    if (block != null) block.forEach(l -> out.append(l).append("\r\n"));
+    return out.toString();
+  }
+
+  private static boolean knownZone(String tzid) {
+    try {
+      ZoneId.of(tzid, TimeZoneRegistry.ZONE_ALIASES);
+      return true;
+    } catch (java.time.DateTimeException e) {
+      return false;
     }
   }
 
@@ -107,48 +173,110 @@ final class Ics {
   }
 
   /**
-   * The occurrences of an object's events that overlap {@code [from, to)}, in order. Cancelled
-   * events are left out; transparent ones ("free") are kept but not busy. Times without a zone
-   * ("floating") are taken in {@code local}.
+   * What an object's events are, worked out once per version of the object: a single event's
+   * times, or a repeating event's rule with the occurrences moved out of it.
    */
-  static List<Occurrence> expand(Calendar calendar, Instant from, Instant to, ZoneId local) {
+  record Shape(
+      String uid,
+      String title,
+      boolean busy,
+      @Nullable ZoneId zone,
+      Temporal start,
+      Temporal end,
+      @Nullable VEvent rule,
+      Set<Temporal> moved) {}
+
+  /** The shapes of an object's events; cancelled events have none. */
+  static List<Shape> shapes(Calendar calendar) {
     List<VEvent> events = events(calendar);
-    Map<String, Set<Instant>> moved = new HashMap<>();
+    Map<String, Set<Temporal>> moved = new HashMap<>();
     for (VEvent e : events) {
       Optional<Temporal> rid = e.getProperty(Property.RECURRENCE_ID).map(p -> (Temporal) dateOf(p));
       Optional<String> uid = uid(e);
       if (rid.isPresent() && uid.isPresent()) {
-        moved.computeIfAbsent(uid.get(), k -> new HashSet<>()).add(instant(rid.get(), local));
+        moved.computeIfAbsent(uid.get(), k -> new HashSet<>()).add(rid.get());
       }
     }
-    Period<ZonedDateTime> range =
-        new Period<>(from.atZone(ZoneOffset.UTC), to.atZone(ZoneOffset.UTC));
-    List<Occurrence> found = new ArrayList<>();
+    List<Shape> shapes = new ArrayList<>();
     for (VEvent e : events) {
       Optional<String> uid = uid(e);
       if (uid.isEmpty() || e.getStartDate().isEmpty() || cancelled(e)) continue;
       boolean override = e.getProperty(Property.RECURRENCE_ID).isPresent();
-      Set<Instant> skip = override ? Set.of() : moved.getOrDefault(uid.get(), Set.of());
-      String title = e.getProperty(Property.SUMMARY).map(Property::getValue).orElse("");
-      boolean busy = !e.getProperty(Property.TRANSP)
-          .map(p -> p.getValue().equalsIgnoreCase("TRANSPARENT"))
-          .orElse(false);
-      ZoneId zone = zoneOf(e);
-      for (Period<?> p : periods(e, range)) {
-        Temporal start = p.getStart();
-        Temporal end = p.getEnd();
-        if (skip.contains(instant(start, local))) continue;
-        Instant s = instant(start, local);
-        Instant en = instant(end, local);
-        boolean allDay = start instanceof LocalDate;
-        // Zero-length events (no DTEND) still occupy their instant.
-        if (!(en.isAfter(from) || (s.equals(en) && !s.isBefore(from))) || !s.isBefore(to)) continue;
-        found.add(new Occurrence(uid.get(), title, start, end, allDay, busy, zone));
+      boolean repeats = e.getProperty(Property.RRULE).isPresent()
+          || e.getProperty(Property.RDATE).isPresent();
+      Temporal start = e.getStartDate().get().getDate();
+      Temporal end = e.getEndDate(true)
+          .map(d -> (Temporal) d.getDate())
+          .orElse(start instanceof LocalDate d ? d.plusDays(1) : start);
+      shapes.add(new Shape(
+          uid.get(),
+          e.getProperty(Property.SUMMARY).map(Property::getValue).orElse(""),
+          !e.getProperty(Property.TRANSP)
+              .map(p -> p.getValue().equalsIgnoreCase("TRANSPARENT"))
+              .orElse(false),
+          zoneOf(e),
+          start,
+          end,
+          repeats ? e : null,
+          override ? Set.of() : Set.copyOf(moved.getOrDefault(uid.get(), Set.of()))));
+    }
+    return shapes;
+  }
+
+  /** The occurrences of an object's events that overlap {@code [from, to)}. */
+  static List<Occurrence> expand(Calendar calendar, Instant from, Instant to, ZoneId local) {
+    return expand(shapes(calendar), from, to, local);
+  }
+
+  /**
+   * The occurrences of these events that overlap {@code [from, to)}, in order. Transparent events
+   * ("free") are kept but not busy. Times without a zone ("floating") are taken in {@code local}.
+   */
+  static List<Occurrence> expand(List<Shape> shapes, Instant from, Instant to, ZoneId local) {
+    List<Occurrence> found = new ArrayList<>();
+    Period<ZonedDateTime> range = null;
+    for (Shape shape : shapes) {
+      if (shape.rule() == null) {
+        add(found, shape, shape.start(), shape.end(), from, to, local);
+        continue;
+      }
+      if (range == null)
+        range = new Period<>(from.atZone(ZoneOffset.UTC), to.atZone(ZoneOffset.UTC));
+      Set<Instant> skip = new HashSet<>();
+      shape.moved().forEach(t -> skip.add(instant(t, local)));
+      for (Period<?> p : periods(shape.rule(), range)) {
+        if (!skip.contains(instant(p.getStart(), local))) {
+          add(found, shape, p.getStart(), p.getEnd(), from, to, local);
+        }
       }
     }
     found.sort(Comparator.comparing((Occurrence o) -> instant(o.start(), local))
         .thenComparing(Occurrence::uid));
     return found;
+  }
+
+  private static void add(
+      List<Occurrence> found,
+      Shape shape,
+      Temporal start,
+      Temporal end,
+      Instant from,
+      Instant to,
+      ZoneId local) {
+    Instant s = instant(start, local);
+    Instant e = instant(end, local);
+    // Zero-length events (no DTEND) still occupy their instant.
+    boolean overlaps = (e.isAfter(from) || (s.equals(e) && !s.isBefore(from))) && s.isBefore(to);
+    if (overlaps) {
+      found.add(new Occurrence(
+          shape.uid(),
+          shape.title(),
+          start,
+          end,
+          start instanceof LocalDate,
+          shape.busy(),
+          shape.zone()));
+    }
   }
 
   /** A new object holding one event, with the time zone it uses. */
