@@ -250,6 +250,7 @@ public final class StewardApp extends Application {
         sm.attach(new ClientPolicySource(ui));
         sm.attach(new dev.steward.app.settings.ClientMcpSource(ui));
         sm.attach(new dev.steward.app.settings.ClientSecretsSink(ui));
+        sm.attach(new dev.steward.app.settings.ClientPackCalls(ui));
       }
       StewardClient agentClient = s.connect(Role.AGENT, "steward-agent");
       ClientServiceLink link = new ClientServiceLink(agentClient, ui);

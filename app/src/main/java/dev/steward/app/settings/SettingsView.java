@@ -47,6 +47,7 @@ public final class SettingsView extends ScrollPane {
         mcpSection(model.mcp()),
         webSearchSection(model.webSearch()),
         codeSection(model.code()),
+        calendarSection(model.calendar()),
         householdSection(model.household()),
         hotkeySection(model.hotkey(), quit),
         themeSection(model.theme(), applyTheme));
@@ -311,6 +312,48 @@ public final class SettingsView extends ScrollPane {
         network,
         new HBox(8, new Label("Folder"), workspace, save),
         error("settings-code-error", m.errorProperty()));
+  }
+
+  private static VBox calendarSection(CalendarSettings m) {
+    TextField url = new TextField();
+    url.setId("settings-calendar-url");
+    url.setPromptText(
+        "the calendar's CalDAV address, e.g. https://cloud.example.org/remote.php/dav/calendars/me/assistant/");
+    url.textProperty().bindBidirectional(m.urlProperty());
+    TextField user = new TextField();
+    user.setId("settings-calendar-user");
+    user.setPromptText("user name (kept as set when left empty)");
+    user.textProperty().bindBidirectional(m.usernameProperty());
+    PasswordField password = new PasswordField();
+    password.setId("settings-calendar-password");
+    password.setPromptText("app password (kept as set when left empty)");
+    password.textProperty().bindBidirectional(m.passwordProperty());
+    HBox.setHgrow(user, Priority.ALWAYS);
+    HBox.setHgrow(password, Priority.ALWAYS);
+    Button save = new Button("Save");
+    save.setId("settings-calendar-save");
+    save.setOnAction(e -> m.save());
+    Button test = new Button("Test connection");
+    test.setId("settings-calendar-test");
+    test.disableProperty().bind(m.testingProperty());
+    test.setOnAction(e -> m.test());
+    Label status = new Label();
+    status.setId("settings-calendar-status");
+    status.getStyleClass().add("settings-hint");
+    status.textProperty().bind(m.statusProperty());
+    Label hint = new Label(
+        "One calendar made for the assistant (not your whole account). When you are busy is"
+            + " always open to it; titles of events you made yourself only after you approve;"
+            + " every change asks first and can be undone.");
+    hint.getStyleClass().add("settings-hint");
+    hint.setWrapText(true);
+    return section(
+        "Calendar",
+        hint,
+        url,
+        new HBox(8, user, password),
+        new HBox(8, save, test, status),
+        error("settings-calendar-error", m.errorProperty()));
   }
 
   private static VBox householdSection(HouseholdSettings m) {

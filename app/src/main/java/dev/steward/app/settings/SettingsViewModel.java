@@ -24,6 +24,7 @@ public final class SettingsViewModel {
   private final HouseholdSettings household;
   private final WebSearchSettings webSearch;
   private final CodeSettings code;
+  private final CalendarSettings calendar;
   private final HotkeySettings hotkey;
   private final ThemeSettings theme;
 
@@ -63,6 +64,7 @@ public final class SettingsViewModel {
     this.household = new HouseholdSettings(policy, secrets);
     this.webSearch = new WebSearchSettings(policy, secrets);
     this.code = new CodeSettings(policy);
+    this.calendar = new CalendarSettings(policy, secrets, background, ui);
     this.hotkey = new HotkeySettings(ui, store, initial);
     this.theme = new ThemeSettings(store, initial);
   }
@@ -80,6 +82,11 @@ public final class SettingsViewModel {
   /** Connects to the service's {@code secrets.set}. */
   public void attach(SecretsSink sink) {
     secrets.attach(sink);
+  }
+
+  /** Connects to the packs' own methods (a calendar's or a mailbox's "Test connection"). */
+  public void attach(PackCalls calls) {
+    calendar.attach(calls);
   }
 
   /** Reads the policy again (a grant may have been added from the dialog). */
@@ -117,6 +124,10 @@ public final class SettingsViewModel {
 
   public WebSearchSettings webSearch() {
     return webSearch;
+  }
+
+  public CalendarSettings calendar() {
+    return calendar;
   }
 
   public HouseholdSettings household() {

@@ -182,6 +182,44 @@ class SettingsViewModelTest {
   }
 
   @Test
+  void theCalendarIsSavedInThePolicyItsPasswordOnlyThroughSecretsSetAndATestSaysWhatFailed() {
+    SettingsViewModel vm = vm();
+    List<String> secrets = new ArrayList<>();
+    vm.attach((section, key, value) -> secrets.add(section + "." + key + "=" + value));
+    List<String> asked = new ArrayList<>();
+    com.fasterxml.jackson.databind.node.ObjectNode answer = dev.steward.protocol.json.Json.object();
+    vm.attach((PackCalls) method -> {
+      asked.add(method);
+      return answer;
+    });
+    CalendarSettings c = vm.calendar();
+    c.urlProperty().set("https://alice@dav.example.org/cal/");
+    c.save();
+    assertTrue(
+        c.errorProperty().get().contains("names no user"), c.errorProperty().get());
+    assertTrue(service.saved.isEmpty(), "nothing saved");
+    c.urlProperty().set("https://dav.example.org/alice/assistant");
+    c.usernameProperty().set("alice");
+    c.passwordProperty().set("app-pw-1");
+    c.save();
+    assertEquals(
+        "https://dav.example.org/alice/assistant/", service.doc.calendar().url());
+    assertEquals(List.of("calendar.username=alice", "calendar.password=app-pw-1"), secrets);
+    assertEquals("", c.passwordProperty().get(), "the password is not kept in the window");
+
+    answer
+        .put("ok", false)
+        .put("problem", "the calendar server refused the user name or password (HTTP 401)");
+    c.test();
+    assertEquals(List.of("calendar.check"), asked);
+    assertTrue(c.errorProperty().get().contains("HTTP 401"), c.errorProperty().get());
+    answer.put("ok", true).put("calendar", "Assistant");
+    c.test();
+    assertEquals("Connected to “Assistant”", c.statusProperty().get());
+    assertEquals("", c.errorProperty().get());
+  }
+
+  @Test
   void codeRunsAreOffUntilTurnedOnAndTheirFolderIsSaved() {
     SettingsViewModel vm = vm();
     CodeSettings c = vm.code();
