@@ -80,6 +80,21 @@ class CodeRunIT {
         TestService.exec(agent, "code.run", args("language", "python", "code", "print(1)"));
     assertEquals(
         ToolErrorCodes.TOKEN_MISSING, unasked.error().code(), String.valueOf(unasked.error()));
+    JsonNode print = args("language", "python", "code", "print(1)");
+    assertEquals(
+        dev.steward.protocol.tool.Risk.MEDIUM,
+        agent.preflight(TestService.id(), "code.run", print).risk());
+    PolicyDocument networked = ui.call(
+            dev.steward.protocol.method.Methods.POLICY_GET,
+            java.util.Map.of(),
+            PolicyDocument.class)
+        .withCode(new PolicyDocument.Code(true, true, workspace.toString()));
+    ui.call(dev.steward.protocol.method.Methods.POLICY_UPDATE, networked, PolicyDocument.class);
+    assertEquals(
+        dev.steward.protocol.tool.Risk.HIGH,
+        agent.preflight(TestService.id(), "code.run", print).risk(),
+        "with the network a run is high risk (SPEC §13): no grant can waive its click");
+    enable(true);
   }
 
   @Test
