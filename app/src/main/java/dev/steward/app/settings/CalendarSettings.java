@@ -10,6 +10,9 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Settings, "Calendar": the one CalDAV calendar the assistant may use (its address), the account's
@@ -21,6 +24,17 @@ public final class CalendarSettings {
   /** The pack's check, answering {@code {ok, calendar?, problem?}}. */
   static final String CHECK = "calendar.check";
 
+  /** The pack's search of an account: {@code {server}} → {@code {calendars: [{url, name?}]}} or {@code {problem}}. */
+  static final String DISCOVER = "calendar.discover";
+
+  /** A calendar found on the server: what the list shows, and its address. */
+  public record Found(String name, String url) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
   private final PolicyEditor policy;
   private final SecretsWriter secrets;
   private final ConnectionCheck check;
@@ -29,11 +43,17 @@ public final class CalendarSettings {
   private final StringProperty password = new SimpleStringProperty("");
   private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
   private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
+  private final ObservableList<Found> found = FXCollections.observableArrayList();
+  private final Executor background;
+  private final Executor ui;
+  private @Nullable PackCalls calls;
 
   CalendarSettings(PolicyEditor policy, SecretsWriter secrets, Executor background, Executor ui) {
     this.policy = policy;
     this.secrets = secrets;
     this.check = new ConnectionCheck(background, ui, CHECK);
+    this.background = background;
+    this.ui = ui;
     policy.onShow(doc -> {
       String u = doc.calendar().url();
       url.set(u == null ? "" : u);
@@ -41,6 +61,7 @@ public final class CalendarSettings {
   }
 
   void attach(PackCalls calls) {
+    this.calls = calls;
     check.attach(calls);
   }
 
@@ -68,6 +89,67 @@ public final class CalendarSettings {
           }
           status.set(written ? "Saved; the password is kept in config/secrets.json" : "Saved");
         }));
+  }
+
+  /**
+   * "Find my calendars": keeps the typed user name and password, then asks the server at the
+   * typed address for the account's calendars; the list fills, or the error says why not.
+   */
+  public void find() {
+    PackCalls c = calls;
+    String server = url.get().strip();
+    if (c == null || server.isEmpty()) {
+      error.set(
+          c == null ? "Steward's service is not connected" : "Type your server's address first");
+      return;
+    }
+    Map<String, String> typed = new LinkedHashMap<>();
+    if (!username.get().isBlank()) typed.put("username", username.get().strip());
+    if (!password.get().isEmpty()) typed.put("password", password.get());
+    error.set("");
+    status.set("Looking…");
+    secrets.write("calendar", typed, error, written -> {
+      if (written) password.set("");
+      background.execute(() -> {
+        JsonNode answer;
+        try {
+          answer = c.call(DISCOVER, dev.steward.protocol.json.Json.object().put("server", server));
+        } catch (dev.steward.protocol.client.ClientException e) {
+          var rpc = e.rpcError();
+          String why = rpc != null ? rpc.message() : String.valueOf(e.getMessage());
+          ui.execute(() -> {
+            status.set("");
+            error.set(why);
+          });
+          return;
+        }
+        java.util.List<Found> list = new java.util.ArrayList<>();
+        answer
+            .path("calendars")
+            .forEach(cal -> list.add(new Found(
+                cal.path("name").asText(cal.path("url").asText()),
+                cal.path("url").asText())));
+        String problem = answer.path("problem").asText("");
+        ui.execute(() -> {
+          found.setAll(list);
+          status.set(list.isEmpty() ? "" : list.size() + " calendars found: pick the assistant's");
+          error.set(
+              !problem.isEmpty()
+                  ? problem
+                  : list.isEmpty() ? "No calendar with events found there" : "");
+        });
+      });
+    });
+  }
+
+  /** Takes a found calendar's address (then Save keeps it). */
+  public void choose(Found calendar) {
+    url.set(calendar.url());
+    status.set("“" + calendar.name() + "” chosen: Save to use it");
+  }
+
+  public ObservableList<Found> found() {
+    return found;
   }
 
   /** Asks the calendar server with what is saved. */

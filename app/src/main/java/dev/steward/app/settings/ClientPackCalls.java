@@ -2,7 +2,6 @@ package dev.steward.app.settings;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.client.StewardClient;
-import dev.steward.protocol.json.Json;
 
 /** {@link PackCalls} over the ui connection. */
 public final class ClientPackCalls implements PackCalls {
@@ -14,7 +13,7 @@ public final class ClientPackCalls implements PackCalls {
   }
 
   @Override
-  public JsonNode call(String method) {
-    return ui.call(method, Json.object(), JsonNode.class);
+  public JsonNode call(String method, JsonNode params) {
+    return ui.call(method, params, JsonNode.class);
   }
 }

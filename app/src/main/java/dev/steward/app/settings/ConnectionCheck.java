@@ -45,7 +45,7 @@ final class ConnectionCheck {
     background.execute(() -> {
       Outcome outcome;
       try {
-        outcome = say.apply(c.call(method));
+        outcome = say.apply(c.call(method, dev.steward.protocol.json.Json.object()));
       } catch (ClientException e) {
         var rpc = e.rpcError();
         outcome = new Outcome(false, rpc != null ? rpc.message() : String.valueOf(e.getMessage()));

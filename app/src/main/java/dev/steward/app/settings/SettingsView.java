@@ -333,6 +333,17 @@ public final class SettingsView extends ScrollPane {
     Button save = new Button("Save");
     save.setId("settings-calendar-save");
     save.setOnAction(e -> m.save());
+    Button find = new Button("Find my calendars");
+    find.setId("settings-calendar-find");
+    find.setOnAction(e -> m.find());
+    ComboBox<CalendarSettings.Found> found = new ComboBox<>(m.found());
+    found.setId("settings-calendar-found");
+    found.setPromptText("calendars found");
+    found.visibleProperty().bind(javafx.beans.binding.Bindings.isNotEmpty(m.found()));
+    found.managedProperty().bind(found.visibleProperty());
+    found.valueProperty().addListener((o, was, now) -> {
+      if (now != null) m.choose(now);
+    });
     Button test = new Button("Test connection");
     test.setId("settings-calendar-test");
     test.disableProperty().bind(m.testingProperty());
@@ -352,7 +363,7 @@ public final class SettingsView extends ScrollPane {
         hint,
         url,
         new HBox(8, user, password),
-        new HBox(8, save, test, status),
+        new HBox(8, save, test, find, found, status),
         error("settings-calendar-error", m.errorProperty()));
   }
 

@@ -188,9 +188,17 @@ class SettingsViewModelTest {
     vm.attach((section, key, value) -> secrets.add(section + "." + key + "=" + value));
     List<String> asked = new ArrayList<>();
     com.fasterxml.jackson.databind.node.ObjectNode answer = dev.steward.protocol.json.Json.object();
-    vm.attach((PackCalls) method -> {
-      asked.add(method);
-      return answer;
+    vm.attach((PackCalls) (method, params) -> {
+      asked.add(method + (params.isEmpty() ? "" : " " + params));
+      if (!method.equals("calendar.discover")) return answer;
+      com.fasterxml.jackson.databind.node.ObjectNode found =
+          dev.steward.protocol.json.Json.object();
+      found
+          .putArray("calendars")
+          .addObject()
+          .put("url", "https://dav.example.org/alice/assistant/")
+          .put("name", "Assistant");
+      return found;
     });
     CalendarSettings c = vm.calendar();
     c.urlProperty().set("https://alice@dav.example.org/cal/");
@@ -217,6 +225,14 @@ class SettingsViewModelTest {
     c.test();
     assertEquals("Connected to “Assistant”", c.statusProperty().get());
     assertEquals("", c.errorProperty().get());
+
+    c.urlProperty().set("https://dav.example.org");
+    c.find();
+    assertEquals(
+        "calendar.discover {\"server\":\"https://dav.example.org\"}", asked.get(asked.size() - 1));
+    assertEquals(1, c.found().size());
+    c.choose(c.found().get(0));
+    assertEquals("https://dav.example.org/alice/assistant/", c.urlProperty().get());
   }
 
   @Test

@@ -147,6 +147,26 @@ final class CalDav {
     return DavXml.collection(r.body());
   }
 
+  /** What a PROPFIND found: the status, where a redirect points, the body. */
+  record Answer(int status, @Nullable String location, byte[] body) {}
+
+  /**
+   * A PROPFIND of these properties (inside {@code <D:prop>}) on an address under this collection;
+   * a redirect is answered, not followed, and any other failure is thrown as for every request.
+   */
+  Answer propfind(URI target, int depth, String props) throws ToolFailure {
+    HttpResponse<byte[]> r = send(request(target)
+        .method(
+            "PROPFIND",
+            HttpRequest.BodyPublishers.ofString("<?xml version=\"1.0\" encoding=\"utf-8\"?>"
+                + "<D:propfind xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\">"
+                + "<D:prop>" + props + "</D:prop></D:propfind>"))
+        .header("Depth", Integer.toString(depth))
+        .header("Content-Type", "application/xml; charset=utf-8"));
+    if (r.statusCode() / 100 != 3) expect(r, "read the account");
+    return new Answer(r.statusCode(), r.headers().firstValue("Location").orElse(null), r.body());
+  }
+
   /** The object of a new event with this file name inside the collection. */
   URI child(String name) {
     return collection.resolve(name);

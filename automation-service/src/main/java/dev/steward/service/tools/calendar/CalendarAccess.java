@@ -63,6 +63,14 @@ final class CalendarAccess {
         secrets.get(SECTION, "password").orElse(""));
   }
 
+  /** Finding the account's calendars on a server, with the saved user name and password. */
+  Optional<Discovery> discovery(URI server) {
+    Optional<String> user = secrets.get(SECTION, "username");
+    Optional<String> password = secrets.get(SECTION, "password");
+    if (user.isEmpty() || password.isEmpty()) return Optional.empty();
+    return Optional.of(new Discovery(client, server, user.get(), password.get()));
+  }
+
   OwnEvents own() {
     return own;
   }

@@ -1,12 +1,16 @@
 package dev.steward.service.tools.calendar;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.PackContext;
 import dev.steward.service.tools.PackMethod;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolPack;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.List;
@@ -20,6 +24,9 @@ public final class CalendarPack implements ToolPack {
 
   /** The window's "Test connection": {@code {ok, calendar?, problem?}}. */
   public static final String CHECK = "calendar.check";
+
+  /** The window's "Find my calendars": {@code {server}} → {@code {calendars: [{url, name?}]}} or {@code {problem}}. */
+  public static final String DISCOVER = "calendar.discover";
 
   private final Clock clock;
   private @org.jspecify.annotations.Nullable CalendarAccess access;
@@ -55,7 +62,44 @@ public final class CalendarPack implements ToolPack {
 
   @Override
   public List<PackMethod> methods() {
-    return List.of(new PackMethod(CHECK, params -> check()));
+    return List.of(
+        new PackMethod(CHECK, params -> check()),
+        new PackMethod(DISCOVER, params -> discover(params.path("server").asText(""))));
+  }
+
+  private ObjectNode discover(String server) throws ToolFailure {
+    ObjectNode answer = Json.object();
+    URI uri;
+    try {
+      uri = new URI(server.strip());
+    } catch (URISyntaxException e) {
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR, "not an address: " + server, "/server", null);
+    }
+    if (uri.getHost() == null
+        || !("https".equalsIgnoreCase(uri.getScheme()) || "http".equalsIgnoreCase(uri.getScheme()))
+        || uri.getRawUserInfo() != null) {
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR,
+          "the server's address is an http(s) address without a user name in it",
+          "/server",
+          null);
+    }
+    CalendarAccess a = access;
+    Optional<Discovery> d = a == null ? Optional.empty() : a.discovery(uri);
+    if (d.isEmpty()) {
+      return answer.put("problem", "set the user name and app password first");
+    }
+    try {
+      ArrayNode list = answer.putArray("calendars");
+      for (Discovery.Found f : d.get().calendars(uri)) {
+        ObjectNode c = list.addObject().put("url", f.url());
+        if (f.name() != null) c.put("name", f.name());
+      }
+      return answer;
+    } catch (ToolFailure e) {
+      return Json.object().put("problem", e.error().message());
+    }
   }
 
   private ObjectNode check() {

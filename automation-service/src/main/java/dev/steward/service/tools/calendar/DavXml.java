@@ -146,7 +146,7 @@ final class DavXml {
             + String.valueOf(e.getMessage()));
   }
 
-  private static Document parse(byte[] xml) throws ToolFailure {
+  static Document parse(byte[] xml) throws ToolFailure {
     try {
       DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
       f.setNamespaceAware(true);

@@ -388,6 +388,22 @@ class CalendarIT {
     }
   }
 
+  @Test
+  void the_accounts_calendars_are_found_from_the_servers_address() throws Exception {
+    JsonNode none =
+        ui.call(CalendarPack.DISCOVER, Map.of("server", radicale.base()), JsonNode.class);
+    assertTrue(none.path("problem").asText().contains("user name"), none.toString());
+    setUp();
+    JsonNode found =
+        ui.call(CalendarPack.DISCOVER, Map.of("server", radicale.base() + "/"), JsonNode.class);
+    List<String> urls = new ArrayList<>();
+    found.path("calendars").forEach(c -> urls.add(c.path("url").asText()));
+    assertTrue(urls.contains(radicale.calendar(USER, cal)), found.toString());
+    ToolResult agentTry =
+        TestService.exec(agent, CalendarPack.DISCOVER, args("server", radicale.base()));
+    assertFalse(agentTry.ok(), "the model cannot list the account's calendars");
+  }
+
   /** The titles of the events of a day, read through the tool with a click. */
   List<String> titles(String day) {
     List<String> titles = new ArrayList<>();
