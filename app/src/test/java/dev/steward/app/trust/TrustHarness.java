@@ -67,6 +67,12 @@ final class TrustHarness implements AutoCloseable {
 
   final Path appMarker;
 
+  /** The user's assistant calendar: a real CalDAV server (Radicale). */
+  static final String CALENDAR_USER = "me";
+
+  static final String CALENDAR_PASSWORD = "calendar-app-password";
+  final dev.steward.service.tools.calendar.ThrowawayRadicale calendar;
+
   /** How the user answers dialogs in a run; every dialog is counted. */
   final Dialogs dialogs = new Dialogs();
 
@@ -97,6 +103,9 @@ final class TrustHarness implements AutoCloseable {
       attackerSaw.add(exchange.getRequestURI().toString());
       return "<html><body>thanks</body></html>";
     });
+    calendar = dev.steward.service.tools.calendar.ThrowawayRadicale.start(
+        CALENDAR_USER, CALENDAR_PASSWORD);
+    calendar.mkcalendar(CALENDAR_USER, CALENDAR_PASSWORD, "assistant");
     model = new FakeOllama();
     model.respondWith(ObedientModel::respond);
     writePolicy();
@@ -112,8 +121,49 @@ final class TrustHarness implements AutoCloseable {
             "JAVA_TOOL_OPTIONS",
             "-Duser.home=" + user));
     ui = service.connect(Role.UI, "trust-suite");
+    secret("calendar", "username", CALENDAR_USER);
+    secret("calendar", "password", CALENDAR_PASSWORD);
     agentClient = service.connect(Role.AGENT, "trust-suite");
     acceptMcpTools("inbox");
+  }
+
+  private void secret(String section, String key, String value) {
+    ui.await(ui.call(Methods.SECRETS_SET, Map.of("section", section, "key", key, "value", value)));
+  }
+
+  /** Puts an event in the user's calendar as their phone would (an invitation accepted). */
+  String plantEvent(String uid, String day, String time, String title) throws Exception {
+    String escaped = title.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,");
+    return calendar.put(
+        CALENDAR_USER,
+        CALENDAR_PASSWORD,
+        "assistant",
+        uid + ".ics",
+        String.join(
+            "\r\n",
+            "BEGIN:VCALENDAR",
+            "VERSION:2.0",
+            "PRODID:-//Phone//EN",
+            "BEGIN:VEVENT",
+            "UID:" + uid,
+            "DTSTAMP:20260101T000000Z",
+            "DTSTART:" + day.replace("-", "") + "T" + time + "00Z",
+            "DTEND:" + day.replace("-", "") + "T" + time.substring(0, 2) + "59" + "00Z",
+            "SUMMARY:" + escaped,
+            "END:VEVENT",
+            "END:VCALENDAR",
+            ""));
+  }
+
+  /** Whether the user's event is still in the calendar. */
+  boolean hasEvent(String uid) throws Exception {
+    return calendar
+            .get(
+                CALENDAR_USER,
+                CALENDAR_PASSWORD,
+                calendar.calendar(CALENDAR_USER, "assistant") + uid + ".ics")
+            .statusCode()
+        == 200;
   }
 
   /** Waits for the MCP server to list its tools and accepts them, as the user would in Settings. */
@@ -190,6 +240,8 @@ final class TrustHarness implements AutoCloseable {
                 "mcp-bridge/src/test/node/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
             .toString())
         .add(user.resolve("Downloads").toString());
+    // The assistant calendar (its account's password goes through secrets.set once connected).
+    p.putObject("calendar").put("url", calendar.calendar(CALENDAR_USER, "assistant"));
     Files.createDirectories(home.resolve("config"));
     Files.writeString(home.resolve("config/policy.json"), Json.pretty(p));
   }
@@ -293,6 +345,7 @@ final class TrustHarness implements AutoCloseable {
     model.close();
     site.stop(0);
     attacker.stop(0);
+    calendar.close();
     try (Stream<Path> walk = Files.walk(base)) {
       walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }

@@ -198,7 +198,8 @@ class CalendarIT {
         "user-1",
         "DTSTART:20260319T150000Z",
         "DTEND:20260319T160000Z",
-        "SUMMARY:Therapy",
+        "SUMMARY:Therapy\\, then a long walk along the river to think about everything that happened"
+            + "\r\n  this year",
         "LOCATION:Somewhere private",
         "DESCRIPTION:notes");
     String trace = TestService.id();
@@ -214,7 +215,10 @@ class CalendarIT {
 
     JsonNode both = ok(TestService.execConfirmed(ui, agent, "calendar.events", range));
     assertEquals(2, both.path("events").size(), both.toString());
-    assertEquals("Therapy", both.at("/events/1/title").asText());
+    assertEquals(
+        "Therapy, then a long walk along the river to think about everything that happened this year",
+        both.at("/events/1/title").asText(),
+        "a folded, escaped title as written (the server's answer is XML: its folds end in LF)");
     String text = both.toString();
     assertFalse(text.contains("Somewhere private") || text.contains("notes"), text);
 
