@@ -48,6 +48,7 @@ public final class SettingsView extends ScrollPane {
         webSearchSection(model.webSearch()),
         codeSection(model.code()),
         calendarSection(model.calendar()),
+        mailSection(model.mail()),
         householdSection(model.household()),
         hotkeySection(model.hotkey(), quit),
         themeSection(model.theme(), applyTheme));
@@ -365,6 +366,86 @@ public final class SettingsView extends ScrollPane {
         new HBox(8, user, password),
         new HBox(8, save, test, find, found, status),
         error("settings-calendar-error", m.errorProperty()));
+  }
+
+  private static VBox mailSection(MailSettings m) {
+    TextField address = new TextField();
+    address.setId("settings-mail-address");
+    address.setPromptText("the assistant's own address, e.g. assistant@example.org");
+    address.textProperty().bindBidirectional(m.addressProperty());
+    HBox imap = serverRow(
+        "IMAP",
+        "settings-mail-imap",
+        m.imapHostProperty(),
+        m.imapPortProperty(),
+        m.imapTlsProperty());
+    HBox smtp = serverRow(
+        "SMTP",
+        "settings-mail-smtp",
+        m.smtpHostProperty(),
+        m.smtpPortProperty(),
+        m.smtpTlsProperty());
+    TextField user = new TextField();
+    user.setId("settings-mail-user");
+    user.setPromptText("user name (kept as set when left empty)");
+    user.textProperty().bindBidirectional(m.usernameProperty());
+    PasswordField password = new PasswordField();
+    password.setId("settings-mail-password");
+    password.setPromptText("password (kept as set when left empty)");
+    password.textProperty().bindBidirectional(m.passwordProperty());
+    HBox.setHgrow(user, Priority.ALWAYS);
+    HBox.setHgrow(password, Priority.ALWAYS);
+    CheckBox notify = new CheckBox("Show a notification when new mail arrives");
+    notify.setId("settings-mail-notify");
+    notify.selectedProperty().bindBidirectional(m.notifyNewMailProperty());
+    Button save = new Button("Save");
+    save.setId("settings-mail-save");
+    save.setOnAction(e -> m.save());
+    Button test = new Button("Test connection");
+    test.setId("settings-mail-test");
+    test.disableProperty().bind(m.testingProperty());
+    test.setOnAction(e -> m.test());
+    Label status = new Label();
+    status.setId("settings-mail-status");
+    status.getStyleClass().add("settings-hint");
+    status.textProperty().bind(m.statusProperty());
+    Label hint = new Label(
+        "A mailbox made for the assistant: forward it what it may read (or set a filter that"
+            + " does). It never sees your own mailbox. Every mail it sends asks you first, showing"
+            + " the recipients and the text exactly.");
+    hint.getStyleClass().add("settings-hint");
+    hint.setWrapText(true);
+    return section(
+        "Mail",
+        hint,
+        address,
+        imap,
+        smtp,
+        new HBox(8, user, password),
+        notify,
+        new HBox(8, save, test, status),
+        error("settings-mail-error", m.errorProperty()));
+  }
+
+  private static HBox serverRow(
+      String name,
+      String id,
+      javafx.beans.property.StringProperty host,
+      javafx.beans.property.StringProperty port,
+      javafx.beans.property.BooleanProperty tls) {
+    TextField h = new TextField();
+    h.setId(id + "-host");
+    h.setPromptText(name.toLowerCase(java.util.Locale.ROOT) + ".example.org");
+    h.textProperty().bindBidirectional(host);
+    HBox.setHgrow(h, Priority.ALWAYS);
+    TextField p = new TextField();
+    p.setId(id + "-port");
+    p.setPrefColumnCount(5);
+    p.textProperty().bindBidirectional(port);
+    CheckBox t = new CheckBox("TLS");
+    t.setId(id + "-tls");
+    t.selectedProperty().bindBidirectional(tls);
+    return new HBox(8, new Label(name), h, p, t);
   }
 
   private static VBox householdSection(HouseholdSettings m) {

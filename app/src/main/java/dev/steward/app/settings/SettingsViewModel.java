@@ -25,6 +25,7 @@ public final class SettingsViewModel {
   private final WebSearchSettings webSearch;
   private final CodeSettings code;
   private final CalendarSettings calendar;
+  private final MailSettings mail;
   private final HotkeySettings hotkey;
   private final ThemeSettings theme;
 
@@ -65,6 +66,7 @@ public final class SettingsViewModel {
     this.webSearch = new WebSearchSettings(policy, secrets);
     this.code = new CodeSettings(policy);
     this.calendar = new CalendarSettings(policy, secrets, background, ui);
+    this.mail = new MailSettings(policy, secrets, background, ui);
     this.hotkey = new HotkeySettings(ui, store, initial);
     this.theme = new ThemeSettings(store, initial);
   }
@@ -87,6 +89,7 @@ public final class SettingsViewModel {
   /** Connects to the packs' own methods (a calendar's or a mailbox's "Test connection"). */
   public void attach(PackCalls calls) {
     calendar.attach(calls);
+    mail.attach(calls);
   }
 
   /** Reads the policy again (a grant may have been added from the dialog). */
@@ -128,6 +131,10 @@ public final class SettingsViewModel {
 
   public CalendarSettings calendar() {
     return calendar;
+  }
+
+  public MailSettings mail() {
+    return mail;
   }
 
   public HouseholdSettings household() {

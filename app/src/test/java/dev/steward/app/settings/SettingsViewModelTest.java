@@ -236,6 +236,44 @@ class SettingsViewModelTest {
   }
 
   @Test
+  void theMailboxIsSavedInThePolicyItsPasswordOnlyThroughSecretsSetAndATestNamesWhatFailed() {
+    SettingsViewModel vm = vm();
+    List<String> secrets = new ArrayList<>();
+    vm.attach((section, key, value) -> secrets.add(section + "." + key + "=" + value));
+    com.fasterxml.jackson.databind.node.ObjectNode answer = dev.steward.protocol.json.Json.object();
+    vm.attach((PackCalls) (method, params) -> answer);
+    MailSettings m = vm.mail();
+    m.addressProperty().set("assistant@example.org");
+    m.imapHostProperty().set("imap.example.org");
+    m.save();
+    assertTrue(m.errorProperty().get().contains("SMTP"), m.errorProperty().get());
+    assertTrue(service.saved.isEmpty(), "nothing saved");
+    m.smtpHostProperty().set("smtp.example.org");
+    m.smtpPortProperty().set("x");
+    m.save();
+    assertTrue(m.errorProperty().get().contains("port"), m.errorProperty().get());
+    m.smtpPortProperty().set("587");
+    m.smtpTlsProperty().set(false);
+    m.usernameProperty().set("assistant");
+    m.passwordProperty().set("mail-pw-1");
+    m.save();
+    PolicyDocument.Mail saved = service.doc.mail();
+    assertEquals("assistant@example.org", saved.address());
+    assertEquals(new PolicyDocument.Mail.Server("imap.example.org", 993, true), saved.imap());
+    assertEquals(new PolicyDocument.Mail.Server("smtp.example.org", 587, false), saved.smtp());
+    assertEquals(List.of("mail.username=assistant", "mail.password=mail-pw-1"), secrets);
+    answer.put("imap", "ok").put("smtp", "the server refused the user name or password");
+    m.test();
+    assertEquals(
+        "Sending (SMTP): the server refused the user name or password",
+        m.errorProperty().get());
+    answer.put("smtp", "ok");
+    m.test();
+    assertTrue(
+        m.statusProperty().get().startsWith("Connected"), m.statusProperty().get());
+  }
+
+  @Test
   void codeRunsAreOffUntilTurnedOnAndTheirFolderIsSaved() {
     SettingsViewModel vm = vm();
     CodeSettings c = vm.code();
