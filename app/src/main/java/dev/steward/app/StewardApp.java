@@ -271,10 +271,34 @@ public final class StewardApp extends Application {
       });
       exitAfterStartupIfAsked();
       findModel(models);
+      summariseMail(new dev.steward.app.agent.MailSummaries(
+          models, new dev.steward.app.agent.ClientMailbox(ui)));
     } catch (ServiceUnavailableException e) {
       chat.setServiceState(ServiceState.UNAVAILABLE);
       chat.showError("The automation service could not be started: " + e.getMessage());
     }
+  }
+
+  /**
+   * Every two minutes, the model summarises the forwarded mail the service took in since (seed
+   * 000); a round with no model, no mailbox or a failing model leaves the service's own summaries.
+   */
+  private void summariseMail(dev.steward.app.agent.MailSummaries summaries) {
+    java.util.concurrent.ScheduledExecutorService timer =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            dev.steward.protocol.util.DaemonThreads.named("steward-mail-summaries"));
+    timer.scheduleWithFixedDelay(
+        () -> {
+          try {
+            summaries.runOnce();
+          } catch (RuntimeException e) {
+            java.util.logging.Logger.getLogger(StewardApp.class.getName())
+                .log(java.util.logging.Level.FINE, "mail summaries: a round failed", e);
+          }
+        },
+        20,
+        120,
+        java.util.concurrent.TimeUnit.SECONDS);
   }
 
   /**
