@@ -1,0 +1,284 @@
+package dev.steward.service.tools.mail;
+
+import jakarta.mail.FetchProfile;
+import jakarta.mail.Folder;
+import jakarta.mail.FolderClosedException;
+import jakarta.mail.Message;
+import jakarta.mail.MessagingException;
+import jakarta.mail.Store;
+import jakarta.mail.StoreClosedException;
+import jakarta.mail.UIDFolder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.angus.mail.imap.IMAPFolder;
+import org.eclipse.angus.mail.imap.IMAPStore;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads new mail from the mailbox's INBOX in the background and keeps each message once: it is
+ * known by (UIDVALIDITY, UID) and by its Message-ID, in the store, so a restart or a rebuilt
+ * mailbox never brings it in twice. It waits with IMAP IDLE where the server offers it (told of
+ * new mail at once), else checks every {@code pollEvery}. The mailbox is opened read-only: the
+ * pack never changes what the user's mailbox holds.
+ */
+final class Ingester implements AutoCloseable {
+
+  /** What the ingestion is doing, for the window. */
+  record Status(
+      String state, @Nullable Instant lastCheck, @Nullable String problem) {}
+
+  private static final Logger LOG = Logger.getLogger(Ingester.class.getName());
+  /** A message larger than this is remembered, not read: mail the assistant needs is not 50 MB. */
+  static final long MAX_BYTES = 50L << 20;
+  /** IDLE is renewed this often (servers end it after 30 minutes; a dead link shows by then). */
+  static final Duration IDLE_RENEW = Duration.ofMinutes(4);
+
+  private final Supplier<MailConfig.Configured> config;
+  private final Mailbox.StoreSource store;
+  private final Duration pollEvery;
+  private final Clock clock;
+  private final Object lock = new Object();
+  private final ScheduledExecutorService renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "mail-idle-renew");
+    t.setDaemon(true);
+    return t;
+  });
+  private volatile boolean running;
+  private volatile boolean woken;
+  private volatile @Nullable Store connected;
+  private volatile @Nullable IMAPFolder idling;
+  private volatile Status status = new Status("stopped", null, null);
+  private @Nullable Thread thread;
+
+  Ingester(
+      Supplier<MailConfig.Configured> config,
+      Mailbox.StoreSource store,
+      Duration pollEvery,
+      Clock clock) {
+    this.config = config;
+    this.store = store;
+    this.pollEvery = pollEvery;
+    this.clock = clock;
+  }
+
+  synchronized void start() {
+    if (thread != null) return;
+    running = true;
+    Thread t = new Thread(this::loop, "mail-ingest");
+    t.setDaemon(true);
+    thread = t;
+    t.start();
+    renewer.scheduleWithFixedDelay(
+        this::renewIdle, IDLE_RENEW.toSeconds(), IDLE_RENEW.toSeconds(), TimeUnit.SECONDS);
+  }
+
+  Status status() {
+    return status;
+  }
+
+  /**
+   * Checks again now, with the configuration as it is now (the policy or the password changed, or
+   * the window asks); a connection made with an older configuration is closed.
+   */
+  void wake() {
+    synchronized (lock) {
+      woken = true;
+      lock.notifyAll();
+    }
+    Store s = connected;
+    if (s != null) closeQuietly(s);
+  }
+
+  private void loop() {
+    while (running) {
+      woken = false;
+      Optional<MailConfig> c = config.get().get();
+      if (c.isEmpty()) {
+        status = new Status("not set up", null, config.get().unavailable().orElse(null));
+        pause(pollEvery);
+        continue;
+      }
+      MailConfig cfg = c.get();
+      try {
+        session(cfg);
+      } catch (MessagingException | IOException | SQLException | RuntimeException e) {
+        if (!running) return;
+        if (woken) continue; // closed on purpose: connect again with what is configured now
+        String problem = ConnectionProblems.describe(e, cfg.imap(), cfg.password());
+        status = new Status("failing", status.lastCheck(), problem);
+        LOG.log(Level.WARNING, "mail: checking the mailbox failed: {0}", problem);
+        pause(pollEvery);
+      }
+    }
+  }
+
+  /** One connection: check, then wait (IDLE or a pause) and check again until woken. */
+  private void session(MailConfig cfg) throws MessagingException, IOException, SQLException {
+    Store s = MailSessions.imap(cfg.imap(), IDLE_RENEW.plusMinutes(1)).getStore();
+    connected = s;
+    try {
+      s.connect(cfg.imap().host(), cfg.imap().port(), cfg.username(), cfg.password());
+      if (woken || !running) return;
+      IMAPFolder inbox = (IMAPFolder) s.getFolder("INBOX");
+      inbox.open(Folder.READ_ONLY);
+      boolean idle = s instanceof IMAPStore imap && imap.hasCapability("IDLE");
+      while (running && !woken) {
+        check(inbox);
+        status = new Status(idle ? "waiting (IDLE)" : "polling", clock.instant(), null);
+        if (idle) {
+          idling = inbox;
+          try {
+            inbox.idle(true);
+          } finally {
+            idling = null;
+          }
+        } else {
+          pause(pollEvery);
+          if (!inbox.isOpen()) return;
+        }
+      }
+    } finally {
+      connected = null;
+      closeQuietly(s);
+    }
+  }
+
+  /** Ends a running IDLE so that the loop checks and idles anew on a link known to be alive. */
+  private void renewIdle() {
+    IMAPFolder f = idling;
+    if (f == null) return;
+    try {
+      // A command on the folder from another thread ends its IDLE first (DONE), then runs.
+      f.doCommand(p -> {
+        p.simpleCommand("NOOP", null);
+        return null;
+      });
+    } catch (MessagingException | RuntimeException e) {
+      Store s = connected;
+      if (s != null) closeQuietly(s);
+    }
+  }
+
+  /** Keeps every message of the INBOX not seen before. */
+  void check(IMAPFolder inbox) throws MessagingException, IOException, SQLException {
+    MailStore kept = store.get();
+    long validity = inbox.getUIDValidity();
+    long last = kept.lastUid(validity);
+    Message[] messages = inbox.getMessagesByUID(last + 1, UIDFolder.MAXUID);
+    FetchProfile profile = new FetchProfile();
+    profile.add(UIDFolder.FetchProfileItem.UID);
+    profile.add(FetchProfile.Item.SIZE);
+    profile.add(IMAPFolder.FetchProfileItem.INTERNALDATE);
+    inbox.fetch(messages, profile);
+    for (Message m : messages) {
+      if (!running) return;
+      long uid = inbox.getUID(m);
+      // "n:*" names the last message even when its UID is below n.
+      if (uid <= last || kept.seen(validity, uid)) continue;
+      keep(kept, validity, uid, m);
+    }
+  }
+
+  private void keep(MailStore kept, long validity, long uid, Message m)
+      throws MessagingException, IOException, SQLException {
+    if (m.getSize() > MAX_BYTES) {
+      kept.remember(validity, uid, null, "larger than " + (MAX_BYTES >> 20) + " MB: not read");
+      LOG.warning(
+          "mail: message " + uid + " is larger than " + (MAX_BYTES >> 20) + " MB, not read");
+      return;
+    }
+    byte[] raw;
+    try {
+      ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(m.getSize(), 1024));
+      m.writeTo(out);
+      raw = out.toByteArray();
+    } catch (FolderClosedException | StoreClosedException e) {
+      throw e;
+    } catch (MessagingException e) {
+      kept.remember(validity, uid, null, "the server did not give it: " + e.getMessage());
+      LOG.warning("mail: message " + uid + " cannot be fetched: " + e.getMessage());
+      return;
+    }
+    Instant received =
+        m.getReceivedDate() != null ? m.getReceivedDate().toInstant() : clock.instant();
+    ingest(kept, validity, uid, raw, received);
+  }
+
+  /** Keeps one message as it came; one that cannot be read at all is remembered, and logged. */
+  static Optional<String> ingest(
+      MailStore kept, long validity, long uid, byte[] raw, Instant received)
+      throws IOException, SQLException {
+    ParsedMail parsed;
+    try {
+      parsed = MimeReader.parse(raw);
+    } catch (MessagingException | RuntimeException e) {
+      kept.remember(validity, uid, null, "cannot be read: " + e);
+      LOG.warning("mail: message " + uid + " cannot be read as mail: " + e);
+      return Optional.empty();
+    }
+    String messageId = parsed.messageId();
+    if (messageId != null) {
+      Optional<String> same = kept.byMessageId(messageId);
+      if (same.isPresent()) {
+        kept.remember(validity, uid, same.get(), null);
+        return Optional.empty();
+      }
+    }
+    return Optional.of(kept.add(validity, uid, parsed, raw, received));
+  }
+
+  private void pause(Duration d) {
+    synchronized (lock) {
+      long end = System.nanoTime() + d.toNanos();
+      while (running && !woken) {
+        long left = end - System.nanoTime();
+        if (left <= 0) return;
+        try {
+          TimeUnit.NANOSECONDS.timedWait(lock, left);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  private static void closeQuietly(Store s) {
+    try {
+      s.close();
+    } catch (MessagingException | RuntimeException e) {
+      // closing a link that is already gone
+    }
+  }
+
+  @Override
+  public void close() {
+    Thread t;
+    synchronized (this) {
+      running = false;
+      t = thread;
+      thread = null;
+    }
+    renewer.shutdownNow();
+    wake();
+    if (t != null) {
+      try {
+        t.join(5000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    status = new Status("stopped", status.lastCheck(), null);
+  }
+}
