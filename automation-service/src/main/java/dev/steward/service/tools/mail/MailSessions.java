@@ -38,7 +38,11 @@ final class MailSessions {
 
   /** A session only for parsing messages already here. */
   static Session parsing() {
-    return Session.getInstance(base());
+    Properties p = base();
+    // Header bytes stay bytes (one char each): MimeReader decodes raw 8-bit headers itself, as
+    // UTF-8 when they are, else as Windows-1252, where this setting would turn Latin-1 into U+FFFD.
+    p.setProperty("mail.mime.allowutf8", "false");
+    return Session.getInstance(p);
   }
 
   /** An IMAP session whose reads wait at most {@code readTimeout} (an IDLE waits long). */

@@ -1,11 +1,11 @@
 package dev.steward.service.tools.mail;
 
-import jakarta.mail.Address;
 import jakarta.mail.BodyPart;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Multipart;
 import jakarta.mail.Part;
+import jakarta.mail.internet.AddressException;
 import jakarta.mail.internet.ContentType;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
@@ -46,7 +46,7 @@ final class MimeReader {
     r.part(m, 0);
     return new ParsedMail(
         from(m),
-        addresses(m, Message.RecipientType.TO, "To"),
+        addresses(m, "To"),
         subject(m),
         date(m),
         messageId(m),
@@ -164,7 +164,7 @@ final class MimeReader {
   private static String fileName(Part p, String type) {
     try {
       String name = p.getFileName();
-      if (name != null && !name.isBlank()) return clean(decodeHeader(name), 255);
+      if (name != null && !name.isBlank()) return clean(decodeHeader(eightBit(name)), 255);
     } catch (MessagingException | RuntimeException e) {
       // a broken name parameter: named by its type below
     }
@@ -178,51 +178,41 @@ final class MimeReader {
     Instant date = date(m);
     if (date != null) b.append("Date: ").append(date).append('\n');
     b.append("Subject: ").append(subject(m)).append('\n');
-    List<String> to = addresses(m, Message.RecipientType.TO, "To");
+    List<String> to = addresses(m, "To");
     if (!to.isEmpty()) b.append("To: ").append(String.join(", ", to)).append('\n');
     return b.toString();
   }
 
   static String subject(MimeMessage m) {
-    try {
-      String s = m.getSubject();
-      return s == null ? "" : clean(s, MAX_HEADER);
-    } catch (MessagingException | RuntimeException e) {
-      return raw(m, "Subject");
-    }
+    return raw(m, "Subject");
   }
 
   static String from(MimeMessage m) {
-    try {
-      Address[] from = m.getFrom();
-      if (from != null && from.length > 0) return shown(from[0]);
-      return "";
-    } catch (MessagingException | RuntimeException e) {
-      return raw(m, "From");
-    }
+    List<String> from = addresses(m, "From");
+    if (from.isEmpty()) from = addresses(m, "Sender");
+    return from.isEmpty() ? "" : from.get(0);
   }
 
-  private static List<String> addresses(MimeMessage m, Message.RecipientType type, String header) {
+  private static List<String> addresses(MimeMessage m, String header) {
+    String value = header(m, header);
+    if (value == null || value.isBlank()) return List.of();
     try {
-      Address[] all = m.getRecipients(type);
       List<String> out = new ArrayList<>();
-      if (all != null) for (Address a : all) if (out.size() < 100) out.add(shown(a));
+      for (InternetAddress a : InternetAddress.parseHeader(value, false)) {
+        if (out.size() < 100) out.add(shown(a));
+      }
       return out;
-    } catch (MessagingException | RuntimeException e) {
-      String raw = raw(m, header);
-      return raw.isEmpty() ? List.of() : List.of(raw);
+    } catch (AddressException | RuntimeException e) {
+      return List.of(clean(decodeHeader(value), MAX_HEADER));
     }
   }
 
-  private static String shown(Address a) {
-    if (a instanceof InternetAddress ia) {
-      String personal = ia.getPersonal();
-      String address = ia.getAddress() == null ? "" : ia.getAddress();
-      return clean(
-          personal == null || personal.isBlank() ? address : personal + " <" + address + ">",
-          MAX_HEADER);
-    }
-    return clean(a.toString(), MAX_HEADER);
+  private static String shown(InternetAddress a) {
+    String personal = a.getPersonal();
+    String address = a.getAddress() == null ? "" : a.getAddress();
+    return clean(
+        personal == null || personal.isBlank() ? address : personal + " <" + address + ">",
+        MAX_HEADER);
   }
 
   static @Nullable Instant date(MimeMessage m) {
@@ -245,17 +235,36 @@ final class MimeReader {
   }
 
   private static String raw(MimeMessage m, String name) {
+    String v = header(m, name);
+    return v == null ? "" : clean(decodeHeader(v), MAX_HEADER);
+  }
+
+  /** A header as it came, unfolded, its 8-bit bytes read as UTF-8 or else Windows-1252. */
+  private static @Nullable String header(MimeMessage m, String name) {
     try {
       String v = m.getHeader(name, ", ");
-      return v == null ? "" : clean(decodeHeader(v), MAX_HEADER);
+      return v == null ? null : eightBit(MimeUtility.unfold(v));
     } catch (MessagingException | RuntimeException e) {
-      return "";
+      return null;
     }
+  }
+
+  /** Text whose chars are bytes (Latin-1 as read), decoded as the bytes' likeliest charset. */
+  static String eightBit(String s) {
+    boolean high = false;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c > 0xFF) return s;
+      if (c >= 0x80) high = true;
+    }
+    return high
+        ? Charsets.decode(s.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), null)
+        : s;
   }
 
   private static String decodeHeader(String value) {
     try {
-      return MimeUtility.decodeText(MimeUtility.unfold(value));
+      return MimeUtility.decodeText(value);
     } catch (java.io.UnsupportedEncodingException | RuntimeException e) {
       return value;
     }
