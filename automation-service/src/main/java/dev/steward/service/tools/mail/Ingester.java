@@ -14,6 +14,8 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,6 +44,9 @@ final class Ingester implements AutoCloseable {
   /** A message larger than this is remembered, not read: mail the assistant needs is not 50 MB. */
   static final long MAX_BYTES = 50L << 20;
   /** IDLE is renewed this often (servers end it after 30 minutes; a dead link shows by then). */
+  private static final int BATCH = 50;
+
+  private static final int PREFETCH_BYTES = 1 << 20;
   static final Duration IDLE_RENEW = Duration.ofMinutes(4);
 
   private final Supplier<MailConfig.Configured> config;
@@ -181,12 +186,32 @@ final class Ingester implements AutoCloseable {
     profile.add(FetchProfile.Item.SIZE);
     profile.add(IMAPFolder.FetchProfileItem.INTERNALDATE);
     inbox.fetch(messages, profile);
+    List<Message> fresh = new ArrayList<>();
     for (Message m : messages) {
-      if (!running) return;
       long uid = inbox.getUID(m);
       // "n:*" names the last message even when its UID is below n.
-      if (uid <= last || kept.seen(validity, uid)) continue;
-      keep(kept, validity, uid, m);
+      if (uid > last && !kept.seen(validity, uid)) fresh.add(m);
+    }
+    for (int from = 0; from < fresh.size(); from += BATCH) {
+      List<Message> batch = fresh.subList(from, Math.min(fresh.size(), from + BATCH));
+      // Small messages come in one FETCH per batch: one round trip each costs far more.
+      Message[] small =
+          batch.stream().filter(m -> size(m) <= PREFETCH_BYTES).toArray(Message[]::new);
+      FetchProfile whole = new FetchProfile();
+      whole.add(IMAPFolder.FetchProfileItem.MESSAGE);
+      inbox.fetch(small, whole);
+      for (Message m : batch) {
+        if (!running) return;
+        keep(kept, validity, inbox.getUID(m), m);
+      }
+    }
+  }
+
+  private static int size(Message m) {
+    try {
+      return m.getSize();
+    } catch (MessagingException e) {
+      return Integer.MAX_VALUE;
     }
   }
 
