@@ -257,6 +257,15 @@ class MailIT {
         String.valueOf(refused.error()));
     assertEquals(0, server.mail.getReceivedMessages().length, "nothing left without a click");
 
+    Preflight.Result asked = ui.preflight(TestService.id(), "mail.send", send);
+    assertEquals(Preflight.CONFIRM, asked.decision());
+    assertEquals(
+        Json.parse("{\"operation\":\"send mail\",\"from\":\"" + GreenMailServer.ADDRESS
+            + "\",\"server\":\"127.0.0.1:" + server.smtpPort()
+            + "\",\"to\":[\"bob@example.test\"],\"cc\":[\"carol@example.test\"],"
+            + "\"subject\":\"Meeting at noon ✓\",\"text\":" + Json.write(text) + "}"),
+        asked.preview(),
+        "the dialog shows recipients, subject and text exactly");
     ToolResult sent = TestService.execConfirmed(ui, agent, "mail.send", send);
     String messageId = ok(sent).path("message_id").asText();
     assertTrue(server.mail.waitForIncomingEmail(10_000, 2));
