@@ -217,22 +217,28 @@ class MailIT {
   }
 
   @Test
-  void reading_a_mail_taints_the_conversation_and_names_its_sender() throws Exception {
+  void searching_and_reading_mail_taint_the_conversation_and_name_the_sender() throws Exception {
     server.deliver(MailSamples.all().get("plain"));
     configure(GreenMailServer.PASSWORD);
     check();
     awaitMails(1);
-    String id = search("dentist").get(0).path("mail_id").asText();
-    Preflight.Result before = agent.preflight(
+    Preflight.Result clean = agent.preflight(
         TestService.id(), "files.write_text", args("path", "a.txt", "content", "x"));
-    assertEquals(Preflight.ALLOW, before.decision(), "searching alone does not taint");
-    ok(TestService.exec(agent, "mail.read", args("mail_id", id)));
-    Preflight.Result after = agent.preflight(
-        TestService.id(), "files.write_text", args("path", "b.txt", "content", "x"));
-    assertEquals(Preflight.CONFIRM, after.decision());
+    assertEquals(Preflight.ALLOW, clean.decision());
+    String id = search("dentist").get(0).path("mail_id").asText();
+    Preflight.Result searched = agent.preflight(
+        TestService.id(), "files.write_text", args("path", "a.txt", "content", "x"));
+    assertEquals(Preflight.CONFIRM, searched.decision(), "a subject is the sender's words");
     assertTrue(
-        String.valueOf(after.taint()).contains("mail from Anna Berg <anna@example.org>"),
-        after.toString());
+        String.valueOf(searched.taint()).contains("mail search results"), searched.toString());
+    StewardClient reader = t.client(Role.AGENT);
+    ok(TestService.exec(reader, "mail.read", args("mail_id", id)));
+    Preflight.Result read = reader.preflight(
+        TestService.id(), "files.write_text", args("path", "b.txt", "content", "x"));
+    assertEquals(Preflight.CONFIRM, read.decision());
+    assertTrue(
+        String.valueOf(read.taint()).contains("mail from Anna Berg <anna@example.org>"),
+        read.toString());
   }
 
   @Test

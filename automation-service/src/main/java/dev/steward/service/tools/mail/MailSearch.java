@@ -23,8 +23,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@code mail.search}: a keyword search over the subjects and summaries of the mail kept, every
- * word required, newest first. It lists what the mailbox holds — the sender's text reaches the
- * model only through {@code mail.read}, which taints; the summaries are short and the pack's own.
+ * word required, newest first. Subjects are the senders' words and summaries are drawn from their
+ * text (or written by a model that read it): an injection fits in either, so the results taint
+ * as {@code mail.read}'s text does (SPEC §10: mail is untrusted content).
  */
 final class MailSearch extends BaseTool {
 
@@ -41,6 +42,11 @@ final class MailSearch extends BaseTool {
   @Override
   public Optional<String> unavailable() {
     return mailbox.unavailable();
+  }
+
+  @Override
+  public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
+    return Optional.of("mail search results (subjects and summaries of forwarded mail)");
   }
 
   @Override
