@@ -66,10 +66,14 @@ class MailIT {
   }
 
   void configure(int imapPort, int smtpPort, String password) {
+    configure(imapPort, false, smtpPort, password);
+  }
+
+  void configure(int imapPort, boolean imapTls, int smtpPort, String password) {
     PolicyDocument doc = ui.call(Methods.POLICY_GET, Map.of(), PolicyDocument.class)
         .withMail(new PolicyDocument.Mail(
             GreenMailServer.ADDRESS,
-            new PolicyDocument.Mail.Server("127.0.0.1", imapPort, false),
+            new PolicyDocument.Mail.Server("127.0.0.1", imapPort, imapTls),
             new PolicyDocument.Mail.Server("127.0.0.1", smtpPort, false),
             false));
     ui.call(Methods.POLICY_UPDATE, doc, PolicyDocument.class);
@@ -323,6 +327,9 @@ class MailIT {
     JsonNode refused = check();
     assertTrue(refused.path("imap").asText().startsWith("connection refused"), refused.toString());
     assertEquals("ok", refused.path("smtp").asText());
+    configure(server.imapPort(), true, server.smtpPort(), GreenMailServer.PASSWORD);
+    JsonNode plainPort = check();
+    assertTrue(plainPort.path("imap").asText().startsWith("TLS failure"), plainPort.toString());
     JsonNode status = ui.call("mail.status", Map.of(), JsonNode.class);
     assertFalse(status.toString().contains(GreenMailServer.PASSWORD), status.toString());
   }
