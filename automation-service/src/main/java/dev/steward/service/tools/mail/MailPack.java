@@ -48,6 +48,7 @@ public final class MailPack implements ToolPack {
 
   @Override
   public List<Tool> tools(PackContext context) {
+    MailSessions.prepare();
     Mailbox m = new Mailbox(context);
     mailbox = m;
     Ingester i = new Ingester(m::configured, m::open, pollEvery, Clock.systemUTC());

@@ -32,6 +32,11 @@ final class MailSessions {
 
   private MailSessions() {}
 
+  /** Sets the lenient parsing up (this class's initialiser) before any Jakarta Mail class loads. */
+  static void prepare() {
+    // the static initialiser has run by now
+  }
+
   private static void lenient(String key, String value) {
     if (System.getProperty(key) == null) System.setProperty(key, value);
   }
