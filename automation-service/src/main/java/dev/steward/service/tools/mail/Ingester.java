@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -60,8 +61,10 @@ final class Ingester implements AutoCloseable {
     return t;
   });
   private volatile boolean running;
-  private volatile boolean woken;
-  private volatile @Nullable Store connected;
+  /** Counts the wake-ups: a session began before the latest one is out of date. */
+  private final AtomicLong generation = new AtomicLong();
+
+  private volatile @Nullable Link connected;
   private volatile @Nullable IMAPFolder idling;
   private volatile Status status = new Status("stopped", null, null);
   private @Nullable Thread thread;
@@ -97,48 +100,55 @@ final class Ingester implements AutoCloseable {
    * the window asks); a connection made with an older configuration is closed.
    */
   void wake() {
+    long now;
     synchronized (lock) {
-      woken = true;
+      now = generation.incrementAndGet();
       lock.notifyAll();
     }
-    Store s = connected;
-    if (s != null) closeQuietly(s);
+    // Only a link made before this wake-up: one made after it already has what is configured now.
+    Link l = connected;
+    if (l != null && l.generation() < now) closeQuietly(l.store());
   }
+
+  /** The open connection and the wake-up count it began under. */
+  private record Link(long generation, Store store) {}
 
   private void loop() {
     while (running) {
-      woken = false;
+      long gen = generation.get();
       Optional<MailConfig> c = config.get().get();
       if (c.isEmpty()) {
         status = new Status("not set up", null, config.get().unavailable().orElse(null));
-        pause(pollEvery);
+        pause(pollEvery, gen);
         continue;
       }
       MailConfig cfg = c.get();
       try {
-        session(cfg);
+        session(cfg, gen);
       } catch (MessagingException | IOException | SQLException | RuntimeException e) {
         if (!running) return;
-        if (woken) continue; // closed on purpose: connect again with what is configured now
+        // Closed on purpose: connect again with what is configured now.
+        if (generation.get() != gen) continue;
         String problem = ConnectionProblems.describe(e, cfg.imap(), cfg.password());
         status = new Status("failing", status.lastCheck(), problem);
         LOG.log(Level.WARNING, "mail: checking the mailbox failed: {0}", problem);
-        pause(pollEvery);
+        pause(pollEvery, gen);
       }
     }
   }
 
   /** One connection: check, then wait (IDLE or a pause) and check again until woken. */
-  private void session(MailConfig cfg) throws MessagingException, IOException, SQLException {
+  private void session(MailConfig cfg, long gen)
+      throws MessagingException, IOException, SQLException {
     Store s = MailSessions.imap(cfg.imap(), IDLE_RENEW.plusMinutes(1)).getStore();
-    connected = s;
+    connected = new Link(gen, s);
     try {
       s.connect(cfg.imap().host(), cfg.imap().port(), cfg.username(), cfg.password());
-      if (woken || !running) return;
+      if (generation.get() != gen || !running) return;
       IMAPFolder inbox = (IMAPFolder) s.getFolder("INBOX");
       inbox.open(Folder.READ_ONLY);
       boolean idle = s instanceof IMAPStore imap && imap.hasCapability("IDLE");
-      while (running && !woken) {
+      while (running && generation.get() == gen) {
         check(inbox);
         status = new Status(idle ? "waiting (IDLE)" : "polling", clock.instant(), null);
         if (idle) {
@@ -149,7 +159,7 @@ final class Ingester implements AutoCloseable {
             idling = null;
           }
         } else {
-          pause(pollEvery);
+          pause(pollEvery, gen);
           if (!inbox.isOpen()) return;
         }
       }
@@ -170,8 +180,8 @@ final class Ingester implements AutoCloseable {
         return null;
       });
     } catch (MessagingException | RuntimeException e) {
-      Store s = connected;
-      if (s != null) closeQuietly(s);
+      Link l = connected;
+      if (l != null) closeQuietly(l.store());
     }
   }
 
@@ -263,10 +273,11 @@ final class Ingester implements AutoCloseable {
     return Optional.of(kept.add(validity, uid, parsed, raw, received));
   }
 
-  private void pause(Duration d) {
+  /** Waits {@code d}, or until a wake-up after {@code gen}, or the end. */
+  private void pause(Duration d, long gen) {
     synchronized (lock) {
       long end = System.nanoTime() + d.toNanos();
-      while (running && !woken) {
+      while (running && generation.get() == gen) {
         long left = end - System.nanoTime();
         if (left <= 0) return;
         try {
