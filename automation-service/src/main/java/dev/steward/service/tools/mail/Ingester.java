@@ -47,7 +47,8 @@ final class Ingester implements AutoCloseable {
   /** IDLE is renewed this often (servers end it after 30 minutes; a dead link shows by then). */
   private static final int BATCH = 50;
 
-  private static final int PREFETCH_BYTES = 1 << 20;
+  private static final int PREFETCH_BYTES = 256 << 10;
+  private static final int PER_OPEN = 200;
   static final Duration IDLE_RENEW = Duration.ofMinutes(4);
 
   private final Supplier<MailConfig.Configured> config;
@@ -149,7 +150,11 @@ final class Ingester implements AutoCloseable {
       inbox.open(Folder.READ_ONLY);
       boolean idle = s instanceof IMAPStore imap && imap.hasCapability("IDLE");
       while (running && generation.get() == gen) {
-        check(inbox);
+        while (check(inbox) && running) {
+          // The folder keeps every message it fetched whole: opened anew, it lets them go.
+          inbox.close(false);
+          inbox.open(Folder.READ_ONLY);
+        }
         status = new Status(idle ? "waiting (IDLE)" : "polling", clock.instant(), null);
         if (idle) {
           idling = inbox;
@@ -185,8 +190,11 @@ final class Ingester implements AutoCloseable {
     }
   }
 
-  /** Keeps every message of the INBOX not seen before. */
-  void check(IMAPFolder inbox) throws MessagingException, IOException, SQLException {
+  /**
+   * Keeps the messages of the INBOX not seen before, at most {@value #PER_OPEN}; answers whether
+   * more are waiting.
+   */
+  boolean check(IMAPFolder inbox) throws MessagingException, IOException, SQLException {
     MailStore kept = store.get();
     long validity = inbox.getUIDValidity();
     long last = kept.lastUid(validity);
@@ -201,6 +209,7 @@ final class Ingester implements AutoCloseable {
       long uid = inbox.getUID(m);
       // "n:*" names the last message even when its UID is below n.
       if (uid > last && !kept.seen(validity, uid)) fresh.add(m);
+      if (fresh.size() == PER_OPEN) break;
     }
     for (int from = 0; from < fresh.size(); from += BATCH) {
       List<Message> batch = fresh.subList(from, Math.min(fresh.size(), from + BATCH));
@@ -211,10 +220,11 @@ final class Ingester implements AutoCloseable {
       whole.add(IMAPFolder.FetchProfileItem.MESSAGE);
       inbox.fetch(small, whole);
       for (Message m : batch) {
-        if (!running) return;
+        if (!running) return false;
         keep(kept, validity, inbox.getUID(m), m);
       }
     }
+    return fresh.size() == PER_OPEN;
   }
 
   private static int size(Message m) {
