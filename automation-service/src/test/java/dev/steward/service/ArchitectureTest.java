@@ -129,13 +129,15 @@ class ArchitectureTest {
         .check(CLASSES);
   }
 
-  /** SQL is the audit log's, and the household pack's for its own database; no one else's. */
+  /** SQL is the audit log's, and the household and mail packs' for their own databases; no one else's. */
   @Test
-  void sql_stays_in_the_audit_log_and_the_household_pack() {
+  void sql_stays_in_the_audit_log_and_the_household_and_mail_packs() {
     noClasses()
         .that()
         .resideOutsideOfPackages(
-            "dev.steward.service.audit..", "dev.steward.service.tools.household..")
+            "dev.steward.service.audit..",
+            "dev.steward.service.tools.household..",
+            "dev.steward.service.tools.mail..")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
