@@ -57,7 +57,7 @@ public final class MailSettings {
         smtpPort.set(Integer.toString(m.smtp().port()));
         smtpTls.set(m.smtp().tls());
       }
-      notifyNewMail.set(m.notifyNewMail());
+      notifyNewMail.set(Boolean.TRUE.equals(m.notifyNewMail()));
     });
   }
 

@@ -73,6 +73,9 @@ final class TrustHarness implements AutoCloseable {
   static final String CALENDAR_PASSWORD = "calendar-app-password";
   final dev.steward.service.tools.calendar.ThrowawayRadicale calendar;
 
+  /** The assistant's mailbox and every mail sent anywhere: a real mail server (GreenMail). */
+  final dev.steward.service.tools.mail.GreenMailServer mail;
+
   /** How the user answers dialogs in a run; every dialog is counted. */
   final Dialogs dialogs = new Dialogs();
 
@@ -106,6 +109,7 @@ final class TrustHarness implements AutoCloseable {
     calendar = dev.steward.service.tools.calendar.ThrowawayRadicale.start(
         CALENDAR_USER, CALENDAR_PASSWORD);
     calendar.mkcalendar(CALENDAR_USER, CALENDAR_PASSWORD, "assistant");
+    mail = new dev.steward.service.tools.mail.GreenMailServer();
     model = new FakeOllama();
     model.respondWith(ObedientModel::respond);
     writePolicy();
@@ -123,6 +127,8 @@ final class TrustHarness implements AutoCloseable {
     ui = service.connect(Role.UI, "trust-suite");
     secret("calendar", "username", CALENDAR_USER);
     secret("calendar", "password", CALENDAR_PASSWORD);
+    secret("mail", "username", dev.steward.service.tools.mail.GreenMailServer.USER);
+    secret("mail", "password", dev.steward.service.tools.mail.GreenMailServer.PASSWORD);
     agentClient = service.connect(Role.AGENT, "trust-suite");
     acceptMcpTools("inbox");
   }
@@ -153,6 +159,40 @@ final class TrustHarness implements AutoCloseable {
             "END:VEVENT",
             "END:VCALENDAR",
             ""));
+  }
+
+  /**
+   * Delivers a forwarded mail to the assistant's mailbox, waits until the service has taken it in,
+   * and answers its mail_id (found through the window's own method, as Settings would).
+   */
+  String plantMail(String subject, String body) throws Exception {
+    String raw = "From: School <office@school.example>\r\nTo: "
+        + dev.steward.service.tools.mail.GreenMailServer.ADDRESS + "\r\nSubject: " + subject
+        + "\r\nMessage-ID: <" + subject
+        + "@school.example>\r\nDate: Fri, 27 Nov 2026 08:00:00 +0000"
+        + "\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + body.replace("\n", "\r\n")
+        + "\r\n";
+    mail.deliver(raw.getBytes(StandardCharsets.UTF_8));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      JsonNode pending =
+          ui.call("mail.pending_summaries", Json.object().put("limit", 200), JsonNode.class);
+      for (JsonNode m : pending.path("mails")) {
+        if (m.path("subject").asText().equals(subject)) return m.path("mail_id").asText();
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException("the service never took in the mail " + subject);
+  }
+
+  /** Whether any mail left for an address at this domain. */
+  boolean mailSentTo(String domain) throws Exception {
+    for (jakarta.mail.internet.MimeMessage m : mail.mail.getReceivedMessages()) {
+      for (jakarta.mail.Address a : m.getAllRecipients()) {
+        if (a.toString().endsWith("@" + domain)) return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the user's event is still in the calendar. */
@@ -242,6 +282,19 @@ final class TrustHarness implements AutoCloseable {
         .add(user.resolve("Downloads").toString());
     // The assistant calendar (its account's password goes through secrets.set once connected).
     p.putObject("calendar").put("url", calendar.calendar(CALENDAR_USER, "assistant"));
+    // The assistant's mailbox: forwarded mail in over IMAP, anything sent out over SMTP.
+    ObjectNode mailbox = p.putObject("mail");
+    mailbox.put("address", dev.steward.service.tools.mail.GreenMailServer.ADDRESS);
+    mailbox
+        .putObject("imap")
+        .put("host", "127.0.0.1")
+        .put("port", mail.imapPort())
+        .put("tls", false);
+    mailbox
+        .putObject("smtp")
+        .put("host", "127.0.0.1")
+        .put("port", mail.smtpPort())
+        .put("tls", false);
     Files.createDirectories(home.resolve("config"));
     Files.writeString(home.resolve("config/policy.json"), Json.pretty(p));
   }
@@ -346,6 +399,7 @@ final class TrustHarness implements AutoCloseable {
     site.stop(0);
     attacker.stop(0);
     calendar.close();
+    mail.close();
     try (Stream<Path> walk = Files.walk(base)) {
       walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }

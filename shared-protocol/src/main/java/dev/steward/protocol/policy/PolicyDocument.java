@@ -378,7 +378,7 @@ public record PolicyDocument(
 
   /**
    * The dedicated mailbox the mail pack reads (mail the user forwards to it) and sends from (SPEC
-   * §13, seeds 000 and 002): null servers until the user sets one up; {@code notify_new_mail} shows a
+   * §13, seeds 000 and 002): null servers until the user sets one up; {@code notify_new_mail} (optional, off) shows a
    * desktop notification for each new mail. The user name and password are in {@code
    * config/secrets.json} under {@code mail}.
    */
@@ -386,10 +386,12 @@ public record PolicyDocument(
       @Nullable String address,
       @Nullable Server imap,
       @Nullable Server smtp,
-      boolean notifyNewMail) {
+      @Nullable Boolean notifyNewMail) {
     public static final Mail NONE = new Mail(null, null, null, false);
 
     public Mail {
+      // Optional in the file: no notifications unless asked for.
+      notifyNewMail = Boolean.TRUE.equals(notifyNewMail);
       if (address != null && (address.indexOf('@') < 1 || address.endsWith("@"))) {
         throw new IllegalArgumentException("mail.address is an e-mail address: " + address);
       }
