@@ -271,8 +271,17 @@ public final class StewardApp extends Application {
       });
       exitAfterStartupIfAsked();
       findModel(models);
-      summariseMail(new dev.steward.app.agent.MailSummaries(
-          models, new dev.steward.app.agent.ClientMailbox(ui)));
+      watchMail(
+          new dev.steward.app.agent.MailSummaries(
+              models, new dev.steward.app.agent.ClientMailbox(ui)),
+          new dev.steward.app.agent.MailNotices(
+              new dev.steward.app.agent.ClientMailNotices(ui),
+              () -> Boolean.TRUE.equals(ui.call(
+                      Methods.POLICY_GET,
+                      java.util.Map.of(),
+                      dev.steward.protocol.policy.PolicyDocument.class)
+                  .mail()
+                  .notifyNewMail())));
     } catch (ServiceUnavailableException e) {
       chat.setServiceState(ServiceState.UNAVAILABLE);
       chat.showError("The automation service could not be started: " + e.getMessage());
@@ -280,25 +289,28 @@ public final class StewardApp extends Application {
   }
 
   /**
-   * Every two minutes, the model summarises the forwarded mail the service took in since (seed
-   * 000); a round with no model, no mailbox or a failing model leaves the service's own summaries.
+   * Forwarded mail, watched from the window: every 30 seconds a look for new mail (a notification
+   * when the user asked for one), every two minutes the model's summaries of what came in (seed
+   * 000). A round with no mailbox, no model or a failing one changes nothing.
    */
-  private void summariseMail(dev.steward.app.agent.MailSummaries summaries) {
+  private void watchMail(
+      dev.steward.app.agent.MailSummaries summaries, dev.steward.app.agent.MailNotices notices) {
     java.util.concurrent.ScheduledExecutorService timer =
         java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-            dev.steward.protocol.util.DaemonThreads.named("steward-mail-summaries"));
+            dev.steward.protocol.util.DaemonThreads.named("steward-mail"));
     timer.scheduleWithFixedDelay(
-        () -> {
-          try {
-            summaries.runOnce();
-          } catch (RuntimeException e) {
-            java.util.logging.Logger.getLogger(StewardApp.class.getName())
-                .log(java.util.logging.Level.FINE, "mail summaries: a round failed", e);
-          }
-        },
-        20,
-        120,
-        java.util.concurrent.TimeUnit.SECONDS);
+        () -> quietly(notices::look), 5, 30, java.util.concurrent.TimeUnit.SECONDS);
+    timer.scheduleWithFixedDelay(
+        () -> quietly(summaries::runOnce), 20, 120, java.util.concurrent.TimeUnit.SECONDS);
+  }
+
+  private static void quietly(Runnable round) {
+    try {
+      round.run();
+    } catch (RuntimeException e) {
+      java.util.logging.Logger.getLogger(StewardApp.class.getName())
+          .log(java.util.logging.Level.FINE, "mail: a round failed", e);
+    }
   }
 
   /**

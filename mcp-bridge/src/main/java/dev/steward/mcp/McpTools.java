@@ -25,6 +25,17 @@ final class McpTools {
 
   private McpTools() {}
 
+  /**
+   * Whether a tool meets the world outside the machine: it can send data out, or what it reads
+   * was written by strangers (a page, a forwarded mail).
+   */
+  private static boolean openWorld(ToolDefinition d) {
+    return d.sends()
+        || d.name().startsWith("browser.")
+        || d.name().startsWith("web.")
+        || d.name().startsWith("mail.");
+  }
+
   static McpSchema.Tool tool(ToolDefinition d) {
     boolean readOnly = d.risk() == Risk.LOW && d.confirmation() == Confirmation.NEVER;
     return McpSchema.Tool.builder()
@@ -34,12 +45,7 @@ final class McpTools {
         .inputSchema(map(d.argsSchema()))
         .outputSchema(map(d.resultSchema()))
         .annotations(new McpSchema.ToolAnnotations(
-            title(d.name()),
-            readOnly,
-            !readOnly,
-            null,
-            d.name().startsWith("browser.") || d.name().startsWith("web."),
-            null))
+            title(d.name()), readOnly, !readOnly, null, openWorld(d), null))
         .build();
   }
 
