@@ -70,7 +70,19 @@ final class MailSend extends BaseTool {
     p.set("cc", args.has("cc") ? args.path("cc").deepCopy() : Json.mapper().createArrayNode());
     p.put("subject", args.path("subject").asText());
     p.put("text", args.path("text").asText());
+    p.put(
+        "says",
+        "Send the mail “" + args.path("subject").asText() + "” to " + list(args.path("to"))
+            + (args.path("cc").isEmpty() ? "" : ", copy to " + list(args.path("cc")))
+            + p.path("from").asText("").transform(f -> f.isEmpty() ? "" : ", from " + f)
+            + ": the text is exactly as in the arguments");
     return Optional.of(p);
+  }
+
+  private static String list(JsonNode addresses) {
+    List<String> all = new java.util.ArrayList<>();
+    addresses.forEach(a -> all.add(a.asText()));
+    return String.join(", ", all);
   }
 
   @Override
