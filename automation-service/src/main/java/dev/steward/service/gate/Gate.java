@@ -162,9 +162,7 @@ public final class Gate implements AutoCloseable {
       List<String> paths =
           c.paths().values().stream().map(p -> p.real().toString()).toList();
       List<String> taintSources = taint.of(caller.conversation());
-      JsonNode preview = tool.preview(
-              args, ToolContext.forPreview(c.paths(), c.policy().scope(), caller.role() == Role.UI))
-          .orElse(null);
+      JsonNode preview = previewOf(tool, args, c, caller.role() == Role.UI);
       if (c.requirement().needsToken()) {
         return new Preflight.Result(
             Preflight.CONFIRM,
@@ -202,6 +200,18 @@ public final class Gate implements AutoCloseable {
           null,
           null,
           null);
+    }
+  }
+
+  /** The tool's dry run for a dialog, or none when the tool fails at it (the call is judged all the same). */
+  private static @Nullable JsonNode previewOf(
+      Tool tool, JsonNode args, Checked c, boolean forPerson) {
+    try {
+      return tool.preview(args, ToolContext.forPreview(c.paths(), c.policy().scope(), forPerson))
+          .orElse(null);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, tool.name() + " could not preview a call", e);
+      return null;
     }
   }
 
@@ -506,6 +516,13 @@ public final class Gate implements AutoCloseable {
     } catch (ToolFailure f) {
       outcome = ToolResult.failure(f.error(), null);
       summary = f.error().message();
+    } catch (RuntimeException e) {
+      // The completion row is written all the same: an undo that broke is in the log.
+      LOG.log(Level.WARNING, "undo of row " + auditId + " failed", e);
+      ToolError error = ToolError.of(
+          ToolErrorCodes.INTERNAL, "the undo failed (" + e.getClass().getSimpleName() + ")");
+      outcome = ToolResult.failure(error, null);
+      summary = error.message();
     }
     Instant ended = clock.instant();
     audit.recordQuietly(new AuditEntry(
@@ -590,8 +607,19 @@ public final class Gate implements AutoCloseable {
     Map<String, ResolvedPath> paths = ScopeCheck.resolve(tool, args, policy);
     List<String> hostsToConfirm = ScopeCheck.hostsToConfirm(tool, args, policy);
     ToolContext forCheck = ToolContext.forCheck(paths, policy.scope());
-    boolean destructive = tool.destructive(args, forCheck);
-    Risk risk = higher(tool.definition().risk(), tool.risk(args, forCheck));
+    boolean destructive;
+    Risk risk;
+    try {
+      destructive = tool.destructive(args, forCheck);
+      risk = higher(tool.definition().risk(), tool.risk(args, forCheck));
+    } catch (RuntimeException e) {
+      // A tool that cannot judge a call (what it read was malformed) refuses it, in the log.
+      LOG.log(Level.WARNING, tool.name() + " could not judge a call", e);
+      throw new Refusal(
+          ToolErrorCodes.EXECUTION_ERROR,
+          tool.name() + " could not judge this call (" + e.getClass().getSimpleName() + ")",
+          "/args");
+    }
     Requirement req = ConfirmationRule.evaluate(
         tool,
         risk,
@@ -603,6 +631,21 @@ public final class Gate implements AutoCloseable {
         policy,
         clock.instant());
     return new Checked(tool, CanonicalJson.sha256(args), paths, destructive, risk, req, policy);
+  }
+
+  /**
+   * The risk of this call (a token minted for it lives as long as that risk allows): the
+   * definition's, raised by the tool for these arguments. Paths are not resolved for it: a tool
+   * judges its risk by what the call would show or reach, not by where a path leads.
+   */
+  public Risk risk(Tool tool, JsonNode args) {
+    try {
+      return higher(
+          tool.definition().risk(),
+          tool.risk(args, ToolContext.forCheck(Map.of(), policies.current().scope())));
+    } catch (RuntimeException e) {
+      return Risk.HIGH;
+    }
   }
 
   /** A tool may raise a call's risk above its definition's, never lower it. */

@@ -297,7 +297,7 @@ public final class ServiceMethods {
               + " hold a value that has no canonical form (a number too large?)");
         }
         calls.add(new TokenRecord.Call(t.name(), hash));
-        highest = max(highest, t.definition().risk());
+        highest = max(highest, gate.risk(t, args));
         names.add(t.name());
       }
     } else {

@@ -38,6 +38,13 @@ class CalendarMailPolicyTest {
     assertThrows(IllegalArgumentException.class, () -> new PolicyDocument.Calendar("ftp://x/"));
     assertThrows(
         IllegalArgumentException.class,
+        () -> new PolicyDocument.Calendar("http://caldav.example.org/cal/"),
+        "a password never crosses the network in clear text");
+    assertEquals(
+        "http://127.0.0.1:5232/me/cal/",
+        new PolicyDocument.Calendar("http://127.0.0.1:5232/me/cal").url());
+    assertThrows(
+        IllegalArgumentException.class,
         () -> new PolicyDocument.Mail.Server("imap.example.org", 0, true));
     assertThrows(
         IllegalArgumentException.class,

@@ -371,8 +371,23 @@ public record PolicyDocument(
           throw new IllegalArgumentException(
               "calendar.url names no user: the user name and password go in config/secrets.json");
         }
+        if (url.startsWith("http://") && !loopback(url)) {
+          throw new IllegalArgumentException(
+              "calendar.url is https://: over http:// the password would travel in clear text"
+                  + " (only a server on this machine may use http://)");
+        }
         if (!url.endsWith("/")) url = url + "/";
       }
+    }
+  }
+
+  private static boolean loopback(String url) {
+    try {
+      String host = java.net.URI.create(url).getHost();
+      return host != null
+          && (host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]"));
+    } catch (IllegalArgumentException e) {
+      return false;
     }
   }
 

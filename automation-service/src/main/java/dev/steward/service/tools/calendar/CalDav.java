@@ -42,6 +42,10 @@ final class CalDav {
   private static final DateTimeFormatter UTC =
       DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
+  private static final java.util.concurrent.ScheduledExecutorService DEADLINES =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          dev.steward.protocol.util.DaemonThreads.named("caldav-deadlines"));
+
   private final HttpClient client;
   private final URI collection;
   private final String authorization;
@@ -255,8 +259,24 @@ final class CalDav {
         r = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
       }
       byte[] body;
+      // The request's timeout ends with the headers; a server that trickles the body is cut off
+      // at the same limit by closing the stream under the read.
       try (InputStream in = r.body()) {
-        body = in.readNBytes(MAX_ANSWER + 1);
+        var cutOff = DEADLINES.schedule(
+            () -> {
+              try {
+                in.close();
+              } catch (IOException e) {
+                // closing is all that is wanted
+              }
+            },
+            TIME.toMillis(),
+            java.util.concurrent.TimeUnit.MILLISECONDS);
+        try {
+          body = in.readNBytes(MAX_ANSWER + 1);
+        } finally {
+          cutOff.cancel(false);
+        }
       }
       if (body.length > MAX_ANSWER) {
         throw new ToolFailure(

@@ -82,7 +82,7 @@ final class CreateEvent extends CalendarTool {
 
   @Override
   public JsonNode undo(UndoRecord record, UndoContext ctx) throws ToolFailure {
-    JsonNode data = Undo.data(record);
+    JsonNode data = Undo.data(record, access);
     CalDav dav = access.dav();
     URI href = Undo.href(dav, data);
     dav.delete(href, CalDav.version(data.path("etag").asText(null)));
@@ -98,7 +98,9 @@ final class CreateEvent extends CalendarTool {
   static final class Undo {
     private Undo() {}
 
-    static JsonNode data(UndoRecord record) throws ToolFailure {
+    static JsonNode data(UndoRecord record, CalendarAccess access) throws ToolFailure {
+      java.util.Optional<String> missing = access.unavailable();
+      if (missing.isPresent()) throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, missing.get());
       JsonNode data = record.data();
       if (data == null || !data.hasNonNull("href")) {
         throw new ToolFailure(ToolErrorCodes.NOT_FOUND, "this change kept nothing to undo");

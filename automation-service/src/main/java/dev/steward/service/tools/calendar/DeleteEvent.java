@@ -28,6 +28,11 @@ final class DeleteEvent extends CalendarTool {
     if (access.unavailable().isPresent()) return Optional.empty();
     try {
       ZoneId local = access.zone();
+      if (!ctx.forPerson() && !access.own().contains(args.path("event_id").asText())) {
+        // An agent's preview of an event the user made: not a way to read its title or times.
+        return Optional.of(
+            Json.object().put("says", "Delete an event you made (shown to you when you approve)"));
+      }
       CalDav.Resource r = find(access.dav(), args.path("event_id").asText());
       Calendar parsed = Ics.parse(r.ics());
       Optional<Times.Span> span = Ics.span(parsed, local);
@@ -65,7 +70,7 @@ final class DeleteEvent extends CalendarTool {
 
   @Override
   public JsonNode undo(UndoRecord record, UndoContext ctx) throws ToolFailure {
-    JsonNode data = CreateEvent.Undo.data(record);
+    JsonNode data = CreateEvent.Undo.data(record, access);
     CalDav dav = access.dav();
     URI href = CreateEvent.Undo.href(dav, data);
     dav.create(href, data.path("before").asText());

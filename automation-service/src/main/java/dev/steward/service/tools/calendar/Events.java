@@ -107,7 +107,9 @@ final class Events extends CalendarTool {
       e.put("title", o.title());
       Times.put(e, o.start(), o.end(), o.allDay(), o.zone(), local);
     }
-    if (withheld > 0) result.put("withheld", withheld);
+    // Whether, not how many: a count would tell more about the user's events than availability
+    // does.
+    if (withheld > 0) result.put("withheld", true);
     return result;
   }
 
@@ -135,8 +137,9 @@ final class Events extends CalendarTool {
 
   @Override
   public String summarize(JsonNode args, JsonNode value) {
-    int withheld = value.path("withheld").asInt(0);
     return value.path("events").size() + " events"
-        + (withheld > 0 ? " (" + withheld + " you made withheld: not approved)" : "");
+        + (value.path("withheld").asBoolean(false)
+            ? " (the user's own withheld: not approved)"
+            : "");
   }
 }

@@ -32,6 +32,7 @@ import net.fortuna.ical4j.model.Component;
 import net.fortuna.ical4j.model.Parameter;
 import net.fortuna.ical4j.model.Period;
 import net.fortuna.ical4j.model.Property;
+import net.fortuna.ical4j.model.Recur;
 import net.fortuna.ical4j.model.TimeZone;
 import net.fortuna.ical4j.model.TimeZoneRegistry;
 import net.fortuna.ical4j.model.TimeZoneRegistryFactory;
@@ -42,6 +43,7 @@ import net.fortuna.ical4j.model.property.DtStamp;
 import net.fortuna.ical4j.model.property.DtStart;
 import net.fortuna.ical4j.model.property.LastModified;
 import net.fortuna.ical4j.model.property.ProdId;
+import net.fortuna.ical4j.model.property.RRule;
 import net.fortuna.ical4j.model.property.Sequence;
 import net.fortuna.ical4j.model.property.Summary;
 import net.fortuna.ical4j.model.property.Uid;
@@ -94,9 +96,11 @@ final class Ics {
               TimeZoneRegistryFactory.getInstance().createRegistry())
           .build(new StringReader(withoutKnownZones(ics)));
     } catch (IOException | ParserException | RuntimeException e) {
+      // Only the kind of error and where: the parser's own message may quote the event's text.
+      String where = e instanceof ParserException p ? " (line " + p.getLineNo() + ")" : "";
       throw new ToolFailure(
           ToolErrorCodes.EXECUTION_ERROR,
-          "an event in the calendar is not valid iCalendar: " + String.valueOf(e.getMessage()));
+          "an event in the calendar is not valid iCalendar" + where + "; it was left out");
     }
   }
 
@@ -375,20 +379,54 @@ final class Ics {
         .orElse(false);
   }
 
+  /** The most occurrences of one event expanded for a range (a day by the minute is 1,440). */
+  static final int MOST_OCCURRENCES = 5000;
+
   /**
-   * The periods of one event in the range. Rules that repeat by the second or the minute are not
-   * expanded (a year of them would be millions of occurrences): their first occurrence stands.
+   * The periods of one event in the range. A rule that would repeat more than {@link
+   * #MOST_OCCURRENCES} times in it (by the second, or an hourly rule listing every minute and
+   * second) is cut there: ical4j would hold every occurrence in memory first, and a stranger's
+   * invitation could hold millions.
    */
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static Set<Period<?>> periods(VEvent e, Period<ZonedDateTime> range) {
-    Optional<String> rule = e.getProperty(Property.RRULE).map(Property::getValue);
-    if (rule.isPresent()
-        && (rule.get().contains("FREQ=SECONDLY") || rule.get().contains("FREQ=MINUTELY"))) {
-      VEvent first = e.copy();
-      first.getProperty(Property.RRULE).ifPresent(r -> first.remove(r));
-      return new LinkedHashSet<>((Set) first.calculateRecurrenceSet(range));
+    Optional<RRule> rule = e.getProperty(Property.RRULE);
+    if (rule.isPresent()) {
+      Temporal seed = e.getStartDate().get().getDate();
+      Recur recur = rule.get().getRecur();
+      List<Temporal> first = (List<Temporal>) recur
+          .getDatesAsStream(
+              seed, like(seed, range.getStart()), like(seed, range.getEnd()), MOST_OCCURRENCES + 1)
+          .toList();
+      if (first.size() > MOST_OCCURRENCES) {
+        Temporal end = e.getEndDate(true).map(d -> (Temporal) d.getDate()).orElse(seed);
+        Set<Period<?>> cut = new LinkedHashSet<>();
+        for (Temporal start : first.subList(0, MOST_OCCURRENCES)) {
+          cut.add(new Period(start, shifted(end, seed, start)));
+        }
+        return cut;
+      }
     }
     return new LinkedHashSet<>((Set) e.calculateRecurrenceSet(range));
+  }
+
+  /** A range bound in the seed's own kind of time, as ical4j's rule expansion compares them. */
+  private static Temporal like(Temporal seed, ZonedDateTime bound) {
+    if (seed instanceof LocalDate) return bound.toLocalDate();
+    if (seed instanceof LocalDateTime) return bound.toLocalDateTime();
+    if (seed instanceof OffsetDateTime) return bound.toOffsetDateTime();
+    if (seed instanceof ZonedDateTime z) return bound.withZoneSameInstant(z.getZone());
+    return bound;
+  }
+
+  /** The end of an occurrence starting at {@code start}: the event's own length after it. */
+  private static Temporal shifted(Temporal end, Temporal seed, Temporal start) {
+    if (seed instanceof LocalDate s
+        && end instanceof LocalDate en
+        && start instanceof LocalDate st) {
+      return st.plusDays(en.toEpochDay() - s.toEpochDay());
+    }
+    return start.plus(java.time.Duration.between(seed, end));
   }
 
   private static Temporal dateOf(Property p) {

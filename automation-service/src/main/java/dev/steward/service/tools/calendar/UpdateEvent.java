@@ -43,6 +43,11 @@ final class UpdateEvent extends CalendarTool {
     try {
       Change c = change(args, access.dav());
       ObjectNode p = Json.object();
+      if (!ctx.forPerson() && !access.own().contains(args.path("event_id").asText())) {
+        // An agent's preview of an event the user made: not a way to read its title or times.
+        p.put("says", "Change an event you made (shown to you when you approve)");
+        return Optional.of(p);
+      }
       String was = "“" + c.oldTitle() + "”"
           + (c.oldSpan() == null ? "" : " (" + Times.say(c.oldSpan()) + ")");
       p.put(
@@ -93,8 +98,10 @@ final class UpdateEvent extends CalendarTool {
       CreateEvent.Undo.keep(ctx, UndoRecord.of(name(), "update", undo));
     }
     ObjectNode result = Json.object();
-    result.put("event_id", args.path("event_id").asText());
-    result.put("title", c.newTitle());
+    String id = args.path("event_id").asText();
+    result.put("event_id", id);
+    // The approval was for a change, not for showing the user's title to the model.
+    if (args.hasNonNull("title") || access.own().contains(id)) result.put("title", c.newTitle());
     Times.put(result, c.newSpan(), access.zone());
     return result;
   }
@@ -119,7 +126,7 @@ final class UpdateEvent extends CalendarTool {
 
   @Override
   public JsonNode undo(UndoRecord record, UndoContext ctx) throws ToolFailure {
-    JsonNode data = CreateEvent.Undo.data(record);
+    JsonNode data = CreateEvent.Undo.data(record, access);
     CalDav dav = access.dav();
     URI href = CreateEvent.Undo.href(dav, data);
     dav.replace(

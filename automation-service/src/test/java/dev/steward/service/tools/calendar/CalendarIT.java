@@ -212,9 +212,30 @@ class CalendarIT {
         check.preview().toString());
     ToolResult unasked = TestService.exec(agent, "calendar.events", range);
     assertEquals(ToolErrorCodes.TOKEN_MISSING, unasked.error().code());
+    for (String tool : List.of("calendar.delete_event", "calendar.update_event")) {
+      JsonNode change = tool.endsWith("delete_event")
+          ? args("event_id", "user-1")
+          : args("event_id", "user-1", "start", "2026-03-19T17:00Z");
+      String agentSees =
+          agent.preflight(TestService.id(), tool, change).preview().toString();
+      assertFalse(
+          agentSees.contains("Therapy"), "a preview is no way to read a title: " + agentSees);
+      assertTrue(
+          ui.preflight(TestService.id(), tool, change).preview().toString().contains("Therapy"),
+          "the window's dialog shows it");
+    }
+    ToolResult moved = TestService.execConfirmed(
+        ui,
+        agent,
+        "calendar.update_event",
+        args("event_id", "user-1", "start", "2026-03-19T15:30Z"));
+    assertFalse(
+        ok(moved).has("title"), "an approved move does not hand the title over: " + moved.value());
 
     JsonNode both = ok(TestService.execConfirmed(ui, agent, "calendar.events", range));
     assertEquals(2, both.path("events").size(), both.toString());
+    assertEquals(
+        "2026-03-19T15:30:00Z", both.at("/events/1/start").asText(), "moved by the update");
     assertEquals(
         "Therapy, then a long walk along the river to think about everything that happened this year",
         both.at("/events/1/title").asText(),
