@@ -8,7 +8,11 @@ import org.jsoup.nodes.TextNode;
 import org.jsoup.select.NodeTraversor;
 import org.jsoup.select.NodeVisitor;
 
-/** The readable text of an HTML mail part: blocks on lines of their own, no scripts or styles. */
+/**
+ * The readable text of an HTML mail part: blocks on lines of their own, no scripts or styles. The
+ * HTML is cut at {@value #MAX_CHARS} characters before jsoup builds its tree, and the walk is linear
+ * in the nodes however deeply a stranger nests them.
+ */
 final class HtmlText {
 
   private static final Set<String> BLOCKS = Set.of(
@@ -35,16 +39,23 @@ final class HtmlText {
       "footer");
   private static final Set<String> HIDDEN = Set.of("script", "style", "head", "title", "template");
 
+  static final int MAX_CHARS = MimeReader.MAX_HTML;
+
   private HtmlText() {}
 
   static String of(String html) {
-    Element body = Jsoup.parse(html).body();
+    Element body = Jsoup.parse(html.length() <= MAX_CHARS ? html : html.substring(0, MAX_CHARS))
+        .body();
     StringBuilder out = new StringBuilder();
     NodeTraversor.traverse(
         new NodeVisitor() {
+          /** How many hidden elements (scripts, styles) the walk is inside. */
+          private int hidden;
+
           @Override
           public void head(Node node, int depth) {
-            if (node instanceof TextNode t && !hidden(t)) {
+            if (node instanceof Element e && HIDDEN.contains(e.normalName())) hidden++;
+            if (node instanceof TextNode t && hidden == 0) {
               String s = t.text();
               if (!s.isBlank()) {
                 if (out.length() > 0 && !endsWithSpace(out) && s.startsWith(" ")) out.append(' ');
@@ -58,6 +69,7 @@ final class HtmlText {
 
           @Override
           public void tail(Node node, int depth) {
+            if (node instanceof Element e && HIDDEN.contains(e.normalName())) hidden--;
             if (node instanceof Element e && BLOCKS.contains(e.normalName())) newline(out);
           }
         },
@@ -66,13 +78,6 @@ final class HtmlText {
         .replaceAll("[ \\t]+\\n", "\n")
         .replaceAll("\\n{3,}", "\n\n")
         .strip();
-  }
-
-  private static boolean hidden(Node n) {
-    for (Node p = n.parent(); p != null; p = p.parent()) {
-      if (p instanceof Element e && HIDDEN.contains(e.normalName())) return true;
-    }
-    return false;
   }
 
   private static boolean endsWithSpace(StringBuilder b) {

@@ -30,8 +30,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads new mail from the mailbox's INBOX in the background and keeps each message once: it is
- * known by (UIDVALIDITY, UID) and by its Message-ID, in the store, so a restart or a rebuilt
- * mailbox never brings it in twice. It waits with IMAP IDLE where the server offers it (told of
+ * known by (UIDVALIDITY, UID) and by its Message-ID with its content, in the store, so a restart or
+ * a rebuilt mailbox never brings it in twice. A message is marked seen before it is read, and
+ * whatever reading or keeping it does (an exception, running out of memory) it stays seen with
+ * the reason: one bad message never stops the intake of the mail after it. It waits with IMAP IDLE where the server offers it (told of
  * new mail at once), else checks every {@code pollEvery}. The mailbox is opened read-only: the
  * pack never changes what the user's mailbox holds.
  */
@@ -42,8 +44,16 @@ final class Ingester implements AutoCloseable {
       String state, @Nullable Instant lastCheck, @Nullable String problem) {}
 
   private static final Logger LOG = Logger.getLogger(Ingester.class.getName());
-  /** A message larger than this is remembered, not read: mail the assistant needs is not 50 MB. */
-  static final long MAX_BYTES = 50L << 20;
+  /**
+   * A message larger than this is remembered, not read: mail the assistant needs is not 25 MB, and
+   * a message, its attachments and its forwarded copy must fit the service's heap together.
+   */
+  static final int MAX_BYTES = 25 << 20;
+
+  static final String TOO_LARGE =
+      "larger than " + (MAX_BYTES >> 20) + " MB (the most the mail pack reads): not read";
+  /** The problem of a message while it is read: it stays if reading it brought the service down. */
+  static final String PROCESSING = "being read when the service stopped: not read again";
   /** IDLE is renewed this often (servers end it after 30 minutes; a dead link shows by then). */
   private static final int BATCH = 50;
 
@@ -126,6 +136,12 @@ final class Ingester implements AutoCloseable {
       MailConfig cfg = c.get();
       try {
         session(cfg, gen);
+      } catch (Error e) {
+        // Not a connection problem (a message is read inside its own guard): keep the thread.
+        if (!running) return;
+        status = new Status("failing", status.lastCheck(), "checking the mailbox failed: " + e);
+        LOG.log(Level.SEVERE, "mail: checking the mailbox failed", e);
+        pause(pollEvery, gen);
       } catch (MessagingException | IOException | SQLException | RuntimeException e) {
         if (!running) return;
         // Closed on purpose: connect again with what is configured now.
@@ -238,21 +254,24 @@ final class Ingester implements AutoCloseable {
   private void keep(MailStore kept, long validity, long uid, Message m)
       throws MessagingException, IOException, SQLException {
     if (m.getSize() > MAX_BYTES) {
-      kept.remember(validity, uid, null, "larger than " + (MAX_BYTES >> 20) + " MB: not read");
-      LOG.warning(
-          "mail: message " + uid + " is larger than " + (MAX_BYTES >> 20) + " MB, not read");
+      kept.remember(validity, uid, null, TOO_LARGE);
+      LOG.warning("mail: message " + uid + " is " + TOO_LARGE);
       return;
     }
     byte[] raw;
     try {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(m.getSize(), 1024));
+      RawBytes out = new RawBytes(Math.max(m.getSize(), 1024));
       m.writeTo(out);
-      raw = out.toByteArray();
+      raw = out.bytes();
     } catch (FolderClosedException | StoreClosedException e) {
       throw e;
-    } catch (MessagingException e) {
-      kept.remember(validity, uid, null, "the server did not give it: " + e.getMessage());
-      LOG.warning("mail: message " + uid + " cannot be fetched: " + e.getMessage());
+    } catch (TooLarge e) {
+      kept.remember(validity, uid, null, TOO_LARGE);
+      LOG.warning("mail: message " + uid + " is " + TOO_LARGE);
+      return;
+    } catch (MessagingException | IOException | RuntimeException | Error e) {
+      kept.remember(validity, uid, null, "the server did not give it: " + e);
+      LOG.warning("mail: message " + uid + " cannot be fetched: " + e);
       return;
     }
     Instant received =
@@ -260,27 +279,75 @@ final class Ingester implements AutoCloseable {
     ingest(kept, validity, uid, raw, received);
   }
 
-  /** Keeps one message as it came; one that cannot be read at all is remembered, and logged. */
+  /**
+   * Keeps one message as it came. One that cannot be read or kept, whatever the failure, is
+   * remembered with the reason, and logged; it is marked seen before it is read, so one that
+   * brings the service down is not read again at the next start.
+   */
   static Optional<String> ingest(
-      MailStore kept, long validity, long uid, byte[] raw, Instant received)
-      throws IOException, SQLException {
-    ParsedMail parsed;
-    try {
-      parsed = MimeReader.parse(raw);
-    } catch (MessagingException | RuntimeException e) {
-      kept.remember(validity, uid, null, "cannot be read: " + e);
-      LOG.warning("mail: message " + uid + " cannot be read as mail: " + e);
+      MailStore kept, long validity, long uid, byte[] raw, Instant received) throws SQLException {
+    if (raw.length > MAX_BYTES) {
+      kept.remember(validity, uid, null, TOO_LARGE);
+      LOG.warning("mail: message " + uid + " is " + TOO_LARGE);
       return Optional.empty();
     }
-    String messageId = parsed.messageId();
-    if (messageId != null) {
-      Optional<String> same = kept.byMessageId(messageId);
+    kept.remember(validity, uid, null, PROCESSING);
+    try {
+      ParsedMail parsed = MimeReader.parse(raw);
+      // The same message again (a rebuilt mailbox, a new UIDVALIDITY) is known by its Message-ID,
+      // but a Message-ID is the sender's to choose: a stranger who sends a known one first would
+      // suppress the real mail. So the content must match too (sender, subject and text, hashed):
+      // a copy of the real message matches, a stranger's different message does not; the UID
+      // alone cannot tell copies apart once the mailbox is rebuilt.
+      Optional<String> same = kept.same(parsed);
       if (same.isPresent()) {
         kept.remember(validity, uid, same.get(), null);
         return Optional.empty();
       }
+      return Optional.of(kept.add(validity, uid, parsed, raw, received));
+    } catch (MessagingException | IOException | SQLException | RuntimeException e) {
+      kept.remember(validity, uid, null, "cannot be read or kept: " + e);
+      LOG.warning("mail: message " + uid + " cannot be read or kept: " + e);
+      return Optional.empty();
+    } catch (Error e) {
+      // Out of memory, a stack too deep: this message only; the intake goes on with the next.
+      kept.remember(validity, uid, null, "reading it failed: " + e);
+      LOG.log(Level.SEVERE, "mail: message " + uid + " broke the reading", e);
+      return Optional.empty();
     }
-    return Optional.of(kept.add(validity, uid, parsed, raw, received));
+  }
+
+  /** A message's bytes, at most {@link #MAX_BYTES}, not copied when its size was told right. */
+  private static final class RawBytes extends ByteArrayOutputStream {
+
+    RawBytes(int size) {
+      super(Math.min(size, MAX_BYTES));
+    }
+
+    @Override
+    public synchronized void write(int b) {
+      if (count >= MAX_BYTES) throw new TooLarge();
+      super.write(b);
+    }
+
+    @Override
+    public synchronized void write(byte[] b, int off, int len) {
+      if ((long) count + len > MAX_BYTES) throw new TooLarge();
+      super.write(b, off, len);
+    }
+
+    synchronized byte[] bytes() {
+      return count == buf.length ? buf : toByteArray();
+    }
+  }
+
+  /** The server sent more bytes than {@link #MAX_BYTES}, whatever size it gave. */
+  private static final class TooLarge extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    TooLarge() {
+      super(TOO_LARGE, null, false, false);
+    }
   }
 
   /** Waits {@code d}, or until a wake-up after {@code gen}, or the end. */

@@ -47,7 +47,9 @@ final class MailRead extends BaseTool {
     } catch (ToolFailure | SQLException e) {
       // the mail is named by its id instead
     }
-    return Optional.of(from.isEmpty() ? "mail " + id : "mail from " + MimeReader.clean(from, 120));
+    // The bare address: a display name is the stranger's own words, shown in the next dialog.
+    String address = MimeReader.clean(MimeReader.address(from), 120);
+    return Optional.of(address.isEmpty() ? "mail " + id : "mail from " + address);
   }
 
   @Override
@@ -64,7 +66,7 @@ final class MailRead extends BaseTool {
               "there is no mail " + id + " (mail.search lists them)",
               "/mail_id",
               null));
-      text = store.text(id);
+      text = store.text(id, MAX_TEXT + 1);
     } catch (SQLException | IOException e) {
       throw Mailbox.failure("the mail " + id + " cannot be read", e);
     }

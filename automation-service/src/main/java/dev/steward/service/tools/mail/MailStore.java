@@ -2,10 +2,13 @@ package dev.steward.service.tools.mail;
 
 import dev.steward.protocol.json.Json;
 import java.io.IOException;
+import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -15,10 +18,12 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcConnectionPool;
 import org.h2.jdbcx.JdbcDataSource;
@@ -28,8 +33,8 @@ import org.jspecify.annotations.Nullable;
  * The mail kept so far, in {@code data/mail/}: an H2 database with each mail's metadata and
  * summary and each message of the mailbox seen, and a folder per mail ({@code <mail_id>/}) with
  * its text ({@code text.txt}), the message as it came ({@code message.eml}) and its attachments.
- * A mail's folder is complete before its row is written, so a crash between the two leaves at
- * most a folder no row names, and the message is read again.
+ * A mail's folder is complete before its rows are committed, and is removed when keeping the mail
+ * fails, so a crash between the two leaves at most a folder no row names.
  */
 final class MailStore implements AutoCloseable {
 
@@ -124,19 +129,45 @@ final class MailStore implements AutoCloseable {
     }
   }
 
-  /** The mail already kept with this Message-ID (the same message under a new UIDVALIDITY). */
-  Optional<String> byMessageId(String messageId) throws SQLException {
+  /** Why a message seen was not kept (or is still being read), if it was not. */
+  Optional<String> problem(long uidValidity, long uid) throws SQLException {
+    try (Connection c = pool.getConnection();
+        PreparedStatement st = c.prepareStatement(
+            "SELECT problem FROM mail_seen WHERE uid_validity = ? AND uid = ?")) {
+      st.setLong(1, uidValidity);
+      st.setLong(2, uid);
+      try (ResultSet rs = st.executeQuery()) {
+        return rs.next() ? Optional.ofNullable(rs.getString(1)) : Optional.empty();
+      }
+    }
+  }
+
+  /**
+   * The mail already kept as this one (the same message under a new UIDVALIDITY): the same
+   * Message-ID and the same content hash (sender, subject, text); a mail kept before the hash, by
+   * its Message-ID, sender and subject.
+   */
+  Optional<String> same(ParsedMail mail) throws SQLException {
+    String messageId = mail.messageId();
+    if (messageId == null) return Optional.empty();
     try (Connection c = pool.getConnection();
         PreparedStatement st =
-            c.prepareStatement("SELECT mail_id FROM mail WHERE message_id = ? LIMIT 1")) {
+            c.prepareStatement("SELECT mail_id FROM mail WHERE message_id = ? AND (content_hash = ?"
+                + " OR (content_hash IS NULL AND from_addr = ? AND subject = ?)) LIMIT 1")) {
       st.setString(1, messageId);
+      st.setString(2, contentHash(mail));
+      st.setString(3, mail.from());
+      st.setString(4, mail.subject());
       try (ResultSet rs = st.executeQuery()) {
         return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
       }
     }
   }
 
-  /** Remembers a message that is not kept as a new mail: a copy of one kept, or one unreadable. */
+  /**
+   * Remembers a message that is not kept as a new mail (a copy of one kept, or one unreadable), or
+   * one being read (its problem says so until it is kept).
+   */
   void remember(long uidValidity, long uid, @Nullable String mailId, @Nullable String problem)
       throws SQLException {
     try (Connection c = pool.getConnection()) {
@@ -169,6 +200,29 @@ final class MailStore implements AutoCloseable {
       throws IOException, SQLException {
     String id = newId();
     Path part = folder.resolve(id + ".part");
+    boolean kept = false;
+    try {
+      add(id, part, uidValidity, uid, mail, raw, received);
+      kept = true;
+      return id;
+    } finally {
+      // Whatever failed, an exception or an Error, leaves no folder behind.
+      if (!kept) {
+        deleteQuietly(part);
+        deleteQuietly(folder.resolve(id));
+      }
+    }
+  }
+
+  private void add(
+      String id,
+      Path part,
+      long uidValidity,
+      long uid,
+      ParsedMail mail,
+      byte[] raw,
+      Instant received)
+      throws IOException, SQLException {
     Path attachmentsFolder = part.resolve("attachments");
     Files.createDirectories(attachmentsFolder);
     Files.write(part.resolve("message.eml"), raw);
@@ -185,7 +239,6 @@ final class MailStore implements AutoCloseable {
       stored.add(new StoredAttachment(
           MimeReader.clean(a.name(), 1000), fileName, a.content().length, a.type()));
     }
-    Files.move(part, folder.resolve(id), StandardCopyOption.ATOMIC_MOVE);
     String summary = Summaries.extract(mail.text(), mail.subject());
     Instant date = mail.date() != null ? mail.date() : received;
     try (Connection c = pool.getConnection()) {
@@ -193,7 +246,8 @@ final class MailStore implements AutoCloseable {
       try {
         try (PreparedStatement st = c.prepareStatement(
             "INSERT INTO mail (mail_id, message_id, from_addr, to_addrs, subject, sent_at, summary,"
-                + " summary_source, search_text, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                + " summary_source, search_text, ingested_at, content_hash)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
           st.setString(1, id);
           st.setString(2, mail.messageId());
           st.setString(3, mail.from());
@@ -204,6 +258,7 @@ final class MailStore implements AutoCloseable {
           st.setString(8, EXTRACTIVE);
           st.setString(9, searchText(mail.subject(), summary));
           st.setObject(10, OffsetDateTime.now(ZoneOffset.UTC));
+          st.setString(11, contentHash(mail));
           st.executeUpdate();
         }
         try (PreparedStatement st = c.prepareStatement(
@@ -222,13 +277,35 @@ final class MailStore implements AutoCloseable {
           st.executeBatch();
         }
         if (uidValidity != 0 || uid != 0) seen(c, uidValidity, uid, id, null);
+        Files.move(part, folder.resolve(id), StandardCopyOption.ATOMIC_MOVE);
         c.commit();
-      } catch (SQLException | RuntimeException e) {
+      } catch (SQLException | IOException | RuntimeException | Error e) {
         c.rollback();
         throw e;
       }
     }
-    return id;
+  }
+
+  private static void deleteQuietly(Path p) {
+    if (!Files.exists(p)) return;
+    try (Stream<Path> all = Files.walk(p)) {
+      for (Path q : all.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(q);
+    } catch (IOException | RuntimeException e) {
+      java.util.logging.Logger.getLogger(MailStore.class.getName())
+          .warning("mail: a half-kept mail's folder cannot be removed: " + p);
+    }
+  }
+
+  /** SHA-256 of a mail's sender, subject and text, in hex. */
+  static String contentHash(ParsedMail mail) {
+    try {
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      d.update((mail.from() + "\n" + mail.subject() + "\n").getBytes(StandardCharsets.UTF_8));
+      d.update(mail.text().getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(d.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java has SHA-256", e);
+    }
   }
 
   private static String newId() {
@@ -330,9 +407,19 @@ final class MailStore implements AutoCloseable {
     return out;
   }
 
-  /** A kept mail's text. */
-  String text(String mailId) throws IOException {
-    return Files.readString(folder.resolve(mailId).resolve("text.txt"), StandardCharsets.UTF_8);
+  /** A kept mail's text, its first {@code maxChars} characters only: only those are read. */
+  String text(String mailId, int maxChars) throws IOException {
+    StringBuilder out = new StringBuilder(Math.min(maxChars, 1 << 16));
+    char[] buf = new char[8192];
+    try (Reader r = Files.newBufferedReader(
+        folder.resolve(mailId).resolve("text.txt"), StandardCharsets.UTF_8)) {
+      int n;
+      while (out.length() < maxChars
+          && (n = r.read(buf, 0, Math.min(buf.length, maxChars - out.length()))) > 0) {
+        out.append(buf, 0, n);
+      }
+    }
+    return out.toString();
   }
 
   /** Replaces a mail's summary with a model's; false when there is no such mail. */
@@ -370,13 +457,12 @@ final class MailStore implements AutoCloseable {
       try (ResultSet rs = st.executeQuery()) {
         while (rs.next()) {
           String id = rs.getString(1);
-          String text = text(id);
           out.add(new Pending(
               id,
               rs.getString(2),
               rs.getString(3),
               rs.getObject(4, OffsetDateTime.class).toInstant(),
-              text.length() <= textChars ? text : text.substring(0, textChars)));
+              text(id, textChars)));
         }
       }
     }

@@ -11,7 +11,7 @@ import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import jakarta.mail.internet.MimePart;
 import jakarta.mail.internet.MimeUtility;
-import java.io.ByteArrayInputStream;
+import jakarta.mail.util.SharedByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
@@ -27,21 +27,38 @@ import org.jspecify.annotations.Nullable;
  * read inline under a forwarding header and kept as attachments too, encoded-word headers decoded,
  * and any charset that cannot be honoured guessed instead. Only a message whose headers cannot be
  * read at all fails.
+ *
+ * <p>A stranger chooses every byte, so what is kept is bounded whatever the message: the text at
+ * {@value #MAX_TEXT} characters, an HTML part cut at {@value #MAX_HTML} bytes before it is parsed,
+ * the recipients at {@value #MAX_TO} addresses and {@value #MAX_TO_CHARS} characters, and only the
+ * outermost forwarded message is kept whole as an attachment (a nested one is inside it already).
  */
 final class MimeReader {
 
   static final int MAX_DEPTH = 20;
   static final int MAX_PARTS = 1000;
   private static final int MAX_HEADER = 2000;
+  /** The text kept of a mail, all parts together, in characters. */
+  static final int MAX_TEXT = 1_000_000;
+  /** The bytes of an HTML part parsed; the rest is cut before it reaches jsoup. */
+  static final int MAX_HTML = 2 << 20;
+  /** The recipients kept: so many that the list, as JSON, always fits its column (20,000). */
+  static final int MAX_TO = 100;
+
+  static final int MAX_TO_CHARS = 8000;
 
   private final List<String> texts = new ArrayList<>();
   private final List<ParsedMail.Attachment> attachments = new ArrayList<>();
   private int parts;
+  private int textChars;
+  /** Inside a forwarded message: a message nested deeper is not kept again as an attachment. */
+  private boolean forwarded;
 
   private MimeReader() {}
 
   static ParsedMail parse(byte[] raw) throws MessagingException {
-    MimeMessage m = new MimeMessage(MailSessions.parsing(), new ByteArrayInputStream(raw));
+    // A shared stream: the message and its parts read the bytes in place instead of copying them.
+    MimeMessage m = new MimeMessage(MailSessions.parsing(), new SharedByteArrayInputStream(raw));
     MimeReader r = new MimeReader();
     r.part(m, 0);
     return new ParsedMail(
@@ -72,23 +89,48 @@ final class MimeReader {
       } else if (type.equals("message/rfc822")) {
         Object content = p.getContent();
         if (content instanceof MimeMessage inner) {
-          texts.add(forwardHeader(inner));
-          part(inner, depth + 1);
-          String subject = subject(inner);
-          attachments.add(new ParsedMail.Attachment(
-              (subject.isBlank() ? "forwarded message" : subject) + ".eml", type, body(p)));
+          addText(forwardHeader(inner));
+          boolean outermost = !forwarded;
+          forwarded = true;
+          try {
+            part(inner, depth + 1);
+          } finally {
+            forwarded = !outermost;
+          }
+          if (outermost) {
+            String subject = subject(inner);
+            attachments.add(new ParsedMail.Attachment(
+                (subject.isBlank() ? "forwarded message" : subject) + ".eml",
+                type,
+                body(p, Integer.MAX_VALUE)));
+          }
           return;
         }
       } else if ((type.equals("text/plain") || type.equals("text/html")) && !attached(p)) {
-        String text = Charsets.decode(body(p), charset(p));
-        texts.add(type.equals("text/html") ? HtmlText.of(text) : text.replace("\r\n", "\n"));
+        if (textChars >= MAX_TEXT) return;
+        if (type.equals("text/html")) {
+          addText(HtmlText.of(Charsets.decode(body(p, MAX_HTML), charset(p))));
+        } else {
+          // A character is at most 4 bytes in any charset a mail uses.
+          String text = Charsets.decode(body(p, 4 * (MAX_TEXT - textChars)), charset(p));
+          addText(text.replace("\r\n", "\n"));
+        }
         return;
       }
     } catch (MessagingException | IOException | RuntimeException e) {
       // A part that cannot be read as what it says it is is kept as it came, as an attachment.
     }
     if (p instanceof Message) return;
-    attachments.add(new ParsedMail.Attachment(fileName(p, type), type, body(p)));
+    attachments.add(new ParsedMail.Attachment(fileName(p, type), type, body(p, Integer.MAX_VALUE)));
+  }
+
+  /** Keeps a part's text, cut where the mail's text reaches {@value #MAX_TEXT} characters. */
+  private void addText(String text) {
+    int room = MAX_TEXT - textChars;
+    if (room <= 0) return;
+    String kept = text.length() <= room ? text : text.substring(0, room);
+    texts.add(kept);
+    textChars += kept.length() + 2;
   }
 
   /** The part of an alternative to read: plain text, else a multipart (HTML with images), else HTML. */
@@ -101,7 +143,7 @@ final class MimeReader {
       String t = type(b);
       if (t.equals("text/plain")
           && plain == null
-          && !Charsets.decode(body(b), charset(b)).isBlank()) plain = b;
+          && !Charsets.decode(body(b, 64 << 10), charset(b)).isBlank()) plain = b;
       else if (t.startsWith("multipart/")) multi = b;
       else if (t.equals("text/html")) html = b;
     }
@@ -140,14 +182,17 @@ final class MimeReader {
     }
   }
 
-  /** The part's bytes, transfer encoding undone; as they came when that fails; empty when nothing can be read. */
-  static byte[] body(Part p) {
+  /**
+   * The part's first {@code max} bytes, transfer encoding undone; as they came when that fails;
+   * empty when nothing can be read.
+   */
+  static byte[] body(Part p, int max) {
     try (InputStream in = p.getInputStream()) {
-      return in.readAllBytes();
+      return in.readNBytes(max);
     } catch (IOException | MessagingException | RuntimeException e) {
       if (p instanceof MimePart mp) {
         try (InputStream in = rawStream(mp)) {
-          return in.readAllBytes();
+          return in.readNBytes(max);
         } catch (IOException | MessagingException | RuntimeException e2) {
           return new byte[0];
         }
@@ -198,13 +243,31 @@ final class MimeReader {
     if (value == null || value.isBlank()) return List.of();
     try {
       List<String> out = new ArrayList<>();
+      int chars = 0;
       for (InternetAddress a : InternetAddress.parseHeader(value, false)) {
-        if (out.size() < 100) out.add(shown(a));
+        if (out.size() == MAX_TO) break;
+        String shown = shown(a);
+        // A long display name is shortened to its address; past the budget, no more are kept.
+        if (chars + shown.length() > MAX_TO_CHARS) shown = bare(a);
+        if (chars + shown.length() > MAX_TO_CHARS) break;
+        out.add(shown);
+        chars += shown.length();
       }
       return out;
     } catch (AddressException | RuntimeException e) {
       return List.of(clean(decodeHeader(value), MAX_HEADER));
     }
+  }
+
+  private static String bare(InternetAddress a) {
+    return clean(a.getAddress() == null ? "" : a.getAddress(), MAX_HEADER);
+  }
+
+  /** The address alone of a sender as kept ({@code Name <address>}, or the address). */
+  static String address(String shown) {
+    int open = shown.lastIndexOf('<');
+    if (open >= 0 && shown.endsWith(">")) return shown.substring(open + 1, shown.length() - 1);
+    return shown;
   }
 
   private static String shown(InternetAddress a) {
@@ -270,17 +333,30 @@ final class MimeReader {
     }
   }
 
-  /** A header value on one line, without control characters, at most {@code max} characters. */
+  /**
+   * A header value on one line, at most {@code max} characters, without control characters, line
+   * and paragraph separators (made spaces) or bidirectional controls (dropped: a name could
+   * otherwise show its text reversed, "gpj.exe" as "exe.jpg").
+   */
   static String clean(String s, int max) {
     StringBuilder b = new StringBuilder(Math.min(s.length(), max));
     for (int i = 0; i < s.length() && b.length() < max; i++) {
       char c = s.charAt(i);
       if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
         if (b.length() > 0 && b.charAt(b.length() - 1) != ' ') b.append(' ');
-      } else {
+      } else if (!bidiControl(c)) {
         b.append(c);
       }
     }
     return b.toString().strip();
+  }
+
+  /** The marks and embeddings, overrides and isolates of Unicode's bidirectional algorithm. */
+  private static boolean bidiControl(char c) {
+    return c == '\u061C'
+        || c == '\u200E'
+        || c == '\u200F'
+        || (c >= '\u202A' && c <= '\u202E')
+        || (c >= '\u2066' && c <= '\u2069');
   }
 }

@@ -198,6 +198,68 @@ public final class MailSamples {
         + " and many other things that fill a summary of some length, as real mail does.\n");
   }
 
+  /** A message whose To: names {@code n} recipients, each with a long display name. */
+  public static byte[] manyRecipients(int n) {
+    StringBuilder to = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      if (i > 0) to.append(",\n ");
+      to.append('"').append("Recipient ").append(i).append(' ').append("x".repeat(1500));
+      to.append("\" <r").append(i).append("@example.org>");
+    }
+    return utf8("From: Bulk <bulk@example.org>\n"
+        + "To: " + to + "\n"
+        + "Subject: Many recipients\n"
+        + "Date: Mon, 02 Mar 2026 09:15:00 +0100\n"
+        + "Message-ID: <many-1@example.org>\n"
+        + "MIME-Version: 1.0\n"
+        + "Content-Type: text/plain; charset=utf-8\n\n"
+        + "Sent to very many people.\n");
+  }
+
+  /** A message of about {@code mb} megabytes of plain text. */
+  public static byte[] large(int mb) {
+    String head = "From: Big <big@example.org>\r\n"
+        + "To: assistant@example.test\r\n"
+        + "Subject: A very large mail\r\n"
+        + "Date: Mon, 02 Mar 2026 09:15:00 +0100\r\n"
+        + "Message-ID: <large-1@example.org>\r\n"
+        + "MIME-Version: 1.0\r\n"
+        + "Content-Type: text/plain; charset=us-ascii\r\n\r\n";
+    byte[] line = ("y".repeat(76) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+    byte[] h = head.getBytes(StandardCharsets.US_ASCII);
+    int lines = (mb << 20) / line.length;
+    byte[] out = new byte[h.length + lines * line.length];
+    System.arraycopy(h, 0, out, 0, h.length);
+    for (int i = 0; i < lines; i++) {
+      System.arraycopy(line, 0, out, h.length + i * line.length, line.length);
+    }
+    return out;
+  }
+
+  /** A message forwarded {@code depth} times, each forward attaching the one before. */
+  public static byte[] nestedForwards(int depth) {
+    String inner = "From: origin@example.org\n"
+        + "Subject: The original\n"
+        + "Message-ID: <nested-0@example.org>\n"
+        + "Content-Type: text/plain; charset=utf-8\n\n"
+        + "The innermost words.\n";
+    for (int i = 1; i <= depth; i++) {
+      inner = "From: forwarder" + i + "@example.org\n"
+          + "Subject: Fwd " + i + "\n"
+          + "Message-ID: <nested-" + i + "@example.org>\n"
+          + "MIME-Version: 1.0\n"
+          + "Content-Type: multipart/mixed; boundary=\"n" + i + "\"\n\n"
+          + "--n" + i + "\n"
+          + "Content-Type: text/plain; charset=utf-8\n\n"
+          + "Forward number " + i + ".\n"
+          + "--n" + i + "\n"
+          + "Content-Type: message/rfc822\n\n"
+          + inner
+          + "--n" + i + "--\n";
+    }
+    return utf8("To: assistant@example.test\n" + inner);
+  }
+
   static byte[] utf8(String text) {
     return text.replace("\r\n", "\n").replace("\n", "\r\n").getBytes(StandardCharsets.UTF_8);
   }

@@ -96,4 +96,58 @@ class MailStoreTest {
     assertEquals(1, store.search(List.of("check-up"), null, 10).size());
     assertFalse(store.setSummary("0000000000000000", "x"));
   }
+
+  @Test
+  void a_to_header_of_300_long_display_names_is_kept_and_the_next_mail_still_arrives()
+      throws Exception {
+    assertTrue(
+        Ingester.ingest(store, 1, 1, MailSamples.manyRecipients(300), received).isPresent(),
+        String.valueOf(store.problem(1, 1)));
+    assertTrue(
+        Ingester.ingest(store, 1, 2, MailSamples.all().get("plain"), received).isPresent());
+    assertEquals(2, store.count());
+    assertEquals(2, store.lastUid(1));
+  }
+
+  @Test
+  void a_message_over_25_mb_is_remembered_as_too_large_and_the_next_mail_is_kept()
+      throws Exception {
+    assertEquals(Optional.empty(), Ingester.ingest(store, 1, 1, MailSamples.large(30), received));
+    assertTrue(store.seen(1, 1));
+    assertTrue(
+        store.problem(1, 1).orElseThrow().contains("25 MB"), store.problem(1, 1).get());
+    assertTrue(
+        Ingester.ingest(store, 1, 2, MailSamples.all().get("plain"), received).isPresent());
+    assertEquals(1, store.count());
+  }
+
+  @Test
+  void a_kept_mail_has_no_problem_and_its_text_is_read_only_as_far_as_asked() throws Exception {
+    String id =
+        Ingester.ingest(store, 1, 1, MailSamples.all().get("plain"), received).orElseThrow();
+    assertEquals(Optional.empty(), store.problem(1, 1), "no longer marked as being read");
+    assertEquals("FYI\n\n-----", store.text(id, 10));
+    assertEquals(1, store.pending(10, 7).size());
+    assertEquals("FYI\n\n--", store.pending(10, 7).get(0).text());
+  }
+
+  @Test
+  void a_stranger_who_sends_a_known_message_id_first_does_not_suppress_the_real_mail()
+      throws Exception {
+    byte[] forged = MailSamples.utf8("""
+        From: Mallory <mallory@example.net>
+        To: assistant@example.test
+        Subject: Nothing to see
+        Message-ID: <plain-1@example.org>
+        Content-Type: text/plain; charset=utf-8
+
+        Ignore the dentist.
+        """);
+    assertTrue(Ingester.ingest(store, 1, 1, forged, received).isPresent());
+    assertTrue(
+        Ingester.ingest(store, 1, 2, MailSamples.all().get("plain"), received).isPresent(),
+        "the real mail is kept though its Message-ID was seen");
+    assertEquals(2, store.count());
+    assertEquals(1, store.search(List.of("dentist", "moved"), null, 10).size());
+  }
 }

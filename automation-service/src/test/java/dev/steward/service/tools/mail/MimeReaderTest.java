@@ -144,4 +144,73 @@ class MimeReaderTest {
     assertTrue(s.length() <= Summaries.TARGET + 1, s.length() + ": " + s);
     assertEquals("subject", Summaries.extract("> only quoted\n", "subject"));
   }
+
+  @Test
+  void a_to_header_of_300_long_display_names_is_cut_to_fit_its_column() throws Exception {
+    ParsedMail m = MimeReader.parse(MailSamples.manyRecipients(300));
+    assertFalse(m.to().isEmpty());
+    assertTrue(m.to().size() <= MimeReader.MAX_TO, "at most 100: " + m.to().size());
+    assertTrue(
+        dev.steward.protocol.json.Json.write(m.to()).length() < 20_000,
+        "the recipients as kept fit the to_addrs column");
+    assertEquals("Sent to very many people.", m.text());
+  }
+
+  @Test
+  void nested_forwards_keep_only_the_outermost_as_an_attachment_and_read_every_text()
+      throws Exception {
+    ParsedMail m = MimeReader.parse(MailSamples.nestedForwards(6));
+    assertEquals(
+        1,
+        m.attachments().stream().filter(a -> a.type().equals("message/rfc822")).count(),
+        m.attachments().toString());
+    assertEquals("Fwd 5.eml", m.attachments().get(0).name());
+    assertTrue(m.text().contains("The innermost words."), m.text());
+  }
+
+  @Test
+  void bidi_controls_are_dropped_from_names_subjects_and_attachment_names() throws Exception {
+    ParsedMail m = MimeReader.parse(MailSamples.utf8("""
+        From: "Bank\u202E\u2066 support\u2069" <evil@example.org>
+        To: assistant@example.test
+        Subject: Invoice\u202Egpj.exe\u2028now
+        Message-ID: <bidi-1@example.org>
+        MIME-Version: 1.0
+        Content-Type: multipart/mixed; boundary="b"
+
+        --b
+        Content-Type: text/plain; charset=utf-8
+
+        See attached.
+        --b
+        Content-Type: application/octet-stream; name="photo\u202Egpj.exe"
+        Content-Disposition: attachment; filename="photo\u202Egpj.exe"
+
+        data
+        --b--
+        """));
+    assertEquals("Bank support <evil@example.org>", m.from());
+    assertEquals("Invoicegpj.exe now", m.subject());
+    assertEquals("photogpj.exe", m.attachments().get(0).name());
+    assertEquals("evil@example.org", MimeReader.address(m.from()));
+    for (String s : new String[] {m.from(), m.subject(), m.attachments().get(0).name()}) {
+      assertTrue(s.chars().noneMatch(c -> c == 0x202E || c == 0x2066 || c == 0x2069), s);
+    }
+  }
+
+  @Test
+  void a_huge_html_part_is_cut_before_it_is_parsed_and_the_text_is_bounded() throws Exception {
+    // 7.5 MB of HTML, 3 million characters of text were it read whole; 2 MB of it give 840,000.
+    String html = "<div>" + "<p>w ".repeat(1_500_000) + "</div>";
+    ParsedMail m = MimeReader.parse(MailSamples.utf8("""
+        From: big@example.org
+        To: assistant@example.test
+        Subject: Huge HTML
+        MIME-Version: 1.0
+        Content-Type: text/html; charset=utf-8
+
+        """ + html + "\n"));
+    assertTrue(m.text().startsWith("w\nw\n"), m.text().substring(0, 20));
+    assertTrue(m.text().length() < 900_000, "cut at 2 MB of HTML: " + m.text().length());
+  }
 }
