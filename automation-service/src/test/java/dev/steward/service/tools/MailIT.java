@@ -241,8 +241,30 @@ class MailIT {
         TestService.id(), "files.write_text", args("path", "b.txt", "content", "x"));
     assertEquals(Preflight.CONFIRM, read.decision());
     assertTrue(
-        String.valueOf(read.taint()).contains("mail from Anna Berg <anna@example.org>"),
-        read.toString());
+        String.valueOf(read.taint()).contains("mail from anna@example.org"), read.toString());
+    assertFalse(
+        String.valueOf(read.taint()).contains("Anna Berg"),
+        "the display name is the sender's own words: the bare address only");
+  }
+
+  @Test
+  void a_huge_recipient_list_and_a_30_mb_mail_neither_stop_the_intake_of_later_mail()
+      throws Exception {
+    server.deliver(MailSamples.manyRecipients(300));
+    server.deliver(MailSamples.large(30));
+    server.deliver(MailSamples.nestedForwards(6));
+    configure(GreenMailServer.PASSWORD);
+    check();
+    awaitMails(2);
+    server.deliver(MailSamples.all().get("plain"));
+    awaitMails(3);
+    assertEquals(1, search("dentist moved").size(), "later mail still arrives");
+    assertEquals(0, search("large").size(), "the 30 MB mail is remembered, not read");
+    JsonNode many = readOnly("many recipients");
+    assertTrue(many.path("to").size() <= 100, many.path("to").toString());
+    JsonNode nested = readOnly("fwd 6");
+    assertEquals(1, nested.path("attachments").size(), nested.toString());
+    assertTrue(nested.path("text").asText().contains("The innermost words."), nested.toString());
   }
 
   @Test
