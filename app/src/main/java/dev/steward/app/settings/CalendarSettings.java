@@ -2,7 +2,6 @@ package dev.steward.app.settings;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.policy.PolicyDocument;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -74,21 +73,8 @@ public final class CalendarSettings {
       error.set(String.valueOf(e.getMessage()));
       return;
     }
-    Map<String, String> typed = new LinkedHashMap<>();
-    if (!username.get().isBlank()) typed.put("username", username.get().strip());
-    if (!password.get().isEmpty()) typed.put("password", password.get());
-    status.set("");
-    error.set("");
-    policy.change(
-        doc -> doc.withCalendar(next),
-        error,
-        () -> secrets.write("calendar", typed, error, written -> {
-          if (written) {
-            username.set("");
-            password.set("");
-          }
-          status.set(written ? "Saved; the password is kept in config/secrets.json" : "Saved");
-        }));
+    secrets.saveWithAccount(
+        policy, doc -> doc.withCalendar(next), "calendar", username, password, status, error);
   }
 
   /**
@@ -103,9 +89,7 @@ public final class CalendarSettings {
           c == null ? "Steward's service is not connected" : "Type your server's address first");
       return;
     }
-    Map<String, String> typed = new LinkedHashMap<>();
-    if (!username.get().isBlank()) typed.put("username", username.get().strip());
-    if (!password.get().isEmpty()) typed.put("password", password.get());
+    Map<String, String> typed = SecretsWriter.account(username.get(), password.get());
     error.set("");
     status.set("Looking…");
     secrets.write("calendar", typed, error, written -> {

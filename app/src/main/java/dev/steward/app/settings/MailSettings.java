@@ -2,8 +2,6 @@ package dev.steward.app.settings;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.policy.PolicyDocument;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Executor;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -80,21 +78,8 @@ public final class MailSettings {
       error.set(String.valueOf(e.getMessage()));
       return;
     }
-    Map<String, String> typed = new LinkedHashMap<>();
-    if (!username.get().isBlank()) typed.put("username", username.get().strip());
-    if (!password.get().isEmpty()) typed.put("password", password.get());
-    status.set("");
-    error.set("");
-    policy.change(
-        doc -> doc.withMail(next),
-        error,
-        () -> secrets.write("mail", typed, error, written -> {
-          if (written) {
-            username.set("");
-            password.set("");
-          }
-          status.set(written ? "Saved; the password is kept in config/secrets.json" : "Saved");
-        }));
+    secrets.saveWithAccount(
+        policy, doc -> doc.withMail(next), "mail", username, password, status, error);
   }
 
   private static PolicyDocument.Mail.Server server(

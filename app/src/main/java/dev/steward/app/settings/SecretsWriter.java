@@ -51,4 +51,39 @@ final class SecretsWriter {
       }
     });
   }
+
+  /** An account's user name and password as typed (an empty field keeps what is set). */
+  static Map<String, String> account(String username, String password) {
+    Map<String, String> typed = new java.util.LinkedHashMap<>();
+    if (!username.isBlank()) typed.put("username", username.strip());
+    if (!password.isEmpty()) typed.put("password", password);
+    return typed;
+  }
+
+  /**
+   * Saves a section's policy change, then its account (user name and password as typed): the
+   * typed fields are cleared once written, and {@code status} says where the password went.
+   */
+  void saveWithAccount(
+      PolicyEditor policy,
+      java.util.function.UnaryOperator<dev.steward.protocol.policy.PolicyDocument> edit,
+      String section,
+      javafx.beans.property.StringProperty username,
+      javafx.beans.property.StringProperty password,
+      ReadOnlyStringWrapper status,
+      ReadOnlyStringWrapper error) {
+    Map<String, String> typed = account(username.get(), password.get());
+    status.set("");
+    error.set("");
+    policy.change(
+        edit,
+        error,
+        () -> write(section, typed, error, written -> {
+          if (written) {
+            username.set("");
+            password.set("");
+          }
+          status.set(written ? "Saved; the password is kept in config/secrets.json" : "Saved");
+        }));
+  }
 }

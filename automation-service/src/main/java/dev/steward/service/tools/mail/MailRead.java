@@ -4,11 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
-import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
-import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
-import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
 import java.sql.SQLException;
@@ -19,23 +16,12 @@ import java.util.Optional;
  * attachments by name, size and type. The text is a stranger's: it taints the conversation, and
  * the dialog of a later call names the sender.
  */
-final class MailRead extends BaseTool {
+final class MailRead extends MailTool {
 
   static final int MAX_TEXT = 100_000;
 
-  private static final ToolDefinition DEFINITION =
-      ToolDefinitions.load(MailRead.class, "mail.read.json");
-
-  private final Mailbox mailbox;
-
   MailRead(Mailbox mailbox) {
-    super(DEFINITION);
-    this.mailbox = mailbox;
-  }
-
-  @Override
-  public Optional<String> unavailable() {
-    return mailbox.unavailable();
+    super("mail.read", mailbox);
   }
 
   @Override

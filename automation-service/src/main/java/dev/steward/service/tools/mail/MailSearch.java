@@ -4,11 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
-import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
-import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
-import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -27,21 +24,10 @@ import org.jspecify.annotations.Nullable;
  * text (or written by a model that read it): an injection fits in either, so the results taint
  * as {@code mail.read}'s text does (SPEC §10: mail is untrusted content).
  */
-final class MailSearch extends BaseTool {
-
-  private static final ToolDefinition DEFINITION =
-      ToolDefinitions.load(MailSearch.class, "mail.search.json");
-
-  private final Mailbox mailbox;
+final class MailSearch extends MailTool {
 
   MailSearch(Mailbox mailbox) {
-    super(DEFINITION);
-    this.mailbox = mailbox;
-  }
-
-  @Override
-  public Optional<String> unavailable() {
-    return mailbox.unavailable();
+    super("mail.search", mailbox);
   }
 
   @Override

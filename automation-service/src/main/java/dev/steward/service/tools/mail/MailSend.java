@@ -4,11 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
-import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
-import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
-import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
@@ -31,21 +28,10 @@ import java.util.Set;
  * exactly as they will go. The audit log keeps the recipients and a hash of the text, never the
  * text.
  */
-final class MailSend extends BaseTool {
-
-  private static final ToolDefinition DEFINITION =
-      ToolDefinitions.load(MailSend.class, "mail.send.json");
-
-  private final Mailbox mailbox;
+final class MailSend extends MailTool {
 
   MailSend(Mailbox mailbox) {
-    super(DEFINITION);
-    this.mailbox = mailbox;
-  }
-
-  @Override
-  public Optional<String> unavailable() {
-    return mailbox.unavailable();
+    super("mail.send", mailbox);
   }
 
   @Override
