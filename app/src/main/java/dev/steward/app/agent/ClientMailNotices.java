@@ -12,9 +12,11 @@ import java.util.UUID;
 public final class ClientMailNotices implements MailNotices.Service {
 
   private final StewardClient ui;
+  private final ClientMailbox mailbox;
 
   public ClientMailNotices(StewardClient ui) {
     this.ui = ui;
+    this.mailbox = new ClientMailbox(ui);
   }
 
   @Override
@@ -28,11 +30,7 @@ public final class ClientMailNotices implements MailNotices.Service {
 
   @Override
   public JsonNode newest(int limit) {
-    try {
-      return ui.call("mail.pending_summaries", Json.object().put("limit", limit), JsonNode.class);
-    } catch (ClientException e) {
-      return Json.object();
-    }
+    return mailbox.pending(limit);
   }
 
   @Override
