@@ -15,6 +15,9 @@ public final class ServiceMain {
 
   private static final String JETTY_REFS_PER_LINE = "org.eclipse.jetty.util.referencesPerCacheLine";
 
+  /** How many rounds the idle warm-up runs (ADR 29); 0 turns it off, as the tests' harnesses do. */
+  static final String WARMUP_ROUNDS_PROPERTY = "steward.warmup.rounds";
+
   private ServiceMain() {}
 
   private static final long MAIN_STARTED = System.nanoTime();
@@ -68,10 +71,10 @@ public final class ServiceMain {
       if (args[i].equals("--port") && i + 1 < args.length) port = args[++i];
     }
     if (port != null && !port.isBlank()) options = options.withPort(Integer.parseInt(port.trim()));
-    if ("sync".equalsIgnoreCase(System.getenv("STEWARD_AUDIT_DURABILITY"))) {
-      options = new StewardService.Options(
-          options.port(), Durability.SYNC, options.limits(), options.clock(), options.resolver());
-    }
+    if ("sync".equalsIgnoreCase(System.getenv("STEWARD_AUDIT_DURABILITY")))
+      options = options.withDurability(Durability.SYNC);
+    options = options.withWarmupRounds(
+        Integer.getInteger(WARMUP_ROUNDS_PROPERTY, options.warmupRounds()));
     StewardHome home = StewardHome.fromEnvironment();
     StewardService service;
     try {

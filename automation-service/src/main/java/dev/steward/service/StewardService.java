@@ -47,27 +47,46 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class StewardService implements AutoCloseable {
 
   /** Start-up settings. */
+  /** Start-up settings; {@code warmupRounds} is how many rounds the idle warm-up runs (0: none). */
   public record Options(
-      int port, Durability durability, Limits limits, Clock clock, HostResolver resolver) {
+      int port,
+      Durability durability,
+      Limits limits,
+      Clock clock,
+      HostResolver resolver,
+      int warmupRounds) {
     public static Options defaults() {
       return new Options(
-          0, Durability.PROCESS, Limits.defaults(), Clock.systemUTC(), HostResolver.system());
+          0,
+          Durability.PROCESS,
+          Limits.defaults(),
+          Clock.systemUTC(),
+          HostResolver.system(),
+          Warmup.DEFAULT_ROUNDS);
     }
 
     public Options withPort(int value) {
-      return new Options(value, durability, limits, clock, resolver);
+      return new Options(value, durability, limits, clock, resolver, warmupRounds);
     }
 
     public Options withClock(Clock value) {
-      return new Options(port, durability, limits, value, resolver);
+      return new Options(port, durability, limits, value, resolver, warmupRounds);
     }
 
     public Options withLimits(Limits value) {
-      return new Options(port, durability, value, clock, resolver);
+      return new Options(port, durability, value, clock, resolver, warmupRounds);
     }
 
     public Options withResolver(HostResolver value) {
-      return new Options(port, durability, limits, clock, value);
+      return new Options(port, durability, limits, clock, value, warmupRounds);
+    }
+
+    public Options withDurability(Durability value) {
+      return new Options(port, value, limits, clock, resolver, warmupRounds);
+    }
+
+    public Options withWarmupRounds(int value) {
+      return new Options(port, durability, limits, clock, resolver, value);
     }
   }
 
@@ -77,6 +96,7 @@ public final class StewardService implements AutoCloseable {
   private final RpcServer server;
   private final Secrets secrets;
   private final List<ToolPack> packs;
+  private volatile @org.jspecify.annotations.Nullable Warmup warmup;
 
   private StewardService(
       StewardHome home,
@@ -193,6 +213,14 @@ public final class StewardService implements AutoCloseable {
         return Boolean.TRUE;
       });
       for (ToolPack pack : packs) pack.start();
+      service.warmup = Warmup.start(
+          packs,
+          tools,
+          home.data().resolve("warmup"),
+          home.userHome(),
+          options.warmupRounds(),
+          gate::warmUp,
+          gate::busy);
       return service;
     } catch (Exception e) {
       serving.thenAccept(RpcServer::close);
@@ -306,6 +334,12 @@ public final class StewardService implements AutoCloseable {
     return audit;
   }
 
+  /** Completes once the idle warm-up is over, with how many calls it ran (-1: it was stopped). */
+  java.util.concurrent.CompletableFuture<Integer> warmedUp() {
+    Warmup w = warmup;
+    return w == null ? java.util.concurrent.CompletableFuture.completedFuture(0) : w.finished();
+  }
+
   @Override
   public void close() {
     try {
@@ -313,6 +347,8 @@ public final class StewardService implements AutoCloseable {
     } catch (IOException e) {
       // a stale service.json is detected by its pid
     }
+    Warmup w = warmup;
+    if (w != null) w.close();
     server.close();
     gate.close();
     ToolPacks.close(packs);

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /** The service started the way users and scripts start it: {@code ./steward service}, its own process. */
 public final class ServiceProcess implements AutoCloseable {
@@ -43,13 +44,36 @@ public final class ServiceProcess implements AutoCloseable {
   /** Starts the service without the named environment variables (e.g. DISPLAY: no desktop). */
   public static ServiceProcess start(Path home, Path userHome, List<String> unset)
       throws Exception {
+    return start(
+        List.of(repo().resolve("steward").toString(), "service"),
+        home,
+        userHome,
+        unset,
+        Map.of("JAVA_TOOL_OPTIONS", NO_WARMUP + " -Duser.home=" + userHome));
+  }
+
+  /** The idle warm-up off, for tests whose own calls it would compete with (WarmupIT tests it). */
+  public static final String NO_WARMUP = "-Dsteward.warmup.rounds=0";
+
+  /**
+   * Starts the service with the given command (the launcher, or a packaged image's
+   * steward-service), without the named environment variables and with the extra ones.
+   */
+  public static ServiceProcess start(
+      List<String> command,
+      Path home,
+      Path userHome,
+      List<String> unset,
+      Map<String, String> extraEnv)
+      throws Exception {
     Path info = home.resolve("run/service.json");
     Files.deleteIfExists(info);
-    ProcessBuilder pb = new ProcessBuilder(repo().resolve("steward").toString(), "service");
+    ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().put("STEWARD_HOME", home.toString());
     pb.environment().put("STEWARD_NO_BUILD", "1");
     pb.environment().put("JAVA_TOOL_OPTIONS", "-Duser.home=" + userHome);
     unset.forEach(pb.environment()::remove);
+    pb.environment().putAll(extraEnv);
     pb.redirectErrorStream(true);
     Path log = home.resolveSibling(home.getFileName() + "-service.log");
     pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));

@@ -45,8 +45,12 @@ public final class TestService implements AutoCloseable {
   public final Map<String, java.util.function.Supplier<java.net.InetAddress[]>> names =
       new java.util.concurrent.ConcurrentHashMap<>();
 
+  /** The idle warm-up's rounds: none unless a test asks (it would compete with the tests' calls). */
+  private int warmupRounds;
+
   private StewardService.Options options() {
     return StewardService.Options.defaults()
+        .withWarmupRounds(warmupRounds)
         .withClock(clock)
         .withLimits(limits)
         .withResolver(host -> {
@@ -76,9 +80,22 @@ public final class TestService implements AutoCloseable {
 
   public static TestService start(
       UnaryOperator<PolicyDocument> policy, dev.steward.service.rpc.Limits limits) {
+    return start(policy, limits, 0);
+  }
+
+  /** A service that runs its idle warm-up for {@code warmupRounds} rounds after it starts. */
+  public static TestService startWarmingUp(int warmupRounds) {
+    return start(p -> p, dev.steward.service.rpc.Limits.defaults(), warmupRounds);
+  }
+
+  private static TestService start(
+      UnaryOperator<PolicyDocument> policy,
+      dev.steward.service.rpc.Limits limits,
+      int warmupRounds) {
     try {
       Path base = Files.createTempDirectory("steward-it-").toRealPath();
       TestService t = new TestService(base);
+      t.warmupRounds = warmupRounds;
       for (Path p : List.of(
           t.root,
           t.ro,

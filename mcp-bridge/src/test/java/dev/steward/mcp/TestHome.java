@@ -45,7 +45,7 @@ public record TestHome(Path base, Path home, Path user) {
         "STEWARD_NO_BUILD",
         "1",
         "JAVA_TOOL_OPTIONS",
-        "-Duser.home=" + user);
+        "-Dsteward.warmup.rounds=0 -Duser.home=" + user);
   }
 
   /** How {@code ./steward service} is started for this home. */

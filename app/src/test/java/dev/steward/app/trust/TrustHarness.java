@@ -123,7 +123,7 @@ final class TrustHarness implements AutoCloseable {
             "STEWARD_NO_BUILD",
             "1",
             "JAVA_TOOL_OPTIONS",
-            "-Duser.home=" + user));
+            "-Dsteward.warmup.rounds=0 -Duser.home=" + user));
     ui = service.connect(Role.UI, "trust-suite");
     secret("calendar", "username", CALENDAR_USER);
     secret("calendar", "password", CALENDAR_PASSWORD);

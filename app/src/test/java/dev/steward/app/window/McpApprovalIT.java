@@ -53,7 +53,8 @@ class McpApprovalIT {
         .redirectError(ProcessBuilder.Redirect.DISCARD);
     pb.environment().put("STEWARD_HOME", w.home.toString());
     pb.environment().put("STEWARD_NO_BUILD", "1");
-    pb.environment().put("JAVA_TOOL_OPTIONS", "-Duser.home=" + w.userHome);
+    pb.environment()
+        .put("JAVA_TOOL_OPTIONS", "-Dsteward.warmup.rounds=0 -Duser.home=" + w.userHome);
     Process client = pb.start();
     CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> {
       try {

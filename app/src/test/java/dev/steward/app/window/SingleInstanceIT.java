@@ -40,7 +40,9 @@ class SingleInstanceIT {
         new ProcessBuilder(WindowHarness.repo().resolve("steward").toString());
     second.environment().put("STEWARD_HOME", w.home.toString());
     second.environment().put("STEWARD_NO_BUILD", "1");
-    second.environment().put("JAVA_TOOL_OPTIONS", "-Duser.home=" + w.userHome);
+    second
+        .environment()
+        .put("JAVA_TOOL_OPTIONS", "-Dsteward.warmup.rounds=0 -Duser.home=" + w.userHome);
     second.environment().put("DISPLAY", display);
     second.redirectErrorStream(true);
     Process p = second.start();

@@ -76,7 +76,7 @@ final class WindowHarness implements AutoCloseable {
             "STEWARD_NO_BUILD",
             "1",
             "JAVA_TOOL_OPTIONS",
-            "-Duser.home=" + userHome),
+            "-Dsteward.warmup.rounds=0 -Duser.home=" + userHome),
         env);
     FxToolkit.registerPrimaryStage();
     StewardApp app = (StewardApp) FxToolkit.setupApplication(() -> new StewardApp(config));

@@ -757,6 +757,25 @@ public final class Gate implements AutoCloseable {
   public boolean cancel(String connection, String callId) {
     return runner.cancel(runKey(connection, callId));
   }
+  /**
+   * The checks of a call that change nothing — its schema, its hash, its audit preview — run for
+   * the warm-up (issue 23), which runs its calls on the tools itself: no decision, no row.
+   */
+  public void warmUp(Tool tool, JsonNode args) {
+    try {
+      schemas.check(tool, args);
+    } catch (Refusal r) {
+      LOG.warning(
+          () -> "a warm-up call of " + tool.name() + " fails its schema: " + r.getMessage());
+    }
+    safeHash(args);
+    ArgsPreview.of(tool, args);
+  }
+
+  /** Whether a client's tool call is running now (the warm-up waits while one does). */
+  public boolean busy() {
+    return runner.busy();
+  }
 
   private static String runKey(String connection, String callId) {
     return connection + "\n" + callId;

@@ -126,6 +126,11 @@ final class ToolRunner implements AutoCloseable {
         : new ToolFailure(ToolErrorCodes.CANCELLED, "the call was cancelled");
   }
 
+  /** Whether any call is running now. */
+  boolean busy() {
+    return !active.isEmpty();
+  }
+
   boolean cancel(String callId) {
     Running r = running.get(callId);
     return r != null && r.interrupt(Stop.CANCEL);

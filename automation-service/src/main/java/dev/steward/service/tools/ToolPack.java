@@ -1,5 +1,7 @@
 package dev.steward.service.tools;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -31,6 +33,15 @@ public interface ToolPack extends AutoCloseable {
    * answers, so nothing here delays its readiness. Returns at once.
    */
   default void start() {}
+
+  /**
+   * Calls to run on idle after start (issue 23: fast from the first call), on data this method
+   * makes in {@code scratch}, a folder of the pack's own under Steward's data folder that it may
+   * keep between starts. Called on the warm-up thread, once the service answers.
+   */
+  default List<WarmupCall> warmups(Path scratch) throws IOException {
+    return List.of();
+  }
 
   /** Releases what the pack's tools hold (a browser, a connection); called when the service stops. */
   @Override

@@ -67,6 +67,11 @@ public final class Bench {
         List<String[]> table = new ArrayList<>();
         CodeBench.run(table, tmp);
         print(table);
+      } else if (args.length > 0 && args[0].equals("first")) {
+        // ./steward bench first: the first calls after a fresh start (issue 23)
+        List<String[]> table = new ArrayList<>();
+        FirstCallsBench.run(table, tmp);
+        print(table);
       } else if (args.length > 0 && args[0].equals("calendar")) {
         // ./steward bench calendar: calendar.availability against curl's REPORT on Radicale
         List<String[]> table = new ArrayList<>();
@@ -94,6 +99,7 @@ public final class Bench {
     List<String[]> table = new ArrayList<>();
     gateBench(table, tmp);
     StartupBench.run(table, tmp);
+    FirstCallsBench.run(table, tmp);
     AuditBench.run(table, tmp);
     fileBench(table);
     clipboardBench(table, tmp);
@@ -614,14 +620,14 @@ public final class Bench {
     }
   }
 
-  private static void deleteTree(Path dir) throws java.io.IOException {
+  static void deleteTree(Path dir) throws java.io.IOException {
     if (!Files.exists(dir)) return;
     try (var walk = Files.walk(dir)) {
       walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }
 
-  private static int unzip(Path zip, Path into) throws Exception {
+  static int unzip(Path zip, Path into) throws Exception {
     int n = 0;
     try (java.util.zip.ZipInputStream in =
         new java.util.zip.ZipInputStream(Files.newInputStream(zip))) {

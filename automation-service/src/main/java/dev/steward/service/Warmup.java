@@ -1,0 +1,196 @@
+package dev.steward.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.jsonrpc.MessageCodec;
+import dev.steward.protocol.jsonrpc.Response;
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.ToolResult;
+import dev.steward.protocol.util.DaemonThreads;
+import dev.steward.service.scope.PathScope;
+import dev.steward.service.scope.ResolvedPath;
+import dev.steward.service.scope.ScopeDenied;
+import dev.steward.service.tools.PathUse;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.tools.ToolPack;
+import dev.steward.service.tools.ToolRegistry;
+import dev.steward.service.tools.UndoStash;
+import dev.steward.service.tools.WarmupCall;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Runs the packs' warm-up calls on idle once the service answers (issue 23, ADR 29), so that a
+ * user's first search or listing finds its code loaded and compiled instead of paying for the JIT.
+ * The calls run on a thread of their own, on data the packs made in {@code data/warmup/<pack>}
+ * under a scope that holds only that folder, straight on the tools after the gate's checks that
+ * change nothing: they are not a client's calls, so they are decided by no one and leave no audit
+ * row, and they read nothing of the user's. Each call waits while a client's call runs; the whole
+ * warm-up is a fixed number of rounds.
+ */
+final class Warmup implements AutoCloseable {
+
+  private static final Logger LOG = Logger.getLogger(Warmup.class.getName());
+
+  /** Enough for the JIT to compile a listing's and a search's hot code (measured: ADR 29). */
+  static final int DEFAULT_ROUNDS = 40;
+
+  /** After a client's call, a little quiet first: an agent's calls often come one after another. */
+  private static final long QUIET_MILLIS = 250;
+
+  private record Prepared(Tool tool, JsonNode args, ToolContext context) {}
+
+  /** The gate's checks that change nothing, run on each warm-up call before the tool. */
+  interface Checks {
+    void run(Tool tool, JsonNode args);
+  }
+
+  private final List<ToolPack> packs;
+  private final ToolRegistry tools;
+  private final Path scratch;
+  private final Path userHome;
+  private final Checks checks;
+  private final BooleanSupplier busy;
+  private final int rounds;
+  private volatile boolean closed;
+  private final CompletableFuture<Integer> finished = new CompletableFuture<>();
+  private final Thread thread;
+
+  private Warmup(
+      List<ToolPack> packs,
+      ToolRegistry tools,
+      Path scratch,
+      Path userHome,
+      int rounds,
+      Checks checks,
+      BooleanSupplier busy) {
+    this.rounds = rounds;
+    this.checks = checks;
+    this.packs = packs;
+    this.tools = tools;
+    this.scratch = scratch;
+    this.userHome = userHome;
+    this.busy = busy;
+    this.thread = DaemonThreads.named("warm-up").newThread(this::run);
+    thread.setPriority(Thread.MIN_PRIORITY);
+  }
+
+  /**
+   * Starts warming up in the background; {@code busy} says whether a client's call is running.
+   */
+  static Warmup start(
+      List<ToolPack> packs,
+      ToolRegistry tools,
+      Path scratch,
+      Path userHome,
+      int rounds,
+      Checks checks,
+      BooleanSupplier busy) {
+    Warmup w = new Warmup(packs, tools, scratch, userHome, rounds, checks, busy);
+    if (rounds > 0) w.thread.start();
+    else w.finished.complete(0);
+    return w;
+  }
+
+  private void run() {
+    try {
+      long t0 = System.nanoTime();
+      List<Prepared> calls = prepare();
+      int done = 0;
+      for (int round = 0; round < rounds && !closed; round++) {
+        for (Prepared call : calls) {
+          if (!awaitIdle()) return;
+          if (runOnce(call, round)) done++;
+        }
+      }
+      if (closed) return;
+      int ran = done;
+      LOG.fine(() -> "warm-up: " + ran + " calls (" + calls.size() + " a round) in "
+          + (System.nanoTime() - t0) / 1_000_000 + " ms");
+      finished.complete(ran);
+    } catch (InterruptedException e) {
+      // closed
+    } catch (IOException | RuntimeException e) {
+      // A warm-up that cannot run costs the user only the speed of the first calls.
+      LOG.log(Level.WARNING, "warm-up stopped", e);
+    } finally {
+      finished.complete(-1);
+    }
+  }
+
+  private List<Prepared> prepare() throws IOException {
+    List<Prepared> out = new ArrayList<>();
+    for (ToolPack pack : packs) {
+      Path folder = Files.createDirectories(scratch.resolve(pack.name()));
+      PathScope scope = PathScope.of(
+          List.of(new PolicyDocument.PathRoot(folder.toString(), PolicyDocument.PathRoot.READ)),
+          List.of(),
+          userHome);
+      for (WarmupCall call : pack.warmups(folder)) {
+        Optional<Tool> tool = tools.find(call.tool());
+        if (tool.isEmpty() || tool.get().mutates(call.args())) continue;
+        Map<String, ResolvedPath> paths = new HashMap<>();
+        try {
+          for (PathUse use : tool.get().paths(call.args()))
+            paths.put(use.pointer(), scope.resolve(use.path(), use.access()));
+        } catch (ScopeDenied e) {
+          LOG.warning(() -> "warm-up call of " + call.tool() + " left out: " + e.getMessage());
+          continue;
+        }
+        out.add(new Prepared(
+            tool.get(),
+            call.args(),
+            new ToolContext(paths, scope, message -> {}, false, UndoStash.none())));
+      }
+    }
+    return out;
+  }
+
+  /** The call as a client's would run, its answer encoded as it would be sent; false if it failed. */
+  private boolean runOnce(Prepared call, int round) {
+    try {
+      checks.run(call.tool, call.args);
+      JsonNode value = call.tool.run(call.args, call.context);
+      MessageCodec.writeUtf8(Response.result(
+          IntNode.valueOf(round), Json.mapper().valueToTree(ToolResult.success(value, null))));
+      return true;
+    } catch (ToolFailure | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** Waits until no client's call runs and it has been quiet a moment; false once closed. */
+  private boolean awaitIdle() throws InterruptedException {
+    if (!busy.getAsBoolean()) return !closed;
+    while (!closed) {
+      while (busy.getAsBoolean() && !closed) Thread.sleep(20);
+      Thread.sleep(QUIET_MILLIS);
+      if (!busy.getAsBoolean()) break;
+    }
+    return !closed;
+  }
+
+  /** Completes with how many calls ran once the warm-up is over (-1: it was stopped). */
+  CompletableFuture<Integer> finished() {
+    return finished;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    thread.interrupt();
+  }
+}

@@ -1,0 +1,180 @@
+package dev.steward.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ScopeKind;
+import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.service.scope.Access;
+import dev.steward.service.tools.PackContext;
+import dev.steward.service.tools.PathUse;
+import dev.steward.service.tools.Tool;
+import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolPack;
+import dev.steward.service.tools.ToolRegistry;
+import dev.steward.service.tools.WarmupCall;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The idle warm-up's rules: its own folder only, nothing that changes anything, never beside a client's call. */
+class WarmupTest {
+
+  @TempDir
+  Path dir;
+
+  /** A reading tool that records the paths it was given. */
+  private static final class Reader implements Tool {
+    final List<Path> read = new CopyOnWriteArrayList<>();
+    final String name;
+    final boolean mutates;
+
+    Reader(String name, boolean mutates) {
+      this.name = name;
+      this.mutates = mutates;
+    }
+
+    @Override
+    public ToolDefinition definition() {
+      JsonNode schema = Json.object()
+          .put("type", "object")
+          .set("properties", Json.object().set("path", Json.object().put("type", "string")));
+      return new ToolDefinition(
+          name,
+          "test",
+          schema,
+          Json.object().put("type", "object"),
+          Risk.LOW,
+          Confirmation.NEVER,
+          List.of(ScopeKind.PATHS),
+          mutates,
+          false,
+          false);
+    }
+
+    @Override
+    public List<PathUse> paths(JsonNode args) {
+      return List.of(new PathUse("/path", args.get("path").asText(), Access.READ));
+    }
+
+    @Override
+    public JsonNode run(JsonNode args, ToolContext ctx) {
+      read.add(ctx.paths().get("/path").real());
+      return Json.object().put("ok", true);
+    }
+  }
+
+  private static ToolPack pack(List<WarmupCall> calls, Path[] scratchSeen) {
+    return new ToolPack() {
+      @Override
+      public String name() {
+        return "test";
+      }
+
+      @Override
+      public List<Tool> tools(PackContext context) {
+        return List.of();
+      }
+
+      @Override
+      public List<WarmupCall> warmups(Path scratch) throws java.io.IOException {
+        scratchSeen[0] = scratch;
+        Files.writeString(scratch.resolve("mine.txt"), "x");
+        return calls;
+      }
+    };
+  }
+
+  private Warmup start(Tool tool, List<WarmupCall> calls, int rounds, AtomicBoolean busy) {
+    Path[] seen = new Path[1];
+    return Warmup.start(
+        List.of(pack(calls, seen)),
+        new ToolRegistry().register(tool),
+        dir.resolve("data/warmup"),
+        dir,
+        rounds,
+        (t, args) -> {},
+        busy::get);
+  }
+
+  @Test
+  void runs_each_call_each_round_on_the_packs_own_folder() throws Exception {
+    Reader reader = new Reader("test.read", false);
+    Path mine = dir.resolve("data/warmup/test/mine.txt");
+    Warmup w = start(
+        reader,
+        List.of(new WarmupCall("test.read", Json.object().put("path", mine.toString()))),
+        3,
+        new AtomicBoolean());
+    assertEquals(3, w.finished().get(10, TimeUnit.SECONDS));
+    assertEquals(List.of(mine.toRealPath(), mine.toRealPath(), mine.toRealPath()), reader.read);
+  }
+
+  @Test
+  void a_path_outside_the_packs_folder_and_a_tool_that_mutates_are_left_out() throws Exception {
+    Files.writeString(dir.resolve("users-file.txt"), "the user's");
+    Reader reader = new Reader("test.read", false);
+    Warmup w = start(
+        reader,
+        List.of(
+            new WarmupCall(
+                "test.read",
+                Json.object().put("path", dir.resolve("users-file.txt").toString())),
+            new WarmupCall(
+                "test.read",
+                Json.object()
+                    .put(
+                        "path",
+                        dir.resolve("data/warmup/test/../../../users-file.txt").toString())),
+            new WarmupCall("test.unknown", Json.object().put("path", "x"))),
+        2,
+        new AtomicBoolean());
+    assertEquals(0, w.finished().get(10, TimeUnit.SECONDS));
+    assertEquals(List.of(), reader.read);
+
+    Reader writer = new Reader("test.write", true);
+    Path mine = dir.resolve("data/warmup/test/mine.txt");
+    Warmup w2 = start(
+        writer,
+        List.of(new WarmupCall("test.write", Json.object().put("path", mine.toString()))),
+        2,
+        new AtomicBoolean());
+    assertEquals(0, w2.finished().get(10, TimeUnit.SECONDS));
+    assertEquals(List.of(), writer.read);
+  }
+
+  @Test
+  void waits_while_a_clients_call_runs_and_stops_when_closed() throws Exception {
+    Reader reader = new Reader("test.read", false);
+    Path mine = dir.resolve("data/warmup/test/mine.txt");
+    AtomicBoolean busy = new AtomicBoolean(true);
+    Warmup w = start(
+        reader,
+        List.of(new WarmupCall("test.read", Json.object().put("path", mine.toString()))),
+        2,
+        busy);
+    Thread.sleep(500);
+    assertEquals(List.of(), reader.read, "nothing runs beside a client's call");
+    assertFalse(w.finished().isDone());
+    busy.set(false);
+    assertEquals(2, w.finished().get(10, TimeUnit.SECONDS));
+
+    AtomicBoolean stillBusy = new AtomicBoolean(true);
+    Warmup stopped = start(
+        reader,
+        List.of(new WarmupCall("test.read", Json.object().put("path", mine.toString()))),
+        2,
+        stillBusy);
+    stopped.close();
+    assertEquals(-1, stopped.finished().get(10, TimeUnit.SECONDS));
+  }
+}

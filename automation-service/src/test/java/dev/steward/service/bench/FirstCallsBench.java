@@ -1,0 +1,301 @@
+package dev.steward.service.bench;
+
+import static dev.steward.service.TestService.args;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Execute;
+import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.Role;
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.service.RawWebSocket;
+import dev.steward.service.ServiceProcess;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code ./steward bench first} (issue 23): what a user meets. For each call, a fresh service is
+ * started; a client connects once it is ready and asks for the tools on offer, as the window and
+ * the MCP bridge do; 2 s later it calls the tool ten times: the first call and the median of
+ * calls 2–10, beside the same call's warm figure (after 40 more) and a baseline program measured
+ * in the same run (ripgrep, find). Each for {@code ./steward service} and for the packaged image
+ * when {@code ./steward package} has built it.
+ */
+final class FirstCallsBench {
+
+  private static final int CALLS = 10;
+  private static final int WARM = 40;
+  private static final int WARM_MEASURED = 15;
+
+  /** How a service is started: its command and any environment it needs. */
+  private record Launch(String name, List<String> command, Map<String, String> env) {}
+
+  /** One measured call, its baseline (null: against its own warm figure) and its targets. */
+  private record Case(
+      String name,
+      JsonNode args,
+      String tool,
+      List<String> baseline,
+      String target,
+      PolicyDocument.Hosts hosts) {
+    Case(String name, JsonNode args, String tool, List<String> baseline, String target) {
+      this(name, args, tool, baseline, target, new PolicyDocument.Hosts(List.of(), false));
+    }
+  }
+
+  private FirstCallsBench() {}
+
+  static void run(List<String[]> table, Path tmp) throws Exception {
+    Path zip = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/lib/src.zip");
+    if (!Files.exists(zip) || !Files.isExecutable(Path.of("/usr/bin/rg")))
+      throw new IllegalStateException("bench first needs " + zip + " and /usr/bin/rg");
+    Path corpus = tmp.resolve("jdk-src");
+    int files = Bench.unzip(zip, corpus);
+    Path small = tmp.resolve("one-kb.txt");
+    Files.writeString(small, "x".repeat(1023) + "\n", StandardCharsets.UTF_8);
+    String c = corpus.toString();
+    com.sun.net.httpserver.HttpServer pages = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    byte[] page = ("<!doctype html><html><title>Bench</title><body><h1>Bench page</h1>"
+            + "<p>Some text to read. </p>".repeat(200) + "</body></html>")
+        .getBytes(StandardCharsets.UTF_8);
+    pages.createContext("/", ex -> {
+      ex.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+      ex.sendResponseHeaders(200, page.length);
+      try (var out = ex.getResponseBody()) {
+        out.write(page);
+      }
+    });
+    pages.start();
+    List<Case> cases = List.of(
+        new Case(
+            "files.search literal",
+            args(
+                "path",
+                c,
+                "content",
+                "ConcurrentModificationException",
+                "include_hidden",
+                true,
+                "max_results",
+                100000),
+            "files.search",
+            List.of(
+                "/usr/bin/rg",
+                "-uuu",
+                "--no-ignore",
+                "-n",
+                "--no-heading",
+                "-F",
+                "-e",
+                "ConcurrentModificationException",
+                c),
+            "first ≤ 3× rg (aim 2×)"),
+        new Case(
+            "files.search regex",
+            args(
+                "path",
+                c,
+                "content",
+                "synchronized\\s*\\(this\\)",
+                "regex",
+                true,
+                "include_hidden",
+                true,
+                "max_results",
+                100000),
+            "files.search",
+            List.of(
+                "/usr/bin/rg",
+                "-uuu",
+                "--no-ignore",
+                "-n",
+                "--no-heading",
+                "-e",
+                "synchronized\\s*\\(this\\)",
+                c),
+            "first ≤ 3× rg (aim 2×)"),
+        new Case(
+            "files.list_dir recursive",
+            args(
+                "path",
+                c,
+                "recursive",
+                true,
+                "include_hidden",
+                true,
+                "max_depth",
+                64,
+                "max_entries",
+                100000),
+            "files.list_dir",
+            List.of("find", c, "-type", "f"),
+            "first ≤ 3× find (aim 2×)"),
+        new Case(
+            "files.read_text 1 KB",
+            args("path", small.toString()),
+            "files.read_text",
+            List.of(),
+            "calls 2–10 ≤ 1.5× warm"),
+        new Case(
+            "browser.open_url local page",
+            args("url", "http://127.0.0.1:" + pages.getAddress().getPort() + "/page"),
+            "browser.open_url",
+            List.of(),
+            "the first starts Chromium",
+            new PolicyDocument.Hosts(List.of("127.0.0.1"), true)));
+
+    try {
+      measureAll(table, tmp, corpus, files, cases);
+    } finally {
+      pages.stop(0);
+    }
+  }
+
+  private static void measureAll(
+      List<String[]> table, Path tmp, Path corpus, int files, List<Case> cases) throws Exception {
+    List<Launch> launches = new ArrayList<>();
+    launches.add(new Launch(
+        "./steward service",
+        System.getenv("STEWARD_BENCH_FIRST_CMD") != null
+            ? List.of(System.getenv("STEWARD_BENCH_FIRST_CMD"))
+            : List.of(ServiceProcess.repo().resolve("steward").toString(), "service"),
+        extraOptions("STEWARD_JAVA_OPTS")));
+    Path image = ServiceProcess.repo().resolve("installer/target/image/steward");
+    if (Files.isExecutable(image.resolve("bin/steward-service"))) {
+      // As installed: the package's postinst makes the class-data-sharing archives in place.
+      Process dump = new ProcessBuilder(image.resolve("lib/cds-dump.sh").toString())
+          .inheritIO()
+          .start();
+      if (!dump.waitFor(180, java.util.concurrent.TimeUnit.SECONDS) || dump.exitValue() != 0)
+        throw new IllegalStateException("cds-dump.sh failed");
+      launches.add(new Launch(
+          "packaged image", List.of(image.resolve("bin/steward-service").toString()), Map.of()));
+    }
+    String only = System.getenv("STEWARD_BENCH_FIRST_ONLY");
+    // This program's own WebSocket client warmed first, on a service of its own: what is measured
+    // after is the fresh service, not this side's JIT.
+    for (Case k : cases) {
+      if (only == null || k.name.contains(only))
+        measure(launches.get(0), k, corpus, files, tmp.resolve("home-warm"), tmp);
+    }
+    if ("service".equals(System.getenv("STEWARD_BENCH_FIRST_LAUNCH")))
+      launches.subList(1, launches.size()).clear();
+    int round = 0;
+    for (Launch launch : launches) {
+      for (Case k : cases) {
+        if (only != null && !k.name.contains(only)) continue;
+        table.add(measure(launch, k, corpus, files, tmp.resolve("home-" + round++), tmp));
+      }
+    }
+    if (launches.size() == 1) {
+      table.add(new String[] {
+        "packaged image", "not run", "./steward bench (all) or ./steward package builds it first"
+      });
+    }
+  }
+
+  /** For trying options: STEWARD_BENCH_SERVICE_OPTS (JVM options) and STEWARD_BENCH_JAVA. */
+  private static Map<String, String> extraOptions(String variable) {
+    Map<String, String> env = new java.util.HashMap<>();
+    String extra = System.getenv("STEWARD_BENCH_SERVICE_OPTS");
+    if (extra != null) env.put(variable, extra);
+    String java = System.getenv("STEWARD_BENCH_JAVA");
+    if (java != null) env.put("JAVA", java);
+    return env;
+  }
+
+  private static String[] measure(
+      Launch launch, Case k, Path corpus, int files, Path home, Path tmp) throws Exception {
+    Files.createDirectories(home.resolve("config"));
+    PolicyDocument doc = new PolicyDocument(
+        List.of(new PolicyDocument.PathRoot(tmp.toString(), "read")),
+        List.of(),
+        k.hosts,
+        List.of(),
+        Map.of(),
+        List.of());
+    Files.writeString(home.resolve("config/policy.json"), Json.write(doc));
+    // The page cache warm for both sides: what is measured is the programs, not the disk.
+    long[] base = k.baseline.isEmpty() ? new long[0] : runBaseline(k.baseline, 3 + CALLS);
+    long[] calls = new long[CALLS];
+    long[] warm = new long[WARM_MEASURED];
+    try (ServiceProcess service =
+            ServiceProcess.start(launch.command, home, tmp, List.of(), launch.env);
+        RawWebSocket agent = new RawWebSocket(service.port, service.secret(Role.AGENT))) {
+      // As every client does on connecting (the window, the MCP bridge): the tools on offer first.
+      String tools = agent.roundTrip("{\"jsonrpc\":\"2.0\",\"id\":\"tools\",\"method\":\""
+          + Methods.TOOLS_LIST + "\",\"params\":{}}");
+      if (!tools.contains("\"tools\"")) throw new IllegalStateException("tools.list: " + tools);
+      Thread.sleep(Long.getLong("steward.bench.first.delay", 2000));
+      for (int i = 0; i < CALLS; i++) calls[i] = timed(agent, k, "c" + i);
+      for (int i = 0; i < WARM; i++) {
+        long ns = timed(agent, k, "w" + i);
+        if (i >= WARM - WARM_MEASURED) warm[i - (WARM - WARM_MEASURED)] = ns;
+      }
+    }
+    double first = calls[0] / 1e6;
+    long[] rest = Arrays.copyOfRange(calls, 1, CALLS);
+    Arrays.sort(rest);
+    Arrays.sort(warm);
+    double later = rest[rest.length / 2] / 1e6;
+    double warmMs = warm[warm.length / 2] / 1e6;
+    String result;
+    if (base.length > 0) {
+      double b = median(Arrays.copyOfRange(base, 3, base.length)) / 1e6;
+      result =
+          String.format("%.0f ms = %.1f× / %.0f ms = %.1f×", first, first / b, later, later / b);
+      return new String[] {
+        k.name + ", first / calls 2–10 (" + launch.name + ")",
+        result,
+        String.format(
+            "%s %.0f ms; warm %.0f ms (calls 2–10 %.2f× warm); %d files; %s",
+            k.baseline.get(0).replace("/usr/bin/", ""), b, warmMs, later / warmMs, files, k.target)
+      };
+    }
+    result = String.format("%.1f ms / %.1f ms", first, later);
+    return new String[] {
+      k.name + ", first / calls 2–10 (" + launch.name + ")",
+      result,
+      String.format("warm %.1f ms (calls 2–10 %.2f× warm); %s", warmMs, later / warmMs, k.target)
+    };
+  }
+
+  /** One call, its answer in hand as text (this side's JSON parsing is not the service's time). */
+  private static long timed(RawWebSocket agent, Case k, String id) throws Exception {
+    String frame = "{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\""
+        + Methods.TOOL_EXECUTE + "\",\"params\":"
+        + Json.write(new Execute.Params("first", id, k.tool, k.args, null, null)) + "}";
+    long t0 = System.nanoTime();
+    String answer = agent.roundTrip(frame);
+    while (!answer.contains("\"id\":\"" + id + "\"")) answer = agent.next(); // progress first
+    long t1 = System.nanoTime();
+    if (!answer.contains("\"ok\":true"))
+      throw new IllegalStateException(
+          k.name + ": " + answer.substring(0, Math.min(400, answer.length())));
+    return t1 - t0;
+  }
+
+  private static long[] runBaseline(List<String> command, int runs) throws Exception {
+    long[] ns = new long[runs];
+    for (int i = 0; i < runs; i++) {
+      long t0 = System.nanoTime();
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      p.getInputStream().readAllBytes();
+      p.waitFor();
+      ns[i] = System.nanoTime() - t0;
+    }
+    return ns;
+  }
+
+  private static double median(long[] values) {
+    long[] v = values.clone();
+    Arrays.sort(v);
+    return v[v.length / 2];
+  }
+}
