@@ -29,7 +29,9 @@ import org.jspecify.annotations.Nullable;
  * a countdown; Approve once / Always allow here (not for high risk) / Deny. What each call shows
  * is the gate's preview of the arguments in its editor, redone on every edit; Approve waits for
  * it. Keys: Esc denies; Enter (outside the argument editor) approves — or, when anything is high
- * risk, denies, and approving takes the deliberate Ctrl+Enter; Tab leaves the argument editor.
+ * risk (as the gate judges the arguments now in the editor), denies, and approving takes the
+ * deliberate Ctrl+Enter or a click (Space on Approve does nothing then); Tab leaves the argument
+ * editor.
  * Approve stays off for half a second after the dialog appears.
  */
 public final class ApprovalDialog {
@@ -82,9 +84,15 @@ public final class ApprovalDialog {
         timer.getStyleClass().add("ending");
       if (!ending) timer.getStyleClass().remove("ending");
     });
-    boolean high = model.focusDenyFirst();
-    approve.setText(high ? "Approve once (Ctrl+Enter)" : "Approve once (Enter)");
-    deny.setText(high ? "Deny (Enter, Esc)" : "Deny (Esc)");
+    approve
+        .textProperty()
+        .bind(javafx.beans.binding.Bindings.when(model.highRiskProperty())
+            .then("Approve once (Ctrl+Enter)")
+            .otherwise("Approve once (Enter)"));
+    deny.textProperty()
+        .bind(javafx.beans.binding.Bindings.when(model.highRiskProperty())
+            .then("Deny (Enter, Esc)")
+            .otherwise("Deny (Esc)"));
     approve.setMinWidth(Region.USE_PREF_SIZE);
     deny.setMinWidth(Region.USE_PREF_SIZE);
     always.setMinWidth(Region.USE_PREF_SIZE);
@@ -151,6 +159,8 @@ public final class ApprovalDialog {
                 ? java.util.List.of()
                 : owner.getScene().getStylesheets());
     scene.addEventFilter(KeyEvent.KEY_PRESSED, this::keys);
+    scene.addEventFilter(KeyEvent.KEY_PRESSED, this::noSpaceOnHighApprove);
+    scene.addEventFilter(KeyEvent.KEY_RELEASED, this::noSpaceOnHighApprove);
     stage.setScene(scene);
     stage.setOnCloseRequest(e -> model.deny());
 
@@ -179,8 +189,16 @@ public final class ApprovalDialog {
     words.textProperty().bind(item.inWordsProperty());
     words.getStyleClass().add("approval-words");
     words.setWrapText(true);
-    Label risk = new Label(item.risk().wire());
+    Label risk = new Label();
+    risk.setId("risk-" + item.pending().call().callId());
+    risk.textProperty()
+        .bind(javafx.beans.binding.Bindings.createStringBinding(
+            () -> item.risk().wire(), item.riskProperty()));
     risk.getStyleClass().addAll("risk-badge", "risk-" + item.risk().wire());
+    item.riskProperty().addListener((o, was, now) -> {
+      risk.getStyleClass().remove("risk-" + was.wire());
+      risk.getStyleClass().add("risk-" + now.wire());
+    });
     risk.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
     head.getChildren().addAll(risk, words);
     box.getChildren().add(head);
@@ -264,16 +282,29 @@ public final class ApprovalDialog {
       e.consume();
     } else if (e.getCode() == KeyCode.ENTER && !(e.getTarget() instanceof TextArea)) {
       if (model.focusDenyFirst() || e.getTarget() == deny) model.deny();
+      else if (e.getTarget() == always) model.alwaysAllow();
       else model.approve();
       e.consume();
     }
+  }
+
+  /**
+   * A button fires on Space too: for a high-risk call, Approve takes only the deliberate
+   * Ctrl+Enter or a click, so Space on it does nothing (pressed and released both, or the button
+   * would be left armed).
+   */
+  private void noSpaceOnHighApprove(KeyEvent e) {
+    if (e.getCode() == KeyCode.SPACE && e.getTarget() == approve && model.focusDenyFirst())
+      e.consume();
   }
 
   /** From an argument editor: to the next call's editor, and after the last to Approve (or Deny while Approve waits). */
   private void moveFocus(TextArea from, boolean forward) {
     int i = editors.indexOf(from) + (forward ? 1 : -1);
     if (i >= 0 && i < editors.size()) editors.get(i).requestFocus();
-    else if (forward) (approve.isDisabled() ? deny : approve).requestFocus();
+    else
+      (approve.isDisabled() ? deny : approve)
+          .requestFocus(); // back from the first: round to the buttons
   }
 
   public void show() {

@@ -45,6 +45,7 @@ public final class ApprovalItem {
   private final StringBinding inWords;
   private final StringBinding diff;
   private final ObjectBinding<List<String>> scopes;
+  private final ObjectBinding<Risk> risk;
 
   ApprovalItem(Approver.Pending pending) {
     this.pending = pending;
@@ -58,6 +59,9 @@ public final class ApprovalItem {
     this.diff = Bindings.createStringBinding(() -> diffOf(shown.get()), shown);
     this.scopes = Bindings.createObjectBinding(
         () -> shown.get().paths() == null ? List.of() : shown.get().paths(), shown);
+    Risk asked = pending.preflight().risk();
+    this.risk = Bindings.createObjectBinding(
+        () -> shown.get().risk().compareTo(asked) > 0 ? shown.get().risk() : asked, shown);
   }
 
   public Approver.Pending pending() {
@@ -68,8 +72,17 @@ public final class ApprovalItem {
     return pending.call().toolName();
   }
 
+  /**
+   * The call's risk as the dialog treats it: the higher of what the gate said when the call was
+   * asked and what it says of the arguments now in the editor (an edit can make a call high risk,
+   * as a code run given the network; it never makes the dialog less careful).
+   */
   public Risk risk() {
-    return pending.preflight().risk();
+    return risk.get();
+  }
+
+  public ObjectBinding<Risk> riskProperty() {
+    return risk;
   }
 
   /** The call as the shown preview describes it: the arguments that preview was made for. */

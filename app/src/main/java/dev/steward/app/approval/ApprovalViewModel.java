@@ -36,6 +36,7 @@ public final class ApprovalViewModel {
   private final ReadOnlyLongWrapper secondsLeft = new ReadOnlyLongWrapper();
   private final BooleanBinding canApprove;
   private final BooleanBinding canAlwaysAllow;
+  private final BooleanBinding highRisk;
   private final javafx.beans.property.ObjectProperty<GrantSpan> grantSpan =
       new javafx.beans.property.SimpleObjectProperty<>(GrantSpan.UNTIL_REVOKED);
   private final javafx.beans.property.ReadOnlyBooleanWrapper answered =
@@ -87,6 +88,9 @@ public final class ApprovalViewModel {
                 .filter(i -> i.tickedProperty().get())
                 .allMatch(ApprovalItem::alwaysAllowOffered),
         canApprove);
+    this.highRisk = Bindings.createBooleanBinding(
+        () -> items.stream().anyMatch(i -> i.risk() == Risk.HIGH),
+        items.stream().map(ApprovalItem::riskProperty).toArray(Observable[]::new));
     // What the dialog shows comes from the window's own preview of the arguments in the editor.
     items.forEach(this::validate);
     tick();
@@ -197,9 +201,16 @@ public final class ApprovalViewModel {
         .toList();
   }
 
-  /** Focus starts on Deny when anything in the dialog is high risk. */
+  /**
+   * Whether anything in the dialog is high risk now: focus starts on Deny, Enter denies, and only
+   * Ctrl+Enter approves.
+   */
   public boolean focusDenyFirst() {
-    return items.stream().anyMatch(i -> i.risk() == Risk.HIGH);
+    return highRisk.get();
+  }
+
+  public BooleanBinding highRiskProperty() {
+    return highRisk;
   }
 
   public boolean answered() {

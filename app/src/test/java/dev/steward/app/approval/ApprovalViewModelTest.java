@@ -279,6 +279,43 @@ class ApprovalViewModelTest {
   }
 
   @Test
+  void anEditThatMakesTheCallHighRiskMakesTheDialogCarefulAndNeverTheOtherWay() throws Exception {
+    // The gate judges the risk per call: here, asking for the network makes it high.
+    ApprovalViewModel vm = new ApprovalViewModel(
+        new Approver.Request(
+            "t", List.of(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}")), now.plusSeconds(120)),
+        answer,
+        clock,
+        (tool, args) -> {
+          Preflight.Result r = gate(args);
+          Risk risk = args.path("network").asBoolean(false) ? Risk.HIGH : Risk.LOW;
+          return CompletableFuture.completedFuture(new Preflight.Result(
+              r.decision(),
+              r.reason(),
+              risk,
+              r.destructive(),
+              r.code(),
+              r.field(),
+              r.taint(),
+              r.paths(),
+              r.preview(),
+              r.grantFolders()));
+        },
+        Runnable::run);
+    vm.arm();
+    ApprovalItem item = vm.items().get(0);
+    assertFalse(vm.focusDenyFirst());
+    assertEquals(Risk.MEDIUM, item.risk(), "a lower verdict does not lower what was asked");
+    assertTrue(vm.canAlwaysAllowProperty().get());
+    item.argsTextProperty().set("{\"path\": \"a.txt\", \"network\": true}");
+    assertTrue(vm.focusDenyFirst(), "Enter now denies and Approve takes Ctrl+Enter");
+    assertTrue(vm.highRiskProperty().get());
+    assertEquals(Risk.HIGH, item.risk());
+    assertFalse(item.alwaysAllowOffered(), "no standing grant for a high-risk call");
+    assertFalse(vm.canAlwaysAllowProperty().get());
+  }
+
+  @Test
   void anOverwriteWithTheSameTextSaysNoChange() throws Exception {
     ApprovalViewModel vm =
         model(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\",\"content\":\"old\"}"));

@@ -199,6 +199,48 @@ class ChatWindowIT {
   }
 
   @Test
+  void aHighRiskCallIsDeniedByEnterIgnoresSpaceAndIsApprovedOnlyByCtrlEnter() throws Exception {
+    WindowHarness w = openWithModel();
+    Path first = Files.writeString(w.workspace.resolve("old-1.txt"), "1\n");
+    Path second = Files.writeString(w.workspace.resolve("old-2.txt"), "2\n");
+    ollama.enqueue(
+        Reply.calls(call("files__delete", "{\"path\":\"~/Steward/old-1.txt\"}")),
+        Reply.text("ok"),
+        Reply.calls(call("files__delete", "{\"path\":\"~/Steward/old-2.txt\"}")),
+        Reply.text("ok"));
+    w.type("Tidy up");
+    w.waitForDialog();
+    Button approve = w.robot.lookup("#approve").queryAs(Button.class);
+    Button deny = w.robot.lookup("#deny").queryAs(Button.class);
+    assertEquals("Approve once (Ctrl+Enter)", approve.getText());
+    assertEquals("Deny (Enter, Esc)", deny.getText());
+    assertEquals("high", w.robot.lookup(".risk-badge").queryLabeled().getText());
+    w.waitFor(() -> !approve.isDisabled());
+    // Space on a focused Approve would fire any other button: not this one.
+    w.robot.interact(approve::requestFocus);
+    w.waitFor(approve::isFocused);
+    w.robot.type(javafx.scene.input.KeyCode.SPACE);
+    Thread.sleep(500);
+    assertTrue(Files.exists(first), "Space did not approve a high-risk call");
+    assertTrue(approve.getScene().getWindow().isShowing(), "the dialog still asks");
+    w.robot
+        .press(javafx.scene.input.KeyCode.CONTROL)
+        .type(javafx.scene.input.KeyCode.ENTER)
+        .release(javafx.scene.input.KeyCode.CONTROL);
+    w.waitFor(() -> w.cards().size() == 1 && w.cards().get(0).state() == CallState.DONE);
+    w.waitForTurnEnd();
+    assertFalse(Files.exists(first));
+
+    w.type("And the other one");
+    w.waitForDialog();
+    w.waitFor(() -> !w.robot.lookup("#approve").queryAs(Button.class).isDisabled());
+    w.robot.type(javafx.scene.input.KeyCode.ENTER);
+    w.waitFor(() -> w.cards().size() == 2 && w.cards().get(1).state() == CallState.DECLINED);
+    w.waitForTurnEnd();
+    assertTrue(Files.exists(second), "Enter denied the high-risk call");
+  }
+
+  @Test
   void stopAndEscEndAStreamingAnswer() throws Exception {
     WindowHarness w = openWithModel();
     String[] chunks = new String[60];
