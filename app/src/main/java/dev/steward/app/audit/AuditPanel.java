@@ -63,9 +63,26 @@ public final class AuditPanel extends BorderPane {
       FileChooser chooser = new FileChooser();
       chooser.setTitle(title);
       chooser.setInitialFileName(name);
+      chooser.setInitialDirectory(exportFolder().toFile());
       java.io.File f = chooser.showSaveDialog(owner.get());
       return f == null ? null : f.toPath();
     };
+  }
+
+  /** Where an export is offered first: the user's Documents folder, else the home folder. */
+  static Path exportFolder() {
+    Path home = Path.of(System.getProperty("user.home"));
+    Path documents = home.resolve("Documents");
+    return java.nio.file.Files.isDirectory(documents) ? documents : home;
+  }
+
+  /** A filter with its name above it. */
+  private static javafx.scene.layout.VBox labelled(String name, javafx.scene.Node control) {
+    Label label = new Label(name);
+    label.getStyleClass().add("filter-label");
+    label.setLabelFor(control);
+    label.setMinWidth(Region.USE_PREF_SIZE);
+    return new javafx.scene.layout.VBox(2, label, control);
   }
 
   private HBox filters() {
@@ -107,8 +124,16 @@ public final class AuditPanel extends BorderPane {
     model.decisionProperty().addListener((o, a, b) -> model.refresh());
     model.resultProperty().addListener((o, a, b) -> model.refresh());
     model.rangeProperty().addListener((o, a, b) -> model.refresh());
-    HBox bar = new HBox(8, tool, decision, result, range, text);
-    bar.setAlignment(Pos.CENTER_LEFT);
+    javafx.scene.layout.VBox search = labelled("Search", text);
+    HBox.setHgrow(search, Priority.ALWAYS);
+    HBox bar = new HBox(
+        8,
+        labelled("Tool", tool),
+        labelled("Decision", decision),
+        labelled("Result", result),
+        labelled("When", range),
+        search);
+    bar.setAlignment(Pos.BOTTOM_LEFT);
     bar.setPadding(new Insets(10, 14, 10, 14));
     return bar;
   }
@@ -136,7 +161,18 @@ public final class AuditPanel extends BorderPane {
     table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
     table.setRowFactory(t -> {
       TableRow<Audit.Row> row = new TableRow<>();
+      Runnable mark = () -> {
+        Audit.Row now = row.getItem();
+        row.getStyleClass().removeAll("audit-undone");
+        if (now != null && AuditViewModel.isUndone(now, model.rows()))
+          row.getStyleClass().add("audit-undone");
+      };
+      // Marked again when an undo row arrives; weakly, so a row the table drops is not kept.
+      javafx.collections.ListChangeListener<Audit.Row> onRows = c -> mark.run();
+      row.getProperties().put("undone-listener", onRows);
+      model.rows().addListener(new javafx.collections.WeakListChangeListener<>(onRows));
       row.itemProperty().addListener((o, was, now) -> {
+        mark.run();
         row.getStyleClass().removeAll("audit-blocked", "audit-error");
         if (now != null
             && (Decision.BLOCKED.wire().equals(now.decision())

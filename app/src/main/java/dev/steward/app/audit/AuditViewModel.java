@@ -2,6 +2,7 @@ package dev.steward.app.audit;
 
 import dev.steward.protocol.audit.AuditKind;
 import dev.steward.protocol.audit.Decision;
+import dev.steward.protocol.audit.Outcome;
 import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.tool.ToolResult;
 import java.io.IOException;
@@ -86,8 +87,15 @@ public final class AuditViewModel {
     this.ui = ui;
     this.clock = clock;
     this.canUndo = Bindings.createBooleanBinding(
-        () -> undoable(selected.get(), undoableTools.get()), selected, undoableTools);
-    selected.addListener((o, was, now) -> details.set(now == null ? "" : describe(now)));
+        () -> undoTarget(selected.get(), rows, undoableTools.get()) != null,
+        selected,
+        undoableTools,
+        rows);
+    selected.addListener((o, was, now) -> details.set(now == null ? "" : describe(now, rows)));
+    rows.addListener((javafx.collections.ListChangeListener<Audit.Row>) c -> {
+      Audit.Row now = selected.get();
+      if (now != null) details.set(describe(now, rows));
+    });
   }
 
   /** Connects the panel to the log: checks the chain and shows the newest rows. */
@@ -200,21 +208,27 @@ public final class AuditViewModel {
     });
   }
 
-  /** Undoes the selected call (the service refuses when the file changed since). */
+  /**
+   * Undoes the selected call — from its decision row or from the row of its completion, the one
+   * that changed the file (the service refuses when the file changed since); then the rows and the
+   * chain's status are read again.
+   */
   public void undo() {
     AuditSource s = source;
     Audit.Row row = selected.get();
-    if (s == null || !undoable(row, undoableTools.get())) return;
+    String target = undoTarget(row, rows, undoableTools.get());
+    if (s == null || row == null || target == null) return;
     background.execute(() -> {
       try {
-        ToolResult r = s.undo(row.auditId());
+        ToolResult r = s.undo(target);
         ui.execute(() -> {
           status.set(
               r.ok()
-                  ? "Undone: " + row.tool() + " (row " + row.auditId() + ")"
+                  ? "Undone: " + row.tool() + " (row " + target + ")"
                   : "Undo refused: "
                       + (r.error() == null ? "no reason given" : r.error().message()));
           refresh();
+          verify();
         });
       } catch (RuntimeException e) {
         ui.execute(() -> status.set("Undo failed: " + e.getMessage()));
@@ -261,9 +275,76 @@ public final class AuditViewModel {
             || Decision.CONFIRMED.wire().equals(row.decision()));
   }
 
+  /**
+   * The row whose call an Undo of {@code row} puts back (the call's decision row, which the
+   * service keeps the undo data under), or null when there is nothing to undo: a call of a tool
+   * that keeps nothing, one that did not run or failed, one already undone. A completion row finds
+   * its decision among the rows shown (the same trace and call).
+   */
+  static @Nullable String undoTarget(
+      Audit.@Nullable Row row, List<Audit.Row> shown, Set<String> undoableTools) {
+    if (row == null || !undoableTools.contains(row.tool())) return null;
+    String target = null;
+    if (undoable(row, undoableTools)) {
+      target = row.auditId();
+    } else if (AuditKind.COMPLETION.wire().equals(row.kind())
+        && Outcome.OK.wire().equals(row.result())) {
+      for (Audit.Row r : shown) {
+        if (undoable(r, undoableTools)
+            && java.util.Objects.equals(r.traceId(), row.traceId())
+            && java.util.Objects.equals(r.callId(), row.callId())) {
+          target = r.auditId();
+          break;
+        }
+      }
+    }
+    return target == null || undoneIds(shown).contains(target) ? null : target;
+  }
+
+  /** The decision rows of calls an undo shown among {@code shown} put back. */
+  static Set<String> undoneIds(List<Audit.Row> shown) {
+    Set<String> ids = new java.util.HashSet<>();
+    for (Audit.Row r : shown) {
+      String trace = r.traceId();
+      if (UNDO_TOOL.equals(r.tool())
+          && Outcome.OK.wire().equals(r.result())
+          && trace != null
+          && trace.startsWith(UNDO_TRACE)) ids.add(trace.substring(UNDO_TRACE.length()));
+    }
+    return ids;
+  }
+
+  /** Whether {@code row} belongs to a call that was undone (its decision or its completion). */
+  static boolean isUndone(Audit.Row row, List<Audit.Row> shown) {
+    Set<String> undone = undoneIds(shown);
+    if (undone.isEmpty()) return false;
+    if (undone.contains(row.auditId())) return true;
+    for (Audit.Row r : shown) {
+      if (undone.contains(r.auditId())
+          && java.util.Objects.equals(r.traceId(), row.traceId())
+          && java.util.Objects.equals(r.callId(), row.callId())) return true;
+    }
+    return false;
+  }
+
+  /** The service's name for undo calls in the log, and the trace it gives each: undo-<row>. */
+  private static final String UNDO_TOOL = "tool.undo";
+
+  private static final String UNDO_TRACE = "undo-";
+
+  /** Times as the table shows them, with the date and the zone: the user's own clock. */
+  private static final java.time.format.DateTimeFormatter LOCAL =
+      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS (z)")
+          .withZone(ZoneId.systemDefault());
+
   static String describe(Audit.Row r) {
+    return describe(r, List.of());
+  }
+
+  static String describe(Audit.Row r, List<Audit.Row> shown) {
     StringBuilder s = new StringBuilder();
     line(s, "Row", r.auditId() + " (" + r.kind() + ")");
+    if (isUndone(r, shown)) line(s, "Undone", "yes: what this call changed was put back");
     line(s, "Tool", r.tool());
     line(s, "Decision", r.decision());
     line(s, "Reason", r.reason());
@@ -277,14 +358,14 @@ public final class AuditViewModel {
     line(s, "Arguments", r.argsPreview());
     line(s, "Argument hash", r.argsHash());
     line(s, "Token", r.tokenId());
-    line(s, "Started", r.startedAt().toString());
+    line(s, "Started", LOCAL.format(r.startedAt()));
     line(
         s,
         "Ended",
         r.endedAt() == null
             ? null
-            : r.endedAt() + " (" + Duration.between(r.startedAt(), r.endedAt()).toMillis()
-                + " ms)");
+            : LOCAL.format(r.endedAt()) + " ("
+                + Duration.between(r.startedAt(), r.endedAt()).toMillis() + " ms)");
     line(s, "Trace", r.traceId());
     line(s, "Call", r.callId());
     line(s, "Row hash", r.rowHash());

@@ -151,6 +151,94 @@ class AuditViewModelTest {
   }
 
   @Test
+  void undoWorksFromTheRowThatChangedTheFileAndAnUndoneCallIsMarked() {
+    Instant at = Instant.parse("2026-11-26T10:00:00Z");
+    Audit.Row decision = row(10, "files.write_text", "confirmed", "s");
+    Audit.Row completion = new Audit.Row(
+        "11",
+        "completion",
+        "t10",
+        "c10",
+        "files.write_text",
+        "h10",
+        "{}",
+        "confirmed",
+        "why",
+        null,
+        "ok",
+        null,
+        "wrote 3 bytes",
+        at,
+        at.plusMillis(5),
+        "rh11");
+    Audit.Row failed = new Audit.Row(
+        "13",
+        "completion",
+        "t12",
+        "c12",
+        "files.write_text",
+        "h12",
+        "{}",
+        "confirmed",
+        "why",
+        null,
+        "error",
+        "IO_ERROR",
+        "no",
+        at,
+        at.plusMillis(5),
+        "rh13");
+    log.rows.add(0, decision);
+    log.rows.add(0, completion);
+    log.rows.add(0, failed);
+    vm.attach(log);
+    java.util.Set<String> tools = log.undoableTools();
+    assertEquals("10", AuditViewModel.undoTarget(completion, vm.rows(), tools));
+    assertEquals(null, AuditViewModel.undoTarget(failed, vm.rows(), tools), "it changed nothing");
+    vm.selectedProperty().set(completion);
+    assertTrue(vm.canUndoProperty().get());
+    vm.undo();
+    assertEquals(List.of("10"), log.undone, "the undo goes to the call's decision row");
+
+    Audit.Row undoRow = new Audit.Row(
+        "14",
+        "completion",
+        "undo-10",
+        "u1",
+        "tool.undo",
+        "h14",
+        "{}",
+        "confirmed",
+        "why",
+        null,
+        "ok",
+        null,
+        "restored",
+        at,
+        at.plusMillis(5),
+        "rh14");
+    java.util.List<Audit.Row> shown = List.of(undoRow, completion, decision);
+    assertTrue(AuditViewModel.isUndone(decision, shown));
+    assertTrue(AuditViewModel.isUndone(completion, shown), "both rows of the call are marked");
+    assertEquals(null, AuditViewModel.undoTarget(completion, shown, tools), "not twice");
+    assertTrue(AuditViewModel.describe(completion, shown).contains("Undone: yes"));
+    assertFalse(AuditViewModel.isUndone(failed, shown));
+  }
+
+  @Test
+  void detailsGiveLocalTimesWithTheirZone() {
+    java.util.TimeZone was = java.util.TimeZone.getDefault();
+    String text = AuditViewModel.describe(row(1, "files.write_text", "allowed", "s"));
+    // The table shows local MM-dd HH:mm:ss; the details the same clock with the date and zone.
+    String local = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+        .withZone(java.time.ZoneId.systemDefault())
+        .format(Instant.parse("2026-11-26T10:00:01Z"));
+    assertTrue(text.contains("Started: " + local), text);
+    assertFalse(text.contains("T10:00:01Z"), "no UTC instant in the details: " + text);
+    assertEquals(was, java.util.TimeZone.getDefault());
+  }
+
+  @Test
   void exportWritesEveryMatchingRowWithFormulasDefused(@TempDir Path dir) throws Exception {
     vm.attach(log);
     vm.decisionProperty().set("blocked");

@@ -89,6 +89,58 @@ class AuditPanelIT {
   }
 
   @Test
+  void undoFromTheRowThatChangedTheFileMarksTheCallAndRechecksTheChain() throws Exception {
+    WindowHarness w = open();
+    Path file = w.workspace.resolve("plan.txt");
+    Files.writeString(file, "first plan\n");
+    w.type(
+        "/call files.write_text {\"path\":\"~/Steward/plan.txt\",\"content\":\"second plan\\n\"}");
+    w.waitForDialog();
+    w.click("#approve");
+    w.waitFor(() -> !w.cards().isEmpty() && w.cards().get(0).state() == CallState.DONE);
+    w.waitForTurnEnd();
+    showAudit(w);
+    // The filters say what they are.
+    for (String name : List.of("Tool", "Decision", "Result", "When", "Search")) {
+      assertTrue(
+          w.robot.lookup(".filter-label").queryAllAs(Label.class).stream()
+              .anyMatch(l -> name.equals(l.getText()) && l.getLabelFor() != null),
+          "a label for " + name);
+    }
+    w.waitFor(() -> table(w).getItems().stream()
+        .anyMatch(r -> "files.write_text".equals(r.tool()) && "completion".equals(r.kind())));
+    Audit.Row completion = table(w).getItems().stream()
+        .filter(r -> "files.write_text".equals(r.tool()) && "completion".equals(r.kind()))
+        .findFirst()
+        .orElseThrow();
+    w.robot.interact(() -> table(w).getSelectionModel().select(completion));
+    String details = w.robot.lookup("#audit-details").queryTextInputControl().getText();
+    assertFalse(details.contains("Z\n") || details.contains("Z ("), "local times: " + details);
+    assertFalse(w.robot.lookup("#audit-undo").queryAs(Button.class).isDisabled());
+    w.waitFor(() ->
+        w.robot.lookup("#audit-chain").queryAs(Label.class).getText().startsWith("Chain verified"));
+    String before = w.robot.lookup("#audit-chain").queryAs(Label.class).getText();
+    w.robot.clickOn("#audit-undo");
+    w.waitFor(() -> Files.readString(file).equals("first plan\n"));
+    // The chain is checked again after the change: it now counts the undo's rows too.
+    w.waitFor(() -> {
+      String now = w.robot.lookup("#audit-chain").queryAs(Label.class).getText();
+      return now.startsWith("Chain verified") && !now.equals(before);
+    });
+    // Both rows of the undone call are marked, and it is not offered again.
+    w.waitFor(() -> w.robot.lookup(".audit-undone").queryAll().size() >= 2);
+    w.robot.interact(() -> table(w).getSelectionModel().clearSelection());
+    Audit.Row again = table(w).getItems().stream()
+        .filter(r -> "files.write_text".equals(r.tool()) && "completion".equals(r.kind()))
+        .findFirst()
+        .orElseThrow();
+    w.robot.interact(() -> table(w).getSelectionModel().select(again));
+    assertTrue(w.robot.lookup("#audit-undo").queryAs(Button.class).isDisabled());
+    assertTrue(
+        w.robot.lookup("#audit-details").queryTextInputControl().getText().contains("Undone: yes"));
+  }
+
+  @Test
   void undoRestoresAFileAndAddsARow() throws Exception {
     WindowHarness w = open();
     Path file = w.workspace.resolve("draft.txt");
