@@ -318,13 +318,15 @@ public final class CallRunner {
   }
 
   private static CallOutcome expired(ProposedCall call, TurnListener listener) {
-    String why =
-        ToolErrorCodes.TOKEN_EXPIRED + ": the approval expired before it was given; nothing ran";
-    listener.callUpdated(new CallUpdate(call.callId(), CallState.EXPIRED, why, null, null));
+    // The card says it in plain words, with the code in its details; the model gets the code.
+    String shown = "The approval expired before you gave it, so nothing ran. You can ask again.\n\n"
+        + "Details: " + ToolErrorCodes.TOKEN_EXPIRED;
+    listener.callUpdated(new CallUpdate(call.callId(), CallState.EXPIRED, shown, null, null));
     return new CallOutcome(
         call.callId(),
         CallState.EXPIRED,
-        "The call " + call.toolName() + " did not run: " + why + ".");
+        "The call " + call.toolName() + " did not run: " + ToolErrorCodes.TOKEN_EXPIRED
+            + ": the approval expired before it was given; nothing ran.");
   }
 
   private static CallOutcome failed(ProposedCall call, String why, TurnListener listener) {

@@ -152,9 +152,11 @@ public final class HistoryViewModel {
     if (c == null) return;
     List<StoredEntry> entries =
         chat.entries().stream().map(HistoryViewModel::toStored).toList();
+    // A /command is an instruction to the window, not what the conversation is about.
     String title = entries.stream()
         .filter(e -> e.kind().equals("user"))
         .map(StoredEntry::text)
+        .filter(text -> !text.strip().startsWith("/"))
         .findFirst()
         .map(HistoryViewModel::title)
         .orElse(c.title());

@@ -109,7 +109,10 @@ class CallRunnerTest {
             .toList())
         .run("t", List.of(FakeLink.call("c1", "files.write_text", "{\"path\":\"a\"}")), listener);
     assertEquals(CallState.EXPIRED, out.get(0).state());
-    assertTrue(listener.last.get("c1").detail().contains("TOKEN_EXPIRED"));
+    String card = listener.last.get("c1").detail();
+    assertTrue(card.startsWith("The approval expired before you gave it"), card);
+    assertTrue(card.contains("Details: TOKEN_EXPIRED"), "the code in the details: " + card);
+    assertTrue(out.get(0).forModel().contains("TOKEN_EXPIRED"));
     assertTrue(link.executed.isEmpty() && link.grants.isEmpty());
   }
 

@@ -35,15 +35,19 @@ class HistoryIT {
     w.waitFor(() -> w.messages(MessageEntry.Kind.NOTICE).stream()
         .anyMatch(m -> m.text().contains("/call <tool> <json>")));
     w.waitForTurnEnd();
+    // The title is the first real message, never a /command.
+    w.type("Where did I keep the notes?");
+    w.waitForTurnEnd();
     w.waitFor(
-        () -> w.app.history().conversations().get(0).title().startsWith("/call files.list_dir"));
+        () -> w.app.history().conversations().get(0).title().equals("Where did I keep the notes?"));
 
     w.robot.clickOn("#history-new");
     w.waitFor(() ->
         w.app.history().conversations().size() == 2 && w.app.chat().entries().isEmpty());
     w.type("/tools");
     w.waitForTurnEnd();
-    w.waitFor(() -> w.app.history().conversations().get(0).title().equals("/tools"));
+    w.waitFor(() -> w.app.history().conversations().get(0).title().equals("New conversation")
+        && w.app.history().conversations().size() == 2);
 
     Path base = w.base;
     w.quit();
@@ -53,7 +57,7 @@ class HistoryIT {
     // The newest conversation opens; the older one, with its card, is a click away.
     again.waitFor(() ->
         again.messages(MessageEntry.Kind.USER).stream().anyMatch(m -> m.text().equals("/tools")));
-    again.robot.clickOn("/call files.list_dir {\"path\":\"~/Steward\"}");
+    again.robot.clickOn("Where did I keep the notes?");
     again.waitFor(() -> again.cards().size() == 1);
     assertEquals(CallState.DONE, again.cards().get(0).state());
     assertTrue(again.cards().get(0).resultProperty().get().contains("kept.txt"));
@@ -62,7 +66,7 @@ class HistoryIT {
 
     again.robot.clickOn("#history-delete");
     again.waitFor(() -> again.app.history().conversations().size() == 1);
-    assertEquals("/tools", again.app.history().conversations().get(0).title());
+    assertEquals("New conversation", again.app.history().conversations().get(0).title());
   }
 
   @Test
