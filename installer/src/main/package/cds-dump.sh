@@ -11,8 +11,12 @@ for launcher in steward steward-service; do
   list="$lib/app/$launcher.classlist"
   [ -f "$cfg" ] && [ -f "$list" ] || continue
   cp="$(grep '^app.classpath=' "$cfg" | sed "s#^app.classpath=##; s#\$APPDIR#$lib/app#" | paste -sd: -)"
+  # The launcher's module options (--enable-native-access, …) must be the dump's too, or the
+  # JVM refuses the archive's module handling at every start.
+  modules="$(grep '^java-options=--' "$cfg" | sed 's/^java-options=//' | paste -sd' ' -)"
   rm -f "$lib/app/$launcher.jsa"
-  if ! "$lib/runtime/bin/java" -Xshare:dump -XX:SharedClassListFile="$list" -XX:SharedArchiveFile="$lib/app/$launcher.jsa" \
+  # shellcheck disable=SC2086 # one word per option
+  if ! "$lib/runtime/bin/java" $modules -Xshare:dump -XX:SharedClassListFile="$list" -XX:SharedArchiveFile="$lib/app/$launcher.jsa" \
       -cp "$cp" >"$lib/app/$launcher.cds.log" 2>&1; then
     echo "steward: no class-data-sharing archive for $launcher (see $lib/app/$launcher.cds.log)" >&2
   fi

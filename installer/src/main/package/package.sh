@@ -12,6 +12,14 @@ type="$3"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 java_home="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}"
 jar="$java_home/bin/jar"; jlink="$java_home/bin/jlink"; jpackage="$java_home/bin/jpackage"
+# The bundled runtime: the JDK that built Steward, or the one STEWARD_RUNTIME_JDK names. On 25 or
+# later the service starts from an ahead-of-time cache trained here; measured against 17 with the
+# idle warm-up it gained nothing clear yet, so it is not the default (ADR 29).
+runtime_jdk="${STEWARD_RUNTIME_JDK:-$java_home}"
+runtime_version="$("$runtime_jdk/bin/java" -XshowSettings:properties -version 2>&1 \
+  | sed -n 's/^ *java.specification.version = //p')"
+aot=false; [ "${runtime_version%%.*}" -ge 25 ] && aot=true
+jlink="$runtime_jdk/bin/jlink"
 
 case "$(uname -s)-$(uname -m)" in
   Linux-x86_64) platform=linux ;;
@@ -28,7 +36,7 @@ mkdir -p "$target/bundle-trim"
 (cd "$target/bundle-trim" && "$jar" xf "$bundle" "driver/$platform" META-INF/MANIFEST.MF)
 "$jar" --create --file "$target/lib/$(basename "$bundle" .jar)-$platform.jar" --manifest "$target/bundle-trim/META-INF/MANIFEST.MF" -C "$target/bundle-trim" driver
 
-echo "package: runtime (jlink)"
+echo "package: runtime (jlink from $runtime_jdk, Java $runtime_version)"
 # --generate-cds-archive: the runtime's own classes shared (and the base the app archives build on).
 "$jlink" --add-modules "$(tr -d ' \n' < "$here/modules.txt")" --strip-debug --no-header-files --no-man-pages \
   --compress=2 --generate-cds-archive --output "$target/runtime"
@@ -64,6 +72,17 @@ write_shell_launcher() {
   chmod 755 "$out.sh"
   mv "$out.sh" "$out"
 }
+# On 25 and later the service starts from an ahead-of-time cache (classes loaded and linked,
+# method profiles; made below) instead of a class-data-sharing archive made at install.
+if $aot; then
+  cfg="$image/lib/app/steward-service.cfg"
+  sed -i '/^java-options=-Xshare:auto$/d; s#^java-options=-XX:SharedArchiveFile=\$APPDIR/steward-service.jsa$#java-options=-XX:AOTCache=$APPDIR/steward-service.aot#' "$cfg"
+  grep -q 'AOTCache=' "$cfg" || { echo "package: no AOTCache option in $cfg" >&2; exit 1; }
+  # JavaFX 21 loads its native libraries and uses sun.misc.Unsafe, which 25 warns of at every
+  # start; both are allowed for the window by name.
+  printf 'java-options=%s\n' --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
+    >> "$image/lib/app/steward.cfg"
+fi
 case "$platform" in
   linux*)
     for launcher in steward steward-service; do
@@ -74,8 +93,26 @@ esac
 echo "package: class lists from a training start (for class-data sharing)"
 cp "$here/cds-dump.sh" "$image/lib/cds-dump.sh"
 train="$(mktemp -d)"
-STEWARD_HOME="$train" JAVA_TOOL_OPTIONS="-XX:DumpLoadedClassList=$image/lib/app/steward-service.classlist" \
-  "$image/bin/steward-service" >"$train/service.log" 2>&1 &
+if $aot; then
+  # The service's training run: its idle warm-up to the end on a throw-away home, under the
+  # launcher's own options and class path (the cache records them), less the cache it makes.
+  cfg="$image/lib/app/steward-service.cfg"
+  app="$(cd "$image/lib/app" && pwd)"
+  opts=()
+  while IFS= read -r opt; do
+    case "$opt" in -XX:AOTCache=*) ;; *) opts+=("${opt//\$APPDIR/$app}") ;; esac
+  done < <(grep '^java-options=' "$cfg" | sed 's/^java-options=//')
+  cp_app="$(grep '^app.classpath=' "$cfg" | sed "s#^app.classpath=##; s#\\\$APPDIR#$app#" | paste -sd: -)"
+  STEWARD_HOME="$train/aot-home" "$image/lib/runtime/bin/java" "${opts[@]}" \
+    -XX:AOTCacheOutput="$app/steward-service.aot" -cp "$cp_app" dev.steward.service.ServiceMain --train \
+    >"$train/aot.log" 2>&1 || { cat "$train/aot.log"; echo "package: the AOT training run failed" >&2; exit 1; }
+  [ -s "$app/steward-service.aot" ] || { cat "$train/aot.log"; echo "package: no AOT cache" >&2; exit 1; }
+  echo "package: $(grep -o 'trained on [0-9]* warm-up calls' "$train/aot.log"), cache $(du -h "$app/steward-service.aot" | cut -f1)"
+  STEWARD_HOME="$train" "$image/bin/steward-service" >"$train/service.log" 2>&1 &
+else
+  STEWARD_HOME="$train" JAVA_TOOL_OPTIONS="-XX:DumpLoadedClassList=$image/lib/app/steward-service.classlist" \
+    "$image/bin/steward-service" >"$train/service.log" 2>&1 &
+fi
 service=$!
 for _ in $(seq 1 300); do [ -f "$train/run/service.json" ] && break; sleep 0.1; done
 [ -f "$train/run/service.json" ] || { cat "$train/service.log"; echo "package: the service did not start" >&2; exit 1; }
@@ -87,7 +124,7 @@ elif command -v xvfb-run >/dev/null; then xvfb-run -a "${window[@]}" >"$train/ap
 else echo "package: no display and no xvfb-run: the window gets no class list" >&2; fi
 kill "$service"; wait "$service" || true
 rm -rf "$train"
-echo "package: $(wc -l < "$image/lib/app/steward-service.classlist") service classes, $(wc -l < "$image/lib/app/steward.classlist" 2>/dev/null || echo 0) window classes"
+echo "package: $(wc -l < "$image/lib/app/steward-service.classlist" 2>/dev/null || echo "an AOT cache, no") service classes, $(wc -l < "$image/lib/app/steward.classlist" 2>/dev/null || echo 0) window classes"
 
 if [ "$type" != app-image ]; then
   echo "package: $type installer (jpackage)"

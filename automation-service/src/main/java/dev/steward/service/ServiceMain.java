@@ -50,6 +50,24 @@ public final class ServiceMain {
     bridge.getMethod("main", String[].class).invoke(null, (Object) args);
   }
 
+  /**
+   * {@code steward-service --train}: the training run of the packaged runtime's ahead-of-time
+   * cache (ADR 29). The service runs its idle warm-up to the end on a throw-away home and stops;
+   * the JVM, started with {@code -XX:AOTCacheOutput}, then writes the classes it loaded and linked
+   * and the profiles of the methods it ran.
+   */
+  private static void train(StewardService service) throws Exception {
+    int ran;
+    try {
+      ran = service.warmedUp().get(5, java.util.concurrent.TimeUnit.MINUTES);
+    } finally {
+      service.close();
+    }
+    System.out.println("steward-service: trained on " + ran + " warm-up calls");
+    System.out.flush();
+    System.exit(ran > 0 ? 0 : 1);
+  }
+
   static long sinceStart() {
     return (System.nanoTime() - MAIN_STARTED) / 1_000_000;
   }
@@ -75,6 +93,12 @@ public final class ServiceMain {
       options = options.withDurability(Durability.SYNC);
     options = options.withWarmupRounds(
         Integer.getInteger(WARMUP_ROUNDS_PROPERTY, options.warmupRounds()));
+    boolean train = java.util.Arrays.asList(args).contains("--train");
+    if (train && System.getenv("STEWARD_HOME") == null) {
+      System.err.println("steward-service: --train runs on a throw-away home: set STEWARD_HOME");
+      System.exit(2);
+      return;
+    }
     StewardHome home = StewardHome.fromEnvironment();
     StewardService service;
     try {
@@ -82,6 +106,10 @@ public final class ServiceMain {
     } catch (Exception e) {
       System.err.println("steward-service: cannot start: " + e.getMessage());
       System.exit(1);
+      return;
+    }
+    if (train) {
+      train(service);
       return;
     }
     CountDownLatch stopped = new CountDownLatch(1);

@@ -135,11 +135,18 @@ final class Warmup implements AutoCloseable {
     List<Prepared> out = new ArrayList<>();
     for (ToolPack pack : packs) {
       Path folder = Files.createDirectories(scratch.resolve(pack.name()));
+      List<WarmupCall> offered = pack.warmups(folder);
+      if (offered.isEmpty()) {
+        try (var left = Files.list(folder)) {
+          if (left.findAny().isEmpty()) Files.delete(folder); // no folder for a pack with none
+        }
+        continue;
+      }
       PathScope scope = PathScope.of(
           List.of(new PolicyDocument.PathRoot(folder.toString(), PolicyDocument.PathRoot.READ)),
           List.of(),
           userHome);
-      for (WarmupCall call : pack.warmups(folder)) {
+      for (WarmupCall call : offered) {
         Optional<Tool> tool = tools.find(call.tool());
         if (tool.isEmpty() || tool.get().mutates(call.args())) continue;
         Map<String, ResolvedPath> paths = new HashMap<>();

@@ -61,9 +61,17 @@ class PackageIT {
           Files.exists(Path.of("/opt/steward/lib/steward-steward.desktop"))
               || desktopEntryInstalled(),
           "a desktop entry is installed");
+      // The service starts from the ahead-of-time cache made at build time when the package
+      // bundles JDK 25 or later, else from a class-data-sharing archive made here (ADR 29).
+      Path aot = Path.of("/opt/steward/lib/app/steward-service.aot");
+      boolean bundles25 = runtimeFeature() >= 25;
       assertTrue(
-          Files.size(Path.of("/opt/steward/lib/app/steward-service.jsa")) > 1_000_000,
-          "postinst made the service's class-data-sharing archive");
+          bundles25
+              ? Files.size(aot) > 1_000_000
+              : Files.size(Path.of("/opt/steward/lib/app/steward-service.jsa")) > 1_000_000,
+          bundles25
+              ? "the package carries the service's ahead-of-time cache"
+              : "postinst made the service's class-data-sharing archive");
       assertTrue(
           Files.size(Path.of("/opt/steward/lib/app/steward.jsa")) > 1_000_000,
           "postinst made the window's class-data-sharing archive");
@@ -97,6 +105,10 @@ class PackageIT {
       assertTrue(
           Files.exists(info),
           "the installed service started: " + Files.readString(base.resolve("service.log")));
+      String started = Files.readString(base.resolve("service.log"));
+      assertFalse(
+          started.contains("[aot]") || started.contains("[cds]"),
+          "the installed service uses its cache as built, with no complaint: " + started);
       int port = Json.parse(Files.readString(info)).get("port").asInt();
       String secret = Files.readString(home.resolve("config/agent.secret")).strip();
       try (StewardClient agent = StewardClient.connect(Endpoint.loopback(port, secret))) {
@@ -173,6 +185,15 @@ class PackageIT {
     } finally {
       bridge.destroyForcibly();
     }
+  }
+
+  /** The feature release of the runtime the package bundles (its release file). */
+  private static int runtimeFeature() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/opt/steward/lib/runtime/release"))) {
+      if (line.startsWith("JAVA_VERSION="))
+        return Integer.parseInt(line.replaceAll("^JAVA_VERSION=\"?(\\d+).*", "$1"));
+    }
+    throw new IOException("the bundled runtime's release file names no JAVA_VERSION");
   }
 
   private static void installDependencies(Path deb) throws Exception {

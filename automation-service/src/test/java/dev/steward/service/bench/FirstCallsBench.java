@@ -166,7 +166,9 @@ final class FirstCallsBench {
             ? List.of(System.getenv("STEWARD_BENCH_FIRST_CMD"))
             : List.of(ServiceProcess.repo().resolve("steward").toString(), "service"),
         extraOptions("STEWARD_JAVA_OPTS")));
-    Path image = ServiceProcess.repo().resolve("installer/target/image/steward");
+    Path image = System.getenv("STEWARD_BENCH_IMAGE") != null
+        ? Path.of(System.getenv("STEWARD_BENCH_IMAGE"))
+        : ServiceProcess.repo().resolve("installer/target/image/steward");
     if (Files.isExecutable(image.resolve("bin/steward-service"))) {
       // As installed: the package's postinst makes the class-data-sharing archives in place.
       Process dump = new ProcessBuilder(image.resolve("lib/cds-dump.sh").toString())
@@ -184,8 +186,11 @@ final class FirstCallsBench {
       if (only == null || k.name.contains(only))
         measure(launches.get(0), k, corpus, files, tmp.resolve("home-warm"), tmp);
     }
+    // For trying options: only ./steward service, or only the image.
     if ("service".equals(System.getenv("STEWARD_BENCH_FIRST_LAUNCH")))
       launches.subList(1, launches.size()).clear();
+    if ("image".equals(System.getenv("STEWARD_BENCH_FIRST_LAUNCH")) && launches.size() > 1)
+      launches.remove(0);
     int round = 0;
     for (Launch launch : launches) {
       for (Case k : cases) {
@@ -193,7 +198,7 @@ final class FirstCallsBench {
         table.add(measure(launch, k, corpus, files, tmp.resolve("home-" + round++), tmp));
       }
     }
-    if (launches.size() == 1) {
+    if (launches.stream().noneMatch(l -> l.name().equals("packaged image"))) {
       table.add(new String[] {
         "packaged image", "not run", "./steward bench (all) or ./steward package builds it first"
       });

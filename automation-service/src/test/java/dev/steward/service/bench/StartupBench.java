@@ -39,15 +39,18 @@ final class StartupBench {
     Path home = tmp.resolve("startup-home");
     // A first start creates the secrets and the log; the figures are for later starts.
     serviceReady(image, home, "");
+    // On a bundled JDK 25 the service starts from its ahead-of-time cache (ADR 29), else from CDS.
+    boolean aot = Files.exists(image.resolve("lib/app/steward-service.aot"));
     long[] withCds = new long[RUNS];
     long[] without = new long[RUNS];
     for (int i = 0; i < RUNS; i++) {
       withCds[i] = serviceReady(image, home, "");
-      without[i] = serviceReady(image, home, "-Xshare:off");
+      without[i] = serviceReady(image, home, aot ? "-XX:AOTMode=off" : "-Xshare:off");
     }
     table.add(new String[] {
       "service ready from process start, p50",
-      median(withCds) + " ms with CDS / " + median(without) + " ms without",
+      median(withCds) + " ms with " + (aot ? "the AOT cache" : "CDS") + " / " + median(without)
+          + " ms without",
       "target ≤ 500 ms"
     });
 
