@@ -2,6 +2,7 @@ package dev.steward.service;
 
 import dev.steward.service.audit.Durability;
 import dev.steward.service.config.StewardHome;
+import java.nio.file.Files;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -63,9 +64,13 @@ public final class ServiceMain {
     } finally {
       service.close();
     }
+    if (ran <= 0) {
+      System.err.println("steward-service: the warm-up ran no call (-Dsteward.warmup.rounds?)");
+      System.exit(1);
+    }
     System.out.println("steward-service: trained on " + ran + " warm-up calls");
     System.out.flush();
-    System.exit(ran > 0 ? 0 : 1);
+    System.exit(0);
   }
 
   static long sinceStart() {
@@ -100,6 +105,13 @@ public final class ServiceMain {
       return;
     }
     StewardHome home = StewardHome.fromEnvironment();
+    if (train && Files.exists(home.policyFile())) {
+      // A training run starts a whole service; never on a home someone uses.
+      System.err.println(
+          "steward-service: --train runs on a new, empty home; " + home.policyFile() + " exists");
+      System.exit(2);
+      return;
+    }
     StewardService service;
     try {
       service = StewardService.start(home, options);

@@ -55,7 +55,8 @@ final class Warmup implements AutoCloseable {
 
   /** The gate's checks that change nothing, run on each warm-up call before the tool. */
   interface Checks {
-    void run(Tool tool, JsonNode args);
+    /** False when the arguments fail the tool's schema. */
+    boolean run(Tool tool, JsonNode args);
   }
 
   private final List<ToolPack> packs;
@@ -133,8 +134,9 @@ final class Warmup implements AutoCloseable {
 
   private List<Prepared> prepare() throws IOException {
     List<Prepared> out = new ArrayList<>();
+    ownFolder(scratch);
     for (ToolPack pack : packs) {
-      Path folder = Files.createDirectories(scratch.resolve(pack.name()));
+      Path folder = ownFolder(scratch.resolve(pack.name()));
       List<WarmupCall> offered = pack.warmups(folder);
       if (offered.isEmpty()) {
         try (var left = Files.list(folder)) {
@@ -147,18 +149,22 @@ final class Warmup implements AutoCloseable {
           List.of(),
           userHome);
       for (WarmupCall call : offered) {
-        Optional<Tool> tool = tools.find(call.tool());
-        if (tool.isEmpty() || tool.get().mutates(call.args())) continue;
+        Optional<String> refused = refusal(pack, call);
+        if (refused.isPresent()) {
+          LOG.warning(() -> "warm-up call of " + call.tool() + " left out: " + refused.get());
+          continue;
+        }
+        Tool tool = tools.find(call.tool()).orElseThrow();
         Map<String, ResolvedPath> paths = new HashMap<>();
         try {
-          for (PathUse use : tool.get().paths(call.args()))
+          for (PathUse use : tool.paths(call.args()))
             paths.put(use.pointer(), scope.resolve(use.path(), use.access()));
         } catch (ScopeDenied e) {
           LOG.warning(() -> "warm-up call of " + call.tool() + " left out: " + e.getMessage());
           continue;
         }
         out.add(new Prepared(
-            tool.get(),
+            tool,
             call.args(),
             new ToolContext(paths, scope, message -> {}, false, UndoStash.none())));
       }
@@ -166,10 +172,45 @@ final class Warmup implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Why a pack's warm-up call may not run, if it may not: only the pack's own low-risk tools that
+   * read files — nothing that changes anything, sends anything, reaches a host, or reads anything
+   * but paths (which the scope then holds to the pack's folder) — and only arguments that pass
+   * the tool's schema. What runs here has no audit row, so it must be nothing a row would matter
+   * for.
+   */
+  private Optional<String> refusal(ToolPack pack, WarmupCall call) {
+    Optional<Tool> found = tools.find(call.tool());
+    if (found.isEmpty()) return Optional.of("no such tool");
+    Tool tool = found.get();
+    JsonNode args = call.args();
+    if (!call.tool().startsWith(pack.name() + ".")) return Optional.of("not the pack's own tool");
+    if (tool.definition().risk() != dev.steward.protocol.tool.Risk.LOW)
+      return Optional.of("not a low-risk tool");
+    if (tool.mutates(args) || tool.sends(args)) return Optional.of("it changes or sends");
+    if (!tool.hosts(args).isEmpty()) return Optional.of("it reaches a host");
+    if (tool.paths(args).isEmpty()) return Optional.of("it reads no path");
+    if (tool.unavailable().isPresent()) return Optional.of("the tool is unavailable");
+    if (!checks.run(tool, args)) return Optional.of("its arguments fail the tool's schema");
+    return Optional.empty();
+  }
+
+  /**
+   * A folder of the warm-up's own: made when missing, and never a link (a link here would point
+   * the warm-up's scope, and the tree a pack makes in it, somewhere else).
+   */
+  private static Path ownFolder(Path folder) throws IOException {
+    if (Files.isSymbolicLink(folder)) Files.delete(folder);
+    Files.createDirectories(folder);
+    if (!Files.isDirectory(folder, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+      throw new IOException(folder + " is not a folder");
+    return folder;
+  }
+
   /** The call as a client's would run, its answer encoded as it would be sent; false if it failed. */
   private boolean runOnce(Prepared call, int round) {
     try {
-      checks.run(call.tool, call.args);
+      if (!checks.run(call.tool, call.args)) return false;
       JsonNode value = call.tool.run(call.args, call.context);
       MessageCodec.writeUtf8(Response.result(
           IntNode.valueOf(round), Json.mapper().valueToTree(ToolResult.success(value, null))));

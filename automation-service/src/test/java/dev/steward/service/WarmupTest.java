@@ -102,7 +102,7 @@ class WarmupTest {
         dir.resolve("data/warmup"),
         dir,
         rounds,
-        (t, args) -> {},
+        (t, args) -> !args.path("path").asText().contains("schema-fails"),
         busy::get);
   }
 
@@ -141,6 +141,28 @@ class WarmupTest {
     assertEquals(0, w.finished().get(10, TimeUnit.SECONDS));
     assertEquals(List.of(), reader.read);
 
+    Reader other = new Reader("other.read", false);
+    Path mineToo = dir.resolve("data/warmup/test/mine.txt");
+    Warmup w3 = start(
+        other,
+        List.of(new WarmupCall("other.read", Json.object().put("path", mineToo.toString()))),
+        2,
+        new AtomicBoolean());
+    assertEquals(0, w3.finished().get(10, TimeUnit.SECONDS), "only the pack's own tools");
+    assertEquals(List.of(), other.read);
+
+    Reader strict = new Reader("test.read", false);
+    Warmup w4 = start(
+        strict,
+        List.of(new WarmupCall(
+            "test.read",
+            Json.object()
+                .put("path", dir.resolve("data/warmup/test/schema-fails").toString()))),
+        2,
+        new AtomicBoolean());
+    assertEquals(0, w4.finished().get(10, TimeUnit.SECONDS), "arguments that fail the schema");
+    assertEquals(List.of(), strict.read);
+
     Reader writer = new Reader("test.write", true);
     Path mine = dir.resolve("data/warmup/test/mine.txt");
     Warmup w2 = start(
@@ -150,6 +172,26 @@ class WarmupTest {
         new AtomicBoolean());
     assertEquals(0, w2.finished().get(10, TimeUnit.SECONDS));
     assertEquals(List.of(), writer.read);
+  }
+
+  @Test
+  void a_link_in_place_of_its_folder_is_removed_not_followed() throws Exception {
+    Path users = Files.createDirectories(dir.resolve("users-folder"));
+    Files.writeString(users.resolve("mine.txt"), "the user's own");
+    Files.createDirectories(dir.resolve("data/warmup"));
+    Files.createSymbolicLink(dir.resolve("data/warmup/test"), users);
+    Reader reader = new Reader("test.read", false);
+    Path mine = dir.resolve("data/warmup/test/mine.txt");
+    Warmup w = start(
+        reader,
+        List.of(new WarmupCall("test.read", Json.object().put("path", mine.toString()))),
+        1,
+        new AtomicBoolean());
+    assertEquals(1, w.finished().get(10, TimeUnit.SECONDS));
+    assertFalse(Files.isSymbolicLink(dir.resolve("data/warmup/test")));
+    assertEquals("the user's own", Files.readString(users.resolve("mine.txt")));
+    assertEquals(List.of(mine.toRealPath()), reader.read);
+    assertFalse(mine.toRealPath().startsWith(users.toRealPath()));
   }
 
   @Test

@@ -759,17 +759,20 @@ public final class Gate implements AutoCloseable {
   }
   /**
    * The checks of a call that change nothing — its schema, its hash, its audit preview — run for
-   * the warm-up (issue 23), which runs its calls on the tools itself: no decision, no row.
+   * the warm-up (issue 23), which runs its calls on the tools itself: no decision, no row. False
+   * when the arguments fail the schema (the warm-up then leaves the call out).
    */
-  public void warmUp(Tool tool, JsonNode args) {
+  public boolean warmUp(Tool tool, JsonNode args) {
     try {
       schemas.check(tool, args);
     } catch (Refusal r) {
       LOG.warning(
           () -> "a warm-up call of " + tool.name() + " fails its schema: " + r.getMessage());
+      return false;
     }
     safeHash(args);
     ArgsPreview.of(tool, args);
+    return true;
   }
 
   /** Whether a client's tool call is running now (the warm-up waits while one does). */

@@ -67,6 +67,7 @@ final class FilesWarmup {
 
   /** Made again from nothing whenever it is not known to be whole. */
   private static void build(Path tree) throws IOException {
+    if (Files.isSymbolicLink(tree)) Files.delete(tree); // the link, never where it points
     deleteTree(tree);
     for (int f = 0; f < FOLDERS; f++) {
       Path folder = tree.resolve("f" + f);

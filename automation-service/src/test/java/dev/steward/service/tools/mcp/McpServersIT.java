@@ -133,7 +133,9 @@ class McpServersIT {
   }
 
   /** Accepts every tool of a server as mcp.servers shows it now, as the window does. */
-  static JsonNode accept(String server) {
+  /** Accepts the server's tools as they are, once it runs (a test before may have restarted it). */
+  static JsonNode accept(String server) throws InterruptedException {
+    awaitRunning(server);
     List<Map<String, String>> seen = new java.util.ArrayList<>();
     for (JsonNode tool : server(server).get("tools"))
       seen.add(Map.of(
@@ -271,7 +273,7 @@ class McpServersIT {
   }
 
   @Test
-  void a_server_gets_only_the_environment_its_entry_gives_plus_path_and_home() {
+  void a_server_gets_only_the_environment_its_entry_gives_plus_path_and_home() throws Exception {
     accept("everything");
     ToolResult r = exec(agent, "mcp.everything.get_env", args());
     assertTrue(r.ok(), String.valueOf(r.error()));
@@ -353,7 +355,7 @@ class McpServersIT {
   }
 
   @Test
-  void a_big_result_is_cut_at_the_limit_and_says_so() {
+  void a_big_result_is_cut_at_the_limit_and_says_so() throws Exception {
     accept("everything");
     String message = "x".repeat(McpResults.MAX_TEXT_CHARS + 5_000);
     ToolResult r = exec(agent, "mcp.everything.echo", args("message", message));
@@ -383,8 +385,12 @@ class McpServersIT {
     ProcessHandle.of(pid).orElseThrow().destroyForcibly();
     ToolResult r = call.get(10, TimeUnit.SECONDS);
     assertEquals(ToolErrorCodes.UNAVAILABLE, r.error().code(), r.error().message());
+    // Whether the service sees the process end or the SDK its session end first is a race; the
+    // call fails clearly, naming the server, either way.
     assertTrue(
-        r.error().message().contains("stopped during the call"), r.error().message());
+        r.error().message().contains("stopped during the call")
+            || r.error().message().contains("“everything” could not be reached"),
+        r.error().message());
     awaitRunning("everything");
     ToolResult after = exec(agent, "mcp.everything.echo", args("message", "again"));
     assertTrue(after.ok(), String.valueOf(after.error()));
