@@ -133,6 +133,38 @@ public final class CallCard implements ChatEntry {
     return detail.get();
   }
 
+  /** How much of a result the card shows before "Show all": a long listing stays quick to open. */
+  static final int SHOWN_CHARS = 20_000;
+
+  private final javafx.beans.property.BooleanProperty showAll =
+      new javafx.beans.property.SimpleBooleanProperty(false);
+
+  private final javafx.beans.binding.StringBinding shownResult =
+      javafx.beans.binding.Bindings.createStringBinding(
+          () -> showAll.get() || result.get().length() <= SHOWN_CHARS
+              ? result.get()
+              : result.get().substring(0, SHOWN_CHARS) + "\n…",
+          result,
+          showAll);
+
+  private final javafx.beans.binding.BooleanBinding cut =
+      javafx.beans.binding.Bindings.createBooleanBinding(
+          () -> !showAll.get() && result.get().length() > SHOWN_CHARS, result, showAll);
+
+  /** The result as the card shows it: the first {@link #SHOWN_CHARS} characters until "Show all". */
+  public javafx.beans.binding.StringBinding shownResultProperty() {
+    return shownResult;
+  }
+
+  /** Whether the card shows only the start of a long result. */
+  public javafx.beans.binding.BooleanBinding cutProperty() {
+    return cut;
+  }
+
+  public void showAll() {
+    showAll.set(true);
+  }
+
   public ReadOnlyStringProperty resultProperty() {
     return result.getReadOnlyProperty();
   }

@@ -50,8 +50,17 @@ final class CallCardView extends VBox {
     result.setEditable(false);
     result.setPrefRowCount(4);
     result.setWrapText(true);
-    result.textProperty().bind(card.resultProperty());
-    VBox details = new VBox(4, new Label("Arguments"), args, new Label("Result"), result);
+    result.textProperty().bind(card.shownResultProperty());
+    Button all = new Button();
+    all.setId("show-all-" + card.callId());
+    all.getStyleClass().add("small");
+    all.textProperty()
+        .bind(javafx.beans.binding.Bindings.createStringBinding(
+            () -> "Show all " + size(card.resultProperty().get()), card.resultProperty()));
+    all.setOnAction(e -> card.showAll());
+    all.visibleProperty().bind(card.cutProperty());
+    all.managedProperty().bind(all.visibleProperty());
+    VBox details = new VBox(4, new Label("Arguments"), args, new Label("Result"), result, all);
     TitledPane expander = new TitledPane("Details", details);
     // Collapsed, it says how much there is to see.
     expander

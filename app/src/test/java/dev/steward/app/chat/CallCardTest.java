@@ -1,0 +1,36 @@
+package dev.steward.app.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.steward.app.agent.CallState;
+import dev.steward.protocol.tool.Risk;
+import org.junit.jupiter.api.Test;
+
+/** A card shows the start of a long result until the user asks for all of it. */
+class CallCardTest {
+
+  private static CallCard card(String result) {
+    return new CallCard("c1", "files.list_dir", Risk.LOW, "list", "{}", CallState.DONE, "", result);
+  }
+
+  @Test
+  void aShortResultIsShownWhole() {
+    CallCard c = card("three entries");
+    assertEquals("three entries", c.shownResultProperty().get());
+    assertFalse(c.cutProperty().get());
+  }
+
+  @Test
+  void aLongResultShowsItsStartUntilShowAll() {
+    String longResult = "x".repeat(CallCard.SHOWN_CHARS + 500);
+    CallCard c = card(longResult);
+    assertTrue(c.cutProperty().get());
+    assertEquals(CallCard.SHOWN_CHARS + 2, c.shownResultProperty().get().length());
+    assertTrue(c.shownResultProperty().get().endsWith("\n…"));
+    c.showAll();
+    assertFalse(c.cutProperty().get());
+    assertEquals(longResult, c.shownResultProperty().get());
+  }
+}
