@@ -406,6 +406,7 @@ public final class StewardApp extends Application {
       "  Esc              stop the reply",
       "  Ctrl+N           new conversation",
       "  Ctrl+L           go to the message input",
+      "  Ctrl+F           find in this conversation (Enter: next, Esc: close)",
       "  Ctrl+,           settings",
       "  Ctrl+/           this list",
       "  Ctrl+Q           quit Steward",
@@ -418,6 +419,10 @@ public final class StewardApp extends Application {
         shortcut(javafx.scene.input.KeyCode.COMMA),
         () -> tabs.getSelectionModel().select(settingsTab));
     keys.put(shortcut(javafx.scene.input.KeyCode.L), () -> focusInput(tabs, chatTab, scene));
+    keys.put(shortcut(javafx.scene.input.KeyCode.F), () -> {
+      tabs.getSelectionModel().select(chatTab);
+      chat.openFind();
+    });
     keys.put(shortcut(javafx.scene.input.KeyCode.SLASH), () -> {
       tabs.getSelectionModel().select(chatTab);
       chat.showNotice(SHORTCUTS);

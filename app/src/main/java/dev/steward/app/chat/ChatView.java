@@ -31,11 +31,68 @@ public final class ChatView extends BorderPane {
   public ChatView(ChatViewModel model) {
     this.model = model;
     getStyleClass().add("chat-view");
-    setTop(new VBox(header(), banner()));
+    setTop(new VBox(header(), banner(), findBar()));
     setCenter(conversationPane());
     setBottom(new VBox(thinking(), inputBar()));
     model.entries().forEach(e -> conversation.getChildren().add(viewOf(e)));
     model.entries().addListener((ListChangeListener<ChatEntry>) this::entriesChanged);
+  }
+
+  /** Ctrl+F: a text to find, n of m, Enter for the next (Shift+Enter the one before), Esc closes. */
+  private Node findBar() {
+    javafx.scene.control.TextField text = new javafx.scene.control.TextField();
+    text.setId("find-text");
+    text.setPromptText("Find in this conversation");
+    text.textProperty().bindBidirectional(model.findTextProperty());
+    HBox.setHgrow(text, Priority.ALWAYS);
+    Label status = new Label();
+    status.setId("find-status");
+    status.setMinWidth(Region.USE_PREF_SIZE);
+    status.textProperty().bind(model.findStatusProperty());
+    javafx.scene.control.Button next = new javafx.scene.control.Button("Next");
+    next.setId("find-next");
+    next.setMinWidth(Region.USE_PREF_SIZE);
+    next.setOnAction(e -> model.findNext());
+    javafx.scene.control.Button close = new javafx.scene.control.Button("Close");
+    close.setId("find-close");
+    close.setMinWidth(Region.USE_PREF_SIZE);
+    close.setOnAction(e -> model.closeFind());
+    text.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
+      if (e.getCode() == KeyCode.ENTER) {
+        if (e.isShiftDown()) model.findPrevious();
+        else model.findNext();
+        e.consume();
+      } else if (e.getCode() == KeyCode.ESCAPE) {
+        model.closeFind();
+        e.consume();
+      }
+    });
+    HBox bar = new HBox(8, text, status, next, close);
+    bar.setId("find-bar");
+    bar.setAlignment(Pos.CENTER_LEFT);
+    bar.setPadding(new Insets(6, 14, 6, 14));
+    bar.getStyleClass().add("find-bar");
+    bar.visibleProperty().bind(model.findOpenProperty());
+    bar.managedProperty().bind(bar.visibleProperty());
+    model.findOpenProperty().addListener((o, was, now) -> {
+      if (now) {
+        text.requestFocus();
+        text.selectAll();
+      }
+    });
+    model.foundProperty().addListener((o, was, now) -> showFound(now.intValue()));
+    return bar;
+  }
+
+  /** Marks the entry the find bar points at and scrolls it into view. */
+  private void showFound(int index) {
+    conversation.getChildren().forEach(n -> n.getStyleClass().remove("found"));
+    if (index < 0 || index >= conversation.getChildren().size()) return;
+    Node node = conversation.getChildren().get(index);
+    node.getStyleClass().add("found");
+    double room = conversation.getHeight() - scroll.getViewportBounds().getHeight();
+    if (room > 0)
+      scroll.setVvalue(Math.max(0, Math.min(1, node.getBoundsInParent().getMinY() / room)));
   }
 
   private HBox header() {

@@ -157,6 +157,94 @@ public final class ChatViewModel {
     ui.execute(() -> entries.add(new MessageEntry(MessageEntry.Kind.NOTICE, text)));
   }
 
+  // ---- find in the conversation (Ctrl+F) ----------------------------------------------------
+
+  private final javafx.beans.property.BooleanProperty findOpen =
+      new javafx.beans.property.SimpleBooleanProperty(false);
+  private final StringProperty findText = new SimpleStringProperty("");
+  private final javafx.beans.property.ReadOnlyIntegerWrapper found =
+      new javafx.beans.property.ReadOnlyIntegerWrapper(-1);
+  private final ReadOnlyStringWrapper findStatus = new ReadOnlyStringWrapper("");
+
+  {
+    findText.addListener((o, was, now) -> {
+      found.set(-1);
+      findNext();
+    });
+  }
+
+  public void openFind() {
+    findOpen.set(true);
+  }
+
+  public void closeFind() {
+    findOpen.set(false);
+    found.set(-1);
+    findStatus.set("");
+  }
+
+  /** The entries holding {@code text}, ignoring case, in the order they were said. */
+  List<Integer> findMatches(String text) {
+    String needle = text.strip().toLowerCase(java.util.Locale.ROOT);
+    List<Integer> out = new java.util.ArrayList<>();
+    if (needle.isEmpty()) return out;
+    for (int i = 0; i < entries.size(); i++) {
+      String said = entries.get(i) instanceof MessageEntry m
+          ? m.text()
+          : entries.get(i) instanceof CallCard c
+              ? String.join(
+                  "\n",
+                  c.tool(),
+                  c.summaryProperty().get(),
+                  c.detailProperty().get(),
+                  c.resultProperty().get())
+              : "";
+      if (said.toLowerCase(java.util.Locale.ROOT).contains(needle)) out.add(i);
+    }
+    return out;
+  }
+
+  /** The next entry holding the text (round to the first after the last). */
+  public void findNext() {
+    step(1);
+  }
+
+  public void findPrevious() {
+    step(-1);
+  }
+
+  private void step(int direction) {
+    List<Integer> matches = findMatches(findText.get());
+    if (matches.isEmpty()) {
+      found.set(-1);
+      findStatus.set(findText.get().isBlank() ? "" : "No match");
+      return;
+    }
+    int at = matches.indexOf(found.get());
+    int next = at < 0
+        ? (direction > 0 ? 0 : matches.size() - 1)
+        : Math.floorMod(at + direction, matches.size());
+    found.set(matches.get(next));
+    findStatus.set((next + 1) + " of " + matches.size());
+  }
+
+  public javafx.beans.property.BooleanProperty findOpenProperty() {
+    return findOpen;
+  }
+
+  public StringProperty findTextProperty() {
+    return findText;
+  }
+
+  /** The entry the find bar points at, -1 for none. */
+  public javafx.beans.property.ReadOnlyIntegerProperty foundProperty() {
+    return found.getReadOnlyProperty();
+  }
+
+  public ReadOnlyStringProperty findStatusProperty() {
+    return findStatus.getReadOnlyProperty();
+  }
+
   /** Up in an empty input: the last message the user sent, to edit and send again. */
   public void recallLastMessage() {
     if (!input.get().isEmpty()) return;

@@ -179,6 +179,34 @@ class ChatViewModelTest {
   }
 
   @Test
+  void findGoesThroughTheEntriesHoldingTheTextAndRoundAgain() {
+    chat.attach(agent);
+    chat.inputProperty().set("Where are the Invoices?");
+    chat.send();
+    agent.listener.notice("Nothing here.");
+    agent.listener.error("no invoices found");
+    pump();
+    chat.openFind();
+    assertTrue(chat.findOpenProperty().get());
+    chat.findTextProperty().set("invoices");
+    assertEquals(0, chat.foundProperty().get(), "ignoring case, the first first");
+    assertEquals("1 of 2", chat.findStatusProperty().get());
+    chat.findNext();
+    assertEquals(2, chat.foundProperty().get());
+    assertEquals("2 of 2", chat.findStatusProperty().get());
+    chat.findNext();
+    assertEquals(0, chat.foundProperty().get(), "round to the first");
+    chat.findPrevious();
+    assertEquals(2, chat.foundProperty().get());
+    chat.findTextProperty().set("receipts");
+    assertEquals(-1, chat.foundProperty().get());
+    assertEquals("No match", chat.findStatusProperty().get());
+    chat.closeFind();
+    assertFalse(chat.findOpenProperty().get());
+    assertEquals("", chat.findStatusProperty().get());
+  }
+
+  @Test
   void anExpiredApprovalCanBeAskedAgainOnceAndOnlyThen() throws Exception {
     chat.attach(agent);
     chat.inputProperty().set("write");

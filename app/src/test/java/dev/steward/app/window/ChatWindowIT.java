@@ -562,6 +562,18 @@ class ChatWindowIT {
     w.robot.push(javafx.scene.input.KeyCode.UP);
     w.waitFor(() -> input.getText().equals("/tools"));
 
+    // Ctrl+F: find in the conversation; Enter goes on, Esc closes.
+    w.robot.push(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.F);
+    javafx.scene.control.TextField find =
+        w.robot.lookup("#find-text").queryAs(javafx.scene.control.TextField.class);
+    w.waitFor(find::isFocused);
+    w.robot.write("ctrl+n");
+    w.waitFor(() -> w.robot.lookup("#find-status").queryLabeled().getText().equals("1 of 1"));
+    w.waitFor(() -> w.robot.lookup(".found").tryQuery().isPresent());
+    w.robot.push(javafx.scene.input.KeyCode.ESCAPE);
+    w.waitFor(() -> !w.robot.lookup("#find-bar").query().isVisible()
+        && w.robot.lookup(".found").tryQuery().isEmpty());
+
     w.robot.interact(() -> input.setText(""));
     w.robot.push(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.N);
     w.waitFor(() ->
