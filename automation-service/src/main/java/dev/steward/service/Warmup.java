@@ -149,12 +149,13 @@ final class Warmup implements AutoCloseable {
           List.of(),
           userHome);
       for (WarmupCall call : offered) {
-        Optional<String> refused = refusal(pack, call);
-        if (refused.isPresent()) {
-          LOG.warning(() -> "warm-up call of " + call.tool() + " left out: " + refused.get());
+        Tool tool = tools.find(call.tool()).orElse(null);
+        Optional<String> refused =
+            tool == null ? Optional.of("no such tool") : refusal(pack, tool, call);
+        if (tool == null || refused.isPresent()) {
+          LOG.warning(() -> "warm-up call of " + call.tool() + " left out: " + refused.orElse(""));
           continue;
         }
-        Tool tool = tools.find(call.tool()).orElseThrow();
         Map<String, ResolvedPath> paths = new HashMap<>();
         try {
           for (PathUse use : tool.paths(call.args()))
@@ -179,10 +180,7 @@ final class Warmup implements AutoCloseable {
    * the tool's schema. What runs here has no audit row, so it must be nothing a row would matter
    * for.
    */
-  private Optional<String> refusal(ToolPack pack, WarmupCall call) {
-    Optional<Tool> found = tools.find(call.tool());
-    if (found.isEmpty()) return Optional.of("no such tool");
-    Tool tool = found.get();
+  private Optional<String> refusal(ToolPack pack, Tool tool, WarmupCall call) {
     JsonNode args = call.args();
     if (!call.tool().startsWith(pack.name() + ".")) return Optional.of("not the pack's own tool");
     if (tool.definition().risk() != dev.steward.protocol.tool.Risk.LOW)

@@ -59,6 +59,11 @@ public final class ChatViewModel {
         busy,
         conversation,
         input);
+    // A new text is looked for from the top.
+    findText.addListener((o, was, now) -> {
+      found.set(-1);
+      findNext();
+    });
   }
 
   /** Where a card's "Show in audit log" goes: the audit panel, filtered by the text given. */
@@ -165,13 +170,6 @@ public final class ChatViewModel {
   private final javafx.beans.property.ReadOnlyIntegerWrapper found =
       new javafx.beans.property.ReadOnlyIntegerWrapper(-1);
   private final ReadOnlyStringWrapper findStatus = new ReadOnlyStringWrapper("");
-
-  {
-    findText.addListener((o, was, now) -> {
-      found.set(-1);
-      findNext();
-    });
-  }
 
   public void openFind() {
     findOpen.set(true);

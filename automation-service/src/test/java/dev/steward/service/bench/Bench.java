@@ -284,19 +284,7 @@ public final class Bench {
    * and Chromium start) and then warm calls, each in a fresh context.
    */
   private static void browserBench(List<String[]> table, Path tmp) throws Exception {
-    com.sun.net.httpserver.HttpServer pages = com.sun.net.httpserver.HttpServer.create(
-        new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
-    byte[] page = ("<!doctype html><html><title>Bench</title><body><h1>Bench page</h1>"
-            + "<p>Some text to read. </p>".repeat(200) + "</body></html>")
-        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    pages.createContext("/", ex -> {
-      ex.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
-      ex.sendResponseHeaders(200, page.length);
-      try (var out = ex.getResponseBody()) {
-        out.write(page);
-      }
-    });
-    pages.start();
+    com.sun.net.httpserver.HttpServer pages = localPage();
     Path home = tmp.resolve("browser-home");
     Files.createDirectories(home.resolve("config"));
     PolicyDocument doc = new PolicyDocument(
@@ -618,6 +606,24 @@ public final class Bench {
         "the figures above are after " + FILE_WARMUP + " rounds"
       });
     }
+  }
+
+  /** A page of some text on loopback, for the browser's figures; started, stop it after. */
+  static com.sun.net.httpserver.HttpServer localPage() throws java.io.IOException {
+    com.sun.net.httpserver.HttpServer pages = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    byte[] page = ("<!doctype html><html><title>Bench</title><body><h1>Bench page</h1>"
+            + "<p>Some text to read. </p>".repeat(200) + "</body></html>")
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    pages.createContext("/", ex -> {
+      ex.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+      ex.sendResponseHeaders(200, page.length);
+      try (var out = ex.getResponseBody()) {
+        out.write(page);
+      }
+    });
+    pages.start();
+    return pages;
   }
 
   static void deleteTree(Path dir) throws java.io.IOException {

@@ -59,67 +59,10 @@ final class FirstCallsBench {
     Path small = tmp.resolve("one-kb.txt");
     Files.writeString(small, "x".repeat(1023) + "\n", StandardCharsets.UTF_8);
     String c = corpus.toString();
-    com.sun.net.httpserver.HttpServer pages = com.sun.net.httpserver.HttpServer.create(
-        new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
-    byte[] page = ("<!doctype html><html><title>Bench</title><body><h1>Bench page</h1>"
-            + "<p>Some text to read. </p>".repeat(200) + "</body></html>")
-        .getBytes(StandardCharsets.UTF_8);
-    pages.createContext("/", ex -> {
-      ex.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
-      ex.sendResponseHeaders(200, page.length);
-      try (var out = ex.getResponseBody()) {
-        out.write(page);
-      }
-    });
-    pages.start();
+    com.sun.net.httpserver.HttpServer pages = Bench.localPage();
     List<Case> cases = List.of(
-        new Case(
-            "files.search literal",
-            args(
-                "path",
-                c,
-                "content",
-                "ConcurrentModificationException",
-                "include_hidden",
-                true,
-                "max_results",
-                100000),
-            "files.search",
-            List.of(
-                "/usr/bin/rg",
-                "-uuu",
-                "--no-ignore",
-                "-n",
-                "--no-heading",
-                "-F",
-                "-e",
-                "ConcurrentModificationException",
-                c),
-            "first ≤ 3× rg (aim 2×)"),
-        new Case(
-            "files.search regex",
-            args(
-                "path",
-                c,
-                "content",
-                "synchronized\\s*\\(this\\)",
-                "regex",
-                true,
-                "include_hidden",
-                true,
-                "max_results",
-                100000),
-            "files.search",
-            List.of(
-                "/usr/bin/rg",
-                "-uuu",
-                "--no-ignore",
-                "-n",
-                "--no-heading",
-                "-e",
-                "synchronized\\s*\\(this\\)",
-                c),
-            "first ≤ 3× rg (aim 2×)"),
+        search("literal", "ConcurrentModificationException", false, c),
+        search("regex", "synchronized\\s*\\(this\\)", true, c),
         new Case(
             "files.list_dir recursive",
             args(
@@ -165,7 +108,7 @@ final class FirstCallsBench {
         System.getenv("STEWARD_BENCH_FIRST_CMD") != null
             ? List.of(System.getenv("STEWARD_BENCH_FIRST_CMD"))
             : List.of(ServiceProcess.repo().resolve("steward").toString(), "service"),
-        extraOptions("STEWARD_JAVA_OPTS")));
+        launcherOptions()));
     Path image = System.getenv("STEWARD_BENCH_IMAGE") != null
         ? Path.of(System.getenv("STEWARD_BENCH_IMAGE"))
         : ServiceProcess.repo().resolve("installer/target/image/steward");
@@ -205,11 +148,35 @@ final class FirstCallsBench {
     }
   }
 
+  /** A search of the corpus, and ripgrep's same search as its baseline. */
+  private static Case search(String kind, String content, boolean regex, String corpus) {
+    List<String> rg =
+        new ArrayList<>(List.of("/usr/bin/rg", "-uuu", "--no-ignore", "-n", "--no-heading"));
+    if (!regex) rg.add("-F");
+    rg.addAll(List.of("-e", content, corpus));
+    return new Case(
+        "files.search " + kind,
+        args(
+            "path",
+            corpus,
+            "content",
+            content,
+            "regex",
+            regex,
+            "include_hidden",
+            true,
+            "max_results",
+            100000),
+        "files.search",
+        rg,
+        "first ≤ 3× rg (aim 2×)");
+  }
+
   /** For trying options: STEWARD_BENCH_SERVICE_OPTS (JVM options) and STEWARD_BENCH_JAVA. */
-  private static Map<String, String> extraOptions(String variable) {
+  private static Map<String, String> launcherOptions() {
     Map<String, String> env = new java.util.HashMap<>();
     String extra = System.getenv("STEWARD_BENCH_SERVICE_OPTS");
-    if (extra != null) env.put(variable, extra);
+    if (extra != null) env.put("STEWARD_JAVA_OPTS", extra);
     String java = System.getenv("STEWARD_BENCH_JAVA");
     if (java != null) env.put("JAVA", java);
     return env;
