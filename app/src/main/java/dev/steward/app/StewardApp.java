@@ -221,6 +221,11 @@ public final class StewardApp extends Application {
       });
     }
     shortcuts(scene, tabs, chatTab, settingsTab);
+    // Back in the chat, typing goes to the input, as in the peers; and the focus does not fall to
+    // the conversation's first button, which would scroll the conversation to its top.
+    tabs.getSelectionModel().selectedItemProperty().addListener((o, was, now) -> {
+      if (now == chatTab) focusInput(tabs, chatTab, scene);
+    });
     // Killed (SIGTERM) rather than quit, the window still stops the service it started.
     Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "steward-shutdown"));
     DaemonThreads.start("steward-startup", () -> connect(settings));

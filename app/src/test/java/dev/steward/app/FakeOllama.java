@@ -37,21 +37,37 @@ public final class FakeOllama implements ModelStub {
       List<String> chunks,
       List<ObjectNode> toolCalls,
       Duration delayPerChunk,
-      @org.jspecify.annotations.Nullable String raw) {
+      @org.jspecify.annotations.Nullable String raw,
+      int failureStatus) {
     public static Reply text(String... chunks) {
-      return new Reply(List.of(chunks), List.of(), Duration.ZERO, null);
+      return new Reply(List.of(chunks), List.of(), Duration.ZERO, null, 0);
     }
 
     public static Reply slowText(Duration delay, String... chunks) {
-      return new Reply(List.of(chunks), List.of(), delay, null);
+      return new Reply(List.of(chunks), List.of(), delay, null, 0);
     }
 
     public static Reply calls(ObjectNode... calls) {
-      return new Reply(List.of(), List.of(calls), Duration.ZERO, null);
+      return new Reply(List.of(), List.of(calls), Duration.ZERO, null, 0);
     }
 
     public static Reply raw(String body) {
-      return new Reply(List.of(), List.of(), Duration.ZERO, body);
+      return new Reply(List.of(), List.of(), Duration.ZERO, body, 0);
+    }
+
+    /** The request fails as the server fails one: this HTTP status, the API's error body. */
+    public static Reply failure(int status, String message) {
+      return new Reply(List.of(), List.of(), Duration.ZERO, message, status);
+    }
+  }
+
+  /** Sends an error response: {@code body} with the status. */
+  static void sendError(HttpExchange ex, int status, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
+    ex.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = ex.getResponseBody()) {
+      out.write(bytes);
     }
   }
 
@@ -191,6 +207,12 @@ public final class FakeOllama implements ModelStub {
       }
     }
     if (reply == null) reply = Reply.text("(no scripted reply)");
+    if (reply.failureStatus() != 0) {
+      // Ollama's error shape: {"error": "..."}.
+      sendError(
+          ex, reply.failureStatus(), Json.object().put("error", reply.raw()).toString());
+      return;
+    }
     ex.getResponseHeaders().add("Content-Type", "application/x-ndjson");
     timing[1] = System.nanoTime();
     ex.sendResponseHeaders(200, 0);

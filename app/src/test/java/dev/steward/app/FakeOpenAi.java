@@ -140,6 +140,18 @@ public final class FakeOpenAi implements ModelStub {
       }
     }
     if (reply == null) reply = Reply.text("(no scripted reply)");
+    if (reply.failureStatus() != 0) {
+      // OpenAI's error shape: {"error": {"message", "type", "param", "code"}}.
+      ObjectNode error = Json.object();
+      error
+          .putObject("error")
+          .put("message", reply.raw())
+          .put("type", "server_error")
+          .putNull("param")
+          .putNull("code");
+      FakeOllama.sendError(ex, reply.failureStatus(), error.toString());
+      return;
+    }
     ex.getResponseHeaders().add("Content-Type", "text/event-stream");
     ex.sendResponseHeaders(200, 0);
     try (OutputStream out = ex.getResponseBody()) {

@@ -131,6 +131,35 @@ public final class Agent implements Conversation, AutoCloseable {
         thread);
   }
 
+  @Override
+  public CompletableFuture<Void> retry(TurnListener listener) {
+    return CompletableFuture.runAsync(
+        () -> {
+          stopping = false;
+          approver.startTurn();
+          try {
+            ChatMessage last = history.get(history.size() - 1);
+            if (!(last instanceof UserMessage || last instanceof ToolExecutionResultMessage)) {
+              listener.notice("The assistant has answered: there is nothing to retry.");
+              return;
+            }
+            ModelSource.Model model;
+            try {
+              model = models.model();
+            } catch (ModelUnavailableException e) {
+              listener.modelFailed(CallRunner.message(e));
+              return;
+            }
+            loop(model, new RemoteTools(link.tools()), newTraceId(), listener);
+          } catch (RuntimeException e) {
+            listener.error(CallRunner.message(e));
+          } finally {
+            listener.turnFinished();
+          }
+        },
+        thread);
+  }
+
   /** Stops the current turn: the model's stream, the open dialog and the running calls. */
   @Override
   public void stop() {
@@ -181,11 +210,17 @@ public final class Agent implements Conversation, AutoCloseable {
 
   // ---- the model loop ---------------------------------------------------------------------
 
+  /** The message joins the history first: with no model to answer now, Retry answers it later. */
   private void converse(String text, TurnListener listener) {
-    ModelSource.Model model = models.model();
-    RemoteTools tools = new RemoteTools(link.tools());
     history.add(UserMessage.from(text));
-    loop(model, tools, newTraceId(), listener);
+    ModelSource.Model model;
+    try {
+      model = models.model();
+    } catch (ModelUnavailableException e) {
+      listener.modelFailed(CallRunner.message(e));
+      return;
+    }
+    loop(model, new RemoteTools(link.tools()), newTraceId(), listener);
   }
 
   /**
@@ -334,7 +369,7 @@ public final class Agent implements Conversation, AutoCloseable {
         listener.notice("Stopped.");
         return null;
       }
-      listener.error("The model server failed: " + CallRunner.message(e));
+      listener.modelFailed("The model server failed: " + CallRunner.message(e));
       return null;
     } finally {
       streaming = null;

@@ -16,6 +16,12 @@ public interface Conversation {
   CompletableFuture<Void> askAgain(ProposedCall call, TurnListener listener);
 
   /**
+   * Asks the model again where it failed to answer: the user's message (or the calls' results) it
+   * owed an answer to are in the history already, so nothing is sent twice.
+   */
+  CompletableFuture<Void> retry(TurnListener listener);
+
+  /**
    * Starts over from a saved conversation (or from nothing): the model sees these messages, and
    * the calls made from now on carry the conversation's id in their trace ids, so the audit log's
    * text filter finds all of a conversation's rows.

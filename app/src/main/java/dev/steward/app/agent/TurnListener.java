@@ -33,5 +33,13 @@ public interface TurnListener {
   /** Something went wrong that the user should see in the conversation. */
   void error(String text);
 
+  /**
+   * The model gave no answer (its server is down, refused or broke off): said like an error, and
+   * the user may {@link Conversation#retry} the turn.
+   */
+  default void modelFailed(String text) {
+    error(text);
+  }
+
   void turnFinished();
 }

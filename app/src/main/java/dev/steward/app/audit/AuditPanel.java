@@ -7,6 +7,7 @@ import dev.steward.protocol.util.DaemonThreads;
 import java.nio.file.Path;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.function.BiFunction;
 import javafx.animation.PauseTransition;
 import javafx.beans.property.ReadOnlyStringWrapper;
@@ -16,6 +17,7 @@ import javafx.scene.control.Button;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
+import javafx.scene.control.Labeled;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
@@ -159,6 +161,8 @@ public final class AuditPanel extends BorderPane {
             r -> r.summary() != null ? r.summary() : r.reason() == null ? "" : r.reason()));
     table.setPlaceholder(new Label("No calls match."));
     table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+    model.rows().addListener((javafx.collections.ListChangeListener<Audit.Row>)
+        c -> javafx.application.Platform.runLater(() -> fitColumns(table)));
     table.setRowFactory(t -> {
       TableRow<Audit.Row> row = new TableRow<>();
       Runnable mark = () -> {
@@ -197,9 +201,46 @@ public final class AuditPanel extends BorderPane {
     return split;
   }
 
+  /** The widest a column grows to fit its text; longer text is cut, whole in the tooltip. */
+  private static final double COLUMN_MAX = 320;
+
+  /** Rows measured to size the columns: the ones on screen first, enough to be representative. */
+  private static final int MEASURED_ROWS = 200;
+
+  /**
+   * Sizes every column but the last (which takes the rest) to its widest text among the rows
+   * shown, between its heading's width and {@link #COLUMN_MAX}.
+   */
+  private static void fitColumns(TableView<Audit.Row> table) {
+    javafx.scene.Node header = table.lookup(".column-header .label");
+    javafx.scene.text.Font font =
+        header instanceof Labeled l ? l.getFont() : javafx.scene.text.Font.getDefault();
+    javafx.scene.text.Text measure = new javafx.scene.text.Text();
+    measure.setFont(font);
+    List<Audit.Row> rows =
+        table.getItems().subList(0, Math.min(MEASURED_ROWS, table.getItems().size()));
+    List<TableColumn<Audit.Row, ?>> columns = table.getColumns();
+    for (int i = 0; i < columns.size() - 1; i++) {
+      TableColumn<Audit.Row, ?> c = columns.get(i);
+      if (!(c.getProperties().get(VALUE) instanceof java.util.function.Function<?, ?> f)) continue;
+      @SuppressWarnings("unchecked")
+      java.util.function.Function<Audit.Row, String> value =
+          (java.util.function.Function<Audit.Row, String>) f;
+      double widest = 0;
+      for (Audit.Row r : rows) {
+        measure.setText(value.apply(r));
+        widest = Math.max(widest, measure.getLayoutBounds().getWidth());
+      }
+      c.setPrefWidth(Math.max(c.getMinWidth(), Math.min(COLUMN_MAX, Math.ceil(widest) + 24)));
+    }
+  }
+
+  private static final String VALUE = "steward.value";
+
   private static TableColumn<Audit.Row, String> column(
       String title, double width, java.util.function.Function<Audit.Row, String> value) {
     TableColumn<Audit.Row, String> c = new TableColumn<>(title);
+    c.getProperties().put(VALUE, value);
     c.setPrefWidth(width);
     // Never narrower than its heading; a cell's whole text is in its tooltip.
     javafx.scene.text.Text heading = new javafx.scene.text.Text(title);

@@ -24,9 +24,19 @@ import javafx.scene.layout.VBox;
  */
 public final class ChatView extends BorderPane {
 
+  /** The reading column's widest, as in the peers: lines stay short enough to read. */
+  static final double READING_WIDTH = 860;
+
+  private static final double USER_WIDTH = 600;
+  private static final java.time.format.DateTimeFormatter TIME =
+      java.time.format.DateTimeFormatter.ofLocalizedTime(java.time.format.FormatStyle.SHORT);
+  private static final java.time.format.DateTimeFormatter WHEN =
+      java.time.format.DateTimeFormatter.ofLocalizedDateTime(
+          java.time.format.FormatStyle.FULL, java.time.format.FormatStyle.SHORT);
+
   private final ChatViewModel model;
   private final VBox conversation = new VBox(10);
-  private final ScrollPane scroll = new ScrollPane(conversation);
+  private final ScrollPane scroll = new ScrollPane(centred(conversation));
 
   public ChatView(ChatViewModel model) {
     this.model = model;
@@ -154,13 +164,26 @@ public final class ChatView extends BorderPane {
     return thinking;
   }
 
+  /** The conversation as a column of reading width in the middle of a wide window. */
+  private static Node centred(VBox conversation) {
+    conversation.setMaxWidth(READING_WIDTH);
+    javafx.scene.layout.StackPane holder = new javafx.scene.layout.StackPane(conversation);
+    holder.setAlignment(Pos.TOP_CENTER);
+    holder.getStyleClass().add("conversation");
+    return holder;
+  }
+
   private Node conversationPane() {
     conversation.setPadding(new Insets(14));
     conversation.getStyleClass().add("conversation");
     scroll.setFitToWidth(true);
     scroll.setId("conversation");
     // Follow the conversation as it grows, the way chat windows do.
-    conversation.heightProperty().addListener((o, was, now) -> scroll.setVvalue(1.0));
+    // After the scroll pane's own adjustment, which keeps the pixel offset when content grows.
+    scroll.getContent().layoutBoundsProperty().addListener((o, was, now) -> {
+      if (now.getHeight() != was.getHeight())
+        javafx.application.Platform.runLater(() -> scroll.setVvalue(1.0));
+    });
     return scroll;
   }
 
@@ -223,27 +246,56 @@ public final class ChatView extends BorderPane {
     if (entry instanceof CallCard card)
       return new CallCardView(card, () -> model.showInAudit(card), () -> model.askAgain(card));
     MessageEntry m = (MessageEntry) entry;
-    Node content;
-    if (m.kind() == MessageEntry.Kind.ASSISTANT) {
-      MarkdownView md = new MarkdownView();
-      md.setMarkdown(m.text());
-      m.textProperty().addListener((o, was, now) -> md.setMarkdown(now));
-      content = md;
-    } else {
-      Label label = new Label();
-      label.setWrapText(true);
-      label.textProperty().bind(m.textProperty());
-      content = label;
-    }
+    MarkdownView content = new MarkdownView();
+    boolean markdown = m.kind() == MessageEntry.Kind.ASSISTANT;
+    java.util.function.Consumer<String> show =
+        markdown ? content::setMarkdown : content::setPlainText;
+    show.accept(m.text());
+    m.textProperty().addListener((o, was, now) -> show.accept(now));
     VBox bubble = new VBox(content);
+    if (m.kind() == MessageEntry.Kind.ERROR) bubble.getChildren().add(retryButton(m));
     String kind = m.kind().name().toLowerCase(java.util.Locale.ROOT);
     bubble.getStyleClass().addAll("message", "message-" + kind);
-    HBox row = new HBox(bubble);
+    VBox column = new VBox(2, bubble, messageActions(m, content));
+    HBox row = new HBox(column);
     row.getStyleClass().add("message-row");
     if (m.kind() == MessageEntry.Kind.USER) {
       row.setAlignment(Pos.CENTER_RIGHT);
-      bubble.setMaxWidth(560);
+      column.setAlignment(Pos.TOP_RIGHT);
+      column.setMaxWidth(USER_WIDTH);
     }
     return row;
+  }
+
+  /** On the model's failure, while it is the last word: ask the model again. */
+  private Node retryButton(MessageEntry m) {
+    Button retry = new Button("Retry");
+    retry.getStyleClass().add("message-retry");
+    retry.setTooltip(
+        new javafx.scene.control.Tooltip("Ask the model again (your message is kept)"));
+    retry
+        .visibleProperty()
+        .bind(javafx.beans.binding.Bindings.createBooleanBinding(
+            () -> model.retryableProperty().get() == m && !model.busyProperty().get(),
+            model.retryableProperty(),
+            model.busyProperty()));
+    retry.managedProperty().bind(retry.visibleProperty());
+    retry.setOnAction(e -> model.retry());
+    VBox.setMargin(retry, new Insets(6, 0, 0, 0));
+    return retry;
+  }
+
+  /** Under a message, shown while the pointer is on it: its time and a Copy button. */
+  private static Node messageActions(MessageEntry m, MarkdownView content) {
+    java.time.ZonedDateTime at = m.at().atZone(java.time.ZoneId.systemDefault());
+    Label time = new Label(TIME.format(at));
+    time.getStyleClass().add("message-time");
+    time.setTooltip(new javafx.scene.control.Tooltip(WHEN.format(at)));
+    Button copy = dev.steward.app.markdown.Clip.button(content::source, "message");
+    copy.getStyleClass().add("message-copy");
+    HBox actions = new HBox(6, time, copy);
+    actions.setAlignment(Pos.CENTER_LEFT);
+    actions.getStyleClass().add("message-actions");
+    return actions;
   }
 }

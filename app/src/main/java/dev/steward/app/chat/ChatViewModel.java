@@ -47,6 +47,10 @@ public final class ChatViewModel {
       new ReadOnlyObjectWrapper<>(ServiceState.STARTING);
   private final ObjectProperty<@Nullable Conversation> conversation = new SimpleObjectProperty<>();
   private final Map<String, CallCard> cards = new HashMap<>();
+  /** The model-failure message the next Retry answers, while it is the last word. */
+  private final ReadOnlyObjectWrapper<@Nullable MessageEntry> retryable =
+      new ReadOnlyObjectWrapper<>();
+
   private final List<Runnable> turnFinished = new java.util.concurrent.CopyOnWriteArrayList<>();
   private java.util.function.Consumer<String> auditLink = text -> {};
   private final BooleanBinding canSend;
@@ -88,6 +92,7 @@ public final class ChatViewModel {
       if (e instanceof CallCard c) cards.put(c.callId(), c);
     });
     entries.setAll(restored);
+    retryable.set(null);
   }
 
   /** Connects the chat to the agent once the service answers. */
@@ -102,6 +107,7 @@ public final class ChatViewModel {
     if (agent == null || busy.get() || text.isEmpty()) return false;
     entries.add(new MessageEntry(MessageEntry.Kind.USER, text));
     input.set("");
+    retryable.set(null);
     busy.set(true);
     agent.send(text, new Listener());
     return true;
@@ -113,9 +119,25 @@ public final class ChatViewModel {
     if (agent == null || busy.get()) return false;
     java.util.Optional<dev.steward.app.agent.ProposedCall> call = card.takeForAskingAgain();
     if (call.isEmpty()) return false;
+    retryable.set(null);
     busy.set(true);
     agent.askAgain(call.get(), new Listener());
     return true;
+  }
+
+  /** Asks the model again after it failed to answer; answers false when there is nothing to. */
+  public boolean retry() {
+    Conversation agent = conversation.get();
+    if (agent == null || busy.get() || retryable.get() == null) return false;
+    retryable.set(null);
+    busy.set(true);
+    agent.retry(new Listener());
+    return true;
+  }
+
+  /** The failure a Retry would answer (shown with a Retry button), or null. */
+  public ReadOnlyObjectProperty<@Nullable MessageEntry> retryableProperty() {
+    return retryable.getReadOnlyProperty();
   }
 
   public void stop() {
@@ -355,6 +377,15 @@ public final class ChatViewModel {
     @Override
     public void error(String text) {
       ui.execute(() -> entries.add(new MessageEntry(MessageEntry.Kind.ERROR, text)));
+    }
+
+    @Override
+    public void modelFailed(String text) {
+      ui.execute(() -> {
+        MessageEntry failure = new MessageEntry(MessageEntry.Kind.ERROR, text);
+        entries.add(failure);
+        retryable.set(failure);
+      });
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.steward.app.chat;
 
+import java.time.Instant;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 
@@ -16,10 +17,22 @@ public final class MessageEntry implements ChatEntry {
 
   private final Kind kind;
   private final ReadOnlyStringWrapper text;
+  private final Instant at;
 
   public MessageEntry(Kind kind, String text) {
+    this(kind, text, Instant.now());
+  }
+
+  /** A message written at {@code at} (one brought back from the history). */
+  public MessageEntry(Kind kind, String text, Instant at) {
     this.kind = kind;
     this.text = new ReadOnlyStringWrapper(text);
+    this.at = at;
+  }
+
+  /** When it was written (for a streamed reply: when it began). */
+  public Instant at() {
+    return at;
   }
 
   public Kind kind() {

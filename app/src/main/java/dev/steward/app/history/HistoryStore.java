@@ -38,6 +38,9 @@ public final class HistoryStore implements AutoCloseable {
           "CREATE TABLE IF NOT EXISTS entry (conversation_id VARCHAR(64) NOT NULL, seq INT NOT NULL, kind VARCHAR(16) NOT NULL,"
               + " text CLOB, call_id VARCHAR(80), tool VARCHAR(200), risk VARCHAR(16), state VARCHAR(16), summary VARCHAR(400),"
               + " arguments CLOB, result CLOB, PRIMARY KEY (conversation_id, seq))");
+      s.execute("ALTER TABLE entry ADD COLUMN IF NOT EXISTS written_at TIMESTAMP WITH TIME ZONE");
+      s.execute(
+          "ALTER TABLE conversation ADD COLUMN IF NOT EXISTS renamed BOOLEAN DEFAULT FALSE NOT NULL");
     }
     c.setAutoCommit(false);
     c.commit();
@@ -48,10 +51,10 @@ public final class HistoryStore implements AutoCloseable {
     List<Conversation> out = new ArrayList<>();
     try (Statement s = db.createStatement();
         ResultSet rs = s.executeQuery(
-            "SELECT id, title, updated_at FROM conversation ORDER BY updated_at DESC")) {
+            "SELECT id, title, updated_at, renamed FROM conversation ORDER BY updated_at DESC")) {
       while (rs.next())
         out.add(new Conversation(
-            rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant()));
+            rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant(), rs.getBoolean(4)));
     }
     db.commit();
     return out;
@@ -69,15 +72,68 @@ public final class HistoryStore implements AutoCloseable {
       p.executeUpdate();
     }
     db.commit();
-    return new Conversation(id, title, now);
+    return new Conversation(id, title, now, false);
+  }
+
+  /** Gives a conversation the user's title, which later turns keep. */
+  public synchronized void rename(String id, String title) throws SQLException {
+    try (PreparedStatement p =
+        db.prepareStatement("UPDATE conversation SET title = ?, renamed = TRUE WHERE id = ?")) {
+      p.setString(1, title);
+      p.setString(2, id);
+      if (p.executeUpdate() == 0) throw new SQLException("no conversation " + id);
+    }
+    db.commit();
+  }
+
+  /** The conversations whose title or any message holds {@code text}, ignoring case. */
+  public synchronized java.util.Set<String> search(String text) throws SQLException {
+    String like = "%"
+        + text.toLowerCase(java.util.Locale.ROOT)
+            .replace("\\", "\\\\")
+            .replace("%", "\\%")
+            .replace("_", "\\_")
+        + "%";
+    java.util.Set<String> out = new java.util.HashSet<>();
+    try (PreparedStatement p =
+        db.prepareStatement("SELECT id FROM conversation WHERE LOWER(title) LIKE ? ESCAPE '\\'"
+            + " UNION SELECT DISTINCT conversation_id FROM entry"
+            + " WHERE kind IN ('user', 'assistant') AND LOWER(text) LIKE ? ESCAPE '\\'")) {
+      p.setString(1, like);
+      p.setString(2, like);
+      try (ResultSet rs = p.executeQuery()) {
+        while (rs.next()) out.add(rs.getString(1));
+      }
+    }
+    db.commit();
+    return out;
+  }
+
+  /** Puts back a deleted conversation as it was: its id, title, time and entries. */
+  public synchronized void restore(Conversation c, List<StoredEntry> entries) throws SQLException {
+    try (PreparedStatement p = db.prepareStatement(
+        "INSERT INTO conversation (id, title, created_at, updated_at, renamed) VALUES (?, ?, ?, ?, ?)")) {
+      p.setString(1, c.id());
+      p.setString(2, c.title());
+      p.setTimestamp(3, Timestamp.from(c.updatedAt()));
+      p.setTimestamp(4, Timestamp.from(c.updatedAt()));
+      p.setBoolean(5, c.renamed());
+      p.executeUpdate();
+      insertEntries(c.id(), entries);
+      db.commit();
+    } catch (SQLException e) {
+      db.rollback();
+      throw e;
+    }
   }
 
   /** Replaces a conversation's entries (and its title) in one transaction. */
   public synchronized void save(String id, String title, List<StoredEntry> entries)
       throws SQLException {
     try {
-      try (PreparedStatement p =
-          db.prepareStatement("UPDATE conversation SET title = ?, updated_at = ? WHERE id = ?")) {
+      try (PreparedStatement p = db.prepareStatement(
+          "UPDATE conversation SET title = CASE WHEN renamed THEN title ELSE ? END,"
+              + " updated_at = ? WHERE id = ?")) {
         p.setString(1, title);
         p.setTimestamp(2, Timestamp.from(Instant.now()));
         p.setString(3, id);
@@ -88,29 +144,7 @@ public final class HistoryStore implements AutoCloseable {
         p.setString(1, id);
         p.executeUpdate();
       }
-      try (PreparedStatement p = db.prepareStatement(
-          "INSERT INTO entry (conversation_id, seq, kind, text, call_id, tool, risk, state, summary, arguments, result) VALUES (?,?,?,?,?,?,?,?,?,?,?)")) {
-        int seq = 0;
-        for (StoredEntry e : entries) {
-          p.setString(1, id);
-          p.setInt(2, seq++);
-          p.setString(3, e.kind());
-          p.setString(4, e.text());
-          p.setString(5, e.callId());
-          p.setString(6, e.tool());
-          p.setString(7, e.risk());
-          p.setString(8, e.state());
-          p.setString(
-              9,
-              e.summary() == null
-                  ? null
-                  : e.summary().substring(0, Math.min(400, e.summary().length())));
-          p.setString(10, e.arguments());
-          p.setString(11, e.result());
-          p.addBatch();
-        }
-        p.executeBatch();
-      }
+      insertEntries(id, entries);
       db.commit();
     } catch (SQLException e) {
       db.rollback();
@@ -118,10 +152,38 @@ public final class HistoryStore implements AutoCloseable {
     }
   }
 
+  private void insertEntries(String id, List<StoredEntry> entries) throws SQLException {
+    try (PreparedStatement p = db.prepareStatement(
+        "INSERT INTO entry (conversation_id, seq, kind, text, call_id, tool, risk, state, summary, arguments, result, written_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")) {
+      int seq = 0;
+      for (StoredEntry e : entries) {
+        p.setString(1, id);
+        p.setInt(2, seq++);
+        p.setString(3, e.kind());
+        p.setString(4, e.text());
+        p.setString(5, e.callId());
+        p.setString(6, e.tool());
+        p.setString(7, e.risk());
+        p.setString(8, e.state());
+        p.setString(
+            9,
+            e.summary() == null
+                ? null
+                : e.summary().substring(0, Math.min(400, e.summary().length())));
+        p.setString(10, e.arguments());
+        p.setString(11, e.result());
+        Instant at = e.at();
+        p.setTimestamp(12, at == null ? null : Timestamp.from(at));
+        p.addBatch();
+      }
+      p.executeBatch();
+    }
+  }
+
   public synchronized List<StoredEntry> entries(String id) throws SQLException {
     List<StoredEntry> out = new ArrayList<>();
     try (PreparedStatement p = db.prepareStatement(
-        "SELECT kind, text, call_id, tool, risk, state, summary, arguments, result FROM entry WHERE conversation_id = ? ORDER BY seq")) {
+        "SELECT kind, text, call_id, tool, risk, state, summary, arguments, result, written_at FROM entry WHERE conversation_id = ? ORDER BY seq")) {
       p.setString(1, id);
       try (ResultSet rs = p.executeQuery()) {
         while (rs.next()) {
@@ -134,7 +196,8 @@ public final class HistoryStore implements AutoCloseable {
               rs.getString(6),
               rs.getString(7),
               rs.getString(8),
-              rs.getString(9)));
+              rs.getString(9),
+              instant(rs.getTimestamp(10))));
         }
       }
     }
@@ -154,6 +217,10 @@ public final class HistoryStore implements AutoCloseable {
       db.rollback();
       throw e;
     }
+  }
+
+  private static @Nullable Instant instant(@Nullable Timestamp t) {
+    return t == null ? null : t.toInstant();
   }
 
   private static String nonNull(@Nullable String s) {

@@ -8,6 +8,7 @@ import dev.steward.app.chat.ChatViewModel;
 import dev.steward.app.chat.MessageEntry;
 import dev.steward.protocol.tool.Risk;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -35,6 +36,11 @@ public final class HistoryViewModel {
   private final Executor background;
   private final Executor ui;
   private final ObservableList<Conversation> conversations = FXCollections.observableArrayList();
+  private final javafx.collections.transformation.FilteredList<Conversation> shown =
+      new javafx.collections.transformation.FilteredList<>(conversations);
+  private final javafx.beans.property.StringProperty searchText =
+      new javafx.beans.property.SimpleStringProperty("");
+  private final ObjectProperty<@Nullable Deleted> deleted = new SimpleObjectProperty<>();
   private final ObjectProperty<@Nullable Conversation> current = new SimpleObjectProperty<>();
   private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper("");
   private BiConsumer<String, List<Exchange>> modelContext = (id, e) -> {};
@@ -48,7 +54,11 @@ public final class HistoryViewModel {
     this.background = background;
     this.ui = ui;
     chat.onTurnFinished(this::saveCurrent);
+    searchText.addListener((o, was, now) -> search(now));
   }
+
+  /** A deleted conversation, kept in memory for its Undo. */
+  public record Deleted(Conversation conversation, List<StoredEntry> entries, int index) {}
 
   /** Where an opened conversation's messages go for the model (the agent, once it exists). */
   public void setModelContext(BiConsumer<String, List<Exchange>> context) {
@@ -112,13 +122,19 @@ public final class HistoryViewModel {
     });
   }
 
+  /** Deletes a conversation; {@link #undoDelete} puts it back while it is the last one deleted. */
   public void delete(Conversation c) {
     background.execute(() -> {
       try {
+        List<StoredEntry> kept = store.entries(c.id());
         store.delete(c.id());
         ui.execute(() -> {
-          conversations.remove(c);
-          if (c.equals(current.get())) {
+          int at = 0;
+          while (at < conversations.size() && !conversations.get(at).id().equals(c.id())) at++;
+          if (at < conversations.size()) conversations.remove(at);
+          deleted.set(new Deleted(c, kept, at));
+          Conversation open = current.get();
+          if (open != null && open.id().equals(c.id())) {
             if (conversations.isEmpty()) {
               newConversation();
             } else {
@@ -130,6 +146,72 @@ public final class HistoryViewModel {
         report("Could not delete the conversation: " + e.getMessage());
       }
     });
+  }
+
+  /** Puts back the conversation deleted last, entries and all, and opens it. */
+  public void undoDelete() {
+    Deleted d = deleted.get();
+    if (d == null) return;
+    deleted.set(null);
+    background.execute(() -> {
+      try {
+        store.restore(d.conversation(), d.entries());
+        ui.execute(() -> {
+          conversations.add(Math.min(d.index(), conversations.size()), d.conversation());
+          open(d.conversation());
+        });
+      } catch (SQLException e) {
+        report("Could not restore the conversation: " + e.getMessage());
+      }
+    });
+  }
+
+  /** The undo offer has passed. */
+  public void forgetDeleted() {
+    deleted.set(null);
+  }
+
+  /** Gives a conversation the user's own title; later turns keep it. */
+  public void rename(Conversation c, String title) {
+    String name = title.strip().replaceAll("\\s+", " ");
+    if (name.isEmpty() || name.equals(c.title())) return;
+    String kept = name.length() <= 200 ? name : name.substring(0, 199) + "…";
+    background.execute(() -> {
+      try {
+        store.rename(c.id(), kept);
+        ui.execute(() -> replace(c.id(), x -> new Conversation(x.id(), kept, x.updatedAt(), true)));
+      } catch (SQLException e) {
+        report("Could not rename the conversation: " + e.getMessage());
+      }
+    });
+  }
+
+  /** Shows only the conversations whose title or messages hold this text (all when empty). */
+  private void search(String text) {
+    String query = text.strip();
+    if (query.isEmpty()) {
+      shown.setPredicate(null);
+      return;
+    }
+    background.execute(() -> {
+      try {
+        java.util.Set<String> ids = store.search(query);
+        ui.execute(() -> {
+          if (query.equals(searchText.get().strip())) shown.setPredicate(c -> ids.contains(c.id()));
+        });
+      } catch (SQLException e) {
+        report("Could not search the conversations: " + e.getMessage());
+      }
+    });
+  }
+
+  private void replace(String id, java.util.function.UnaryOperator<Conversation> change) {
+    for (int i = 0; i < conversations.size(); i++) {
+      if (conversations.get(i).id().equals(id))
+        conversations.set(i, change.apply(conversations.get(i)));
+    }
+    Conversation open = current.get();
+    if (open != null && open.id().equals(id)) current.set(change.apply(open));
   }
 
   private void show(Conversation c, List<StoredEntry> entries) {
@@ -163,13 +245,10 @@ public final class HistoryViewModel {
     background.execute(() -> {
       try {
         store.save(c.id(), title, entries);
-        Conversation saved = new Conversation(c.id(), title, java.time.Instant.now());
-        ui.execute(() -> {
-          int at = conversations.indexOf(c);
-          if (at >= 0) conversations.set(at, saved);
-          Conversation open = current.get();
-          if (open != null && open.id().equals(c.id())) current.set(saved);
-        });
+        Instant now = Instant.now();
+        ui.execute(() -> replace(
+            c.id(),
+            x -> new Conversation(x.id(), x.renamed() ? x.title() : title, now, x.renamed())));
       } catch (SQLException e) {
         report("Could not save the conversation: " + e.getMessage());
       }
@@ -194,10 +273,11 @@ public final class HistoryViewModel {
           c.state().name(),
           c.summaryProperty().get(),
           c.argumentsProperty().get(),
-          c.resultProperty().get());
+          c.resultProperty().get(),
+          null);
     }
     MessageEntry m = (MessageEntry) entry;
-    return StoredEntry.message(m.kind().name().toLowerCase(Locale.ROOT), m.text());
+    return StoredEntry.message(m.kind().name().toLowerCase(Locale.ROOT), m.text(), m.at());
   }
 
   static ChatEntry toChat(StoredEntry e) {
@@ -226,7 +306,8 @@ public final class HistoryViewModel {
     } catch (IllegalArgumentException ex) {
       kind = MessageEntry.Kind.NOTICE;
     }
-    return new MessageEntry(kind, e.text());
+    Instant at = e.at();
+    return at == null ? new MessageEntry(kind, e.text()) : new MessageEntry(kind, e.text(), at);
   }
 
   private static String nz(@Nullable String s) {
@@ -239,6 +320,19 @@ public final class HistoryViewModel {
 
   public ObservableList<Conversation> conversations() {
     return conversations;
+  }
+
+  /** The conversations the search leaves (all when there is none), newest first. */
+  public ObservableList<Conversation> shown() {
+    return shown;
+  }
+
+  public javafx.beans.property.StringProperty searchTextProperty() {
+    return searchText;
+  }
+
+  public javafx.beans.property.ReadOnlyObjectProperty<@Nullable Deleted> deletedProperty() {
+    return deleted;
   }
 
   public ObjectProperty<@Nullable Conversation> currentProperty() {

@@ -1,221 +1,299 @@
 package dev.steward.app.markdown;
 
+import java.lang.ref.WeakReference;
+import java.text.BreakIterator;
+import java.util.ArrayList;
 import java.util.List;
+import javafx.geometry.Bounds;
+import javafx.geometry.Point2D;
+import javafx.scene.Cursor;
 import javafx.scene.Node;
-import javafx.scene.control.Label;
+import javafx.scene.Scene;
+import javafx.scene.control.ButtonBase;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.ScrollBar;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyEvent;
+import javafx.scene.input.MouseButton;
+import javafx.scene.input.MouseEvent;
 import javafx.scene.layout.VBox;
+import javafx.scene.shape.ClosePath;
+import javafx.scene.shape.LineTo;
+import javafx.scene.shape.MoveTo;
+import javafx.scene.shape.Path;
+import javafx.scene.shape.PathElement;
 import javafx.scene.text.Text;
 import javafx.scene.text.TextFlow;
-import org.commonmark.node.AbstractVisitor;
-import org.commonmark.node.BlockQuote;
-import org.commonmark.node.BulletList;
-import org.commonmark.node.Code;
-import org.commonmark.node.Emphasis;
-import org.commonmark.node.FencedCodeBlock;
-import org.commonmark.node.HardLineBreak;
-import org.commonmark.node.Heading;
-import org.commonmark.node.IndentedCodeBlock;
-import org.commonmark.node.Link;
-import org.commonmark.node.ListItem;
-import org.commonmark.node.OrderedList;
-import org.commonmark.node.Paragraph;
-import org.commonmark.node.SoftLineBreak;
-import org.commonmark.node.StrongEmphasis;
-import org.commonmark.node.ThematicBreak;
+import org.commonmark.ext.gfm.strikethrough.StrikethroughExtension;
+import org.commonmark.ext.gfm.tables.TablesExtension;
+import org.commonmark.ext.task.list.items.TaskListItemsExtension;
 import org.commonmark.parser.Parser;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Renders Markdown (CommonMark) as JavaFX nodes: paragraphs and headings as text flows, lists,
- * code spans and blocks, quotes. Links are shown, never followed: the text comes from a model.
- * HTML in the source is shown as text.
+ * A message as the reader sees it: Markdown (CommonMark with GitHub's tables, strikethrough and
+ * task lists) or plain text, rendered as JavaFX nodes whose text can be selected with the mouse
+ * (drag; double-click a word, triple-click a paragraph) and copied (Ctrl+C, or the context menu).
+ * Links are shown, never followed: the text comes from a model. HTML in the source is shown as
+ * text.
  */
 public final class MarkdownView extends VBox {
 
-  private static final Parser PARSER = Parser.builder().build();
+  private static final Parser PARSER = Parser.builder()
+      .extensions(List.of(
+          TablesExtension.create(),
+          StrikethroughExtension.create(),
+          TaskListItemsExtension.create()))
+      .build();
+
+  /** One selection at a time in the window, as in a browser. */
+  private static WeakReference<@Nullable MarkdownView> selecting = new WeakReference<>(null);
+
+  /** A place between two characters: in block {@code block}, before character {@code index}. */
+  record Position(int block, int index) implements Comparable<Position> {
+    @Override
+    public int compareTo(Position o) {
+      return block != o.block ? Integer.compare(block, o.block) : Integer.compare(index, o.index);
+    }
+  }
+
+  private final Path highlight = new Path();
+  private final ContextMenu menu = new ContextMenu();
+  private List<Block> blocks = List.of();
+  private String source = "";
+  private @Nullable Position anchor;
+  private @Nullable Position focus;
+  private boolean redrawQueued;
 
   public MarkdownView() {
     getStyleClass().add("markdown");
     setSpacing(6);
+    highlight.getStyleClass().add("md-selection");
+    highlight.setManaged(false);
+    highlight.setMouseTransparent(true);
+    addEventHandler(MouseEvent.MOUSE_PRESSED, this::pressed);
+    addEventHandler(MouseEvent.MOUSE_DRAGGED, this::dragged);
+    addEventHandler(KeyEvent.KEY_PRESSED, this::keyPressed);
+    MenuItem copy = new MenuItem("Copy");
+    copy.setOnAction(e -> copySelection());
+    MenuItem all = new MenuItem("Select all");
+    all.setOnAction(e -> selectAll());
+    MenuItem message = new MenuItem("Copy message");
+    message.setOnAction(e -> Clip.put(source));
+    menu.getItems().addAll(copy, all, message);
+    menu.setOnShowing(e -> copy.setDisable(selectedText().isEmpty()));
+    setOnContextMenuRequested(e -> {
+      menu.show(this, e.getScreenX(), e.getScreenY());
+      e.consume();
+    });
   }
 
+  /** Shows Markdown. */
   public void setMarkdown(String markdown) {
-    getChildren().setAll(render(markdown));
-  }
-
-  static List<Node> render(String markdown) {
+    source = markdown;
+    List<Block> found = new ArrayList<>();
     VBox root = new VBox();
-    new Renderer(root).visitChildrenOf(PARSER.parse(markdown));
-    return List.copyOf(root.getChildren());
+    new Renderer(root, found, "", "").render(PARSER.parse(markdown));
+    show(List.copyOf(root.getChildren()), found);
   }
 
-  private static final class Renderer extends AbstractVisitor {
-    private final VBox target;
-    private @org.jspecify.annotations.Nullable TextFlow flow;
-    private boolean bold;
-    private boolean italic;
+  /** Shows text as it is, line breaks kept, nothing interpreted. */
+  public void setPlainText(String text) {
+    source = text;
+    Text t = new Text(text);
+    t.getStyleClass().add("md-text");
+    TextFlow flow = new TextFlow(t);
+    flow.getStyleClass().add("md-paragraph");
+    show(List.of(flow), List.of(new Block(flow, "", "")));
+  }
 
-    Renderer(VBox target) {
-      this.target = target;
+  private void show(List<Node> nodes, List<Block> found) {
+    anchor = null;
+    focus = null;
+    highlight.getElements().clear();
+    blocks = found;
+    for (Block b : found) b.flow().setCursor(Cursor.TEXT);
+    getChildren().setAll(nodes);
+    getChildren().add(highlight);
+  }
+
+  /** What was given to show: the Markdown source, or the plain text. */
+  public String source() {
+    return source;
+  }
+
+  /** The selected text as it reads (list markers and table tabs kept), or "" if none. */
+  public String selectedText() {
+    Position a = anchor;
+    Position f = focus;
+    if (a == null || f == null || a.equals(f)) return "";
+    Position start = a.compareTo(f) <= 0 ? a : f;
+    Position end = a.compareTo(f) <= 0 ? f : a;
+    StringBuilder out = new StringBuilder();
+    for (int i = start.block(); i <= end.block(); i++) {
+      Block b = blocks.get(i);
+      String text = b.text();
+      int from = i == start.block() ? Math.min(start.index(), text.length()) : 0;
+      int to = i == end.block() ? Math.min(end.index(), text.length()) : text.length();
+      if (i != start.block()) out.append(b.before());
+      if (from == 0) out.append(b.prefix());
+      if (from < to) out.append(text, from, to);
     }
+    return out.toString().replace("\uFFFC", "");
+  }
 
-    void visitChildrenOf(org.commonmark.node.Node node) {
-      visitChildren(node);
+  public void selectAll() {
+    if (blocks.isEmpty()) return;
+    select(
+        new Position(0, 0),
+        new Position(blocks.size() - 1, blocks.get(blocks.size() - 1).text().length()));
+  }
+
+  public void clearSelection() {
+    anchor = null;
+    focus = null;
+    highlight.getElements().clear();
+  }
+
+  public void copySelection() {
+    String text = selectedText();
+    if (!text.isEmpty()) Clip.put(text);
+  }
+
+  private void select(Position from, Position to) {
+    MarkdownView other = selecting.get();
+    if (other != null && other != this) other.clearSelection();
+    selecting = new WeakReference<>(this);
+    anchor = from;
+    focus = to;
+    drawHighlight();
+  }
+
+  private void pressed(MouseEvent e) {
+    if (e.getButton() != MouseButton.PRIMARY || onControl(e)) return;
+    requestFocus();
+    Position p = positionAt(e.getSceneX(), e.getSceneY());
+    if (p == null) return;
+    String text = blocks.get(p.block()).text();
+    if (e.getClickCount() == 2) {
+      BreakIterator words = BreakIterator.getWordInstance();
+      words.setText(text);
+      int at = Math.min(p.index(), Math.max(0, text.length() - 1));
+      int end = words.following(at);
+      int start = words.previous();
+      select(new Position(p.block(), start), new Position(p.block(), end));
+    } else if (e.getClickCount() >= 3) {
+      select(new Position(p.block(), 0), new Position(p.block(), text.length()));
+    } else if (e.isShiftDown() && anchor != null) {
+      select(anchor, p);
+    } else {
+      select(p, p);
     }
+  }
 
-    private TextFlow newFlow(String styleClass) {
-      TextFlow f = new TextFlow();
-      f.getStyleClass().add(styleClass);
-      target.getChildren().add(f);
-      return f;
+  private void dragged(MouseEvent e) {
+    Position a = anchor;
+    if (a == null || e.getButton() != MouseButton.PRIMARY || onControl(e)) return;
+    Position p = positionAt(e.getSceneX(), e.getSceneY());
+    if (p != null) select(a, p);
+    e.consume();
+  }
+
+  private void keyPressed(KeyEvent e) {
+    if (!e.isShortcutDown()) return;
+    if (e.getCode() == KeyCode.C && !selectedText().isEmpty()) {
+      copySelection();
+      e.consume();
+    } else if (e.getCode() == KeyCode.A) {
+      selectAll();
+      e.consume();
     }
+  }
 
-    private void text(String s, String... extra) {
-      if (flow == null) flow = newFlow("md-paragraph");
-      Text t = new Text(s);
-      t.getStyleClass().add("md-text");
-      if (bold) t.getStyleClass().add("md-bold");
-      if (italic) t.getStyleClass().add("md-italic");
-      t.getStyleClass().addAll(extra);
-      flow.getChildren().add(t);
+  /** A press on a button or a scroll bar inside (a code block's Copy) is theirs, not a selection. */
+  private boolean onControl(MouseEvent e) {
+    for (Object t = e.getTarget(); t instanceof Node n && n != this; t = n.getParent()) {
+      if (n instanceof ButtonBase || n instanceof ScrollBar) return true;
     }
+    return false;
+  }
 
-    @Override
-    public void visit(Paragraph paragraph) {
-      flow = newFlow("md-paragraph");
-      visitChildren(paragraph);
-      flow = null;
-    }
-
-    @Override
-    public void visit(Heading heading) {
-      flow = newFlow("md-h" + Math.min(heading.getLevel(), 3));
-      bold = true;
-      visitChildren(heading);
-      bold = false;
-      flow = null;
-    }
-
-    @Override
-    public void visit(org.commonmark.node.Text text) {
-      text(text.getLiteral());
-    }
-
-    @Override
-    public void visit(Emphasis emphasis) {
-      italic = true;
-      visitChildren(emphasis);
-      italic = false;
-    }
-
-    @Override
-    public void visit(StrongEmphasis strong) {
-      bold = true;
-      visitChildren(strong);
-      bold = false;
-    }
-
-    @Override
-    public void visit(Code code) {
-      text(code.getLiteral(), "md-code");
-    }
-
-    @Override
-    public void visit(Link link) {
-      int before = flow == null ? 0 : flow.getChildren().size();
-      visitChildren(link);
-      if (flow != null) {
-        flow.getChildren()
-            .subList(before, flow.getChildren().size())
-            .forEach(n -> n.getStyleClass().add("md-link"));
+  /**
+   * The place nearest a point of the scene: in the block under it, or else the nearest block
+   * (above it: its start; below it: its end).
+   */
+  @Nullable
+  Position positionAt(double sceneX, double sceneY) {
+    int best = -1;
+    double bestDy = Double.MAX_VALUE;
+    double bestDx = Double.MAX_VALUE;
+    for (int i = 0; i < blocks.size(); i++) {
+      Bounds b = blocks.get(i).flow().localToScene(blocks.get(i).flow().getLayoutBounds());
+      double dy = distance(sceneY, b.getMinY(), b.getMaxY());
+      double dx = distance(sceneX, b.getMinX(), b.getMaxX());
+      if (dy < bestDy || (dy == bestDy && dx < bestDx)) {
+        best = i;
+        bestDy = dy;
+        bestDx = dx;
       }
     }
+    if (best < 0) return null;
+    TextFlow flow = blocks.get(best).flow();
+    Bounds b = flow.localToScene(flow.getLayoutBounds());
+    if (sceneY < b.getMinY()) return new Position(best, 0);
+    if (sceneY > b.getMaxY()) return new Position(best, blocks.get(best).text().length());
+    double x = Math.max(b.getMinX(), Math.min(sceneX, b.getMaxX() - 0.5));
+    Point2D local = flow.sceneToLocal(x, sceneY);
+    int index = flow.hitTest(local).getInsertionIndex();
+    return new Position(
+        best, Math.max(0, Math.min(index, blocks.get(best).text().length())));
+  }
 
-    @Override
-    public void visit(SoftLineBreak br) {
-      text(" ");
-    }
+  private static double distance(double v, double min, double max) {
+    return v < min ? min - v : v > max ? v - max : 0;
+  }
 
-    @Override
-    public void visit(HardLineBreak br) {
-      text("\n");
-    }
+  @Override
+  protected void layoutChildren() {
+    super.layoutChildren();
+    // The blocks inside lists and tables are placed after this; redraw once all are.
+    Scene scene = getScene();
+    if (anchor == null || redrawQueued || scene == null) return;
+    redrawQueued = true;
+    scene.addPostLayoutPulseListener(new Runnable() {
+      @Override
+      public void run() {
+        scene.removePostLayoutPulseListener(this);
+        redrawQueued = false;
+        drawHighlight();
+      }
+    });
+  }
 
-    @Override
-    public void visit(FencedCodeBlock block) {
-      codeBlock(block.getLiteral());
-    }
-
-    @Override
-    public void visit(IndentedCodeBlock block) {
-      codeBlock(block.getLiteral());
-    }
-
-    private void codeBlock(String literal) {
-      Label code =
-          new Label(literal.endsWith("\n") ? literal.substring(0, literal.length() - 1) : literal);
-      code.getStyleClass().add("md-code-block");
-      code.setWrapText(true);
-      code.setMaxWidth(Double.MAX_VALUE);
-      target.getChildren().add(code);
-      flow = null;
-    }
-
-    @Override
-    public void visit(BulletList list) {
-      items(list, false, 1);
-    }
-
-    @Override
-    public void visit(OrderedList list) {
-      items(list, true, list.getMarkerStartNumber() == null ? 1 : list.getMarkerStartNumber());
-    }
-
-    private void items(org.commonmark.node.Node list, boolean ordered, int start) {
-      int n = start;
-      for (org.commonmark.node.Node item = list.getFirstChild();
-          item != null;
-          item = item.getNext()) {
-        if (!(item instanceof ListItem)) continue;
-        flow = newFlow("md-list-item");
-        text(ordered ? (n++) + ". " : "• ");
-        for (org.commonmark.node.Node child = item.getFirstChild();
-            child != null;
-            child = child.getNext()) {
-          if (child instanceof Paragraph) {
-            visitChildren(child);
-          } else {
-            child.accept(this);
-          }
-        }
-        flow = null;
+  private void drawHighlight() {
+    Position a = anchor;
+    Position f = focus;
+    List<PathElement> out = new ArrayList<>();
+    if (a != null && f != null && !a.equals(f)) {
+      Position start = a.compareTo(f) <= 0 ? a : f;
+      Position end = a.compareTo(f) <= 0 ? f : a;
+      for (int i = start.block(); i <= end.block(); i++) {
+        TextFlow flow = blocks.get(i).flow();
+        int length = blocks.get(i).text().length();
+        int from = i == start.block() ? start.index() : 0;
+        int to = i == end.block() ? end.index() : length;
+        if (from >= to) continue;
+        Point2D origin = sceneToLocal(flow.localToScene(0, 0));
+        for (PathElement e : flow.rangeShape(from, to)) out.add(moved(e, origin));
       }
     }
+    highlight.getElements().setAll(out);
+  }
 
-    @Override
-    public void visit(BlockQuote quote) {
-      flow = newFlow("md-quote");
-      for (org.commonmark.node.Node child = quote.getFirstChild();
-          child != null;
-          child = child.getNext()) visitChildren(child);
-      flow = null;
-    }
-
-    @Override
-    public void visit(ThematicBreak br) {
-      newFlow("md-rule");
-      flow = null;
-    }
-
-    @Override
-    public void visit(org.commonmark.node.HtmlInline html) {
-      text(html.getLiteral());
-    }
-
-    @Override
-    public void visit(org.commonmark.node.HtmlBlock html) {
-      flow = newFlow("md-paragraph");
-      text(html.getLiteral());
-      flow = null;
-    }
+  private static PathElement moved(PathElement e, Point2D by) {
+    if (e instanceof MoveTo m) return new MoveTo(m.getX() + by.getX(), m.getY() + by.getY());
+    if (e instanceof LineTo l) return new LineTo(l.getX() + by.getX(), l.getY() + by.getY());
+    return e instanceof ClosePath ? new ClosePath() : e;
   }
 }

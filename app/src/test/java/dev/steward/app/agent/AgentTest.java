@@ -40,6 +40,10 @@ class AgentTest {
       public void doChat(ChatRequest request, StreamingChatResponseHandler handler) {
         requests.add(request);
         AiMessage answer = script.apply(request);
+        if (answer == DOWN) {
+          handler.onError(new java.net.ConnectException("Connection refused"));
+          return;
+        }
         if (answer.text() != null)
           handler.onPartialResponse(
               new PartialResponse(answer.text()), new PartialResponseContext(new NoHandle()));
@@ -54,6 +58,9 @@ class AgentTest {
         Duration.ofSeconds(120),
         stepLimit);
   }
+
+  /** A script's answer that stands for the model server failing the request. */
+  private static final AiMessage DOWN = AiMessage.from("(down)");
 
   private static final class NoHandle implements StreamingHandle {
     @Override
@@ -231,6 +238,29 @@ class AgentTest {
   }
 
   @Test
+  void retryAfterAFailedAnswerAsksAgainWithTheMessageOnce() throws Exception {
+    Agent a = agent(r -> requests.size() == 1 ? DOWN : AiMessage.from("Monday is free."));
+    a.send("When am I free?", listener).get(10, TimeUnit.SECONDS);
+    assertTrue(
+        listener.events.stream().anyMatch(e -> e.startsWith("modelFailed ")),
+        listener.events.toString());
+    a.retry(listener).get(10, TimeUnit.SECONDS);
+    assertEquals(2, requests.size());
+    List<ChatMessage> asked = requests.get(1).messages();
+    assertEquals(
+        1,
+        asked.stream()
+            .filter(m -> m instanceof dev.langchain4j.data.message.UserMessage u
+                && u.singleText().equals("When am I free?"))
+            .count(),
+        "the message is in the history once");
+    assertTrue(listener.text.toString().endsWith("Monday is free."));
+    a.retry(listener).get(10, TimeUnit.SECONDS);
+    assertEquals(2, requests.size(), "an answered turn is not asked again");
+    assertTrue(listener.events.stream().anyMatch(e -> e.contains("nothing to retry")));
+  }
+
+  @Test
   void commandsWorkWithoutAModel() throws Exception {
     Agent a = new Agent(
         () -> {
@@ -245,7 +275,7 @@ class AgentTest {
     a.send("/call files.list_dir {\"path\":\"x\"}", listener).get(10, TimeUnit.SECONDS);
     assertEquals(1, link.executed.size());
     a.send("hello", listener).get(10, TimeUnit.SECONDS);
-    assertTrue(listener.events.contains("error no model"));
+    assertTrue(listener.events.contains("modelFailed no model"), "a retry can answer it");
     a.send("/nope", listener).get(10, TimeUnit.SECONDS);
     assertTrue(listener.events.stream().anyMatch(e -> e.startsWith("error Unknown command /nope")));
   }

@@ -43,6 +43,11 @@ final class RecordingListener implements TurnListener {
   }
 
   @Override
+  public void modelFailed(String t) {
+    events.add("modelFailed " + t);
+  }
+
+  @Override
   public void notice(String t) {
     events.add("notice " + t);
   }

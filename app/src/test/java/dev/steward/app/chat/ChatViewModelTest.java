@@ -3,6 +3,8 @@ package dev.steward.app.chat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steward.app.agent.CallState;
@@ -43,6 +45,13 @@ class ChatViewModelTest {
     public CompletableFuture<Void> askAgain(
         dev.steward.app.agent.ProposedCall call, TurnListener l) {
       sent.add("ask again " + call.toolName() + " " + call.args());
+      listener = l;
+      return new CompletableFuture<>();
+    }
+
+    @Override
+    public CompletableFuture<Void> retry(TurnListener l) {
+      sent.add("retry");
       listener = l;
       return new CompletableFuture<>();
     }
@@ -176,6 +185,35 @@ class ChatViewModelTest {
     pump();
     assertEquals(MessageEntry.Kind.ERROR, ((MessageEntry) chat.entries().get(1)).kind());
     assertEquals(MessageEntry.Kind.NOTICE, ((MessageEntry) chat.entries().get(2)).kind());
+  }
+
+  @Test
+  void aModelFailureOffersRetryWhichAsksAgainWithoutSendingTheMessageTwice() {
+    chat.attach(agent);
+    chat.inputProperty().set("Plan my week");
+    chat.send();
+    agent.listener.error("Unknown command");
+    pump();
+    assertNull(chat.retryableProperty().get(), "only the model's failures are retried");
+    agent.listener.modelFailed("The model server failed: connection refused");
+    agent.listener.turnFinished();
+    pump();
+    MessageEntry failure = (MessageEntry) chat.entries().get(2);
+    assertEquals(MessageEntry.Kind.ERROR, failure.kind());
+    assertSame(failure, chat.retryableProperty().get());
+    assertTrue(chat.retry());
+    assertEquals(List.of("Plan my week", "retry"), agent.sent);
+    assertNull(chat.retryableProperty().get());
+    assertTrue(chat.busyProperty().get());
+    assertFalse(chat.retry(), "one retry at a time");
+    agent.listener.modelFailed("The model server failed: still down");
+    agent.listener.turnFinished();
+    pump();
+    assertSame(chat.entries().get(3), chat.retryableProperty().get());
+    chat.inputProperty().set("never mind");
+    chat.send();
+    assertNull(chat.retryableProperty().get(), "a new message moves on");
+    assertFalse(chat.retry());
   }
 
   @Test

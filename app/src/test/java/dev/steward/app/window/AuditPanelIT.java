@@ -85,6 +85,21 @@ class AuditPanelIT {
     w.robot.interact(() -> w.app.audit().toolProperty().set(""));
     w.waitFor(() -> table(w).getItems().size() == 8);
     w.robot.interact(() -> table(w).getSelectionModel().select(0));
+    // Every column but the last (which takes the rest) fits its text: nothing shown cut.
+    w.waitFor(() -> {
+      var columns = table(w).getColumns();
+      List<String> cut = table(w).lookupAll(".table-cell").stream()
+          .filter(n -> n instanceof javafx.scene.control.TableCell<?, ?> c
+              && c.isVisible()
+              && c.getText() != null
+              && !c.getText().isEmpty()
+              && c.getTableColumn() != columns.get(columns.size() - 1)
+              && c.lookup(".text") instanceof javafx.scene.text.Text t
+              && !t.getText().equals(c.getText()))
+          .map(n -> ((javafx.scene.control.TableCell<?, ?>) n).getText())
+          .toList();
+      return cut.isEmpty();
+    });
     w.screenshot("audit");
   }
 

@@ -508,9 +508,57 @@ class ChatWindowIT {
       tabs.getSelectionModel().select(0);
     });
     w.waitFor(() -> w.app.chat().bannerProperty().get().isEmpty());
-    w.type("hello again");
+    // The message that found no model is answered by Retry, not typed again.
+    w.click(".message-retry");
     w.waitFor(() -> w.messages(MessageEntry.Kind.ASSISTANT).stream()
         .anyMatch(m -> m.text().contains("Hello from the new server.")));
+    assertEquals(1, userMessages(server.chatRequests().get(0), "hello?"));
+  }
+
+  /** How many times the request gave the model this user message. */
+  private static long userMessages(JsonNode request, String text) {
+    return StreamSupport.stream(request.get("messages").spliterator(), false)
+        .filter(m ->
+            m.get("role").asText().equals("user") && m.get("content").asText().equals(text))
+        .count();
+  }
+
+  @Test
+  void aFailedAnswerOffersRetryAndTheReplyFollowsTheCards() throws Exception {
+    WindowHarness w = openWithModel();
+    w.waitFor(() -> ollama.modelName().equals(w.app.chat().modelNameProperty().get()));
+    Files.writeString(w.workspace.resolve("week.txt"), "Monday: dentist\n");
+    ollama.enqueue(
+        Reply.calls(call("files__read_text", "{\"path\":\"~/Steward/week.txt\"}")),
+        Reply.failure(500, "model runner has unexpectedly stopped"));
+    w.type("What is on this week?");
+    w.waitFor(() -> w.cards().size() == 1 && w.cards().get(0).state() == CallState.DONE);
+    w.waitFor(() -> w.app.chat().retryableProperty().get() != null);
+    w.waitForTurnEnd();
+    Button retry = w.robot.lookup(".message-retry").queryButton();
+    assertTrue(retry.isVisible());
+    ollama.enqueue(Reply.text("On Monday you see the dentist."));
+    w.click(".message-retry");
+    w.waitFor(() -> w.messages(MessageEntry.Kind.ASSISTANT).stream()
+        .anyMatch(m -> m.text().equals("On Monday you see the dentist.")));
+    w.waitForTurnEnd();
+    assertFalse(retry.isVisible(), "answered: nothing to retry");
+    JsonNode again = ollama.chatRequests().get(ollama.chatRequests().size() - 1);
+    assertEquals(1, userMessages(again, "What is on this week?"));
+    JsonNode last = again.get("messages").get(again.get("messages").size() - 1);
+    assertEquals("tool", last.get("role").asText(), "asked again from the call's result");
+    // The reply comes after the card and the failure, in the order they happened.
+    List<String> order = w.app.chat().entries().stream()
+        .map(e -> e instanceof CallCard
+            ? "card"
+            : ((MessageEntry) e).kind().name().toLowerCase(java.util.Locale.ROOT))
+        .toList();
+    assertEquals("user", order.get(0));
+    int card = order.indexOf("card");
+    int error = order.indexOf("error");
+    int reply = order.lastIndexOf("assistant");
+    assertTrue(
+        card > 0 && card < error && error < reply && reply == order.size() - 1, order.toString());
   }
 
   @Test

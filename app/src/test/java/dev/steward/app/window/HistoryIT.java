@@ -1,6 +1,7 @@
 package dev.steward.app.window;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steward.app.agent.CallState;
@@ -9,6 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.stream.Collectors;
+import javafx.geometry.Orientation;
+import javafx.scene.control.Label;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.ListView;
+import javafx.scene.control.ScrollBar;
+import javafx.scene.input.KeyCode;
+import javafx.scene.text.Text;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +75,92 @@ class HistoryIT {
     again.robot.clickOn("#history-delete");
     again.waitFor(() -> again.app.history().conversations().size() == 1);
     assertEquals("New conversation", again.app.history().conversations().get(0).title());
+  }
+
+  @Test
+  void conversationsAreSearchedRenamedInPlaceAndDeletedWithUndo() throws Exception {
+    WindowHarness w = WindowHarness.start(WindowHarness.settings("http://127.0.0.1:9"));
+    window = w;
+    w.waitFor(() -> w.app.history().conversations().size() == 1);
+    String party = "Plan the garden party for Saturday with lanterns";
+    w.type(party);
+    w.waitForTurnEnd();
+    w.waitFor(() -> w.app.history().conversations().get(0).title().equals(party));
+    w.robot.clickOn("#history-new");
+    w.waitFor(() -> w.app.history().conversations().size() == 2);
+    w.type("Book the dentist");
+    w.waitForTurnEnd();
+    w.waitFor(() -> w.app.history().conversations().get(0).title().equals("Book the dentist"));
+
+    // A long title is cut with "…" to the list, never a sideways scroll bar; the day is shown.
+    ListView<?> list = w.robot.lookup("#history-list").queryAs(ListView.class);
+    w.waitFor(() ->
+        w.robot.from(list).lookup(".conversation-cell").queryAllAs(Labeled.class).stream()
+            .anyMatch(cell -> party.equals(cell.getText())
+                && cell.getChildrenUnmodifiable().stream()
+                    .anyMatch(n -> n instanceof Text t
+                        && t.getText().endsWith("…")
+                        && t.getText().length() < party.length())));
+    assertTrue(w.robot.from(list).lookup(".scroll-bar").queryAllAs(ScrollBar.class).stream()
+        .noneMatch(b -> b.getOrientation() == Orientation.HORIZONTAL && b.isVisible()));
+    assertTrue(w.robot.from(list).lookup(".conversation-when").queryAllAs(Label.class).stream()
+        .allMatch(l -> l.getText().startsWith("Today, ")));
+
+    // Search looks in titles and messages.
+    w.robot.clickOn("#history-search").write("lantern");
+    w.waitFor(() -> w.app.history().shown().size() == 1
+        && w.app.history().shown().get(0).title().equals(party));
+    w.robot.interact(() -> w.app.history().searchTextProperty().set("DENTIST"));
+    w.waitFor(() -> w.app.history().shown().size() == 1
+        && w.app.history().shown().get(0).title().equals("Book the dentist"));
+    w.robot.clickOn("#history-search").type(KeyCode.ESCAPE);
+    w.waitFor(() -> w.app.history().shown().size() == 2);
+
+    // F2 renames in place; the next turn keeps the user's title.
+    w.robot.clickOn(
+        w.robot.from(list).lookup(".conversation-cell").queryAllAs(Labeled.class).stream()
+            .filter(cell -> "Book the dentist".equals(cell.getText()))
+            .findFirst()
+            .orElseThrow());
+    w.robot.type(KeyCode.F2);
+    w.waitFor(() -> w.robot.lookup("#history-rename-field").tryQuery().isPresent());
+    w.robot.interact(() -> w.robot
+        .lookup("#history-rename-field")
+        .queryAs(javafx.scene.control.TextField.class)
+        .setText("Dentist, Tuesday"));
+    w.robot.clickOn("#history-rename-field").type(KeyCode.ENTER);
+    w.waitFor(() -> w.app.history().currentProperty().get().title().equals("Dentist, Tuesday"));
+    w.type("and the optician");
+    w.waitForTurnEnd();
+    w.robot.sleep(500); // saved
+    assertEquals("Dentist, Tuesday", w.app.history().currentProperty().get().title());
+
+    // Delete, then Undo: the conversation is back whole, and open.
+    w.robot.clickOn("#history-delete");
+    w.waitFor(() -> w.app.history().conversations().size() == 1);
+    w.waitFor(() -> w.robot
+            .lookup("#history-deleted")
+            .queryAs(Label.class)
+            .getParent()
+            .isVisible()
+        && w.robot.lookup("#history-deleted").queryAs(Label.class).getText().contains("Dentist"));
+    w.robot.clickOn("#history-undo");
+    w.waitFor(() -> w.app.history().conversations().size() == 2
+        && w.messages(MessageEntry.Kind.USER).stream()
+            .map(MessageEntry::text)
+            .toList()
+            .equals(java.util.List.of("Book the dentist", "and the optician")));
+    assertFalse(
+        w.robot.lookup("#history-deleted").queryAs(Label.class).getParent().isVisible());
+
+    Path base = w.base;
+    w.quit();
+    WindowHarness again = WindowHarness.start(base, WindowHarness.settings("http://127.0.0.1:9"));
+    window = again;
+    again.waitFor(() -> again.app.history().conversations().stream()
+        .map(c -> c.title())
+        .collect(Collectors.toSet())
+        .equals(Set.of(party, "Dentist, Tuesday")));
   }
 
   @Test

@@ -38,7 +38,11 @@ class LayoutIT {
         && l.getText() != null
         && !l.getText().isEmpty()
         && !l.isWrapText()) {
-      Node shown = l.lookup(".text");
+      // Its own text node (a graphic inside may be a label with its own).
+      Node shown = l.getChildrenUnmodifiable().stream()
+          .filter(c -> c instanceof Text)
+          .findFirst()
+          .orElse(null);
       if (shown instanceof Text t && !t.getText().equals(l.getText())) {
         cut.add((l.getId() == null ? l.getClass().getSimpleName() : "#" + l.getId()) + " \""
             + l.getText() + "\" shows \"" + t.getText() + "\"");
@@ -69,6 +73,33 @@ class LayoutIT {
     }
     assertTrue(cut.isEmpty(), String.join("\n", cut));
     assertEquals(800, stage.getWidth(), 1);
+  }
+
+  @Test
+  void theApprovalDialogBesideAn800By600WindowShowsAllItsWords() throws Exception {
+    window = WindowHarness.start(
+        Files.createTempDirectory("steward-layout-"), WindowHarness.settings("http://127.0.0.1:9"));
+    WindowHarness w = window;
+    Stage stage = (Stage) w.robot.listTargetWindows().get(0);
+    w.robot.interact(() -> {
+      stage.setWidth(800);
+      stage.setHeight(600);
+    });
+    Files.writeString(w.workspace.resolve("old-notes.txt"), "a line\n");
+    for (String call : List.of(
+        "/call files.write_text {\"path\":\"~/Steward/old-notes.txt\",\"content\":\"another line\\n\"}",
+        "/call files.delete {\"path\":\"~/Steward/old-notes.txt\"}")) {
+      w.type(call);
+      w.waitForDialog();
+      Stage dialog = (Stage) w.robot.listTargetWindows().get(1);
+      w.robot.sleep(500); // the preview is in and laid out
+      List<String> cut = new ArrayList<>();
+      w.robot.interact(() -> cut.addAll(truncated(dialog.getScene().getRoot())));
+      assertTrue(cut.isEmpty(), call + ":\n" + String.join("\n", cut));
+      assertTrue(dialog.getHeight() <= 600 && dialog.getWidth() <= 800, "fits the screen");
+      w.click("#deny");
+      w.waitForTurnEnd();
+    }
   }
 
   @Test
