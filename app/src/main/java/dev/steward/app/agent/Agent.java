@@ -210,9 +210,19 @@ public final class Agent implements Conversation, AutoCloseable {
 
   // ---- the model loop ---------------------------------------------------------------------
 
-  /** The message joins the history first: with no model to answer now, Retry answers it later. */
+  /**
+   * The message joins the history before a model is looked for: with none to answer now, Retry
+   * answers it later. A message after one that got no answer joins it, so the model still reads
+   * the turns in turn (some servers' chat templates refuse two user messages in a row).
+   */
   private void converse(String text, TurnListener listener) {
-    history.add(UserMessage.from(text));
+    RemoteTools tools = new RemoteTools(link.tools());
+    if (history.get(history.size() - 1) instanceof UserMessage unanswered
+        && unanswered.hasSingleText()) {
+      history.set(history.size() - 1, UserMessage.from(unanswered.singleText() + "\n\n" + text));
+    } else {
+      history.add(UserMessage.from(text));
+    }
     ModelSource.Model model;
     try {
       model = models.model();
@@ -220,7 +230,7 @@ public final class Agent implements Conversation, AutoCloseable {
       listener.modelFailed(CallRunner.message(e));
       return;
     }
-    loop(model, new RemoteTools(link.tools()), newTraceId(), listener);
+    loop(model, tools, newTraceId(), listener);
   }
 
   /**

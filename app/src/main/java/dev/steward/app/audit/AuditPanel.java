@@ -204,7 +204,7 @@ public final class AuditPanel extends BorderPane {
   /** The widest a column grows to fit its text; longer text is cut, whole in the tooltip. */
   private static final double COLUMN_MAX = 320;
 
-  /** Rows measured to size the columns: the ones on screen first, enough to be representative. */
+  /** Rows measured to size the columns: the newest, enough to be representative. */
   private static final int MEASURED_ROWS = 200;
 
   /**
@@ -222,20 +222,30 @@ public final class AuditPanel extends BorderPane {
     List<TableColumn<Audit.Row, ?>> columns = table.getColumns();
     for (int i = 0; i < columns.size() - 1; i++) {
       TableColumn<Audit.Row, ?> c = columns.get(i);
+      // A column the user has sized stays as they left it.
+      if (c.getProperties().get(FITTED) instanceof Double fitted
+          && Math.abs(fitted - c.getWidth()) > 1) continue;
       if (!(c.getProperties().get(VALUE) instanceof java.util.function.Function<?, ?> f)) continue;
       @SuppressWarnings("unchecked")
       java.util.function.Function<Audit.Row, String> value =
           (java.util.function.Function<Audit.Row, String>) f;
+      measure.setText(c.getText());
+      double heading = measure.getLayoutBounds().getWidth() + 28; // and its sort arrow's room
       double widest = 0;
       for (Audit.Row r : rows) {
         measure.setText(value.apply(r));
         widest = Math.max(widest, measure.getLayoutBounds().getWidth());
       }
-      c.setPrefWidth(Math.max(c.getMinWidth(), Math.min(COLUMN_MAX, Math.ceil(widest) + 24)));
+      double width = Math.max(
+          Math.max(c.getMinWidth(), Math.ceil(heading)),
+          Math.min(COLUMN_MAX, Math.ceil(widest) + 24));
+      c.setPrefWidth(width);
+      c.getProperties().put(FITTED, width);
     }
   }
 
   private static final String VALUE = "steward.value";
+  private static final String FITTED = "steward.fitted";
 
   private static TableColumn<Audit.Row, String> column(
       String title, double width, java.util.function.Function<Audit.Row, String> value) {

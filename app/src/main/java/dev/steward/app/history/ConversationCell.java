@@ -2,8 +2,8 @@ package dev.steward.app.history;
 
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Locale;
-import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
@@ -12,6 +12,7 @@ import javafx.scene.control.OverrunStyle;
 import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyCode;
+import javafx.scene.layout.VBox;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,40 +23,43 @@ import org.jspecify.annotations.Nullable;
 final class ConversationCell extends ListCell<Conversation> {
 
   private final HistoryViewModel model;
+  private final Label title = new Label();
   private final Label when = new Label();
+  private final VBox box = new VBox(1, title, when);
   private final TextField editor = new TextField();
   private final Tooltip tip = new Tooltip();
   private boolean renaming;
+  private final javafx.beans.value.ChangeListener<@Nullable String> renameListener;
 
   /** {@code renameAsked}: the list's F2 names the conversation whose cell starts a rename. */
   ConversationCell(
       HistoryViewModel model, javafx.beans.property.ObjectProperty<@Nullable String> renameAsked) {
     this.model = model;
-    renameAsked.addListener((o, was, now) -> {
+    renameListener = (o, was, now) -> {
       Conversation c = getItem();
       if (now != null && c != null && c.id().equals(now)) {
         renameAsked.set(null);
         rename();
       }
-    });
+    };
+    // Weakly: the list makes and drops cells, and the property outlives them.
+    renameAsked.addListener(new javafx.beans.value.WeakChangeListener<>(renameListener));
     getStyleClass().add("conversation-cell");
     // No wider than the list: a long title is cut, never a sideways scroll bar.
     setPrefWidth(0);
-    // The title is the cell's own text, which a cell cuts to its width; the day goes under it.
-    setTextOverrun(OverrunStyle.ELLIPSIS);
-    setContentDisplay(ContentDisplay.BOTTOM);
-    setAlignment(javafx.geometry.Pos.CENTER_LEFT);
-    setTextAlignment(javafx.scene.text.TextAlignment.LEFT);
-    setGraphicTextGap(1);
-    setEllipsisString("…");
+    // Title and day as wide as the cell: the title is cut there, and both line up on the left.
+    javafx.beans.binding.DoubleBinding inside = javafx.beans.binding.Bindings.createDoubleBinding(
+        () -> Math.max(0, getWidth() - snappedLeftInset() - snappedRightInset()),
+        widthProperty(),
+        paddingProperty());
+    title.getStyleClass().add("conversation-title");
+    title.setTextOverrun(OverrunStyle.ELLIPSIS);
+    title.setEllipsisString("…");
     when.getStyleClass().add("conversation-when");
-    // As wide as the cell, so it lines up under the title instead of centring beneath it.
-    when.setMinWidth(0);
-    when.prefWidthProperty()
-        .bind(javafx.beans.binding.Bindings.createDoubleBinding(
-            () -> Math.max(0, getWidth() - snappedLeftInset() - snappedRightInset()),
-            widthProperty(),
-            paddingProperty()));
+    for (Label l : List.of(title, when)) {
+      l.setMinWidth(0);
+      l.prefWidthProperty().bind(inside);
+    }
     editor.setId("history-rename-field");
     editor.setOnKeyPressed(e -> {
       if (e.getCode() == KeyCode.ENTER) {
@@ -90,20 +94,23 @@ final class ConversationCell extends ListCell<Conversation> {
 
   @Override
   protected void updateItem(@Nullable Conversation c, boolean empty) {
+    Conversation before = getItem();
     super.updateItem(c, empty);
+    // The same conversation saved again (a turn ended) keeps a rename that is under way.
+    if (renaming && c != null && before != null && c.id().equals(before.id())) return;
     renaming = false;
+    setText(null);
     if (empty || c == null) {
-      setText(null);
       setGraphic(null);
       setTooltip(null);
       return;
     }
-    setText(c.title());
+    title.setText(c.title());
     when.setText(ConversationDates.describe(
         c.updatedAt(), Instant.now(), ZoneId.systemDefault(), Locale.getDefault()));
     tip.setText(c.title());
     setTooltip(tip);
-    setGraphic(when);
+    setGraphic(box);
   }
 
   /** Turns the title into a field to type the new one in. */
@@ -112,7 +119,6 @@ final class ConversationCell extends ListCell<Conversation> {
     if (c == null || renaming) return;
     renaming = true;
     editor.setText(c.title());
-    setText(null);
     setGraphic(editor);
     editor.requestFocus();
     editor.selectAll();
@@ -123,8 +129,7 @@ final class ConversationCell extends ListCell<Conversation> {
     renaming = false;
     Conversation c = getItem();
     if (keep && c != null) model.rename(c, editor.getText());
-    if (c != null) setText(c.title());
-    setGraphic(when);
+    setGraphic(box);
     if (getListView() != null) getListView().requestFocus();
   }
 }

@@ -205,14 +205,16 @@ public final class HistoryStore implements AutoCloseable {
     return out;
   }
 
-  public synchronized void delete(String id) throws SQLException {
+  /** Deletes a conversation and its entries; false when there was none (deleted already). */
+  public synchronized boolean delete(String id) throws SQLException {
     try (PreparedStatement a = db.prepareStatement("DELETE FROM entry WHERE conversation_id = ?");
         PreparedStatement b = db.prepareStatement("DELETE FROM conversation WHERE id = ?")) {
       a.setString(1, id);
       a.executeUpdate();
       b.setString(1, id);
-      b.executeUpdate();
+      boolean was = b.executeUpdate() > 0;
       db.commit();
+      return was;
     } catch (SQLException e) {
       db.rollback();
       throw e;

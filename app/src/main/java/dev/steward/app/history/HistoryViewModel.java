@@ -102,6 +102,7 @@ public final class HistoryViewModel {
         ui.execute(() -> {
           conversations.add(0, c);
           show(c, List.of());
+          searchAgain();
         });
       } catch (SQLException e) {
         report("Could not start a conversation: " + e.getMessage());
@@ -127,7 +128,8 @@ public final class HistoryViewModel {
     background.execute(() -> {
       try {
         List<StoredEntry> kept = store.entries(c.id());
-        store.delete(c.id());
+        // A second Delete of the same one (a double click) must not replace the Undo's copy.
+        if (!store.delete(c.id())) return;
         ui.execute(() -> {
           int at = 0;
           while (at < conversations.size() && !conversations.get(at).id().equals(c.id())) at++;
@@ -159,6 +161,7 @@ public final class HistoryViewModel {
         ui.execute(() -> {
           conversations.add(Math.min(d.index(), conversations.size()), d.conversation());
           open(d.conversation());
+          searchAgain();
         });
       } catch (SQLException e) {
         report("Could not restore the conversation: " + e.getMessage());
@@ -205,6 +208,11 @@ public final class HistoryViewModel {
     });
   }
 
+  /** A saved, new or restored conversation may now match the search, or no longer. */
+  private void searchAgain() {
+    if (!searchText.get().isBlank()) search(searchText.get());
+  }
+
   private void replace(String id, java.util.function.UnaryOperator<Conversation> change) {
     for (int i = 0; i < conversations.size(); i++) {
       if (conversations.get(i).id().equals(id))
@@ -246,9 +254,12 @@ public final class HistoryViewModel {
       try {
         store.save(c.id(), title, entries);
         Instant now = Instant.now();
-        ui.execute(() -> replace(
-            c.id(),
-            x -> new Conversation(x.id(), x.renamed() ? x.title() : title, now, x.renamed())));
+        ui.execute(() -> {
+          replace(
+              c.id(),
+              x -> new Conversation(x.id(), x.renamed() ? x.title() : title, now, x.renamed()));
+          searchAgain();
+        });
       } catch (SQLException e) {
         report("Could not save the conversation: " + e.getMessage());
       }

@@ -72,8 +72,9 @@ public final class MarkdownView extends VBox {
     highlight.getStyleClass().add("md-selection");
     highlight.setManaged(false);
     highlight.setMouseTransparent(true);
-    addEventHandler(MouseEvent.MOUSE_PRESSED, this::pressed);
-    addEventHandler(MouseEvent.MOUSE_DRAGGED, this::dragged);
+    // Filters: the scroll panes of code blocks and tables take the drags that start in them.
+    addEventFilter(MouseEvent.MOUSE_PRESSED, this::pressed);
+    addEventFilter(MouseEvent.MOUSE_DRAGGED, this::dragged);
     addEventHandler(KeyEvent.KEY_PRESSED, this::keyPressed);
     MenuItem copy = new MenuItem("Copy");
     copy.setOnAction(e -> copySelection());
@@ -94,7 +95,13 @@ public final class MarkdownView extends VBox {
     source = markdown;
     List<Block> found = new ArrayList<>();
     VBox root = new VBox();
-    new Renderer(root, found, "", "").render(PARSER.parse(markdown));
+    try {
+      new Renderer(root, found, "", "", 0).render(PARSER.parse(markdown));
+    } catch (StackOverflowError e) {
+      // Nesting too deep even for the flat rendering of Renderer.MAX_DEPTH: shown as written.
+      setPlainText(markdown);
+      return;
+    }
     show(List.copyOf(root.getChildren()), found);
   }
 
@@ -173,16 +180,12 @@ public final class MarkdownView extends VBox {
   private void pressed(MouseEvent e) {
     if (e.getButton() != MouseButton.PRIMARY || onControl(e)) return;
     requestFocus();
-    Position p = positionAt(e.getSceneX(), e.getSceneY());
+    Position p = positionAt(e.getSceneX(), e.getSceneY(), false);
     if (p == null) return;
     String text = blocks.get(p.block()).text();
     if (e.getClickCount() == 2) {
-      BreakIterator words = BreakIterator.getWordInstance();
-      words.setText(text);
-      int at = Math.min(p.index(), Math.max(0, text.length() - 1));
-      int end = words.following(at);
-      int start = words.previous();
-      select(new Position(p.block(), start), new Position(p.block(), end));
+      Position on = positionAt(e.getSceneX(), e.getSceneY(), true);
+      select(word(p.block(), text, on == null ? p.index() : on.index()));
     } else if (e.getClickCount() >= 3) {
       select(new Position(p.block(), 0), new Position(p.block(), text.length()));
     } else if (e.isShiftDown() && anchor != null) {
@@ -192,10 +195,26 @@ public final class MarkdownView extends VBox {
     }
   }
 
+  /** The word (or the run of spaces, or the mark) holding character {@code at}. */
+  private static Position[] word(int block, String text, int at) {
+    if (text.isEmpty()) return new Position[] {new Position(block, 0), new Position(block, 0)};
+    BreakIterator words = BreakIterator.getWordInstance();
+    words.setText(text);
+    int end = words.following(Math.max(0, Math.min(at, text.length() - 1)));
+    int start = words.previous();
+    if (end == BreakIterator.DONE) end = text.length();
+    if (start == BreakIterator.DONE) start = 0;
+    return new Position[] {new Position(block, start), new Position(block, end)};
+  }
+
+  private void select(Position[] range) {
+    select(range[0], range[1]);
+  }
+
   private void dragged(MouseEvent e) {
     Position a = anchor;
     if (a == null || e.getButton() != MouseButton.PRIMARY || onControl(e)) return;
-    Position p = positionAt(e.getSceneX(), e.getSceneY());
+    Position p = positionAt(e.getSceneX(), e.getSceneY(), false);
     if (p != null) select(a, p);
     e.consume();
   }
@@ -221,10 +240,11 @@ public final class MarkdownView extends VBox {
 
   /**
    * The place nearest a point of the scene: in the block under it, or else the nearest block
-   * (above it: its start; below it: its end).
+   * (above it: its start; below it: its end). {@code onCharacter}: the character under the point
+   * rather than the gap nearest it (a double-click takes the word clicked on, not the next one).
    */
   @Nullable
-  Position positionAt(double sceneX, double sceneY) {
+  Position positionAt(double sceneX, double sceneY, boolean onCharacter) {
     int best = -1;
     double bestDy = Double.MAX_VALUE;
     double bestDx = Double.MAX_VALUE;
@@ -245,7 +265,8 @@ public final class MarkdownView extends VBox {
     if (sceneY > b.getMaxY()) return new Position(best, blocks.get(best).text().length());
     double x = Math.max(b.getMinX(), Math.min(sceneX, b.getMaxX() - 0.5));
     Point2D local = flow.sceneToLocal(x, sceneY);
-    int index = flow.hitTest(local).getInsertionIndex();
+    javafx.scene.text.HitInfo hit = flow.hitTest(local);
+    int index = onCharacter ? hit.getCharIndex() : hit.getInsertionIndex();
     return new Position(
         best, Math.max(0, Math.min(index, blocks.get(best).text().length())));
   }

@@ -59,12 +59,21 @@ final class Renderer extends AbstractVisitor {
   private boolean strike;
   private boolean link;
 
+  /**
+   * Lists and quotes nested deeper than this are shown flat: a model could write thousands of
+   * levels, and each would be a box in the scene graph and a frame on the stack.
+   */
+  static final int MAX_DEPTH = 16;
+
+  private final int depth;
+
   /** {@code indent}: how deep in lists, for the copied markers of the lists inside. */
-  Renderer(VBox target, List<Block> blocks, String prefix, String indent) {
+  Renderer(VBox target, List<Block> blocks, String prefix, String indent, int depth) {
     this.target = target;
     this.blocks = blocks;
     this.prefix = prefix;
     this.indent = indent;
+    this.depth = depth;
   }
 
   void render(org.commonmark.node.Node root) {
@@ -105,9 +114,10 @@ final class Renderer extends AbstractVisitor {
 
   @Override
   public void visit(Heading heading) {
+    boolean was = bold;
     bold = true;
     inBlock("md-h" + Math.min(heading.getLevel(), 3), heading);
-    bold = false;
+    bold = was;
   }
 
   @Override
@@ -117,16 +127,18 @@ final class Renderer extends AbstractVisitor {
 
   @Override
   public void visit(Emphasis emphasis) {
+    boolean was = italic;
     italic = true;
     visitChildren(emphasis);
-    italic = false;
+    italic = was;
   }
 
   @Override
   public void visit(StrongEmphasis strong) {
+    boolean was = bold;
     bold = true;
     visitChildren(strong);
-    bold = false;
+    bold = was;
   }
 
   @Override
@@ -137,9 +149,10 @@ final class Renderer extends AbstractVisitor {
   /** Shown, never followed: the text comes from a model. */
   @Override
   public void visit(Link l) {
+    boolean was = link;
     link = true;
     visitChildren(l);
-    link = false;
+    link = was;
   }
 
   @Override
@@ -185,6 +198,10 @@ final class Renderer extends AbstractVisitor {
   }
 
   private void items(org.commonmark.node.Node list, boolean ordered, int start) {
+    if (depth >= MAX_DEPTH) {
+      visitChildren(list);
+      return;
+    }
     VBox box = new VBox(2);
     box.getStyleClass().add("md-list");
     target.getChildren().add(box);
@@ -207,17 +224,21 @@ final class Renderer extends AbstractVisitor {
       HBox row = new HBox(6, mark, body);
       row.getStyleClass().add("md-list-item");
       box.getChildren().add(row);
-      new Renderer(body, blocks, copied, indent + "  ").render(item);
+      new Renderer(body, blocks, copied, indent + "  ", depth + 1).render(item);
     }
     flow = null;
   }
 
   @Override
   public void visit(BlockQuote quote) {
+    if (depth >= MAX_DEPTH) {
+      visitChildren(quote);
+      return;
+    }
     VBox box = new VBox(4);
     box.getStyleClass().add("md-quote");
     target.getChildren().add(box);
-    new Renderer(box, blocks, prefix, indent).render(quote);
+    new Renderer(box, blocks, prefix, indent, depth + 1).render(quote);
     prefix = "";
     flow = null;
   }
@@ -245,9 +266,10 @@ final class Renderer extends AbstractVisitor {
   @Override
   public void visit(CustomNode node) {
     if (node instanceof Strikethrough) {
+      boolean was = strike;
       strike = true;
       visitChildren(node);
-      strike = false;
+      strike = was;
     } else if (!(node instanceof TaskListItemMarker)) {
       visitChildren(node);
     }

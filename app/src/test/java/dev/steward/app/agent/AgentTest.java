@@ -261,6 +261,19 @@ class AgentTest {
   }
 
   @Test
+  void aMessageAfterOneThatGotNoAnswerJoinsIt() throws Exception {
+    Agent a = agent(r -> requests.size() == 1 ? DOWN : AiMessage.from("Both noted."));
+    a.send("Book the dentist.", listener).get(10, TimeUnit.SECONDS);
+    a.send("And the optician.", listener).get(10, TimeUnit.SECONDS);
+    List<ChatMessage> asked = requests.get(1).messages();
+    List<String> users = asked.stream()
+        .filter(m -> m instanceof dev.langchain4j.data.message.UserMessage)
+        .map(m -> ((dev.langchain4j.data.message.UserMessage) m).singleText())
+        .toList();
+    assertEquals(List.of("Book the dentist.\n\nAnd the optician."), users);
+  }
+
+  @Test
   void commandsWorkWithoutAModel() throws Exception {
     Agent a = new Agent(
         () -> {

@@ -225,6 +225,53 @@ class MarkdownViewIT {
   }
 
   @Test
+  void aDragInsideACodeBlockSelectsCode() throws Exception {
+    MarkdownView v = show("```\nsudo apt install ripgrep\n```\n", true, 500);
+    TextFlow code = robot.from(v).lookup(".md-code-flow").queryAs(TextFlow.class);
+    Text text = (Text) code.getChildren().get(0);
+    Bounds c = code.localToScreen(code.getLayoutBounds());
+    double y = c.getMinY() + c.getHeight() / 2;
+    robot.moveTo(new javafx.geometry.Point2D(c.getMinX() + widthOf(text, "sudo ") + 1, y));
+    robot.press(MouseButton.PRIMARY);
+    robot.moveTo(
+        new javafx.geometry.Point2D(c.getMinX() + widthOf(text, "sudo apt install") + 1, y));
+    robot.release(MouseButton.PRIMARY);
+    WaitForAsyncUtils.waitForFxEvents();
+    assertEquals("apt install", v.selectedText());
+  }
+
+  @Test
+  void nestedEmphasisKeepsItsStylesAndAnEmptyCellTakesADoubleClick() throws Exception {
+    MarkdownView v = show("**bold _both_ bold again**\n\n| a | |\n|---|---|\n| | b |\n", true, 500);
+    List<String> bold = robot.from(v).lookup(".md-bold").queryAll().stream()
+        .map(n -> ((Text) n).getText())
+        .toList();
+    assertTrue(bold.contains(" bold again"), "bold after the italic run: " + bold);
+    TextFlow empty = robot.from(v).lookup(".md-table-cell").queryAllAs(TextFlow.class).stream()
+        .filter(f -> f.getChildren().isEmpty())
+        .findFirst()
+        .orElseThrow();
+    robot.doubleClickOn(empty);
+    WaitForAsyncUtils.waitForFxEvents();
+    assertEquals("", v.selectedText());
+    robot.press(KeyCode.CONTROL, KeyCode.C).release(KeyCode.C, KeyCode.CONTROL);
+    WaitForAsyncUtils.waitForFxEvents();
+  }
+
+  @Test
+  void nestingAsDeepAsAModelCanWriteStillShows() throws Exception {
+    String deep =
+        ">".repeat(3000) + " the bottom\n\n" + "- a\n".indent(0) + "  ".repeat(40) + "- deep\n";
+    MarkdownView v = show(deep, true, 500);
+    fx(() -> {
+      v.selectAll();
+      return null;
+    });
+    assertTrue(v.selectedText().contains("the bottom"), v.selectedText());
+    assertTrue(robot.from(v).lookup(".md-quote").queryAll().size() <= Renderer.MAX_DEPTH);
+  }
+
+  @Test
   void aNewSelectionElsewhereClearsTheOldOne() throws Exception {
     MarkdownView[] views = fx(() -> {
       MarkdownView one = new MarkdownView();

@@ -12,7 +12,6 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import javafx.geometry.Orientation;
 import javafx.scene.control.Label;
-import javafx.scene.control.Labeled;
 import javafx.scene.control.ListView;
 import javafx.scene.control.ScrollBar;
 import javafx.scene.input.KeyCode;
@@ -95,9 +94,9 @@ class HistoryIT {
     // A long title is cut with "…" to the list, never a sideways scroll bar; the day is shown.
     ListView<?> list = w.robot.lookup("#history-list").queryAs(ListView.class);
     w.waitFor(() ->
-        w.robot.from(list).lookup(".conversation-cell").queryAllAs(Labeled.class).stream()
-            .anyMatch(cell -> party.equals(cell.getText())
-                && cell.getChildrenUnmodifiable().stream()
+        w.robot.from(list).lookup(".conversation-title").queryAllAs(Label.class).stream()
+            .anyMatch(title -> party.equals(title.getText())
+                && title.getChildrenUnmodifiable().stream()
                     .anyMatch(n -> n instanceof Text t
                         && t.getText().endsWith("…")
                         && t.getText().length() < party.length())));
@@ -118,8 +117,8 @@ class HistoryIT {
 
     // F2 renames in place; the next turn keeps the user's title.
     w.robot.clickOn(
-        w.robot.from(list).lookup(".conversation-cell").queryAllAs(Labeled.class).stream()
-            .filter(cell -> "Book the dentist".equals(cell.getText()))
+        w.robot.from(list).lookup(".conversation-title").queryAllAs(Label.class).stream()
+            .filter(title -> "Book the dentist".equals(title.getText()))
             .findFirst()
             .orElseThrow());
     w.robot.type(KeyCode.F2);
