@@ -171,6 +171,19 @@ public final class StewardApp extends Application {
           checkModel(models);
         });
     settingsModel = sm;
+    chat.setModelChoices(new ChatViewModel.ModelChoices() {
+      @Override
+      public void list(
+          java.util.function.BiConsumer<List<dev.steward.app.agent.ModelCatalog.Offered>, String>
+              answer) {
+        sm.model().savedServerModels(answer);
+      }
+
+      @Override
+      public boolean use(String name) {
+        return sm.model().useModel(name);
+      }
+    });
     // A tool held back because its MCP server changed it is said in the chat too, not only in
     // Settings, where the user may not look.
     sm.mcp().onHeldBack(chat::showNotice);

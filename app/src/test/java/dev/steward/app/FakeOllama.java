@@ -29,6 +29,9 @@ public final class FakeOllama implements ModelStub {
 
   public static final String MODEL = "fake-tools:1b";
 
+  /** Listed second; its card says it cannot call tools. */
+  public static final String TALK_ONLY_MODEL = "chatty:1b";
+
   /**
    * One streamed answer: text chunks, or tool calls; or a recorded response body sent as it is
    * ({@code raw}), in the server's own streaming format.
@@ -153,29 +156,35 @@ public final class FakeOllama implements ModelStub {
 
   private void tags(HttpExchange ex) throws IOException {
     ObjectNode body = Json.object();
-    ObjectNode model = body.putArray("models").addObject();
-    model
-        .put("name", MODEL)
-        .put("model", MODEL)
-        .put("size", 1000)
-        .put("digest", "0123abcd")
-        .put("modified_at", "2026-01-01T00:00:00Z");
-    model
-        .putObject("details")
-        .put("format", "gguf")
-        .put("family", "fake")
-        .put("parameter_size", "1B")
-        .put("quantization_level", "Q4_0");
+    ArrayNode listed = body.putArray("models");
+    for (String name : List.of(MODEL, TALK_ONLY_MODEL)) {
+      ObjectNode model = listed.addObject();
+      model
+          .put("name", name)
+          .put("model", name)
+          .put("size", 1000)
+          .put("digest", "0123abcd")
+          .put("modified_at", "2026-01-01T00:00:00Z");
+      model
+          .putObject("details")
+          .put("format", "gguf")
+          .put("family", "fake")
+          .put("parameter_size", "1B")
+          .put("quantization_level", "Q4_0");
+    }
     send(ex, 200, body.toString());
   }
 
   private void show(HttpExchange ex) throws IOException {
-    ex.getRequestBody().readAllBytes();
+    JsonNode asked =
+        Json.parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+    String name =
+        asked.has("model") ? asked.get("model").asText() : asked.path("name").asText();
     ObjectNode body = Json.object();
     body.put("modelfile", "").put("parameters", "").put("template", "");
     body.putObject("details").put("format", "gguf").put("family", "fake");
     ArrayNode caps = body.putArray("capabilities").add("completion");
-    if (toolCapable) caps.add("tools");
+    if (toolCapable && !name.equals(TALK_ONLY_MODEL)) caps.add("tools");
     send(ex, 200, body.toString());
   }
 

@@ -2,6 +2,7 @@ package dev.steward.app.chat;
 
 import dev.steward.app.markdown.MarkdownView;
 import dev.steward.protocol.service.ServiceState;
+import java.util.List;
 import javafx.collections.ListChangeListener;
 import javafx.geometry.Insets;
 import javafx.geometry.Pos;
@@ -115,9 +116,7 @@ public final class ChatView extends BorderPane {
     service.getStyleClass().add("service-state");
     model.serviceProperty().addListener((o, was, now) -> showService(now, service, dot));
     showService(model.serviceProperty().get(), service, dot);
-    Label modelName = new Label();
-    modelName.getStyleClass().add("model-name");
-    modelName.textProperty().bind(model.modelNameProperty());
+    Node modelName = modelPicker();
     Region spacer = new Region();
     HBox.setHgrow(spacer, Priority.ALWAYS);
     HBox header = new HBox(8, title, spacer, modelName, dot, service);
@@ -125,6 +124,80 @@ public final class ChatView extends BorderPane {
     header.setPadding(new Insets(10, 14, 10, 14));
     header.getStyleClass().add("chat-header");
     return header;
+  }
+
+  /**
+   * The model in use, and a menu of the server's models to switch to for the next message; those
+   * that call tools are marked, and one that cannot is chosen only after saying what it means.
+   */
+  private Node modelPicker() {
+    javafx.scene.control.MenuButton picker = new javafx.scene.control.MenuButton();
+    picker.setId("model-picker");
+    picker.getStyleClass().addAll("model-name", "flat");
+    picker.setMinWidth(Region.USE_PREF_SIZE);
+    picker
+        .textProperty()
+        .bind(javafx.beans.binding.Bindings.when(model.modelNameProperty().isEmpty())
+            .then("No model")
+            .otherwise(model.modelNameProperty()));
+    Runnable fill = () -> fillModels(picker);
+    model.offeredModels().addListener((ListChangeListener<Object>) c -> fill.run());
+    model.modelsProblemProperty().addListener((o, was, now) -> fill.run());
+    picker.setOnShowing(e -> {
+      picker.getItems().setAll(new javafx.scene.control.MenuItem("Asking the server…"));
+      picker.getItems().get(0).setDisable(true);
+      model.refreshModels();
+    });
+    return picker;
+  }
+
+  private void fillModels(javafx.scene.control.MenuButton picker) {
+    List<javafx.scene.control.MenuItem> items = new java.util.ArrayList<>();
+    javafx.scene.control.ToggleGroup group = new javafx.scene.control.ToggleGroup();
+    for (dev.steward.app.agent.ModelCatalog.Offered offered : model.offeredModels()) {
+      javafx.scene.control.RadioMenuItem item =
+          new javafx.scene.control.RadioMenuItem(offered.name()
+              + switch (offered.tools()) {
+                case CALLS_TOOLS -> "  ·  calls tools";
+                case NO_TOOLS -> "  ·  talk only";
+                case NOT_SAID -> "";
+              });
+      item.setId("model-" + offered.name());
+      item.setToggleGroup(group);
+      item.setSelected(offered.name().equals(model.modelNameProperty().get()));
+      item.setOnAction(e -> choose(offered.name()));
+      items.add(item);
+    }
+    if (items.isEmpty()) {
+      String why = model.modelsProblemProperty().get();
+      javafx.scene.control.MenuItem none =
+          new javafx.scene.control.MenuItem(why.isEmpty() ? "The server lists no models" : why);
+      none.setDisable(true);
+      items.add(none);
+    }
+    javafx.scene.control.MenuItem settings = new javafx.scene.control.MenuItem("Model settings…");
+    settings.setOnAction(e -> model.openSettings());
+    items.add(new javafx.scene.control.SeparatorMenuItem());
+    items.add(settings);
+    picker.getItems().setAll(items);
+  }
+
+  private void choose(String name) {
+    if (model.talksOnly(name)) {
+      javafx.scene.control.ButtonType use = new javafx.scene.control.ButtonType(
+          "Use it anyway", javafx.scene.control.ButtonBar.ButtonData.OK_DONE);
+      javafx.scene.control.Alert ask = new javafx.scene.control.Alert(
+          javafx.scene.control.Alert.AlertType.CONFIRMATION,
+          name + " does not call tools: with it Steward can only talk, not act — no files, no"
+              + " browser, no calendar. The model in use now stays until you choose.",
+          use,
+          javafx.scene.control.ButtonType.CANCEL);
+      ask.setHeaderText("Use a model that cannot call tools?");
+      ask.setTitle("Steward");
+      if (getScene() != null) ask.initOwner(getScene().getWindow());
+      if (ask.showAndWait().orElse(javafx.scene.control.ButtonType.CANCEL) != use) return;
+    }
+    model.useModel(name);
   }
 
   private static void showService(ServiceState state, Label label, Label dot) {

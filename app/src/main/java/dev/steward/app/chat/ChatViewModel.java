@@ -2,6 +2,7 @@ package dev.steward.app.chat;
 
 import dev.steward.app.agent.CallUpdate;
 import dev.steward.app.agent.Conversation;
+import dev.steward.app.agent.ModelCatalog;
 import dev.steward.app.agent.ProposedCall;
 import dev.steward.app.agent.TurnListener;
 import dev.steward.protocol.service.ServiceState;
@@ -9,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ObjectProperty;
@@ -47,6 +49,13 @@ public final class ChatViewModel {
       new ReadOnlyObjectWrapper<>(ServiceState.STARTING);
   private final ObjectProperty<@Nullable Conversation> conversation = new SimpleObjectProperty<>();
   private final Map<String, CallCard> cards = new HashMap<>();
+  /** The models the header's picker offers, as the server last said. */
+  private final ObservableList<ModelCatalog.Offered> offeredModels =
+      FXCollections.observableArrayList();
+
+  private final ReadOnlyStringWrapper modelsProblem = new ReadOnlyStringWrapper("");
+  private ModelChoices modelChoices = ModelChoices.NONE;
+
   /** The model-failure message the next Retry answers, while it is the last word. */
   private final ReadOnlyObjectWrapper<@Nullable MessageEntry> retryable =
       new ReadOnlyObjectWrapper<>();
@@ -123,6 +132,59 @@ public final class ChatViewModel {
     busy.set(true);
     agent.askAgain(call.get(), new Listener());
     return true;
+  }
+
+  /** Where the header's model picker asks for the server's models and sends the choice. */
+  public interface ModelChoices {
+    ModelChoices NONE = new ModelChoices() {
+      @Override
+      public void list(BiConsumer<List<ModelCatalog.Offered>, String> answer) {
+        answer.accept(List.of(), "No model server is set up");
+      }
+
+      @Override
+      public boolean use(String name) {
+        return false;
+      }
+    };
+
+    /** Asks the saved server for its models; answers on the UI thread (none, and why). */
+    void list(BiConsumer<List<ModelCatalog.Offered>, String> answer);
+
+    /** Uses this model from the next message; false when it could not be saved. */
+    boolean use(String name);
+  }
+
+  public void setModelChoices(ModelChoices choices) {
+    this.modelChoices = choices;
+  }
+
+  /** Asks the server for its models again (the picker opens). */
+  public void refreshModels() {
+    modelsProblem.set("");
+    modelChoices.list((offered, why) -> {
+      offeredModels.setAll(offered);
+      modelsProblem.set(why);
+    });
+  }
+
+  /** Whether choosing this model needs a word first: the server says it cannot call tools. */
+  public boolean talksOnly(String name) {
+    return offeredModels.stream()
+        .anyMatch(o -> o.name().equals(name) && o.tools() == ModelCatalog.ToolUse.NO_TOOLS);
+  }
+
+  /** Uses this model from the next message. */
+  public void useModel(String name) {
+    if (modelChoices.use(name)) modelName.set(name);
+  }
+
+  public ObservableList<ModelCatalog.Offered> offeredModels() {
+    return offeredModels;
+  }
+
+  public ReadOnlyStringProperty modelsProblemProperty() {
+    return modelsProblem.getReadOnlyProperty();
   }
 
   /** Asks the model again after it failed to answer; answers false when there is nothing to. */

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -153,6 +154,53 @@ public final class ModelSettings {
         ui.execute(() -> status.set(e.getMessage()));
       }
     });
+  }
+
+  /**
+   * The saved server's models, for the chat's own picker (what Settings has typed but not saved
+   * is left alone): asked off the UI thread, answered on it with the models, or none and why.
+   */
+  public void savedServerModels(BiConsumer<List<ModelCatalog.Offered>, String> answer) {
+    AppSettings saved = store.load().settings();
+    String savedKey;
+    try {
+      savedKey = key.read().orElse(null);
+    } catch (IOException e) {
+      savedKey = null;
+    }
+    ModelServer server = new ModelServer(
+        AppSettings.OPENAI_COMPATIBLE.equals(saved.provider())
+            ? ModelServer.Kind.OPENAI_COMPATIBLE
+            : ModelServer.Kind.OLLAMA,
+        saved.serverUrl(),
+        null,
+        savedKey);
+    background.execute(() -> {
+      try {
+        List<ModelCatalog.Offered> offered = servers.models(server);
+        ui.execute(() -> {
+          offered.forEach(o -> toolUse.put(o.name(), o.tools()));
+          answer.accept(offered, "");
+        });
+      } catch (RuntimeException e) {
+        ui.execute(() -> answer.accept(
+            List.of(), e.getMessage() == null ? "The server did not answer" : e.getMessage()));
+      }
+    });
+  }
+
+  /** Uses this model of the saved server from the next message, and saves it as the choice. */
+  public boolean useModel(String name) {
+    try {
+      AppSettings now = store.update(s -> s.withModel(name));
+      model.set(name);
+      applied.accept(now);
+      status.set("Saved: the next message uses " + name + ".");
+      return true;
+    } catch (IOException e) {
+      status.set("Could not save: " + e.getMessage());
+      return false;
+    }
   }
 
   /** Looks for model servers on this machine's usual ports and lists them. */

@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.steward.app.FakeOllama;
 import dev.steward.app.agent.CallState;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javafx.scene.control.Label;
+import javafx.scene.control.MenuButton;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -72,6 +74,72 @@ class SettingsIT {
     w.waitFor(() -> !dev.steward.protocol.json.Json.parse(Files.readString(policy))
         .at("/browser/keep_profile")
         .asBoolean(true));
+  }
+
+  @Test
+  void theChatHeadersPickerSwitchesTheModelAndAsksFirstForOneThatCannotCallTools()
+      throws Exception {
+    try (FakeOllama ollama = new FakeOllama()) {
+      com.fasterxml.jackson.databind.node.ObjectNode settings =
+          WindowHarness.settings("http://127.0.0.1:9");
+      ollama.configure(settings);
+      window = WindowHarness.start(settings);
+      WindowHarness w = window;
+      w.waitFor(() -> FakeOllama.MODEL.equals(w.app.chat().modelNameProperty().get()));
+      MenuButton picker = w.robot.lookup("#model-picker").queryAs(MenuButton.class);
+      assertEquals(FakeOllama.MODEL, picker.getText());
+
+      // A model that cannot call tools: a word first; Cancel keeps the one in use.
+      w.robot.clickOn(picker);
+      w.waitFor(() -> w.robot
+              .lookup(FakeOllama.TALK_ONLY_MODEL + "  ·  talk only")
+              .tryQuery()
+              .isPresent()
+          && w.robot.lookup(FakeOllama.MODEL + "  ·  calls tools").tryQuery().isPresent());
+      w.robot.clickOn(FakeOllama.TALK_ONLY_MODEL + "  ·  talk only");
+      w.waitFor(() -> w.robot.lookup("Use it anyway").tryQuery().isPresent());
+      w.robot.clickOn("Cancel");
+      w.robot.sleep(300);
+      assertEquals(FakeOllama.MODEL, w.app.chat().modelNameProperty().get());
+      assertFalse(Files.readString(w.home.resolve("config/settings.json"))
+          .contains(FakeOllama.TALK_ONLY_MODEL));
+
+      // Used anyway: saved, and the next message goes to it, without a restart.
+      w.robot.clickOn(picker);
+      w.waitFor(() -> w.robot
+          .lookup(FakeOllama.TALK_ONLY_MODEL + "  ·  talk only")
+          .tryQuery()
+          .isPresent());
+      w.robot.clickOn(FakeOllama.TALK_ONLY_MODEL + "  ·  talk only");
+      w.waitFor(() -> w.robot.lookup("Use it anyway").tryQuery().isPresent());
+      w.robot.clickOn("Use it anyway");
+      w.waitFor(() -> FakeOllama.TALK_ONLY_MODEL.equals(picker.getText()));
+      assertTrue(Files.readString(w.home.resolve("config/settings.json"))
+          .contains("\"" + FakeOllama.TALK_ONLY_MODEL + "\""));
+      ollama.enqueue(FakeOllama.Reply.text("Hello."));
+      w.type("hello");
+      w.waitFor(() -> !ollama.chatRequests().isEmpty());
+      assertEquals(
+          FakeOllama.TALK_ONLY_MODEL,
+          ollama
+              .chatRequests()
+              .get(ollama.chatRequests().size() - 1)
+              .get("model")
+              .asText());
+      w.waitForTurnEnd();
+
+      // Back to one that calls tools: no question.
+      w.robot.clickOn(picker);
+      w.waitFor(
+          () -> w.robot.lookup(FakeOllama.MODEL + "  ·  calls tools").tryQuery().isPresent());
+      w.robot.clickOn(FakeOllama.MODEL + "  ·  calls tools");
+      w.waitFor(() -> FakeOllama.MODEL.equals(picker.getText()));
+      assertEquals(
+          1,
+          w.robot.listTargetWindows().stream()
+              .filter(javafx.stage.Window::isShowing)
+              .count());
+    }
   }
 
   @Test
