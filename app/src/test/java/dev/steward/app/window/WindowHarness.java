@@ -250,11 +250,28 @@ final class WindowHarness implements AutoCloseable {
     screenshot(name, 0);
   }
 
-  /** Saves the window with this index (0 is the main window, 1 an open dialog). */
+  /**
+   * Saves the window with this index (0 is the main window, 1 an open dialog) as it is, and again
+   * in the dark theme ({@code <name>-dark.png}), for the README.
+   */
   void screenshot(String name, int window) throws Exception {
     String dir = System.getProperty("steward.screenshots");
     if (dir == null) return;
     Files.createDirectories(Path.of(dir));
+    snapshot(Path.of(dir, name + ".png"), window);
+    String[] before = new String[1];
+    robot.interact(() -> {
+      before[0] = javafx.application.Application.getUserAgentStylesheet();
+      javafx.application.Application.setUserAgentStylesheet(
+          new atlantafx.base.theme.PrimerDark().getUserAgentStylesheet());
+    });
+    WaitForAsyncUtils.waitForFxEvents();
+    snapshot(Path.of(dir, name + "-dark.png"), window);
+    robot.interact(() -> javafx.application.Application.setUserAgentStylesheet(before[0]));
+    WaitForAsyncUtils.waitForFxEvents();
+  }
+
+  private void snapshot(Path file, int window) throws Exception {
     javafx.scene.image.WritableImage[] image = new javafx.scene.image.WritableImage[1];
     robot.interact(
         () -> image[0] = robot.listTargetWindows().get(window).getScene().snapshot(null));
@@ -265,7 +282,7 @@ final class WindowHarness implements AutoCloseable {
     for (int y = 0; y < h; y++) {
       for (int x = 0; x < w; x++) png.setRGB(x, y, image[0].getPixelReader().getArgb(x, y));
     }
-    javax.imageio.ImageIO.write(png, "png", Path.of(dir, name + ".png").toFile());
+    javax.imageio.ImageIO.write(png, "png", file.toFile());
   }
 
   /** Quits the app (which stops the service it started) and keeps the files. */
