@@ -16,9 +16,9 @@ import java.util.function.Consumer;
  * in its {@code _meta} (under {@link #KEY}), which the call's handler registers with its own call
  * id; a cancellation names the request id and is sent on as the call id's cancel.
  */
-final class Cancellations {
+public final class Cancellations {
 
-  static final String KEY = "dev.steward/request_id";
+  public static final String KEY = "dev.steward/request_id";
 
   /** Cancellations of requests whose handler has not registered yet (kept briefly, bounded). */
   private static final int MAX_EARLY = 256;
@@ -27,12 +27,21 @@ final class Cancellations {
   private final Map<String, String> callByRequest = new ConcurrentHashMap<>();
   private final Set<String> early = ConcurrentHashMap.newKeySet();
 
-  Cancellations(Consumer<String> cancel) {
+  public Cancellations(Consumer<String> cancel) {
     this.cancel = cancel;
   }
 
   /** Reads one line from the client on its way to the SDK; returns it, or it rewritten. */
   String line(String line) {
+    return message(line, "");
+  }
+
+  /**
+   * Reads one message from a client on its way to the SDK; returns it, or it rewritten. {@code
+   * scope} keeps apart the request ids of clients that share this object (each numbers its own
+   * requests): Streamable HTTP's sessions.
+   */
+  public String message(String line, String scope) {
     boolean call = line.contains("tools/call");
     boolean cancelled = line.contains("notifications/cancelled");
     if (!call && !cancelled) return line;
@@ -50,12 +59,12 @@ final class Cancellations {
       JsonNode meta = params.get("_meta");
       ObjectNode m =
           meta != null && meta.isObject() ? (ObjectNode) meta : params.putObject("_meta");
-      m.put(KEY, msg.get("id").toString());
+      m.put(KEY, scope + msg.get("id").toString());
       return msg.toString();
     }
     if (method.equals("notifications/cancelled")) {
       JsonNode id = msg.at("/params/requestId");
-      if (!id.isMissingNode()) cancelled(id.toString());
+      if (!id.isMissingNode()) cancelled(scope + id.toString());
     }
     return line;
   }

@@ -1,25 +1,20 @@
 package dev.steward.mcp;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.home.StewardPlaces;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Execute;
-import dev.steward.protocol.method.Hello;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.method.ToolsList;
 import dev.steward.protocol.service.ServiceCommand;
 import dev.steward.protocol.service.ServiceSupervisor;
 import dev.steward.protocol.tool.ToolDefinition;
-import dev.steward.protocol.tool.ToolResult;
 import dev.steward.protocol.util.DaemonThreads;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
-import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
@@ -91,81 +86,24 @@ public final class McpBridge {
       return;
     }
     connected = service;
-    Offered offered = new Offered(server, service, tools, stdout);
+    McpFront.Link link = new McpFront.Link(service, SESSION);
+    McpFront front = new McpFront(
+        server, service, tools, exchange -> link, () -> stdout.expect(1), CANCELLATIONS);
     service.onNotification(n -> {
-      if (Methods.TOOL_PROGRESS.equals(n.method())) Progress.forward(n.params());
+      if (Methods.TOOL_PROGRESS.equals(n.method())) McpFront.progress(n.params());
       if (Methods.TOOLS_CHANGED.equals(n.method()))
-        DaemonThreads.start("steward-mcp-relist", offered::relist);
+        DaemonThreads.start("steward-mcp-relist", front::relist);
     });
     // A reconnection is a new connection: it is told the client's name again.
     service.onState(state -> {
-      if (state == StewardClient.State.CONNECTED && clientName != null)
-        DaemonThreads.start("steward-mcp-hello", () -> hello(service));
+      if (state == StewardClient.State.CONNECTED)
+        DaemonThreads.start("steward-mcp-hello", () -> front.helloAgain(service));
     });
     in.open();
     in.awaitEnd();
     server.closeGracefully();
     supervisor.close();
     System.exit(0);
-  }
-
-  /**
-   * The tools this bridge offers, kept as the service lists them: a tool that came is added, one
-   * that went is removed, one whose definition changed is replaced; the SDK tells the client
-   * ({@code notifications/tools/list_changed}).
-   */
-  private static final class Offered {
-    private final McpSyncServer server;
-    private final StewardClient service;
-    private final Map<String, ToolDefinition> now = new java.util.LinkedHashMap<>();
-    private final QuietStart stdout;
-
-    Offered(
-        McpSyncServer server,
-        StewardClient service,
-        List<ToolDefinition> first,
-        QuietStart stdout) {
-      this.server = server;
-      this.service = service;
-      this.stdout = stdout;
-      for (ToolDefinition t : first) {
-        server.addTool(specification(t, service));
-        now.put(t.name(), t);
-      }
-    }
-
-    synchronized void relist() {
-      List<ToolDefinition> listed;
-      try {
-        listed = service
-            .call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class)
-            .tools();
-      } catch (RuntimeException e) {
-        return; // the next change lists them again
-      }
-      Map<String, ToolDefinition> next = new java.util.LinkedHashMap<>();
-      for (ToolDefinition t : listed) next.put(t.name(), t);
-      for (String name : List.copyOf(now.keySet())) {
-        if (!next.containsKey(name) || !next.get(name).equals(now.get(name))) {
-          stdout.expect(1);
-          server.removeTool(name);
-          now.remove(name);
-        }
-      }
-      for (ToolDefinition t : listed) {
-        if (!now.containsKey(t.name())) {
-          stdout.expect(1);
-          server.addTool(specification(t, service));
-          now.put(t.name(), t);
-        }
-      }
-    }
-  }
-
-  private static McpServerFeatures.SyncToolSpecification specification(
-      ToolDefinition definition, StewardClient service) {
-    return new McpServerFeatures.SyncToolSpecification(
-        McpTools.tool(definition), (exchange, request) -> call(service, exchange, request));
   }
 
   /**
@@ -181,52 +119,4 @@ public final class McpBridge {
     StewardClient s = connected;
     if (s != null) s.call(Methods.TOOL_CANCEL, new Execute.CancelParams(callId));
   });
-
-  /** The MCP client's name and version once it has said them; the service is told (dialogs, rows). */
-  private static volatile @Nullable String clientName;
-
-  private static void hello(StewardClient service) {
-    String name = clientName;
-    if (name == null) return;
-    try {
-      service.call(Methods.SESSION_HELLO, new Hello.Params(name, VERSION), Hello.Result.class);
-    } catch (RuntimeException e) {
-      // the next reconnection says it again
-    }
-  }
-
-  private static McpSchema.CallToolResult call(
-      StewardClient service, McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
-    JsonNode args =
-        Json.tree(request.arguments() == null ? Map.<String, Object>of() : request.arguments());
-    String callId = "mcp-" + UUID.randomUUID();
-    McpSchema.Implementation client = exchange.getClientInfo();
-    if (client != null && clientName == null) {
-      clientName = client.name() + (client.version() == null ? "" : " " + client.version());
-      hello(service);
-    }
-    Object token = request.meta() == null ? null : request.meta().get("progressToken");
-    if (token != null) Progress.watch(callId, exchange, token);
-    Object requestId = request.meta() == null ? null : request.meta().get(Cancellations.KEY);
-    if (requestId != null) CANCELLATIONS.started(requestId, callId);
-    try {
-      ToolResult result = service.execute(new Execute.Params(
-          "mcp/" + exchange.sessionId() + "/" + callId,
-          callId,
-          request.name(),
-          args,
-          null,
-          null,
-          SESSION));
-      return McpTools.result(result);
-    } catch (RuntimeException e) {
-      return McpSchema.CallToolResult.builder()
-          .addTextContent("UNAVAILABLE: the Steward service did not answer: " + e.getMessage())
-          .isError(true)
-          .build();
-    } finally {
-      Progress.done(callId);
-      if (requestId != null) CANCELLATIONS.finished(requestId);
-    }
-  }
 }

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * An MCP client (the official TypeScript SDK, through {@code ./steward mcp}) asks to overwrite a
- * file while the window runs: the window shows its own dialog, titled with the client's name; Enter
+ * An MCP client (the official TypeScript SDK, through {@code ./steward mcp}, or over Streamable
+ * HTTP at {@code /mcp}) asks to overwrite a file while the window runs: the window shows its own dialog, titled with the client's name; Enter
  * approves; the file changes; the client gets the result; the audit log holds the confirmed call.
  */
 class McpApprovalIT {
@@ -90,5 +90,65 @@ class McpApprovalIT {
         .anyMatch(r -> "files.write_text".equals(r.tool())
             && "confirmed".equals(r.decision())
             && String.valueOf(r.traceId()).startsWith("mcp/")));
+  }
+
+  @Test
+  void anHttpClientsOverwriteIsAskedInTheWindowWithItsNameAndProgressMeanwhile() throws Exception {
+    WindowHarness w = WindowHarness.start(WindowHarness.settings("http://127.0.0.1:9"));
+    window = w;
+    Path file = w.workspace.resolve("list.txt");
+    Files.writeString(file, "milk\n");
+    ArrayNode calls = Json.mapper().createArrayNode();
+    calls
+        .addObject()
+        .put("name", "files.write_text")
+        .putObject("arguments")
+        .put("path", "~/Steward/list.txt")
+        .put("content", "milk\neggs\n");
+    int port = Json.parse(Files.readString(w.home.resolve("run/service.json")))
+        .get("port")
+        .asInt();
+    String secret = Files.readString(w.home.resolve("config/mcp.secret")).strip();
+    Process client = new ProcessBuilder(
+            "node",
+            WindowHarness.repo()
+                .resolve("mcp-bridge/src/test/node/http-client.mjs")
+                .toString(),
+            "http://127.0.0.1:" + port + "/mcp",
+            secret,
+            calls.toString(),
+            "Claude Desktop")
+        .redirectError(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> {
+      try {
+        return new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+
+    w.waitForDialog();
+    assertTrue(w.robot
+        .lookup("#approval-asker")
+        .queryAs(javafx.scene.control.Label.class)
+        .getText()
+        .startsWith("The MCP client \u201cClaude Desktop 1.0.0\u201d asks for this call"));
+    assertEquals("milk\n", Files.readString(file), "nothing runs before the click");
+    w.robot.type(javafx.scene.input.KeyCode.ENTER);
+
+    assertTrue(client.waitFor(60, TimeUnit.SECONDS), "the client got its answer");
+    JsonNode seen = Json.parse(output.get(10, TimeUnit.SECONDS));
+    assertFalse(seen.at("/results/0/isError").asBoolean(), seen.toString());
+    assertEquals("milk\neggs\n", Files.readString(file));
+    assertTrue(
+        seen.get("progress").toString().contains("waiting for the user's approval"),
+        "told while it waited: " + seen.get("progress"));
+    w.robot.interact(() -> w.app.audit().refresh());
+    w.waitFor(() -> w.app.audit().rows().stream()
+        .anyMatch(r -> "files.write_text".equals(r.tool())
+            && "confirmed".equals(r.decision())
+            && String.valueOf(r.traceId())
+                .startsWith("mcp/" + seen.get("session").asText())));
   }
 }

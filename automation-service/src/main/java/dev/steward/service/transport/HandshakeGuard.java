@@ -28,6 +28,11 @@ public final class HandshakeGuard {
     this.secrets = secrets;
   }
 
+  /** This installation's secret for {@code role}: the service's own MCP endpoint connects with it. */
+  String secret(Role role) {
+    return secrets.secret(role);
+  }
+
   /** Called once the port is known. */
   public void bindPort(int port) {
     this.port = port;
@@ -68,8 +73,8 @@ public final class HandshakeGuard {
     if (origin != null) {
       return Verdict.refuse(403, "browser connections (with an Origin) are refused");
     }
-    if (!"/rpc".equals(path)) {
-      return Verdict.refuse(404, "the service answers at /rpc only");
+    if (!"/rpc".equals(path) && !McpHttp.PATH.equals(path)) {
+      return Verdict.refuse(404, "the service answers at /rpc and /mcp only");
     }
     if (authorization == null || !authorization.startsWith("Bearer ")) {
       return Verdict.refuse(401, "missing Authorization: Bearer <secret>");
@@ -78,6 +83,9 @@ public final class HandshakeGuard {
         secrets.roleOf(authorization.substring("Bearer ".length()).trim());
     if (role.isEmpty()) {
       return Verdict.refuse(401, "the secret is not one of this installation's");
+    }
+    if (McpHttp.PATH.equals(path) && role.get() != Role.MCP) {
+      return Verdict.refuse(403, "only the mcp secret (config/mcp.secret) opens /mcp");
     }
     return new Verdict(role, 101, "ok");
   }

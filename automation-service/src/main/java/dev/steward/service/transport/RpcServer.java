@@ -32,8 +32,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
 
 /**
- * The WebSocket endpoint at {@code ws://127.0.0.1:<port>/rpc} (and {@code [::1]}). Every request
- * passes the {@link HandshakeGuard} before an upgrade is even attempted; anything that is not a
+ * The WebSocket endpoint at {@code ws://127.0.0.1:<port>/rpc} (and {@code [::1]}), and MCP's
+ * Streamable HTTP at {@code /mcp} behind the same checks ({@link McpHttp}). Every request
+ * passes the {@link HandshakeGuard} before an upgrade is even attempted; anything else that is not a
  * WebSocket upgrade is answered 426 and reaches no method.
  */
 public final class RpcServer implements AutoCloseable {
@@ -48,8 +49,11 @@ public final class RpcServer implements AutoCloseable {
 
   private final Holders holders;
   private final int port;
+  private final McpHttp mcp;
 
-  private RpcServer(Server server, ExecutorService workers, int port, Holders holders) {
+  private RpcServer(
+      Server server, ExecutorService workers, int port, Holders holders, McpHttp mcp) {
+    this.mcp = mcp;
     this.server = server;
     this.workers = workers;
     this.port = port;
@@ -87,7 +91,8 @@ public final class RpcServer implements AutoCloseable {
     container.setIdleTimeout(Duration.ofHours(24));
     RpcServer[] self = new RpcServer[1];
     Holders holders = new Holders(limits);
-    server.setHandler(new Handler.Abstract() {
+    McpHttp mcp = new McpHttp();
+    Handler checks = new Handler.Abstract() {
       @Override
       public boolean handle(Request request, Response response, Callback callback) {
         if (ServiceProof.PATH.equals(Request.getPathInContext(request))) {
@@ -106,6 +111,11 @@ public final class RpcServer implements AutoCloseable {
         Dispatcher ready = dispatcher.getNow(null);
         if (ready == null) {
           Response.writeError(request, response, callback, 503, "the service is starting");
+          return true;
+        }
+        if (McpHttp.PATH.equals(Request.getPathInContext(request))) {
+          if (mcp.ready()) return false; // on to the MCP servlet
+          Response.writeError(request, response, callback, 503, "MCP is not ready yet");
           return true;
         }
         Role role = v.role().get();
@@ -137,11 +147,13 @@ public final class RpcServer implements AutoCloseable {
         }
         return true;
       }
-    });
+    };
+    server.setHandler(new Handler.Sequence(checks, mcp.handler()));
     server.addBean(container);
     server.start();
     int port = v4.getLocalPort();
     guard.bindPort(port);
+    dispatcher.thenRun(() -> mcp.serve(port, guard.secret(Role.MCP)));
     try {
       ServerConnector v6 = new ServerConnector(server, new HttpConnectionFactory(http));
       v6.setHost("::1");
@@ -152,7 +164,7 @@ public final class RpcServer implements AutoCloseable {
     } catch (Exception e) {
       LOG.log(Level.FINE, "no IPv6 loopback; serving on 127.0.0.1 only", e);
     }
-    RpcServer rpc = new RpcServer(server, workers, port, holders);
+    RpcServer rpc = new RpcServer(server, workers, port, holders, mcp);
     self[0] = rpc;
     return rpc;
   }
@@ -224,6 +236,7 @@ public final class RpcServer implements AutoCloseable {
 
   @Override
   public void close() {
+    mcp.close();
     try {
       server.stop();
     } catch (Exception e) {

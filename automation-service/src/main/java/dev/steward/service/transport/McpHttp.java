@@ -1,0 +1,269 @@
+package dev.steward.service.transport;
+
+import dev.steward.mcp.Cancellations;
+import dev.steward.mcp.McpFront;
+import dev.steward.protocol.client.Endpoint;
+import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.ToolsList;
+import dev.steward.protocol.util.DaemonThreads;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * MCP over Streamable HTTP at {@code /mcp} on the service's own port (SPEC §12), for clients that
+ * connect rather than launch {@code steward mcp}. The WebSocket's checks come first (loopback Host,
+ * no browser Origin, the {@code mcp} role's secret as a Bearer token); then the MCP SDK's servlet
+ * transport speaks the protocol. Each MCP session's calls go through a WebSocket connection of the
+ * {@code mcp} role to this same service, the stdio bridge's path: the same gate, dialog, taint
+ * (kept per MCP session) and audit log.
+ */
+final class McpHttp implements AutoCloseable {
+
+  static final String PATH = "/mcp";
+
+  /** The SDK's own limit on a message (its default), read whole here first. */
+  private static final int MAX_BODY = 16 * 1024 * 1024;
+
+  /** Sessions holding a connection at once; the least recently used one lets its go first. */
+  private static final int OPEN_SESSIONS = 8;
+
+  private final ServletContextHandler context = new ServletContextHandler("/");
+  /** The SDK's server, made once the service answers: off the path to the service's readiness. */
+  private final CompletableFuture<Made> made = new CompletableFuture<>();
+  /** Per MCP session id: its connection to the service, most recently used last. */
+  private final Map<String, StewardClient> links = new LinkedHashMap<>(16, 0.75f, true);
+  /** Per MCP session id: the conversation its taint is kept under, for the service's lifetime. */
+  private final Map<String, String> conversations = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private volatile @Nullable Endpoint endpoint;
+
+  private record Made(
+      HttpServletStreamableServerTransportProvider transport,
+      McpSyncServer server,
+      McpFront front) {}
+
+  /** MCP's cancellations, read on the way in: the SDK does not surface them. */
+  private final Cancellations cancellations =
+      new Cancellations(callId -> made.join().front().cancel(callId));
+
+  McpHttp() {
+    context.addFilter(
+        new FilterHolder(new CancellationReader()),
+        PATH,
+        java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
+    ServletHolder holder = new ServletHolder(new HttpServlet() {
+      @Override
+      protected void service(HttpServletRequest request, HttpServletResponse response)
+          throws ServletException, IOException {
+        made.join().transport().service(request, response);
+      }
+    });
+    holder.setAsyncSupported(true);
+    context.addServlet(holder, PATH);
+  }
+
+  /** The servlet context the server runs after the WebSocket's checks have let a request by. */
+  ServletContextHandler handler() {
+    return context;
+  }
+
+  /** Once the service answers: makes the MCP server, with the tools a connection of the mcp role lists. */
+  void serve(int port, String mcpSecret) {
+    Endpoint e = Endpoint.loopback(port, mcpSecret);
+    endpoint = e;
+    DaemonThreads.start("steward-mcp-http", () -> {
+      try {
+        HttpServletStreamableServerTransportProvider transport =
+            HttpServletStreamableServerTransportProvider.builder()
+                .jsonMapper(McpJsonDefaults.getMapper())
+                .mcpEndpoint(PATH)
+                .keepAliveInterval(Duration.ofSeconds(30))
+                .build();
+        McpSyncServer server = McpServer.sync(transport)
+            .serverInfo("steward", "0.1.0")
+            .instructions("Steward's desktop tools. Every call passes Steward's gate: scopes, the"
+                + " user's approval in the Steward window where the rules ask for it, and an"
+                + " audit log the user reviews.")
+            .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+            // The gate checks arguments itself, and audits a call it refuses.
+            .validateToolInputs(false)
+            .build();
+        StewardClient lister = connect(e, "steward-mcp-http");
+        McpFront front = new McpFront(
+            server,
+            lister,
+            lister
+                .call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class)
+                .tools(),
+            exchange -> new McpFront.Link(
+                link(exchange.sessionId()),
+                conversations.computeIfAbsent(
+                    exchange.sessionId(), id -> "mcp-http-" + UUID.randomUUID())),
+            () -> {},
+            cancellations);
+        lister.onNotification(n -> {
+          if (Methods.TOOLS_CHANGED.equals(n.method()))
+            DaemonThreads.start("steward-mcp-http-relist", front::relist);
+        });
+        made.complete(new Made(transport, server, front));
+      } catch (RuntimeException failure) {
+        made.completeExceptionally(failure);
+      }
+    });
+  }
+
+  /**
+   * Reads each POST's body before the SDK does: a {@code tools/call} gets its request id (scoped
+   * by the MCP session) in its {@code _meta}, and a {@code notifications/cancelled} cancels that
+   * call in the service ({@link Cancellations}).
+   */
+  private final class CancellationReader extends HttpFilter {
+    @Override
+    protected void doFilter(
+        HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+        throws IOException, ServletException {
+      if (!"POST".equals(request.getMethod())) {
+        chain.doFilter(request, response);
+        return;
+      }
+      byte[] body = request.getInputStream().readNBytes(MAX_BODY + 1);
+      if (body.length > MAX_BODY) {
+        response.sendError(413, "an MCP message is at most " + MAX_BODY + " bytes");
+        return;
+      }
+      String session = request.getHeader("Mcp-Session-Id");
+      String read = cancellations.message(
+          new String(body, StandardCharsets.UTF_8), (session == null ? "" : session) + "/");
+      chain.doFilter(new Body(request, read.getBytes(StandardCharsets.UTF_8)), response);
+    }
+  }
+
+  /** A request whose body is the one given. */
+  private static final class Body extends HttpServletRequestWrapper {
+    private final byte[] body;
+
+    Body(HttpServletRequest request, byte[] body) {
+      super(request);
+      this.body = body;
+    }
+
+    @Override
+    public ServletInputStream getInputStream() {
+      java.io.ByteArrayInputStream in = new java.io.ByteArrayInputStream(body);
+      return new ServletInputStream() {
+        @Override
+        public int read() {
+          return in.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+          return in.read(b, off, len);
+        }
+
+        @Override
+        public boolean isFinished() {
+          return in.available() == 0;
+        }
+
+        @Override
+        public boolean isReady() {
+          return true;
+        }
+
+        @Override
+        public void setReadListener(jakarta.servlet.ReadListener listener) {
+          throw new IllegalStateException("the body is read already");
+        }
+      };
+    }
+
+    @Override
+    public java.io.BufferedReader getReader() {
+      return new java.io.BufferedReader(new java.io.InputStreamReader(
+          new java.io.ByteArrayInputStream(body), StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public int getContentLength() {
+      return body.length;
+    }
+
+    @Override
+    public long getContentLengthLong() {
+      return body.length;
+    }
+  }
+
+  /** Whether the endpoint is ready for a request, after waiting up to a few seconds at start. */
+  boolean ready() {
+    try {
+      made.get(10, TimeUnit.SECONDS);
+      return true;
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  private StewardClient link(String session) {
+    synchronized (links) {
+      StewardClient open = links.get(session);
+      if (open != null) return open; // it reconnects by itself
+      if (links.size() >= OPEN_SESSIONS) {
+        var eldest = links.entrySet().iterator().next();
+        links.remove(eldest.getKey());
+        eldest.getValue().close();
+      }
+      Endpoint e = java.util.Objects.requireNonNull(endpoint, "served");
+      StewardClient client = connect(e, "steward-mcp-http");
+      client.onNotification(n -> {
+        if (Methods.TOOL_PROGRESS.equals(n.method())) McpFront.progress(n.params());
+      });
+      links.put(session, client);
+      return client;
+    }
+  }
+
+  private static StewardClient connect(Endpoint e, String name) {
+    return StewardClient.connect(
+        () -> e,
+        StewardClient.Options.defaults()
+            .withClientName(name)
+            .withReconnect(true)
+            .withCallTimeout(Duration.ofMinutes(5)));
+  }
+
+  @Override
+  public void close() {
+    made.thenAccept(m -> m.server().close());
+    synchronized (links) {
+      links.values().forEach(StewardClient::close);
+      links.clear();
+    }
+  }
+}
