@@ -102,6 +102,9 @@ public final class ChatViewModel {
     });
     entries.setAll(restored);
     retryable.set(null);
+    // Another conversation: what the find bar pointed at is gone; it looks again from the top.
+    found.set(-1);
+    if (findOpen.get()) findNext();
   }
 
   /** Connects the chat to the agent once the service answers. */

@@ -217,6 +217,24 @@ class ChatViewModelTest {
   }
 
   @Test
+  void anotherConversationIsSearchedAgainFromItsTop() {
+    chat.attach(agent);
+    chat.show(List.of(
+        new MessageEntry(MessageEntry.Kind.USER, "a"),
+        new MessageEntry(MessageEntry.Kind.USER, "b"),
+        new MessageEntry(MessageEntry.Kind.USER, "the invoice")));
+    chat.openFind();
+    chat.findTextProperty().set("invoice");
+    assertEquals(2, chat.foundProperty().get());
+    chat.show(List.of(new MessageEntry(MessageEntry.Kind.USER, "an invoice, again")));
+    assertEquals(0, chat.foundProperty().get());
+    assertEquals("1 of 1", chat.findStatusProperty().get());
+    chat.show(List.of(new MessageEntry(MessageEntry.Kind.USER, "nothing")));
+    assertEquals(-1, chat.foundProperty().get());
+    assertEquals("No match", chat.findStatusProperty().get());
+  }
+
+  @Test
   void findGoesThroughTheEntriesHoldingTheTextAndRoundAgain() {
     chat.attach(agent);
     chat.inputProperty().set("Where are the Invoices?");
