@@ -86,7 +86,7 @@ public final class McpBridge {
       return;
     }
     connected = service;
-    McpFront.Link link = new McpFront.Link(service, SESSION);
+    McpFront.Link link = new McpFront.Link(service, SESSION, "");
     McpFront front = new McpFront(
         server, service, tools, exchange -> link, () -> stdout.expect(1), CANCELLATIONS);
     service.onNotification(n -> {

@@ -31,8 +31,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class McpFront {
 
-  /** The connection a session's calls go through, and the conversation its taint is kept under. */
-  public record Link(StewardClient service, String conversation) {}
+  /**
+   * The connection a session's calls go through, the conversation its taint is kept under, and
+   * the scope its request ids carry ({@link Cancellations#message}): an id of another scope in a
+   * call's {@code _meta} is the client's own invention, and is ignored.
+   */
+  public record Link(StewardClient service, String conversation, String scope) {}
 
   private final McpSyncServer server;
   private final StewardClient lister;
@@ -100,6 +104,11 @@ public final class McpFront {
     }
   }
 
+  /** Whether a call is running through this connection now. */
+  public boolean busy(StewardClient service) {
+    return running.containsValue(service);
+  }
+
   /** Cancels a running call in the service, through the connection it went by. */
   public void cancel(String callId) {
     StewardClient service = running.get(callId);
@@ -148,7 +157,8 @@ public final class McpFront {
     }
     Object token = request.meta() == null ? null : request.meta().get("progressToken");
     if (token != null) Progress.watch(callId, exchange, token);
-    Object requestId = request.meta() == null ? null : request.meta().get(Cancellations.KEY);
+    Object said = request.meta() == null ? null : request.meta().get(Cancellations.KEY);
+    Object requestId = said != null && said.toString().startsWith(link.scope()) ? said : null;
     Cancellations cancelling = cancellations;
     if (requestId != null && cancelling != null) cancelling.started(requestId, callId);
     running.put(callId, link.service());

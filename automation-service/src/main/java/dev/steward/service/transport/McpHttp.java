@@ -46,15 +46,27 @@ final class McpHttp implements AutoCloseable {
 
   static final String PATH = "/mcp";
 
-  /** The SDK's own limit on a message (its default), read whole here first. */
-  private static final int MAX_BODY = 16 * 1024 * 1024;
+  /** Requests being answered at once (of the 32 threads the service's port has). */
+  private static final int IN_FLIGHT = 12;
 
   /** Sessions holding a connection at once; the least recently used one lets its go first. */
   private static final int OPEN_SESSIONS = 8;
 
   private final ServletContextHandler context = new ServletContextHandler("/");
-  /** The SDK's server, made once the service answers: off the path to the service's readiness. */
-  private final CompletableFuture<Made> made = new CompletableFuture<>();
+  /**
+   * The SDK's server, made once the service answers (off the path to the service's readiness);
+   * a failed attempt is made again at the next request.
+   */
+  private volatile CompletableFuture<Made> made = new CompletableFuture<>();
+
+  /**
+   * Requests at once: a {@code tools/call} holds a Jetty thread until it ends (the SDK's servlet
+   * blocks), and those threads also carry the WebSocket that calls and approvals travel on.
+   */
+  private final java.util.concurrent.Semaphore inFlight =
+      new java.util.concurrent.Semaphore(IN_FLIGHT);
+
+  private final int maxBody;
   /** Per MCP session id: its connection to the service, most recently used last. */
   private final Map<String, StewardClient> links = new LinkedHashMap<>(16, 0.75f, true);
   /** Per MCP session id: the conversation its taint is kept under, for the service's lifetime. */
@@ -71,7 +83,9 @@ final class McpHttp implements AutoCloseable {
   private final Cancellations cancellations =
       new Cancellations(callId -> made.join().front().cancel(callId));
 
-  McpHttp() {
+  /** {@code maxBody}: the largest message, as for the WebSocket (a call is forwarded on one). */
+  McpHttp(int maxBody) {
+    this.maxBody = maxBody;
     context.addFilter(
         new FilterHolder(new CancellationReader()),
         PATH,
@@ -80,7 +94,16 @@ final class McpHttp implements AutoCloseable {
       @Override
       protected void service(HttpServletRequest request, HttpServletResponse response)
           throws ServletException, IOException {
-        made.join().transport().service(request, response);
+        if (!inFlight.tryAcquire()) {
+          response.sendError(
+              429, "more than " + IN_FLIGHT + " MCP requests at once; wait for some to end");
+          return;
+        }
+        try {
+          made.join().transport().service(request, response);
+        } finally {
+          inFlight.release();
+        }
       }
     });
     holder.setAsyncSupported(true);
@@ -94,8 +117,12 @@ final class McpHttp implements AutoCloseable {
 
   /** Once the service answers: makes the MCP server, with the tools a connection of the mcp role lists. */
   void serve(int port, String mcpSecret) {
-    Endpoint e = Endpoint.loopback(port, mcpSecret);
-    endpoint = e;
+    endpoint = Endpoint.loopback(port, mcpSecret);
+    make(made);
+  }
+
+  private void make(CompletableFuture<Made> attempt) {
+    Endpoint e = java.util.Objects.requireNonNull(endpoint, "served");
     DaemonThreads.start("steward-mcp-http", () -> {
       try {
         HttpServletStreamableServerTransportProvider transport =
@@ -103,6 +130,7 @@ final class McpHttp implements AutoCloseable {
                 .jsonMapper(McpJsonDefaults.getMapper())
                 .mcpEndpoint(PATH)
                 .keepAliveInterval(Duration.ofSeconds(30))
+                .maxRequestSize(maxBody)
                 .build();
         McpSyncServer server = McpServer.sync(transport)
             .serverInfo("steward", "0.1.0")
@@ -123,16 +151,17 @@ final class McpHttp implements AutoCloseable {
             exchange -> new McpFront.Link(
                 link(exchange.sessionId()),
                 conversations.computeIfAbsent(
-                    exchange.sessionId(), id -> "mcp-http-" + UUID.randomUUID())),
+                    exchange.sessionId(), id -> "mcp-http-" + UUID.randomUUID()),
+                exchange.sessionId() + "/"),
             () -> {},
             cancellations);
         lister.onNotification(n -> {
           if (Methods.TOOLS_CHANGED.equals(n.method()))
             DaemonThreads.start("steward-mcp-http-relist", front::relist);
         });
-        made.complete(new Made(transport, server, front));
-      } catch (RuntimeException failure) {
-        made.completeExceptionally(failure);
+        attempt.complete(new Made(transport, server, front));
+      } catch (Throwable failure) {
+        attempt.completeExceptionally(failure);
       }
     });
   }
@@ -151,9 +180,13 @@ final class McpHttp implements AutoCloseable {
         chain.doFilter(request, response);
         return;
       }
-      byte[] body = request.getInputStream().readNBytes(MAX_BODY + 1);
-      if (body.length > MAX_BODY) {
-        response.sendError(413, "an MCP message is at most " + MAX_BODY + " bytes");
+      if (request.getContentLengthLong() > maxBody) {
+        response.sendError(413, "an MCP message is at most " + maxBody + " bytes");
+        return;
+      }
+      byte[] body = request.getInputStream().readNBytes(maxBody + 1);
+      if (body.length > maxBody) {
+        response.sendError(413, "an MCP message is at most " + maxBody + " bytes");
         return;
       }
       String session = request.getHeader("Mcp-Session-Id");
@@ -222,8 +255,16 @@ final class McpHttp implements AutoCloseable {
 
   /** Whether the endpoint is ready for a request, after waiting up to a few seconds at start. */
   boolean ready() {
+    CompletableFuture<Made> now;
+    synchronized (this) {
+      if (made.isCompletedExceptionally() && endpoint != null) {
+        made = new CompletableFuture<>();
+        make(made);
+      }
+      now = made;
+    }
     try {
-      made.get(10, TimeUnit.SECONDS);
+      now.get(5, TimeUnit.SECONDS);
       return true;
     } catch (Exception e) {
       return false;
@@ -235,17 +276,27 @@ final class McpHttp implements AutoCloseable {
       StewardClient open = links.get(session);
       if (open != null) return open; // it reconnects by itself
       if (links.size() >= OPEN_SESSIONS) {
-        var eldest = links.entrySet().iterator().next();
-        links.remove(eldest.getKey());
-        eldest.getValue().close();
+        // The least recently used session that has no call running lets its connection go.
+        McpFront front = made.join().front();
+        String idle = links.entrySet().stream()
+            .filter(l -> !front.busy(l.getValue()))
+            .map(Map.Entry::getKey)
+            .findFirst()
+            .orElseThrow(() -> new IllegalStateException(
+                OPEN_SESSIONS + " MCP sessions have calls running; try again when one ends"));
+        java.util.Objects.requireNonNull(links.remove(idle)).close();
       }
-      Endpoint e = java.util.Objects.requireNonNull(endpoint, "served");
-      StewardClient client = connect(e, "steward-mcp-http");
-      client.onNotification(n -> {
-        if (Methods.TOOL_PROGRESS.equals(n.method())) McpFront.progress(n.params());
-      });
-      links.put(session, client);
-      return client;
+    }
+    StewardClient client =
+        connect(java.util.Objects.requireNonNull(endpoint, "served"), "steward-mcp-http");
+    client.onNotification(n -> {
+      if (Methods.TOOL_PROGRESS.equals(n.method())) McpFront.progress(n.params());
+    });
+    synchronized (links) {
+      StewardClient raced = links.putIfAbsent(session, client);
+      if (raced == null) return client;
+      client.close();
+      return raced;
     }
   }
 

@@ -91,7 +91,7 @@ public final class RpcServer implements AutoCloseable {
     container.setIdleTimeout(Duration.ofHours(24));
     RpcServer[] self = new RpcServer[1];
     Holders holders = new Holders(limits);
-    McpHttp mcp = new McpHttp();
+    McpHttp mcp = new McpHttp((int) Math.min(Integer.MAX_VALUE, limits.maxFrameBytes()));
     Handler checks = new Handler.Abstract() {
       @Override
       public boolean handle(Request request, Response response, Callback callback) {

@@ -192,6 +192,12 @@ class McpHttpIT {
         403,
         RawHttp.status(t.port(), post("evil.example:" + t.port(), mcp, "", body)),
         "a rebinding Host");
+    String big = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\",\"params\":{\"pad\":\""
+        + "x".repeat(2 * 1024 * 1024) + "\"}}";
+    assertEquals(
+        413,
+        RawHttp.status(t.port(), post("127.0.0.1:" + t.port(), mcp, "", big)),
+        "no bigger than what the WebSocket carries on");
   }
 
   private static String post(String host, String secret, String extra, String body) {
