@@ -8,6 +8,7 @@ import dev.steward.protocol.method.Role;
 import dev.steward.protocol.service.ServiceSupervisor;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -28,7 +29,8 @@ import java.util.function.Supplier;
  * {@code ./steward bench mcp}: a 1 KB {@code files.read_text} through {@code steward mcp} (the SDK's
  * Java client over stdio) against the same read on the service's WebSocket, and against the
  * reference filesystem server from npm (ungated, unaudited) reading the same file over stdio; and
- * {@code steward mcp} from process start to its answer to {@code initialize}, the service running.
+ * {@code steward mcp} from process start to its answer to {@code initialize}, the service running;
+ * and the read through the service's own Streamable HTTP endpoint ({@code /mcp}).
  * Ratios are against baselines measured in the same run.
  */
 public final class McpBench {
@@ -72,20 +74,38 @@ public final class McpBench {
           Json.object().put("path", "~/Steward/one-kb.txt"),
           null,
           null);
+      int port = Json.parse(Files.readString(test.places().serviceInfoFile()))
+          .get("port")
+          .asInt();
+      String secret = Files.readString(test.places().secretFile(Role.MCP)).strip();
+      McpSyncClient http = McpClient.sync(
+              HttpClientStreamableHttpTransport.builder("http://127.0.0.1:" + port)
+                  .endpoint("/mcp")
+                  .requestBuilder(java.net.http.HttpRequest.newBuilder()
+                      .header("Authorization", "Bearer " + secret))
+                  .build())
+          .requestTimeout(Duration.ofSeconds(30))
+          .clientInfo(new McpSchema.Implementation("steward-bench", "1"))
+          .build();
+      http.initialize();
       check(steward.callTool(viaSteward));
+      check(http.callTool(viaSteward));
       check(reference.callTool(viaReference));
 
       // Alternating blocks, so that a noisy moment on the machine falls on all three alike.
       List<Double> mcp = new ArrayList<>();
       List<Double> socket = new ArrayList<>();
       List<Double> ref = new ArrayList<>();
+      List<Double> overHttp = new ArrayList<>();
       for (int block = 0; block < (WARM + ROUNDS) / 50; block++) {
         boolean measure = block * 50 >= WARM;
         time(50, measure ? mcp : null, () -> steward.callTool(viaSteward));
+        time(50, measure ? overHttp : null, () -> http.callTool(viaSteward));
         time(50, measure ? socket : null, () -> ws.execute(direct));
         time(50, measure ? ref : null, () -> reference.callTool(viaReference));
       }
       steward.closeGracefully();
+      http.closeGracefully();
       reference.closeGracefully();
 
       List<Double> starts = new ArrayList<>();
@@ -99,6 +119,12 @@ public final class McpBench {
           String.format(
               "%.3f ms = %.2f× the service's WebSocket (%.3f ms)",
               mcpP50, mcpP50 / socketP50, socketP50),
+          "target ≤ 2.0×, aim ≤ 1.5×"
+        },
+        {
+          "mcp: the same via /mcp (Streamable HTTP, the SDK's Java client), p50",
+          String.format(
+              "%.3f ms = %.2f× the service's WebSocket", p50(overHttp), p50(overHttp) / socketP50),
           "target ≤ 2.0×, aim ≤ 1.5×"
         },
         {
