@@ -1,5 +1,7 @@
 package dev.steward.mcp;
 
+import dev.steward.mcp.front.Cancellations;
+import dev.steward.mcp.front.McpFront;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.home.StewardPlaces;
 import dev.steward.protocol.json.Json;
@@ -32,7 +34,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class McpBridge {
 
-  static final String VERSION = "0.1.0";
+  static final String VERSION = McpFront.VERSION;
 
   private static final io.modelcontextprotocol.json.schema.JsonSchemaValidator TRUSTED_RESULTS =
       (schema, structuredContent) ->

@@ -1,5 +1,6 @@
 package dev.steward.mcp;
 
+import dev.steward.mcp.front.McpTools;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.Confirmation;
 import dev.steward.protocol.tool.Risk;

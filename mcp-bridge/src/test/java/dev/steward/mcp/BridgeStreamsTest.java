@@ -2,6 +2,7 @@ package dev.steward.mcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.steward.mcp.front.Cancellations;
 import dev.steward.protocol.json.Json;
 import java.util.ArrayList;
 import java.util.List;

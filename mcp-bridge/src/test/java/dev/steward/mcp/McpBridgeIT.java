@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.steward.mcp.front.McpTools;
 import dev.steward.protocol.client.ClientException;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.json.Json;

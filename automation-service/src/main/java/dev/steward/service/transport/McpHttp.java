@@ -1,7 +1,7 @@
 package dev.steward.service.transport;
 
-import dev.steward.mcp.Cancellations;
-import dev.steward.mcp.McpFront;
+import dev.steward.mcp.front.Cancellations;
+import dev.steward.mcp.front.McpFront;
 import dev.steward.protocol.client.Endpoint;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.json.Json;
@@ -133,7 +133,7 @@ final class McpHttp implements AutoCloseable {
                 .maxRequestSize(maxBody)
                 .build();
         McpSyncServer server = McpServer.sync(transport)
-            .serverInfo("steward", "0.1.0")
+            .serverInfo("steward", McpFront.VERSION)
             .instructions("Steward's desktop tools. Every call passes Steward's gate: scopes, the"
                 + " user's approval in the Steward window where the rules ask for it, and an"
                 + " audit log the user reviews.")

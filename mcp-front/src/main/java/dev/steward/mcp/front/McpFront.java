@@ -1,4 +1,4 @@
-package dev.steward.mcp;
+package dev.steward.mcp.front;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.client.StewardClient;
@@ -30,6 +30,9 @@ import org.jspecify.annotations.Nullable;
  * is refused until the user approves it in the window.
  */
 public final class McpFront {
+
+  /** The version Steward's MCP server gives in {@code initialize}. */
+  public static final String VERSION = "0.1.0";
 
   /**
    * The connection a session's calls go through, the conversation its taint is kept under, and
@@ -132,8 +135,7 @@ public final class McpFront {
 
   private static void hello(StewardClient service, String name) {
     try {
-      service.call(
-          Methods.SESSION_HELLO, new Hello.Params(name, McpBridge.VERSION), Hello.Result.class);
+      service.call(Methods.SESSION_HELLO, new Hello.Params(name, VERSION), Hello.Result.class);
     } catch (RuntimeException e) {
       // said again on the next reconnection
     }

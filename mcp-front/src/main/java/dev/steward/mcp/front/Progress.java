@@ -1,4 +1,4 @@
-package dev.steward.mcp;
+package dev.steward.mcp.front;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.server.McpSyncServerExchange;

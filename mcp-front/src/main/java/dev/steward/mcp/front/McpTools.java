@@ -1,4 +1,4 @@
-package dev.steward.mcp;
+package dev.steward.mcp.front;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.json.Json;
@@ -17,7 +17,7 @@ import java.util.Map;
  * and annotations, and a tool result as an MCP call result — a refusal is a result with {@code
  * isError}, the code and message in its text, never a protocol error.
  */
-final class McpTools {
+public final class McpTools {
 
   /** Codes that mean the call waits for a person's approval. */
   private static final java.util.Set<String> NEEDS_A_CLICK =
@@ -36,7 +36,7 @@ final class McpTools {
         || d.name().startsWith("mail.");
   }
 
-  static McpSchema.Tool tool(ToolDefinition d) {
+  public static McpSchema.Tool tool(ToolDefinition d) {
     boolean readOnly = d.risk() == Risk.LOW && d.confirmation() == Confirmation.NEVER;
     return McpSchema.Tool.builder()
         .name(d.name())
@@ -50,7 +50,7 @@ final class McpTools {
   }
 
   /** {@code files.read_text} → "Files: read text". */
-  static String title(String name) {
+  public static String title(String name) {
     int dot = name.indexOf('.');
     String pack = dot < 0 ? "" : name.substring(0, dot);
     String verb = (dot < 0 ? name : name.substring(dot + 1)).replace('_', ' ').replace('.', ' ');
@@ -59,7 +59,7 @@ final class McpTools {
         : pack.substring(0, 1).toUpperCase(Locale.ROOT) + pack.substring(1) + ": " + verb;
   }
 
-  static McpSchema.CallToolResult result(ToolResult r) {
+  public static McpSchema.CallToolResult result(ToolResult r) {
     if (r.ok()) {
       JsonNode value = r.value() == null ? Json.object() : r.value();
       McpSchema.CallToolResult.Builder out =
@@ -78,7 +78,7 @@ final class McpTools {
   }
 
   @SuppressWarnings("unchecked")
-  static Map<String, Object> map(JsonNode node) {
+  public static Map<String, Object> map(JsonNode node) {
     return Json.mapper().convertValue(node, Map.class);
   }
 }

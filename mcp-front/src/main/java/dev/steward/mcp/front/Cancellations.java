@@ -1,4 +1,4 @@
-package dev.steward.mcp;
+package dev.steward.mcp.front;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -32,7 +32,7 @@ public final class Cancellations {
   }
 
   /** Reads one line from the client on its way to the SDK; returns it, or it rewritten. */
-  String line(String line) {
+  public String line(String line) {
     return message(line, "");
   }
 
@@ -79,13 +79,13 @@ public final class Cancellations {
   }
 
   /** A call's handler starts: its request (from the call's {@code _meta}) is this call id. */
-  void started(Object requestId, String callId) {
+  public void started(Object requestId, String callId) {
     String key = requestId.toString();
     callByRequest.put(key, callId);
     if (early.remove(key)) cancel.accept(callId);
   }
 
-  void finished(Object requestId) {
+  public void finished(Object requestId) {
     callByRequest.remove(requestId.toString());
   }
 }
