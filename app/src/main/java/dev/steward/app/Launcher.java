@@ -15,5 +15,8 @@ public final class Launcher {
 
   public static void main(String[] args) {
     Application.launch(StewardApp.class, args);
+    // Quit ended the window: end the process too, whatever threads a library left (AWT's, for the
+    // tray icon, outlives the window otherwise).
+    System.exit(0);
   }
 }

@@ -29,6 +29,7 @@ import dev.steward.app.settings.ClientPolicySource;
 import dev.steward.app.settings.ModelServers;
 import dev.steward.app.settings.SettingsView;
 import dev.steward.app.settings.SettingsViewModel;
+import dev.steward.app.tray.TrayIcon;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
@@ -65,6 +66,8 @@ public final class StewardApp extends Application {
   private @Nullable SettingsViewModel settingsModel;
   private volatile @Nullable HistoryStore historyStore;
   private volatile @Nullable GlobalHotkey hotkey;
+  private volatile @Nullable TrayIcon tray;
+  private volatile String hotkeyName = "";
   private volatile @Nullable HistoryViewModel history;
   private volatile @Nullable ServiceSupervisor supervisor;
   private volatile @Nullable Agent agent;
@@ -223,16 +226,18 @@ public final class StewardApp extends Application {
         config.env(),
         System.getProperty("os.name", ""));
     hotkey = keys;
+    hotkeyName = settings.hotkey();
     if (settingsModel != null) settingsModel.hotkey().setStatus(keys.status().message());
-    if (keys.status().active()) {
-      // With a way back, closing the window keeps Steward running in the background; Quit ends it.
-      Platform.setImplicitExit(false);
-      primary.setOnCloseRequest(e -> {
-        e.consume();
-        tellKeepsRunningOnce(settings.hotkey());
-        primary.hide();
-      });
-    }
+    if (keys.status().active()) keepRunningOnClose(primary);
+    // A tray icon where the desktop has one; AWT starts off the window's path.
+    DaemonThreads.start("steward-tray", () -> {
+      Optional<TrayIcon> icon = TrayIcon.install(
+          () -> Platform.runLater(this::bringToFront), () -> Platform.runLater(StewardApp::quit));
+      icon.ifPresent(t -> Platform.runLater(() -> {
+        tray = t;
+        keepRunningOnClose(primary);
+      }));
+    });
     shortcuts(scene, tabs, chatTab, settingsTab);
     // Back in the chat, typing goes to the input, as in the peers; and the focus does not fall to
     // the conversation's first button, which would scroll the conversation to its top.
@@ -387,7 +392,6 @@ public final class StewardApp extends Application {
     }
   }
 
-  /** The hotkey: a hidden window comes back, in front and focused; a shown one hides. */
   /**
    * Where the window was last time, if that is still on a screen; else the default size, centred.
    */
@@ -479,16 +483,38 @@ public final class StewardApp extends Application {
   }
 
   /**
+   * With a way back (the hotkey, the tray icon), closing the window keeps Steward running in the
+   * background; Quit ends it.
+   */
+  private void keepRunningOnClose(Stage primary) {
+    Platform.setImplicitExit(false);
+    primary.setOnCloseRequest(e -> {
+      e.consume();
+      tellKeepsRunningOnce();
+      primary.hide();
+    });
+  }
+
+  /** How the window comes back, in words: the hotkey, the tray icon, or both. */
+  private String waysBack() {
+    GlobalHotkey k = hotkey;
+    String keys = k != null && k.status().active() ? "its hotkey (" + hotkeyName + ")" : "";
+    String icon = tray != null ? "its icon in the tray" : "";
+    if (keys.isEmpty()) return icon;
+    return icon.isEmpty() ? keys : keys + " or " + icon;
+  }
+
+  /**
    * The first time the window is closed to the background, it says so: closing an app's window
    * usually ends it. Once told, the user is not told again (a marker in {@code config/}).
    */
-  private void tellKeepsRunningOnce(String hotkey) {
+  private void tellKeepsRunningOnce() {
     java.nio.file.Path told = config.places().config().resolve("told-keeps-running");
     if (java.nio.file.Files.exists(told)) return;
     javafx.scene.control.Alert note = new javafx.scene.control.Alert(
         javafx.scene.control.Alert.AlertType.INFORMATION,
-        "Steward keeps running in the background, so its hotkey (" + hotkey
-            + ") can bring this window back. To end it, use Quit (Ctrl+Q) or Settings → Quit Steward.");
+        "Steward keeps running in the background, so " + waysBack()
+            + " can bring this window back. To end it, use Quit (Ctrl+Q) or Settings → Quit Steward.");
     note.setHeaderText("Steward keeps running");
     note.initOwner(stage);
     note.showAndWait();
@@ -509,6 +535,7 @@ public final class StewardApp extends Application {
     s.requestFocus();
   }
 
+  /** The hotkey: a hidden window comes back, in front and focused; a shown one hides. */
   void toggleWindow() {
     Stage s = stage;
     if (s == null) return;
@@ -534,6 +561,8 @@ public final class StewardApp extends Application {
     if (held != null) held.close();
     GlobalHotkey k = hotkey;
     if (k != null) k.close();
+    TrayIcon t = tray;
+    if (t != null) t.remove(); // else AWT would keep the process alive
     Agent a = agent;
     if (a != null) a.close();
     ServiceSupervisor s = supervisor;
@@ -552,6 +581,11 @@ public final class StewardApp extends Application {
   /** For tests: the history's view model. */
   public @Nullable HistoryViewModel history() {
     return history;
+  }
+
+  /** For tests: the tray icon, where the desktop has a tray. */
+  public @Nullable TrayIcon tray() {
+    return tray;
   }
 
   /** For tests: the settings' view model. */
