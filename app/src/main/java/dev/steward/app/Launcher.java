@@ -14,9 +14,14 @@ public final class Launcher {
   private Launcher() {}
 
   public static void main(String[] args) {
-    Application.launch(StewardApp.class, args);
-    // Quit ended the window: end the process too, whatever threads a library left (AWT's, for the
-    // tray icon, outlives the window otherwise).
-    System.exit(0);
+    int status = 1;
+    try {
+      Application.launch(StewardApp.class, args);
+      status = 0;
+    } finally {
+      // The window has ended: end the process too, whatever threads a library left (AWT's, for
+      // the tray icon, would outlive the window).
+      System.exit(status);
+    }
   }
 }

@@ -67,6 +67,8 @@ public final class StewardApp extends Application {
   private volatile @Nullable HistoryStore historyStore;
   private volatile @Nullable GlobalHotkey hotkey;
   private volatile @Nullable TrayIcon tray;
+  private final java.util.concurrent.atomic.AtomicBoolean shutDown =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private volatile String hotkeyName = "";
   private volatile @Nullable HistoryViewModel history;
   private volatile @Nullable ServiceSupervisor supervisor;
@@ -514,7 +516,8 @@ public final class StewardApp extends Application {
     javafx.scene.control.Alert note = new javafx.scene.control.Alert(
         javafx.scene.control.Alert.AlertType.INFORMATION,
         "Steward keeps running in the background, so " + waysBack()
-            + " can bring this window back. To end it, use Quit (Ctrl+Q) or Settings → Quit Steward.");
+            + " can bring this window back, as does starting Steward again. To end it, use Quit"
+            + " (Ctrl+Q) or Settings → Quit Steward.");
     note.setHeaderText("Steward keeps running");
     note.initOwner(stage);
     note.showAndWait();
@@ -555,6 +558,9 @@ public final class StewardApp extends Application {
   }
 
   private void shutdown() {
+    // From stop() and again from the shutdown hook: the second time must not undo what a new
+    // launch has done meanwhile (its single-instance socket).
+    if (!shutDown.compareAndSet(false, true)) return;
     Stage shown = stage;
     if (shown != null && shown.isShowing()) rememberPlacement();
     SingleInstance held = instance;

@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Steward's icon in the desktop's tray, where there is one (a freedesktop system tray: KDE,
- * Xfce, Cinnamon, MATE, LXQt; GNOME only with an extension): Show Steward and Quit, and a click
- * on the icon shows the window. AWT's tray, beside JavaFX: JavaFX has none of its own.
+ * Xfce, Cinnamon, MATE, LXQt; GNOME only with an extension): Show Steward and Quit, and
+ * activating the icon (a double-click, on most trays) shows the window. AWT's tray, beside JavaFX: JavaFX has none of its own.
  */
 public final class TrayIcon {
 
@@ -50,7 +50,12 @@ public final class TrayIcon {
       icon.addActionListener(e -> show.run());
       tray.add(icon);
       return Optional.of(new TrayIcon(icon));
-    } catch (AWTException | UnsupportedOperationException | SecurityException e) {
+    } catch (AWTException
+        | UnsupportedOperationException
+        | SecurityException
+        | java.awt.AWTError
+        | LinkageError e) {
+      // no tray here, or a Java without AWT's native parts (a headless JRE)
       return Optional.empty();
     }
   }

@@ -13,13 +13,15 @@ import javafx.stage.Stage;
 import javafx.stage.WindowEvent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * On a desktop with a tray (trayer, a freedesktop system tray, on the test display): Steward's
  * icon is there, closing the window keeps Steward running and says how to bring it back, and the
  * icon's Show Steward does. Runs in a JVM of its own where AWT is not headless (Failsafe's "tray"
- * execution).
+ * execution; elsewhere, with AWT headless, there is no tray to find).
  */
+@EnabledIfSystemProperty(named = "java.awt.headless", matches = "false")
 class TrayIT {
 
   private WindowHarness window;

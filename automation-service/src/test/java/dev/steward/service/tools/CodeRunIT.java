@@ -182,7 +182,10 @@ class CodeRunIT {
     assertTrue(disk.path("stdout").asText().startsWith("stopped"), disk.toString());
     assertTrue(Files.size(workspace.resolve("big.bin")) <= 64L << 20);
     long start = System.nanoTime();
-    ToolResult endless = run("language", "bash", "code", "sleep 300 & sleep 301", "timeout_s", 2);
+    // Durations no other process on the machine is likely to sleep for: they are how the
+    // sandbox's processes are told apart from everything else running.
+    ToolResult endless =
+        run("language", "bash", "code", "sleep 31337 & sleep 31338", "timeout_s", 2);
     assertEquals(ToolErrorCodes.TIMEOUT, endless.error().code(), String.valueOf(endless.error()));
     assertTrue((System.nanoTime() - start) / 1_000_000 < 15_000, "stopped near its limit");
     // The sandbox's processes are killed with it; on a loaded machine reaping them takes a moment.
@@ -191,7 +194,7 @@ class CodeRunIT {
         left != 0 && System.nanoTime() < deadline; ) {
       Thread.sleep(100);
       left = ProcessHandle.allProcesses()
-          .filter(p -> p.info().commandLine().orElse("").contains("sleep 30"))
+          .filter(p -> p.info().commandLine().orElse("").contains("sleep 3133"))
           .count();
     }
     assertEquals(0, left, "nothing of the run is left");
