@@ -201,8 +201,9 @@ public final class Agent implements Conversation, AutoCloseable {
       case "call" -> {
         RemoteTools tools = new RemoteTools(link.tools());
         ProposedCall call = command.toCall(tools, newId("c"));
-        List<CallOutcome> outcomes = runCalls(newTraceId(), List.of(call), listener);
-        listener.notice(outcomes.get(0).forModel());
+        // The call's card says how it went, in plain words, with the result in its details; the
+        // text a model would be given (its untrusted-data wrapper) is not for the chat.
+        runCalls(newTraceId(), List.of(call), listener);
       }
       default -> listener.error("Unknown command /" + command.name() + ". " + Command.HELP);
     }

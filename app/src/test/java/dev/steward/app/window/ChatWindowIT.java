@@ -482,6 +482,10 @@ class ChatWindowIT {
     w.waitFor(() -> !w.cards().isEmpty() && w.cards().get(0).state() == CallState.DONE);
     w.waitForTurnEnd();
     assertTrue(w.cards().get(0).resultProperty().get().contains("hello.txt"));
+    assertTrue(
+        w.app.chat().entries().stream()
+            .noneMatch(e -> e instanceof MessageEntry m && m.text().contains("untrusted")),
+        "the text meant for a model never shows in the chat");
     assertEquals(
         1,
         w.auditRows("files.list_dir").stream()
