@@ -143,14 +143,7 @@ public final class Agent implements Conversation, AutoCloseable {
               listener.notice("The assistant has answered: there is nothing to retry.");
               return;
             }
-            ModelSource.Model model;
-            try {
-              model = models.model();
-            } catch (ModelUnavailableException e) {
-              listener.modelFailed(CallRunner.message(e));
-              return;
-            }
-            loop(model, new RemoteTools(link.tools()), newTraceId(), listener);
+            answer(new RemoteTools(link.tools()), listener);
           } catch (RuntimeException e) {
             listener.error(CallRunner.message(e));
           } finally {
@@ -224,6 +217,11 @@ public final class Agent implements Conversation, AutoCloseable {
     } else {
       history.add(UserMessage.from(text));
     }
+    answer(tools, listener);
+  }
+
+  /** The model's turn from the history as it stands; with no model to ask, Retry can ask later. */
+  private void answer(RemoteTools tools, TurnListener listener) {
     ModelSource.Model model;
     try {
       model = models.model();

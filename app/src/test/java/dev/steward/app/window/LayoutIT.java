@@ -53,16 +53,22 @@ class LayoutIT {
     }
   }
 
-  @Test
-  void at800By600NoControlIsCut() throws Exception {
+  /** The window, with no model, at its smallest useful size. */
+  private WindowHarness openAt800By600() throws Exception {
     window = WindowHarness.start(
         Files.createTempDirectory("steward-layout-"), WindowHarness.settings("http://127.0.0.1:9"));
-    WindowHarness w = window;
-    Stage stage = (Stage) w.robot.listTargetWindows().get(0);
-    w.robot.interact(() -> {
+    Stage stage = (Stage) window.robot.listTargetWindows().get(0);
+    window.robot.interact(() -> {
       stage.setWidth(800);
       stage.setHeight(600);
     });
+    return window;
+  }
+
+  @Test
+  void at800By600NoControlIsCut() throws Exception {
+    WindowHarness w = openAt800By600();
+    Stage stage = (Stage) w.robot.listTargetWindows().get(0);
     TabPane tabs = w.robot.lookup("#tabs").queryAs(TabPane.class);
     List<String> cut = new ArrayList<>();
     for (int i = 0; i < tabs.getTabs().size(); i++) {
@@ -77,14 +83,8 @@ class LayoutIT {
 
   @Test
   void theApprovalDialogBesideAn800By600WindowShowsAllItsWords() throws Exception {
-    window = WindowHarness.start(
-        Files.createTempDirectory("steward-layout-"), WindowHarness.settings("http://127.0.0.1:9"));
-    WindowHarness w = window;
+    WindowHarness w = openAt800By600();
     Stage stage = (Stage) w.robot.listTargetWindows().get(0);
-    w.robot.interact(() -> {
-      stage.setWidth(800);
-      stage.setHeight(600);
-    });
     Files.writeString(w.workspace.resolve("old-notes.txt"), "a line\n");
     for (String call : List.of(
         "/call files.write_text {\"path\":\"~/Steward/old-notes.txt\",\"content\":\"another line\\n\"}",

@@ -31,6 +31,17 @@ class McpApprovalIT {
     if (window != null) window.close();
   }
 
+  /** What the client prints, read while it runs (it waits on the window meanwhile). */
+  private static CompletableFuture<String> output(Process client) {
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+  }
+
   @Test
   void anMcpClientsOverwriteIsAskedInTheWindowAndRunsOnceApproved() throws Exception {
     WindowHarness w = WindowHarness.start(WindowHarness.settings("http://127.0.0.1:9"));
@@ -56,13 +67,7 @@ class McpApprovalIT {
     pb.environment()
         .put("JAVA_TOOL_OPTIONS", "-Dsteward.warmup.rounds=0 -Duser.home=" + w.userHome);
     Process client = pb.start();
-    CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> {
-      try {
-        return new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
+    CompletableFuture<String> output = output(client);
 
     w.waitForDialog();
     String title = Window.getWindows().stream()
@@ -120,13 +125,7 @@ class McpApprovalIT {
             "Claude Desktop")
         .redirectError(ProcessBuilder.Redirect.DISCARD)
         .start();
-    CompletableFuture<String> output = CompletableFuture.supplyAsync(() -> {
-      try {
-        return new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
+    CompletableFuture<String> output = output(client);
 
     w.waitForDialog();
     assertTrue(w.robot
