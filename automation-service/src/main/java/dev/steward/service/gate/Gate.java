@@ -264,9 +264,9 @@ public final class Gate implements AutoCloseable {
     String key = call.idempotencyKey();
     if (key == null) return executeOnce(call);
     String argsHash = safeHash(call.args());
-    IdempotencyCache.Entry mine =
-        new IdempotencyCache.Entry(call.tool(), argsHash, new CompletableFuture<>());
-    IdempotencyCache.Entry earlier =
+    IdempotencyCache.Claim mine =
+        new IdempotencyCache.Claim(call.tool(), argsHash, new CompletableFuture<>());
+    IdempotencyCache.Claim earlier =
         idempotency.claim(call.caller().idempotencyScope() + key, mine);
     if (earlier != null) {
       if (!earlier.tool.equals(call.tool()) || !earlier.argsHash.equals(argsHash)) {

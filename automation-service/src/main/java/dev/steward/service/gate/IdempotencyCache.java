@@ -29,7 +29,7 @@ final class IdempotencyCache {
       null);
 
   /** A key's first call: what it was, and its result while kept. */
-  static final class Entry {
+  static final class Claim {
     final String tool;
     final String argsHash;
     private CompletableFuture<ToolResult> result;
@@ -38,7 +38,7 @@ final class IdempotencyCache {
     /** Pushed out of the cache by newer keys. */
     private boolean gone;
 
-    Entry(String tool, String argsHash, CompletableFuture<ToolResult> result) {
+    Claim(String tool, String argsHash, CompletableFuture<ToolResult> result) {
       this.tool = tool;
       this.argsHash = argsHash;
       this.result = result;
@@ -52,11 +52,11 @@ final class IdempotencyCache {
   private final long budget;
   private long keptBytes;
   /** Entries with a kept result, oldest first (and some whose result went since, skipped when met). */
-  private final ArrayDeque<Entry> kept = new ArrayDeque<>();
+  private final ArrayDeque<Claim> kept = new ArrayDeque<>();
 
-  private final Map<String, Entry> entries = new LinkedHashMap<>(1024, 0.75f, false) {
+  private final Map<String, Claim> entries = new LinkedHashMap<>(1024, 0.75f, false) {
     @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
+    protected boolean removeEldestEntry(Map.Entry<String, Claim> eldest) {
       if (size() <= MAX_KEYS) return false;
       eldest.getValue().gone = true;
       drop(eldest.getValue());
@@ -74,15 +74,15 @@ final class IdempotencyCache {
   }
 
   /** The earlier entry for this key, or null after registering {@code fresh} as the first. */
-  synchronized @Nullable Entry claim(String key, Entry fresh) {
-    Entry existing = entries.get(key);
+  synchronized @Nullable Claim claim(String key, Claim fresh) {
+    Claim existing = entries.get(key);
     if (existing != null) return existing;
     entries.put(key, fresh);
     return null;
   }
 
   /** The first call of {@code entry} is done: its result is kept, and the oldest results go while over the budget. */
-  synchronized void done(Entry entry, ToolResult result, long bytes) {
+  synchronized void done(Claim entry, ToolResult result, long bytes) {
     entry.result().complete(result);
     if (entry.gone) return;
     entry.bytes = Math.max(1, bytes);
@@ -95,7 +95,7 @@ final class IdempotencyCache {
   }
 
   /** Forgets a kept result (its key stays known). */
-  private void drop(Entry e) {
+  private void drop(Claim e) {
     if (e.bytes == 0) return; // running, or dropped already
     keptBytes -= e.bytes;
     e.bytes = 0;

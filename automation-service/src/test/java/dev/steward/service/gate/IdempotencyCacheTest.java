@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 /** Results are kept up to a budget, oldest dropped first; a key whose result went is still known. */
 class IdempotencyCacheTest {
 
-  private static IdempotencyCache.Entry entry(String tool) {
-    return new IdempotencyCache.Entry(tool, "hash", new CompletableFuture<>());
+  private static IdempotencyCache.Claim entry(String tool) {
+    return new IdempotencyCache.Claim(tool, "hash", new CompletableFuture<>());
   }
 
   private static ToolResult result(int n) {
@@ -25,7 +25,7 @@ class IdempotencyCacheTest {
   @Test
   void the_oldest_results_go_once_over_the_budget_and_their_keys_stay_known() throws Exception {
     IdempotencyCache cache = new IdempotencyCache(100);
-    IdempotencyCache.Entry[] e = new IdempotencyCache.Entry[4];
+    IdempotencyCache.Claim[] e = new IdempotencyCache.Claim[4];
     for (int i = 0; i < 4; i++) {
       e[i] = entry("t");
       assertNull(cache.claim("k" + i, e[i]));
@@ -45,9 +45,9 @@ class IdempotencyCacheTest {
   void a_call_still_running_is_never_dropped_and_the_newest_result_is_always_kept()
       throws Exception {
     IdempotencyCache cache = new IdempotencyCache(100);
-    IdempotencyCache.Entry running = entry("t");
+    IdempotencyCache.Claim running = entry("t");
     assertNull(cache.claim("running", running));
-    IdempotencyCache.Entry big = entry("t");
+    IdempotencyCache.Claim big = entry("t");
     assertNull(cache.claim("big", big));
     cache.done(big, result(1), 500); // alone over the budget: kept, it is the newest
     assertEquals(500, cache.keptBytes());
@@ -63,7 +63,7 @@ class IdempotencyCacheTest {
   void keys_pushed_out_by_newer_ones_take_their_bytes_with_them() throws Exception {
     IdempotencyCache cache = new IdempotencyCache(Long.MAX_VALUE);
     for (int i = 0; i < 50_010; i++) {
-      IdempotencyCache.Entry e = entry("t");
+      IdempotencyCache.Claim e = entry("t");
       assertNull(cache.claim("k" + i, e));
       cache.done(e, result(i), 10);
     }
