@@ -18,6 +18,7 @@ import dev.steward.service.config.SecretsFile;
 import dev.steward.service.config.StewardHome;
 import dev.steward.service.gate.Gate;
 import dev.steward.service.gate.Taint;
+import dev.steward.service.policy.PackSettingsRules;
 import dev.steward.service.policy.PolicyError;
 import dev.steward.service.policy.PolicyStore;
 import dev.steward.service.rpc.Dispatcher;
@@ -155,9 +156,11 @@ public final class StewardService implements AutoCloseable {
         packSecrets);
     List<ToolPack> packs = ToolPacks.load();
     ToolRegistry tools = ToolPacks.registry(packs, packContext);
+    PackSettingsRules packSettings =
+        PackSettingsRules.of(packs.stream().flatMap(p -> p.settings().stream()).toList());
     PolicyStore policies;
     try {
-      policies = PolicyStore.load(home, tools::covers);
+      policies = PolicyStore.load(home, tools::covers, packSettings);
       policyRef.set(policies);
       policies.onChange(() -> policyListeners.forEach(Runnable::run));
     } catch (PolicyError e) {
@@ -198,6 +201,7 @@ public final class StewardService implements AutoCloseable {
       methods.registerSecrets(dispatcher, packSecrets);
       methods.registerPackMethods(
           dispatcher, packs.stream().flatMap(p -> p.methods().stream()).toList());
+      methods.registerPackSettings(dispatcher, packSettings.sections());
       dispatching.complete(dispatcher);
       RpcServer server = await(serving, "start the WebSocket server");
       gate.onResult(server::publish);

@@ -37,6 +37,12 @@ public final class PolicyEditor {
     shows.add(show);
   }
 
+  /** As {@link #onShow}, and shown the policy as last read at once (a section made later). */
+  void follow(Consumer<PolicyDocument> show) {
+    shows.add(show);
+    show.accept(current);
+  }
+
   /** Connects to the service's policy and shows it. */
   void attach(PolicySource source) {
     this.source = source;

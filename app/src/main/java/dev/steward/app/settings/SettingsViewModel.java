@@ -3,8 +3,13 @@ package dev.steward.app.settings;
 import dev.steward.app.config.AppSettings;
 import dev.steward.app.config.ModelKey;
 import dev.steward.app.config.SettingsStore;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.PackSettings;
 import java.util.concurrent.Executor;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
 
 /**
  * The settings screen's logic, one view model a section. Folders, hosts, grants and apps are the
@@ -23,7 +28,9 @@ public final class SettingsViewModel {
   private final SecretsWriter secrets;
   private final HouseholdSettings household;
   private final WebSearchSettings webSearch;
-  private final CodeSettings code;
+  private final ObservableList<PackSection> packSections = FXCollections.observableArrayList();
+  private final Executor background;
+  private final Executor ui;
   private final CalendarSettings calendar;
   private final MailSettings mail;
   private final HotkeySettings hotkey;
@@ -52,6 +59,8 @@ public final class SettingsViewModel {
       AppSettings initial,
       ModelServers modelServers,
       java.util.function.Consumer<AppSettings> modelApplied) {
+    this.background = background;
+    this.ui = ui;
     ReadOnlyStringWrapper policyError = new ReadOnlyStringWrapper("");
     this.policy = new PolicyEditor(background, ui, policyError);
     this.model =
@@ -64,7 +73,6 @@ public final class SettingsViewModel {
     this.secrets = new SecretsWriter(background, ui);
     this.household = new HouseholdSettings(policy, secrets);
     this.webSearch = new WebSearchSettings(policy, secrets);
-    this.code = new CodeSettings(policy);
     this.calendar = new CalendarSettings(policy, secrets, background, ui);
     this.mail = new MailSettings(policy, secrets, background, ui);
     this.hotkey = new HotkeySettings(ui, store, initial);
@@ -90,6 +98,19 @@ public final class SettingsViewModel {
   public void attach(PackCalls calls) {
     calendar.attach(calls);
     mail.attach(calls);
+    background.execute(() -> {
+      try {
+        PackSettings.Result declared = Json.mapper()
+            .treeToValue(
+                calls.call(Methods.PACKS_SETTINGS, Json.object()), PackSettings.Result.class);
+        ui.execute(() -> packSections.setAll(declared.sections().stream()
+            .map(s -> new PackSection(s, policy, secrets))
+            .toList()));
+      } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
+        java.util.logging.Logger.getLogger(SettingsViewModel.class.getName())
+            .warning("the packs' settings sections could not be read: " + e.getMessage());
+      }
+    });
   }
 
   /** Reads the policy again (a grant may have been added from the dialog). */
@@ -121,8 +142,16 @@ public final class SettingsViewModel {
     return mcp;
   }
 
-  public CodeSettings code() {
-    return code;
+  /** The sections the tool packs declare ({@code packs.settings}), once the service has answered. */
+  public ObservableList<PackSection> packSections() {
+    return packSections;
+  }
+
+  /** The declared section of {@code pack}, if the service has described one. */
+  public java.util.Optional<PackSection> packSection(String pack) {
+    return packSections.stream()
+        .filter(s -> s.declaration().pack().equals(pack))
+        .findFirst();
   }
 
   public WebSearchSettings webSearch() {

@@ -12,8 +12,12 @@ import dev.steward.app.config.ModelKey;
 import dev.steward.app.config.SettingsStore;
 import dev.steward.protocol.client.ClientException;
 import dev.steward.protocol.home.StewardPlaces;
+import dev.steward.protocol.json.Json;
 import dev.steward.protocol.jsonrpc.RpcError;
+import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.PackSettings;
 import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.service.tools.code.CodePack;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -189,6 +193,8 @@ class SettingsViewModelTest {
     List<String> asked = new ArrayList<>();
     com.fasterxml.jackson.databind.node.ObjectNode answer = dev.steward.protocol.json.Json.object();
     vm.attach((PackCalls) (method, params) -> {
+      if (method.equals(Methods.PACKS_SETTINGS))
+        return Json.mapper().valueToTree(new PackSettings.Result(List.of()));
       asked.add(method + (params.isEmpty() ? "" : " " + params));
       if (!method.equals("calendar.discover")) return answer;
       com.fasterxml.jackson.databind.node.ObjectNode found =
@@ -273,18 +279,67 @@ class SettingsViewModelTest {
         m.statusProperty().get().startsWith("Connected"), m.statusProperty().get());
   }
 
+  /** The service's answer to {@code packs.settings}: the real packs' declarations. */
+  private static PackCalls declaring(PackSettings.Section... sections) {
+    return (method, params) -> {
+      assertEquals(Methods.PACKS_SETTINGS, method);
+      return Json.mapper().valueToTree(new PackSettings.Result(List.of(sections)));
+    };
+  }
+
   @Test
   void codeRunsAreOffUntilTurnedOnAndTheirFolderIsSaved() {
     SettingsViewModel vm = vm();
-    CodeSettings c = vm.code();
-    assertFalse(c.enabledProperty().get());
-    c.workspaceProperty().set(" ");
+    vm.attach(declaring(new CodePack().settings().orElseThrow()));
+    PackSection c = vm.packSection("code").orElseThrow();
+    assertEquals("Code runs", c.declaration().title());
+    assertFalse(c.toggle("enabled").get());
+    assertEquals("~/Steward", c.text("workspace").get(), "the policy's value");
+    c.text("workspace").set(" ");
     c.save();
     assertTrue(c.errorProperty().get().contains("folder"), c.errorProperty().get());
-    c.enabledProperty().set(true);
-    c.workspaceProperty().set("~/Steward/code");
+    assertTrue(service.saved.isEmpty(), "nothing saved");
+    c.toggle("enabled").set(true);
+    c.text("workspace").set("~/Steward/code");
     c.save();
     assertEquals(new PolicyDocument.Code(true, false, "~/Steward/code"), service.doc.code());
+    assertEquals("Saved", c.statusProperty().get());
+  }
+
+  @Test
+  void aPacksOwnSectionIsKeptUnderPacksAndItsSecretGoesOnlyToSecretsSet() {
+    SettingsViewModel vm = vm();
+    List<String> secrets = new ArrayList<>();
+    vm.attach((section, key, value) -> secrets.add(section + "." + key + "=" + value));
+    vm.attach(declaring(new PackSettings.Section(
+        "sample",
+        "Sample",
+        "",
+        "packs.sample",
+        List.of(
+            PackSettings.Field.text("greeting", "Greeting", "", "hello"),
+            new PackSettings.Field(
+                "mood",
+                "Mood",
+                PackSettings.Kind.CHOICE,
+                "",
+                "calm",
+                List.of("calm", "cheerful"),
+                false),
+            PackSettings.Field.secret("token", "Token", "")))));
+    PackSection p = vm.packSection("sample").orElseThrow();
+    assertEquals("hello", p.text("greeting").get(), "the fallback while the policy has none");
+    p.text("greeting").set("ahoy");
+    p.text("mood").set("cheerful");
+    p.text("token").set("t-1");
+    p.save();
+    assertEquals(
+        "{\"greeting\":\"ahoy\",\"mood\":\"cheerful\"}",
+        service.doc.packs().get("sample").toString());
+    assertEquals(List.of("sample.token=t-1"), secrets);
+    assertEquals("", p.text("token").get(), "a secret is not kept in the window");
+    assertFalse(service.doc.toString().contains("t-1"));
+    assertEquals(PolicyDocument.defaults().code(), service.doc.code(), "other sections untouched");
   }
 
   @Test

@@ -77,6 +77,38 @@ class SettingsIT {
   }
 
   @Test
+  void aSectionAPackDeclaresIsBuiltAsTheServiceDescribesItAndSavedUnderItsKey() throws Exception {
+    WindowHarness w = open();
+    Path policy = w.home.resolve("config/policy.json");
+    w.robot.clickOn("Settings");
+    w.waitFor(() -> w.robot.lookup("#settings-code-enabled").tryQuery().isPresent());
+    javafx.scene.control.TextField folder =
+        w.robot.lookup("#settings-code-workspace").queryAs(javafx.scene.control.TextField.class);
+    w.waitFor(() -> folder.getText().equals("~/Steward"));
+    w.robot.interact(() -> {
+      folder.setText("  ");
+      w.robot.lookup("#settings-code-save").queryButton().fire();
+    });
+    w.waitFor(() -> label(w, "#settings-code-error").contains("folder"));
+    assertFalse(Files.readString(policy).contains("\"enabled\" : true"), "nothing saved");
+    w.robot.interact(() -> {
+      w.robot
+          .lookup("#settings-code-enabled")
+          .queryAs(javafx.scene.control.CheckBox.class)
+          .fire();
+      folder.setText("~/Steward/code");
+      w.robot.lookup("#settings-code-save").queryButton().fire();
+    });
+    w.waitFor(() -> {
+      var code = dev.steward.protocol.json.Json.parse(Files.readString(policy)).path("code");
+      return code.path("enabled").asBoolean()
+          && code.path("workspace").asText().equals("~/Steward/code");
+    });
+    w.waitFor(() -> label(w, "#settings-code-status").equals("Saved")
+        && label(w, "#settings-code-error").isEmpty());
+  }
+
+  @Test
   void theChatHeadersPickerSwitchesTheModelAndAsksFirstForOneThatCannotCallTools()
       throws Exception {
     try (FakeOllama ollama = new FakeOllama()) {

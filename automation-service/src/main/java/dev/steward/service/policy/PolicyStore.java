@@ -33,6 +33,7 @@ public final class PolicyStore {
 
   private final StewardHome home;
   private final Predicate<String> knownTool;
+  private final PackSettingsRules packSettings;
   private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
   /** Null only while {@link #load} compiles the first policy (which needs the store). */
   private volatile @org.jspecify.annotations.Nullable Policy current;
@@ -40,14 +41,23 @@ public final class PolicyStore {
   private PolicyStore(
       StewardHome home,
       Predicate<String> knownTool,
+      PackSettingsRules packSettings,
       @org.jspecify.annotations.Nullable Policy current) {
     this.home = home;
     this.knownTool = knownTool;
+    this.packSettings = packSettings;
     this.current = current;
   }
 
   /** Loads the policy; {@code knownTool} says which tool names grants and overrides may name. */
   public static PolicyStore load(StewardHome home, Predicate<String> knownTool)
+      throws IOException, PolicyError {
+    return load(home, knownTool, PackSettingsRules.none());
+  }
+
+  /** As above, with the packs' settings sections that {@code packs.<name>} values must fit. */
+  public static PolicyStore load(
+      StewardHome home, Predicate<String> knownTool, PackSettingsRules packSettings)
       throws IOException, PolicyError {
     Path file = home.policyFile();
     PolicyDocument doc;
@@ -57,7 +67,7 @@ public final class PolicyStore {
       doc = PolicyDocument.defaults();
       write(file, doc);
     }
-    PolicyStore store = new PolicyStore(home, knownTool, null);
+    PolicyStore store = new PolicyStore(home, knownTool, packSettings, null);
     store.current = store.compile(doc, false);
     return store;
   }
@@ -121,6 +131,7 @@ public final class PolicyStore {
         }
       }
     }
+    packSettings.check(doc);
     Set<String> servers = mcpServerParts(doc);
     Predicate<String> named = name -> knownTool.test(name)
         && McpToolNames.serverPart(name).map(servers::contains).orElse(true);

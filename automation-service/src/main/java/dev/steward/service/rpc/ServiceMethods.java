@@ -14,6 +14,7 @@ import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Hello;
 import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.PackSettings;
 import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.method.ToolProgress;
@@ -164,6 +165,12 @@ public final class ServiceMethods {
         }
       });
     }
+  }
+
+  /** The packs' settings sections, for the window's forms (ui role). */
+  public void registerPackSettings(Dispatcher d, List<PackSettings.Section> sections) {
+    PackSettings.Result result = new PackSettings.Result(sections);
+    d.register(Methods.PACKS_SETTINGS, UI, (s, p) -> result);
   }
 
   /** The tools on offer: every tool the packs list, less those the user turned off. */

@@ -1,8 +1,10 @@
 package dev.steward.service.tools;
 
+import dev.steward.protocol.method.PackSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A tool pack (SPEC §13): the tools of one package, found with {@link java.util.ServiceLoader}
@@ -21,6 +23,16 @@ public interface ToolPack extends AutoCloseable {
   /** Tools that come and go while the service runs; called once, at start. */
   default List<ToolFamily> families(PackContext context) {
     return List.of();
+  }
+
+  /**
+   * The pack's settings section, where it has one: the window shows it as a form (its values the
+   * object at the section's key in {@code policy.json}, its secrets set through {@code
+   * secrets.set} under the pack's name), and the service refuses a policy whose values do not fit
+   * it. A pack without a key of its own in {@code policy.json} uses {@code packs.<its name>}.
+   */
+  default Optional<PackSettings.Section> settings() {
+    return Optional.empty();
   }
 
   /** Methods the window calls to configure the pack (ui role only). */

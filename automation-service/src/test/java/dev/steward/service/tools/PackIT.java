@@ -3,18 +3,27 @@ package dev.steward.service.tools;
 import static dev.steward.service.TestService.args;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.client.ClientException;
 import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.jsonrpc.ErrorCodes;
 import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.PackSettings;
 import dev.steward.protocol.method.Role;
+import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.protocol.tool.ToolResult;
 import dev.steward.service.TestService;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -101,5 +110,72 @@ class PackIT {
     assertFalse(ui.call(Methods.AUDIT_QUERY, Map.of("tool", "tool.undo"), Audit.QueryResult.class)
         .rows()
         .isEmpty());
+  }
+
+  @Test
+  void its_settings_section_is_described_to_the_window_and_kept_under_packs() {
+    PackSettings.Result declared =
+        ui.call(Methods.PACKS_SETTINGS, Map.of(), PackSettings.Result.class);
+    PackSettings.Section sample = declared.sections().stream()
+        .filter(s -> s.pack().equals("sample"))
+        .findFirst()
+        .orElseThrow();
+    assertEquals("packs.sample", sample.section());
+    assertEquals(
+        List.of("greeting", "loud", "mood", "token"),
+        sample.fields().stream().map(PackSettings.Field::key).toList());
+    assertTrue(
+        declared.sections().stream().anyMatch(s -> s.section().equals("code")),
+        "the code pack's section is declared the same way");
+    ClientException notUi = assertThrows(
+        ClientException.class, () -> agent.call(Methods.PACKS_SETTINGS, Map.of(), JsonNode.class));
+    assertEquals(
+        ErrorCodes.FORBIDDEN, java.util.Objects.requireNonNull(notUi.rpcError()).code());
+
+    assertEquals("hello", greet().path("greeting").asText(), "the fallback before any setting");
+    PolicyDocument doc = ui.call(Methods.POLICY_GET, Map.of(), PolicyDocument.class);
+    ObjectNode mine =
+        Json.object().put("greeting", "ahoy").put("loud", true).put("mood", "cheerful");
+    ui.call(Methods.POLICY_UPDATE, doc.withPacks(Map.of("sample", mine)), PolicyDocument.class);
+    ui.call(
+        Methods.SECRETS_SET,
+        Map.of("section", "sample", "key", "token", "value", "t-1"),
+        JsonNode.class);
+    JsonNode greeted = greet();
+    assertEquals("AHOY", greeted.path("greeting").asText());
+    assertEquals("cheerful", greeted.path("mood").asText());
+    assertTrue(greeted.path("token_set").asBoolean());
+    assertFalse(greeted.toString().contains("t-1"));
+  }
+
+  @Test
+  void values_that_do_not_fit_a_declared_section_are_refused_by_name() {
+    PolicyDocument doc = ui.call(Methods.POLICY_GET, Map.of(), PolicyDocument.class);
+    Map<String, String> refused = new java.util.LinkedHashMap<>();
+    refused.put("nobody", "\"packs\" names \"nobody\", which is no pack with settings of its own");
+    refused.put("sample:colour", "unknown key \"packs.sample.colour\"");
+    refused.put("sample:loud", "packs.sample.loud is true or false");
+    refused.put("sample:mood", "packs.sample.mood is one of calm, cheerful");
+    refused.put("sample:token", "packs.sample.token is a secret");
+    for (Map.Entry<String, String> e : refused.entrySet()) {
+      String[] at = e.getKey().split(":");
+      ObjectNode values = Json.object();
+      if (at.length > 1) values.put(at[1], "yes");
+      ClientException error = assertThrows(
+          ClientException.class,
+          () -> ui.call(
+              Methods.POLICY_UPDATE, doc.withPacks(Map.of(at[0], values)), PolicyDocument.class),
+          e.getKey());
+      assertTrue(error.getMessage().contains(e.getValue()), error.getMessage());
+    }
+    assertTrue(
+        ui.call(Methods.POLICY_GET, Map.of(), PolicyDocument.class).packs().isEmpty(),
+        "nothing refused was kept");
+  }
+
+  private JsonNode greet() {
+    ToolResult r = TestService.exec(agent, "sample.greet", Json.object());
+    assertTrue(r.ok(), String.valueOf(r.error()));
+    return r.value();
   }
 }

@@ -26,6 +26,9 @@ public final class Methods {
    */
   public static final String SECRETS_SET = "secrets.set";
 
+  /** The settings sections the tool packs declare (ui role): {@code {}} → {@link PackSettings.Result}. */
+  public static final String PACKS_SETTINGS = "packs.settings";
+
   /** Notification: progress of a long call. */
   public static final String TOOL_PROGRESS = "tool.progress";
 

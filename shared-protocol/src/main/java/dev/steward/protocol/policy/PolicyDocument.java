@@ -1,5 +1,7 @@
 package dev.steward.protocol.policy;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.tool.Confirmation;
 import dev.steward.protocol.tool.Risk;
 import java.time.Instant;
@@ -26,7 +28,8 @@ public record PolicyDocument(
     WebSearch webSearch,
     Code code,
     Calendar calendar,
-    Mail mail) {
+    Mail mail,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, JsonNode> packs) {
 
   public PolicyDocument {
     browser = Objects.requireNonNullElse(browser, Browser.DEFAULT);
@@ -44,6 +47,8 @@ public record PolicyDocument(
     // Kept in the order the user wrote them: Settings lists servers as they appear in the file.
     mcpServers = java.util.Collections.unmodifiableMap(
         new java.util.LinkedHashMap<>(Objects.requireNonNullElse(mcpServers, Map.of())));
+    packs = java.util.Collections.unmodifiableMap(
+        new java.util.LinkedHashMap<>(Objects.requireNonNullElse(packs, Map.of())));
   }
 
   /** A policy whose household pack keeps its data on this machine. */
@@ -69,7 +74,8 @@ public record PolicyDocument(
         WebSearch.NONE,
         Code.DEFAULT,
         Calendar.NONE,
-        Mail.NONE);
+        Mail.NONE,
+        Map.of());
   }
 
   /** A policy without browser settings of its own (the browser keeps no profile). */
@@ -114,7 +120,8 @@ public record PolicyDocument(
         webSearch,
         code,
         calendar,
-        mail);
+        mail,
+        packs);
   }
 
   public PolicyDocument withPaths(List<PathRoot> newPaths) {
@@ -131,7 +138,8 @@ public record PolicyDocument(
         webSearch,
         code,
         calendar,
-        mail);
+        mail,
+        packs);
   }
 
   public PolicyDocument withApps(List<AppEntry> newApps) {
@@ -148,7 +156,8 @@ public record PolicyDocument(
         webSearch,
         code,
         calendar,
-        mail);
+        mail,
+        packs);
   }
 
   public PolicyDocument withHosts(Hosts newHosts) {
@@ -165,7 +174,8 @@ public record PolicyDocument(
         webSearch,
         code,
         calendar,
-        mail);
+        mail,
+        packs);
   }
 
   public PolicyDocument withBrowser(Browser newBrowser) {
@@ -182,7 +192,8 @@ public record PolicyDocument(
         webSearch,
         code,
         calendar,
-        mail);
+        mail,
+        packs);
   }
 
   public PolicyDocument withOverrides(Map<String, ToolOverride> newOverrides) {
@@ -199,7 +210,8 @@ public record PolicyDocument(
         webSearch,
         code,
         calendar,
-        mail);
+        mail,
+        packs);
   }
 
   public PolicyDocument withHousehold(Household newHousehold) {
@@ -216,7 +228,8 @@ public record PolicyDocument(
         webSearch,
         code,
         calendar,
-        mail);
+        mail,
+        packs);
   }
 
   public PolicyDocument withWebSearch(WebSearch newWebSearch) {
@@ -233,7 +246,8 @@ public record PolicyDocument(
         newWebSearch,
         code,
         calendar,
-        mail);
+        mail,
+        packs);
   }
 
   public PolicyDocument withCode(Code newCode) {
@@ -250,7 +264,8 @@ public record PolicyDocument(
         webSearch,
         newCode,
         calendar,
-        mail);
+        mail,
+        packs);
   }
 
   public PolicyDocument withCalendar(Calendar newCalendar) {
@@ -267,7 +282,8 @@ public record PolicyDocument(
         webSearch,
         code,
         newCalendar,
-        mail);
+        mail,
+        packs);
   }
 
   public PolicyDocument withMail(Mail newMail) {
@@ -284,7 +300,30 @@ public record PolicyDocument(
         webSearch,
         code,
         calendar,
-        newMail);
+        newMail,
+        packs);
+  }
+
+  /**
+   * The settings of packs that keep them under {@code packs.<name>} (a pack's declared settings
+   * section, {@code packs.settings}), each an object the service checks against its declaration.
+   */
+  public PolicyDocument withPacks(Map<String, JsonNode> newPacks) {
+    return new PolicyDocument(
+        paths,
+        apps,
+        hosts,
+        grants,
+        overrides,
+        confirmUnder,
+        browser,
+        mcpServers,
+        household,
+        webSearch,
+        code,
+        calendar,
+        mail,
+        newPacks);
   }
 
   public PolicyDocument withMcpServers(Map<String, McpServer> newServers) {
@@ -301,7 +340,8 @@ public record PolicyDocument(
         webSearch,
         code,
         calendar,
-        mail);
+        mail,
+        packs);
   }
 
   /**

@@ -1,9 +1,11 @@
 package dev.steward.service.tools.code;
 
+import dev.steward.protocol.method.PackSettings;
 import dev.steward.service.tools.PackContext;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolPack;
 import java.util.List;
+import java.util.Optional;
 
 /** The code tools: {@code code.run}. */
 public final class CodePack implements ToolPack {
@@ -11,6 +13,26 @@ public final class CodePack implements ToolPack {
   @Override
   public String name() {
     return "code";
+  }
+
+  /** Settings, "Code runs": {@code code} in policy.json (SPEC §13); off until the user turns it on. */
+  @Override
+  public Optional<PackSettings.Section> settings() {
+    return Optional.of(new PackSettings.Section(
+        name(),
+        "Code runs",
+        "Runs happen in a sandbox (bubblewrap): they see this folder and the system's programs,"
+            + " nothing else of your files, with limits on time, memory and processes.",
+        "code",
+        List.of(
+            PackSettings.Field.toggle(
+                "enabled",
+                "Let the assistant run Python and Bash (each run asks first)",
+                "",
+                false),
+            PackSettings.Field.toggle(
+                "network", "Runs may use the network (then a run can send data out)", "", false),
+            PackSettings.Field.text("workspace", "Folder", "", "~/Steward").asRequired())));
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.steward.service.tools.sample;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.PackSettings;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.BaseTool;
@@ -16,7 +17,9 @@ import dev.steward.service.tools.UndoContext;
 import dev.steward.service.undo.UndoRecord;
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -35,9 +38,53 @@ public final class SamplePack implements ToolPack {
     return "sample";
   }
 
+  /** Its own settings section, kept under {@code packs.sample}: a pack needs no key of its own. */
+  @Override
+  public Optional<PackSettings.Section> settings() {
+    return Optional.of(new PackSettings.Section(
+        name(),
+        "Sample greetings",
+        "How sample.greet greets.",
+        "packs.sample",
+        List.of(
+            PackSettings.Field.text("greeting", "Greeting", "", "hello").asRequired(),
+            PackSettings.Field.toggle("loud", "Greet loudly", "In capitals.", false),
+            new PackSettings.Field(
+                "mood",
+                "Mood",
+                PackSettings.Kind.CHOICE,
+                "",
+                "calm",
+                List.of("calm", "cheerful"),
+                false),
+            PackSettings.Field.secret("token", "Token", "Never shown again."))));
+  }
+
   @Override
   public List<Tool> tools(PackContext context) {
-    return List.of(new Add(), new Get(), new Beacon(), new Wait());
+    return List.of(new Add(), new Get(), new Beacon(), new Wait(), new Greet(context));
+  }
+
+  private static final class Greet extends BaseTool {
+    private static final ToolDefinition DEFINITION =
+        ToolDefinitions.load(SamplePack.class, "sample.greet.json");
+    private final PackContext context;
+
+    Greet(PackContext context) {
+      super(DEFINITION);
+      this.context = context;
+    }
+
+    @Override
+    public JsonNode run(JsonNode args, ToolContext ctx) {
+      JsonNode mine = context.policy().get().packs().getOrDefault("sample", Json.object());
+      String greeting = mine.path("greeting").asText("hello");
+      if (mine.path("loud").asBoolean(false)) greeting = greeting.toUpperCase(Locale.ROOT);
+      return Json.object()
+          .put("greeting", greeting)
+          .put("mood", mine.path("mood").asText("calm"))
+          .put("token_set", context.secrets().get("sample", "token").isPresent());
+    }
   }
 
   private static ObjectNode tally(String name, long value) {

@@ -1,0 +1,91 @@
+package dev.steward.protocol.method;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import dev.steward.protocol.json.WireEnum;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code packs.settings} (ui role): the settings sections the tool packs declare, which the window
+ * shows as forms of their own. A section's values are the object at {@code section} in {@code
+ * policy.json} ({@code code}, or {@code packs.<name>} for a pack without a key of its own), saved
+ * with {@code policy.update}; its secrets go to {@code secrets.set} under the pack's name and are
+ * never read back.
+ */
+public final class PackSettings {
+
+  private PackSettings() {}
+
+  /** The answer: every declared section, in the packs' order. */
+  public record Result(List<Section> sections) {
+    public Result {
+      sections = List.copyOf(sections);
+    }
+  }
+
+  /**
+   * @param pack the pack's name; its secrets are kept under it
+   * @param section where its values live in {@code policy.json}, as dotted keys ({@code code},
+   *     {@code packs.sample})
+   */
+  public record Section(
+      String pack, String title, String hint, String section, List<Field> fields) {
+    public Section {
+      fields = List.copyOf(fields);
+    }
+  }
+
+  /**
+   * One setting. {@code key} names it in the section's object (or, for a secret, in the pack's
+   * secrets); {@code fallback} is the value shown when the policy has none.
+   */
+  public record Field(
+      String key,
+      String label,
+      Kind kind,
+      String help,
+      @Nullable String fallback,
+      List<String> choices,
+      boolean required) {
+    public Field {
+      choices = List.copyOf(Objects.requireNonNullElse(choices, List.of()));
+      help = Objects.requireNonNullElse(help, "");
+    }
+
+    public static Field text(String key, String label, String help, @Nullable String fallback) {
+      return new Field(key, label, Kind.TEXT, help, fallback, List.of(), false);
+    }
+
+    public static Field toggle(String key, String label, String help, boolean fallback) {
+      return new Field(key, label, Kind.TOGGLE, help, Boolean.toString(fallback), List.of(), false);
+    }
+
+    public static Field secret(String key, String label, String help) {
+      return new Field(key, label, Kind.SECRET, help, null, List.of(), false);
+    }
+
+    public Field asRequired() {
+      return new Field(key, label, kind, help, fallback, choices, true);
+    }
+  }
+
+  /** How a setting is entered: a line of text, a check box, one of {@code choices}, a secret. */
+  public enum Kind {
+    TEXT,
+    TOGGLE,
+    CHOICE,
+    SECRET;
+
+    @JsonValue
+    public String wire() {
+      return WireEnum.wire(this);
+    }
+
+    @JsonCreator
+    public static Kind of(String text) {
+      return WireEnum.parse(Kind.class, text);
+    }
+  }
+}
