@@ -155,18 +155,20 @@ public final class StewardService implements AutoCloseable {
         List.of(home.config(), home.data(), home.run()),
         packSecrets);
     List<ToolPack> packs = ToolPacks.load();
-    ToolRegistry tools = ToolPacks.registry(packs, packContext);
-    PackSettingsRules packSettings =
-        PackSettingsRules.of(packs.stream().flatMap(p -> p.settings().stream()).toList());
+    ToolRegistry tools;
+    PackSettingsRules packSettings;
     PolicyStore policies;
     try {
+      tools = ToolPacks.registry(packs, packContext);
+      packSettings = PackSettingsRules.of(ToolPacks.settings(packs));
       policies = PolicyStore.load(home, tools::covers, packSettings);
       policyRef.set(policies);
       policies.onChange(() -> policyListeners.forEach(Runnable::run));
-    } catch (PolicyError e) {
+    } catch (PolicyError | IllegalStateException e) {
       closeWhenOpen(opening);
       serving.thenAccept(RpcServer::close);
       ToolPacks.close(packs);
+      if (e instanceof IllegalStateException packMistake) throw packMistake;
       throw new IOException(home.policyFile() + " cannot be used: " + e.getMessage(), e);
     }
     createWorkspace(policies, home);

@@ -67,6 +67,10 @@ public final class PackSection {
     return error.getReadOnlyProperty();
   }
 
+  /**
+   * Fills each field from the policy; an optional text the policy leaves unset stays empty (the
+   * field's prompt shows its fallback), so that saving does not write the fallback down.
+   */
   private void show(PolicyDocument doc) {
     JsonNode values = at(Json.mapper().valueToTree(doc));
     for (PackSettings.Field f : section.fields()) {
@@ -76,13 +80,17 @@ public final class PackSection {
         case TOGGLE ->
           toggle(f.key()).set(v.isBoolean() ? v.asBoolean() : Boolean.parseBoolean(fallback));
         case SECRET -> {} // never read back: what is typed is only ever sent
-        case TEXT, CHOICE ->
-          text(f.key()).set(v.isTextual() ? v.asText() : fallback == null ? "" : fallback);
+        case TEXT, CHOICE -> {
+          boolean filled = f.required() || f.kind() == PackSettings.Kind.CHOICE;
+          text(f.key())
+              .set(v.isTextual() ? v.asText() : filled && fallback != null ? fallback : "");
+        }
       }
     }
   }
 
   public void save() {
+    status.set("");
     ObjectNode values = Json.object();
     Map<String, String> typedSecrets = new LinkedHashMap<>();
     for (PackSettings.Field f : section.fields()) {
@@ -98,12 +106,10 @@ public final class PackSection {
             error.set("Fill in \"" + f.label().toLowerCase(Locale.ROOT) + "\"");
             return;
           }
-          if (typed.isEmpty()) values.putNull(f.key());
-          else values.put(f.key(), typed);
+          if (!typed.isEmpty()) values.put(f.key(), typed);
         }
       }
     }
-    status.set("");
     policy.change(
         doc -> with(doc, values),
         error,
@@ -113,16 +119,33 @@ public final class PackSection {
         }));
   }
 
-  /** The policy with this section's values in place (keys the form does not show are kept). */
+  /**
+   * The policy with this section's values in place. A section under {@code packs} is exactly what
+   * the form holds (its declaration is all there is of it); a section of its own keeps the keys
+   * the form does not show, and an optional text left empty goes back to its default.
+   */
   private PolicyDocument with(PolicyDocument doc, ObjectNode values) {
     ObjectNode tree = Json.mapper().valueToTree(doc);
-    ObjectNode target = tree;
-    for (String part : section.section().split("\\.")) target = target.withObjectProperty(part);
-    target.setAll(values);
+    String[] parts = section.section().split("\\.");
     try {
+      ObjectNode parent = tree;
+      for (int i = 0; i < parts.length - 1; i++) parent = parent.withObjectProperty(parts[i]);
+      String last = parts[parts.length - 1];
+      if (parts.length > 1) {
+        parent.set(last, values);
+      } else {
+        ObjectNode target = parent.withObjectProperty(last);
+        for (PackSettings.Field f : section.fields()) {
+          if (f.kind() != PackSettings.Kind.SECRET && !values.has(f.key())) target.remove(f.key());
+        }
+        target.setAll(values);
+      }
       return Json.strictMapper().treeToValue(tree, PolicyDocument.class);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(e.getOriginalMessage(), e);
+    } catch (UnsupportedOperationException e) {
+      throw new IllegalArgumentException(
+          "policy.json has no object at " + section.section() + " to keep these settings in", e);
     }
   }
 

@@ -46,7 +46,7 @@ public final class SettingsView extends ScrollPane {
         appsSection(model.apps()),
         mcpSection(model.mcp()),
         webSearchSection(model.webSearch()),
-        packSections(model),
+        new PackSectionsView(model),
         calendarSection(model.calendar()),
         mailSection(model.mail()),
         householdSection(model.household()),
@@ -58,7 +58,7 @@ public final class SettingsView extends ScrollPane {
     setFitToWidth(true);
   }
 
-  private static VBox section(String title, Node... children) {
+  static VBox section(String title, Node... children) {
     Label heading = new Label(title);
     heading.getStyleClass().add("settings-heading");
     VBox box = new VBox(8, heading);
@@ -66,7 +66,7 @@ public final class SettingsView extends ScrollPane {
     return box;
   }
 
-  private static Label error(String id, ReadOnlyStringProperty text) {
+  static Label error(String id, ReadOnlyStringProperty text) {
     Label l = new Label();
     l.setId(id);
     l.getStyleClass().add("settings-error");
@@ -284,83 +284,6 @@ public final class SettingsView extends ScrollPane {
         key,
         new HBox(8, save, status),
         error("settings-search-error", m.errorProperty()));
-  }
-
-  /** The sections the packs declare, in their order, built as the service describes them. */
-  private static VBox packSections(SettingsViewModel model) {
-    VBox box = new VBox(18);
-    Runnable render = () -> box.getChildren()
-        .setAll(model.packSections().stream().map(SettingsView::packSection).toList());
-    model.packSections().addListener((javafx.collections.ListChangeListener<PackSection>)
-        c -> render.run());
-    render.run();
-    box.managedProperty().bind(javafx.beans.binding.Bindings.isNotEmpty(box.getChildren()));
-    return box;
-  }
-
-  private static VBox packSection(PackSection m) {
-    dev.steward.protocol.method.PackSettings.Section d = m.declaration();
-    String id = "settings-" + d.pack();
-    List<Node> rows = new java.util.ArrayList<>();
-    if (!d.hint().isEmpty()) rows.add(hint(d.hint()));
-    for (dev.steward.protocol.method.PackSettings.Field f : d.fields()) {
-      String fieldId = id + "-" + f.key().replace('_', '-');
-      switch (f.kind()) {
-        case TOGGLE -> {
-          CheckBox box = new CheckBox(f.label());
-          box.setId(fieldId);
-          box.selectedProperty().bindBidirectional(m.toggle(f.key()));
-          rows.add(box);
-        }
-        case CHOICE -> {
-          ChoiceBox<String> choice = new ChoiceBox<>();
-          choice.setId(fieldId);
-          choice.getItems().setAll(f.choices());
-          choice.valueProperty().bindBidirectional(m.text(f.key()));
-          rows.add(labelled(f.label(), choice));
-        }
-        case TEXT, SECRET -> {
-          TextField field = f.kind() == dev.steward.protocol.method.PackSettings.Kind.SECRET
-              ? new PasswordField()
-              : new TextField();
-          field.setId(fieldId);
-          String fallback = f.fallback();
-          field.setPromptText(
-              f.kind() == dev.steward.protocol.method.PackSettings.Kind.SECRET
-                  ? "kept as set when left empty"
-                  : fallback == null ? "" : fallback);
-          field.textProperty().bindBidirectional(m.text(f.key()));
-          HBox.setHgrow(field, Priority.ALWAYS);
-          rows.add(labelled(f.label(), field));
-        }
-      }
-      if (!f.help().isEmpty()) rows.add(hint(f.help()));
-    }
-    Button save = new Button("Save");
-    save.setId(id + "-save");
-    save.setOnAction(e -> m.save());
-    Label status = new Label();
-    status.setId(id + "-status");
-    status.getStyleClass().add("settings-hint");
-    status.textProperty().bind(m.statusProperty());
-    rows.add(new HBox(8, save, status));
-    rows.add(error(id + "-error", m.errorProperty()));
-    return section(d.title(), rows.toArray(Node[]::new));
-  }
-
-  private static Label hint(String text) {
-    Label hint = new Label(text);
-    hint.getStyleClass().add("settings-hint");
-    hint.setWrapText(true);
-    return hint;
-  }
-
-  private static HBox labelled(String label, Node field) {
-    Label l = new Label(label);
-    l.setLabelFor(field);
-    HBox row = new HBox(8, l, field);
-    row.setAlignment(Pos.BASELINE_LEFT);
-    return row;
   }
 
   private static VBox calendarSection(CalendarSettings m) {

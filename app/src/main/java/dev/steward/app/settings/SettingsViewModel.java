@@ -1,5 +1,6 @@
 package dev.steward.app.settings;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.steward.app.config.AppSettings;
 import dev.steward.app.config.ModelKey;
 import dev.steward.app.config.SettingsStore;
@@ -7,9 +8,11 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.PackSettings;
 import java.util.concurrent.Executor;
+import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The settings screen's logic, one view model a section. Folders, hosts, grants and apps are the
@@ -29,8 +32,10 @@ public final class SettingsViewModel {
   private final HouseholdSettings household;
   private final WebSearchSettings webSearch;
   private final ObservableList<PackSection> packSections = FXCollections.observableArrayList();
+  private final ReadOnlyStringWrapper packSectionsError = new ReadOnlyStringWrapper("");
   private final Executor background;
   private final Executor ui;
+  private @Nullable PackCalls packCalls;
   private final CalendarSettings calendar;
   private final MailSettings mail;
   private final HotkeySettings hotkey;
@@ -98,24 +103,37 @@ public final class SettingsViewModel {
   public void attach(PackCalls calls) {
     calendar.attach(calls);
     mail.attach(calls);
-    background.execute(() -> {
-      try {
-        PackSettings.Result declared = Json.mapper()
-            .treeToValue(
-                calls.call(Methods.PACKS_SETTINGS, Json.object()), PackSettings.Result.class);
-        ui.execute(() -> packSections.setAll(declared.sections().stream()
-            .map(s -> new PackSection(s, policy, secrets))
-            .toList()));
-      } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
-        java.util.logging.Logger.getLogger(SettingsViewModel.class.getName())
-            .warning("the packs' settings sections could not be read: " + e.getMessage());
-      }
-    });
+    packCalls = calls;
+    readPackSections();
   }
 
   /** Reads the policy again (a grant may have been added from the dialog). */
   public void reload() {
     policy.reload();
+    if (packSections.isEmpty()) readPackSections();
+  }
+
+  /** Asks the service for the packs' sections; they are built once, on the UI thread. */
+  private void readPackSections() {
+    PackCalls calls = packCalls;
+    if (calls == null) return;
+    background.execute(() -> {
+      try {
+        PackSettings.Result declared = Json.mapper()
+            .treeToValue(
+                calls.call(Methods.PACKS_SETTINGS, Json.object()), PackSettings.Result.class);
+        ui.execute(() -> {
+          packSectionsError.set("");
+          if (!packSections.isEmpty()) return;
+          packSections.setAll(declared.sections().stream()
+              .map(s -> new PackSection(s, policy, secrets))
+              .toList());
+        });
+      } catch (RuntimeException | JsonProcessingException e) {
+        ui.execute(() ->
+            packSectionsError.set("The tool packs' settings could not be read: " + e.getMessage()));
+      }
+    });
   }
 
   public ModelSettings model() {
@@ -145,6 +163,11 @@ public final class SettingsViewModel {
   /** The sections the tool packs declare ({@code packs.settings}), once the service has answered. */
   public ObservableList<PackSection> packSections() {
     return packSections;
+  }
+
+  /** Why the packs' sections are missing (the service did not describe them), or empty. */
+  public ReadOnlyStringProperty packSectionsError() {
+    return packSectionsError.getReadOnlyProperty();
   }
 
   /** The declared section of {@code pack}, if the service has described one. */

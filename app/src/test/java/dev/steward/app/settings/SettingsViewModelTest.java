@@ -247,7 +247,9 @@ class SettingsViewModelTest {
     List<String> secrets = new ArrayList<>();
     vm.attach((section, key, value) -> secrets.add(section + "." + key + "=" + value));
     com.fasterxml.jackson.databind.node.ObjectNode answer = dev.steward.protocol.json.Json.object();
-    vm.attach((PackCalls) (method, params) -> answer);
+    vm.attach((PackCalls) (method, params) -> method.equals(Methods.PACKS_SETTINGS)
+        ? Json.mapper().valueToTree(new PackSettings.Result(List.of()))
+        : answer);
     MailSettings m = vm.mail();
     m.addressProperty().set("assistant@example.org");
     m.imapHostProperty().set("imap.example.org");
@@ -328,7 +330,13 @@ class SettingsViewModelTest {
                 false),
             PackSettings.Field.secret("token", "Token", "")))));
     PackSection p = vm.packSection("sample").orElseThrow();
-    assertEquals("hello", p.text("greeting").get(), "the fallback while the policy has none");
+    assertEquals("", p.text("greeting").get(), "an unset text: its fallback is only a prompt");
+    assertEquals("calm", p.text("mood").get(), "a choice shows the one in effect");
+    p.save();
+    assertEquals(
+        "{\"mood\":\"calm\"}",
+        service.doc.packs().get("sample").toString(),
+        "a fallback is not written down as if the user chose it");
     p.text("greeting").set("ahoy");
     p.text("mood").set("cheerful");
     p.text("token").set("t-1");

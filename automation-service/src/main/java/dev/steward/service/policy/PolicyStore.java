@@ -31,6 +31,9 @@ public final class PolicyStore {
       "(\\*\\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*",
       java.util.regex.Pattern.CASE_INSENSITIVE);
 
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(PolicyStore.class.getName());
+
   private final StewardHome home;
   private final Predicate<String> knownTool;
   private final PackSettingsRules packSettings;
@@ -131,7 +134,12 @@ public final class PolicyStore {
         }
       }
     }
-    packSettings.check(doc);
+    List<String> packProblems =
+        packSettings.problems(doc, before == null ? null : before.document());
+    if (strictRoots && !packProblems.isEmpty()) throw new PolicyError(packProblems.get(0));
+    // At start, a pack's values that no longer fit (the pack removed or changed) are kept and
+    // said: refusing them would keep the service, and so the window that fixes them, down.
+    packProblems.forEach(problem -> LOG.warning(problem + "; kept as written"));
     Set<String> servers = mcpServerParts(doc);
     Predicate<String> named = name -> knownTool.test(name)
         && McpToolNames.serverPart(name).map(servers::contains).orElse(true);

@@ -1,5 +1,6 @@
 package dev.steward.service.tools;
 
+import dev.steward.protocol.method.PackSettings;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.logging.Level;
@@ -45,6 +46,18 @@ public final class ToolPacks {
       }
     }
     return registry;
+  }
+
+  /** The packs' settings sections by the name of the pack that declares each. */
+  public static java.util.Map<String, PackSettings.Section> settings(List<ToolPack> packs) {
+    java.util.Map<String, PackSettings.Section> byPack = new java.util.LinkedHashMap<>();
+    for (ToolPack pack : packs) {
+      pack.settings().ifPresent(section -> {
+        if (byPack.putIfAbsent(pack.name(), section) != null)
+          throw new IllegalStateException("two packs are named \"" + pack.name() + "\"");
+      });
+    }
+    return byPack;
   }
 
   public static void close(List<ToolPack> packs) {

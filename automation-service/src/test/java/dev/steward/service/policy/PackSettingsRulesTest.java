@@ -1,12 +1,15 @@
 package dev.steward.service.policy;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.PackSettings;
 import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.service.tools.code.CodePack;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,51 +23,80 @@ class PackSettingsRulesTest {
   private static final PackSettings.Field NOTE = PackSettings.Field.text("note", "Note", "", null);
 
   @Test
-  void aPackKeepsItsSettingsUnderItsOwnNameOrAKeyOfItsOwnNeverSteward() {
-    assertDoesNotThrow(() -> PackSettingsRules.of(
-        List.of(section("sample", "packs.sample", NOTE), section("code", "code", NOTE))));
-    for (String where : List.of("packs.other", "hosts", "grants", "packs", "a.b", "Code")) {
+  void aPackKeepsItsSettingsUnderItsOwnNameOrItsOwnKeyNeverStewardsOrAnotherPacks() {
+    assertDoesNotThrow(() -> PackSettingsRules.of(Map.of(
+        "sample", section("sample", "packs.sample", NOTE), "code", section("code", "code", NOTE))));
+    for (String where :
+        List.of("packs.other", "hosts", "grants", "packs", "mail", "a.b", "Sample", "sample")) {
       IllegalStateException e = assertThrows(
           IllegalStateException.class,
-          () -> PackSettingsRules.of(List.of(section("sample", where, NOTE))),
+          () -> PackSettingsRules.of(Map.of("sample", section("sample", where, NOTE))),
           where);
       assertTrue(e.getMessage().contains("sample"), e.getMessage());
     }
     assertThrows(
         IllegalStateException.class,
-        () -> PackSettingsRules.of(List.of(section("a", "x", NOTE), section("b", "x", NOTE))),
-        "two packs, one place");
+        () -> PackSettingsRules.of(Map.of("web", section("mail", "mail", NOTE))),
+        "a pack describes only its own settings");
     assertThrows(
         IllegalStateException.class,
-        () -> PackSettingsRules.of(List.of(section("a", "x", NOTE, NOTE))),
+        () -> PackSettingsRules.of(Map.of("a", section("a", "packs.a", NOTE, NOTE))),
         "one key twice");
-    assertThrows(
-        IllegalStateException.class,
-        () -> PackSettingsRules.of(List.of(section(
-            "a",
-            "x",
-            new PackSettings.Field(
-                "pick", "Pick", PackSettings.Kind.CHOICE, "", null, List.of(), false)))),
-        "a choice of nothing");
+    for (PackSettings.Field choice : List.of(
+        new PackSettings.Field(
+            "pick", "Pick", PackSettings.Kind.CHOICE, "", null, List.of(), false),
+        new PackSettings.Field(
+            "pick", "Pick", PackSettings.Kind.CHOICE, "", "z", List.of("x", "y"), false))) {
+      assertThrows(
+          IllegalStateException.class,
+          () -> PackSettingsRules.of(Map.of("a", section("a", "packs.a", choice))),
+          "a choice of nothing, or a fallback that is no choice");
+    }
   }
 
   @Test
-  void valuesUnderPacksAreCheckedAgainstTheDeclaration() throws Exception {
-    PackSettingsRules rules = PackSettingsRules.of(List.of(
-        section("sample", "packs.sample", NOTE, PackSettings.Field.toggle("on", "On", "", false))));
-    rules.check(PolicyDocument.defaults()
-        .withPacks(Map.of("sample", Json.object().put("note", "x").put("on", true))));
-    rules.check(
-        PolicyDocument.defaults().withPacks(Map.of("sample", Json.object().putNull("note"))));
-    PolicyError e = assertThrows(
-        PolicyError.class,
-        () -> rules.check(PolicyDocument.defaults()
-            .withPacks(Map.of("sample", Json.mapper().createArrayNode()))));
-    assertTrue(e.getMessage().contains("packs.sample is an object"), e.getMessage());
-    assertThrows(
-        PolicyError.class,
-        () -> PackSettingsRules.none()
-            .check(PolicyDocument.defaults().withPacks(Map.of("sample", Json.object()))),
-        "no pack declares it");
+  void theCodePacksSettingsAreKeysOfItsSectionInThePolicy() {
+    PackSettings.Section code = new CodePack().settings().orElseThrow();
+    JsonNode section = Json.mapper().valueToTree(PolicyDocument.Code.DEFAULT);
+    for (PackSettings.Field f : code.fields()) {
+      assertTrue(section.has(f.key()), f.key() + " is a key of policy.json's code");
+    }
+    assertDoesNotThrow(() -> PackSettingsRules.of(Map.of("code", code)));
+  }
+
+  @Test
+  void valuesUnderPacksAreCheckedAgainstTheDeclaration() {
+    PackSettingsRules rules = PackSettingsRules.of(Map.of(
+        "sample",
+        section(
+            "sample",
+            "packs.sample",
+            NOTE,
+            PackSettings.Field.toggle("on", "On", "", false),
+            new PackSettings.Field(
+                "pick", "Pick", PackSettings.Kind.CHOICE, "", null, List.of("x", "y"), false))));
+    PolicyDocument fits = PolicyDocument.defaults()
+        .withPacks(Map.of("sample", Json.object().put("note", "x").put("on", true)));
+    assertEquals(List.of(), rules.problems(fits, null));
+    assertEquals(
+        List.of(),
+        rules.problems(
+            PolicyDocument.defaults()
+                .withPacks(Map.of("sample", Json.object().putNull("note").putNull("pick"))),
+            null),
+        "an optional setting may be left unset");
+    PolicyDocument notAnObject =
+        PolicyDocument.defaults().withPacks(Map.of("sample", Json.mapper().createArrayNode()));
+    assertEquals(
+        List.of("policy.json: packs.sample is an object of settings"),
+        rules.problems(notAnObject, null));
+    assertEquals(
+        List.of(),
+        rules.problems(notAnObject, notAnObject),
+        "values as they were before the change are not what a change is refused for");
+    assertEquals(
+        1,
+        PackSettingsRules.none().problems(fits, null).size(),
+        "no pack declares it (the pack was removed)");
   }
 }

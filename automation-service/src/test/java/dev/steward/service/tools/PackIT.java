@@ -173,6 +173,27 @@ class PackIT {
         "nothing refused was kept");
   }
 
+  @Test
+  void values_of_a_pack_no_longer_there_keep_the_service_starting_and_block_no_other_change() {
+    t.close();
+    t = TestService.start(p -> p.withPacks(Map.of("gone", Json.object().put("colour", "red"))));
+    ui = t.client(Role.UI);
+    PolicyDocument doc = ui.call(Methods.POLICY_GET, Map.of(), PolicyDocument.class);
+    assertEquals("red", doc.packSettings("gone").path("colour").asText(), "kept as written");
+    PolicyDocument saved = ui.call(
+        Methods.POLICY_UPDATE,
+        doc.withHosts(new PolicyDocument.Hosts(List.of("example.org"), false)),
+        PolicyDocument.class);
+    assertEquals(List.of("example.org"), saved.hosts().allow());
+    ClientException changed = assertThrows(
+        ClientException.class,
+        () -> ui.call(
+            Methods.POLICY_UPDATE,
+            doc.withPacks(Map.of("gone", Json.object().put("colour", "blue"))),
+            PolicyDocument.class));
+    assertTrue(changed.getMessage().contains("\"gone\""), changed.getMessage());
+  }
+
   private JsonNode greet() {
     ToolResult r = TestService.exec(agent, "sample.greet", Json.object());
     assertTrue(r.ok(), String.valueOf(r.error()));

@@ -39,7 +39,9 @@ public final class PackSettings {
 
   /**
    * One setting. {@code key} names it in the section's object (or, for a secret, in the pack's
-   * secrets); {@code fallback} is the value shown when the policy has none.
+   * secrets); {@code fallback} is the value in effect when the policy has none, as text for every
+   * kind ({@code "true"} / {@code "false"} for a toggle), so one field carries it on the wire; a
+   * choice's is one of {@code choices}. A {@code required} text cannot be saved empty.
    */
   public record Field(
       String key,

@@ -47,8 +47,19 @@ public record PolicyDocument(
     // Kept in the order the user wrote them: Settings lists servers as they appear in the file.
     mcpServers = java.util.Collections.unmodifiableMap(
         new java.util.LinkedHashMap<>(Objects.requireNonNullElse(mcpServers, Map.of())));
-    packs = java.util.Collections.unmodifiableMap(
-        new java.util.LinkedHashMap<>(Objects.requireNonNullElse(packs, Map.of())));
+    // Copied: JSON nodes can be changed, and the policy in force is shared by every pack.
+    Map<String, JsonNode> copies = new java.util.LinkedHashMap<>();
+    Objects.requireNonNullElse(packs, Map.<String, JsonNode>of())
+        .forEach((name, values) -> copies.put(name, values.deepCopy()));
+    packs = java.util.Collections.unmodifiableMap(copies);
+  }
+
+  /** A copy of the settings kept under {@code packs.<pack>}, or an empty object. */
+  public JsonNode packSettings(String pack) {
+    JsonNode values = packs.get(pack);
+    return values == null
+        ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+        : values.deepCopy();
   }
 
   /** A policy whose household pack keeps its data on this machine. */

@@ -77,7 +77,7 @@ public final class SamplePack implements ToolPack {
 
     @Override
     public JsonNode run(JsonNode args, ToolContext ctx) {
-      JsonNode mine = context.policy().get().packs().getOrDefault("sample", Json.object());
+      JsonNode mine = context.policy().get().packSettings("sample");
       String greeting = mine.path("greeting").asText("hello");
       if (mine.path("loud").asBoolean(false)) greeting = greeting.toUpperCase(Locale.ROOT);
       return Json.object()
