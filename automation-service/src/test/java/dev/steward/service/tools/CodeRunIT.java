@@ -221,6 +221,105 @@ class CodeRunIT {
   }
 
   @Test
+  void what_a_run_overwrote_removed_or_made_is_undone_unless_changed_since() throws Exception {
+    Path folder = Files.createDirectories(workspace.resolve("undo-case"));
+    Files.writeString(folder.resolve("keep.txt"), "the user's words");
+    Files.writeString(folder.resolve("gone.txt"), "also the user's");
+    ToolResult r = run(
+        "language",
+        "bash",
+        "code",
+        "cd undo-case && echo clobbered > keep.txt && rm gone.txt && echo fresh > new.txt");
+    JsonNode v = ok(r);
+    assertEquals(
+        java.util.Set.of("undo-case/keep.txt", "undo-case/new.txt"),
+        strings(v.path("files")),
+        v.toString());
+    assertEquals(java.util.Set.of("undo-case/gone.txt"), strings(v.path("removed")));
+    assertEquals(0, v.path("not_undoable").size());
+    ToolResult undone = undo(r);
+    assertTrue(undone.ok(), String.valueOf(undone.error()));
+    assertEquals("the user's words", Files.readString(folder.resolve("keep.txt")));
+    assertEquals("also the user's", Files.readString(folder.resolve("gone.txt")));
+    assertFalse(Files.exists(folder.resolve("new.txt")));
+
+    ToolResult again = run(
+        "language",
+        "bash",
+        "code",
+        "echo clobbered > undo-case/keep.txt; echo x > undo-case/b.txt");
+    ok(again);
+    Files.writeString(folder.resolve("keep.txt"), "edited by the user since");
+    ToolResult refused = undo(again);
+    assertFalse(refused.ok());
+    assertTrue(
+        refused.error().message().contains("changed since"), refused.error().message());
+    assertEquals("edited by the user since", Files.readString(folder.resolve("keep.txt")));
+    assertTrue(Files.exists(folder.resolve("b.txt")), "nothing changed");
+  }
+
+  @Test
+  void a_file_the_run_marks_set_user_id_loses_the_mark() throws Exception {
+    ok(run("language", "bash", "code", "cp /bin/true su-true && chmod 6755 su-true"));
+    int mode = (Integer) Files.getAttribute(workspace.resolve("su-true"), "unix:mode");
+    assertEquals(0, mode & 06000, Integer.toOctalString(mode));
+    assertEquals(0755, mode & 0777, "the other bits are kept");
+  }
+
+  @Test
+  void the_code_is_in_no_command_line_another_process_can_read() throws Exception {
+    var running = java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> run("language", "bash", "code", "# steward-marker-4471\nsleep 2.7\necho done"));
+    boolean seenRunning = false;
+    for (long deadline = System.nanoTime() + 10_000_000_000L;
+        !running.isDone() && System.nanoTime() < deadline; ) {
+      for (ProcessHandle p : (Iterable<ProcessHandle>) ProcessHandle.allProcesses()::iterator) {
+        String line = p.info().commandLine().orElse("");
+        assertFalse(line.contains("steward-marker-4471"), line);
+        if (line.contains("sleep 2.7")) seenRunning = true;
+      }
+      Thread.sleep(50);
+    }
+    assertEquals("done\n", ok(running.get()).path("stdout").asText());
+    assertTrue(seenRunning, "the run was looked at while it ran");
+  }
+
+  @Test
+  void its_limits_are_hard_ones_the_program_cannot_raise() {
+    JsonNode v = ok(run(
+        "language",
+        "bash",
+        "code",
+        "ulimit -H -t; ulimit -H -v; ulimit -H -f; ulimit -H -n;"
+            + " (ulimit -v unlimited 2>/dev/null && echo raised) || echo refused",
+        "timeout_s",
+        30));
+    // bash counts -f in 1024-byte blocks: 64 MiB; -v in KiB: 1 GiB; CPU seconds: the time + 1.
+    assertEquals("31\n1048576\n65536\n256\nrefused\n", v.path("stdout").asText());
+  }
+
+  @Test
+  void a_nul_character_in_an_argument_is_refused_naming_it() {
+    ToolResult r =
+        run("language", "bash", "code", "true", "args", java.util.List.of("ok", "a\u0000b"));
+    assertEquals(ToolErrorCodes.VALIDATION_ERROR, r.error().code());
+    assertEquals("/args/1", r.error().field());
+  }
+
+  private static java.util.Set<String> strings(JsonNode array) {
+    java.util.Set<String> out = new java.util.HashSet<>();
+    array.forEach(n -> out.add(n.asText()));
+    return out;
+  }
+
+  private static ToolResult undo(ToolResult r) {
+    return ui.call(
+        dev.steward.protocol.method.Methods.TOOL_UNDO,
+        new dev.steward.protocol.method.Execute.UndoParams(r.audit().auditId()),
+        ToolResult.class);
+  }
+
+  @Test
   void a_reserved_variable_is_refused_naming_it() {
     ToolResult r =
         run("language", "bash", "code", "true", "env", java.util.Map.of("LD_PRELOAD", "/x.so"));

@@ -6,9 +6,13 @@ import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolPack;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** The code tools: {@code code.run}. */
 public final class CodePack implements ToolPack {
+
+  private volatile @Nullable ReadySandbox ready;
+  private volatile @Nullable CodeRun run;
 
   @Override
   public String name() {
@@ -37,6 +41,25 @@ public final class CodePack implements ToolPack {
 
   @Override
   public List<Tool> tools(PackContext context) {
-    return List.of(new CodeRun(context.policy(), context.userHome(), context.privateFolders()));
+    ReadySandbox ready = new ReadySandbox(context.data().resolve("code").resolve("runs"));
+    CodeRun run =
+        new CodeRun(context.policy(), context.userHome(), context.privateFolders(), ready);
+    this.ready = ready;
+    this.run = run;
+    context.onPolicyChange().accept(run::prepareAhead);
+    return List.of(run);
+  }
+
+  /** Once the service answers, a sandbox is made ahead for the first run (when runs are on). */
+  @Override
+  public void start() {
+    CodeRun r = run;
+    if (r != null) r.prepareAhead();
+  }
+
+  @Override
+  public void close() {
+    ReadySandbox r = ready;
+    if (r != null) r.close();
   }
 }

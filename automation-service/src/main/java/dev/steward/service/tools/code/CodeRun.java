@@ -12,18 +12,18 @@ import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.tools.UndoContext;
+import dev.steward.service.undo.UndoRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,14 +36,14 @@ import java.util.regex.Pattern;
 /**
  * {@code code.run}: Python or Bash in the {@link Sandbox}, off until the user turns it on, every
  * run confirmed (the dialog shows the code). The result has the program's output (each stream cut
- * at {@value #MAX_OUTPUT} bytes), exit code and time, and the workspace files it created or
- * changed. A run past its time is killed with everything it started.
+ * at {@value #MAX_OUTPUT} bytes), exit code and time, and the workspace files it wrote or removed;
+ * {@code tool.undo} puts back what it overwrote or removed and takes away what it made. A run past
+ * its time is killed with everything it started.
  */
 final class CodeRun extends BaseTool {
 
   static final int MAX_OUTPUT = 1 << 20;
   private static final int MAX_FILES_LISTED = 100;
-  private static final int MAX_WALK = 20_000;
   private static final Pattern ENV_NAME = Pattern.compile("[A-Z_][A-Z0-9_]{0,63}");
   private static final java.util.Set<String> ENV_RESERVED =
       java.util.Set.of("PATH", "HOME", "LANG", "PYTHONDONTWRITEBYTECODE");
@@ -51,15 +51,34 @@ final class CodeRun extends BaseTool {
   private static final ToolDefinition DEFINITION =
       ToolDefinitions.load(CodeRun.class, "code.run.json");
 
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(CodeRun.class.getName());
+  /**
+   * The runs' pipes are read and written here: a thread for each at once (a blocked read never
+   * holds up another run's), kept a while for the next run rather than made for each.
+   */
+  private static final java.util.concurrent.ExecutorService IO =
+      java.util.concurrent.Executors.newCachedThreadPool(
+          dev.steward.protocol.util.DaemonThreads.named("code-run-io"));
+
+  /** The undo record's kind: a run's changes to its workspace. */
+  static final String RUN = "run";
+
   private final Supplier<PolicyDocument> policy;
   private final Path userHome;
   private final List<Path> privateFolders;
+  private final ReadySandbox ready;
 
-  CodeRun(Supplier<PolicyDocument> policy, Path userHome, List<Path> privateFolders) {
+  CodeRun(
+      Supplier<PolicyDocument> policy,
+      Path userHome,
+      List<Path> privateFolders,
+      ReadySandbox ready) {
     super(DEFINITION);
     this.policy = policy;
     this.userHome = userHome;
     this.privateFolders = List.copyOf(privateFolders);
+    this.ready = ready;
   }
 
   @Override
@@ -178,16 +197,11 @@ final class CodeRun extends BaseTool {
     Optional<String> why = unavailable();
     if (why.isPresent()) throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, why.get());
     PolicyDocument.Code code = policy.get().code();
-    Path workspace = workspace(code);
+    Sandbox.Setup setup = setup(code);
     int timeout = args.path("timeout_s").asInt(60);
-    List<String> program = new ArrayList<>();
-    String source = args.path("code").asText();
-    if (args.path("language").asText().equals("bash")) {
-      program.addAll(List.of("/bin/bash", "-c", source, "bash"));
-    } else {
-      program.addAll(List.of("/usr/bin/python3", "-I", "-c", source));
-    }
-    for (JsonNode a : args.path("args")) program.add(a.asText());
+    List<String> programArgs = new ArrayList<>();
+    int i = 0;
+    for (JsonNode a : args.path("args")) programArgs.add(text(a.asText(), "/args/" + i++));
     Map<String, String> env = new LinkedHashMap<>();
     var names = args.path("env").fieldNames();
     while (names.hasNext()) {
@@ -201,57 +215,62 @@ final class CodeRun extends BaseTool {
             "/env/" + name,
             null);
       }
-      env.put(name, args.path("env").path(name).asText());
+      env.put(name, text(args.path("env").path(name).asText(), "/env/" + name));
     }
-    Map<String, String> before = files(workspace);
-    Sandbox.Command command;
+    Sandbox.Program program = new Sandbox.Program(
+        args.path("language").asText(),
+        text(args.path("code").asText(), "/code"),
+        programArgs,
+        env,
+        timeout + 1);
+    WorkspaceSnapshot snapshot;
     try {
-      command =
-          Sandbox.command(new Sandbox.Run(program, workspace, env, code.network(), timeout + 1));
+      snapshot = WorkspaceSnapshot.take(setup.workspace(), () -> ctx.undo().folder());
     } catch (IOException e) {
       throw new ToolFailure(
-          ToolErrorCodes.EXECUTION_ERROR, "cannot prepare the sandbox: " + e.getMessage());
+          ToolErrorCodes.EXECUTION_ERROR,
+          "cannot note the workspace before the run: " + e.getMessage());
     }
-    long start = System.nanoTime();
-    Process process;
+    Sandbox.Prepared sandbox;
     try {
-      ProcessBuilder pb = new ProcessBuilder(command.argv());
-      // bubblewrap's own environment is readable from inside (its /proc entry): it gets none.
-      pb.environment().clear();
-      pb.environment().put("PATH", "/usr/bin:/bin");
-      process = pb.start();
+      sandbox = ready.take(setup);
     } catch (IOException e) {
-      Sandbox.release(command.cgroup());
       throw new ToolFailure(
           ToolErrorCodes.EXECUTION_ERROR, "cannot start the sandbox: " + e.getMessage());
     }
     try {
+      long start = System.nanoTime();
+      Process process;
+      try {
+        process = sandbox.go(program);
+      } catch (IOException e) {
+        throw new ToolFailure(
+            ToolErrorCodes.EXECUTION_ERROR, "cannot start the run: " + e.getMessage());
+      }
       CompletableFuture<Output> out = read(process.getInputStream());
       CompletableFuture<Output> err = read(process.getErrorStream());
       byte[] input = args.path("stdin").asText("").getBytes(StandardCharsets.UTF_8);
-      // On a thread of its own: a program that never reads would block the write, and the
+      // On another thread: a program that never reads would block the write, and the
       // clock must run meanwhile. Stopping the process breaks the pipe and ends the write.
-      Thread feeder = new Thread(
-          () -> {
-            try (OutputStream in = process.getOutputStream()) {
-              in.write(input);
-            } catch (IOException e) {
-              // the program did not read all its input: that is its business
-            }
-          },
-          "code-run-stdin");
-      feeder.setDaemon(true);
-      feeder.start();
+      IO.execute(() -> {
+        try (OutputStream in = process.getOutputStream()) {
+          in.write(input);
+        } catch (IOException e) {
+          // the program did not read all its input: that is its business
+        }
+      });
       boolean finished;
       try {
         finished = process.waitFor(timeout, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         stop(process);
         Thread.currentThread().interrupt();
+        keep(snapshot.compare(), ctx);
         throw new ToolFailure(ToolErrorCodes.CANCELLED, "the run was cancelled and stopped");
       }
       if (!finished) {
         stop(process);
+        keep(snapshot.compare(), ctx);
         ObjectNode partial = Json.object();
         partial.put("stdout", out.join().text());
         partial.put("stderr", err.join().text());
@@ -270,16 +289,91 @@ final class CodeRun extends BaseTool {
       result.put("exit_code", process.exitValue());
       result.put("duration_ms", (System.nanoTime() - start) / 1_000_000);
       result.put("truncated", stdout.cut() || stderr.cut());
-      ArrayNode written = result.putArray("files");
-      Map<String, String> after = files(workspace);
-      after.forEach((path, stamp) -> {
-        if (!stamp.equals(before.get(path)) && written.size() < MAX_FILES_LISTED) written.add(path);
-      });
+      WorkspaceSnapshot.Changes changes = snapshot.compare();
+      keep(changes, ctx);
+      list(result.putArray("files"), changes.written());
+      list(result.putArray("removed"), changes.removed());
+      list(result.putArray("not_undoable"), changes.notUndoable());
       return result;
     } finally {
-      if (process.isAlive()) stop(process);
-      Sandbox.release(command.cgroup());
+      sandbox.close();
+      if (policy.get().code().enabled()) ready.prepareNext(setup);
     }
+  }
+
+  /** Keeps what an undo of the run needs: what it overwrote or removed, and what it made. */
+  private void keep(WorkspaceSnapshot.Changes changes, ToolContext ctx) {
+    if (changes.undo().isEmpty()) return;
+    ObjectNode data = Json.object();
+    data.put("workspace", changes.workspace().toString());
+    try {
+      ctx.undo().save(new UndoRecord(name(), RUN, changes.undo(), false, data));
+    } catch (IOException e) {
+      // The run happened: its answer stands, without an undo.
+      LOG.log(java.util.logging.Level.WARNING, "code.run: the undo record was not kept", e);
+    }
+  }
+
+  private static void list(ArrayNode into, List<String> paths) {
+    for (String p : paths) {
+      if (into.size() >= MAX_FILES_LISTED) break;
+      into.add(p);
+    }
+  }
+
+  /** Text that goes into a file the sandbox's shell reads: a NUL would cut it short. */
+  private static String text(String value, String field) throws ToolFailure {
+    if (value.indexOf('\0') >= 0)
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR,
+          "a NUL character cannot be passed to a run",
+          field,
+          null);
+    return value;
+  }
+
+  private Sandbox.Setup setup(PolicyDocument.Code code) throws ToolFailure {
+    Path workspace = workspace(code);
+    Object key;
+    try {
+      key = Files.readAttributes(workspace, BasicFileAttributes.class).fileKey();
+    } catch (IOException e) {
+      throw new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE, "the code workspace cannot be used: " + e.getMessage());
+    }
+    return new Sandbox.Setup(workspace, key == null ? workspace : key, code.network());
+  }
+
+  /** Starts a sandbox ahead when runs are on (at start, and when the setting changes). */
+  void prepareAhead() {
+    PolicyDocument.Code code = policy.get().code();
+    if (!code.enabled() || Sandbox.missing().isPresent()) {
+      ready.drop();
+      return;
+    }
+    try {
+      ready.prepareNext(setup(code));
+    } catch (ToolFailure e) {
+      ready.drop();
+    }
+  }
+
+  /**
+   * Puts back what the run overwrote or removed and takes away what it made — only when every
+   * path still holds what the run left there, and only inside today's workspace; else nothing
+   * changes.
+   */
+  @Override
+  public JsonNode undo(UndoRecord record, UndoContext ctx) throws ToolFailure {
+    Path workspace = workspace(policy.get().code());
+    JsonNode data = record.data();
+    if (data == null || !workspace.toString().equals(data.path("workspace").asText()))
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "the code workspace is no longer the one that run used; not undone, nothing changed",
+          "/audit_id",
+          null);
+    return RunUndo.undo(workspace, record.items(), ctx);
   }
 
   private static void stop(Process process) {
@@ -297,56 +391,22 @@ final class CodeRun extends BaseTool {
 
   private static CompletableFuture<Output> read(InputStream stream) {
     CompletableFuture<Output> done = new CompletableFuture<>();
-    Thread reader = new Thread(
-        () -> {
-          ByteArrayOutputStream kept = new ByteArrayOutputStream();
-          boolean cut = false;
-          byte[] buf = new byte[16 * 1024];
-          try (stream) {
-            int n;
-            while ((n = stream.read(buf)) > 0) {
-              int room = MAX_OUTPUT - kept.size();
-              if (room > 0) kept.write(buf, 0, Math.min(room, n));
-              if (n > room) cut = true;
-            }
-          } catch (IOException e) {
-            // the process ended: what was read is what there is
-          }
-          done.complete(new Output(kept.toString(StandardCharsets.UTF_8), cut));
-        },
-        "code-run-output");
-    // Threads of its own, not a shared pool: a blocked read must not hold up other runs.
-    reader.setDaemon(true);
-    reader.start();
+    IO.execute(() -> {
+      ByteArrayOutputStream kept = new ByteArrayOutputStream();
+      boolean cut = false;
+      byte[] buf = new byte[16 * 1024];
+      try (stream) {
+        int n;
+        while ((n = stream.read(buf)) > 0) {
+          int room = MAX_OUTPUT - kept.size();
+          if (room > 0) kept.write(buf, 0, Math.min(room, n));
+          if (n > room) cut = true;
+        }
+      } catch (IOException e) {
+        // the process ended: what was read is what there is
+      }
+      done.complete(new Output(kept.toString(StandardCharsets.UTF_8), cut));
+    });
     return done;
-  }
-
-  /** The workspace's files, by path relative to it, with size and time: what a run changed shows. */
-  private static Map<String, String> files(Path workspace) {
-    Map<String, String> out = new LinkedHashMap<>();
-    try {
-      Files.walkFileTree(
-          workspace,
-          EnumSet.noneOf(FileVisitOption.class),
-          8,
-          new java.nio.file.SimpleFileVisitor<>() {
-            @Override
-            public java.nio.file.FileVisitResult visitFile(Path file, BasicFileAttributes a) {
-              if (out.size() >= MAX_WALK) return java.nio.file.FileVisitResult.TERMINATE;
-              out.put(
-                  workspace.relativize(file).toString(),
-                  a.size() + "@" + a.lastModifiedTime().toMillis());
-              return java.nio.file.FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) {
-              return java.nio.file.FileVisitResult.CONTINUE;
-            }
-          });
-    } catch (IOException e) {
-      // a listing that fails lists less; the run's own result stands
-    }
-    return out;
   }
 }

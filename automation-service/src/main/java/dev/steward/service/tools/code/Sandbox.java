@@ -1,8 +1,11 @@
 package dev.steward.service.tools.code;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,17 +13,23 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The command that runs a program in bubblewrap: its own namespaces (no network unless asked),
- * the system's programs and libraries read-only, an empty home with the workspace in it
- * read-write, nothing else of the disk, a cleared environment, killed with its parent. Limits:
- * CPU time, address space, file size and open files by {@code prlimit}; processes by a pids
- * cgroup when the service runs as root (root is not bound by the process rlimit), by {@code
- * prlimit --nproc} otherwise.
+ * Bubblewrap sandboxes for code runs: their own namespaces (no network unless asked), the system's
+ * programs and libraries read-only, an empty home with the workspace in it read-write, nothing else
+ * of the disk, a cleared environment, killed with their parent. Limits: CPU time, address space,
+ * file size and open files as resource limits the sandbox's shell sets before it becomes the
+ * program; processes by a pids cgroup when the service runs as root (root is not bound by the
+ * process limit), by the process limit otherwise.
+ *
+ * <p>A sandbox is {@linkplain #prepare started ahead} of its run: its namespaces, mounts and
+ * cgroups are made while it waits, so a run pays for its program only. What runs comes in files
+ * of a folder of its own, bound read-only at {@value #RUN}: never in a command line that {@code
+ * ps} shows.
  */
 final class Sandbox {
 
   static final String HOME = "/home/sandbox";
   static final String WORKSPACE = HOME + "/workspace";
+  static final String RUN = "/run/steward";
   static final int PROCESSES = 64;
   static final long MEMORY_BYTES = 1L << 30;
   static final long FILE_BYTES = 64L << 20;
@@ -30,17 +39,18 @@ final class Sandbox {
 
   private static final Path MEMORY = Path.of("/sys/fs/cgroup/memory");
   private static final Path PIDS = Path.of("/sys/fs/cgroup/pids");
+  /** What the waiting sandbox runs: the first line of its input says go, then the run's script. */
+  private static final String WAIT = "IFS= read -r go && . " + RUN + "/run.sh";
 
-  /** The program and its settings. */
-  record Run(
-      List<String> program,
-      Path workspace,
-      Map<String, String> env,
-      boolean network,
-      int cpuSeconds) {}
+  /**
+   * What a sandbox is made for: the workspace as it was found (its real path and its file key, so
+   * a folder replaced since is never the one bound) and whether runs may use the network.
+   */
+  record Setup(Path workspace, Object workspaceKey, boolean network) {}
 
-  /** The command to start, and the cgroup to remove after (when one was made). */
-  record Command(List<String> argv, Optional<Path> cgroup) {}
+  /** A program: its language ({@code python} or {@code bash}), source, arguments and variables. */
+  record Program(
+      String language, String source, List<String> args, Map<String, String> env, int cpuSeconds) {}
 
   private Sandbox() {}
 
@@ -49,10 +59,8 @@ final class Sandbox {
     if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
       return Optional.of("code runs need a sandbox, which Steward has only on Linux (bubblewrap)");
     }
-    for (String tool : List.of("/usr/bin/bwrap", "/usr/bin/prlimit")) {
-      if (!Files.isExecutable(Path.of(tool))) {
-        return Optional.of("code runs need " + tool + " (apt install bubblewrap util-linux)");
-      }
+    if (!Files.isExecutable(Path.of("/usr/bin/bwrap"))) {
+      return Optional.of("code runs need /usr/bin/bwrap (apt install bubblewrap)");
     }
     if (root() && !Files.isDirectory(PIDS)) {
       return Optional.of("code runs as root need a pids cgroup to limit processes");
@@ -64,33 +72,122 @@ final class Sandbox {
     return "root".equals(System.getProperty("user.name"));
   }
 
-  static Command command(Run run) throws IOException {
+  /** A sandbox that waits for its program. */
+  static final class Prepared implements AutoCloseable {
+    final Setup setup;
+    private final Process process;
+    private final Optional<Path> cgroup;
+    private final Path runDir;
+
+    private Prepared(Setup setup, Process process, Optional<Path> cgroup, Path runDir) {
+      this.setup = setup;
+      this.process = process;
+      this.cgroup = cgroup;
+      this.runDir = runDir;
+    }
+
+    boolean alive() {
+      return process.isAlive();
+    }
+
+    /**
+     * Puts the program where the sandbox sees it and lets it start. The process's input, from
+     * here on, is the program's.
+     */
+    Process go(Program program) throws IOException {
+      boolean bash = program.language().equals("bash");
+      Path source = runDir.resolve(bash ? "main.sh" : "main.py");
+      Files.writeString(source, program.source(), StandardCharsets.UTF_8);
+      // The limits are set by the shell that then becomes the program (no step of its own to
+      // exec); a limit that cannot be set ends the run before it starts.
+      StringBuilder script = new StringBuilder();
+      limit(script, "-t", program.cpuSeconds());
+      limit(script, "-v", MEMORY_BYTES / 1024);
+      limit(script, "-f", FILE_BYTES / 512);
+      limit(script, "-n", 256);
+      if (!root()) limit(script, "-p", ownProcesses() + PROCESSES);
+      program
+          .env()
+          .forEach((k, v) ->
+              script.append("export ").append(k).append('=').append(quote(v)).append('\n'));
+      script
+          .append(bash ? "exec /bin/bash " : "exec /usr/bin/python3 -I ")
+          .append(quote(RUN + "/" + source.getFileName()));
+      for (String arg : program.args()) script.append(' ').append(quote(arg));
+      script.append('\n');
+      Files.writeString(runDir.resolve("run.sh"), script, StandardCharsets.UTF_8);
+      OutputStream in = process.getOutputStream();
+      in.write("go\n".getBytes(StandardCharsets.US_ASCII));
+      in.flush();
+      return process;
+    }
+
+    /** Stops whatever still runs in it, then removes its cgroup and its files. */
+    @Override
+    public void close() {
+      if (process.isAlive()) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+      }
+      release(cgroup);
+      deleteRunDir(runDir);
+    }
+  }
+
+  /** A line that sets a limit (soft and hard) or ends the run with 126. */
+  private static void limit(StringBuilder script, String option, long value) {
+    script.append("ulimit ").append(option).append(' ').append(value).append(" || exit 126\n");
+  }
+
+  /** Starts a sandbox for {@code setup} that waits for its program; its files go under {@code runs}. */
+  static Prepared prepare(Setup setup, Path runs) throws IOException {
+    Files.createDirectories(runs);
+    Path runDir = Files.createTempDirectory(
+        runs,
+        "run-",
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     List<String> argv = new ArrayList<>();
     Optional<Path> cgroup = Optional.empty();
-    if (root()) {
-      String name = "steward-code-" + UUID.randomUUID();
-      Path group = PIDS.resolve(name);
-      Files.createDirectory(group);
-      cgroup = Optional.of(group);
-      Files.writeString(group.resolve("pids.max"), Integer.toString(PROCESSES));
-      Path memory = MEMORY.resolve(name);
-      boolean memoryLimited = false;
-      if (Files.isDirectory(MEMORY)) {
-        Files.createDirectory(memory);
-        Files.writeString(
-            memory.resolve("memory.limit_in_bytes"), Long.toString(MEMORY_CGROUP_BYTES));
-        memoryLimited = true;
+    try {
+      if (root()) {
+        String name = "steward-code-" + UUID.randomUUID();
+        Path group = PIDS.resolve(name);
+        Files.createDirectory(group);
+        cgroup = Optional.of(group);
+        Files.writeString(group.resolve("pids.max"), Integer.toString(PROCESSES));
+        Path memory = MEMORY.resolve(name);
+        boolean memoryLimited = false;
+        if (Files.isDirectory(MEMORY)) {
+          Files.createDirectory(memory);
+          Files.writeString(
+              memory.resolve("memory.limit_in_bytes"), Long.toString(MEMORY_CGROUP_BYTES));
+          memoryLimited = true;
+        }
+        // Enters the cgroups before bubblewrap starts, so nothing it forks is outside the limits.
+        argv.addAll(List.of(
+            "/bin/sh",
+            "-c",
+            "echo $$ > \"$0/cgroup.procs\" && { [ \"$1\" = - ] || echo $$ > \"$1/cgroup.procs\"; }"
+                + " && shift && exec \"$@\"",
+            group.toString(),
+            memoryLimited ? memory.toString() : "-"));
       }
-      // Enters the cgroups before bubblewrap starts, so nothing it forks is outside the limits.
-      argv.addAll(List.of(
-          "/bin/sh",
-          "-c",
-          "echo $$ > \"$0/cgroup.procs\" && { [ \"$1\" = - ] || echo $$ > \"$1/cgroup.procs\"; }"
-              + " && shift && exec \"$@\"",
-          group.toString(),
-          memoryLimited ? memory.toString() : "-"));
+      argv.addAll(bubblewrap(setup, runDir));
+      argv.addAll(List.of("/bin/sh", "-c", WAIT));
+      ProcessBuilder pb = new ProcessBuilder(argv);
+      // bubblewrap's own environment is readable from inside (its /proc entry): it gets none.
+      pb.environment().clear();
+      pb.environment().put("PATH", "/usr/bin:/bin");
+      return new Prepared(setup, pb.start(), cgroup, runDir);
+    } catch (IOException | RuntimeException e) {
+      release(cgroup);
+      deleteRunDir(runDir);
+      throw e;
     }
-    argv.addAll(List.of(
+  }
+
+  private static List<String> bubblewrap(Setup setup, Path runDir) {
+    List<String> argv = new ArrayList<>(List.of(
         "/usr/bin/bwrap",
         "--unshare-all",
         "--die-with-parent",
@@ -130,8 +227,11 @@ final class Sandbox {
         "--tmpfs",
         "/home",
         "--bind",
-        run.workspace().toString(),
+        setup.workspace().toString(),
         WORKSPACE,
+        "--ro-bind",
+        runDir.toString(),
+        RUN,
         "--chdir",
         WORKSPACE,
         "--clearenv",
@@ -147,23 +247,18 @@ final class Sandbox {
         "--setenv",
         "PYTHONDONTWRITEBYTECODE",
         "1"));
-    if (run.network()) {
+    if (setup.network()) {
       argv.addAll(List.of("--share-net", "--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf"));
       argv.addAll(List.of("--ro-bind-try", "/etc/ssl", "/etc/ssl"));
     }
-    run.env().forEach((k, v) -> argv.addAll(List.of("--setenv", k, v)));
     if (root()) argv.addAll(List.of("--unshare-user", "--uid", "65534", "--gid", "65534"));
     argv.add("--");
-    argv.addAll(List.of(
-        "/usr/bin/prlimit",
-        "--cpu=" + run.cpuSeconds(),
-        "--as=" + MEMORY_BYTES,
-        "--fsize=" + FILE_BYTES,
-        "--nofile=256"));
-    if (!root()) argv.add("--nproc=" + (ownProcesses() + PROCESSES));
-    argv.add("--");
-    argv.addAll(run.program());
-    return new Command(List.copyOf(argv), cgroup);
+    return argv;
+  }
+
+  /** A word for the POSIX shell, taken literally whatever it holds. */
+  static String quote(String word) {
+    return "'" + word.replace("'", "'\\''") + "'";
   }
 
   private static final java.util.concurrent.Executor RELEASING =
@@ -171,10 +266,10 @@ final class Sandbox {
           dev.steward.protocol.util.DaemonThreads.named("code-cgroup-release"));
 
   /**
-   * Removes the run's cgroup once its last processes are gone — in the background: the answer
+   * Removes a run's cgroup once its last processes are gone — in the background: the answer
    * need not wait for the kernel to reap them.
    */
-  static void release(Optional<Path> cgroup) {
+  private static void release(Optional<Path> cgroup) {
     cgroup.ifPresent(group -> RELEASING.execute(() -> {
       remove(group);
       Path memory = MEMORY.resolve(group.getFileName().toString());
@@ -195,6 +290,25 @@ final class Sandbox {
           return;
         }
       }
+    }
+  }
+
+  private static void deleteRunDir(Path runDir) {
+    try (var files = Files.list(runDir)) {
+      for (Path f : (Iterable<Path>) files::iterator) Files.deleteIfExists(f);
+      Files.deleteIfExists(runDir);
+    } catch (IOException e) {
+      // a folder left behind is removed with the others at the next start
+    }
+  }
+
+  /** Removes what earlier runs left in {@code runs} (a service that stopped mid-run). */
+  static void clearRuns(Path runs) {
+    if (!Files.isDirectory(runs)) return;
+    try (var dirs = Files.list(runs)) {
+      for (Path d : (Iterable<Path>) dirs::iterator) deleteRunDir(d);
+    } catch (IOException e) {
+      // left for the next start
     }
   }
 
