@@ -1,5 +1,6 @@
 package dev.steward.app.approval;
 
+import dev.steward.app.syntax.HighlightedCode;
 import javafx.animation.KeyFrame;
 import javafx.animation.PauseTransition;
 import javafx.animation.Timeline;
@@ -241,6 +242,7 @@ public final class ApprovalDialog {
     changes.visibleProperty().bind(diff.visibleProperty());
     changes.managedProperty().bind(diff.visibleProperty());
     box.getChildren().addAll(changes, diff);
+    box.getChildren().add(programView(item));
     TextArea args = new TextArea();
     args.setId("args-" + item.pending().call().callId());
     args.getStyleClass().add("approval-args");
@@ -263,6 +265,37 @@ public final class ApprovalDialog {
     problem.visibleProperty().bind(item.problemProperty().isNotEmpty());
     problem.managedProperty().bind(problem.visibleProperty());
     box.getChildren().addAll(meta("Arguments (you can edit them):"), args, problem);
+    return box;
+  }
+
+  /**
+   * The program a code run will run, coloured, from the gate's preview of exactly the arguments
+   * in the editor (it follows every edit); hidden for other calls.
+   */
+  private static VBox programView(ApprovalItem item) {
+    Label heading = meta("");
+    HighlightedCode code = new HighlightedCode();
+    code.setId("code-" + item.pending().call().callId());
+    ScrollPane scroll = new ScrollPane(code);
+    scroll.getStyleClass().add("approval-code-scroll");
+    scroll.setFitToWidth(false);
+
+    scroll.setFocusTraversable(false);
+    // As tall as its lines, up to a screenful's part; a longer program scrolls.
+    code.layoutBoundsProperty()
+        .addListener((o, was, now) -> scroll.setPrefViewportHeight(Math.min(now.getHeight(), 280)));
+    VBox box = new VBox(4, heading, scroll);
+    Runnable show = () -> {
+      ApprovalItem.Program p = item.programProperty().get();
+      box.setVisible(p != null);
+      box.setManaged(p != null);
+      if (p == null) return;
+      heading.setText(
+          "Code that will run (" + (p.language().isEmpty() ? "code" : p.language()) + "):");
+      code.show(p.language(), p.code());
+    };
+    item.programProperty().addListener((o, was, now) -> show.run());
+    show.run();
     return box;
   }
 

@@ -46,6 +46,10 @@ public final class ApprovalItem {
   private final StringBinding diff;
   private final ObjectBinding<List<String>> scopes;
   private final ObjectBinding<Risk> risk;
+  private final ObjectBinding<@Nullable Program> program;
+
+  /** A program the call runs, as the gate's preview gives it. */
+  public record Program(String language, String code) {}
 
   ApprovalItem(Approver.Pending pending) {
     this.pending = pending;
@@ -59,6 +63,7 @@ public final class ApprovalItem {
     this.diff = Bindings.createStringBinding(() -> diffOf(shown.get()), shown);
     this.scopes = Bindings.createObjectBinding(
         () -> shown.get().paths() == null ? List.of() : shown.get().paths(), shown);
+    this.program = Bindings.createObjectBinding(() -> programOf(shown.get()), shown);
     Risk asked = pending.preflight().risk();
     this.risk = Bindings.createObjectBinding(
         () -> shown.get().risk().compareTo(asked) > 0 ? shown.get().risk() : asked, shown);
@@ -155,6 +160,17 @@ public final class ApprovalItem {
         && preview.has("diff")
         && preview.path("diff").asText("").isEmpty()) return NO_CHANGE;
     return preview.path("diff").asText("");
+  }
+
+  /** The program the shown preview says will run (a code run's), or null for other calls. */
+  public ObjectBinding<@Nullable Program> programProperty() {
+    return program;
+  }
+
+  private static @Nullable Program programOf(Preflight.Result r) {
+    JsonNode preview = r.preview();
+    if (preview == null || !preview.path("code").isTextual()) return null;
+    return new Program(preview.path("language").asText(""), preview.path("code").asText());
   }
 
   /** Whether what is shown was made for exactly the arguments in the editor. */

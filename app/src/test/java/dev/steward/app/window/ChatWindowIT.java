@@ -292,6 +292,49 @@ class ChatWindowIT {
   }
 
   @Test
+  void aCodeRunsDialogShowsItsProgramColouredAndFollowsAnEdit() throws Exception {
+    Path base = Files.createTempDirectory("steward-code-dialog-");
+    Path config = Files.createDirectories(base.resolve("steward-home/config"));
+    Files.writeString(
+        config.resolve("policy.json"),
+        Json.write(dev.steward.protocol.policy.PolicyDocument.defaults()
+            .withCode(
+                new dev.steward.protocol.policy.PolicyDocument.Code(true, false, "~/Steward"))));
+    window = WindowHarness.start(base, WindowHarness.settings("http://127.0.0.1:9"));
+    WindowHarness w = window;
+    w.type(
+        "/call code.run {\"language\":\"python\",\"code\":\"def f():\\n    return 'hi'  # greet\\nprint(f())\"}");
+    w.waitForDialog();
+    javafx.scene.text.TextFlow code =
+        w.robot.lookup(".highlighted-code").queryAs(javafx.scene.text.TextFlow.class);
+    w.waitFor(() -> styled(code, "code-keyword").contains("def")
+        && styled(code, "code-string").contains("'hi'")
+        && styled(code, "code-comment").contains("# greet"));
+    assertEquals("def f():\n    return 'hi'  # greet\nprint(f())", shownText(code));
+    w.screenshot("approval-code", 1);
+
+    TextArea args = w.robot.lookup(".approval-args").queryAs(TextArea.class);
+    w.robot.interact(() -> args.setText("{\"language\":\"bash\",\"code\":\"echo $HOME\"}"));
+    w.waitFor(() ->
+        styled(code, "code-variable").contains("$HOME") && shownText(code).equals("echo $HOME"));
+    w.click("#deny");
+    w.waitForTurnEnd();
+  }
+
+  private static List<String> styled(javafx.scene.text.TextFlow flow, String styleClass) {
+    return flow.getChildren().stream()
+        .filter(n -> n.getStyleClass().contains(styleClass))
+        .map(n -> ((Text) n).getText())
+        .toList();
+  }
+
+  private static String shownText(javafx.scene.text.TextFlow flow) {
+    StringBuilder sb = new StringBuilder();
+    flow.getChildren().forEach(n -> sb.append(((Text) n).getText()));
+    return sb.toString();
+  }
+
+  @Test
   void theDialogDescribesTheEditedCallAndTheKeyboardApprovesIt() throws Exception {
     WindowHarness w = openWithModel();
     Path asked = w.workspace.resolve("asked.txt");

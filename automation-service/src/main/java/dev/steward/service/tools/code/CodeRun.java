@@ -184,6 +184,14 @@ final class CodeRun extends BaseTool {
     } catch (ToolFailure e) {
       p.put("workspace", policy.get().code().workspace());
     }
+    PolicyDocument.Code code = policy.get().code();
+    p.put(
+        "says",
+        "Run this " + (args.path("language").asText().equals("bash") ? "Bash" : "Python")
+            + " program in a sandbox that sees only " + code.workspace()
+            + (code.network()
+                ? ", with the network (it could send data out)"
+                : ", without the network"));
     return Optional.of(p);
   }
 
