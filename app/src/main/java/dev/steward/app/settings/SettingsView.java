@@ -269,7 +269,12 @@ public final class SettingsView extends ScrollPane {
     Button save = new Button("Save");
     save.setId("settings-search-save");
     save.setOnAction(e -> m.save());
+    Button test = new Button("Test");
+    test.setId("settings-search-test");
+    test.setOnAction(e -> m.test());
+    test.disableProperty().bind(m.testingProperty());
     Label status = new Label();
+    status.setId("settings-search-status");
     status.getStyleClass().add("settings-hint");
     status.textProperty().bind(m.statusProperty());
     Label hint = new Label(
@@ -282,7 +287,7 @@ public final class SettingsView extends ScrollPane {
         hint,
         new HBox(8, provider, url),
         key,
-        new HBox(8, save, status),
+        new HBox(8, save, test, status),
         error("settings-search-error", m.errorProperty()));
   }
 

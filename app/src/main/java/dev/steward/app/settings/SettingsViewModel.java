@@ -77,7 +77,7 @@ public final class SettingsViewModel {
     this.mcp = new McpSettings(policy, background, ui);
     this.secrets = new SecretsWriter(background, ui);
     this.household = new HouseholdSettings(policy, secrets);
-    this.webSearch = new WebSearchSettings(policy, secrets);
+    this.webSearch = new WebSearchSettings(policy, secrets, background, ui);
     this.calendar = new CalendarSettings(policy, secrets, background, ui);
     this.mail = new MailSettings(policy, secrets, background, ui);
     this.hotkey = new HotkeySettings(ui, store, initial);
@@ -103,6 +103,7 @@ public final class SettingsViewModel {
   public void attach(PackCalls calls) {
     calendar.attach(calls);
     mail.attach(calls);
+    webSearch.attach(calls);
     packCalls = calls;
     readPackSections();
   }

@@ -25,9 +25,16 @@ public final class WebSearchSettings {
   private final ReadOnlyStringWrapper status = new ReadOnlyStringWrapper("");
   private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
 
-  WebSearchSettings(PolicyEditor policy, SecretsWriter secrets) {
+  private final ConnectionCheck check;
+
+  WebSearchSettings(
+      PolicyEditor policy,
+      SecretsWriter secrets,
+      java.util.concurrent.Executor background,
+      java.util.concurrent.Executor ui) {
     this.policy = policy;
     this.secrets = secrets;
+    this.check = new ConnectionCheck(background, ui, "web.search_check");
     policy.onShow(doc -> {
       String p = doc.webSearch().provider();
       provider.set(p == null ? NONE : p);
@@ -60,6 +67,30 @@ public final class WebSearchSettings {
           apiKey.set("");
           status.set("Saved; the key is kept in config/secrets.json");
         }));
+  }
+
+  void attach(PackCalls calls) {
+    check.attach(calls);
+  }
+
+  /**
+   * "Test": one search for a fixed phrase (nothing of the user's) with the saved engine and key;
+   * says how many results came back, or exactly what failed.
+   */
+  public void test() {
+    check.run(
+        status,
+        error,
+        answer -> answer.path("ok").asBoolean(false)
+            ? new ConnectionCheck.Outcome(
+                true,
+                "Works: " + answer.path("provider").asText() + " answered with "
+                    + answer.path("results").asInt() + " result(s)")
+            : new ConnectionCheck.Outcome(false, answer.path("problem").asText("the test failed")));
+  }
+
+  public javafx.beans.property.ReadOnlyBooleanProperty testingProperty() {
+    return check.runningProperty();
   }
 
   public StringProperty providerProperty() {

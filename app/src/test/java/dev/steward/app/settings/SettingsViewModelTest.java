@@ -290,6 +290,28 @@ class SettingsViewModelTest {
   }
 
   @Test
+  void theSearchTestSaysWhatTheEngineAnsweredOrWhatFailed() {
+    SettingsViewModel vm = vm();
+    List<String> asked = new ArrayList<>();
+    com.fasterxml.jackson.databind.node.ObjectNode answer = Json.object();
+    vm.attach((PackCalls) (method, params) -> {
+      if (method.equals(Methods.PACKS_SETTINGS))
+        return Json.mapper().valueToTree(new PackSettings.Result(List.of()));
+      asked.add(method);
+      return answer;
+    });
+    WebSearchSettings s = vm.webSearch();
+    answer.put("ok", true).put("provider", "searxng").put("results", 1);
+    s.test();
+    assertEquals(List.of("web.search_check"), asked);
+    assertEquals("Works: searxng answered with 1 result(s)", s.statusProperty().get());
+    answer.put("ok", false).put("problem", "tavily refused the API key (HTTP 401)");
+    s.test();
+    assertEquals("", s.statusProperty().get());
+    assertTrue(s.errorProperty().get().contains("HTTP 401"), s.errorProperty().get());
+  }
+
+  @Test
   void codeRunsAreOffUntilTurnedOnAndTheirFolderIsSaved() {
     SettingsViewModel vm = vm();
     vm.attach(declaring(new CodePack().settings().orElseThrow()));

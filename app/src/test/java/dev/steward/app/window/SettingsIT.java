@@ -106,6 +106,15 @@ class SettingsIT {
     });
     w.waitFor(() -> label(w, "#settings-code-status").equals("Saved")
         && label(w, "#settings-code-error").isEmpty());
+    assertTrue(
+        label(w, ".settings-hint").length() > 0
+            && w.robot.lookup(".settings-hint").queryAllAs(Label.class).stream()
+                .anyMatch(l -> l.getText().contains("1024 MB of memory")),
+        "the code runs' limits are said");
+
+    // Web search's Test asks the service's pack, which says what is missing.
+    w.robot.interact(() -> w.robot.lookup("#settings-search-test").queryButton().fire());
+    w.waitFor(() -> label(w, "#settings-search-error").contains("SearXNG"));
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.steward.service.tools;
 import static dev.steward.service.TestService.args;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -126,6 +127,31 @@ class WebSearchIT {
   static JsonNode ok(ToolResult r) {
     assertTrue(r.ok(), String.valueOf(r.error()));
     return r.value();
+  }
+
+  @Test
+  void settings_test_asks_the_provider_in_force_and_says_what_failed_without_the_key() {
+    JsonNode none = ui.call("web.search_check", Map.of(), JsonNode.class);
+    assertFalse(none.path("ok").asBoolean(true));
+    assertTrue(none.path("problem").asText().contains("SearXNG"), none.toString());
+    use("searxng", base + "/searx", null);
+    JsonNode fine = ui.call("web.search_check", Map.of(), JsonNode.class);
+    assertTrue(fine.path("ok").asBoolean(), fine.toString());
+    assertEquals("searxng", fine.path("provider").asText());
+    assertEquals(
+        "GET /searx/search?q=Steward+connection+test&format=json",
+        seen.get(seen.size() - 1).method() + " " + seen.get(seen.size() - 1).target(),
+        "a fixed query: nothing of the user's");
+    use("tavily", base + "/refusing", "wrong-key");
+    JsonNode refused = ui.call("web.search_check", Map.of(), JsonNode.class);
+    assertFalse(refused.path("ok").asBoolean(true));
+    assertTrue(
+        refused.path("problem").asText().contains("refused the API key"), refused.toString());
+    assertFalse(refused.toString().contains("wrong-key"));
+    assertThrows(
+        dev.steward.protocol.client.ClientException.class,
+        () -> agent.call("web.search_check", Map.of(), JsonNode.class),
+        "the ui role's alone");
   }
 
   @Test

@@ -26,7 +26,11 @@ public final class CodePack implements ToolPack {
         name(),
         "Code runs",
         "Runs happen in a sandbox (bubblewrap): they see this folder and the system's programs,"
-            + " nothing else of your files, with limits on time, memory and processes.",
+            + " nothing else of your files. Each run may take up to "
+            + CodeRun.MAX_TIMEOUT_S / 60 + " minutes, " + (Sandbox.MEMORY_BYTES >> 20)
+            + " MB of memory, " + Sandbox.PROCESSES + " processes and files of up to "
+            + (Sandbox.FILE_BYTES >> 20) + " MB; what it prints is cut at "
+            + (CodeRun.MAX_OUTPUT >> 20) + " MB.",
         "code",
         List.of(
             PackSettings.Field.toggle(

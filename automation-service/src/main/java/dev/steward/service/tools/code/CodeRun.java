@@ -50,6 +50,9 @@ final class CodeRun extends BaseTool {
 
   private static final ToolDefinition DEFINITION =
       ToolDefinitions.load(CodeRun.class, "code.run.json");
+  /** The longest a run may be given, as its schema says. */
+  static final int MAX_TIMEOUT_S =
+      DEFINITION.argsSchema().at("/properties/timeout_s/maximum").asInt();
 
   private static final java.util.logging.Logger LOG =
       java.util.logging.Logger.getLogger(CodeRun.class.getName());

@@ -63,6 +63,10 @@ final class WebSearch extends BaseTool {
 
   @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    return search(args);
+  }
+
+  private JsonNode search(JsonNode args) throws ToolFailure {
     PolicyDocument.WebSearch config = policy.get().webSearch();
     String provider = java.util.Objects.requireNonNull(config.provider(), "checked as available");
     SearchProvider engine = SearchProvider.of(
@@ -82,6 +86,28 @@ final class WebSearch extends BaseTool {
           .put("snippet", cut(h.snippet(), 1000));
     }
     return result;
+  }
+
+  /** The query Settings' Test sends: nothing of the user's, only that it is a test. */
+  static final String TEST_QUERY = "Steward connection test";
+
+  /**
+   * Settings' Test: one search for {@link #TEST_QUERY} with the provider and key in force, answered
+   * as {@code {ok, provider, results}} or {@code {ok: false, problem}} (never the key).
+   */
+  JsonNode check() {
+    ObjectNode answer = Json.object();
+    Optional<String> why = unavailable();
+    if (why.isPresent()) return answer.put("ok", false).put("problem", why.get());
+    try {
+      JsonNode found = search(Json.object().put("query", TEST_QUERY).put("max_results", 1));
+      return answer
+          .put("ok", true)
+          .put("provider", found.path("provider").asText())
+          .put("results", found.path("results").size());
+    } catch (ToolFailure e) {
+      return answer.put("ok", false).put("problem", e.error().message());
+    }
   }
 
   private static String cut(String text, int max) {
