@@ -17,6 +17,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -259,11 +260,65 @@ class CodeRunIT {
   }
 
   @Test
+  void a_run_cannot_make_a_user_namespace_of_its_own() {
+    JsonNode v = ok(run(
+        "language", "bash", "code", "unshare -r true 2>/dev/null && echo made || echo refused"));
+    assertEquals("refused\n", v.path("stdout").asText());
+  }
+
+  @Test
+  void undo_leaves_a_file_the_run_only_moved_and_gives_back_the_mode_a_file_had() throws Exception {
+    Path folder = Files.createDirectories(workspace.resolve("moves"));
+    Files.write(folder.resolve("big.bin"), new byte[5 << 20]);
+    Path secret = folder.resolve("secret.txt");
+    Files.writeString(secret, "mine");
+    Files.setPosixFilePermissions(
+        secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+    ToolResult r = run(
+        "language",
+        "bash",
+        "code",
+        "cd moves && mkdir elsewhere && mv big.bin elsewhere/ && rm secret.txt"
+            + " && ln -s /etc/passwd secret.txt");
+    JsonNode v = ok(r);
+    assertTrue(strings(v.path("not_undoable")).contains("moves/elsewhere/big.bin"), v.toString());
+    ToolResult undone = undo(r);
+    assertTrue(undone.ok(), String.valueOf(undone.error()));
+    assertTrue(
+        Files.exists(folder.resolve("elsewhere/big.bin")),
+        "the user's file, moved, is not deleted");
+    assertFalse(Files.isSymbolicLink(secret));
+    assertEquals("mine", Files.readString(secret));
+    assertEquals(
+        "rw-------",
+        java.nio.file.attribute.PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(secret)),
+        "its own mode, not the link's");
+  }
+
+  @Test
   void a_file_the_run_marks_set_user_id_loses_the_mark() throws Exception {
     ok(run("language", "bash", "code", "cp /bin/true su-true && chmod 6755 su-true"));
     int mode = (Integer) Files.getAttribute(workspace.resolve("su-true"), "unix:mode");
     assertEquals(0, mode & 06000, Integer.toOctalString(mode));
     assertEquals(0755, mode & 0777, "the other bits are kept");
+    if ("root".equals(System.getProperty("user.name"))) {
+      // As root, a mark on a file the run left as it was, however deep, goes too.
+      Path deep = Files.createDirectories(workspace.resolve("a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r"));
+      Files.copy(Path.of("/bin/true"), deep.resolve("deep-true"));
+      Files.copy(Path.of("/bin/true"), workspace.resolve("old-true"));
+      ok(run(
+          "language",
+          "bash",
+          "code",
+          "chmod 4755 old-true a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/deep-true"));
+      for (Path p : List.of(workspace.resolve("old-true"), deep.resolve("deep-true"))) {
+        int m = (Integer) Files.getAttribute(p, "unix:mode");
+        assertEquals(0, m & 06000, p + " " + Integer.toOctalString(m));
+      }
+      // Too deep for a run's walk: the other tests' runs would not see their workspace whole.
+      ok(run("language", "bash", "code", "rm -r a"));
+    }
   }
 
   @Test

@@ -64,6 +64,13 @@ final class CodeRun extends BaseTool {
       java.util.concurrent.Executors.newCachedThreadPool(
           dev.steward.protocol.util.DaemonThreads.named("code-run-io"));
 
+  private static final java.util.concurrent.ConcurrentHashMap<Path, Object> LOCKS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static Object lockOf(Path workspace) {
+    return LOCKS.computeIfAbsent(workspace, w -> new Object());
+  }
+
   /** The undo record's kind: a run's changes to its workspace. */
   static final String RUN = "run";
 
@@ -234,6 +241,16 @@ final class CodeRun extends BaseTool {
         programArgs,
         env,
         timeout + 1);
+    // One run (or undo) at a time in a workspace: two at once could change what the other's
+    // walks and copies see between a check and its use.
+    synchronized (lockOf(setup.workspace())) {
+      return runAlone(setup, program, timeout, args, ctx);
+    }
+  }
+
+  private JsonNode runAlone(
+      Sandbox.Setup setup, Sandbox.Program program, int timeout, JsonNode args, ToolContext ctx)
+      throws ToolFailure {
     WorkspaceSnapshot snapshot;
     try {
       snapshot = WorkspaceSnapshot.take(setup.workspace(), () -> ctx.undo().folder());
@@ -242,6 +259,12 @@ final class CodeRun extends BaseTool {
           ToolErrorCodes.EXECUTION_ERROR,
           "cannot note the workspace before the run: " + e.getMessage());
     }
+    // The settings as approved are the ones the run gets: a change since (the network turned
+    // on, another folder) stops it.
+    if (!setup.equals(setup(policy.get().code())))
+      throw new ToolFailure(
+          ToolErrorCodes.CONFLICT,
+          "the code runs' settings changed since this run was approved; ask for it again");
     Sandbox.Prepared sandbox;
     try {
       sandbox = ready.take(setup);
@@ -317,6 +340,8 @@ final class CodeRun extends BaseTool {
     if (changes.undo().isEmpty()) return;
     ObjectNode data = Json.object();
     data.put("workspace", changes.workspace().toString());
+    ObjectNode modes = data.putObject("modes");
+    changes.modes().forEach(modes::put);
     try {
       ctx.undo().save(new UndoRecord(name(), RUN, changes.undo(), false, data));
     } catch (IOException e) {
@@ -384,7 +409,9 @@ final class CodeRun extends BaseTool {
           "the code workspace is no longer the one that run used; not undone, nothing changed",
           "/audit_id",
           null);
-    return RunUndo.undo(workspace, record.items(), ctx);
+    synchronized (lockOf(workspace)) {
+      return RunUndo.undo(workspace, record.items(), data.path("modes"), ctx);
+    }
   }
 
   private static void stop(Process process) {

@@ -25,6 +25,8 @@ final class ReadySandbox implements AutoCloseable {
   private boolean closed;
   /** A sandbox is being made: a second request meanwhile would only make one to throw away. */
   private boolean pending;
+  /** Counts drops: a sandbox being made when runs were turned off is stopped, not kept. */
+  private long generation;
 
   ReadySandbox(Path runs) {
     this.runs = runs;
@@ -49,9 +51,13 @@ final class ReadySandbox implements AutoCloseable {
       if (closed || pending || (ready != null && ready.setup.equals(setup))) return;
       pending = true;
     }
+    long made;
+    synchronized (this) {
+      made = generation;
+    }
     try {
       starter.schedule(
-          () -> makeAhead(setup), AFTER_RUN_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+          () -> makeAhead(setup, made), AFTER_RUN_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.RejectedExecutionException e) {
       synchronized (this) {
         pending = false; // closed meanwhile
@@ -59,7 +65,7 @@ final class ReadySandbox implements AutoCloseable {
     }
   }
 
-  private void makeAhead(Sandbox.Setup setup) {
+  private void makeAhead(Sandbox.Setup setup, long asOf) {
     Sandbox.Prepared made;
     try {
       made = Sandbox.prepare(setup, runs);
@@ -73,7 +79,7 @@ final class ReadySandbox implements AutoCloseable {
     Sandbox.Prepared old;
     synchronized (this) {
       pending = false;
-      if (closed) {
+      if (closed || generation != asOf) {
         old = made;
       } else {
         old = ready;
@@ -87,6 +93,7 @@ final class ReadySandbox implements AutoCloseable {
   void drop() {
     Sandbox.Prepared old;
     synchronized (this) {
+      generation++;
       old = ready;
       ready = null;
     }

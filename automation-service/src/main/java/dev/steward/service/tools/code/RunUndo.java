@@ -11,10 +11,12 @@ import dev.steward.service.tools.UndoContext;
 import dev.steward.service.undo.UndoRecord;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributeView;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,7 +31,7 @@ final class RunUndo {
 
   private RunUndo() {}
 
-  static JsonNode undo(Path workspace, List<UndoRecord.Item> items, UndoContext ctx)
+  static JsonNode undo(Path workspace, List<UndoRecord.Item> items, JsonNode modes, UndoContext ctx)
       throws ToolFailure {
     try {
       for (UndoRecord.Item item : items) {
@@ -61,6 +63,12 @@ final class RunUndo {
           byte[] old = Files.readAllBytes(ctx.stashed(kept));
           try (SafeFs.Dir dir = openParentMaking(workspace, path)) {
             SafeFs.writeAtomically(dir, old, false);
+            // The mode the file had, not that of whatever the run left in its place.
+            int mode = modes.path(item.original()).asInt(0644) & 0777;
+            dir.stream()
+                .getFileAttributeView(
+                    dir.name(), PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                .setPermissions(WorkspaceSnapshot.permissions(mode));
           }
         }
         restored.add(path.relative().toString());

@@ -105,7 +105,7 @@ final class Sandbox {
       limit(script, "-v", MEMORY_BYTES / 1024);
       limit(script, "-f", FILE_BYTES / 512);
       limit(script, "-n", 256);
-      if (!root()) limit(script, "-p", ownProcesses() + PROCESSES);
+      if (!root()) limit(script, SHELL.endsWith("dash") ? "-p" : "-u", processLimit());
       program
           .env()
           .forEach((k, v) ->
@@ -173,7 +173,7 @@ final class Sandbox {
             memoryLimited ? memory.toString() : "-"));
       }
       argv.addAll(bubblewrap(setup, runDir));
-      argv.addAll(List.of("/bin/sh", "-c", WAIT));
+      argv.addAll(List.of(SHELL, "-c", WAIT));
       ProcessBuilder pb = new ProcessBuilder(argv);
       // bubblewrap's own environment is readable from inside (its /proc entry): it gets none.
       pb.environment().clear();
@@ -251,9 +251,36 @@ final class Sandbox {
       argv.addAll(List.of("--share-net", "--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf"));
       argv.addAll(List.of("--ro-bind-try", "/etc/ssl", "/etc/ssl"));
     }
-    if (root()) argv.addAll(List.of("--unshare-user", "--uid", "65534", "--gid", "65534"));
+    // No user namespace inside: in one, a run is root of its own files and could give them
+    // file capabilities that, as root outside, would be real.
+    argv.addAll(List.of("--unshare-user", "--disable-userns"));
+    if (root()) argv.addAll(List.of("--uid", "65534", "--gid", "65534"));
     argv.add("--");
     return argv;
+  }
+
+  /**
+   * The shell that waits in the sandbox and sets the limits: dash where there is one (Debian's
+   * sh), else bash — their options for the process limit differ ({@code -p}, {@code -u}).
+   */
+  private static final String SHELL =
+      Files.isExecutable(Path.of("/bin/dash")) ? "/bin/dash" : "/bin/bash";
+
+  /**
+   * The process limit of a run when not root. From Linux 5.14 it counts the tasks of the user in
+   * the sandbox's own user namespace (threads too): the run's own and the sandbox's. Before, it
+   * counted all of the user's processes, so it is that many more.
+   */
+  private static long processLimit() {
+    String[] v = System.getProperty("os.version", "0.0").split("[.-]");
+    try {
+      int major = Integer.parseInt(v[0]);
+      int minor = v.length > 1 ? Integer.parseInt(v[1]) : 0;
+      if (major > 5 || (major == 5 && minor >= 14)) return PROCESSES + 4;
+    } catch (NumberFormatException e) {
+      // an unusual version string: count as older kernels do
+    }
+    return ownProcesses() + PROCESSES;
   }
 
   /** A word for the POSIX shell, taken literally whatever it holds. */
