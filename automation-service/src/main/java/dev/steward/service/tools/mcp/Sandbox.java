@@ -70,6 +70,9 @@ final class Sandbox {
     Path b = bwrap;
     if (b == null) return command;
     List<String> out = new ArrayList<>(List.of(b.toString(), "--dev-bind", "/", "/"));
+    // Run by root, bubblewrap keeps root's capabilities inside: a server could unmount what
+    // hides Steward's folders and read the secrets under it.
+    if ("root".equals(System.getProperty("user.name"))) out.addAll(List.of("--cap-drop", "ALL"));
     for (Path h : hidden) {
       if (Files.isDirectory(h)) out.addAll(List.of("--tmpfs", h.toString()));
     }
