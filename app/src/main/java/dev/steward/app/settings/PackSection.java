@@ -85,6 +85,12 @@ public final class PackSection {
           text(f.key())
               .set(v.isTextual() ? v.asText() : filled && fallback != null ? fallback : "");
         }
+        case NUMBER ->
+          text(f.key())
+              .set(
+                  v.isIntegralNumber()
+                      ? v.asText()
+                      : f.required() && fallback != null ? fallback : "");
       }
     }
   }
@@ -108,6 +114,21 @@ public final class PackSection {
           }
           if (!typed.isEmpty()) values.put(f.key(), typed);
         }
+        case NUMBER -> {
+          String typed = text(f.key()).get().strip();
+          if (typed.isEmpty() && !f.required()) continue;
+          long n;
+          try {
+            n = Long.parseLong(typed);
+          } catch (NumberFormatException e) {
+            n = Long.MIN_VALUE;
+          }
+          if (n == Long.MIN_VALUE || !f.takes(n)) {
+            error.set("\"" + f.label() + "\" is a whole number" + range(f));
+            return;
+          }
+          values.put(f.key(), n);
+        }
       }
     }
     policy.change(
@@ -117,6 +138,12 @@ public final class PackSection {
           if (written) typedSecrets.keySet().forEach(k -> text(k).set(""));
           status.set(written ? "Saved; secrets are kept in config/secrets.json" : "Saved");
         }));
+  }
+
+  private static String range(PackSettings.Field f) {
+    Long min = f.min();
+    Long max = f.max();
+    return min != null && max != null ? " from " + min + " to " + max : "";
   }
 
   /**

@@ -60,7 +60,7 @@ final class PackSectionsView extends VBox {
           choice.valueProperty().bindBidirectional(m.text(f.key()));
           rows.add(labelled(f.label(), choice));
         }
-        case TEXT, SECRET -> {
+        case TEXT, SECRET, NUMBER -> {
           boolean secret = f.kind() == PackSettings.Kind.SECRET;
           TextField field = secret ? new PasswordField() : new TextField();
           field.setId(fieldId);

@@ -328,6 +328,17 @@ class SettingsViewModelTest {
     c.save();
     assertEquals(new PolicyDocument.Code(true, false, "~/Steward/code"), service.doc.code());
     assertEquals("Saved", c.statusProperty().get());
+    assertEquals("", c.text("memory_mb").get(), "unset: the default is only a prompt");
+    c.text("memory_mb").set("100");
+    c.save();
+    assertTrue(c.errorProperty().get().contains("from 256"), c.errorProperty().get());
+    c.text("memory_mb").set("2048");
+    c.save();
+    assertEquals(2048, service.doc.code().memory());
+    assertEquals(PolicyDocument.Code.FILE_MB, service.doc.code().fileSize());
+    c.text("memory_mb").set("");
+    c.save();
+    assertEquals(null, service.doc.code().memoryMb(), "emptied: back to the default");
   }
 
   @Test

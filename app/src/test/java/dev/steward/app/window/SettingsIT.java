@@ -106,11 +106,22 @@ class SettingsIT {
     });
     w.waitFor(() -> label(w, "#settings-code-status").equals("Saved")
         && label(w, "#settings-code-error").isEmpty());
-    assertTrue(
-        label(w, ".settings-hint").length() > 0
-            && w.robot.lookup(".settings-hint").queryAllAs(Label.class).stream()
-                .anyMatch(l -> l.getText().contains("1024 MB of memory")),
-        "the code runs' limits are said");
+    javafx.scene.control.TextField memory =
+        w.robot.lookup("#settings-code-memory-mb").queryAs(javafx.scene.control.TextField.class);
+    assertEquals("1024", memory.getPromptText(), "a run's memory, as it is unless set");
+    w.robot.interact(() -> {
+      memory.setText("lots");
+      w.robot.lookup("#settings-code-save").queryButton().fire();
+    });
+    w.waitFor(() -> label(w, "#settings-code-error").contains("whole number from 256"));
+    w.robot.interact(() -> {
+      memory.setText("2048");
+      w.robot.lookup("#settings-code-save").queryButton().fire();
+    });
+    w.waitFor(() -> dev.steward.protocol.json.Json.parse(Files.readString(policy))
+            .at("/code/memory_mb")
+            .asInt()
+        == 2048);
 
     // Web search's Test asks the service's pack, which says what is missing.
     w.robot.interact(() -> w.robot.lookup("#settings-search-test").queryButton().fire());

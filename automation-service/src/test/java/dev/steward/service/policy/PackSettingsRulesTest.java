@@ -57,7 +57,8 @@ class PackSettingsRulesTest {
   @Test
   void theCodePacksSettingsAreKeysOfItsSectionInThePolicy() {
     PackSettings.Section code = new CodePack().settings().orElseThrow();
-    JsonNode section = Json.mapper().valueToTree(PolicyDocument.Code.DEFAULT);
+    JsonNode section =
+        Json.mapper().valueToTree(new PolicyDocument.Code(false, false, "~/Steward", 1024, 64));
     for (PackSettings.Field f : code.fields()) {
       assertTrue(section.has(f.key()), f.key() + " is a key of policy.json's code");
     }
@@ -65,7 +66,7 @@ class PackSettingsRulesTest {
   }
 
   @Test
-  void valuesUnderPacksAreCheckedAgainstTheDeclaration() {
+  void valuesUnderPacksAreCheckedAgainstTheDeclaration() throws Exception {
     PackSettingsRules rules = PackSettingsRules.of(Map.of(
         "sample",
         section(
@@ -98,5 +99,25 @@ class PackSettingsRulesTest {
         1,
         PackSettingsRules.none().problems(fits, null).size(),
         "no pack declares it (the pack was removed)");
+    PackSettingsRules numbers = PackSettingsRules.of(Map.of(
+        "sample",
+        section("sample", "packs.sample", PackSettings.Field.number("n", "N", "", 5, 1, 10))));
+    for (String ok : List.of("1", "10")) {
+      assertEquals(
+          List.of(),
+          numbers.problems(
+              PolicyDocument.defaults()
+                  .withPacks(Map.of("sample", Json.parse("{\"n\":" + ok + "}"))),
+              null));
+    }
+    for (String bad : List.of("0", "11", "2.5", "\"3\"")) {
+      assertEquals(
+          List.of("policy.json: packs.sample.n is a whole number from 1 to 10"),
+          numbers.problems(
+              PolicyDocument.defaults()
+                  .withPacks(Map.of("sample", Json.parse("{\"n\":" + bad + "}"))),
+              null),
+          bad);
+    }
   }
 }

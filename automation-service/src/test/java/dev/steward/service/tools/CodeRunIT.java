@@ -270,6 +270,8 @@ class CodeRunIT {
   void undo_leaves_a_file_the_run_only_moved_and_gives_back_the_mode_a_file_had() throws Exception {
     Path folder = Files.createDirectories(workspace.resolve("moves"));
     Files.write(folder.resolve("big.bin"), new byte[5 << 20]);
+    Files.write(folder.resolve("video.bin"), new byte[5 << 20]);
+    Files.writeString(folder.resolve("notes.txt"), "small notes");
     Path secret = folder.resolve("secret.txt");
     Files.writeString(secret, "mine");
     Files.setPosixFilePermissions(
@@ -279,14 +281,20 @@ class CodeRunIT {
         "bash",
         "code",
         "cd moves && mkdir elsewhere && mv big.bin elsewhere/ && rm secret.txt"
-            + " && ln -s /etc/passwd secret.txt");
+            + " && ln -s /etc/passwd secret.txt && mv video.bin notes.txt");
     JsonNode v = ok(r);
-    assertTrue(strings(v.path("not_undoable")).contains("moves/elsewhere/big.bin"), v.toString());
+    assertTrue(
+        strings(v.path("not_undoable")).containsAll(List.of("moves/big.bin", "moves/notes.txt")),
+        v.toString());
     ToolResult undone = undo(r);
     assertTrue(undone.ok(), String.valueOf(undone.error()));
     assertTrue(
         Files.exists(folder.resolve("elsewhere/big.bin")),
         "the user's file, moved, is not deleted");
+    assertEquals(
+        5 << 20,
+        Files.size(folder.resolve("notes.txt")),
+        "a file moved over another is not overwritten by the undo: it is the only copy");
     assertFalse(Files.isSymbolicLink(secret));
     assertEquals("mine", Files.readString(secret));
     assertEquals(
@@ -351,6 +359,20 @@ class CodeRunIT {
         30));
     // bash counts -f in 1024-byte blocks: 64 MiB; -v in KiB: 1 GiB; CPU seconds: the time + 1.
     assertEquals("31\n1048576\n65536\n256\nrefused\n", v.path("stdout").asText());
+  }
+
+  @Test
+  void the_users_memory_and_file_size_limits_are_the_runs() {
+    PolicyDocument doc = ui.call(
+            dev.steward.protocol.method.Methods.POLICY_GET,
+            java.util.Map.of(),
+            PolicyDocument.class)
+        .withCode(new PolicyDocument.Code(true, false, workspace.toString(), 512, 8));
+    ui.call(dev.steward.protocol.method.Methods.POLICY_UPDATE, doc, PolicyDocument.class);
+    JsonNode v = ok(TestService.execConfirmed(
+        ui, agent, "code.run", args("language", "bash", "code", "ulimit -H -v; ulimit -H -f")));
+    assertEquals("524288\n8192\n", v.path("stdout").asText(), "512 MiB; 8 MiB in KiB blocks");
+    enable(true);
   }
 
   @Test

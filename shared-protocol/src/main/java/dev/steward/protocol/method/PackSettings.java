@@ -41,7 +41,8 @@ public final class PackSettings {
    * One setting. {@code key} names it in the section's object (or, for a secret, in the pack's
    * secrets); {@code fallback} is the value in effect when the policy has none, as text for every
    * kind ({@code "true"} / {@code "false"} for a toggle), so one field carries it on the wire; a
-   * choice's is one of {@code choices}. A {@code required} text cannot be saved empty.
+   * choice's is one of {@code choices}. A {@code required} text cannot be saved empty. A number is
+   * a whole number from {@code min} to {@code max}.
    */
   public record Field(
       String key,
@@ -50,10 +51,30 @@ public final class PackSettings {
       String help,
       @Nullable String fallback,
       List<String> choices,
-      boolean required) {
+      boolean required,
+      @Nullable Long min,
+      @Nullable Long max) {
     public Field {
       choices = List.copyOf(Objects.requireNonNullElse(choices, List.of()));
       help = Objects.requireNonNullElse(help, "");
+    }
+
+    /** A setting that is not a number. */
+    public Field(
+        String key,
+        String label,
+        Kind kind,
+        String help,
+        @Nullable String fallback,
+        List<String> choices,
+        boolean required) {
+      this(key, label, kind, help, fallback, choices, required, null, null);
+    }
+
+    public static Field number(
+        String key, String label, String help, long fallback, long min, long max) {
+      return new Field(
+          key, label, Kind.NUMBER, help, Long.toString(fallback), List.of(), false, min, max);
     }
 
     public static Field text(String key, String label, String help, @Nullable String fallback) {
@@ -69,16 +90,25 @@ public final class PackSettings {
     }
 
     public Field asRequired() {
-      return new Field(key, label, kind, help, fallback, choices, true);
+      return new Field(key, label, kind, help, fallback, choices, true, min, max);
+    }
+
+    /** Whether {@code value} is a whole number this field takes. */
+    public boolean takes(long value) {
+      return (min == null || value >= min) && (max == null || value <= max);
     }
   }
 
-  /** How a setting is entered: a line of text, a check box, one of {@code choices}, a secret. */
+  /**
+   * How a setting is entered: a line of text, a check box, one of {@code choices}, a secret, a
+   * whole number.
+   */
   public enum Kind {
     TEXT,
     TOGGLE,
     CHOICE,
-    SECRET;
+    SECRET,
+    NUMBER;
 
     @JsonValue
     public String wire() {

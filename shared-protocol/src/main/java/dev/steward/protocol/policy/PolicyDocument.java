@@ -366,14 +366,43 @@ public record PolicyDocument(
 
   /**
    * {@code code.run} (SPEC §13): off until the user turns it on; no network unless {@code
-   * network}; what runs sees only {@code workspace} of the home folder, read-write.
+   * network}; what runs sees only {@code workspace} of the home folder, read-write; a run's memory
+   * (its address space, in MB) and the largest file it may write (MB) are the user's to set.
    */
-  public record Code(boolean enabled, boolean network, String workspace) {
+  public record Code(
+      boolean enabled,
+      boolean network,
+      String workspace,
+      @Nullable Integer memoryMb,
+      @Nullable Integer fileMb) {
+    public static final int MEMORY_MB = 1024;
+    public static final int MEMORY_MB_MIN = 256;
+    public static final int FILE_MB = 64;
+    public static final int LIMIT_MB_MAX = 65536;
     public static final Code DEFAULT = new Code(false, false, "~/Steward");
 
     public Code {
       workspace = Objects.requireNonNullElse(workspace, "~/Steward");
       if (workspace.isBlank()) throw new IllegalArgumentException("code.workspace is a folder");
+      if (memoryMb != null && (memoryMb < MEMORY_MB_MIN || memoryMb > LIMIT_MB_MAX))
+        throw new IllegalArgumentException(
+            "code.memory_mb is from " + MEMORY_MB_MIN + " to " + LIMIT_MB_MAX);
+      if (fileMb != null && (fileMb < 1 || fileMb > LIMIT_MB_MAX))
+        throw new IllegalArgumentException("code.file_mb is from 1 to " + LIMIT_MB_MAX);
+    }
+
+    public Code(boolean enabled, boolean network, String workspace) {
+      this(enabled, network, workspace, null, null);
+    }
+
+    /** The memory a run may use, in MB: the user's setting or {@link #MEMORY_MB}. */
+    public int memory() {
+      return memoryMb == null ? MEMORY_MB : memoryMb;
+    }
+
+    /** The largest file a run may write, in MB: the user's setting or {@link #FILE_MB}. */
+    public int fileSize() {
+      return fileMb == null ? FILE_MB : fileMb;
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.steward.service.tools.code;
 
 import dev.steward.protocol.method.PackSettings;
+import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.service.tools.PackContext;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolPack;
@@ -27,10 +28,8 @@ public final class CodePack implements ToolPack {
         "Code runs",
         "Runs happen in a sandbox (bubblewrap): they see this folder and the system's programs,"
             + " nothing else of your files. Each run may take up to "
-            + CodeRun.MAX_TIMEOUT_S / 60 + " minutes, " + (Sandbox.MEMORY_BYTES >> 20)
-            + " MB of memory, " + Sandbox.PROCESSES + " processes and files of up to "
-            + (Sandbox.FILE_BYTES >> 20) + " MB; what it prints is cut at "
-            + (CodeRun.MAX_OUTPUT >> 20) + " MB.",
+            + CodeRun.MAX_TIMEOUT_S / 60 + " minutes and " + Sandbox.PROCESSES
+            + " processes; what it prints is cut at " + (CodeRun.MAX_OUTPUT >> 20) + " MB.",
         "code",
         List.of(
             PackSettings.Field.toggle(
@@ -40,7 +39,21 @@ public final class CodePack implements ToolPack {
                 false),
             PackSettings.Field.toggle(
                 "network", "Runs may use the network (then a run can send data out)", "", false),
-            PackSettings.Field.text("workspace", "Folder", "", "~/Steward").asRequired())));
+            PackSettings.Field.text("workspace", "Folder", "", "~/Steward").asRequired(),
+            PackSettings.Field.number(
+                "memory_mb",
+                "Memory for a run (MB)",
+                "",
+                PolicyDocument.Code.MEMORY_MB,
+                PolicyDocument.Code.MEMORY_MB_MIN,
+                PolicyDocument.Code.LIMIT_MB_MAX),
+            PackSettings.Field.number(
+                "file_mb",
+                "Largest file a run may write (MB)",
+                "",
+                PolicyDocument.Code.FILE_MB,
+                1,
+                PolicyDocument.Code.LIMIT_MB_MAX))));
   }
 
   @Override

@@ -64,12 +64,14 @@ final class CodeRun extends BaseTool {
       java.util.concurrent.Executors.newCachedThreadPool(
           dev.steward.protocol.util.DaemonThreads.named("code-run-io"));
 
-  private static final java.util.concurrent.ConcurrentHashMap<Path, Object> LOCKS =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * One run or undo at a time, whatever the workspace (one may hold another): two at once could
+   * change what the other's walks and copies see between a check and its use.
+   */
+  private static final java.util.concurrent.locks.ReentrantLock TURN =
+      new java.util.concurrent.locks.ReentrantLock();
 
-  private static Object lockOf(Path workspace) {
-    return LOCKS.computeIfAbsent(workspace, w -> new Object());
-  }
+  private static final long TURN_WAIT_S = 30;
 
   /** The undo record's kind: a run's changes to its workspace. */
   static final String RUN = "run";
@@ -241,16 +243,37 @@ final class CodeRun extends BaseTool {
         programArgs,
         env,
         timeout + 1);
-    // One run (or undo) at a time in a workspace: two at once could change what the other's
-    // walks and copies see between a check and its use.
-    synchronized (lockOf(setup.workspace())) {
+    takeTurn();
+    try {
       return runAlone(setup, program, timeout, args, ctx);
+    } finally {
+      TURN.unlock();
     }
+  }
+
+  /**
+   * Waits for the runs and undos before this one (never longer than {@link #TURN_WAIT_S}; a
+   * cancel ends the wait).
+   */
+  private static void takeTurn() throws ToolFailure {
+    try {
+      if (TURN.tryLock(TURN_WAIT_S, TimeUnit.SECONDS)) return;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ToolFailure(ToolErrorCodes.CANCELLED, "the run was cancelled before it started");
+    }
+    throw new ToolFailure(
+        ToolErrorCodes.CONFLICT,
+        "another code run or undo is still using the workspace; try again when it has ended");
   }
 
   private JsonNode runAlone(
       Sandbox.Setup setup, Sandbox.Program program, int timeout, JsonNode args, ToolContext ctx)
       throws ToolFailure {
+    if (!SetIdSweep.clean(setup.workspace()))
+      throw new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE,
+          "the code workspace could not be checked for set-user-ID files; nothing ran");
     WorkspaceSnapshot snapshot;
     try {
       snapshot = WorkspaceSnapshot.take(setup.workspace(), () -> ctx.undo().folder());
@@ -298,13 +321,14 @@ final class CodeRun extends BaseTool {
         finished = process.waitFor(timeout, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         stop(process);
+        // Files cannot be written on an interrupted thread: the undo record first, then the flag.
+        keep(changes(snapshot, setup), ctx);
         Thread.currentThread().interrupt();
-        keep(snapshot.compare(), ctx);
         throw new ToolFailure(ToolErrorCodes.CANCELLED, "the run was cancelled and stopped");
       }
       if (!finished) {
         stop(process);
-        keep(snapshot.compare(), ctx);
+        keep(changes(snapshot, setup), ctx);
         ObjectNode partial = Json.object();
         partial.put("stdout", out.join().text());
         partial.put("stderr", err.join().text());
@@ -323,7 +347,7 @@ final class CodeRun extends BaseTool {
       result.put("exit_code", process.exitValue());
       result.put("duration_ms", (System.nanoTime() - start) / 1_000_000);
       result.put("truncated", stdout.cut() || stderr.cut());
-      WorkspaceSnapshot.Changes changes = snapshot.compare();
+      WorkspaceSnapshot.Changes changes = changes(snapshot, setup);
       keep(changes, ctx);
       list(result.putArray("files"), changes.written());
       list(result.putArray("removed"), changes.removed());
@@ -333,6 +357,15 @@ final class CodeRun extends BaseTool {
       sandbox.close();
       if (policy.get().code().enabled()) ready.prepareNext(setup);
     }
+  }
+
+  /** What the run changed, once no set-ID file of its is left in the workspace. */
+  private static WorkspaceSnapshot.Changes changes(
+      WorkspaceSnapshot snapshot, Sandbox.Setup setup) {
+    if (!SetIdSweep.clean(setup.workspace()))
+      LOG.severe("code.run: the workspace " + setup.workspace()
+          + " could not be checked for set-user-ID files; the next run checks again first");
+    return snapshot.compare();
   }
 
   /** Keeps what an undo of the run needs: what it overwrote or removed, and what it made. */
@@ -377,7 +410,12 @@ final class CodeRun extends BaseTool {
       throw new ToolFailure(
           ToolErrorCodes.UNAVAILABLE, "the code workspace cannot be used: " + e.getMessage());
     }
-    return new Sandbox.Setup(workspace, key == null ? workspace : key, code.network());
+    return new Sandbox.Setup(
+        workspace,
+        key == null ? workspace : key,
+        code.network(),
+        (long) code.memory() << 20,
+        (long) code.fileSize() << 20);
   }
 
   /** Starts a sandbox ahead when runs are on (at start, and when the setting changes). */
@@ -409,8 +447,11 @@ final class CodeRun extends BaseTool {
           "the code workspace is no longer the one that run used; not undone, nothing changed",
           "/audit_id",
           null);
-    synchronized (lockOf(workspace)) {
+    takeTurn();
+    try {
       return RunUndo.undo(workspace, record.items(), data.path("modes"), ctx);
+    } finally {
+      TURN.unlock();
     }
   }
 

@@ -47,12 +47,10 @@ final class ReadySandbox implements AutoCloseable {
 
   /** Starts the next run's sandbox in the background (replacing one made for another setup). */
   void prepareNext(Sandbox.Setup setup) {
+    long made;
     synchronized (this) {
       if (closed || pending || (ready != null && ready.setup.equals(setup))) return;
       pending = true;
-    }
-    long made;
-    synchronized (this) {
       made = generation;
     }
     try {

@@ -31,11 +31,9 @@ final class Sandbox {
   static final String WORKSPACE = HOME + "/workspace";
   static final String RUN = "/run/steward";
   static final int PROCESSES = 64;
-  static final long MEMORY_BYTES = 1L << 30;
-  static final long FILE_BYTES = 64L << 20;
   static final long TMP_BYTES = 256L << 20;
-  /** All of a run's memory, its processes' and what it keeps in /tmp together (as root). */
-  static final long MEMORY_CGROUP_BYTES = 1536L << 20;
+  /** Beyond a run's own memory and its /tmp, what its cgroup allows (as root). */
+  static final long CGROUP_HEADROOM_BYTES = 256L << 20;
 
   private static final Path MEMORY = Path.of("/sys/fs/cgroup/memory");
   private static final Path PIDS = Path.of("/sys/fs/cgroup/pids");
@@ -46,7 +44,8 @@ final class Sandbox {
    * What a sandbox is made for: the workspace as it was found (its real path and its file key, so
    * a folder replaced since is never the one bound) and whether runs may use the network.
    */
-  record Setup(Path workspace, Object workspaceKey, boolean network) {}
+  record Setup(
+      Path workspace, Object workspaceKey, boolean network, long memoryBytes, long fileBytes) {}
 
   /** A program: its language ({@code python} or {@code bash}), source, arguments and variables. */
   record Program(
@@ -59,13 +58,46 @@ final class Sandbox {
     if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
       return Optional.of("code runs need a sandbox, which Steward has only on Linux (bubblewrap)");
     }
-    if (!Files.isExecutable(Path.of("/usr/bin/bwrap"))) {
-      return Optional.of("code runs need /usr/bin/bwrap (apt install bubblewrap)");
+    if (!Files.isExecutable(Path.of("/usr/bin/bwrap")) || !recentBubblewrap()) {
+      return Optional.of(
+          "code runs need bubblewrap 0.8 or newer at /usr/bin/bwrap (apt install bubblewrap)");
+    }
+    if (!Files.isExecutable(Path.of("/usr/bin/find"))) {
+      return Optional.of("code runs need /usr/bin/find (apt install findutils)");
     }
     if (root() && !Files.isDirectory(PIDS)) {
       return Optional.of("code runs as root need a pids cgroup to limit processes");
     }
     return Optional.empty();
+  }
+
+  private static volatile @org.jspecify.annotations.Nullable Boolean recent;
+
+  /** {@code --disable-userns} came with bubblewrap 0.8.0. */
+  private static boolean recentBubblewrap() {
+    Boolean known = recent;
+    if (known != null) return known;
+    boolean ok = false;
+    try {
+      Process p = new ProcessBuilder("/usr/bin/bwrap", "--version")
+          .redirectErrorStream(true)
+          .start();
+      String v = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+      p.waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("(\\d+)\\.(\\d+)").matcher(v);
+      if (m.find()) {
+        int major = Integer.parseInt(m.group(1));
+        int minor = Integer.parseInt(m.group(2));
+        ok = major > 0 || minor >= 8;
+      }
+    } catch (IOException e) {
+      ok = false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    recent = ok;
+    return ok;
   }
 
   static boolean root() {
@@ -102,8 +134,9 @@ final class Sandbox {
       // exec); a limit that cannot be set ends the run before it starts.
       StringBuilder script = new StringBuilder();
       limit(script, "-t", program.cpuSeconds());
-      limit(script, "-v", MEMORY_BYTES / 1024);
-      limit(script, "-f", FILE_BYTES / 512);
+      limit(script, "-v", setup.memoryBytes() / 1024);
+      // dash counts file sizes in 512-byte blocks, bash in 1024-byte ones.
+      limit(script, "-f", setup.fileBytes() / (SHELL.endsWith("dash") ? 512 : 1024));
       limit(script, "-n", 256);
       if (!root()) limit(script, SHELL.endsWith("dash") ? "-p" : "-u", processLimit());
       program
@@ -160,7 +193,8 @@ final class Sandbox {
         if (Files.isDirectory(MEMORY)) {
           Files.createDirectory(memory);
           Files.writeString(
-              memory.resolve("memory.limit_in_bytes"), Long.toString(MEMORY_CGROUP_BYTES));
+              memory.resolve("memory.limit_in_bytes"),
+              Long.toString(setup.memoryBytes() + TMP_BYTES + CGROUP_HEADROOM_BYTES));
           memoryLimited = true;
         }
         // Enters the cgroups before bubblewrap starts, so nothing it forks is outside the limits.

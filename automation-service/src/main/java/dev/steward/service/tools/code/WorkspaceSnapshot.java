@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -31,11 +30,10 @@ import org.jspecify.annotations.Nullable;
  * The workspace as a run found it, and what the run changed. Each file is known by its size, time
  * and file key; each small one is copied first into the call's undo folder, so that what a run
  * overwrote or removed can be put back ({@code tool.undo}) with the mode it had; larger ones are
- * named as not undoable when changed. A file is taken to be the run's own only when both walks saw
- * the whole workspace and it is not one of the files found before under another name (moved or
- * linked: the user's). Set-user-ID
- * and set-group-ID bits are removed: as root from every file of the workspace (the sandbox's files
- * belong to root outside it), otherwise from what the run wrote.
+ * named as not undoable when changed, and so is a path another file was moved over (it may hold
+ * that file's only copy). A file is the run's own only when both walks saw the whole workspace,
+ * and what the run made is taken away only when all it changed can be put back: a file it made
+ * may hold the only copy of one it moved or removed.
  */
 final class WorkspaceSnapshot {
 
@@ -46,7 +44,6 @@ final class WorkspaceSnapshot {
   private static final int MAX_ENTRIES = 20_000;
 
   private static final int DEPTH = 16;
-  /** The set-ID sweep as root goes as deep as the tree, over at most this many entries. */
   private static final int SWEEP_ENTRIES = 200_000;
 
   private static final int SET_ID_BITS = 06000;
@@ -60,7 +57,11 @@ final class WorkspaceSnapshot {
       List<UndoRecord.Item> undo,
       Map<String, Integer> modes) {}
 
-  private record Seen(String stamp, int mode, @Nullable String kept) {}
+  private record Seen(
+      String stamp,
+      @Nullable Object key,
+      int mode,
+      @Nullable String kept) {}
 
   /** A walk's files by relative path, and whether it saw the whole workspace. */
   private record Walk(Map<String, BasicFileAttributes> files, boolean complete) {}
@@ -96,7 +97,8 @@ final class WorkspaceSnapshot {
           kept += a.size();
         }
       }
-      seen.put(e.getKey(), new Seen(stamp(a), mode(workspace.resolve(e.getKey())), copy));
+      seen.put(
+          e.getKey(), new Seen(stamp(a), a.fileKey(), mode(workspace.resolve(e.getKey())), copy));
     }
     return new WorkspaceSnapshot(workspace, seen, walk.complete(), folder);
   }
@@ -112,7 +114,6 @@ final class WorkspaceSnapshot {
    * what the run left alone.
    */
   Changes compare() {
-    if (Sandbox.root()) sweepSetIdBits(workspace);
     Walk walk;
     try {
       walk = walk(workspace);
@@ -121,14 +122,17 @@ final class WorkspaceSnapshot {
     }
     Map<String, BasicFileAttributes> after = walk.files();
     boolean whole = beforeComplete && walk.complete();
-    // A file moved or linked keeps its size, time and file key; a new file that got the number
-    // of one the run removed has a new time.
-    Set<String> stampsBefore = new HashSet<>();
-    before.values().forEach(s -> stampsBefore.add(s.stamp()));
+    // Where each file was found before, by its file key: a path that now holds another path's
+    // file had that file moved over it, and may hold its only copy.
+    Map<Object, String> placesBefore = new java.util.HashMap<>();
+    before.forEach((rel, seen) -> {
+      if (seen.key() != null) placesBefore.putIfAbsent(seen.key(), rel);
+    });
     List<String> written = new ArrayList<>();
     List<String> removed = new ArrayList<>();
     List<String> notUndoable = new ArrayList<>();
-    List<UndoRecord.Item> undo = new ArrayList<>();
+    List<UndoRecord.Item> restores = new ArrayList<>();
+    List<UndoRecord.Item> made = new ArrayList<>();
     Map<String, Integer> modes = new LinkedHashMap<>();
     Set<String> keptNeeded = new HashSet<>();
     for (Map.Entry<String, BasicFileAttributes> e : after.entrySet()) {
@@ -137,32 +141,39 @@ final class WorkspaceSnapshot {
       Seen was = before.get(rel);
       if (was != null && was.stamp().equals(stamp(a))) continue;
       written.add(rel);
-      if (!Sandbox.root()) clearSetIdBits(workspace.resolve(rel), a);
-      String afterStamp = stampOrAbsent(workspace.resolve(rel));
       String original = workspace.resolve(rel).toString();
-      if (was != null && was.kept() != null) {
+      String from = a.fileKey() == null ? null : placesBefore.get(a.fileKey());
+      boolean movedOver = was != null && from != null && !from.equals(rel);
+      if (was != null && was.kept() != null && !movedOver) {
         keptNeeded.add(was.kept());
-        undo.add(new UndoRecord.Item(original, null, was.kept(), afterStamp));
+        restores.add(
+            new UndoRecord.Item(original, null, was.kept(), stampOrAbsent(workspace.resolve(rel))));
         modes.put(original, was.mode());
-      } else if (was == null && whole && !stampsBefore.contains(stamp(a))) {
-        undo.add(new UndoRecord.Item(original, null, null, afterStamp));
+      } else if (was == null && whole) {
+        made.add(new UndoRecord.Item(original, null, null, stampOrAbsent(workspace.resolve(rel))));
       } else {
         notUndoable.add(rel);
       }
     }
     for (Map.Entry<String, Seen> e : before.entrySet()) {
-      if (after.containsKey(e.getKey()) || !walk.complete()) continue;
+      if (after.containsKey(e.getKey())) continue;
+      Path path = workspace.resolve(e.getKey());
+      // Past what the walk saw, a path is looked at on its own.
+      if (!walk.complete() && Files.exists(path, LinkOption.NOFOLLOW_LINKS)) continue;
       removed.add(e.getKey());
       String kept = e.getValue().kept();
-      String original = workspace.resolve(e.getKey()).toString();
       if (kept != null) {
         keptNeeded.add(kept);
-        undo.add(new UndoRecord.Item(original, null, kept, ABSENT));
-        modes.put(original, e.getValue().mode());
+        restores.add(new UndoRecord.Item(path.toString(), null, kept, ABSENT));
+        modes.put(path.toString(), e.getValue().mode());
       } else {
         notUndoable.add(e.getKey());
       }
     }
+    // What the run made is taken away only when all it changed can be put back: otherwise a
+    // file it made may hold the only copy of one it removed (cp big.bin x; rm big.bin).
+    List<UndoRecord.Item> undo = new ArrayList<>(restores);
+    if (notUndoable.isEmpty()) undo.addAll(made);
     if (keptIn != null) settle(keptIn, keptNeeded);
     return new Changes(workspace, written, removed, notUndoable, undo, modes);
   }
@@ -235,45 +246,6 @@ final class WorkspaceSnapshot {
       return (Integer) Files.getAttribute(file, "unix:mode", LinkOption.NOFOLLOW_LINKS) & 07777;
     } catch (IOException | UnsupportedOperationException | ClassCastException e) {
       return 0644;
-    }
-  }
-
-  /** As root: every regular file of the workspace, however deep, loses its set-ID bits. */
-  private static void sweepSetIdBits(Path workspace) {
-    int[] seen = {0};
-    try {
-      Files.walkFileTree(
-          workspace,
-          EnumSet.noneOf(FileVisitOption.class),
-          Integer.MAX_VALUE,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes a) {
-              if (++seen[0] > SWEEP_ENTRIES) return FileVisitResult.TERMINATE;
-              clearSetIdBits(file, a);
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) {
-              return FileVisitResult.CONTINUE;
-            }
-          });
-    } catch (IOException e) {
-      // what could not be walked could not be written by a run either
-    }
-  }
-
-  private static void clearSetIdBits(Path file, BasicFileAttributes a) {
-    if (!a.isRegularFile()) return;
-    int mode = mode(file);
-    if ((mode & SET_ID_BITS) == 0) return;
-    try {
-      // Setting the nine permission bits clears the set-ID bits; a link is refused, not followed.
-      Files.getFileAttributeView(file, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
-          .setPermissions(permissions(mode));
-    } catch (IOException | UnsupportedOperationException e) {
-      // not a POSIX file system: it has no set-ID bits either
     }
   }
 
