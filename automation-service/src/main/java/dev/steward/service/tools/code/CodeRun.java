@@ -73,6 +73,13 @@ final class CodeRun extends BaseTool {
 
   private static final long TURN_WAIT_S = 30;
 
+  /** The workspace swept clean of set-ID files since the last run in it, or null. */
+  private static volatile @org.jspecify.annotations.Nullable Path swept;
+
+  private static final java.util.concurrent.ExecutorService SWEEPER =
+      java.util.concurrent.Executors.newSingleThreadExecutor(
+          dev.steward.protocol.util.DaemonThreads.named("code-setid-sweep"));
+
   /** The undo record's kind: a run's changes to its workspace. */
   static final String RUN = "run";
 
@@ -270,10 +277,11 @@ final class CodeRun extends BaseTool {
   private JsonNode runAlone(
       Sandbox.Setup setup, Sandbox.Program program, int timeout, JsonNode args, ToolContext ctx)
       throws ToolFailure {
-    if (!SetIdSweep.clean(setup.workspace()))
+    if (!setup.workspace().equals(swept) && !SetIdSweep.clean(setup.workspace()))
       throw new ToolFailure(
           ToolErrorCodes.UNAVAILABLE,
           "the code workspace could not be checked for set-user-ID files; nothing ran");
+    swept = null;
     WorkspaceSnapshot snapshot;
     try {
       snapshot = WorkspaceSnapshot.take(setup.workspace(), () -> ctx.undo().folder());
@@ -355,6 +363,7 @@ final class CodeRun extends BaseTool {
       return result;
     } finally {
       sandbox.close();
+      sweepAfter(setup.workspace());
       if (policy.get().code().enabled()) ready.prepareNext(setup);
     }
   }
@@ -362,10 +371,29 @@ final class CodeRun extends BaseTool {
   /** What the run changed, once no set-ID file of its is left in the workspace. */
   private static WorkspaceSnapshot.Changes changes(
       WorkspaceSnapshot snapshot, Sandbox.Setup setup) {
-    if (!SetIdSweep.clean(setup.workspace()))
-      LOG.severe("code.run: the workspace " + setup.workspace()
-          + " could not be checked for set-user-ID files; the next run checks again first");
     return snapshot.compare();
+  }
+
+  /**
+   * Sweeps the workspace for set-ID files after a run, in the background and in turn with the
+   * runs: the answer need not wait, the next run waits for it (or sweeps itself first).
+   */
+  private static void sweepAfter(Path workspace) {
+    try {
+      SWEEPER.execute(() -> {
+        TURN.lock();
+        try {
+          if (SetIdSweep.clean(workspace)) swept = workspace;
+          else
+            LOG.severe("code.run: the workspace " + workspace
+                + " could not be checked for set-user-ID files; the next run checks again first");
+        } finally {
+          TURN.unlock();
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // the next run sweeps first
+    }
   }
 
   /** Keeps what an undo of the run needs: what it overwrote or removed, and what it made. */
