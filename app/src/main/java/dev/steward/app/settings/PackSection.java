@@ -124,7 +124,7 @@ public final class PackSection {
             n = Long.MIN_VALUE;
           }
           if (n == Long.MIN_VALUE || !f.takes(n)) {
-            error.set("\"" + f.label() + "\" is a whole number" + range(f));
+            error.set("\"" + f.label() + "\" is a whole number" + f.range());
             return;
           }
           values.put(f.key(), n);
@@ -138,12 +138,6 @@ public final class PackSection {
           if (written) typedSecrets.keySet().forEach(k -> text(k).set(""));
           status.set(written ? "Saved; secrets are kept in config/secrets.json" : "Saved");
         }));
-  }
-
-  private static String range(PackSettings.Field f) {
-    Long min = f.min();
-    Long max = f.max();
-    return min != null && max != null ? " from " + min + " to " + max : "";
   }
 
   /**

@@ -106,15 +106,6 @@ public final class PackSettingsRules {
     return null;
   }
 
-  static String range(PackSettings.Field field) {
-    Long min = field.min();
-    Long max = field.max();
-    if (min != null && max != null) return " from " + min + " to " + max;
-    if (min != null) return " of at least " + min;
-    if (max != null) return " of at most " + max;
-    return "";
-  }
-
   private static PackSettings.@Nullable Field field(PackSettings.Section s, String key) {
     for (PackSettings.Field f : s.fields()) if (f.key().equals(key)) return f;
     return null;
@@ -135,7 +126,7 @@ public final class PackSettingsRules {
       case NUMBER ->
         value.isIntegralNumber() && value.canConvertToLong() && field.takes(value.asLong())
             ? null
-            : "is a whole number" + range(field);
+            : "is a whole number" + field.range();
     };
   }
 }

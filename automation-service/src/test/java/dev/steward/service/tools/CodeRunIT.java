@@ -369,10 +369,13 @@ class CodeRunIT {
             PolicyDocument.class)
         .withCode(new PolicyDocument.Code(true, false, workspace.toString(), 512, 8));
     ui.call(dev.steward.protocol.method.Methods.POLICY_UPDATE, doc, PolicyDocument.class);
-    JsonNode v = ok(TestService.execConfirmed(
-        ui, agent, "code.run", args("language", "bash", "code", "ulimit -H -v; ulimit -H -f")));
-    assertEquals("524288\n8192\n", v.path("stdout").asText(), "512 MiB; 8 MiB in KiB blocks");
-    enable(true);
+    try {
+      JsonNode v = ok(TestService.execConfirmed(
+          ui, agent, "code.run", args("language", "bash", "code", "ulimit -H -v; ulimit -H -f")));
+      assertEquals("524288\n8192\n", v.path("stdout").asText(), "512 MiB; 8 MiB in KiB blocks");
+    } finally {
+      enable(true);
+    }
   }
 
   @Test

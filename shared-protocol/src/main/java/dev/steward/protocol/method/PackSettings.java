@@ -93,6 +93,14 @@ public final class PackSettings {
       return new Field(key, label, kind, help, fallback, choices, true, min, max);
     }
 
+    /** The numbers this field takes, in words ({@code " from 1 to 10"}), or empty. */
+    public String range() {
+      if (min != null && max != null) return " from " + min + " to " + max;
+      if (min != null) return " of at least " + min;
+      if (max != null) return " of at most " + max;
+      return "";
+    }
+
     /** Whether {@code value} is a whole number this field takes. */
     public boolean takes(long value) {
       return (min == null || value >= min) && (max == null || value <= max);

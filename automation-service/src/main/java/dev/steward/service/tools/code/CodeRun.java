@@ -277,11 +277,21 @@ final class CodeRun extends BaseTool {
   private JsonNode runAlone(
       Sandbox.Setup setup, Sandbox.Program program, int timeout, JsonNode args, ToolContext ctx)
       throws ToolFailure {
-    if (!setup.workspace().equals(swept) && !SetIdSweep.clean(setup.workspace()))
-      throw new ToolFailure(
-          ToolErrorCodes.UNAVAILABLE,
-          "the code workspace could not be checked for set-user-ID files; nothing ran");
+    if (!setup.workspace().equals(swept)) {
+      Optional<String> problem = SetIdSweep.problem(setup.workspace());
+      if (problem.isPresent())
+        throw new ToolFailure(
+            ToolErrorCodes.UNAVAILABLE,
+            "the code workspace could not be checked for set-user-ID files (" + problem.get()
+                + "); nothing ran");
+    }
     swept = null;
+    // The settings as approved are the ones the run gets: a change since (the network turned
+    // on, another folder) stops it.
+    if (!setup.equals(setup(policy.get().code())))
+      throw new ToolFailure(
+          ToolErrorCodes.CONFLICT,
+          "the code runs' settings changed since this run was asked for; ask for it again");
     WorkspaceSnapshot snapshot;
     try {
       snapshot = WorkspaceSnapshot.take(setup.workspace(), () -> ctx.undo().folder());
@@ -290,16 +300,11 @@ final class CodeRun extends BaseTool {
           ToolErrorCodes.EXECUTION_ERROR,
           "cannot note the workspace before the run: " + e.getMessage());
     }
-    // The settings as approved are the ones the run gets: a change since (the network turned
-    // on, another folder) stops it.
-    if (!setup.equals(setup(policy.get().code())))
-      throw new ToolFailure(
-          ToolErrorCodes.CONFLICT,
-          "the code runs' settings changed since this run was approved; ask for it again");
     Sandbox.Prepared sandbox;
     try {
       sandbox = ready.take(setup);
     } catch (IOException e) {
+      snapshot.discard();
       throw new ToolFailure(
           ToolErrorCodes.EXECUTION_ERROR, "cannot start the sandbox: " + e.getMessage());
     }
@@ -309,6 +314,7 @@ final class CodeRun extends BaseTool {
       try {
         process = sandbox.go(program);
       } catch (IOException e) {
+        snapshot.discard();
         throw new ToolFailure(
             ToolErrorCodes.EXECUTION_ERROR, "cannot start the run: " + e.getMessage());
       }
@@ -330,13 +336,13 @@ final class CodeRun extends BaseTool {
       } catch (InterruptedException e) {
         stop(process);
         // Files cannot be written on an interrupted thread: the undo record first, then the flag.
-        keep(changes(snapshot, setup), ctx);
+        keep(snapshot.compare(), ctx);
         Thread.currentThread().interrupt();
         throw new ToolFailure(ToolErrorCodes.CANCELLED, "the run was cancelled and stopped");
       }
       if (!finished) {
         stop(process);
-        keep(changes(snapshot, setup), ctx);
+        keep(snapshot.compare(), ctx);
         ObjectNode partial = Json.object();
         partial.put("stdout", out.join().text());
         partial.put("stderr", err.join().text());
@@ -355,7 +361,7 @@ final class CodeRun extends BaseTool {
       result.put("exit_code", process.exitValue());
       result.put("duration_ms", (System.nanoTime() - start) / 1_000_000);
       result.put("truncated", stdout.cut() || stderr.cut());
-      WorkspaceSnapshot.Changes changes = changes(snapshot, setup);
+      WorkspaceSnapshot.Changes changes = snapshot.compare();
       keep(changes, ctx);
       list(result.putArray("files"), changes.written());
       list(result.putArray("removed"), changes.removed());
@@ -364,14 +370,8 @@ final class CodeRun extends BaseTool {
     } finally {
       sandbox.close();
       sweepAfter(setup.workspace());
-      if (policy.get().code().enabled()) ready.prepareNext(setup);
+      prepareAhead();
     }
-  }
-
-  /** What the run changed, once no set-ID file of its is left in the workspace. */
-  private static WorkspaceSnapshot.Changes changes(
-      WorkspaceSnapshot snapshot, Sandbox.Setup setup) {
-    return snapshot.compare();
   }
 
   /**
@@ -383,10 +383,12 @@ final class CodeRun extends BaseTool {
       SWEEPER.execute(() -> {
         TURN.lock();
         try {
-          if (SetIdSweep.clean(workspace)) swept = workspace;
+          Optional<String> problem = SetIdSweep.problem(workspace);
+          if (problem.isEmpty()) swept = workspace;
           else
             LOG.severe("code.run: the workspace " + workspace
-                + " could not be checked for set-user-ID files; the next run checks again first");
+                + " could not be checked for set-user-ID files (" + problem.get()
+                + "); the next run checks again first");
         } finally {
           TURN.unlock();
         }

@@ -1,23 +1,27 @@
 package dev.steward.service.tools.code;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Removes set-user-ID and set-group-ID bits from every file of a workspace, at any depth. As root
  * the sandbox's files belong to root outside it: a set-ID file left there would run as root for
  * anyone who can reach it. {@code find} walks by descriptor and changes each file from inside its
- * own folder, so no path is too long and no link is followed; before and after every run.
+ * own folder, so no path is too long and no link is followed.
  */
 final class SetIdSweep {
 
   private static final long TIMEOUT_S = 60;
+  private static final int MAX_SAID = 500;
 
   private SetIdSweep() {}
 
-  /** Whether the workspace now holds no set-ID file (the sweep ran to its end). */
-  static boolean clean(Path workspace) {
+  /** Why the workspace may still hold a set-ID file, or empty when the sweep ran to its end. */
+  static Optional<String> problem(Path workspace) {
     ProcessBuilder pb = new ProcessBuilder(
         "/usr/bin/find",
         workspace.toString(),
@@ -35,19 +39,30 @@ final class SetIdSweep {
     pb.environment().clear();
     pb.environment().put("PATH", "/usr/bin:/bin");
     pb.redirectErrorStream(true);
-    pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
     try {
       Process p = pb.start();
+      CompletableFuture<String> said = CompletableFuture.supplyAsync(() -> {
+        try {
+          return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+          return "";
+        }
+      });
       if (!p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        return false;
+        return Optional.of("the check took longer than " + TIMEOUT_S + " s");
       }
-      return p.exitValue() == 0;
+      if (p.exitValue() == 0) return Optional.empty();
+      String out = said.join();
+      return Optional.of(
+          out.isEmpty()
+              ? "find ended with " + p.exitValue()
+              : out.length() > MAX_SAID ? out.substring(0, MAX_SAID) + "…" : out);
     } catch (IOException e) {
-      return false;
+      return Optional.of("find could not start: " + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return false;
+      return Optional.of("interrupted");
     }
   }
 }

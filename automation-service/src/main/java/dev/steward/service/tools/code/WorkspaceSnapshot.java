@@ -44,9 +44,6 @@ final class WorkspaceSnapshot {
   private static final int MAX_ENTRIES = 20_000;
 
   private static final int DEPTH = 16;
-  private static final int SWEEP_ENTRIES = 200_000;
-
-  private static final int SET_ID_BITS = 06000;
 
   /** What a run changed: the paths it wrote and removed, and how to put them back. */
   record Changes(
@@ -110,8 +107,8 @@ final class WorkspaceSnapshot {
   }
 
   /**
-   * Compares the workspace with how the run found it, removes set-ID bits, and drops the copies of
-   * what the run left alone.
+   * Compares the workspace with how the run found it, and drops the copies of what the run left
+   * alone.
    */
   Changes compare() {
     Walk walk;
@@ -176,6 +173,11 @@ final class WorkspaceSnapshot {
     if (notUndoable.isEmpty()) undo.addAll(made);
     if (keptIn != null) settle(keptIn, keptNeeded);
     return new Changes(workspace, written, removed, notUndoable, undo, modes);
+  }
+
+  /** Drops every copy: the run did not happen. */
+  void discard() {
+    if (keptIn != null) settle(keptIn, Set.of());
   }
 
   /** Copies no longer needed go; the ones an undo needs are made durable. */
