@@ -42,6 +42,7 @@ public final class SettingsView extends ScrollPane {
         modelSection(model.model()),
         foldersSection(model.folders()),
         hostsSection(model.hosts()),
+        fetchHeadersSection(model.fetchHeaders()),
         grantsSection(model.grants()),
         appsSection(model.apps()),
         mcpSection(model.mcp()),
@@ -231,6 +232,50 @@ public final class SettingsView extends ScrollPane {
         new HBox(8, host, add),
         keep,
         error("settings-host-error", m.errorProperty()));
+  }
+
+  private static VBox fetchHeadersSection(FetchHeadersSettings m) {
+    ListView<FetchHeadersSettings.Entry> list =
+        listOf(m.entries(), FetchHeadersSettings.Entry::label, m::remove);
+    list.setId("settings-fetch-headers");
+    list.setPrefHeight(80);
+    TextField origin = new TextField();
+    origin.setId("settings-fetch-header-origin");
+    origin.setPromptText("https://api.example.org");
+    origin.textProperty().bindBidirectional(m.originProperty());
+    HBox.setHgrow(origin, Priority.ALWAYS);
+    TextField name = new TextField();
+    name.setId("settings-fetch-header-name");
+    name.setPromptText("Authorization");
+    name.setPrefColumnCount(12);
+    name.textProperty().bindBidirectional(m.nameProperty());
+    PasswordField value = new PasswordField();
+    value.setId("settings-fetch-header-value");
+    value.setPromptText("Bearer … (never shown again)");
+    value.textProperty().bindBidirectional(m.valueProperty());
+    HBox.setHgrow(value, Priority.ALWAYS);
+    value.setOnAction(e -> m.add());
+    Button add = new Button("Add header");
+    add.setId("settings-fetch-header-add");
+    add.setOnAction(e -> m.add());
+    Label status = new Label();
+    status.setId("settings-fetch-header-status");
+    status.getStyleClass().add("settings-hint");
+    status.textProperty().bind(m.statusProperty());
+    Label hint = new Label("Headers sent with every fetch to exactly this address (its scheme,"
+        + " host and port) and nowhere else, not even after a redirect: an API token, for"
+        + " example. The assistant sees their names, never their values.");
+    hint.getStyleClass().add("settings-hint");
+    hint.setWrapText(true);
+    HBox row = new HBox(8, origin, name, value, add);
+    row.setAlignment(Pos.CENTER_LEFT);
+    return section(
+        "Sign-ins for web addresses",
+        hint,
+        list,
+        row,
+        status,
+        error("settings-fetch-header-error", m.errorProperty()));
   }
 
   private static VBox webSearchSection(WebSearchSettings m) {

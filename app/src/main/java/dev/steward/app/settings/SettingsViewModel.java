@@ -31,6 +31,7 @@ public final class SettingsViewModel {
   private final SecretsWriter secrets;
   private final HouseholdSettings household;
   private final WebSearchSettings webSearch;
+  private final FetchHeadersSettings fetchHeaders;
   private final ObservableList<PackSection> packSections = FXCollections.observableArrayList();
   private final ReadOnlyStringWrapper packSectionsError = new ReadOnlyStringWrapper("");
   private final Executor background;
@@ -78,6 +79,7 @@ public final class SettingsViewModel {
     this.secrets = new SecretsWriter(background, ui);
     this.household = new HouseholdSettings(policy, secrets);
     this.webSearch = new WebSearchSettings(policy, secrets, background, ui);
+    this.fetchHeaders = new FetchHeadersSettings(background, ui);
     this.calendar = new CalendarSettings(policy, secrets, background, ui);
     this.mail = new MailSettings(policy, secrets, background, ui);
     this.hotkey = new HotkeySettings(ui, store, initial);
@@ -104,6 +106,7 @@ public final class SettingsViewModel {
     calendar.attach(calls);
     mail.attach(calls);
     webSearch.attach(calls);
+    fetchHeaders.attach(calls);
     packCalls = calls;
     readPackSections();
   }
@@ -111,6 +114,7 @@ public final class SettingsViewModel {
   /** Reads the policy again (a grant may have been added from the dialog). */
   public void reload() {
     policy.reload();
+    fetchHeaders.refresh();
     if (packSections.isEmpty()) readPackSections();
   }
 
@@ -180,6 +184,10 @@ public final class SettingsViewModel {
 
   public WebSearchSettings webSearch() {
     return webSearch;
+  }
+
+  public FetchHeadersSettings fetchHeaders() {
+    return fetchHeaders;
   }
 
   public CalendarSettings calendar() {

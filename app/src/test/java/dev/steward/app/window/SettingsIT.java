@@ -126,6 +126,27 @@ class SettingsIT {
     // Web search's Test asks the service's pack, which says what is missing.
     w.robot.interact(() -> w.robot.lookup("#settings-search-test").queryButton().fire());
     w.waitFor(() -> label(w, "#settings-search-error").contains("SearXNG"));
+
+    // A sign-in for a web address: refused with the service's reason, then kept by name only.
+    dev.steward.app.settings.FetchHeadersSettings headers = w.app.settings().fetchHeaders();
+    w.robot.interact(() -> {
+      headers.originProperty().set("https://api.example.org/v1");
+      headers.valueProperty().set("Bearer tok-123");
+      w.robot.lookup("#settings-fetch-header-add").queryButton().fire();
+    });
+    w.waitFor(() -> label(w, "#settings-fetch-header-error").contains("whole address"));
+    w.robot.interact(() -> {
+      headers.originProperty().set("https://API.example.org/");
+      w.robot.lookup("#settings-fetch-header-add").queryButton().fire();
+    });
+    w.waitFor(() -> headers.entries().size() == 1);
+    assertEquals(
+        "https://api.example.org — Authorization", headers.entries().get(0).label());
+    assertEquals("", headers.valueProperty().get(), "the typed value is not kept in the window");
+    assertTrue(Files.readString(w.home.resolve("config/secrets.json")).contains("tok-123"));
+    w.robot.interact(() -> headers.remove(headers.entries().get(0)));
+    w.waitFor(() -> headers.entries().isEmpty());
+    assertFalse(Files.readString(w.home.resolve("config/secrets.json")).contains("tok-123"));
   }
 
   @Test

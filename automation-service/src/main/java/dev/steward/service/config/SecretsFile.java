@@ -41,6 +41,7 @@ public final class SecretsFile implements PackSecrets {
   }
 
   /** Sets one value, or removes it when {@code value} is null; answers whether it is now set. */
+  @Override
   public synchronized boolean set(String section, String key, @Nullable String value)
       throws IOException {
     if (!NAME.matcher(section).matches() || !NAME.matcher(key).matches()) {

@@ -3,11 +3,13 @@ package dev.steward.service.tools;
 import static dev.steward.service.TestService.args;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.steward.protocol.client.ClientException;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Preflight;
@@ -22,6 +24,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,6 +40,13 @@ class WebFetchIT {
 
   static HttpServer server;
   static int port;
+  /** A second address on the same host: another origin, for headers configured for the first. */
+  static HttpServer other;
+
+  static int otherPort;
+  /** The Authorization header each /whoami request came with ("none" without one). */
+  static final List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   static TestService t;
   static StewardClient ui;
   static StewardClient agent;
@@ -48,6 +58,10 @@ class WebFetchIT {
     server.createContext("/", WebFetchIT::serve);
     server.start();
     port = server.getAddress().getPort();
+    other = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    other.createContext("/", WebFetchIT::serve);
+    other.start();
+    otherPort = other.getAddress().getPort();
     t = TestService.start(p -> p.withHosts(new PolicyDocument.Hosts(List.of("127.0.0.1"), true)));
     ui = t.client(Role.UI);
     agent = t.client(Role.AGENT);
@@ -57,6 +71,7 @@ class WebFetchIT {
   static void stop() {
     t.close();
     server.stop(0);
+    other.stop(0);
   }
 
   static final String PAGE = "<html><head><title>Recipes</title><style>p{color:red}</style>"
@@ -76,6 +91,12 @@ class WebFetchIT {
         x.getResponseBody().write(b);
         x.close();
       }
+      case "/whoami" -> {
+        String auth = x.getRequestHeaders().getFirst("Authorization");
+        seen.add(auth == null ? "none" : auth);
+        send(x, 200, "text/plain", "ok");
+      }
+      case "/away" -> redirect(x, "http://127.0.0.1:" + otherPort + "/whoami");
       case "/data.json" -> send(x, 200, "application/json", "{\"a\": [1, 2], \"b\": \"<i>x</i>\"}");
       case "/chain" -> redirect(x, "/page.html");
       case "/out" -> redirect(x, "http://not-listed.test/steal?data=secret");
@@ -225,6 +246,90 @@ class WebFetchIT {
     ToolResult cookie = fetch("url", url("/echo"), "headers", java.util.Map.of("Cookie", "a=b"));
     assertEquals(ToolErrorCodes.VALIDATION_ERROR, cookie.error().code());
     assertEquals("/headers/Cookie", cookie.error().field());
+  }
+
+  @Test
+  void headers_configured_for_an_address_go_there_only_and_their_values_never_come_back()
+      throws IOException {
+    String origin = "http://127.0.0.1:" + port;
+    String secret = "Bearer s3cret-token-" + TestService.id();
+    JsonNode set = ui.call(
+        "web.fetch_header_set",
+        Map.of("origin", origin + "/", "name", "Authorization", "value", secret),
+        JsonNode.class);
+    assertTrue(set.path("set").asBoolean(), set.toString());
+    assertEquals(origin, set.path("origin").asText(), "the address is kept as an origin");
+    try {
+      JsonNode listed = ui.call("web.fetch_headers", Map.of(), JsonNode.class);
+      assertEquals(
+          "[{\"origin\":\"" + origin + "\",\"name\":\"Authorization\"}]",
+          listed.path("headers").toString());
+      assertThrows(
+          ClientException.class,
+          () -> agent.call("web.fetch_headers", Map.of(), JsonNode.class),
+          "only the window lists them");
+      assertThrows(
+          ClientException.class,
+          () -> agent.call(
+              "web.fetch_header_set",
+              Map.of("origin", "https://evil.test", "name", "Authorization", "value", "x"),
+              JsonNode.class),
+          "only the window sets them");
+      java.nio.file.Path file = t.home.config().resolve("secrets.json");
+      assertTrue(java.nio.file.Files.readString(file).contains("s3cret-token"));
+      assertEquals(
+          "rw-------",
+          java.nio.file.attribute.PosixFilePermissions.toString(
+              java.nio.file.Files.getPosixFilePermissions(file)));
+
+      String trace = TestService.id();
+      Preflight.Result asked = agent.preflight(trace, "web.fetch", args("url", url("/whoami")));
+      assertTrue(
+          asked.preview().path("says").asText().contains("with your Authorization header"),
+          String.valueOf(asked.preview()));
+      seen.clear();
+      ToolResult r = TestService.exec(
+          agent,
+          trace,
+          "web.fetch",
+          args("url", url("/whoami"), "headers", Map.of("Accept", "text/plain")),
+          null);
+      JsonNode v = ok(r);
+      assertEquals(List.of(secret), seen, "the configured header went to its address");
+      assertEquals("[\"Authorization\"]", v.path("configured_headers").toString());
+      assertFalse(v.toString().contains("s3cret"), v.toString());
+      for (var row : t.rows(ui, t.row(ui, r.audit().auditId()).callId())) {
+        assertFalse(row.toString().contains("s3cret"), row.toString());
+      }
+
+      seen.clear();
+      JsonNode away = ok(fetch("url", url("/away")));
+      assertEquals(
+          "http://127.0.0.1:" + otherPort + "/whoami", away.path("final_url").asText());
+      assertEquals(List.of("none"), seen, "a redirect to another address goes without it");
+
+      ClientException host = assertThrows(
+          ClientException.class,
+          () -> ui.call(
+              "web.fetch_header_set",
+              Map.of("origin", origin, "name", "Host", "value", "evil.test"),
+              JsonNode.class));
+      assertTrue(String.valueOf(host.getMessage()).contains("Host"), host.getMessage());
+    } finally {
+      var remove = dev.steward.protocol.json.Json.object()
+          .put("origin", origin)
+          .put("name", "authorization")
+          .putNull("value");
+      assertFalse(
+          ui.call("web.fetch_header_set", remove, JsonNode.class).path("set").asBoolean());
+    }
+    seen.clear();
+    JsonNode after = ok(fetch("url", url("/whoami")));
+    assertEquals(List.of("none"), seen, "a removed header is no longer sent");
+    assertFalse(after.has("configured_headers"));
+    assertEquals(
+        0,
+        ui.call("web.fetch_headers", Map.of(), JsonNode.class).path("headers").size());
   }
 
   @Test

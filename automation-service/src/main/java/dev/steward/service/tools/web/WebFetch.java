@@ -13,6 +13,7 @@ import dev.steward.service.scope.PinningProxy;
 import dev.steward.service.scope.ScopeDenied;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.HostUse;
+import dev.steward.service.tools.PackSecrets;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
@@ -87,11 +88,13 @@ final class WebFetch extends BaseTool {
 
   private final Supplier<PolicyDocument> policy;
   private final HostResolver resolver;
+  private final PackSecrets secrets;
 
-  WebFetch(Supplier<PolicyDocument> policy, HostResolver resolver) {
+  WebFetch(Supplier<PolicyDocument> policy, HostResolver resolver, PackSecrets secrets) {
     super(DEFINITION);
     this.policy = policy;
     this.resolver = resolver;
+    this.secrets = secrets;
   }
 
   @Override
@@ -119,6 +122,38 @@ final class WebFetch extends BaseTool {
     return Optional.of(HostUse.pageTaint(args.path("url").asText()));
   }
 
+  /**
+   * What the dialog says: the method and address, what a POST sends, and the names of the headers
+   * the user configured for that address, which go with it.
+   */
+  @Override
+  public Optional<JsonNode> preview(JsonNode args, ToolContext ctx) {
+    String url = args.path("url").asText();
+    String method = method(args);
+    StringBuilder says = new StringBuilder(
+        switch (method) {
+          case "POST" ->
+            "Send " + args.path("body").asText("").length() + " characters to " + url + " (POST)";
+          case "HEAD" -> "Ask " + url + " for its headers (HEAD)";
+          default -> "Fetch " + url + " and read it";
+        });
+    List<String> names = List.of();
+    try {
+      names = List.copyOf(HostHeaders.read(secrets).forUri(URI.create(url)).keySet());
+    } catch (IOException | IllegalArgumentException e) {
+      // an address or a setting that cannot be read sends no configured header
+    }
+    if (!names.isEmpty()) {
+      says.append(", with your ")
+          .append(String.join(", ", names))
+          .append(names.size() == 1 ? " header" : " headers")
+          .append(" for this address");
+    }
+    ObjectNode p = Json.object().put("says", says.toString());
+    names.forEach(p.putArray("configured_headers")::add);
+    return Optional.of(p);
+  }
+
   @Override
   public Duration timeLimit() {
     return Duration.ofSeconds(75);
@@ -136,6 +171,14 @@ final class WebFetch extends BaseTool {
     long deadline =
         System.nanoTime() + TimeUnit.SECONDS.toNanos(args.path("timeout_s").asLong(20));
     URI approved = uri;
+    HostHeaders configured = HostHeaders.none();
+    String configNote = null;
+    try {
+      configured = HostHeaders.read(secrets);
+    } catch (IOException e) {
+      configNote = e.getMessage() + "; no configured header was sent";
+    }
+    Set<String> sent = new java.util.LinkedHashSet<>();
     Pins pins = new Pins(scope);
     PinningProxy proxy;
     try {
@@ -155,7 +198,9 @@ final class WebFetch extends BaseTool {
       HttpResponse<InputStream> response = null;
       for (int hop = 0; ; hop++) {
         try {
-          response = send(client, request(uri, method, headers, body, deadline));
+          Map<String, String> own = configured.forUri(uri);
+          sent.addAll(own.keySet());
+          response = send(client, request(uri, method, headers, own, body, deadline));
         } catch (IOException e) {
           pins.check(uri);
           throw e;
@@ -187,7 +232,15 @@ final class WebFetch extends BaseTool {
         }
         uri = next;
       }
-      return result(response, uri, read(response.body(), deadline), maxChars, raw, pins);
+      ObjectNode result =
+          result(response, uri, read(response.body(), deadline), maxChars, raw, pins);
+      if (!sent.isEmpty()) sent.forEach(result.putArray("configured_headers")::add);
+      if (configNote != null) {
+        result.put(
+            "note",
+            result.has("note") ? result.get("note").asText() + "; " + configNote : configNote);
+      }
+      return result;
     } catch (IOException e) {
       throw new ToolFailure(
           ToolErrorCodes.EXECUTION_ERROR, "the fetch failed: " + e.getMessage(), "/url", null);
@@ -246,22 +299,38 @@ final class WebFetch extends BaseTool {
     return out;
   }
 
+  /**
+   * One hop's request: the model's headers, then the ones the user configured for this hop's
+   * address, which win over the model's of the same name.
+   */
   private static HttpRequest request(
-      URI uri, String method, Map<String, String> headers, byte[] body, long deadline)
+      URI uri,
+      String method,
+      Map<String, String> headers,
+      Map<String, String> configured,
+      byte[] body,
+      long deadline)
       throws ToolFailure {
     HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(remaining(deadline));
-    headers.forEach(b::header);
-    b.header("User-Agent", "Steward/0.1 (web.fetch)");
     switch (method) {
       case "HEAD" -> b.method("HEAD", HttpRequest.BodyPublishers.noBody());
       case "POST" -> b.POST(HttpRequest.BodyPublishers.ofByteArray(body));
       default -> b.GET();
     }
     try {
+      b.setHeader("User-Agent", "Steward/0.1 (web.fetch)");
+      headers.forEach(b::setHeader);
+      configured.forEach(b::setHeader);
       return b.build();
     } catch (IllegalArgumentException e) {
+      // the message may quote a configured value: it names the header's source, never the value
       throw new ToolFailure(
-          ToolErrorCodes.VALIDATION_ERROR, String.valueOf(e.getMessage()), "/headers", null);
+          ToolErrorCodes.VALIDATION_ERROR,
+          configured.isEmpty()
+              ? String.valueOf(e.getMessage())
+              : "a header cannot be sent as it is (yours, or one configured for this address)",
+          "/headers",
+          null);
     }
   }
 
