@@ -333,6 +333,39 @@ class WebFetchIT {
   }
 
   @Test
+  void a_server_that_keeps_its_connection_open_cannot_answer_for_the_next_hop() throws Exception {
+    try (java.net.ServerSocket keeper =
+        new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Thread t = new Thread(() -> {
+        try (java.net.Socket s = keeper.accept()) {
+          s.getInputStream().read(new byte[8192]);
+          OutputStream out = s.getOutputStream();
+          out.write(("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:" + otherPort
+                  + "/whoami\r\nContent-Length: 0\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+          out.flush();
+          Thread.sleep(300);
+          out.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 6\r\n\r\nforged"
+              .getBytes(StandardCharsets.US_ASCII));
+          out.flush();
+          Thread.sleep(3000);
+        } catch (IOException | InterruptedException e) {
+          // the fetch has moved on: that is the point
+        }
+      });
+      t.setDaemon(true);
+      t.start();
+      seen.clear();
+      JsonNode v =
+          ok(fetch("url", "http://127.0.0.1:" + keeper.getLocalPort() + "/go", "timeout_s", 5));
+      assertEquals(
+          "http://127.0.0.1:" + otherPort + "/whoami", v.path("final_url").asText());
+      assertEquals("ok", v.path("text").asText(), "the answer is the next address's own");
+      assertEquals(List.of("none"), seen);
+    }
+  }
+
+  @Test
   void an_unlisted_host_asks_first_in_a_tainted_conversation_and_nothing_is_looked_up_before() {
     String conversation = TestService.id();
     ToolResult read = agent.execute(new Execute.Params(

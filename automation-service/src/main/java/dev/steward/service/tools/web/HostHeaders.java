@@ -46,13 +46,20 @@ final class HostHeaders {
 
   /** All configured headers: origin → (name → value), in the order they were added. */
   private final Map<String, Map<String, String>> byOrigin;
+  /** How many entries of the file were left out as not valid (edited by hand, say). */
+  private final int skipped;
 
-  private HostHeaders(Map<String, Map<String, String>> byOrigin) {
+  private HostHeaders(Map<String, Map<String, String>> byOrigin, int skipped) {
     this.byOrigin = byOrigin;
+    this.skipped = skipped;
   }
 
   static HostHeaders none() {
-    return new HostHeaders(new LinkedHashMap<>());
+    return new HostHeaders(new LinkedHashMap<>(), 0);
+  }
+
+  int skipped() {
+    return skipped;
   }
 
   /** What {@code secrets} holds; a value that is not such an object is an {@link IOException}. */
@@ -69,19 +76,25 @@ final class HostHeaders {
     if (!(root instanceof ObjectNode o)) {
       throw new IOException("web_fetch.headers in config/secrets.json is not a JSON object");
     }
-    Map<String, Map<String, String>> all = new LinkedHashMap<>();
+    // Every entry passes the same checks as one set in Settings; the file may have been edited.
+    HostHeaders all = none();
+    int skipped = 0;
     var origins = o.fields();
     while (origins.hasNext()) {
       var origin = origins.next();
-      Map<String, String> headers = new LinkedHashMap<>();
       var named = origin.getValue().fields();
+      if (!origin.getValue().isObject() || !named.hasNext()) skipped++;
       while (named.hasNext()) {
         var h = named.next();
-        if (h.getValue().isTextual()) headers.put(h.getKey(), h.getValue().asText());
+        try {
+          if (!h.getValue().isTextual()) throw new IllegalArgumentException("not a text");
+          all = all.with(origin.getKey(), h.getKey(), h.getValue().asText());
+        } catch (IllegalArgumentException e) {
+          skipped++;
+        }
       }
-      if (!headers.isEmpty()) all.put(origin.getKey(), headers);
     }
-    return new HostHeaders(all);
+    return new HostHeaders(all.byOrigin, skipped);
   }
 
   /** The headers for the origin of {@code uri}: what the user configured for exactly there. */
@@ -112,7 +125,8 @@ final class HostHeaders {
       throw new IllegalArgumentException(
           "\"" + name + "\" is not a header name (letters, digits and - only, at most 64)");
     }
-    if (REFUSED.contains(name.toLowerCase(Locale.ROOT))) {
+    String lower = name.toLowerCase(Locale.ROOT);
+    if (REFUSED.contains(lower) || lower.startsWith("proxy-")) {
       throw new IllegalArgumentException(name
           + " belongs to the connection, not to you: Steward sets it itself and it cannot be"
           + " configured");
@@ -123,8 +137,11 @@ final class HostHeaders {
         throw new IllegalArgumentException(
             "a header's value is at most " + MAX_VALUE + " characters");
       }
-      if (value.chars().anyMatch(c -> c == '\r' || c == '\n' || c == 0)) {
-        throw new IllegalArgumentException("a header's value is one line");
+      // What every HTTP stack sends as it is: visible ASCII, spaces and tabs, on one line.
+      if (value.chars().anyMatch(c -> c != '\t' && (c < 0x20 || c > 0x7e))) {
+        throw new IllegalArgumentException(
+            "a header's value is one line of plain ASCII characters (letters, digits,"
+                + " punctuation, spaces)");
       }
     }
     Map<String, Map<String, String>> next = new LinkedHashMap<>();
@@ -139,7 +156,7 @@ final class HostHeaders {
       headers.put(name, value);
     }
     if (headers.isEmpty()) next.remove(origin);
-    return new HostHeaders(next);
+    return new HostHeaders(next, skipped);
   }
 
   /** The JSON text kept in {@code config/secrets.json}, or null when nothing is configured. */

@@ -175,6 +175,10 @@ final class WebFetch extends BaseTool {
     String configNote = null;
     try {
       configured = HostHeaders.read(secrets);
+      if (configured.skipped() > 0) {
+        configNote = configured.skipped() + " of the headers configured for addresses are not"
+            + " valid and were left out (set them again in Settings)";
+      }
     } catch (IOException e) {
       configNote = e.getMessage() + "; no configured header was sent";
     }
@@ -187,16 +191,14 @@ final class WebFetch extends BaseTool {
       throw new ToolFailure(
           ToolErrorCodes.EXECUTION_ERROR, "cannot start the fetch: " + e.getMessage());
     }
-    HttpClient client = HttpClient.newBuilder()
-        .proxy(
-            ProxySelector.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), proxy.port())))
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(15))
-        .build();
+    List<HttpClient> clients = new java.util.ArrayList<>();
     try (proxy) {
       HttpResponse<InputStream> response = null;
       for (int hop = 0; ; hop++) {
+        // A client of its own for each hop: a connection kept open by the last server is never
+        // where the next request, with its own address's headers, goes.
+        HttpClient client = client(proxy);
+        clients.add(client);
         try {
           Map<String, String> own = configured.forUri(uri);
           sent.addAll(own.keySet());
@@ -245,14 +247,26 @@ final class WebFetch extends BaseTool {
       throw new ToolFailure(
           ToolErrorCodes.EXECUTION_ERROR, "the fetch failed: " + e.getMessage(), "/url", null);
     } finally {
-      if ((Object) client instanceof AutoCloseable closeable) {
-        try {
-          closeable.close();
-        } catch (Exception e) {
-          // the client is dropped either way
+      for (HttpClient client : clients) {
+        if ((Object) client instanceof AutoCloseable closeable) {
+          try {
+            closeable.close();
+          } catch (Exception e) {
+            // the client is dropped either way
+          }
         }
       }
     }
+  }
+
+  private static HttpClient client(PinningProxy proxy) {
+    return HttpClient.newBuilder()
+        .proxy(
+            ProxySelector.of(new InetSocketAddress(InetAddress.getLoopbackAddress(), proxy.port())))
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(15))
+        .build();
   }
 
   /**

@@ -46,6 +46,16 @@ class HostHeadersTest {
         IllegalArgumentException.class,
         () -> none.with("https://a.example", "X-Key", "a\r\nHost: evil.test"));
     assertThrows(IllegalArgumentException.class, () -> none.with("https://a.example", "X", " "));
+    for (String value : new String[] {"caf\u00e9", "a\u0001b", "a\u007fb", "\u2028"}) {
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> none.with("https://a.example", "X-Key", value),
+          "a value the HTTP client would refuse: " + value);
+    }
+    for (String name : new String[] {"Proxy-Authorization", "Proxy-Foo", "Transfer-Encoding"}) {
+      assertThrows(
+          IllegalArgumentException.class, () -> none.with("https://a.example", name, "v"), name);
+    }
   }
 
   @Test
@@ -74,6 +84,14 @@ class HostHeadersTest {
             : Optional.empty();
     assertEquals(
         Map.of("Cookie", "s=1"), HostHeaders.read(kept).forUri(URI.create("https://a.example")));
+    HostHeaders edited = HostHeaders.read((section, key) -> Optional.of(
+        "{\"HTTPS://A.example:443\": {\"X-Key\": \"k\", \"Transfer-Encoding\": \"chunked\"},"
+            + " \"https://b.example/path\": {\"X-Key\": \"k\"}, \"https://c.example\": 5}"));
+    assertEquals(
+        Map.of("X-Key", "k"),
+        edited.forUri(URI.create("https://a.example/")),
+        "an entry edited by hand is read as one set in Settings would be");
+    assertEquals(3, edited.skipped(), "and what Settings would refuse is left out");
     IOException broken = assertThrows(
         IOException.class, () -> HostHeaders.read((s, k) -> Optional.of("[not an object")));
     assertTrue(broken.getMessage().contains("web_fetch.headers"), broken.getMessage());
