@@ -27,8 +27,8 @@ final class Availability extends CalendarTool {
     Times.Range range = Times.range(args, local);
     CalDav dav = access.dav();
     List<Ics.Occurrence> busy = new ArrayList<>();
-    for (CalDav.Resource r : dav.query(range.from(), range.to())) {
-      for (Ics.Occurrence o : Ics.expand(access.parsed().of(r), range.from(), range.to(), local)) {
+    for (List<Ics.Shape> shapes : access.parsed().inRange(dav, range.from(), range.to())) {
+      for (Ics.Occurrence o : Ics.expand(shapes, range.from(), range.to(), local)) {
         if (o.busy()) busy.add(o);
       }
       ToolContext.checkCancelled();

@@ -34,6 +34,9 @@ final class CalDav {
   /** One calendar object: where it is, its version, its iCalendar text. */
   record Resource(URI href, @Nullable String etag, String ics) {}
 
+  /** Where an object is and its version, without its text. */
+  record Version(URI href, @Nullable String etag) {}
+
   /** What a check of the collection found: its display name, and whether it holds events. */
   record Collection(@Nullable String displayName, boolean calendar) {}
 
@@ -64,15 +67,55 @@ final class CalDav {
 
   /** Every object with an event in {@code [from, to)}; recurring ones whole, for the caller to expand. */
   List<Resource> query(Instant from, Instant to) throws ToolFailure {
-    return report("<C:comp-filter name=\"VEVENT\"><C:time-range start=\"" + UTC.format(from)
-        + "\" end=\"" + UTC.format(to) + "\"/></C:comp-filter>");
+    return resources(report(WITH_DATA, range(from, to)));
+  }
+
+  /**
+   * Where the objects with an event in {@code [from, to)} are and their versions: the same
+   * question as {@link #query}, a quarter of the answer, for a caller that has read most of them.
+   */
+  List<Version> versions(Instant from, Instant to) throws ToolFailure {
+    List<Version> kept = new ArrayList<>();
+    for (DavXml.Item item : report("<D:getetag/>", range(from, to))) {
+      URI href = inside(item.href());
+      if (href != null) kept.add(new Version(href, item.etag()));
+    }
+    return kept;
+  }
+
+  /** The objects at these addresses in the collection (a {@code calendar-multiget}). */
+  List<Resource> multiget(List<URI> hrefs) throws ToolFailure {
+    if (hrefs.isEmpty()) return List.of();
+    StringBuilder body = new StringBuilder("<?xml version=\"1.0\" encoding=\"utf-8\"?>"
+        + "<C:calendar-multiget xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\">"
+        + "<D:prop>" + WITH_DATA + "</D:prop>");
+    java.util.Set<URI> asked = new java.util.HashSet<>();
+    for (URI href : hrefs) {
+      if (!holds(href)) throw new IllegalArgumentException("not inside the calendar: " + href);
+      asked.add(href.normalize());
+      body.append("<D:href>").append(DavXml.escape(href.getRawPath())).append("</D:href>");
+    }
+    body.append("</C:calendar-multiget>");
+    List<Resource> found = new ArrayList<>();
+    for (Resource r : resources(multistatus(body.toString()))) {
+      // Only what was asked for: an answer may not slip in another object.
+      if (asked.contains(r.href().normalize())) found.add(r);
+    }
+    return found;
+  }
+
+  private static String range(Instant from, Instant to) {
+    return "<C:comp-filter name=\"VEVENT\"><C:time-range start=\"" + UTC.format(from) + "\" end=\""
+        + UTC.format(to) + "\"/></C:comp-filter>";
   }
 
   /** The object whose event has this UID, if the calendar holds one. */
   Optional<Resource> byUid(String uid) throws ToolFailure {
-    List<Resource> found = report("<C:comp-filter name=\"VEVENT\"><C:prop-filter name=\"UID\">"
-        + "<C:text-match collation=\"i;octet\">" + DavXml.escape(uid)
-        + "</C:text-match></C:prop-filter></C:comp-filter>");
+    List<Resource> found = resources(report(
+        WITH_DATA,
+        "<C:comp-filter name=\"VEVENT\"><C:prop-filter name=\"UID\">"
+            + "<C:text-match collation=\"i;octet\">" + DavXml.escape(uid)
+            + "</C:text-match></C:prop-filter></C:comp-filter>"));
     // text-match is a substring match: only the object whose UID is exactly this one counts.
     return found.stream().filter(r -> Ics.uids(r.ics()).contains(uid)).findFirst();
   }
@@ -198,30 +241,45 @@ final class CalDav {
     return "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
   }
 
-  private List<Resource> report(String filter) throws ToolFailure {
-    String body = "<?xml version=\"1.0\" encoding=\"utf-8\"?>"
+  private static final String WITH_DATA = "<D:getetag/><C:calendar-data/>";
+
+  private List<DavXml.Item> report(String props, String filter) throws ToolFailure {
+    return multistatus("<?xml version=\"1.0\" encoding=\"utf-8\"?>"
         + "<C:calendar-query xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\">"
-        + "<D:prop><D:getetag/><C:calendar-data/></D:prop>"
+        + "<D:prop>" + props + "</D:prop>"
         + "<C:filter><C:comp-filter name=\"VCALENDAR\">" + filter + "</C:comp-filter></C:filter>"
-        + "</C:calendar-query>";
+        + "</C:calendar-query>");
+  }
+
+  private List<DavXml.Item> multistatus(String body) throws ToolFailure {
     HttpResponse<byte[]> r = send(request(collection)
         .method("REPORT", HttpRequest.BodyPublishers.ofString(body))
         .header("Depth", "1")
         .header("Content-Type", "application/xml; charset=utf-8"));
     if (r.statusCode() != 207) expect(r, "read the calendar");
+    return DavXml.items(r.body());
+  }
+
+  /** The items that are objects inside the collection, with their text. */
+  private List<Resource> resources(List<DavXml.Item> items) {
     List<Resource> kept = new ArrayList<>();
-    for (DavXml.Item item : DavXml.items(r.body())) {
-      URI href;
-      try {
-        href = collection.resolve(item.href());
-      } catch (IllegalArgumentException e) {
-        continue;
-      }
-      if (holds(href) && item.calendarData() != null) {
+    for (DavXml.Item item : items) {
+      URI href = inside(item.href());
+      if (href != null && item.calendarData() != null) {
         kept.add(new Resource(href, item.etag(), item.calendarData()));
       }
     }
     return kept;
+  }
+
+  /** An answer's href as an address inside the collection, or null for anything else. */
+  private @Nullable URI inside(String href) {
+    try {
+      URI u = collection.resolve(href);
+      return holds(u) ? u : null;
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   private HttpRequest.Builder put(URI href, String ics) {

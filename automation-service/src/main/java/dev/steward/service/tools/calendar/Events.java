@@ -122,8 +122,8 @@ final class Events extends CalendarTool {
     OwnEvents own = access.own();
     List<Ics.Occurrence> mine = new ArrayList<>();
     List<Ics.Occurrence> users = new ArrayList<>();
-    for (CalDav.Resource r : dav.query(range.from(), range.to())) {
-      for (Ics.Occurrence o : Ics.expand(access.parsed().of(r), range.from(), range.to(), local)) {
+    for (List<Ics.Shape> shapes : access.parsed().inRange(dav, range.from(), range.to())) {
+      for (Ics.Occurrence o : Ics.expand(shapes, range.from(), range.to(), local)) {
         if (!only.isEmpty() && !only.contains(o.uid())) continue;
         (own.contains(o.uid()) ? mine : users).add(o);
       }

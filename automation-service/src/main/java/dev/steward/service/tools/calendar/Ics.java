@@ -188,7 +188,29 @@ final class Ics {
       Temporal start,
       Temporal end,
       @Nullable VEvent rule,
-      Set<Temporal> moved) {}
+      Set<Temporal> moved,
+      Recurrences recurrences) {}
+
+  /**
+   * The occurrences of a recurring event for the last range asked: a shape is kept per object
+   * version, and the same question again (this week's availability, then its events) is not
+   * worked out again by the rule engine.
+   */
+  static final class Recurrences {
+    private @Nullable Instant from;
+    private @Nullable Instant to;
+    private Set<Period<?>> periods = Set.of();
+
+    synchronized Set<Period<?>> of(VEvent e, Instant from, Instant to) {
+      if (!from.equals(this.from) || !to.equals(this.to)) {
+        periods = java.util.Collections.unmodifiableSet(
+            periods(e, new Period<>(from.atZone(ZoneOffset.UTC), to.atZone(ZoneOffset.UTC))));
+        this.from = from;
+        this.to = to;
+      }
+      return periods;
+    }
+  }
 
   /** The shapes of an object's events; cancelled events have none. */
   static List<Shape> shapes(Calendar calendar) {
@@ -222,7 +244,8 @@ final class Ics {
           start,
           end,
           repeats ? e : null,
-          override ? Set.of() : Set.copyOf(moved.getOrDefault(uid.get(), Set.of()))));
+          override ? Set.of() : Set.copyOf(moved.getOrDefault(uid.get(), Set.of())),
+          new Recurrences()));
     }
     return shapes;
   }
@@ -238,17 +261,15 @@ final class Ics {
    */
   static List<Occurrence> expand(List<Shape> shapes, Instant from, Instant to, ZoneId local) {
     List<Occurrence> found = new ArrayList<>();
-    Period<ZonedDateTime> range = null;
     for (Shape shape : shapes) {
-      if (shape.rule() == null) {
+      VEvent rule = shape.rule();
+      if (rule == null) {
         add(found, shape, shape.start(), shape.end(), from, to, local);
         continue;
       }
-      if (range == null)
-        range = new Period<>(from.atZone(ZoneOffset.UTC), to.atZone(ZoneOffset.UTC));
       Set<Instant> skip = new HashSet<>();
       shape.moved().forEach(t -> skip.add(instant(t, local)));
-      for (Period<?> p : periods(shape.rule(), range)) {
+      for (Period<?> p : shape.recurrences().of(rule, from, to)) {
         if (!skip.contains(instant(p.getStart(), local))) {
           add(found, shape, p.getStart(), p.getEnd(), from, to, local);
         }

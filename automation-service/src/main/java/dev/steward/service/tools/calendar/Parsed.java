@@ -1,6 +1,10 @@
 package dev.steward.service.tools.calendar;
 
+import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +25,49 @@ final class Parsed {
     }
   };
 
+  /**
+   * The events of every object with one in {@code [from, to)}. Once objects have been read, the
+   * calendar is asked for versions only and the text only of objects not read in that version;
+   * before, for everything at once (one request either way when nothing changed).
+   */
+  List<List<Ics.Shape>> inRange(CalDav dav, Instant from, Instant to) throws ToolFailure {
+    List<List<Ics.Shape>> out = new ArrayList<>();
+    boolean none;
+    synchronized (kept) {
+      none = kept.isEmpty();
+    }
+    if (none) {
+      for (CalDav.Resource r : dav.query(from, to)) {
+        out.add(of(r));
+        ToolContext.checkCancelled();
+      }
+      return out;
+    }
+    List<URI> unread = new ArrayList<>();
+    for (CalDav.Version v : dav.versions(from, to)) {
+      List<Ics.Shape> known = null;
+      if (v.etag() != null) {
+        synchronized (kept) {
+          known = kept.get(key(v.href(), v.etag()));
+        }
+      }
+      if (known != null) out.add(known);
+      else unread.add(v.href());
+    }
+    for (CalDav.Resource r : dav.multiget(unread)) {
+      out.add(of(r));
+      ToolContext.checkCancelled();
+    }
+    return out;
+  }
+
+  private static String key(URI href, String etag) {
+    return href + "\n" + etag;
+  }
+
   List<Ics.Shape> of(CalDav.Resource r) throws ToolFailure {
     if (r.etag() == null) return Ics.shapes(Ics.parse(r.ics()));
-    String key = r.href() + "\n" + r.etag();
+    String key = key(r.href(), r.etag());
     synchronized (kept) {
       List<Ics.Shape> c = kept.get(key);
       if (c != null) return c;

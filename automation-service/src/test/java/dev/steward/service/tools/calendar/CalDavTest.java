@@ -45,6 +45,45 @@ class CalDavTest {
   }
 
   @Test
+  void a_multiget_keeps_only_the_objects_it_asked_for() throws Exception {
+    com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    java.util.List<String> bodies = new java.util.concurrent.CopyOnWriteArrayList<>();
+    server.createContext("/alice/assistant/", x -> {
+      bodies.add(new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+      String item =
+          "<D:response><D:href>%s</D:href><D:propstat><D:prop><D:getetag>\"1\"</D:getetag>"
+              + "<C:calendar-data>BEGIN:VCALENDAR%nEND:VCALENDAR</C:calendar-data></D:prop>"
+              + "<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>";
+      byte[] answer = ("<D:multistatus xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\">"
+              + String.format(item, "/alice/assistant/a.ics")
+              + String.format(item, "/alice/assistant/slipped-in.ics")
+              + String.format(item, "/alice/private/b.ics")
+              + "</D:multistatus>")
+          .getBytes(StandardCharsets.UTF_8);
+      x.sendResponseHeaders(207, answer.length);
+      x.getResponseBody().write(answer);
+      x.close();
+    });
+    server.start();
+    try {
+      String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/alice/assistant/";
+      CalDav local = new CalDav(HttpClient.newHttpClient(), URI.create(base), "alice", "pw");
+      List<CalDav.Resource> got = local.multiget(List.of(URI.create(base + "a.ics")));
+      assertEquals(
+          List.of(URI.create(base + "a.ics")),
+          got.stream().map(CalDav.Resource::href).toList());
+      assertTrue(bodies.get(0).contains("<D:href>/alice/assistant/a.ics</D:href>"), bodies.get(0));
+      assertThrows(
+          IllegalArgumentException.class,
+          () -> local.multiget(List.of(URI.create(base.replace("assistant", "private") + "b.ics"))),
+          "nothing outside the calendar is asked for");
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
   void a_multistatus_is_read_and_an_entity_is_refused() throws Exception {
     String ok =
         "<?xml version=\"1.0\"?><d:multistatus xmlns:d=\"DAV:\" xmlns:c=\"urn:ietf:params:xml:ns:caldav\">"

@@ -181,6 +181,28 @@ class CalendarIT {
   }
 
   @Test
+  void an_event_changed_or_added_elsewhere_between_two_looks_is_read_again() throws Exception {
+    setUp();
+    userEvent("dentist", "DTSTART:20260512T100000Z", "DTEND:20260512T110000Z", "SUMMARY:Dentist");
+    JsonNode first = ok(TestService.exec(
+        agent, "calendar.availability", args("from", "2026-05-01", "to", "2026-05-31")));
+    assertEquals(
+        "2026-05-12T10:00:00Z", first.path("slots").get(0).path("start").asText());
+    // The phone moves the appointment and adds another; the second look asks for versions first.
+    userEvent("dentist", "DTSTART:20260512T140000Z", "DTEND:20260512T150000Z", "SUMMARY:Dentist");
+    userEvent("gym", "DTSTART:20260520T180000Z", "DTEND:20260520T190000Z", "SUMMARY:Gym");
+    JsonNode second = ok(TestService.exec(
+        agent, "calendar.availability", args("from", "2026-05-01", "to", "2026-05-31")));
+    List<String> starts = new ArrayList<>();
+    second.path("slots").forEach(s -> starts.add(s.path("start").asText()));
+    assertEquals(List.of("2026-05-12T14:00:00Z", "2026-05-20T18:00:00Z"), starts);
+    radicale.delete(USER, PASSWORD, cal, "gym.ics");
+    JsonNode third = ok(TestService.exec(
+        agent, "calendar.availability", args("from", "2026-05-01", "to", "2026-05-31")));
+    assertEquals(1, third.path("slots").size(), "a deleted event is gone: " + third);
+  }
+
+  @Test
   void stewards_events_are_read_at_once_and_the_users_only_after_a_click() throws Exception {
     setUp();
     JsonNode mine = create("Dentist", "2026-03-18T09:00", "2026-03-18T10:00", "Europe/Berlin");

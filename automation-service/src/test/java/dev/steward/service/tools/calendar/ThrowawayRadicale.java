@@ -117,6 +117,13 @@ public final class ThrowawayRadicale implements AutoCloseable {
     return r.headers().firstValue("ETag").orElseThrow();
   }
 
+  /** Deletes an event as another client of the user would. */
+  public void delete(String user, String password, String calendar, String file) throws Exception {
+    HttpResponse<String> r =
+        send(user, password, "DELETE", calendar(user, calendar) + file, "", null);
+    if (r.statusCode() / 100 != 2) throw new IllegalStateException("DELETE " + file + ": " + r);
+  }
+
   public HttpResponse<String> get(String user, String password, String url) throws Exception {
     return send(user, password, "GET", url, "", null);
   }
