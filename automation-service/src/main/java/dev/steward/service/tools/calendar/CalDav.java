@@ -76,32 +76,43 @@ final class CalDav {
    */
   List<Version> versions(Instant from, Instant to) throws ToolFailure {
     List<Version> kept = new ArrayList<>();
+    java.util.Set<String> seen = new java.util.HashSet<>();
     for (DavXml.Item item : report("<D:getetag/>", range(from, to))) {
       URI href = inside(item.href());
-      if (href != null) kept.add(new Version(href, item.etag()));
+      if (href != null && seen.add(canonical(href))) kept.add(new Version(href, item.etag()));
     }
     return kept;
   }
 
-  /** The objects at these addresses in the collection (a {@code calendar-multiget}). */
-  List<Resource> multiget(List<URI> hrefs) throws ToolFailure {
-    if (hrefs.isEmpty()) return List.of();
+  /**
+   * The objects at these addresses in the collection (a {@code calendar-multiget}), or empty when
+   * the server did not answer for every one of them (RFC 4791 says it must): the caller then asks
+   * for the range whole rather than miss an event.
+   */
+  Optional<List<Resource>> multiget(List<URI> hrefs) throws ToolFailure {
+    if (hrefs.isEmpty()) return Optional.of(List.of());
     StringBuilder body = new StringBuilder("<?xml version=\"1.0\" encoding=\"utf-8\"?>"
         + "<C:calendar-multiget xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\">"
         + "<D:prop>" + WITH_DATA + "</D:prop>");
-    java.util.Set<URI> asked = new java.util.HashSet<>();
+    java.util.Set<String> asked = new java.util.HashSet<>();
     for (URI href : hrefs) {
       if (!holds(href)) throw new IllegalArgumentException("not inside the calendar: " + href);
-      asked.add(href.normalize());
-      body.append("<D:href>").append(DavXml.escape(href.getRawPath())).append("</D:href>");
+      if (asked.add(canonical(href))) {
+        body.append("<D:href>").append(DavXml.escape(href.getRawPath())).append("</D:href>");
+      }
     }
     body.append("</C:calendar-multiget>");
+    java.util.Set<String> answered = new java.util.HashSet<>();
     List<Resource> found = new ArrayList<>();
-    for (Resource r : resources(multistatus(body.toString()))) {
+    for (DavXml.Item item : multistatus(body.toString(), false)) {
+      URI href = inside(item.href());
       // Only what was asked for: an answer may not slip in another object.
-      if (asked.contains(r.href().normalize())) found.add(r);
+      if (href == null || !asked.contains(canonical(href))) continue;
+      answered.add(canonical(href));
+      if (item.calendarData() != null)
+        found.add(new Resource(href, item.etag(), item.calendarData()));
     }
-    return found;
+    return answered.containsAll(asked) ? Optional.of(found) : Optional.empty();
   }
 
   private static String range(Instant from, Instant to) {
@@ -233,7 +244,40 @@ final class CalDav {
         && path != null
         && path.startsWith(base)
         && path.length() > base.length()
-        && !path.contains("/../");
+        && !path.contains("/../")
+        && !encodesAPathStep(path.substring(base.length()));
+  }
+
+  /** An escaped "/" or a ".." spelled with escapes: a server may read either as a step out. */
+  private static boolean encodesAPathStep(String rawTail) {
+    String lower = rawTail.toLowerCase(java.util.Locale.ROOT);
+    if (lower.contains("%2f") || lower.contains("%5c")) return true;
+    for (String step : lower.split("/", -1)) {
+      String decoded = step.replace("%2e", ".");
+      if (decoded.equals("..") || decoded.equals(".")) return true;
+    }
+    return false;
+  }
+
+  /**
+   * One spelling of an address in the collection, however a server escaped it ({@code %40} or
+   * {@code @}, {@code %c3%a9} or {@code é}): the same object is the same key.
+   */
+  static String canonical(URI href) {
+    URI n = href.normalize();
+    try {
+      return new URI(
+              n.getScheme() == null ? null : n.getScheme().toLowerCase(java.util.Locale.ROOT),
+              n.getRawAuthority() == null
+                  ? null
+                  : n.getRawAuthority().toLowerCase(java.util.Locale.ROOT),
+              n.getPath(),
+              null,
+              null)
+          .toASCIIString();
+    } catch (java.net.URISyntaxException e) {
+      return n.toASCIIString();
+    }
   }
 
   private static int port(URI u) {
@@ -252,10 +296,16 @@ final class CalDav {
   }
 
   private List<DavXml.Item> multistatus(String body) throws ToolFailure {
-    HttpResponse<byte[]> r = send(request(collection)
+    return multistatus(body, true);
+  }
+
+  /** A REPORT to the collection; a multiget names its objects and goes without a depth. */
+  private List<DavXml.Item> multistatus(String body, boolean depth) throws ToolFailure {
+    HttpRequest.Builder b = request(collection)
         .method("REPORT", HttpRequest.BodyPublishers.ofString(body))
-        .header("Depth", "1")
-        .header("Content-Type", "application/xml; charset=utf-8"));
+        .header("Content-Type", "application/xml; charset=utf-8");
+    if (depth) b.header("Depth", "1");
+    HttpResponse<byte[]> r = send(b);
     if (r.statusCode() != 207) expect(r, "read the calendar");
     return DavXml.items(r.body());
   }

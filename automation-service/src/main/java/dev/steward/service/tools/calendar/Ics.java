@@ -197,18 +197,22 @@ final class Ics {
    * worked out again by the rule engine.
    */
   static final class Recurrences {
+    /** More occurrences than this are worked out again when asked: shapes are kept by thousands. */
+    static final int MOST_KEPT = 500;
+
     private @Nullable Instant from;
     private @Nullable Instant to;
     private Set<Period<?>> periods = Set.of();
 
     synchronized Set<Period<?>> of(VEvent e, Instant from, Instant to) {
-      if (!from.equals(this.from) || !to.equals(this.to)) {
-        periods = java.util.Collections.unmodifiableSet(
-            periods(e, new Period<>(from.atZone(ZoneOffset.UTC), to.atZone(ZoneOffset.UTC))));
-        this.from = from;
-        this.to = to;
-      }
-      return periods;
+      if (from.equals(this.from) && to.equals(this.to)) return periods;
+      Set<Period<?>> found = java.util.Collections.unmodifiableSet(
+          periods(e, new Period<>(from.atZone(ZoneOffset.UTC), to.atZone(ZoneOffset.UTC))));
+      boolean keep = found.size() <= MOST_KEPT;
+      this.from = keep ? from : null;
+      this.to = keep ? to : null;
+      periods = keep ? found : Set.of();
+      return found;
     }
   }
 

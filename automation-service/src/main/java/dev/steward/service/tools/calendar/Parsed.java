@@ -54,7 +54,17 @@ final class Parsed {
       if (known != null) out.add(known);
       else unread.add(v.href());
     }
-    for (CalDav.Resource r : dav.multiget(unread)) {
+    java.util.Optional<List<CalDav.Resource>> got = dav.multiget(unread);
+    if (got.isEmpty()) {
+      // The server left some unanswered: the whole range, as on the first look.
+      out.clear();
+      for (CalDav.Resource r : dav.query(from, to)) {
+        out.add(of(r));
+        ToolContext.checkCancelled();
+      }
+      return out;
+    }
+    for (CalDav.Resource r : got.get()) {
       out.add(of(r));
       ToolContext.checkCancelled();
     }
@@ -62,7 +72,7 @@ final class Parsed {
   }
 
   private static String key(URI href, String etag) {
-    return href + "\n" + etag;
+    return CalDav.canonical(href) + "\n" + etag;
   }
 
   List<Ics.Shape> of(CalDav.Resource r) throws ToolFailure {

@@ -45,35 +45,50 @@ class CalDavTest {
   }
 
   @Test
-  void a_multiget_keeps_only_the_objects_it_asked_for() throws Exception {
+  void a_multiget_keeps_only_the_objects_it_asked_for_however_the_server_spells_them()
+      throws Exception {
     com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
         new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
     java.util.List<String> bodies = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.List<String> depths = new java.util.concurrent.CopyOnWriteArrayList<>();
     server.createContext("/alice/assistant/", x -> {
-      bodies.add(new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+      String asked = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      bodies.add(asked);
+      depths.add(String.valueOf(x.getRequestHeaders().getFirst("Depth")));
       String item =
           "<D:response><D:href>%s</D:href><D:propstat><D:prop><D:getetag>\"1\"</D:getetag>"
               + "<C:calendar-data>BEGIN:VCALENDAR%nEND:VCALENDAR</C:calendar-data></D:prop>"
               + "<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>";
-      byte[] answer = ("<D:multistatus xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\">"
-              + String.format(item, "/alice/assistant/a.ics")
-              + String.format(item, "/alice/assistant/slipped-in.ics")
-              + String.format(item, "/alice/private/b.ics")
-              + "</D:multistatus>")
-          .getBytes(StandardCharsets.UTF_8);
-      x.sendResponseHeaders(207, answer.length);
-      x.getResponseBody().write(answer);
+      // The server spells x@y.ics its own way, and answers for gone.ics only if asked twice.
+      StringBuilder answer = new StringBuilder(
+          "<D:multistatus xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:caldav\">");
+      answer.append(String.format(item, "/alice/assistant/a.ics"));
+      answer.append(String.format(item, "/alice/assistant/x%40y.ics"));
+      answer.append(String.format(item, "/alice/assistant/slipped-in.ics"));
+      answer.append("</D:multistatus>");
+      byte[] b = answer.toString().getBytes(StandardCharsets.UTF_8);
+      x.sendResponseHeaders(207, b.length);
+      x.getResponseBody().write(b);
       x.close();
     });
     server.start();
     try {
       String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/alice/assistant/";
       CalDav local = new CalDav(HttpClient.newHttpClient(), URI.create(base), "alice", "pw");
-      List<CalDav.Resource> got = local.multiget(List.of(URI.create(base + "a.ics")));
+      List<CalDav.Resource> got = local
+          .multiget(List.of(URI.create(base + "a.ics"), URI.create(base + "x@y.ics")))
+          .orElseThrow();
       assertEquals(
-          List.of(URI.create(base + "a.ics")),
-          got.stream().map(CalDav.Resource::href).toList());
+          List.of("a.ics", "x%40y.ics"),
+          got.stream().map(r -> r.href().getRawPath().substring(17)).toList(),
+          "the same object in another spelling counts; one not asked for never does");
       assertTrue(bodies.get(0).contains("<D:href>/alice/assistant/a.ics</D:href>"), bodies.get(0));
+      assertEquals("null", depths.get(0), "a multiget names its objects: no Depth");
+      assertTrue(
+          local
+              .multiget(List.of(URI.create(base + "a.ics"), URI.create(base + "gone.ics")))
+              .isEmpty(),
+          "an object left unanswered makes the caller ask for the whole range");
       assertThrows(
           IllegalArgumentException.class,
           () -> local.multiget(List.of(URI.create(base.replace("assistant", "private") + "b.ics"))),
@@ -81,6 +96,21 @@ class CalDavTest {
     } finally {
       server.stop(0);
     }
+  }
+
+  @Test
+  void an_escaped_step_out_of_the_calendar_is_not_inside_it() {
+    for (String outside : List.of(
+        "https://dav.example.org/alice/assistant/%2e%2e/private/a.ics",
+        "https://dav.example.org/alice/assistant/%2E%2E/private/a.ics",
+        "https://dav.example.org/alice/assistant/.%2e/private/a.ics",
+        "https://dav.example.org/alice/assistant/..%2Fprivate%2Fa.ics",
+        "https://dav.example.org/alice/assistant/x%2fy.ics")) {
+      assertFalse(dav.holds(URI.create(outside)), outside);
+    }
+    assertEquals(
+        CalDav.canonical(URI.create("https://dav.example.org/alice/assistant/x@y%20z.ics")),
+        CalDav.canonical(URI.create("https://DAV.example.org/alice/assistant/x%40y%20z.ics")));
   }
 
   @Test

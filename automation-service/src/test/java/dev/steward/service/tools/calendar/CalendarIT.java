@@ -191,11 +191,19 @@ class CalendarIT {
     // The phone moves the appointment and adds another; the second look asks for versions first.
     userEvent("dentist", "DTSTART:20260512T140000Z", "DTEND:20260512T150000Z", "SUMMARY:Dentist");
     userEvent("gym", "DTSTART:20260520T180000Z", "DTEND:20260520T190000Z", "SUMMARY:Gym");
+    int mark = radicale.requests().size();
     JsonNode second = ok(TestService.exec(
         agent, "calendar.availability", args("from", "2026-05-01", "to", "2026-05-31")));
     List<String> starts = new ArrayList<>();
     second.path("slots").forEach(s -> starts.add(s.path("start").asText()));
     assertEquals(List.of("2026-05-12T14:00:00Z", "2026-05-20T18:00:00Z"), starts);
+    List<String> asked = radicale.requests();
+    assertEquals(
+        2,
+        asked.subList(mark, asked.size()).stream()
+            .filter(r -> r.startsWith("REPORT "))
+            .count(),
+        "versions first, then the two changed objects: " + asked.subList(mark, asked.size()));
     radicale.delete(USER, PASSWORD, cal, "gym.ics");
     JsonNode third = ok(TestService.exec(
         agent, "calendar.availability", args("from", "2026-05-01", "to", "2026-05-31")));

@@ -73,4 +73,27 @@ class IcsTest {
         .size();
     assertEquals(Ics.MOST_OCCURRENCES, n);
   }
+
+  @Test
+  void a_few_occurrences_are_kept_for_the_range_and_many_are_not() throws Exception {
+    Instant from = Instant.parse("2026-03-01T00:00:00Z");
+    Instant to = Instant.parse("2026-04-01T00:00:00Z");
+    for (String rule : List.of("FREQ=WEEKLY", "FREQ=HOURLY")) {
+      Ics.Shape shape = Ics.shapes(Ics.parse(calendar(
+              "BEGIN:VEVENT",
+              "UID:r",
+              "DTSTAMP:20260101T000000Z",
+              "DTSTART:20260101T090000Z",
+              "DTEND:20260101T093000Z",
+              "RRULE:" + rule,
+              "SUMMARY:x",
+              "END:VEVENT")))
+          .get(0);
+      var first = shape.recurrences().of(shape.rule(), from, to);
+      var again = shape.recurrences().of(shape.rule(), from, to);
+      assertEquals(first, again);
+      boolean small = first.size() <= Ics.Recurrences.MOST_KEPT;
+      assertEquals(small, first == again, rule + ": kept only when small (" + first.size() + ")");
+    }
+  }
 }
