@@ -161,7 +161,8 @@ public final class StewardService implements AutoCloseable {
     try {
       tools = ToolPacks.registry(packs, packContext);
       packSettings = PackSettingsRules.of(ToolPacks.settings(packs));
-      policies = PolicyStore.load(home, tools::covers, packSettings);
+      policies = PolicyStore.load(
+          home, tools::covers, packSettings, ToolPacks.secretsApart(packs, packSecrets));
       policyRef.set(policies);
       policies.onChange(() -> policyListeners.forEach(Runnable::run));
     } catch (PolicyError | IllegalStateException e) {

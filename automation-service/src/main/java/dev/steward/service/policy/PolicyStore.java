@@ -37,6 +37,7 @@ public final class PolicyStore {
   private final StewardHome home;
   private final Predicate<String> knownTool;
   private final PackSettingsRules packSettings;
+  private final SecretsApart secrets;
   private final List<Runnable> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
   /** Null only while {@link #load} compiles the first policy (which needs the store). */
   private volatile @org.jspecify.annotations.Nullable Policy current;
@@ -45,22 +46,31 @@ public final class PolicyStore {
       StewardHome home,
       Predicate<String> knownTool,
       PackSettingsRules packSettings,
+      SecretsApart secrets,
       @org.jspecify.annotations.Nullable Policy current) {
     this.home = home;
     this.knownTool = knownTool;
     this.packSettings = packSettings;
+    this.secrets = secrets;
     this.current = current;
   }
 
   /** Loads the policy; {@code knownTool} says which tool names grants and overrides may name. */
   public static PolicyStore load(StewardHome home, Predicate<String> knownTool)
       throws IOException, PolicyError {
-    return load(home, knownTool, PackSettingsRules.none());
+    return load(home, knownTool, PackSettingsRules.none(), SecretsApart.none());
   }
 
-  /** As above, with the packs' settings sections that {@code packs.<name>} values must fit. */
+  /**
+   * As above, with the packs' settings sections that {@code packs.<name>} values must fit, and
+   * the packs' secrets found in the file (an MCP server's {@code env} pasted by hand) moved to
+   * {@code config/secrets.json}, the file written again without them.
+   */
   public static PolicyStore load(
-      StewardHome home, Predicate<String> knownTool, PackSettingsRules packSettings)
+      StewardHome home,
+      Predicate<String> knownTool,
+      PackSettingsRules packSettings,
+      SecretsApart secrets)
       throws IOException, PolicyError {
     Path file = home.policyFile();
     PolicyDocument doc;
@@ -70,8 +80,21 @@ public final class PolicyStore {
       doc = PolicyDocument.defaults();
       write(file, doc);
     }
-    PolicyStore store = new PolicyStore(home, knownTool, packSettings, null);
+    PolicyStore store = new PolicyStore(home, knownTool, packSettings, secrets, null);
     store.current = store.compile(doc, false);
+    PolicyDocument kept = secrets.without(doc);
+    try {
+      secrets.keep(doc);
+      if (!kept.equals(doc)) {
+        store.current = store.compile(kept, false);
+        write(file, kept);
+        LOG.info("secrets found in policy.json were moved to config/secrets.json");
+      }
+    } catch (IOException e) {
+      // The policy stays as it is, secrets and all, until they can be kept apart.
+      LOG.warning("secrets in policy.json could not be moved to config/secrets.json: "
+          + e.getClass().getSimpleName());
+    }
     return store;
   }
 
@@ -81,8 +104,10 @@ public final class PolicyStore {
 
   /** Checks and saves a new policy; nothing changes when it is refused. */
   public synchronized Policy update(PolicyDocument doc) throws IOException, PolicyError {
-    Policy next = compile(doc, true);
-    write(home.policyFile(), doc);
+    PolicyDocument kept = secrets.without(doc);
+    Policy next = compile(kept, true);
+    secrets.keep(doc);
+    write(home.policyFile(), kept);
     current = next;
     for (Runnable listener : listeners) listener.run();
     return next;

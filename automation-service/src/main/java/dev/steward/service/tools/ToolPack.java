@@ -1,6 +1,7 @@
 package dev.steward.service.tools;
 
 import dev.steward.protocol.method.PackSettings;
+import dev.steward.protocol.policy.PolicyDocument;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,6 +35,18 @@ public interface ToolPack extends AutoCloseable {
   default Optional<PackSettings.Section> settings() {
     return Optional.empty();
   }
+
+  /**
+   * The policy without the secrets a user may have put in the pack's part of it (an MCP server's
+   * {@code env}, pasted as other apps keep it): {@code policy.json} never holds them (SPEC §13).
+   * Pure; {@link #keepSecrets} stores what it leaves out.
+   */
+  default PolicyDocument withoutSecrets(PolicyDocument doc) {
+    return doc;
+  }
+
+  /** Keeps in {@code config/secrets.json} what {@link #withoutSecrets} leaves out of {@code doc}. */
+  default void keepSecrets(PolicyDocument doc, PackSecrets secrets) throws IOException {}
 
   /** Methods the window calls to configure the pack (ui role only). */
   default List<PackMethod> methods() {

@@ -60,6 +60,24 @@ public final class ToolPacks {
     return byPack;
   }
 
+  /** The packs' secrets kept apart from the policy, as the policy store applies them. */
+  public static dev.steward.service.policy.SecretsApart secretsApart(
+      List<ToolPack> packs, PackSecrets secrets) {
+    return new dev.steward.service.policy.SecretsApart() {
+      @Override
+      public dev.steward.protocol.policy.PolicyDocument without(
+          dev.steward.protocol.policy.PolicyDocument doc) {
+        for (ToolPack pack : packs) doc = pack.withoutSecrets(doc);
+        return doc;
+      }
+
+      @Override
+      public void keep(dev.steward.protocol.policy.PolicyDocument doc) throws java.io.IOException {
+        for (ToolPack pack : packs) pack.keepSecrets(doc, secrets);
+      }
+    };
+  }
+
   public static void close(List<ToolPack> packs) {
     for (ToolPack pack : packs) {
       try {

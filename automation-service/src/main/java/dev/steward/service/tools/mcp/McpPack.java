@@ -3,14 +3,17 @@ package dev.steward.service.tools.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Mcp;
+import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.PackContext;
 import dev.steward.service.tools.PackMethod;
+import dev.steward.service.tools.PackSecrets;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolFamily;
 import dev.steward.service.tools.ToolPack;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -47,10 +50,21 @@ public final class McpPack implements ToolPack {
         context.data().resolve("mcp"),
         context.privateFolders(),
         context.environment(),
+        context.secrets(),
         context.toolsChanged());
     servers = s;
     context.onPolicyChange().accept(s::follow);
     return List.of(s);
+  }
+
+  @Override
+  public PolicyDocument withoutSecrets(PolicyDocument doc) {
+    return McpEnv.without(doc);
+  }
+
+  @Override
+  public void keepSecrets(PolicyDocument doc, PackSecrets secrets) throws IOException {
+    McpEnv.keep(doc, secrets);
   }
 
   @Override

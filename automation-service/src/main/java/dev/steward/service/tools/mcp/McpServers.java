@@ -3,6 +3,7 @@ package dev.steward.service.tools.mcp;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.McpToolNames;
 import dev.steward.protocol.util.DaemonThreads;
+import dev.steward.service.tools.PackSecrets;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolFamily;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import java.util.function.Supplier;
 final class McpServers implements ToolFamily, AutoCloseable {
 
   private final Supplier<PolicyDocument> policy;
+  private final PackSecrets secrets;
   private final ServerLink.Setting setting;
   private final ExecutorService starts;
   private final ScheduledExecutorService timer;
@@ -34,8 +36,10 @@ final class McpServers implements ToolFamily, AutoCloseable {
       java.nio.file.Path folder,
       List<java.nio.file.Path> privateFolders,
       Map<String, String> environment,
+      PackSecrets secrets,
       Runnable toolsChanged) {
     this.policy = policy;
+    this.secrets = secrets;
     this.starts = Executors.newCachedThreadPool(DaemonThreads.named("mcp-start"));
     this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("mcp-restart"));
     this.setting = new ServerLink.Setting(
@@ -75,7 +79,14 @@ final class McpServers implements ToolFamily, AutoCloseable {
   /** Starts, stops and restarts servers so that they are those of the policy in force. */
   synchronized void follow() {
     if (closed) return;
-    Map<String, PolicyDocument.McpServer> wanted = policy.get().mcpServers();
+    // Each server as it starts: its entry with the environment values kept in secrets.json, so a
+    // changed key restarts it as a changed entry does.
+    Map<String, Map<String, String>> kept = McpEnv.read(secrets);
+    Map<String, PolicyDocument.McpServer> wanted = new LinkedHashMap<>();
+    policy
+        .get()
+        .mcpServers()
+        .forEach((name, entry) -> wanted.put(name, McpEnv.effective(name, entry, kept)));
     List<ServerLink> stopping = new ArrayList<>();
     for (var it = links.entrySet().iterator(); it.hasNext(); ) {
       var e = it.next();

@@ -1,10 +1,9 @@
 package dev.steward.service.tools.web;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.steward.protocol.json.Json;
 import dev.steward.service.scope.HostScope;
 import dev.steward.service.tools.PackSecrets;
+import dev.steward.service.tools.SecretTable;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -64,18 +63,7 @@ final class HostHeaders {
 
   /** What {@code secrets} holds; a value that is not such an object is an {@link IOException}. */
   static HostHeaders read(PackSecrets secrets) throws IOException {
-    String text = secrets.get(SECTION, KEY).orElse(null);
-    if (text == null || text.isBlank()) return none();
-    JsonNode root;
-    try {
-      root = Json.parse(text);
-    } catch (IOException | RuntimeException e) {
-      // the parser's message quotes the text, which holds the values: it is not passed on
-      throw new IOException("web_fetch.headers in config/secrets.json is not JSON");
-    }
-    if (!(root instanceof ObjectNode o)) {
-      throw new IOException("web_fetch.headers in config/secrets.json is not a JSON object");
-    }
+    ObjectNode o = SecretTable.read(secrets, SECTION, KEY);
     // Every entry passes the same checks as one set in Settings; the file may have been edited.
     HostHeaders all = none();
     int skipped = 0;
@@ -162,13 +150,7 @@ final class HostHeaders {
   /** The JSON text kept in {@code config/secrets.json}, or null when nothing is configured. */
   @Nullable
   String text() {
-    if (byOrigin.isEmpty()) return null;
-    ObjectNode root = Json.object();
-    byOrigin.forEach((origin, headers) -> {
-      ObjectNode o = root.putObject(origin);
-      headers.forEach(o::put);
-    });
-    return root.toString();
+    return SecretTable.text(byOrigin);
   }
 
   /**

@@ -278,9 +278,51 @@ class McpServersIT {
     ToolResult r = exec(agent, "mcp.everything.get_env", args());
     assertTrue(r.ok(), String.valueOf(r.error()));
     String env = r.value().at("/content/0/text").asText();
-    assertTrue(env.contains("STEWARD_TEST_VAR"), env);
+    assertTrue(env.contains("\"STEWARD_TEST_VAR\": \"given\""), env);
     assertTrue(env.contains("\"PATH\""), env);
     assertFalse(env.contains("STEWARD_REPO"), "the service's own environment stays home: " + env);
+  }
+
+  @Test
+  void an_entrys_environment_values_are_kept_in_secrets_json_never_in_policy_json()
+      throws Exception {
+    Path policy = t.home.policyFile();
+    Path secrets = t.home.config().resolve("secrets.json");
+    assertFalse(Files.readString(policy).contains("given"), "moved out when the file was loaded");
+    String kept = Files.readString(secrets);
+    assertTrue(kept.contains("STEWARD_TEST_VAR") && kept.contains("given"), "kept apart");
+    PolicyDocument doc = ui.call(Methods.POLICY_GET, Map.of(), PolicyDocument.class);
+    assertEquals(Map.of(), doc.mcpServers().get("everything").env(), "the window sees no value");
+
+    // The window saves the policy as it sees it (no env): the kept value stays.
+    ui.call(Methods.POLICY_UPDATE, doc.withHosts(doc.hosts()), JsonNode.class);
+    assertTrue(Files.readString(secrets).contains("given"));
+    // A block pasted again with a new key replaces it, restarts the server, and stays out too.
+    Map<String, PolicyDocument.McpServer> changed = new HashMap<>(doc.mcpServers());
+    changed.put(
+        "everything",
+        node(
+            "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+            List.of("stdio"),
+            Map.of("STEWARD_TEST_VAR", "rotated")));
+    try {
+      JsonNode saved = ui.call(Methods.POLICY_UPDATE, doc.withMcpServers(changed), JsonNode.class);
+      assertFalse(saved.toString().contains("rotated"), saved.toString());
+      assertFalse(Files.readString(policy).contains("rotated"));
+      String seen = "";
+      for (int i = 0; i < 200 && !seen.contains("rotated"); i++) {
+        Thread.sleep(50);
+        accept("everything");
+        ToolResult r = exec(agent, "mcp.everything.get_env", args());
+        if (r.ok()) seen = r.value().at("/content/0/text").asText();
+      }
+      assertTrue(seen.contains("\"STEWARD_TEST_VAR\": \"rotated\""), seen);
+    } finally {
+      Map<String, PolicyDocument.McpServer> back = new HashMap<>(doc.mcpServers());
+      back.put("everything", servers("Repeats a note.").get("everything"));
+      ui.call(Methods.POLICY_UPDATE, doc.withMcpServers(back), JsonNode.class);
+      awaitRunning("everything");
+    }
   }
 
   @Test
