@@ -65,8 +65,15 @@ public final class SecretsFile implements PackSecrets {
   /** The file's content; one that cannot be read is an error, so a set never drops the others. */
   private ObjectNode read() throws IOException {
     if (!Files.exists(file)) return Json.object();
-    if (Json.parse(Files.readString(file, StandardCharsets.UTF_8)) instanceof ObjectNode o)
-      return o;
-    throw new IOException(file + " does not hold a JSON object");
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    com.fasterxml.jackson.databind.JsonNode root;
+    try {
+      root = Json.parse(text);
+    } catch (IOException | RuntimeException e) {
+      // A parser's message quotes the file's text, which holds the secrets: it goes no further.
+      throw new IOException("config/secrets.json is not valid JSON; fix or remove it");
+    }
+    if (root instanceof ObjectNode o) return o;
+    throw new IOException("config/secrets.json does not hold a JSON object");
   }
 }

@@ -84,16 +84,17 @@ public final class PolicyStore {
     store.current = store.compile(doc, false);
     PolicyDocument kept = secrets.without(doc);
     try {
-      secrets.keep(doc);
+      SecretsApart.Undo undo = secrets.keep(doc);
       if (!kept.equals(doc)) {
+        writeOrUndo(file, kept, undo);
         store.current = store.compile(kept, false);
-        write(file, kept);
         LOG.info("secrets found in policy.json were moved to config/secrets.json");
       }
     } catch (IOException e) {
-      // The policy stays as it is, secrets and all, until they can be kept apart.
-      LOG.warning("secrets in policy.json could not be moved to config/secrets.json: "
-          + e.getClass().getSimpleName());
+      // The file stays as it is, secrets and all, until they can be kept apart; clients are
+      // shown the policy without them all the same (shown()).
+      LOG.warning(
+          "secrets in policy.json could not be moved to config/secrets.json: " + e.getMessage());
     }
     return store;
   }
@@ -102,12 +103,30 @@ public final class PolicyStore {
     return java.util.Objects.requireNonNull(current, "the policy is loaded");
   }
 
+  /** The policy as clients see it: never with a secret, even one not yet moved out of the file. */
+  public PolicyDocument shown() {
+    return secrets.without(current().document());
+  }
+
+  private static void writeOrUndo(Path file, PolicyDocument doc, SecretsApart.Undo undo)
+      throws IOException {
+    try {
+      write(file, doc);
+    } catch (IOException e) {
+      try {
+        undo.run();
+      } catch (IOException again) {
+        e.addSuppressed(again);
+      }
+      throw e;
+    }
+  }
+
   /** Checks and saves a new policy; nothing changes when it is refused. */
   public synchronized Policy update(PolicyDocument doc) throws IOException, PolicyError {
     PolicyDocument kept = secrets.without(doc);
     Policy next = compile(kept, true);
-    secrets.keep(doc);
-    write(home.policyFile(), kept);
+    writeOrUndo(home.policyFile(), kept, secrets.keep(doc));
     current = next;
     for (Runnable listener : listeners) listener.run();
     return next;

@@ -12,8 +12,17 @@ public interface SecretsApart {
   /** The policy as {@code policy.json} keeps it. */
   PolicyDocument without(PolicyDocument doc);
 
-  /** Keeps the secrets {@link #without} leaves out; called before the policy is written. */
-  void keep(PolicyDocument doc) throws IOException;
+  /**
+   * Keeps the secrets {@link #without} leaves out; called before the policy is written. Answers
+   * how to put them back as they were if it then cannot be.
+   */
+  Undo keep(PolicyDocument doc) throws IOException;
+
+  /** Puts kept secrets back as they were. */
+  @FunctionalInterface
+  interface Undo {
+    void run() throws IOException;
+  }
 
   static SecretsApart none() {
     return new SecretsApart() {
@@ -23,7 +32,9 @@ public interface SecretsApart {
       }
 
       @Override
-      public void keep(PolicyDocument doc) {}
+      public Undo keep(PolicyDocument doc) {
+        return () -> {};
+      }
     };
   }
 }

@@ -122,7 +122,7 @@ public final class ServiceMethods {
         Methods.CONFIRM_REVOKE, UI, (s, p) -> revoke(Params.read(p, Grant.RevokeParams.class)));
     d.register(Methods.AUDIT_QUERY, UI, (s, p) -> query(Params.read(p, Audit.QueryParams.class)));
     d.register(Methods.AUDIT_VERIFY, UI, (s, p) -> verify());
-    d.register(Methods.POLICY_GET, UI, (s, p) -> policies.current().document());
+    d.register(Methods.POLICY_GET, UI, (s, p) -> policies.shown());
     d.register(Methods.POLICY_UPDATE, UI, (s, p) -> updatePolicy(p));
   }
 
@@ -422,7 +422,8 @@ public final class ServiceMethods {
   private PolicyDocument updatePolicy(JsonNode p) {
     try {
       PolicyDocument doc = PolicyStore.parse(Json.write(p));
-      return policies.update(doc).document();
+      policies.update(doc);
+      return policies.shown();
     } catch (PolicyError e) {
       throw RpcException.invalidParams(e.getMessage());
     } catch (IOException e) {

@@ -17,6 +17,12 @@ public final class SecretTable {
 
   private SecretTable() {}
 
+  /** Puts a table back as it was before a write (when what the write was for failed). */
+  @FunctionalInterface
+  public interface Undo {
+    void run() throws IOException;
+  }
+
   /** The table as stored; empty when nothing is; an {@link IOException} when it is not a table. */
   public static ObjectNode read(PackSecrets secrets, String section, String key)
       throws IOException {

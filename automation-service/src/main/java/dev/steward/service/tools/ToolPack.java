@@ -45,8 +45,13 @@ public interface ToolPack extends AutoCloseable {
     return doc;
   }
 
-  /** Keeps in {@code config/secrets.json} what {@link #withoutSecrets} leaves out of {@code doc}. */
-  default void keepSecrets(PolicyDocument doc, PackSecrets secrets) throws IOException {}
+  /**
+   * Keeps in {@code config/secrets.json} what {@link #withoutSecrets} leaves out of {@code doc};
+   * answers how to put it back as it was, should the policy then fail to be written.
+   */
+  default SecretTable.Undo keepSecrets(PolicyDocument doc, PackSecrets secrets) throws IOException {
+    return () -> {};
+  }
 
   /** Methods the window calls to configure the pack (ui role only). */
   default List<PackMethod> methods() {

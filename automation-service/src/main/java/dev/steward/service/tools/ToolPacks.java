@@ -72,8 +72,18 @@ public final class ToolPacks {
       }
 
       @Override
-      public void keep(dev.steward.protocol.policy.PolicyDocument doc) throws java.io.IOException {
-        for (ToolPack pack : packs) pack.keepSecrets(doc, secrets);
+      public Undo keep(dev.steward.protocol.policy.PolicyDocument doc) throws java.io.IOException {
+        List<SecretTable.Undo> done = new java.util.ArrayList<>();
+        Undo undo = () -> {
+          for (int i = done.size() - 1; i >= 0; i--) done.get(i).run();
+        };
+        try {
+          for (ToolPack pack : packs) done.add(pack.keepSecrets(doc, secrets));
+        } catch (java.io.IOException | RuntimeException e) {
+          undo.run();
+          throw e;
+        }
+        return undo;
       }
     };
   }

@@ -5,6 +5,10 @@ import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.service.tools.PackSecrets;
 import dev.steward.service.tools.SecretTable;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.logging.Logger;
@@ -14,21 +18,28 @@ import java.util.logging.Logger;
  * config/secrets.json} ({@code mcp.env}: server → name → value) rather than in {@code policy.json}
  * (SPEC §13). A block pasted with its {@code env} has the values moved there when the policy is
  * saved or loaded; the policy keeps the servers without them, and a server starts with both.
+ * Values are bound to the program they were given for: a server whose command or arguments
+ * change under the same name never starts with them.
  */
 final class McpEnv {
 
   static final String SECTION = "mcp";
   static final String KEY = "env";
+  /** The row's program; "=" is never part of an environment variable's name. */
+  private static final String PROGRAM = "=program";
 
   private static final Logger LOG = Logger.getLogger(McpEnv.class.getName());
 
   private McpEnv() {}
 
+  /** One server's kept values and the program they were given for. */
+  record Row(String program, Map<String, String> values) {}
+
   /**
-   * Server → its kept values; a table that cannot be read gives none and says so in the log (the
-   * next save replaces it with what the policy then gives).
+   * Server → its kept values; a table that cannot be read gives none and says so in the log (a
+   * save is refused until it is mended).
    */
-  static Map<String, Map<String, String>> read(PackSecrets secrets) {
+  static Map<String, Row> read(PackSecrets secrets) {
     try {
       return rows(SecretTable.read(secrets, SECTION, KEY));
     } catch (IOException e) {
@@ -37,9 +48,13 @@ final class McpEnv {
     }
   }
 
-  private static Map<String, Map<String, String>> rows(ObjectNode table) {
-    Map<String, Map<String, String>> out = new LinkedHashMap<>();
-    table.fields().forEachRemaining(e -> out.put(e.getKey(), SecretTable.row(e.getValue())));
+  private static Map<String, Row> rows(ObjectNode table) {
+    Map<String, Row> out = new LinkedHashMap<>();
+    table.fields().forEachRemaining(e -> {
+      Map<String, String> values = SecretTable.row(e.getValue());
+      String program = values.remove(PROGRAM);
+      if (program != null && !values.isEmpty()) out.put(e.getKey(), new Row(program, values));
+    });
     return out;
   }
 
@@ -58,32 +73,59 @@ final class McpEnv {
 
   /**
    * Keeps the values of {@code doc}: a server given with an {@code env} has exactly those (a paste
-   * is the whole entry), one given without keeps what it had, a server no longer in the policy
-   * has its values removed. One write, or none when nothing changes.
+   * is the whole entry); one given without keeps what it had if it still runs the same program;
+   * a server removed, or changed to another program, loses them. One write, or none when nothing
+   * changes; answers how to put the table back as it was.
    */
-  static void keep(PolicyDocument doc, PackSecrets secrets) throws IOException {
-    Map<String, Map<String, String>> before = read(secrets);
+  static SecretTable.Undo keep(PolicyDocument doc, PackSecrets secrets) throws IOException {
+    ObjectNode stored = SecretTable.read(secrets, SECTION, KEY);
+    Map<String, Row> before = rows(stored);
     Map<String, Map<String, String>> after = new LinkedHashMap<>();
     doc.mcpServers().forEach((name, s) -> {
-      Map<String, String> values = s.env().isEmpty() ? before.get(name) : s.env();
-      if (values != null && !values.isEmpty()) after.put(name, new LinkedHashMap<>(values));
+      if (s.command() == null) return;
+      String program = program(s);
+      Row old = before.get(name);
+      Map<String, String> values = !s.env().isEmpty()
+          ? s.env()
+          : old != null && old.program().equals(program) ? old.values() : Map.of();
+      if (values.isEmpty()) return;
+      Map<String, String> row = new LinkedHashMap<>(values);
+      row.put(PROGRAM, program);
+      after.put(name, row);
     });
-    if (after.equals(before)) return;
+    String was = stored.isEmpty() ? null : stored.toString();
+    if (java.util.Objects.equals(SecretTable.text(after), was)) return () -> {};
     try {
       SecretTable.write(secrets, SECTION, KEY, after);
     } catch (IllegalArgumentException e) {
       throw new IOException("the MCP servers' environment values are too long together to keep in"
           + " config/secrets.json");
     }
+    return () -> secrets.set(SECTION, KEY, was);
   }
 
-  /** The entry as the server starts: the policy's own values, then the kept ones. */
+  /** The entry as the server starts: the policy's own values, then those kept for its program. */
   static PolicyDocument.McpServer effective(
-      String name, PolicyDocument.McpServer entry, Map<String, Map<String, String>> kept) {
-    Map<String, String> values = kept.get(name);
-    if (values == null || values.isEmpty() || entry.command() == null) return entry;
+      String name, PolicyDocument.McpServer entry, Map<String, Row> kept) {
+    Row row = kept.get(name);
+    if (row == null || entry.command() == null || !row.program().equals(program(entry))) {
+      return entry;
+    }
     Map<String, String> env = new LinkedHashMap<>(entry.env());
-    env.putAll(values);
+    env.putAll(row.values());
     return new PolicyDocument.McpServer(entry.command(), entry.args(), env, entry.url());
+  }
+
+  /** The program an entry runs: its command and arguments, digested. */
+  static String program(PolicyDocument.McpServer entry) {
+    StringBuilder b = new StringBuilder(String.valueOf(entry.command()));
+    for (String arg : entry.args()) b.append('\0').append(arg);
+    try {
+      return HexFormat.of()
+          .formatHex(MessageDigest.getInstance("SHA-256")
+              .digest(b.toString().getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every Java", e);
+    }
   }
 }

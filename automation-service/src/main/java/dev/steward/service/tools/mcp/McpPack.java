@@ -9,6 +9,7 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.PackContext;
 import dev.steward.service.tools.PackMethod;
 import dev.steward.service.tools.PackSecrets;
+import dev.steward.service.tools.SecretTable;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolFamily;
@@ -63,8 +64,8 @@ public final class McpPack implements ToolPack {
   }
 
   @Override
-  public void keepSecrets(PolicyDocument doc, PackSecrets secrets) throws IOException {
-    McpEnv.keep(doc, secrets);
+  public SecretTable.Undo keepSecrets(PolicyDocument doc, PackSecrets secrets) throws IOException {
+    return McpEnv.keep(doc, secrets);
   }
 
   @Override

@@ -81,7 +81,7 @@ final class McpServers implements ToolFamily, AutoCloseable {
     if (closed) return;
     // Each server as it starts: its entry with the environment values kept in secrets.json, so a
     // changed key restarts it as a changed entry does.
-    Map<String, Map<String, String>> kept = McpEnv.read(secrets);
+    Map<String, McpEnv.Row> kept = McpEnv.read(secrets);
     Map<String, PolicyDocument.McpServer> wanted = new LinkedHashMap<>();
     policy
         .get()

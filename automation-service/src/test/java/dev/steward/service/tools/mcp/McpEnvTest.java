@@ -1,0 +1,93 @@
+package dev.steward.service.tools.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.service.tools.PackSecrets;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/** An MCP server's environment values: kept apart from the policy, for the program they were given for. */
+class McpEnvTest {
+
+  /** secrets.json in memory. */
+  static final class Secrets implements PackSecrets {
+    final Map<String, String> values = new HashMap<>();
+
+    @Override
+    public Optional<String> get(String section, String key) {
+      return Optional.ofNullable(values.get(section + "." + key));
+    }
+
+    @Override
+    public boolean set(String section, String key, @Nullable String value) {
+      if (value == null) values.remove(section + "." + key);
+      else values.put(section + "." + key, value);
+      return value != null;
+    }
+  }
+
+  static PolicyDocument with(String name, PolicyDocument.McpServer server) {
+    return PolicyDocument.defaults().withMcpServers(Map.of(name, server));
+  }
+
+  static final PolicyDocument.McpServer GITHUB = PolicyDocument.McpServer.command(
+      "npx", List.of("-y", "@modelcontextprotocol/server-github"), Map.of("TOKEN", "ghp_SECRET"));
+
+  @Test
+  void values_leave_the_policy_and_come_back_only_to_the_same_program() throws IOException {
+    Secrets secrets = new Secrets();
+    PolicyDocument pasted = with("github", GITHUB);
+    PolicyDocument kept = McpEnv.without(pasted);
+    assertEquals(Map.of(), kept.mcpServers().get("github").env());
+    McpEnv.keep(pasted, secrets);
+    assertTrue(secrets.values.get("mcp.env").contains("ghp_SECRET"));
+
+    // Saved again as the window sees it (no env): the values stay and the server gets them.
+    McpEnv.keep(kept, secrets);
+    var rows = McpEnv.read(secrets);
+    assertEquals(
+        Map.of("TOKEN", "ghp_SECRET"),
+        McpEnv.effective("github", kept.mcpServers().get("github"), rows).env());
+
+    // Another program under the same name never starts with them, and they are dropped.
+    PolicyDocument.McpServer other =
+        PolicyDocument.McpServer.command("npx", List.of("-y", "evil-pkg"), Map.of());
+    assertEquals(Map.of(), McpEnv.effective("github", other, rows).env(), "checked at start");
+    McpEnv.keep(with("github", other), secrets);
+    assertNull(secrets.values.get("mcp.env"), "and forgotten at the next save");
+    McpEnv.keep(kept, secrets);
+    assertNull(secrets.values.get("mcp.env"), "switching back does not bring them back");
+  }
+
+  @Test
+  void a_server_removed_loses_its_values_and_a_failed_save_puts_them_back() throws IOException {
+    Secrets secrets = new Secrets();
+    McpEnv.keep(with("github", GITHUB), secrets);
+    String before = secrets.values.get("mcp.env");
+    var undo = McpEnv.keep(PolicyDocument.defaults(), secrets);
+    assertNull(secrets.values.get("mcp.env"));
+    undo.run();
+    assertEquals(before, secrets.values.get("mcp.env"));
+  }
+
+  @Test
+  void a_table_that_cannot_be_read_refuses_the_save_without_quoting_it() {
+    Secrets secrets = new Secrets();
+    secrets.values.put("mcp.env", "{\"github\": ghp_SECRET");
+    IOException e =
+        assertThrows(IOException.class, () -> McpEnv.keep(with("github", GITHUB), secrets));
+    assertFalse(e.getMessage().contains("ghp_SECRET"), e.getMessage());
+    assertEquals("{\"github\": ghp_SECRET", secrets.values.get("mcp.env"), "nothing was lost");
+    assertEquals(Map.of(), McpEnv.read(secrets), "servers start without them meanwhile");
+  }
+}
