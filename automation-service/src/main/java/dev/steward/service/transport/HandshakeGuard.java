@@ -8,7 +8,7 @@ import java.util.Set;
 
 /**
  * The checks every handshake passes before the upgrade (SPEC §4): a loopback {@code Host} with our
- * port (DNS rebinding), no browser {@code Origin} (cross-site WebSocket hijacking), the path, and
+ * port (DNS rebinding), no other page's {@code Origin} (cross-site WebSocket hijacking), the path, and
  * a secret that names a role. The first failure decides the status.
  */
 public final class HandshakeGuard {
@@ -22,6 +22,7 @@ public final class HandshakeGuard {
 
   private final Secrets secrets;
   private volatile Set<String> hosts = Set.of();
+  private volatile Set<String> origins = Set.of();
   private volatile int port;
 
   public HandshakeGuard(Secrets secrets) {
@@ -37,6 +38,17 @@ public final class HandshakeGuard {
   public void bindPort(int port) {
     this.port = port;
     hosts = Set.of("127.0.0.1:" + port, "[::1]:" + port, "localhost:" + port);
+    origins =
+        Set.of("http://127.0.0.1:" + port, "http://[::1]:" + port, "http://localhost:" + port);
+  }
+
+  /**
+   * No Origin (a program), or the service's own (MCP's DNS-rebinding rule accepts a loopback
+   * origin; no page is ever served from this one, so no script can speak from it). Any other
+   * page's — another site's, another local port's, a sandboxed frame's "null" — is refused.
+   */
+  private boolean originAllowed(@org.jspecify.annotations.Nullable String origin) {
+    return origin == null || origins.contains(origin.toLowerCase(java.util.Locale.ROOT));
   }
 
   /**
@@ -51,8 +63,8 @@ public final class HandshakeGuard {
     if (host == null || !hosts.contains(host.toLowerCase(java.util.Locale.ROOT))) {
       return Verdict.refuse(403, "Host must be the loopback address and port of this service");
     }
-    if (origin != null)
-      return Verdict.refuse(403, "browser connections (with an Origin) are refused");
+    if (!originAllowed(origin))
+      return Verdict.refuse(403, "browser connections from another origin are refused");
     if (nonce == null || !ServiceProof.validNonce(nonce))
       return Verdict.refuse(400, "give nonce: 32 lower-case hex characters");
     return new Verdict(Optional.empty(), 200, "ok");
@@ -70,8 +82,8 @@ public final class HandshakeGuard {
     if (host == null || !hosts.contains(host.toLowerCase(java.util.Locale.ROOT))) {
       return Verdict.refuse(403, "Host must be the loopback address and port of this service");
     }
-    if (origin != null) {
-      return Verdict.refuse(403, "browser connections (with an Origin) are refused");
+    if (!originAllowed(origin)) {
+      return Verdict.refuse(403, "browser connections from another origin are refused");
     }
     if (!"/rpc".equals(path) && !McpHttp.PATH.equals(path)) {
       return Verdict.refuse(404, "the service answers at /rpc and /mcp only");

@@ -37,7 +37,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * MCP over Streamable HTTP at {@code /mcp} on the service's own port (SPEC §12), for clients that
  * connect rather than launch {@code steward mcp}. The WebSocket's checks come first (loopback Host,
- * no browser Origin, the {@code mcp} role's secret as a Bearer token); then the MCP SDK's servlet
+ * no other page's Origin, the {@code mcp} role's secret as a Bearer token); then the MCP SDK's servlet
  * transport speaks the protocol. Each MCP session's calls go through a WebSocket connection of the
  * {@code mcp} role to this same service, the stdio bridge's path: the same gate, dialog, taint
  * (kept per MCP session) and audit log.

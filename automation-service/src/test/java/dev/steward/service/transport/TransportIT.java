@@ -66,6 +66,19 @@ class TransportIT {
             host(), "Origin: http://evil.example\r\nAuthorization: Bearer " + ui + "\r\n")));
     assertEquals(
         403, status(upgrade(host(), "Origin: null\r\nAuthorization: Bearer " + ui + "\r\n")));
+    int other = t.port() == 65535 ? t.port() - 1 : t.port() + 1;
+    assertEquals(
+        403,
+        status(upgrade(
+            host(),
+            "Origin: http://127.0.0.1:" + other + "\r\nAuthorization: Bearer " + ui + "\r\n")),
+        "a page of another local server is another site");
+    assertEquals(
+        101,
+        status(upgrade(
+            host(),
+            "Origin: http://127.0.0.1:" + t.port() + "\r\nAuthorization: Bearer " + ui + "\r\n")),
+        "the service's own origin (no page is served from it) is MCP's valid loopback origin");
   }
 
   @Test
