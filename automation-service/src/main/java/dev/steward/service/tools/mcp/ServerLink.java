@@ -12,7 +12,6 @@ import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -298,11 +297,7 @@ final class ServerLink implements AutoCloseable {
     String base = uri.getScheme() + "://" + uri.getRawAuthority();
     String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
     if (uri.getRawQuery() != null) path += "?" + uri.getRawQuery();
-    return HttpClientStreamableHttpTransport.builder(base)
-        .endpoint(path)
-        .jsonMapper(SDK_JSON)
-        .connectTimeout(Duration.ofSeconds(10))
-        .build();
+    return new StreamableHttpTransport(URI.create(base + path), SDK_JSON);
   }
 
   /** Every page of the server's tools, up to {@link #MAX_TOOLS} tools and {@link #MAX_PAGES} pages. */
@@ -556,7 +551,9 @@ final class ServerLink implements AutoCloseable {
     } catch (java.util.concurrent.CompletionException
         | java.util.concurrent.CancellationException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
-      if (cause instanceof McpError m) {
+      if (cause instanceof McpError m
+          && !Integer.valueOf(StreamableHttpTransport.LOST)
+              .equals(m.getJsonRpcError().code())) {
         throw new ToolFailure(
             ToolErrorCodes.EXECUTION_ERROR,
             "the MCP server “" + name + "” refused the call: "

@@ -1,0 +1,85 @@
+package dev.steward.service.tools.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+/** Steward's Streamable HTTP transport against a loopback server that misbehaves on purpose. */
+class StreamableHttpTransportTest {
+
+  @Test
+  void an_answer_lost_with_its_stream_fails_at_once_and_a_session_goes_with_each_request()
+      throws Exception {
+    List<String> sessions = new CopyOnWriteArrayList<>();
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/mcp", x -> {
+      sessions.add(String.valueOf(x.getRequestHeaders().getFirst("Mcp-Session-Id")));
+      String body = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      if (x.getRequestMethod().equals("GET")) {
+        respond(x, 405, "text/plain", "");
+      } else if (body.contains("\"ping\"")) {
+        // A stream with no event id: it cannot be resumed, and it ends before the answer.
+        x.getResponseHeaders().set("Mcp-Session-Id", "s-1");
+        respond(x, 200, "text/event-stream", "data: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\n");
+      } else {
+        x.getResponseHeaders().set("Mcp-Session-Id", "s-1");
+        respond(x, 200, "application/json", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+      }
+    });
+    server.start();
+    BlockingQueue<McpSchema.JSONRPCMessage> got = new LinkedBlockingQueue<>();
+    StreamableHttpTransport t = new StreamableHttpTransport(
+        URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp"),
+        new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()));
+    try {
+      t.connect(m -> m.doOnNext(got::add).then(Mono.empty())).block();
+      t.sendMessage(new McpSchema.JSONRPCRequest("2.0", "tools/list", 1, null)).block();
+      McpSchema.JSONRPCMessage first = got.poll(5, TimeUnit.SECONDS);
+      assertTrue(first instanceof McpSchema.JSONRPCResponse r && r.id().equals(1), "" + first);
+
+      long start = System.nanoTime();
+      t.sendMessage(new McpSchema.JSONRPCRequest("2.0", "ping", 2, null)).block();
+      McpSchema.JSONRPCMessage note = got.poll(5, TimeUnit.SECONDS);
+      assertTrue(note instanceof McpSchema.JSONRPCNotification, "the event on the stream: " + note);
+      McpSchema.JSONRPCMessage lost = got.poll(5, TimeUnit.SECONDS);
+      assertTrue(
+          lost instanceof McpSchema.JSONRPCResponse r
+              && r.id().equals(2)
+              && r.error() != null
+              && r.error().code() == StreamableHttpTransport.LOST,
+          "the request ends with the transport's own error: " + lost);
+      assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "at once");
+      assertEquals("null", sessions.get(0), "no session before the server gives one");
+      assertEquals("s-1", sessions.get(1), "the server's session goes with the next request");
+    } finally {
+      t.close();
+      server.stop(0);
+    }
+  }
+
+  private static void respond(HttpExchange x, int status, String type, String body)
+      throws IOException {
+    byte[] b = body.getBytes(StandardCharsets.UTF_8);
+    if (!type.isEmpty()) x.getResponseHeaders().set("Content-Type", type);
+    x.sendResponseHeaders(status, b.length == 0 ? -1 : b.length);
+    if (b.length > 0) x.getResponseBody().write(b);
+    x.close();
+  }
+}
