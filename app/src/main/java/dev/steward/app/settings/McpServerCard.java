@@ -60,6 +60,15 @@ final class McpServerCard {
       pane.setExpanded(false);
       card.getChildren().add(pane);
     }
+    java.util.List<String> keptEnv = server.keptEnv();
+    if (keptEnv != null && !keptEnv.isEmpty()) {
+      Label env = new Label("Environment: " + String.join(", ", keptEnv)
+          + " — the values are kept in config/secrets.json and never shown");
+      env.setId("mcp-env-" + id(server.name()));
+      env.setWrapText(true);
+      env.getStyleClass().add("settings-hint");
+      card.getChildren().add(env);
+    }
     if (Boolean.FALSE.equals(server.sandboxed())) {
       Label open = new Label("Runs without a sandbox: it can read what you can, Steward's own"
           + " secrets included. Install bubblewrap (bwrap) and Steward keeps its folders from it.");

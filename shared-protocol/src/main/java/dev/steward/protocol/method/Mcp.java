@@ -33,7 +33,8 @@ public final class Mcp {
       String log,
       List<String> stderrTail,
       List<Tool> tools,
-      @Nullable Boolean sandboxed) {
+      @Nullable Boolean sandboxed,
+      @Nullable List<String> keptEnv) {
 
     /** Every tool as shown here, the way {@code mcp.accept} takes them. */
     public List<Seen> shown() {

@@ -116,6 +116,16 @@ final class McpEnv {
     return new PolicyDocument.McpServer(entry.command(), entry.args(), env, entry.url());
   }
 
+  /** The names (never the values) kept for this server's program, sorted, for the window. */
+  static java.util.List<String> names(
+      String name, PolicyDocument.McpServer entry, Map<String, Row> kept) {
+    Row row = kept.get(name);
+    if (row == null || entry.command() == null || !row.program().equals(program(entry))) {
+      return java.util.List.of();
+    }
+    return row.values().keySet().stream().sorted().toList();
+  }
+
   /** The program an entry runs: its command and arguments, digested. */
   static String program(PolicyDocument.McpServer entry) {
     StringBuilder b = new StringBuilder(String.valueOf(entry.command()));

@@ -33,6 +33,7 @@ public final class McpPack implements ToolPack {
   public static final String ACCEPT = Mcp.ACCEPT;
 
   private @Nullable McpServers servers;
+  private volatile PackSecrets secrets = PackSecrets.none();
 
   @Override
   public String name() {
@@ -54,6 +55,7 @@ public final class McpPack implements ToolPack {
         context.secrets(),
         context.toolsChanged());
     servers = s;
+    secrets = context.secrets();
     context.onPolicyChange().accept(s::follow);
     return List.of(s);
   }
@@ -89,6 +91,7 @@ public final class McpPack implements ToolPack {
   /** Each server with its state, the end of its stderr log and its tools as the user reviews them. */
   private Mcp.ServersResult describe() throws ToolFailure {
     List<Mcp.Server> out = new ArrayList<>();
+    Map<String, McpEnv.Row> kept = McpEnv.read(secrets);
     for (ServerLink link : servers().links()) {
       List<Mcp.Tool> tools = new ArrayList<>();
       link.tools().forEach((name, tool) -> {
@@ -120,7 +123,8 @@ public final class McpPack implements ToolPack {
           link.log().toString(),
           link.stderrTail(20),
           tools,
-          link.entry().url() != null ? null : servers().sandboxed()));
+          link.entry().url() != null ? null : servers().sandboxed(),
+          McpEnv.names(link.name(), link.entry(), kept)));
     }
     return new Mcp.ServersResult(out);
   }

@@ -293,6 +293,8 @@ class McpServersIT {
     assertTrue(kept.contains("STEWARD_TEST_VAR") && kept.contains("given"), "kept apart");
     PolicyDocument doc = ui.call(Methods.POLICY_GET, Map.of(), PolicyDocument.class);
     assertEquals(Map.of(), doc.mcpServers().get("everything").env(), "the window sees no value");
+    JsonNode shown = server("everything");
+    assertEquals("[\"STEWARD_TEST_VAR\"]", shown.path("kept_env").toString(), "names only");
 
     // The window saves the policy as it sees it (no env): the kept value stays.
     ui.call(Methods.POLICY_UPDATE, doc.withHosts(doc.hosts()), JsonNode.class);
@@ -317,6 +319,7 @@ class McpServersIT {
         if (r.ok()) seen = r.value().at("/content/0/text").asText();
       }
       assertTrue(seen.contains("\"STEWARD_TEST_VAR\": \"rotated\""), seen);
+      assertFalse(servers().toString().contains("rotated"), "no value in the servers' state");
     } finally {
       Map<String, PolicyDocument.McpServer> back = new HashMap<>(doc.mcpServers());
       back.put("everything", servers("Repeats a note.").get("everything"));
