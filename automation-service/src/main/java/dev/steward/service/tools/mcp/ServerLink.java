@@ -219,7 +219,7 @@ final class ServerLink implements AutoCloseable {
   private void connect(int gen) {
     McpClientTransport raw;
     try {
-      raw = entry.command() != null ? childTransport(gen) : httpTransport();
+      raw = entry.command() != null ? childTransport(gen) : httpTransport(gen);
     } catch (IOException | RuntimeException e) {
       failed(gen, e.getMessage());
       return;
@@ -292,12 +292,16 @@ final class ServerLink implements AutoCloseable {
     return Files.createDirectories(setting.folder().resolve(part));
   }
 
-  private McpClientTransport httpTransport() {
+  private McpClientTransport httpTransport(int gen) {
     URI uri = URI.create(java.util.Objects.requireNonNull(entry.url()));
     String base = uri.getScheme() + "://" + uri.getRawAuthority();
     String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
     if (uri.getRawQuery() != null) path += "?" + uri.getRawQuery();
-    return new StreamableHttpTransport(URI.create(base + path), SDK_JSON);
+    return new StreamableHttpTransport(
+        URI.create(base + path),
+        SDK_JSON,
+        McpTool.TIME_LIMIT.plusSeconds(30),
+        why -> failed(gen, why));
   }
 
   /** Every page of the server's tools, up to {@link #MAX_TOOLS} tools and {@link #MAX_PAGES} pages. */

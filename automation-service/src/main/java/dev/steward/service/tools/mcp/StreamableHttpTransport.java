@@ -5,10 +5,9 @@ import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpTransportException;
-import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,6 +20,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -30,19 +35,22 @@ import reactor.core.publisher.Mono;
 /**
  * MCP's Streamable HTTP transport to a server at a URL, with what the SDK's own does not do: a
  * stream the server closes before its answer is resumed (SEP-1699) — after the {@code retry} time
- * the server asked for, with a GET carrying the last event's id — and one that cannot be resumed
- * ends its request with a clear error at once rather than at the time limit. Each message read is
- * bounded; a server's session id and protocol version go with every request after they are known;
- * the server's own stream (a GET, for notifications such as a changed tool list) is kept open and
- * opened again after it ends, at growing intervals.
+ * the server asked for, with a GET carrying the last event's id — and an answer that cannot come
+ * (a stream that cannot be resumed, a body without it) ends its request with a clear error at once
+ * rather than at the time limit. The server is not trusted: each line and message read is bounded,
+ * so are the streams open at once and each one's life, the pause before opening its own stream
+ * again never shrinks to nothing, and its session id and protocol version are taken only in forms
+ * that can go in a header.
  */
 final class StreamableHttpTransport implements McpClientTransport {
 
   private static final Logger LOG = Logger.getLogger(StreamableHttpTransport.class.getName());
 
-  /** The most one message may take, as for a server on stdio. */
+  /** The most one message (one event's data) may take, as for a server on stdio. */
   static final int MAX_MESSAGE_BYTES = ChildProcessTransport.MAX_MESSAGE_BYTES;
-  /** Times one answer's stream is resumed before its request fails. */
+  /** Answer streams open at once; a request past them fails rather than open another. */
+  static final int MAX_STREAMS = 8;
+  /** Times one answer's stream is resumed in a row without a message before its request fails. */
   static final int MAX_RESUMES = 5;
   /**
    * The error code of a request whose answer was lost with its stream: a JSON-RPC server error of
@@ -50,29 +58,48 @@ final class StreamableHttpTransport implements McpClientTransport {
    */
   static final int LOST = -32099;
 
+  private static final Duration LEAST_RETRY = Duration.ofMillis(250);
   private static final Duration DEFAULT_RETRY = Duration.ofSeconds(1);
   private static final Duration MOST_RETRY = Duration.ofSeconds(30);
+  private static final Duration HEADERS_TIME = Duration.ofSeconds(30);
   private static final String SESSION = "Mcp-Session-Id";
   private static final String VERSION = "MCP-Protocol-Version";
+
+  private static final ScheduledExecutorService DEADLINES =
+      Executors.newSingleThreadScheduledExecutor(
+          dev.steward.protocol.util.DaemonThreads.named("mcp-http-deadline"));
 
   private final HttpClient client;
   private final URI endpoint;
   private final McpJsonMapper json;
-  private final ExecutorService readers =
-      Executors.newCachedThreadPool(dev.steward.protocol.util.DaemonThreads.named("mcp-http-read"));
+  private final Duration streamLife;
+  private final Consumer<String> lost;
+  /** One thread per open stream: at most {@link #MAX_STREAMS} answers and the server's own. */
+  private final ExecutorService readers = Executors.newFixedThreadPool(
+      MAX_STREAMS + 1, dev.steward.protocol.util.DaemonThreads.named("mcp-http-read"));
+
+  private final Semaphore streams = new Semaphore(MAX_STREAMS);
   private final Set<InputStream> open = ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean listening = new AtomicBoolean();
   private volatile @Nullable Function<
           Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>>
       handler;
   private volatile @Nullable String session;
   private volatile @Nullable String version;
   private volatile @Nullable Object initializeId;
-  private volatile boolean listening;
   private volatile boolean closing;
 
-  StreamableHttpTransport(URI endpoint, McpJsonMapper json) {
+  /**
+   * @param streamLife how long an answer's stream may stay open (the caller's time limit for a
+   *     request): a server that keeps one open longer has it closed
+   * @param lost told when the server has ended the session or its own stream for good
+   */
+  StreamableHttpTransport(
+      URI endpoint, McpJsonMapper json, Duration streamLife, Consumer<String> lost) {
     this.endpoint = endpoint;
     this.json = json;
+    this.streamLife = streamLife;
+    this.lost = lost;
     this.client = HttpClient.newBuilder()
         .connectTimeout(Duration.ofSeconds(10))
         .followRedirects(HttpClient.Redirect.NEVER)
@@ -104,14 +131,18 @@ final class StreamableHttpTransport implements McpClientTransport {
         return Mono.error(new McpTransportException("cannot encode a message", e));
       }
       Object id = message instanceof McpSchema.JSONRPCRequest r ? r.id() : null;
-      if (message instanceof McpSchema.JSONRPCRequest r && "initialize".equals(r.method())) {
+      if (message instanceof McpSchema.JSONRPCRequest r
+          && "initialize".equals(r.method())
+          && version == null) {
         initializeId = r.id();
       }
-      HttpRequest.Builder b = request(endpoint)
+      HttpRequest request = request(endpoint)
+          .timeout(HEADERS_TIME)
           .POST(HttpRequest.BodyPublishers.ofString(body))
           .header("Content-Type", "application/json")
-          .header("Accept", "application/json, text/event-stream");
-      return Mono.fromFuture(client.sendAsync(b.build(), HttpResponse.BodyHandlers.ofInputStream()))
+          .header("Accept", "application/json, text/event-stream")
+          .build();
+      return Mono.fromFuture(client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream()))
           .onErrorMap(
               e -> new McpTransportException("the server could not be reached: " + describe(e), e))
           .flatMap(response -> answered(response, id));
@@ -121,61 +152,90 @@ final class StreamableHttpTransport implements McpClientTransport {
   /** What the server answered a POST: its body is read in the background, failures said now. */
   private Mono<Void> answered(HttpResponse<InputStream> response, @Nullable Object id) {
     response.headers().firstValue(SESSION).ifPresent(s -> {
-      if (session == null) session = s;
+      if (session == null && headerSafe(s)) session = s;
     });
     int status = response.statusCode();
+    InputStream body = response.body();
     if (status / 100 != 2) {
-      quietlyClose(response.body());
+      quietlyClose(body);
       String why = status == 404 && session != null
           ? "the server ended the session (404)"
           : "the server answered HTTP " + status;
       return Mono.error(new McpTransportException(why));
     }
-    String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
-    if (status == 202 || type.isEmpty()) {
-      quietlyClose(response.body());
+    if (id == null) {
+      // A notification or a response of ours: nothing is to come back (the server says 202).
+      quietlyClose(body);
       return Mono.empty();
     }
-    readers.execute(() -> {
-      if (type.startsWith("text/event-stream")) answer(response.body(), id);
-      else whole(response.body());
-    });
+    String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
+    boolean stream = type.startsWith("text/event-stream");
+    if (!stream && !type.startsWith("application/json")) {
+      quietlyClose(body);
+      fail(id, "the server answered the request with no message (HTTP " + status + ")");
+      return Mono.empty();
+    }
+    if (!streams.tryAcquire()) {
+      quietlyClose(body);
+      fail(id, "the server holds " + MAX_STREAMS + " answers open already");
+      return Mono.empty();
+    }
+    try {
+      readers.execute(() -> {
+        try {
+          if (stream) answer(body, id);
+          else whole(body, id);
+        } finally {
+          streams.release();
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      streams.release();
+      quietlyClose(body);
+      return Mono.error(new McpTransportException("the connection has ended"));
+    }
     return Mono.empty();
   }
 
-  /** A JSON body: one message, or several in an array. */
-  private void whole(InputStream in) {
+  /** A JSON body: one message, or several in an array; one of them must answer {@code id}. */
+  private void whole(InputStream in, Object id) {
+    boolean answered = false;
     try (in) {
       byte[] bytes = in.readNBytes(MAX_MESSAGE_BYTES + 1);
       if (bytes.length > MAX_MESSAGE_BYTES) {
-        LOG.warning("an MCP server's answer is over " + MAX_MESSAGE_BYTES + " bytes; dropped");
+        fail(id, "the server's answer is over " + MAX_MESSAGE_BYTES + " bytes");
         return;
       }
       String text = new String(bytes, StandardCharsets.UTF_8).strip();
       if (text.startsWith("[")) {
         for (Object one : json.readValue(text, new TypeRef<List<Object>>() {})) {
-          deliver(json.writeValueAsString(one));
+          answered |= answers(deliver(json.writeValueAsString(one)), id);
         }
-      } else if (!text.isEmpty()) {
-        deliver(text);
+      } else {
+        answered = answers(deliver(text), id);
       }
     } catch (IOException | RuntimeException e) {
       if (!closing) LOG.log(Level.FINE, "an MCP server's answer could not be read", e);
     }
+    if (!answered) fail(id, "the server's answer held no response to the request");
   }
 
   /**
-   * The stream carrying the answer to request {@code id}: read to its end, then, while the answer
-   * has not come, resumed with a GET from its last event after the server's retry time.
+   * The stream carrying the answer to request {@code id}: read to its end (or to the request's
+   * time limit), then, while the answer has not come, resumed with a GET from its last event
+   * after the server's retry time.
    */
-  private void answer(InputStream first, @Nullable Object id) {
+  private void answer(InputStream first, Object id) {
     Stream stream = new Stream(id);
+    long deadline = System.nanoTime() + streamLife.toNanos();
     InputStream in = first;
     for (int resumes = 0; ; resumes++) {
-      read(in, stream);
-      if (closing || id == null || stream.answered) return;
+      int before = stream.messages;
+      read(in, stream, deadline);
+      if (closing || stream.answered) return;
+      if (stream.messages > before) resumes = 0;
       String last = stream.lastId;
-      if (last == null || resumes >= MAX_RESUMES) {
+      if (last == null || resumes >= MAX_RESUMES || System.nanoTime() - deadline > 0) {
         fail(id, "the server closed the stream before it answered");
         return;
       }
@@ -183,6 +243,7 @@ final class StreamableHttpTransport implements McpClientTransport {
       try {
         HttpResponse<InputStream> again = client.send(
             request(endpoint)
+                .timeout(HEADERS_TIME)
                 .GET()
                 .header("Accept", "text/event-stream")
                 .header("Last-Event-ID", last)
@@ -194,7 +255,7 @@ final class StreamableHttpTransport implements McpClientTransport {
           return;
         }
         in = again.body();
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
         fail(id, "the server could not be reached to resume its stream: " + describe(e));
         return;
       } catch (InterruptedException e) {
@@ -213,30 +274,33 @@ final class StreamableHttpTransport implements McpClientTransport {
 
     Duration retry = DEFAULT_RETRY;
     boolean answered;
+    int messages;
 
     Stream(@Nullable Object id) {
       this.id = id;
     }
   }
 
-  /**
-   * Reads server-sent events until the stream ends; answers whether it ended cleanly (rather
-   * than broken off, or over the size limit).
-   */
-  private boolean read(InputStream in, Stream stream) {
+  /** Reads server-sent events until the stream ends, breaks, or is closed at its deadline. */
+  private void read(InputStream in, Stream stream, long deadline) {
     open.add(in);
-    try (BufferedReader lines =
-        new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+    var closer = deadline == Long.MAX_VALUE
+        ? null
+        : DEADLINES.schedule(
+            () -> quietlyClose(in),
+            Math.max(0, deadline - System.nanoTime()),
+            TimeUnit.NANOSECONDS);
+    try (in) {
+      Lines lines = new Lines(in);
       StringBuilder data = new StringBuilder();
       String line;
-      while ((line = lines.readLine()) != null) {
+      while ((line = lines.next()) != null) {
         if (line.isEmpty()) {
           if (data.length() > 0) {
-            String message = data.toString();
+            McpSchema.JSONRPCMessage m = deliver(data.toString());
             data.setLength(0);
-            if (deliver(message) && stream.id != null && answers(message, stream.id)) {
-              stream.answered = true;
-            }
+            if (m != null) stream.messages++;
+            if (stream.id != null && answers(m, stream.id)) stream.answered = true;
           }
           continue;
         }
@@ -251,102 +315,167 @@ final class StreamableHttpTransport implements McpClientTransport {
             data.append(value);
             if (data.length() > MAX_MESSAGE_BYTES) {
               LOG.warning("an MCP server sent an event over " + MAX_MESSAGE_BYTES + " bytes");
-              return false;
+              return;
             }
           }
           case "id" -> {
-            if (!value.contains("\0")) stream.lastId = value;
+            if (value.length() <= 256 && headerSafe(value)) stream.lastId = value;
           }
           case "retry" -> {
             if (value.matches("\\d{1,9}")) {
-              Duration asked = Duration.ofMillis(Long.parseLong(value));
-              stream.retry = asked.compareTo(MOST_RETRY) > 0 ? MOST_RETRY : asked;
+              long ms = Long.parseLong(value);
+              stream.retry = Duration.ofMillis(
+                  Math.max(LEAST_RETRY.toMillis(), Math.min(MOST_RETRY.toMillis(), ms)));
             }
           }
           default -> {}
         }
       }
-      return true;
-    } catch (IOException e) {
-      return false;
+    } catch (IOException | RuntimeException e) {
+      if (!closing) LOG.log(Level.FINE, "an MCP server's stream ended", e);
     } finally {
+      if (closer != null) closer.cancel(false);
       open.remove(in);
     }
   }
 
-  /** Whether this message is the response to request {@code id}. */
-  private boolean answers(String message, Object id) {
-    try {
-      McpSchema.JSONRPCMessage m = McpSchema.deserializeJsonRpcMessage(json, message);
-      return m instanceof McpSchema.JSONRPCResponse r && id.equals(r.id());
-    } catch (IOException | RuntimeException e) {
-      return false;
+  /**
+   * Lines of an event stream (LF, CRLF or CR), each at most one message long: a server that
+   * sends more on one line ends the stream rather than fill the memory.
+   */
+  private static final class Lines {
+    private final InputStream in;
+    private final byte[] buffer = new byte[8192];
+    private int at;
+    private int end;
+    private boolean afterCr;
+
+    Lines(InputStream in) {
+      this.in = in;
+    }
+
+    @Nullable
+    String next() throws IOException {
+      ByteArrayOutputStream line = new ByteArrayOutputStream(256);
+      while (true) {
+        if (at == end) {
+          end = in.read(buffer);
+          at = 0;
+          if (end <= 0) {
+            end = 0;
+            return line.size() > 0 ? line.toString(StandardCharsets.UTF_8) : null;
+          }
+        }
+        byte b = buffer[at++];
+        if (afterCr) {
+          afterCr = false;
+          if (b == '\n') continue;
+        }
+        if (b == '\n' || b == '\r') {
+          afterCr = b == '\r';
+          return line.toString(StandardCharsets.UTF_8);
+        }
+        line.write(b);
+        if (line.size() > MAX_MESSAGE_BYTES + 16) {
+          throw new IOException("a line over " + MAX_MESSAGE_BYTES + " bytes");
+        }
+      }
     }
   }
 
-  /** Hands one message to the client; a line that is not JSON-RPC is dropped. */
-  private boolean deliver(String text) {
+  /** Whether this message is the response to request {@code id}. */
+  private static boolean answers(McpSchema.@Nullable JSONRPCMessage m, Object id) {
+    return m instanceof McpSchema.JSONRPCResponse r && sameId(id, r.id());
+  }
+
+  /** JSON-RPC ids as the wire has them: a number read back may be another Java type. */
+  private static boolean sameId(@Nullable Object a, @Nullable Object b) {
+    if (a instanceof Number x && b instanceof Number y) return x.longValue() == y.longValue();
+    return a != null && a.equals(b);
+  }
+
+  /** Hands one message to the client, and answers it; text that is not JSON-RPC is dropped. */
+  private McpSchema.@Nullable JSONRPCMessage deliver(String text) {
     var h = handler;
-    if (h == null || text.isBlank()) return false;
+    if (h == null || text.isBlank()) return null;
     McpSchema.JSONRPCMessage message;
     try {
       message = McpSchema.deserializeJsonRpcMessage(json, text);
     } catch (IOException | RuntimeException e) {
       LOG.fine("an MCP server sent an event that is not JSON-RPC; ignored");
-      return false;
+      return null;
     }
-    if (message instanceof McpSchema.JSONRPCResponse r
-        && r.id() != null
-        && r.id().equals(initializeId)
+    Object init = initializeId;
+    if (init != null
+        && message instanceof McpSchema.JSONRPCResponse r
+        && sameId(init, r.id())
         && r.result() != null) {
+      initializeId = null;
       initialized(r.result());
     }
     h.apply(Mono.just(message)).subscribe();
-    return true;
+    return message;
   }
 
-  /** After the answer to initialize: the version goes with every request; the server's own stream opens. */
+  /**
+   * After the (first) answer to initialize: the version goes with every request if it is one this
+   * transport speaks; the server's own stream opens.
+   */
   private void initialized(Object result) {
     try {
       McpSchema.InitializeResult init =
           json.convertValue(result, new TypeRef<McpSchema.InitializeResult>() {});
-      version = init.protocolVersion();
+      if (protocolVersions().contains(init.protocolVersion())) version = init.protocolVersion();
     } catch (RuntimeException e) {
       // the client reads the answer itself and says what is wrong with it
     }
-    if (!listening) {
-      listening = true;
-      readers.execute(this::listen);
+    if (listening.compareAndSet(false, true)) {
+      try {
+        readers.execute(this::listen);
+      } catch (RejectedExecutionException e) {
+        // closed meanwhile
+      }
     }
   }
 
   /**
    * The server's own stream (notifications it sends unasked), opened again when it ends: after its
-   * retry time when it ended cleanly, after a growing pause when it could not be opened, never
-   * again when the server does not offer one (405).
+   * retry time (at least a second) when it brought messages, after a growing pause when it brought
+   * none or could not be opened, never again when the server does not offer one (405). A session
+   * the server ended (404) is said to the caller.
    */
   private void listen() {
     Stream stream = new Stream(null);
     Duration pause = DEFAULT_RETRY;
     while (!closing) {
-      HttpRequest.Builder b = request(endpoint).GET().header("Accept", "text/event-stream");
+      HttpRequest.Builder b =
+          request(endpoint).timeout(HEADERS_TIME).GET().header("Accept", "text/event-stream");
       String last = stream.lastId;
       if (last != null) b.header("Last-Event-ID", last);
       try {
         HttpResponse<InputStream> r =
             client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
-        if (r.statusCode() == 405 || r.statusCode() == 404) {
+        if (r.statusCode() == 405) {
           quietlyClose(r.body());
           return;
         }
-        if (r.statusCode() == 200) {
-          pause = DEFAULT_RETRY;
-          read(r.body(), stream);
-          sleep(stream.retry);
-          continue;
+        if (r.statusCode() == 404 && session != null) {
+          quietlyClose(r.body());
+          if (!closing) lost.accept("the server ended the session (404)");
+          return;
         }
-        quietlyClose(r.body());
-      } catch (IOException e) {
+        if (r.statusCode() == 200) {
+          int before = stream.messages;
+          read(r.body(), stream, Long.MAX_VALUE);
+          if (stream.messages > before) {
+            pause = stream.retry.compareTo(DEFAULT_RETRY) < 0 ? DEFAULT_RETRY : stream.retry;
+            sleep(pause);
+            continue;
+          }
+        } else {
+          quietlyClose(r.body());
+        }
+      } catch (IOException | RuntimeException e) {
         // unreachable for now: tried again after the pause
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -376,6 +505,11 @@ final class StreamableHttpTransport implements McpClientTransport {
     String v = version;
     if (v != null) b.header(VERSION, v);
     return b;
+  }
+
+  /** Visible ASCII only, as a session id must be (and as anything put in a header must be). */
+  private static boolean headerSafe(String s) {
+    return !s.isEmpty() && s.length() <= 256 && s.chars().allMatch(c -> c >= 0x21 && c <= 0x7e);
   }
 
   private void sleep(Duration d) {
@@ -408,13 +542,19 @@ final class StreamableHttpTransport implements McpClientTransport {
   public void close() {
     if (closing) return;
     closing = true;
+    readers.shutdownNow();
+    open.forEach(StreamableHttpTransport::quietlyClose);
     String s = session;
     if (s != null) {
       // The server may end the session; it is not waited for.
-      client.sendAsync(request(endpoint).DELETE().build(), HttpResponse.BodyHandlers.discarding());
+      try {
+        client.sendAsync(
+            request(endpoint).timeout(HEADERS_TIME).DELETE().build(),
+            HttpResponse.BodyHandlers.discarding());
+      } catch (RuntimeException e) {
+        LOG.log(Level.FINE, "the MCP session could not be ended", e);
+      }
     }
-    open.forEach(StreamableHttpTransport::quietlyClose);
-    readers.shutdownNow();
   }
 
   @Override

@@ -34,6 +34,20 @@ class StreamableHttpTransportTest {
       String body = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
       if (x.getRequestMethod().equals("GET")) {
         respond(x, 405, "text/plain", "");
+      } else if (body.contains("\"silent\"")) {
+        respond(x, 202, "", "");
+      } else if (body.contains("\"flood\"")) {
+        // One line longer than any message may be, with no end: it must not fill the memory.
+        x.getResponseHeaders().set("Content-Type", "text/event-stream");
+        x.sendResponseHeaders(200, 0);
+        try (var out = x.getResponseBody()) {
+          out.write("data: ".getBytes(StandardCharsets.US_ASCII));
+          byte[] chunk = new byte[1 << 20];
+          java.util.Arrays.fill(chunk, (byte) 'A');
+          for (int i = 0; i < 20; i++) out.write(chunk);
+        } catch (IOException e) {
+          // the client stopped reading: that is the point
+        }
       } else if (body.contains("\"ping\"")) {
         // A stream with no event id: it cannot be resumed, and it ends before the answer.
         x.getResponseHeaders().set("Mcp-Session-Id", "s-1");
@@ -47,7 +61,9 @@ class StreamableHttpTransportTest {
     BlockingQueue<McpSchema.JSONRPCMessage> got = new LinkedBlockingQueue<>();
     StreamableHttpTransport t = new StreamableHttpTransport(
         URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp"),
-        new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()));
+        new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()),
+        java.time.Duration.ofSeconds(30),
+        why -> {});
     try {
       t.connect(m -> m.doOnNext(got::add).then(Mono.empty())).block();
       t.sendMessage(new McpSchema.JSONRPCRequest("2.0", "tools/list", 1, null)).block();
@@ -66,6 +82,18 @@ class StreamableHttpTransportTest {
               && r.error().code() == StreamableHttpTransport.LOST,
           "the request ends with the transport's own error: " + lost);
       assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(3), "at once");
+      for (String method : List.of("silent", "flood")) {
+        long began = System.nanoTime();
+        t.sendMessage(new McpSchema.JSONRPCRequest("2.0", method, method, null)).block();
+        McpSchema.JSONRPCMessage failed = got.poll(10, TimeUnit.SECONDS);
+        assertTrue(
+            failed instanceof McpSchema.JSONRPCResponse r
+                && r.id().equals(method)
+                && r.error() != null
+                && r.error().code() == StreamableHttpTransport.LOST,
+            method + ": the request fails at once, not at its time limit: " + failed);
+        assertTrue(System.nanoTime() - began < TimeUnit.SECONDS.toNanos(8), method);
+      }
       assertEquals("null", sessions.get(0), "no session before the server gives one");
       assertEquals("s-1", sessions.get(1), "the server's session goes with the next request");
     } finally {
