@@ -63,7 +63,10 @@ public final class FetchHeadersSettings {
         for (JsonNode h : c.call(LIST, Json.object()).path("headers")) {
           found.add(new Entry(h.path("origin").asText(), h.path("name").asText()));
         }
-        ui.execute(() -> entries.setAll(found));
+        ui.execute(() -> {
+          entries.setAll(found);
+          error.set("");
+        });
       } catch (RuntimeException e) {
         String why = reason(e);
         ui.execute(() -> error.set(why));

@@ -165,6 +165,7 @@ public final class McpFront {
     if (requestId != null && cancelling != null) cancelling.started(requestId, callId);
     running.put(callId, link.service());
     try {
+      awaitConnected(link.service());
       ToolResult result = link.service()
           .execute(new Execute.Params(
               "mcp/" + exchange.sessionId() + "/" + callId,
@@ -181,6 +182,26 @@ public final class McpFront {
       running.remove(callId);
       Progress.done(callId);
       if (requestId != null && cancelling != null) cancelling.finished(requestId);
+    }
+  }
+
+  /** How long a call waits for a lost connection to the service to come back before it is sent. */
+  static final java.time.Duration RECONNECT_WAIT = java.time.Duration.ofSeconds(15);
+
+  /**
+   * Waits while the connection to the service is being made again (the service restarting): a
+   * call that was never sent can wait for it, and nothing runs twice. Returns either way; a call
+   * still unconnected then fails as unavailable.
+   */
+  private static void awaitConnected(StewardClient service) {
+    long deadline = System.nanoTime() + RECONNECT_WAIT.toNanos();
+    while (!service.isConnected() && System.nanoTime() - deadline < 0) {
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 

@@ -555,9 +555,14 @@ final class ServerLink implements AutoCloseable {
     } catch (java.util.concurrent.CompletionException
         | java.util.concurrent.CancellationException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
-      if (cause instanceof McpError m
-          && !Integer.valueOf(StreamableHttpTransport.LOST)
-              .equals(m.getJsonRpcError().code())) {
+      if (cause instanceof McpError m && StreamableHttpTransport.lost(m)) {
+        // This call's answer was lost on its way (its stream), not the server: it goes on.
+        throw new ToolFailure(
+            ToolErrorCodes.UNAVAILABLE,
+            "the MCP server “" + name + "” did not answer the call: "
+                + McpResults.cut(String.valueOf(m.getMessage()), McpResults.MAX_ERROR_CHARS));
+      }
+      if (cause instanceof McpError m) {
         throw new ToolFailure(
             ToolErrorCodes.EXECUTION_ERROR,
             "the MCP server “" + name + "” refused the call: "

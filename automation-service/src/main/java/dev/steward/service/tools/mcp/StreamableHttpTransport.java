@@ -37,17 +37,21 @@ import reactor.core.publisher.Mono;
  * stream the server closes before its answer is resumed (SEP-1699) — after the {@code retry} time
  * the server asked for, with a GET carrying the last event's id — and an answer that cannot come
  * (a stream that cannot be resumed, a body without it) ends its request with a clear error at once
- * rather than at the time limit. The server is not trusted: each line and message read is bounded,
- * so are the streams open at once and each one's life, the pause before opening its own stream
- * again never shrinks to nothing, and its session id and protocol version are taken only in forms
- * that can go in a header.
+ * rather than at the time limit; a cancelled call's stream is closed. The server is not trusted:
+ * each line and message read is bounded, so are the streams open at once and each one's life, the
+ * pause before opening its own stream again never shrinks to nothing, and its session id (from its
+ * first successful answer that gives one) and protocol version (from its first answer to
+ * initialize) are taken only in forms that can go in a header.
  */
 final class StreamableHttpTransport implements McpClientTransport {
 
   private static final Logger LOG = Logger.getLogger(StreamableHttpTransport.class.getName());
 
-  /** The most one message (one event's data) may take, as for a server on stdio. */
-  static final int MAX_MESSAGE_BYTES = ChildProcessTransport.MAX_MESSAGE_BYTES;
+  /**
+   * The most one message (one event's data) may take: less than on stdio, as several answers may
+   * be read at once (a result is cut to far less before the model sees it).
+   */
+  static final int MAX_MESSAGE_BYTES = 4 << 20;
   /** Answer streams open at once; a request past them fails rather than open another. */
   static final int MAX_STREAMS = 8;
   /** Times one answer's stream is resumed in a row without a message before its request fails. */
@@ -57,6 +61,11 @@ final class StreamableHttpTransport implements McpClientTransport {
    * this transport's own, so the caller reads it as a server out of reach, not as a refusal.
    */
   static final int LOST = -32099;
+  /**
+   * Carried in the data of the errors this transport makes itself, which never leave the service:
+   * a server that sends {@link #LOST} itself is read as any other refusal.
+   */
+  private static final String OWN = java.util.UUID.randomUUID().toString();
 
   private static final Duration LEAST_RETRY = Duration.ofMillis(250);
   private static final Duration DEFAULT_RETRY = Duration.ofSeconds(1);
@@ -65,9 +74,20 @@ final class StreamableHttpTransport implements McpClientTransport {
   private static final String SESSION = "Mcp-Session-Id";
   private static final String VERSION = "MCP-Protocol-Version";
 
-  private static final ScheduledExecutorService DEADLINES =
-      Executors.newSingleThreadScheduledExecutor(
-          dev.steward.protocol.util.DaemonThreads.named("mcp-http-deadline"));
+  private static final ScheduledExecutorService DEADLINES = deadlines();
+
+  private static ScheduledExecutorService deadlines() {
+    var pool = new java.util.concurrent.ScheduledThreadPoolExecutor(
+        1, dev.steward.protocol.util.DaemonThreads.named("mcp-http-deadline"));
+    pool.setRemoveOnCancelPolicy(true);
+    return pool;
+  }
+
+  /** Whether this error is one this transport made for a call whose answer was lost. */
+  static boolean lost(io.modelcontextprotocol.spec.McpError e) {
+    var error = e.getJsonRpcError();
+    return error != null && Integer.valueOf(LOST).equals(error.code()) && OWN.equals(error.data());
+  }
 
   private final HttpClient client;
   private final URI endpoint;
@@ -80,6 +100,11 @@ final class StreamableHttpTransport implements McpClientTransport {
 
   private final Semaphore streams = new Semaphore(MAX_STREAMS);
   private final Set<InputStream> open = ConcurrentHashMap.newKeySet();
+  /** The stream each request's answer is being read from, closed when the call is cancelled. */
+  private final java.util.Map<String, InputStream> answering = new ConcurrentHashMap<>();
+  /** Requests cancelled: their streams are not resumed and they do not fail again. */
+  private final Set<String> cancelled = ConcurrentHashMap.newKeySet();
+
   private final AtomicBoolean listening = new AtomicBoolean();
   private volatile @Nullable Function<
           Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>>
@@ -131,6 +156,14 @@ final class StreamableHttpTransport implements McpClientTransport {
         return Mono.error(new McpTransportException("cannot encode a message", e));
       }
       Object id = message instanceof McpSchema.JSONRPCRequest r ? r.id() : null;
+      if (message instanceof McpSchema.JSONRPCNotification n
+          && "notifications/cancelled".equals(n.method())
+          && n.params() instanceof java.util.Map<?, ?> p
+          && p.get("requestId") != null) {
+        stopReading(p.get("requestId"));
+      }
+      boolean initialized = message instanceof McpSchema.JSONRPCNotification n
+          && "notifications/initialized".equals(n.method());
       if (message instanceof McpSchema.JSONRPCRequest r
           && "initialize".equals(r.method())
           && version == null) {
@@ -145,17 +178,35 @@ final class StreamableHttpTransport implements McpClientTransport {
       return Mono.fromFuture(client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream()))
           .onErrorMap(
               e -> new McpTransportException("the server could not be reached: " + describe(e), e))
-          .flatMap(response -> answered(response, id));
+          .flatMap(response -> answered(response, id))
+          .doOnSuccess(done -> {
+            if (initialized) listen();
+          });
     });
+  }
+
+  /** The call was cancelled: its stream is closed, not resumed, and it is not failed again. */
+  private void stopReading(Object id) {
+    String key = key(id);
+    InputStream in = answering.remove(key);
+    if (in == null) return; // answered already, or answered whole
+    cancelled.add(key);
+    quietlyClose(in);
+  }
+
+  private static String key(Object id) {
+    return id instanceof Number n ? Long.toString(n.longValue()) : String.valueOf(id);
   }
 
   /** What the server answered a POST: its body is read in the background, failures said now. */
   private Mono<Void> answered(HttpResponse<InputStream> response, @Nullable Object id) {
-    response.headers().firstValue(SESSION).ifPresent(s -> {
-      if (session == null && headerSafe(s)) session = s;
-    });
     int status = response.statusCode();
     InputStream body = response.body();
+    if (status / 100 == 2) {
+      response.headers().firstValue(SESSION).ifPresent(s -> {
+        if (session == null && headerSafe(s)) session = s;
+      });
+    }
     if (status / 100 != 2) {
       quietlyClose(body);
       String why = status == 404 && session != null
@@ -229,15 +280,36 @@ final class StreamableHttpTransport implements McpClientTransport {
     Stream stream = new Stream(id);
     long deadline = System.nanoTime() + streamLife.toNanos();
     InputStream in = first;
-    for (int resumes = 0; ; resumes++) {
-      int before = stream.messages;
-      read(in, stream, deadline);
-      if (closing || stream.answered) return;
-      if (stream.messages > before) resumes = 0;
+    String key = key(id);
+    try {
+      for (int resumes = 0; ; resumes++) {
+        answering.put(key, in);
+        if (cancelled.contains(key)) return;
+        if (!resume(in, stream, deadline, resumes)) return;
+        in = java.util.Objects.requireNonNull(stream.next);
+        // A stream that brought messages before it ended was making progress: the count restarts.
+        if (stream.messages > stream.seenAtResume) resumes = -1;
+        stream.seenAtResume = stream.messages;
+      }
+    } finally {
+      answering.remove(key);
+      cancelled.remove(key);
+    }
+  }
+
+  /**
+   * Reads one stream of an answer; answers whether to go on with the next one the server
+   * resumed ({@code stream.next}), having failed the request when it cannot.
+   */
+  private boolean resume(InputStream in, Stream stream, long deadline, int resumes) {
+    Object id = java.util.Objects.requireNonNull(stream.id);
+    read(in, stream, deadline);
+    if (closing || stream.answered || cancelled.contains(key(id))) return false;
+    {
       String last = stream.lastId;
       if (last == null || resumes >= MAX_RESUMES || System.nanoTime() - deadline > 0) {
         fail(id, "the server closed the stream before it answered");
-        return;
+        return false;
       }
       sleep(stream.retry);
       try {
@@ -252,15 +324,16 @@ final class StreamableHttpTransport implements McpClientTransport {
         if (again.statusCode() != 200) {
           quietlyClose(again.body());
           fail(id, "the server did not resume its stream (HTTP " + again.statusCode() + ")");
-          return;
+          return false;
         }
-        in = again.body();
+        stream.next = again.body();
+        return true;
       } catch (IOException | RuntimeException e) {
         fail(id, "the server could not be reached to resume its stream: " + describe(e));
-        return;
+        return false;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return;
+        return false;
       }
     }
   }
@@ -275,6 +348,10 @@ final class StreamableHttpTransport implements McpClientTransport {
     Duration retry = DEFAULT_RETRY;
     boolean answered;
     int messages;
+    int seenAtResume;
+
+    @Nullable
+    InputStream next;
 
     Stream(@Nullable Object id) {
       this.id = id;
@@ -376,7 +453,7 @@ final class StreamableHttpTransport implements McpClientTransport {
           return line.toString(StandardCharsets.UTF_8);
         }
         line.write(b);
-        if (line.size() > MAX_MESSAGE_BYTES + 16) {
+        if (line.size() > MAX_MESSAGE_BYTES + 6) {
           throw new IOException("a line over " + MAX_MESSAGE_BYTES + " bytes");
         }
       }
@@ -419,7 +496,7 @@ final class StreamableHttpTransport implements McpClientTransport {
 
   /**
    * After the (first) answer to initialize: the version goes with every request if it is one this
-   * transport speaks; the server's own stream opens.
+   * transport speaks.
    */
   private void initialized(Object result) {
     try {
@@ -429,12 +506,15 @@ final class StreamableHttpTransport implements McpClientTransport {
     } catch (RuntimeException e) {
       // the client reads the answer itself and says what is wrong with it
     }
-    if (listening.compareAndSet(false, true)) {
-      try {
-        readers.execute(this::listen);
-      } catch (RejectedExecutionException e) {
-        // closed meanwhile
-      }
+  }
+
+  /** Opens the server's own stream once, after the client has said it is initialized. */
+  private void listen() {
+    if (!listening.compareAndSet(false, true)) return;
+    try {
+      readers.execute(this::listenLoop);
+    } catch (RejectedExecutionException e) {
+      // closed meanwhile
     }
   }
 
@@ -444,7 +524,7 @@ final class StreamableHttpTransport implements McpClientTransport {
    * none or could not be opened, never again when the server does not offer one (405). A session
    * the server ended (404) is said to the caller.
    */
-  private void listen() {
+  private void listenLoop() {
     Stream stream = new Stream(null);
     Duration pause = DEFAULT_RETRY;
     while (!closing) {
@@ -494,7 +574,7 @@ final class StreamableHttpTransport implements McpClientTransport {
             McpSchema.JSONRPC_VERSION,
             id,
             null,
-            new McpSchema.JSONRPCResponse.JSONRPCError(LOST, why, null))))
+            new McpSchema.JSONRPCResponse.JSONRPCError(LOST, why, OWN))))
         .subscribe();
   }
 

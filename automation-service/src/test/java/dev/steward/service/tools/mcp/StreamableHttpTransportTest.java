@@ -44,7 +44,8 @@ class StreamableHttpTransportTest {
           out.write("data: ".getBytes(StandardCharsets.US_ASCII));
           byte[] chunk = new byte[1 << 20];
           java.util.Arrays.fill(chunk, (byte) 'A');
-          for (int i = 0; i < 20; i++) out.write(chunk);
+          // Without end: a reader with no limit per line would read until it runs out of memory.
+          for (int i = 0; i < 4096; i++) out.write(chunk);
         } catch (IOException e) {
           // the client stopped reading: that is the point
         }
