@@ -195,6 +195,7 @@ class SettingsViewModelTest {
     vm.attach((PackCalls) (method, params) -> {
       if (method.equals(Methods.PACKS_SETTINGS))
         return Json.mapper().valueToTree(new PackSettings.Result(List.of()));
+      if (method.equals(FetchHeadersSettings.LIST)) return NO_HEADERS;
       asked.add(method + (params.isEmpty() ? "" : " " + params));
       if (!method.equals("calendar.discover")) return answer;
       com.fasterxml.jackson.databind.node.ObjectNode found =
@@ -281,9 +282,53 @@ class SettingsViewModelTest {
         m.statusProperty().get().startsWith("Connected"), m.statusProperty().get());
   }
 
+  /** What the window asks the web pack when it connects: no headers configured. */
+  private static final com.fasterxml.jackson.databind.JsonNode NO_HEADERS =
+      Json.object().set("headers", Json.mapper().createArrayNode());
+
+  @Test
+  void headersForAnAddressAreListedByNameAndTheTypedValueGoesOnceThroughThePack() {
+    SettingsViewModel vm = vm();
+    List<String> asked = new ArrayList<>();
+    com.fasterxml.jackson.databind.node.ArrayNode listed = Json.mapper().createArrayNode();
+    vm.attach((PackCalls) (method, params) -> {
+      if (method.equals(Methods.PACKS_SETTINGS))
+        return Json.mapper().valueToTree(new PackSettings.Result(List.of()));
+      asked.add(method + " " + params);
+      if (method.equals(FetchHeadersSettings.SET)) {
+        if (params.path("origin").asText().contains("/v1")) {
+          throw new dev.steward.protocol.client.ClientException(
+              "headers are set for a whole address", null);
+        }
+        listed.addObject().put("origin", "https://api.example.org").put("name", "Authorization");
+        return Json.object().put("set", true);
+      }
+      return Json.object().set("headers", listed.deepCopy());
+    });
+    FetchHeadersSettings h = vm.fetchHeaders();
+    assertEquals(List.of(), h.entries());
+    h.originProperty().set("https://api.example.org/v1");
+    h.valueProperty().set("Bearer tok");
+    h.add();
+    assertTrue(
+        h.errorProperty().get().contains("whole address"), h.errorProperty().get());
+    assertEquals("Bearer tok", h.valueProperty().get(), "kept for the user to mend the address");
+    h.originProperty().set("https://api.example.org");
+    h.add();
+    assertEquals("", h.errorProperty().get());
+    assertEquals("", h.valueProperty().get(), "the value is not kept in the window");
+    assertEquals("https://api.example.org — Authorization", h.entries().get(0).label());
+    assertTrue(
+        asked.contains(FetchHeadersSettings.SET
+            + " {\"origin\":\"https://api.example.org\",\"name\":\"Authorization\","
+            + "\"value\":\"Bearer tok\"}"),
+        asked.toString());
+  }
+
   /** The service's answer to {@code packs.settings}: the real packs' declarations. */
   private static PackCalls declaring(PackSettings.Section... sections) {
     return (method, params) -> {
+      if (method.equals(FetchHeadersSettings.LIST)) return NO_HEADERS;
       assertEquals(Methods.PACKS_SETTINGS, method);
       return Json.mapper().valueToTree(new PackSettings.Result(List.of(sections)));
     };
@@ -297,6 +342,7 @@ class SettingsViewModelTest {
     vm.attach((PackCalls) (method, params) -> {
       if (method.equals(Methods.PACKS_SETTINGS))
         return Json.mapper().valueToTree(new PackSettings.Result(List.of()));
+      if (method.equals(FetchHeadersSettings.LIST)) return NO_HEADERS;
       asked.add(method);
       return answer;
     });
