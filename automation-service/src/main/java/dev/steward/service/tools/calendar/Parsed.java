@@ -36,13 +36,7 @@ final class Parsed {
     synchronized (kept) {
       none = kept.isEmpty();
     }
-    if (none) {
-      for (CalDav.Resource r : dav.query(from, to)) {
-        out.add(of(r));
-        ToolContext.checkCancelled();
-      }
-      return out;
-    }
+    if (none) return shapes(dav.query(from, to), out);
     List<URI> unread = new ArrayList<>();
     for (CalDav.Version v : dav.versions(from, to)) {
       List<Ics.Shape> known = null;
@@ -55,16 +49,15 @@ final class Parsed {
       else unread.add(v.href());
     }
     java.util.Optional<List<CalDav.Resource>> got = dav.multiget(unread);
-    if (got.isEmpty()) {
-      // The server left some unanswered: the whole range, as on the first look.
-      out.clear();
-      for (CalDav.Resource r : dav.query(from, to)) {
-        out.add(of(r));
-        ToolContext.checkCancelled();
-      }
-      return out;
-    }
-    for (CalDav.Resource r : got.get()) {
+    // The server left some unanswered: the whole range, as on the first look.
+    if (got.isEmpty()) return shapes(dav.query(from, to), new ArrayList<>());
+    return shapes(got.get(), out);
+  }
+
+  /** {@code out} with the events of each of these objects added. */
+  private List<List<Ics.Shape>> shapes(List<CalDav.Resource> objects, List<List<Ics.Shape>> out)
+      throws ToolFailure {
+    for (CalDav.Resource r : objects) {
       out.add(of(r));
       ToolContext.checkCancelled();
     }

@@ -305,36 +305,34 @@ final class StreamableHttpTransport implements McpClientTransport {
     Object id = java.util.Objects.requireNonNull(stream.id);
     read(in, stream, deadline);
     if (closing || stream.answered || cancelled.contains(key(id))) return false;
-    {
-      String last = stream.lastId;
-      if (last == null || resumes >= MAX_RESUMES || System.nanoTime() - deadline > 0) {
-        fail(id, "the server closed the stream before it answered");
+    String last = stream.lastId;
+    if (last == null || resumes >= MAX_RESUMES || System.nanoTime() - deadline > 0) {
+      fail(id, "the server closed the stream before it answered");
+      return false;
+    }
+    sleep(stream.retry);
+    try {
+      HttpResponse<InputStream> again = client.send(
+          request(endpoint)
+              .timeout(HEADERS_TIME)
+              .GET()
+              .header("Accept", "text/event-stream")
+              .header("Last-Event-ID", last)
+              .build(),
+          HttpResponse.BodyHandlers.ofInputStream());
+      if (again.statusCode() != 200) {
+        quietlyClose(again.body());
+        fail(id, "the server did not resume its stream (HTTP " + again.statusCode() + ")");
         return false;
       }
-      sleep(stream.retry);
-      try {
-        HttpResponse<InputStream> again = client.send(
-            request(endpoint)
-                .timeout(HEADERS_TIME)
-                .GET()
-                .header("Accept", "text/event-stream")
-                .header("Last-Event-ID", last)
-                .build(),
-            HttpResponse.BodyHandlers.ofInputStream());
-        if (again.statusCode() != 200) {
-          quietlyClose(again.body());
-          fail(id, "the server did not resume its stream (HTTP " + again.statusCode() + ")");
-          return false;
-        }
-        stream.next = again.body();
-        return true;
-      } catch (IOException | RuntimeException e) {
-        fail(id, "the server could not be reached to resume its stream: " + describe(e));
-        return false;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
+      stream.next = again.body();
+      return true;
+    } catch (IOException | RuntimeException e) {
+      fail(id, "the server could not be reached to resume its stream: " + describe(e));
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
     }
   }
 
