@@ -21,16 +21,12 @@ import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolResult;
 import dev.steward.protocol.util.DaemonThreads;
 import java.io.IOException;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
-import java.net.http.WebSocketHandshakeException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -45,8 +41,9 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A JSON-RPC client for the Steward service over the JDK's WebSocket. Calls are asynchronous and
- * may overlap; sends are serialised because the JDK allows one outstanding send per socket. With
+ * A JSON-RPC client for the Steward service over its WebSocket ({@link ServiceSocket}). Calls are
+ * asynchronous and may overlap: a call's frame is written on the calling thread, one at a time,
+ * and its answer completes its future on the connection's reader thread. With
  * {@link Options#reconnect()} the client reconnects with back-off after the service goes away,
  * asking its endpoint supplier again (the service may come back on another port).
  */
@@ -104,28 +101,23 @@ public final class StewardClient implements AutoCloseable {
 
   private final Supplier<Endpoint> endpoints;
   private final Options options;
-  private final ExecutorService httpExecutor;
-  private final HttpClient http;
+  /** Parses a message that arrives in many pieces while the rest still arrives. */
+  private final ExecutorService parsers;
+
   private final AtomicLong ids = new AtomicLong();
   private final Map<Long, CompletableFuture<Response>> pending = new ConcurrentHashMap<>();
   private final List<Consumer<Notification>> notificationListeners = new CopyOnWriteArrayList<>();
   private final List<Consumer<State>> stateListeners = new CopyOnWriteArrayList<>();
   private final ScheduledExecutorService scheduler;
-  private final Object sendLock = new Object();
 
-  private volatile @Nullable WebSocket socket;
+  private volatile @Nullable ServiceSocket socket;
   private volatile boolean closed;
-  private CompletableFuture<?> sendTail = CompletableFuture.completedFuture(null);
   private long backoffMillis = 100;
 
   private StewardClient(Supplier<Endpoint> endpoints, Options options) {
     this.endpoints = endpoints;
     this.options = options;
-    this.httpExecutor = Executors.newCachedThreadPool(DaemonThreads.named("steward-client-io"));
-    this.http = HttpClient.newBuilder()
-        .connectTimeout(options.connectTimeout())
-        .executor(httpExecutor)
-        .build();
+    this.parsers = Executors.newCachedThreadPool(DaemonThreads.named("steward-client-parse"));
     this.scheduler = Executors.newSingleThreadScheduledExecutor(
         DaemonThreads.named("steward-client-" + options.clientName()));
   }
@@ -147,8 +139,8 @@ public final class StewardClient implements AutoCloseable {
   }
 
   public boolean isConnected() {
-    WebSocket ws = socket;
-    return ws != null && !ws.isInputClosed() && !ws.isOutputClosed();
+    ServiceSocket ws = socket;
+    return ws != null && ws.isOpen();
   }
 
   public void onNotification(Consumer<Notification> listener) {
@@ -254,25 +246,19 @@ public final class StewardClient implements AutoCloseable {
   private void open() {
     Endpoint endpoint = endpoints.get();
     verifyService(endpoint);
-    CompletableFuture<WebSocket> connecting = http.newWebSocketBuilder()
-        .connectTimeout(options.connectTimeout())
-        .header("Authorization", "Bearer " + endpoint.secret())
-        .buildAsync(endpoint.uri(), new Listener());
+    Receiver receiver = new Receiver();
     try {
-      socket = connecting.get(options.connectTimeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ClientException("interrupted while connecting", e);
-    } catch (ExecutionException | TimeoutException e) {
-      Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-      if (cause instanceof WebSocketHandshakeException h) {
-        throw ClientException.handshake(h.getResponse().statusCode(), h);
-      }
-      throw new ClientException(
-          "cannot reach the service at " + endpoint.uri() + ": " + cause, cause);
-    }
-    synchronized (sendLock) {
-      sendTail = CompletableFuture.completedFuture(null);
+      ServiceSocket opened = ServiceSocket.open(
+          endpoint.uri(),
+          Map.of("Authorization", "Bearer " + endpoint.secret()),
+          options.connectTimeout(),
+          receiver);
+      receiver.mine = opened;
+      socket = opened;
+    } catch (ServiceSocket.Refused e) {
+      throw ClientException.handshake(e.status, e);
+    } catch (IOException e) {
+      throw new ClientException("cannot reach the service at " + endpoint.uri() + ": " + e, e);
     }
     backoffMillis = 100;
     stateListeners.forEach(l -> l.accept(State.CONNECTED));
@@ -288,24 +274,17 @@ public final class StewardClient implements AutoCloseable {
     String nonce = java.util.HexFormat.of().formatHex(raw);
     java.net.URI hello = java.net.URI.create(
         "http://" + endpoint.uri().getRawAuthority() + ServiceProof.PATH + "?nonce=" + nonce);
-    java.net.http.HttpResponse<String> answer;
+    Map.Entry<Integer, String> answer;
     try {
-      answer = http.send(
-          java.net.http.HttpRequest.newBuilder(hello)
-              .timeout(options.connectTimeout())
-              .GET()
-              .build(),
-          java.net.http.HttpResponse.BodyHandlers.ofString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ClientException("interrupted while connecting", e);
+      answer = ServiceSocket.get(hello, options.connectTimeout(), PROOF_LIMIT);
     } catch (IOException e) {
       throw new ClientException("cannot reach the service at " + endpoint.uri() + ": " + e, e);
     }
+    int status = answer.getKey();
     boolean proven = false;
-    if (answer.statusCode() == 200) {
+    if (status == 200) {
       try {
-        for (JsonNode p : Json.parse(answer.body()).path("proofs")) {
+        for (JsonNode p : Json.parse(answer.getValue()).path("proofs")) {
           proven |= ServiceProof.matches(
               p.asText(""), endpoint.secret(), nonce, endpoint.uri().getPort());
         }
@@ -315,7 +294,7 @@ public final class StewardClient implements AutoCloseable {
     }
     if (!proven) {
       throw ClientException.handshake(
-          answer.statusCode() == 200 ? 403 : answer.statusCode(),
+          status == 200 ? 403 : status,
           new ClientException(
               "the process at " + endpoint.uri()
                   + " did not prove it is this installation's Steward service; the secret was not sent",
@@ -324,6 +303,9 @@ public final class StewardClient implements AutoCloseable {
   }
 
   private static final java.security.SecureRandom NONCES = new java.security.SecureRandom();
+
+  /** The most of a proof answer read (a few proofs of a few dozen bytes each). */
+  private static final int PROOF_LIMIT = 64 * 1024;
 
   /** How long a request may wait for its answer before it fails and its entry is dropped. */
   private Duration timeoutOf(String method) {
@@ -346,16 +328,16 @@ public final class StewardClient implements AutoCloseable {
   }
 
   private CompletableFuture<?> send(String text) {
-    WebSocket ws = socket;
+    ServiceSocket ws = socket;
     if (closed || ws == null) {
       return CompletableFuture.failedFuture(
           new ClientException("not connected to the service", null));
     }
-    synchronized (sendLock) {
-      CompletableFuture<?> next =
-          sendTail.handle((r, e) -> null).thenCompose(v -> ws.sendText(text, true));
-      sendTail = next;
-      return next;
+    try {
+      ws.sendText(text);
+      return CompletableFuture.completedFuture(null);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
     }
   }
 
@@ -436,16 +418,9 @@ public final class StewardClient implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    WebSocket ws = socket;
+    ServiceSocket ws = socket;
     socket = null;
-    if (ws != null) {
-      try {
-        ws.sendClose(WebSocket.NORMAL_CLOSURE, "bye").get(1, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        // closing anyway
-      }
-      ws.abort();
-    }
+    if (ws != null) ws.close();
     pending
         .values()
         .forEach(f -> f.completeExceptionally(new ClientException("client closed", null)));
@@ -455,37 +430,23 @@ public final class StewardClient implements AutoCloseable {
 
   private void shutdownExecutors() {
     scheduler.shutdownNow();
-    httpExecutor.shutdown();
+    parsers.shutdown();
   }
 
-  private final class Listener implements WebSocket.Listener {
-    private final Arrivals arrivals = new Arrivals(httpExecutor, StewardClient.this::deliver);
+  private final class Receiver implements ServiceSocket.Receiver {
+    private final Arrivals arrivals = new Arrivals(parsers, StewardClient.this::deliver);
+    private volatile @Nullable ServiceSocket mine;
 
     @Override
-    public void onOpen(WebSocket webSocket) {
-      webSocket.request(1);
+    public void text(CharSequence piece, boolean last) {
+      arrivals.text(piece, last);
     }
 
     @Override
-    public @Nullable CompletionStage<?> onText(
-        WebSocket webSocket, CharSequence data, boolean last) {
-      arrivals.text(data, last);
-      webSocket.request(1);
-      return null;
-    }
-
-    @Override
-    public @Nullable CompletionStage<?> onClose(
-        WebSocket webSocket, int statusCode, String reason) {
+    public void closed(String why) {
       arrivals.broken();
-      if (webSocket == socket || socket == null) connectionLost(statusCode + " " + reason);
-      return null;
-    }
-
-    @Override
-    public void onError(WebSocket webSocket, Throwable error) {
-      arrivals.broken();
-      if (webSocket == socket || socket == null) connectionLost(String.valueOf(error.getMessage()));
+      ServiceSocket now = socket;
+      if (now == null || now == mine || mine == null) connectionLost(why);
     }
   }
 }
