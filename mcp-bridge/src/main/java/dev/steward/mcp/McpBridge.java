@@ -17,7 +17,6 @@ import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +60,9 @@ public final class McpBridge {
     GatedStdin in = new GatedStdin(System.in, CANCELLATIONS::line);
     McpJsonMapper mapper = McpJsonDefaults.getMapper();
     QuietStart stdout = new QuietStart(System.out);
-    McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(mapper, in, stdout))
+    McpSyncServer server = McpServer.sync(new StdioTransport(mapper, in, stdout))
+        // A call runs on the thread that read it (StdioTransport): no hand-off on its way.
+        .immediateExecution(true)
         .serverInfo("steward", VERSION)
         .instructions("Steward's desktop tools. Every call passes Steward's gate: scopes, the"
             + " user's approval in the Steward window where the rules ask for it, and an audit"

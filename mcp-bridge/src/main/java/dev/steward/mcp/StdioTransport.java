@@ -1,0 +1,248 @@
+package dev.steward.mcp;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpServerSession;
+import io.modelcontextprotocol.spec.McpServerTransport;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+/**
+ * MCP on stdin and stdout with no hand-off on a call's way. The thread that reads a {@code
+ * tools/call} runs it and writes its answer, while another thread, already waiting, takes over
+ * reading (leader and followers): the server's handlers run where they are called (the SDK's
+ * {@code immediateExecution}), and a message is written on the thread that sends it. Every other
+ * message is handled by the reading thread before it reads on, in the order the client sent them,
+ * as the SDK's own stdio transport handles them. A line that is not JSON-RPC, or too long, is
+ * answered with an error and the next is read.
+ */
+final class StdioTransport implements McpServerTransportProvider {
+
+  /** The longest message read (the SDK's own stdio transport takes as much). */
+  static final int MAX_LINE = 16 * 1024 * 1024;
+
+  private final McpJsonMapper mapper;
+  private final int maxLine;
+  private final InputStream in;
+  private final OutputStream out;
+  /** Held by the one thread that reads stdin now. */
+  private final ReentrantLock reading = new ReentrantLock();
+  /** Threads waiting to read next; one waits while another handles a call. */
+  private final AtomicInteger waiting = new AtomicInteger();
+
+  private final byte[] buffer = new byte[64 * 1024];
+  private int at;
+  private int end;
+  private volatile @Nullable McpServerSession session;
+  private volatile boolean closing;
+
+  StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out) {
+    this(mapper, in, out, MAX_LINE);
+  }
+
+  StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out, int maxLine) {
+    this.mapper = mapper;
+    this.maxLine = maxLine;
+    this.in = in;
+    this.out = out;
+  }
+
+  @Override
+  public void setSessionFactory(McpServerSession.Factory factory) {
+    session = factory.create(new Transport());
+    startReader();
+  }
+
+  @Override
+  public Mono<Void> notifyClients(String method, Object params) {
+    McpServerSession s = session;
+    return s == null ? Mono.empty() : s.sendNotification(method, params);
+  }
+
+  @Override
+  public Mono<Void> closeGracefully() {
+    closing = true;
+    McpServerSession s = session;
+    return s == null ? Mono.empty() : s.closeGracefully();
+  }
+
+  private void startReader() {
+    Thread reader = new Thread(this::serve, "steward-mcp-stdio");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  private void serve() {
+    while (true) {
+      waiting.incrementAndGet();
+      reading.lock();
+      waiting.decrementAndGet();
+      boolean holding = true;
+      try {
+        if (closing) return;
+        McpSchema.@Nullable JSONRPCMessage message = next();
+        if (message == null) continue;
+        if (message instanceof McpSchema.JSONRPCRequest request
+            && McpSchema.METHOD_TOOLS_CALL.equals(request.method())) {
+          if (waiting.get() == 0) startReader();
+          reading.unlock();
+          holding = false;
+          handle(message);
+          // Two waiting is one more than a lone client's calls need: this one is not needed.
+          if (waiting.get() >= 2) return;
+        } else {
+          handle(message);
+        }
+      } catch (IOException e) {
+        closing = true;
+        McpServerSession s = session;
+        if (s != null) s.close();
+        return;
+      } catch (RuntimeException e) {
+        // One message's failure ends neither the session nor its thread's turn at reading.
+        System.err.println("steward mcp: a message could not be handled: " + e);
+      } finally {
+        if (holding) reading.unlock();
+      }
+    }
+  }
+
+  private void handle(McpSchema.JSONRPCMessage message) {
+    McpServerSession s = session;
+    if (s == null) return;
+    s.handle(message)
+        .subscribe(
+            null,
+            error -> System.err.println("steward mcp: a message could not be handled: " + error));
+  }
+
+  /**
+   * The next message; null after a line that was answered with an error.
+   *
+   * @throws IOException when stdin ends or fails
+   */
+  private McpSchema.@Nullable JSONRPCMessage next() throws IOException {
+    String line = readLine();
+    if (line == null) {
+      answerError(
+          McpSchema.ErrorCodes.INVALID_REQUEST, "a message longer than " + maxLine + " bytes");
+      return null;
+    }
+    if (line.isBlank()) return null;
+    try {
+      return McpSchema.deserializeJsonRpcMessage(mapper, line);
+    } catch (Exception e) {
+      answerError(McpSchema.ErrorCodes.PARSE_ERROR, "not a JSON-RPC message: " + e.getMessage());
+      return null;
+    }
+  }
+
+  /**
+   * One line without its end; null for a line longer than {@link #maxLine}, which is read to its
+   * end and dropped.
+   *
+   * @throws java.io.EOFException at the end of stdin
+   */
+  private @Nullable String readLine() throws IOException {
+    java.io.ByteArrayOutputStream line = null;
+    boolean tooLong = false;
+    while (true) {
+      if (at == end) {
+        int n = in.read(buffer, 0, buffer.length);
+        if (n < 0) throw new java.io.EOFException("the MCP client closed stdin");
+        at = 0;
+        end = n;
+      }
+      int nl = at;
+      while (nl < end && buffer[nl] != '\n') nl++;
+      int length = nl - at;
+      if (!tooLong) {
+        if (line == null && nl < end && length <= maxLine) {
+          String text = new String(buffer, at, trimmed(at, length), StandardCharsets.UTF_8);
+          at = nl + 1;
+          return text;
+        }
+        if (line == null) line = new java.io.ByteArrayOutputStream();
+        if (line.size() + length > maxLine) {
+          tooLong = true;
+        } else {
+          line.write(buffer, at, length);
+        }
+      }
+      if (nl < end) {
+        at = nl + 1;
+        if (tooLong || line == null) return null;
+        byte[] whole = line.toByteArray();
+        return new String(whole, 0, trimmedEnd(whole), StandardCharsets.UTF_8);
+      }
+      at = end;
+    }
+  }
+
+  /** The length of {@code length} bytes at {@code from} without a closing carriage return. */
+  private int trimmed(int from, int length) {
+    return length > 0 && buffer[from + length - 1] == '\r' ? length - 1 : length;
+  }
+
+  private static int trimmedEnd(byte[] line) {
+    return line.length > 0 && line[line.length - 1] == '\r' ? line.length - 1 : line.length;
+  }
+
+  /** An error for a line whose id could not be read: JSON-RPC's answer has a null id then. */
+  private void answerError(int code, String message) {
+    try {
+      // The SDK's response record refuses a null id, so this one is written as it goes.
+      write("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + code + ",\"message\":"
+          + mapper.writeValueAsString(message) + "}}");
+    } catch (IOException e) {
+      closing = true;
+    }
+  }
+
+  private void write(McpSchema.JSONRPCMessage message) throws IOException {
+    // Compact JSON escapes every line break inside strings: one message, one line.
+    write(mapper.writeValueAsString(message));
+  }
+
+  private void write(String json) throws IOException {
+    byte[] line = (json + "\n").getBytes(StandardCharsets.UTF_8);
+    synchronized (out) {
+      out.write(line);
+      out.flush();
+    }
+  }
+
+  private final class Transport implements McpServerTransport {
+    @Override
+    public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+      return Mono.fromCallable(() -> {
+        if (closing) return null;
+        write(message);
+        return null;
+      });
+    }
+
+    @Override
+    public <T> T unmarshalFrom(Object data, TypeRef<T> type) {
+      return mapper.convertValue(data, type);
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+      return Mono.fromRunnable(() -> closing = true);
+    }
+
+    @Override
+    public void close() {
+      closing = true;
+    }
+  }
+}

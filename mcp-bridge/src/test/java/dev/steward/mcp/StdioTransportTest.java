@@ -1,0 +1,192 @@
+package dev.steward.mcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.json.Json;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bridge's stdio transport under the SDK's server: a call runs on the thread that read it while
+ * the next message is read by another, and a line that is not a message is answered, not fatal.
+ */
+class StdioTransportTest {
+
+  private final BlockingQueue<byte[]> toServer = new LinkedBlockingQueue<>();
+  private final BlockingQueue<JsonNode> fromServer = new LinkedBlockingQueue<>();
+  private final CountDownLatch release = new CountDownLatch(1);
+  private McpSyncServer server;
+
+  @BeforeEach
+  void start() throws Exception {
+    McpSchema.JsonSchema anything =
+        new McpSchema.JsonSchema("object", Map.of(), null, null, null, null);
+    server = McpServer.sync(new StdioTransport(
+            McpJsonDefaults.getMapper(), new QueueInput(toServer), new LineOutput(fromServer), 200))
+        .immediateExecution(true)
+        .serverInfo("test", "1")
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+        .tools(
+            tool("wait", anything, () -> {
+              try {
+                release.await(10, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return "waited";
+            }),
+            tool("quick", anything, () -> "quick"))
+        .build();
+    send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+        + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+        + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+    assertEquals(1, next().path("id").asInt());
+    send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+  }
+
+  @AfterEach
+  void stop() {
+    release.countDown();
+    server.close();
+  }
+
+  private static McpServerFeatures.SyncToolSpecification tool(
+      String name, McpSchema.JsonSchema schema, java.util.function.Supplier<String> run) {
+    return new McpServerFeatures.SyncToolSpecification(
+        McpSchema.Tool.builder().name(name).inputSchema(schema).build(),
+        (exchange, request) ->
+            McpSchema.CallToolResult.builder().addTextContent(run.get()).build());
+  }
+
+  private void send(String line) {
+    toServer.add((line + "\n").getBytes(StandardCharsets.UTF_8));
+  }
+
+  private JsonNode next() throws InterruptedException {
+    JsonNode n = fromServer.poll(10, TimeUnit.SECONDS);
+    if (n == null) throw new AssertionError("no message from the server within 10 s");
+    return n;
+  }
+
+  private static String call(int id, String tool) {
+    return "{\"jsonrpc\":\"2.0\",\"id\":" + id
+        + ",\"method\":\"tools/call\",\"params\":{\"name\":\"" + tool + "\",\"arguments\":{}}}";
+  }
+
+  @Test
+  void aCallThatWaitsHoldsUpNoOther() throws Exception {
+    send(call(2, "wait"));
+    send(call(3, "quick"));
+    send("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"ping\"}");
+    JsonNode first = next();
+    JsonNode second = next();
+    assertEquals(
+        java.util.Set.of(3, 4),
+        java.util.Set.of(first.path("id").asInt(), second.path("id").asInt()));
+    assertTrue(fromServer.isEmpty(), "the waiting call has not answered");
+    release.countDown();
+    JsonNode waited = next();
+    assertEquals(2, waited.path("id").asInt());
+    assertEquals("waited", waited.at("/result/content/0/text").asText());
+  }
+
+  @Test
+  void callsOneAfterAnotherAreAnsweredInTurn() throws Exception {
+    release.countDown();
+    for (int i = 10; i < 60; i++) {
+      send(call(i, i % 2 == 0 ? "quick" : "wait"));
+      JsonNode answer = next();
+      assertEquals(i, answer.path("id").asInt());
+      assertFalse(answer.path("result").path("isError").asBoolean());
+    }
+  }
+
+  @Test
+  void aLineThatIsNoMessageIsAnsweredAndTheNextIsRead() throws Exception {
+    send("this is not json");
+    JsonNode error = next();
+    assertEquals(-32700, error.at("/error/code").asInt());
+    assertTrue(error.path("id").isNull());
+    send("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"pad\":\""
+        + "x".repeat(300) + "\"}}");
+    assertEquals(-32600, next().at("/error/code").asInt());
+    send("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\"}\r");
+    assertEquals(6, next().path("id").asInt());
+  }
+
+  /** stdin: the bytes put on a queue, in turn. */
+  private static final class QueueInput extends InputStream {
+    private final BlockingQueue<byte[]> queue;
+    private byte[] now = new byte[0];
+    private int at;
+
+    QueueInput(BlockingQueue<byte[]> queue) {
+      this.queue = queue;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      while (at == now.length) {
+        try {
+          now = queue.take();
+        } catch (InterruptedException e) {
+          throw new java.io.InterruptedIOException();
+        }
+        at = 0;
+      }
+      int n = Math.min(len, now.length - at);
+      System.arraycopy(now, at, b, off, n);
+      at += n;
+      return n;
+    }
+  }
+
+  /** stdout: each line parsed onto a queue. */
+  private static final class LineOutput extends OutputStream {
+    private final BlockingQueue<JsonNode> queue;
+    private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+
+    LineOutput(BlockingQueue<JsonNode> queue) {
+      this.queue = queue;
+    }
+
+    @Override
+    public synchronized void write(int b) throws IOException {
+      if (b != '\n') {
+        line.write(b);
+        return;
+      }
+      queue.add(Json.parse(line.toString(StandardCharsets.UTF_8)));
+      line.reset();
+    }
+
+    @Override
+    public synchronized void write(byte[] b, int off, int len) throws IOException {
+      for (int i = off; i < off + len; i++) write(b[i]);
+    }
+  }
+}
