@@ -103,6 +103,8 @@ public final class PathScope {
   private final List<OwnFolder> ownByParent;
 
   private final Path userHome;
+  /** The user's home folder, resolved. */
+  private final Path homeReal;
   /** The user's home folder, resolved and case-folded, for rules about what lives directly in it. */
   private final List<String> homeFolded;
 
@@ -117,7 +119,8 @@ public final class PathScope {
         .map(own -> new OwnFolder(own.getParent(), own.getFileName().toString()))
         .toList();
     this.userHome = userHome;
-    this.homeFolded = folded(realise(userHome.toAbsolutePath().normalize()));
+    this.homeReal = realise(userHome.toAbsolutePath().normalize());
+    this.homeFolded = folded(homeReal);
   }
 
   /**
@@ -235,7 +238,24 @@ public final class PathScope {
    * and the Downloads folder wherever it is (its files and their names come from the web).
    */
   public boolean fromStrangers(Path real) {
-    return !inWritableRoot(real) || isUnder(real, "~/Downloads");
+    return !inWritableRoot(real) || inDownloads(real);
+  }
+
+  /**
+   * Whether an existing {@code real} lies in the Downloads folder, wherever a link takes it. Every
+   * read asks: the folder is looked up from the resolved home (one lstat), and where there is none
+   * a stat says so without the exception a missing path's lstat builds — nothing that exists can
+   * lie in a folder that does not.
+   */
+  private boolean inDownloads(Path real) {
+    Path downloads = homeReal.resolve("Downloads");
+    if (!downloads.toFile().exists()) return false;
+    try {
+      return real.startsWith(
+          realiseStrict(homeReal, downloads.getFileName(), downloads, new ArrayList<>(1)));
+    } catch (ScopeDenied e) {
+      return real.startsWith(downloads); // too many links to follow: as written
+    }
   }
 
   /** Whether {@code real} lies inside a read-write root (untrusted content comes from elsewhere). */

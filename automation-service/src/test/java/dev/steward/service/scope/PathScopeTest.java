@@ -205,4 +205,22 @@ class PathScopeTest {
     assertTrue(scope.children(docs.resolve(".local/share")).denied("keyrings"));
     assertTrue(!scope.children(docs.resolve(".local/share")).denied("other"));
   }
+
+  @Test
+  void what_lies_in_downloads_comes_from_strangers_wherever_the_folder_is() throws Exception {
+    Path mine = Files.writeString(docs.resolve("mine.txt"), "x");
+    assertEquals(false, scope.fromStrangers(mine), "no Downloads folder at all");
+    assertTrue(scope.fromStrangers(Files.writeString(base.resolve("home/ro/r.txt"), "x")));
+    // Downloads is a link into the writable root: what lies where it points is the web's.
+    Path fetched = Files.createDirectories(docs.resolve("fetched"));
+    Files.createSymbolicLink(base.resolve("home/Downloads"), fetched);
+    Path invoice = Files.writeString(fetched.resolve("invoice.txt"), "x");
+    assertTrue(scope.fromStrangers(invoice));
+    assertEquals(false, scope.fromStrangers(mine));
+    // Made a real folder later: the same scope sees it at once.
+    Files.delete(base.resolve("home/Downloads"));
+    Path real = Files.createDirectories(base.resolve("home/Downloads"));
+    assertEquals(false, scope.fromStrangers(invoice));
+    assertTrue(scope.fromStrangers(Files.writeString(real.resolve("a.txt"), "x")));
+  }
 }
