@@ -1,15 +1,18 @@
 package dev.steward.mcp;
 
+import com.fasterxml.jackson.databind.node.LongNode;
 import dev.steward.mcp.front.McpTools;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.jsonrpc.MessageCodec;
+import dev.steward.protocol.jsonrpc.Response;
 import dev.steward.protocol.tool.Confirmation;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolResult;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
-import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.ByteArrayInputStream;
 import java.io.OutputStream;
@@ -19,7 +22,7 @@ import java.util.List;
 /**
  * {@code McpBridge --train}: the start of an MCP session without a service, run once after a build
  * with {@code -XX:ArchiveClassesAtExit} so that the classes a real start loads (the SDK, both
- * Jacksons, Reactor, the HTTP client) come from a class-data archive: the SDK's start took ~400 ms
+ * Jacksons, Reactor, the bridge's own transports) come from a class-data archive: the SDK's start took ~400 ms
  * from jars and ~170 ms from the archive on these machines (docs/decisions/0022).
  */
 final class Training {
@@ -45,11 +48,22 @@ final class Training {
         Risk.LOW,
         Confirmation.NEVER,
         List.of());
-    java.net.http.HttpClient.newHttpClient();
-    McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(
-            McpJsonDefaults.getMapper(),
-            new ByteArrayInputStream(session.getBytes(StandardCharsets.UTF_8)),
-            OutputStream.nullOutputStream()))
+    // What a call's answer goes through on its way back from the service, without a service.
+    Json.convert(
+        Json.parse(MessageCodec.write(new Response(
+                LongNode.valueOf(1),
+                Json.tree(ToolResult.success(Json.object().put("ok", true), null)),
+                null)))
+            .path("result"),
+        ToolResult.class);
+    MessageCodec.parseFromServer("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"ok\":true}}");
+    Class.forName("dev.steward.protocol.client.ServiceSocket");
+    GatedStdin in =
+        new GatedStdin(new ByteArrayInputStream(session.getBytes(StandardCharsets.UTF_8)));
+    in.open();
+    McpSyncServer server = McpServer.sync(new StdioTransport(
+            McpJsonDefaults.getMapper(), in, new QuietStart(OutputStream.nullOutputStream())))
+        .immediateExecution(true)
         .serverInfo("steward", McpBridge.VERSION)
         .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
         .validateToolInputs(false)

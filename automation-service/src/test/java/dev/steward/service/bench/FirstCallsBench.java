@@ -32,19 +32,27 @@ final class FirstCallsBench {
   private static final int WARM = 40;
   private static final int WARM_MEASURED = 15;
 
-  /** How a service is started: its command and any environment it needs. */
-  private record Launch(String name, List<String> command, Map<String, String> env) {}
+  /**
+   * How a service is started: its command and any environment it needs; and how an MCP client
+   * starts the bridge beside it.
+   */
+  private record Launch(
+      String name, List<String> command, Map<String, String> env, List<String> mcp) {}
 
-  /** One measured call, its baseline (null: against its own warm figure) and its targets. */
+  /**
+   * One measured call, its baseline (null: against its own warm figure) and its targets; {@code
+   * mcp}: made by an MCP client through a {@code steward mcp} it starts once the service is ready.
+   */
   private record Case(
       String name,
       JsonNode args,
       String tool,
       List<String> baseline,
       String target,
-      PolicyDocument.Hosts hosts) {
+      PolicyDocument.Hosts hosts,
+      boolean mcp) {
     Case(String name, JsonNode args, String tool, List<String> baseline, String target) {
-      this(name, args, tool, baseline, target, new PolicyDocument.Hosts(List.of(), false));
+      this(name, args, tool, baseline, target, new PolicyDocument.Hosts(List.of(), false), false);
     }
   }
 
@@ -91,7 +99,16 @@ final class FirstCallsBench {
             "browser.open_url",
             List.of(),
             "the first starts Chromium",
-            new PolicyDocument.Hosts(List.of("127.0.0.1"), true)));
+            new PolicyDocument.Hosts(List.of("127.0.0.1"), true),
+            false),
+        new Case(
+            "MCP tools/call files.read_text 1 KB, steward mcp just started",
+            args("path", small.toString()),
+            "files.read_text",
+            List.of(),
+            "calls 2–10 ≤ 1.5× warm",
+            new PolicyDocument.Hosts(List.of(), false),
+            true));
 
     try {
       measureAll(table, tmp, corpus, files, cases);
@@ -108,7 +125,8 @@ final class FirstCallsBench {
         System.getenv("STEWARD_BENCH_FIRST_CMD") != null
             ? List.of(System.getenv("STEWARD_BENCH_FIRST_CMD"))
             : List.of(ServiceProcess.repo().resolve("steward").toString(), "service"),
-        launcherOptions()));
+        launcherOptions(),
+        List.of(ServiceProcess.repo().resolve("steward").toString(), "mcp")));
     Path image = System.getenv("STEWARD_BENCH_IMAGE") != null
         ? Path.of(System.getenv("STEWARD_BENCH_IMAGE"))
         : ServiceProcess.repo().resolve("installer/target/image/steward");
@@ -120,7 +138,10 @@ final class FirstCallsBench {
       if (!dump.waitFor(180, java.util.concurrent.TimeUnit.SECONDS) || dump.exitValue() != 0)
         throw new IllegalStateException("cds-dump.sh failed");
       launches.add(new Launch(
-          "packaged image", List.of(image.resolve("bin/steward-service").toString()), Map.of()));
+          "packaged image",
+          List.of(image.resolve("bin/steward-service").toString()),
+          Map.of(),
+          List.of(image.resolve("bin/steward-service").toString(), "mcp")));
     }
     String only = System.getenv("STEWARD_BENCH_FIRST_ONLY");
     // This program's own WebSocket client warmed first, on a service of its own: what is measured
@@ -197,6 +218,7 @@ final class FirstCallsBench {
     long[] base = k.baseline.isEmpty() ? new long[0] : runBaseline(k.baseline, 3 + CALLS);
     long[] calls = new long[CALLS];
     long[] warm = new long[WARM_MEASURED];
+    if (k.mcp) return measureMcp(launch, k, home, tmp);
     try (ServiceProcess service =
             ServiceProcess.start(launch.command, home, tmp, List.of(), launch.env);
         RawWebSocket agent = new RawWebSocket(service.port, service.secret(Role.AGENT))) {
@@ -236,6 +258,76 @@ final class FirstCallsBench {
       result,
       String.format("warm %.1f ms (calls 2–10 %.2f× warm); %s", warmMs, later / warmMs, k.target)
     };
+  }
+
+  /**
+   * The MCP row: a fresh service as for the others, then an MCP client (the SDK's, over stdio)
+   * starts {@code steward mcp} 2 s after the service is ready, initializes, and calls: what a user
+   * meets when their MCP client starts.
+   */
+  private static String[] measureMcp(Launch launch, Case k, Path home, Path tmp) throws Exception {
+    long[] calls = new long[CALLS];
+    long[] warm = new long[WARM_MEASURED];
+    long started;
+    try (ServiceProcess service =
+        ServiceProcess.start(launch.command, home, tmp, List.of(), launch.env)) {
+      Thread.sleep(Long.getLong("steward.bench.first.delay", 2000));
+      Map<String, String> env = new java.util.HashMap<>(launch.env);
+      env.put("STEWARD_HOME", home.toString());
+      env.put("STEWARD_NO_BUILD", "1");
+      env.put("JAVA_TOOL_OPTIONS", "-Duser.home=" + tmp);
+      long t0 = System.nanoTime();
+      io.modelcontextprotocol.client.McpSyncClient client =
+          io.modelcontextprotocol.client.McpClient.sync(
+                  new io.modelcontextprotocol.client.transport.StdioClientTransport(
+                      io.modelcontextprotocol.client.transport.ServerParameters.builder(
+                              launch.mcp.get(0))
+                          .args(launch.mcp.subList(1, launch.mcp.size()))
+                          .env(env)
+                          .build(),
+                      io.modelcontextprotocol.json.McpJsonDefaults.getMapper()))
+              .requestTimeout(java.time.Duration.ofSeconds(60))
+              .clientInfo(
+                  new io.modelcontextprotocol.spec.McpSchema.Implementation("bench-first", "1"))
+              .build();
+      try {
+        client.initialize();
+        started = System.nanoTime() - t0;
+        Map<String, Object> arguments = Json.convert(k.args, Map.class);
+        io.modelcontextprotocol.spec.McpSchema.CallToolRequest call =
+            new io.modelcontextprotocol.spec.McpSchema.CallToolRequest(k.tool, arguments);
+        for (int i = 0; i < CALLS; i++) calls[i] = timedMcp(client, call);
+        for (int i = 0; i < WARM; i++) {
+          long ns = timedMcp(client, call);
+          if (i >= WARM - WARM_MEASURED) warm[i - (WARM - WARM_MEASURED)] = ns;
+        }
+      } finally {
+        client.closeGracefully();
+      }
+    }
+    long[] rest = Arrays.copyOfRange(calls, 1, CALLS);
+    Arrays.sort(rest);
+    Arrays.sort(warm);
+    double later = rest[rest.length / 2] / 1e6;
+    double warmMs = warm[warm.length / 2] / 1e6;
+    return new String[] {
+      k.name + ", first / calls 2–10 (" + launch.name + ")",
+      String.format("%.1f ms / %.1f ms", calls[0] / 1e6, later),
+      String.format(
+          "start → initialize answered %.0f ms; warm %.1f ms (calls 2–10 %.2f× warm); %s",
+          started / 1e6, warmMs, later / warmMs, k.target)
+    };
+  }
+
+  private static long timedMcp(
+      io.modelcontextprotocol.client.McpSyncClient client,
+      io.modelcontextprotocol.spec.McpSchema.CallToolRequest call) {
+    long t0 = System.nanoTime();
+    io.modelcontextprotocol.spec.McpSchema.CallToolResult r = client.callTool(call);
+    long t1 = System.nanoTime();
+    if (Boolean.TRUE.equals(r.isError()))
+      throw new IllegalStateException("the MCP call failed: " + r.content());
+    return t1 - t0;
   }
 
   /** One call, its answer in hand as text (this side's JSON parsing is not the service's time). */

@@ -35,7 +35,7 @@ import java.util.function.Supplier;
  */
 public final class McpBench {
 
-  private static final int WARM = 300;
+  private static final int WARM = Integer.getInteger("mcp.bench.warm", 300);
   private static final int ROUNDS = 500;
 
   private McpBench() {}
