@@ -10,6 +10,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -29,6 +32,15 @@ final class StdioTransport implements McpServerTransportProvider {
   /** The longest message read (the SDK's own stdio transport takes as much). */
   static final int MAX_LINE = 16 * 1024 * 1024;
 
+  /** Calls that run at once (an MCP client rarely has more than a few in flight). */
+  static final int MAX_CALLS = 16;
+
+  /** Messages waiting to be written; progress beyond it is dropped, anything else waits. */
+  private static final int OUTBOX = 1024;
+
+  /** Set while a thread runs a tools/call: the answer it sends is written on it. */
+  private static final ThreadLocal<Boolean> ON_A_CALL = ThreadLocal.withInitial(() -> false);
+
   private final McpJsonMapper mapper;
   private final int maxLine;
   private final InputStream in;
@@ -37,6 +49,16 @@ final class StdioTransport implements McpServerTransportProvider {
   private final ReentrantLock reading = new ReentrantLock();
   /** Threads waiting to read next; one waits while another handles a call. */
   private final AtomicInteger waiting = new AtomicInteger();
+  /** Calls running at once, each on a thread of its own. */
+  private final Semaphore calls = new Semaphore(MAX_CALLS);
+  /**
+   * What is written on the writer thread: every message but a call's answer, which the call's
+   * thread writes itself after what waits here. Taken only while {@link #out} is held, so that a
+   * call's progress is never written after its answer.
+   */
+  private final BlockingQueue<String> outbox = new LinkedBlockingQueue<>(OUTBOX);
+  /** One permit per message put in the outbox: the writer thread waits on it. */
+  private final Semaphore queued = new Semaphore(0);
 
   private final byte[] buffer = new byte[64 * 1024];
   private int at;
@@ -58,7 +80,10 @@ final class StdioTransport implements McpServerTransportProvider {
   @Override
   public void setSessionFactory(McpServerSession.Factory factory) {
     session = factory.create(new Transport());
-    startReader();
+    Thread writer = new Thread(this::writeQueued, "steward-mcp-stdout");
+    writer.setDaemon(true);
+    writer.start();
+    if (!startReader()) throw new IllegalStateException("cannot start a thread to read stdin");
   }
 
   @Override
@@ -74,10 +99,16 @@ final class StdioTransport implements McpServerTransportProvider {
     return s == null ? Mono.empty() : s.closeGracefully();
   }
 
-  private void startReader() {
-    Thread reader = new Thread(this::serve, "steward-mcp-stdio");
-    reader.setDaemon(true);
-    reader.start();
+  /** Starts a thread that waits to read; false when none can be started now. */
+  private boolean startReader() {
+    try {
+      Thread reader = new Thread(this::serve, "steward-mcp-stdio");
+      reader.setDaemon(true);
+      reader.start();
+      return true;
+    } catch (OutOfMemoryError | RuntimeException e) {
+      return false; // the message is handled by the thread that read it, reading paused
+    }
   }
 
   private void serve() {
@@ -90,17 +121,26 @@ final class StdioTransport implements McpServerTransportProvider {
         if (closing) return;
         McpSchema.@Nullable JSONRPCMessage message = next();
         if (message == null) continue;
-        if (message instanceof McpSchema.JSONRPCRequest request
-            && McpSchema.METHOD_TOOLS_CALL.equals(request.method())) {
-          if (waiting.get() == 0) startReader();
-          reading.unlock();
-          holding = false;
-          handle(message);
-          // Two waiting is one more than a lone client's calls need: this one is not needed.
-          if (waiting.get() >= 2) return;
-        } else {
-          handle(message);
+        boolean call = message instanceof McpSchema.JSONRPCRequest request
+            && McpSchema.METHOD_TOOLS_CALL.equals(request.method());
+        if (call && calls.tryAcquire()) {
+          if (waiting.get() > 0 || startReader()) {
+            reading.unlock();
+            holding = false;
+            try {
+              handle(message, true);
+            } finally {
+              calls.release();
+            }
+            // Two waiting is one more than a lone client's calls need: this one is not needed.
+            if (waiting.get() >= 2) return;
+            continue;
+          }
+          calls.release();
         }
+        // In turn, reading paused meanwhile: any message but a call, and a call beyond the
+        // number that may run at once (the client waits for one to end before more are read).
+        handle(message, call);
       } catch (IOException e) {
         closing = true;
         McpServerSession s = session;
@@ -115,13 +155,19 @@ final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
-  private void handle(McpSchema.JSONRPCMessage message) {
+  /** {@code call}: a tools/call, whose answer this thread writes itself. */
+  private void handle(McpSchema.JSONRPCMessage message, boolean call) {
     McpServerSession s = session;
     if (s == null) return;
-    s.handle(message)
-        .subscribe(
-            null,
-            error -> System.err.println("steward mcp: a message could not be handled: " + error));
+    ON_A_CALL.set(call);
+    try {
+      s.handle(message)
+          .subscribe(
+              null,
+              error -> System.err.println("steward mcp: a message could not be handled: " + error));
+    } finally {
+      ON_A_CALL.set(false);
+    }
   }
 
   /**
@@ -157,7 +203,14 @@ final class StdioTransport implements McpServerTransportProvider {
     while (true) {
       if (at == end) {
         int n = in.read(buffer, 0, buffer.length);
-        if (n < 0) throw new java.io.EOFException("the MCP client closed stdin");
+        if (n < 0) {
+          // A last message without its line's end is still a message.
+          if (line != null && line.size() > 0 && !tooLong) {
+            byte[] whole = line.toByteArray();
+            return new String(whole, 0, trimmedEnd(whole), StandardCharsets.UTF_8);
+          }
+          throw new java.io.EOFException("the MCP client closed stdin");
+        }
         at = 0;
         end = n;
       }
@@ -200,24 +253,58 @@ final class StdioTransport implements McpServerTransportProvider {
   private void answerError(int code, String message) {
     try {
       // The SDK's response record refuses a null id, so this one is written as it goes.
-      write("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + code + ",\"message\":"
-          + mapper.writeValueAsString(message) + "}}");
+      queue(
+          "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + code + ",\"message\":"
+              + mapper.writeValueAsString(message) + "}}",
+          false);
     } catch (IOException e) {
       closing = true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
-  private void write(McpSchema.JSONRPCMessage message) throws IOException {
-    // Compact JSON escapes every line break inside strings: one message, one line.
-    write(mapper.writeValueAsString(message));
-  }
-
+  /**
+   * Writes {@code json} now, after what waits in the outbox; on the caller's thread. Compact JSON
+   * escapes every line break inside strings: one message, one line.
+   */
   private void write(String json) throws IOException {
-    byte[] line = (json + "\n").getBytes(StandardCharsets.UTF_8);
     synchronized (out) {
-      out.write(line);
+      writeQueuedLocked();
+      out.write((json + "\n").getBytes(StandardCharsets.UTF_8));
       out.flush();
     }
+  }
+
+  /** Puts a message in the outbox; false when it is full and the message is dropped. */
+  private boolean queue(String json, boolean mayDrop) throws InterruptedException {
+    if (mayDrop) {
+      if (!outbox.offer(json)) return false;
+    } else {
+      outbox.put(json);
+    }
+    queued.release();
+    return true;
+  }
+
+  private void writeQueued() {
+    try {
+      while (!closing) {
+        queued.acquire();
+        queued.drainPermits();
+        synchronized (out) {
+          writeQueuedLocked();
+          out.flush();
+        }
+      }
+    } catch (InterruptedException | IOException e) {
+      closing = true; // stdout is gone: nothing more can be said
+    }
+  }
+
+  private void writeQueuedLocked() throws IOException {
+    for (String json = outbox.poll(); json != null; json = outbox.poll())
+      out.write((json + "\n").getBytes(StandardCharsets.UTF_8));
   }
 
   private final class Transport implements McpServerTransport {
@@ -225,7 +312,15 @@ final class StdioTransport implements McpServerTransportProvider {
     public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
       return Mono.fromCallable(() -> {
         if (closing) return null;
-        write(message);
+        String json = mapper.writeValueAsString(message);
+        if (ON_A_CALL.get() && message instanceof McpSchema.JSONRPCResponse) {
+          write(json);
+        } else {
+          queue(
+              json,
+              message instanceof McpSchema.JSONRPCNotification n
+                  && McpSchema.METHOD_NOTIFICATION_PROGRESS.equals(n.method()));
+        }
         return null;
       });
     }

@@ -53,7 +53,17 @@ class StdioTransportTest {
               }
               return "waited";
             }),
-            tool("quick", anything, () -> "quick"))
+            tool("quick", anything, () -> "quick"),
+            new McpServerFeatures.SyncToolSpecification(
+                McpSchema.Tool.builder().name("progress").inputSchema(anything).build(),
+                (exchange, request) -> {
+                  for (int i = 1; i <= 3; i++)
+                    exchange.progressNotification(
+                        new McpSchema.ProgressNotification("t", i, 3.0, "step " + i));
+                  return McpSchema.CallToolResult.builder()
+                      .addTextContent("done")
+                      .build();
+                }))
         .build();
     send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
         + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
@@ -132,11 +142,43 @@ class StdioTransportTest {
     assertEquals(6, next().path("id").asInt());
   }
 
-  /** stdin: the bytes put on a queue, in turn. */
+  @Test
+  void aCallsProgressIsWrittenBeforeItsAnswer() throws Exception {
+    send(call(7, "progress"));
+    for (int i = 1; i <= 3; i++)
+      assertEquals("notifications/progress", next().path("method").asText(), "step " + i);
+    assertEquals(7, next().path("id").asInt());
+  }
+
+  @Test
+  void manyWaitingCallsRunOnABoundedNumberOfThreads() throws Exception {
+    int n = StdioTransport.MAX_CALLS + 14;
+    for (int i = 0; i < n; i++) send(call(100 + i, "wait"));
+    Thread.sleep(500);
+    long readers = Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().equals("steward-mcp-stdio"))
+        .count();
+    assertTrue(readers <= StdioTransport.MAX_CALLS + 2, readers + " threads");
+    release.countDown();
+    java.util.Set<Integer> answered = new java.util.HashSet<>();
+    for (int i = 0; i < n; i++) answered.add(next().path("id").asInt());
+    assertEquals(n, answered.size());
+  }
+
+  @Test
+  void aLastMessageWithoutItsLineEndIsAnswered() throws Exception {
+    toServer.add(
+        "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_8));
+    toServer.add(new byte[0]); // the end of stdin
+    assertEquals(9, next().path("id").asInt());
+  }
+
+  /** stdin: the bytes put on a queue, in turn; an empty array is its end. */
   private static final class QueueInput extends InputStream {
     private final BlockingQueue<byte[]> queue;
     private byte[] now = new byte[0];
     private int at;
+    private boolean ended;
 
     QueueInput(BlockingQueue<byte[]> queue) {
       this.queue = queue;
@@ -151,12 +193,14 @@ class StdioTransportTest {
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
       while (at == now.length) {
+        if (ended) return -1;
         try {
           now = queue.take();
         } catch (InterruptedException e) {
           throw new java.io.InterruptedIOException();
         }
         at = 0;
+        if (now.length == 0) ended = true;
       }
       int n = Math.min(len, now.length - at);
       System.arraycopy(now, at, b, off, n);

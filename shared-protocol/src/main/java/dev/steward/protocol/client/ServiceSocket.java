@@ -23,6 +23,9 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The client's end of one WebSocket connection to the service (RFC 6455) on a plain socket. A
@@ -69,42 +72,59 @@ final class ServiceSocket implements AutoCloseable {
 
   private static final SecureRandom MASKS = new SecureRandom();
 
+  private final Watchdog.Watched watched;
   private final Socket socket;
   private final InputStream in;
   private final OutputStream out;
-  private final Object writing = new Object();
+  /** Held while a frame is written; the reader thread never waits for it. */
+  private final ReentrantLock writing = new ReentrantLock();
+
+  private final long writeLimitNanos;
+  /** A pong the reader could not send at once: the next writer sends it. */
+  private volatile byte @Nullable [] pendingPong;
+
   private volatile boolean outputClosed;
   private volatile boolean inputClosed;
 
-  private ServiceSocket(Socket socket) throws IOException {
-    this.socket = socket;
+  private ServiceSocket(Watchdog.Watched watched, Duration writeLimit) throws IOException {
+    this.watched = watched;
+    this.socket = watched.socket;
     this.in = new BufferedInputStream(socket.getInputStream(), PIECE);
     this.out = socket.getOutputStream();
+    this.writeLimitNanos = writeLimit.toNanos();
   }
 
   /**
-   * Connects and upgrades; the reader thread starts only once the handshake is done.
+   * Connects and upgrades, all within {@code timeout}; reading starts with {@link #start}. A frame
+   * whose writing takes longer than {@code writeLimit} (the service stopped reading) closes the
+   * connection.
    *
    * @throws Refused when the service answers the upgrade with another status than 101
    */
   static ServiceSocket open(
-      URI uri, Map<String, String> headers, Duration timeout, Receiver receiver)
+      URI uri, Map<String, String> headers, Duration timeout, Duration writeLimit)
       throws IOException {
     if (!"ws".equalsIgnoreCase(uri.getScheme()))
       throw new IOException("the service's address is not ws://: " + uri);
-    Socket socket = connect(uri, timeout);
+    Watchdog.Watched watched = Watchdog.watch(connect(uri, timeout), timeout);
     try {
-      ServiceSocket ws = new ServiceSocket(socket);
+      ServiceSocket ws = new ServiceSocket(watched, writeLimit);
       ws.handshake(uri, headers);
-      socket.setSoTimeout(0);
-      Thread reader = new Thread(() -> ws.read(receiver), "steward-client-read");
-      reader.setDaemon(true);
-      reader.start();
+      watched.socket.setSoTimeout(0);
+      watched.deadline = 0;
       return ws;
     } catch (IOException | RuntimeException e) {
-      socket.close();
+      watched.close();
+      if (watched.expired) throw new IOException("the service did not answer within " + timeout);
       throw e;
     }
+  }
+
+  /** Starts the reader thread, which hands the service's messages to {@code receiver}. */
+  void start(Receiver receiver) {
+    Thread reader = new Thread(() -> read(receiver), "steward-client-read");
+    reader.setDaemon(true);
+    reader.start();
   }
 
   /**
@@ -115,7 +135,8 @@ final class ServiceSocket implements AutoCloseable {
    */
   static Map.Entry<Integer, String> get(URI address, Duration timeout, int maxBody)
       throws IOException {
-    try (Socket socket = connect(address, timeout)) {
+    Watchdog.Watched watched = Watchdog.watch(connect(address, timeout), timeout);
+    try (Socket socket = watched.socket) {
       OutputStream out = socket.getOutputStream();
       String target =
           address.getRawPath() + (address.getRawQuery() == null ? "" : "?" + address.getRawQuery());
@@ -128,6 +149,10 @@ final class ServiceSocket implements AutoCloseable {
       headers(in);
       byte[] body = in.readNBytes(maxBody);
       return Map.entry(status, new String(body, StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw watched.expired ? new IOException("the service did not answer within " + timeout) : e;
+    } finally {
+      watched.close();
     }
   }
 
@@ -220,9 +245,10 @@ final class ServiceSocket implements AutoCloseable {
 
   private static String line(InputStream in) throws IOException {
     ByteArrayOutputStream line = new ByteArrayOutputStream();
+    int read = 0;
     for (int b = in.read(); b != '\n'; b = in.read()) {
       if (b < 0) throw new EOFException("the service closed the connection in its answer's head");
-      if (line.size() > MAX_HEAD) throw new IOException("the service's answer has too long a line");
+      if (++read > MAX_HEAD) throw new IOException("the service's answer has too long a line");
       if (b != '\r') line.write(b);
     }
     return line.toString(StandardCharsets.ISO_8859_1);
@@ -236,6 +262,27 @@ final class ServiceSocket implements AutoCloseable {
   }
 
   private void send(int opcode, byte[] payload) throws IOException {
+    byte[][] frame = frame(opcode, payload);
+    writing.lock();
+    try {
+      write(frame);
+      sendPendingPong();
+    } finally {
+      writing.unlock();
+    }
+    // A pong the reader left while this frame was being written goes now, unless a writer after
+    // this one has the lock (it sends it then).
+    if (pendingPong != null && writing.tryLock()) {
+      try {
+        sendPendingPong();
+      } finally {
+        writing.unlock();
+      }
+    }
+  }
+
+  /** A frame's head and its masked payload (a short one in one piece, a long one not copied). */
+  private static byte[][] frame(int opcode, byte[] payload) {
     int length = payload.length;
     byte[] head = new byte[14];
     int at = 0;
@@ -255,24 +302,48 @@ final class ServiceSocket implements AutoCloseable {
     System.arraycopy(mask, 0, head, at, 4);
     at += 4;
     for (int i = 0; i < length; i++) payload[i] ^= mask[i & 3];
-    synchronized (writing) {
-      if (outputClosed) throw new IOException("the connection to the service is closed");
+    if (length <= 8 * 1024) {
+      byte[] whole = java.util.Arrays.copyOf(head, at + length);
+      System.arraycopy(payload, 0, whole, at, length);
+      return new byte[][] {whole};
+    }
+    return new byte[][] {java.util.Arrays.copyOf(head, at), payload};
+  }
+
+  /** Writes a frame; the lock is held. A write that fails or runs out of time ends the connection. */
+  private void write(byte[][] frame) throws IOException {
+    if (outputClosed) throw new IOException("the connection to the service is closed");
+    watched.deadline = System.nanoTime() + writeLimitNanos;
+    try {
+      for (byte[] part : frame) out.write(part);
+      out.flush();
+    } catch (IOException e) {
+      abort();
+      throw watched.expired
+          ? new IOException("the service took no message for " + writeLimitNanos / 1_000_000_000
+              + " s; the connection is closed")
+          : e;
+    } finally {
+      watched.deadline = 0;
+    }
+  }
+
+  private void sendPendingPong() throws IOException {
+    byte[] pong = pendingPong;
+    if (pong == null) return;
+    pendingPong = null;
+    write(frame(PONG, pong));
+  }
+
+  /** The reader's answer to a ping: sent now if no frame is being written, else by its writer. */
+  private void pong(byte[] payload) throws IOException {
+    pendingPong = payload;
+    if (writing.tryLock()) {
       try {
-        if (length <= 8 * 1024) {
-          byte[] frame = new byte[at + length];
-          System.arraycopy(head, 0, frame, 0, at);
-          System.arraycopy(payload, 0, frame, at, length);
-          out.write(frame);
-        } else {
-          out.write(head, 0, at);
-          out.write(payload);
-        }
-        out.flush();
-      } catch (IOException e) {
-        outputClosed = true;
-        throw e;
+        sendPendingPong();
+      } finally {
+        writing.unlock();
       }
-      if (opcode == CLOSE) outputClosed = true;
     }
   }
 
@@ -280,25 +351,100 @@ final class ServiceSocket implements AutoCloseable {
     return !outputClosed && !inputClosed;
   }
 
-  /** Says goodbye (a close frame) and closes the connection. */
+  /** Says goodbye (a close frame, unless a frame is stuck being written) and closes at once. */
   @Override
   public void close() {
+    sendClose(new byte[] {(byte) (1000 >>> 8), (byte) (1000 & 0xff)});
+    abort();
+  }
+
+  private void sendClose(byte[] payload) {
     try {
-      byte[] bye = {(byte) (1000 >>> 8), (byte) (1000 & 0xff)};
-      send(CLOSE, bye);
+      if (!writing.tryLock(1, TimeUnit.SECONDS)) return;
+      try {
+        write(frame(CLOSE, payload));
+        outputClosed = true;
+      } finally {
+        writing.unlock();
+      }
     } catch (IOException e) {
       // closing anyway
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
-    abort();
   }
 
   /** Closes the connection at once. */
   void abort() {
     outputClosed = true;
-    try {
-      socket.close();
-    } catch (IOException e) {
-      // closed either way
+    watched.close();
+  }
+
+  /**
+   * Closes a socket whose exchange runs past its deadline: a blocking read or write has no time
+   * limit of its own (SO_TIMEOUT bounds one read, not a trickle of them). One thread for all,
+   * looking twice a second; setting a deadline is a volatile write, so a frame costs nothing more.
+   */
+  static final class Watchdog {
+    private static final java.util.Set<Watched> WATCHED =
+        java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static boolean started;
+
+    private Watchdog() {}
+
+    static final class Watched {
+      final Socket socket;
+      /** System.nanoTime() past which the socket is closed; 0: no deadline now. */
+      volatile long deadline;
+
+      volatile boolean expired;
+
+      private Watched(Socket socket) {
+        this.socket = socket;
+      }
+
+      void close() {
+        WATCHED.remove(this);
+        try {
+          socket.close();
+        } catch (IOException e) {
+          // closed either way
+        }
+      }
+    }
+
+    /** Watches {@code socket}, with a first deadline {@code within} from now. */
+    static Watched watch(Socket socket, Duration within) {
+      Watched w = new Watched(socket);
+      w.deadline = System.nanoTime() + within.toNanos();
+      WATCHED.add(w);
+      synchronized (Watchdog.class) {
+        if (!started) {
+          Thread t = new Thread(Watchdog::run, "steward-client-watchdog");
+          t.setDaemon(true);
+          t.start();
+          started = true;
+        }
+      }
+      return w;
+    }
+
+    private static void run() {
+      while (true) {
+        try {
+          Thread.sleep(500);
+        } catch (InterruptedException e) {
+          return;
+        }
+        long now = System.nanoTime();
+        for (Watched w : WATCHED) {
+          long d = w.deadline;
+          if (d != 0 && now - d > 0) {
+            w.expired = true;
+            w.close();
+          }
+        }
+      }
     }
   }
 
@@ -349,17 +495,13 @@ final class ServiceSocket implements AutoCloseable {
         byte[] payload = in.readNBytes((int) length);
         if (payload.length < length) throw new EOFException("the connection ended in a frame");
         if (opcode == PING) {
-          send(PONG, payload);
+          pong(payload);
         } else if (opcode == CLOSE) {
           int code = payload.length >= 2 ? ((payload[0] & 0xff) << 8) | (payload[1] & 0xff) : 1005;
           String reason = payload.length > 2
               ? new String(payload, 2, payload.length - 2, StandardCharsets.UTF_8)
               : "";
-          try {
-            send(CLOSE, payload.length >= 2 ? new byte[] {payload[0], payload[1]} : new byte[0]);
-          } catch (IOException e) {
-            // the service is gone already
-          }
+          sendClose(payload.length >= 2 ? new byte[] {payload[0], payload[1]} : new byte[0]);
           return code + " " + reason;
         } else if (opcode != PONG) {
           throw new IOException("an unknown control frame from the service");

@@ -112,7 +112,8 @@ public final class StewardClient implements AutoCloseable {
 
   private volatile @Nullable ServiceSocket socket;
   private volatile boolean closed;
-  private long backoffMillis = 100;
+  /** The next reconnection's wait; back to the shortest once the service has answered a call. */
+  private volatile long backoffMillis = 100;
 
   private StewardClient(Supplier<Endpoint> endpoints, Options options) {
     this.endpoints = endpoints;
@@ -247,21 +248,24 @@ public final class StewardClient implements AutoCloseable {
     Endpoint endpoint = endpoints.get();
     verifyService(endpoint);
     Receiver receiver = new Receiver();
+    ServiceSocket opened;
     try {
-      ServiceSocket opened = ServiceSocket.open(
+      opened = ServiceSocket.open(
           endpoint.uri(),
           Map.of("Authorization", "Bearer " + endpoint.secret()),
           options.connectTimeout(),
-          receiver);
+          options.callTimeout());
+      // Known as this connection's before it can report closing.
       receiver.mine = opened;
       socket = opened;
+      opened.start(receiver);
     } catch (ServiceSocket.Refused e) {
       throw ClientException.handshake(e.status, e);
     } catch (IOException e) {
       throw new ClientException("cannot reach the service at " + endpoint.uri() + ": " + e, e);
     }
-    backoffMillis = 100;
-    stateListeners.forEach(l -> l.accept(State.CONNECTED));
+    // One that closed at once has said so already (and a reconnection follows).
+    if (opened.isOpen()) stateListeners.forEach(l -> l.accept(State.CONNECTED));
   }
 
   /**
@@ -376,15 +380,26 @@ public final class StewardClient implements AutoCloseable {
         CompletableFuture<Response> f =
             r.id().canConvertToLong() ? pending.get(r.id().asLong()) : null;
         if (f != null) {
+          backoffMillis = 100;
           f.complete(r);
         } else if (r.isError() && r.id().isNull()) {
           // An error the service could not tie to an id (e.g. a malformed frame we sent by hand):
           // surface it to notification listeners so raw-frame users can see it.
-          notificationListeners.forEach(
-              l -> l.accept(new Notification("rpc.error", MessageCodec.toJson(r))));
+          tell(new Notification("rpc.error", MessageCodec.toJson(r)));
         }
       } else if (m instanceof Notification n) {
-        notificationListeners.forEach(l -> l.accept(n));
+        tell(n);
+      }
+    }
+  }
+
+  /** A listener's failure is its own: the connection and the other listeners go on. */
+  private void tell(Notification n) {
+    for (Consumer<Notification> l : notificationListeners) {
+      try {
+        l.accept(n);
+      } catch (RuntimeException e) {
+        // nothing to tell it with; the next notification reaches it again
       }
     }
   }
@@ -446,7 +461,7 @@ public final class StewardClient implements AutoCloseable {
     public void closed(String why) {
       arrivals.broken();
       ServiceSocket now = socket;
-      if (now == null || now == mine || mine == null) connectionLost(why);
+      if (now == null || now == mine) connectionLost(why);
     }
   }
 }

@@ -74,6 +74,14 @@ class ServiceSocketTest {
     server.close();
   }
 
+  /** Connects and starts reading, the way the client does. */
+  private ServiceSocket open(Map<String, String> headers) throws IOException {
+    ServiceSocket ws =
+        ServiceSocket.open(uri(), headers, Duration.ofSeconds(5), Duration.ofSeconds(1));
+    ws.start(receiver);
+    return ws;
+  }
+
   private URI uri() {
     return URI.create("ws://127.0.0.1:" + server.getLocalPort() + "/rpc");
   }
@@ -107,8 +115,7 @@ class ServiceSocketTest {
   @Test
   void handshakeSendsTheHeadersAndChecksTheAnswer() throws Exception {
     CompletableFuture<Peer> peer = accept(101, true);
-    try (ServiceSocket ws = ServiceSocket.open(
-        uri(), Map.of("Authorization", "Bearer s3cret"), Duration.ofSeconds(5), receiver)) {
+    try (ServiceSocket ws = open(Map.of("Authorization", "Bearer s3cret"))) {
       Peer p = peer.get(5, TimeUnit.SECONDS);
       assertEquals("Bearer s3cret", p.request.get("authorization"));
       assertEquals("websocket", p.request.get("upgrade"));
@@ -121,18 +128,14 @@ class ServiceSocketTest {
   @Test
   void aRefusedUpgradeGivesItsStatus() {
     accept(401, true);
-    ServiceSocket.Refused refused = assertThrows(
-        ServiceSocket.Refused.class,
-        () -> ServiceSocket.open(uri(), Map.of(), Duration.ofSeconds(5), receiver));
+    ServiceSocket.Refused refused = assertThrows(ServiceSocket.Refused.class, () -> open(Map.of()));
     assertEquals(401, refused.status);
   }
 
   @Test
   void anAnswerWithTheWrongAcceptIsNotAWebSocket() {
     accept(101, false);
-    IOException e = assertThrows(
-        IOException.class,
-        () -> ServiceSocket.open(uri(), Map.of(), Duration.ofSeconds(5), receiver));
+    IOException e = assertThrows(IOException.class, () -> open(Map.of()));
     assertFalse(e instanceof ServiceSocket.Refused);
   }
 
@@ -140,15 +143,13 @@ class ServiceSocketTest {
   void aHeaderOnTwoLinesIsNeverSent() {
     accept(101, true);
     assertThrows(
-        IllegalArgumentException.class,
-        () -> ServiceSocket.open(
-            uri(), Map.of("Authorization", "x\r\nX-Evil: 1"), Duration.ofSeconds(5), receiver));
+        IllegalArgumentException.class, () -> open(Map.of("Authorization", "x\r\nX-Evil: 1")));
   }
 
   @Test
   void framesAreReadAsTheRfcSays() throws Exception {
     CompletableFuture<Peer> peer = accept(101, true);
-    try (ServiceSocket ws = ServiceSocket.open(uri(), Map.of(), Duration.ofSeconds(5), receiver)) {
+    try (ServiceSocket ws = open(Map.of())) {
       Peer p = peer.get(5, TimeUnit.SECONDS);
       // One message in three frames, "é" split between the first two, a ping between them.
       byte[] text = "{\"a\":\"é😀\"}".getBytes(StandardCharsets.UTF_8);
@@ -189,7 +190,7 @@ class ServiceSocketTest {
   @Test
   void brokenFramesEndTheConnection() throws Exception {
     CompletableFuture<Peer> peer = accept(101, true);
-    try (ServiceSocket ws = ServiceSocket.open(uri(), Map.of(), Duration.ofSeconds(5), receiver)) {
+    try (ServiceSocket ws = open(Map.of())) {
       Peer p = peer.get(5, TimeUnit.SECONDS);
       p.frame(true, 0x1, new byte[] {(byte) 0xC3, (byte) 0x28}); // not UTF-8
       String why = closed.get(5, TimeUnit.SECONDS);
@@ -201,7 +202,7 @@ class ServiceSocketTest {
   @Test
   void aContinuationWithoutAStartEndsTheConnection() throws Exception {
     CompletableFuture<Peer> peer = accept(101, true);
-    try (ServiceSocket ws = ServiceSocket.open(uri(), Map.of(), Duration.ofSeconds(5), receiver)) {
+    try (ServiceSocket ws = open(Map.of())) {
       Peer p = peer.get(5, TimeUnit.SECONDS);
       p.frame(true, 0x0, "x".getBytes(StandardCharsets.US_ASCII));
       String why = closed.get(5, TimeUnit.SECONDS);
@@ -214,7 +215,7 @@ class ServiceSocketTest {
   @Test
   void theServiceGoingAwayIsReportedOnce() throws Exception {
     CompletableFuture<Peer> peer = accept(101, true);
-    try (ServiceSocket ws = ServiceSocket.open(uri(), Map.of(), Duration.ofSeconds(5), receiver)) {
+    try (ServiceSocket ws = open(Map.of())) {
       peer.get(5, TimeUnit.SECONDS).socket.close();
       assertTrue(closed.get(5, TimeUnit.SECONDS).startsWith("1006"));
       assertFalse(ws.isOpen());
@@ -243,6 +244,51 @@ class ServiceSocketTest {
     assertEquals("{\"ok", answer.getValue()); // read no further than asked
     assertEquals(
         "GET /proof?nonce=ab HTTP/1.0", request.get(5, TimeUnit.SECONDS).get(""));
+  }
+
+  @Test
+  void aServiceThatStopsReadingClosesTheConnectionAfterTheWriteLimit() throws Exception {
+    CompletableFuture<Peer> peer = accept(101, true);
+    ServiceSocket ws = open(Map.of());
+    Peer p = peer.get(5, TimeUnit.SECONDS); // it reads nothing from here on
+    long t0 = System.nanoTime();
+    IOException stuck = assertThrows(IOException.class, () -> {
+      for (int i = 0; i < 1000; i++) ws.sendText("x".repeat(1 << 20));
+    });
+    long took = (System.nanoTime() - t0) / 1_000_000;
+    assertTrue(took < 4000, "gave up after " + took + " ms: " + stuck);
+    assertTrue(stuck.getMessage().contains("took no message"), stuck.getMessage());
+    assertFalse(ws.isOpen());
+    long c0 = System.nanoTime();
+    ws.close();
+    assertTrue((System.nanoTime() - c0) / 1_000_000 < 1500, "close waits no longer than a second");
+    p.socket.close();
+  }
+
+  @Test
+  void anAnswerThatNeverEndsFailsWithinTheTimeout() throws Exception {
+    CompletableFuture<Void> trickle = CompletableFuture.runAsync(() -> {
+      try (Socket s = server.accept()) {
+        new Peer(s).head();
+        OutputStream out = s.getOutputStream();
+        out.write("HTTP/1.1 101 Switching Protocols\r\n".getBytes(StandardCharsets.US_ASCII));
+        for (int i = 0; i < 200; i++) {
+          out.write('\r'); // carriage returns only: a line that never ends
+          out.flush();
+          Thread.sleep(50);
+        }
+      } catch (Exception e) {
+        // the client gave up
+      }
+    });
+    long t0 = System.nanoTime();
+    IOException e = assertThrows(
+        IOException.class,
+        () -> ServiceSocket.open(uri(), Map.of(), Duration.ofSeconds(1), Duration.ofSeconds(1)));
+    long took = (System.nanoTime() - t0) / 1_000_000;
+    assertTrue(took < 3000, "gave up after " + took + " ms");
+    assertTrue(e.getMessage().contains("did not answer within"), e.getMessage());
+    trickle.cancel(true);
   }
 
   private static byte[] slice(byte[] bytes, int from, int to) {
