@@ -76,7 +76,11 @@ final class GatedStdin extends FilterInputStream {
         return true;
       }
       if (atEnd) {
-        if (buffered.length == 0) return false;
+        if (buffered.length == 0) {
+          // Only once every line has been handed out: the bridge ends when this says so.
+          ended.countDown();
+          return false;
+        }
         out = buffered;
         outAt = 0;
         line.reset();
@@ -85,7 +89,6 @@ final class GatedStdin extends FilterInputStream {
       int n = super.read(chunk, 0, chunk.length);
       if (n < 0) {
         atEnd = true;
-        ended.countDown();
       } else {
         line.write(chunk, 0, n);
       }

@@ -60,7 +60,8 @@ public final class McpBridge {
     GatedStdin in = new GatedStdin(System.in, CANCELLATIONS::line);
     McpJsonMapper mapper = McpJsonDefaults.getMapper();
     QuietStart stdout = new QuietStart(System.out);
-    McpSyncServer server = McpServer.sync(new StdioTransport(mapper, in, stdout))
+    StdioTransport stdio = new StdioTransport(mapper, in, stdout);
+    McpSyncServer server = McpServer.sync(stdio)
         // A call runs on the thread that read it (StdioTransport): no hand-off on its way.
         .immediateExecution(true)
         .serverInfo("steward", VERSION)
@@ -104,10 +105,15 @@ public final class McpBridge {
     });
     in.open();
     in.awaitEnd();
+    // What the client asked before it let go of stdin is still answered (a script's last call).
+    stdio.finish(FINISH);
     server.closeGracefully();
     supervisor.close();
     System.exit(0);
   }
+
+  /** How long the calls still running when stdin ends may take to be answered. */
+  private static final java.time.Duration FINISH = java.time.Duration.ofSeconds(30);
 
   /**
    * This bridge's MCP session, as the service keeps its taint: the same across reconnections, so

@@ -64,7 +64,10 @@ final class StdioTransport implements McpServerTransportProvider {
   private int at;
   private int end;
   private volatile @Nullable McpServerSession session;
+  /** Stdin has ended or the session closed: nothing more is read. */
   private volatile boolean closing;
+  /** Stdout is gone: nothing more can be written. */
+  private volatile boolean mute;
 
   StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out) {
     this(mapper, in, out, MAX_LINE);
@@ -121,26 +124,30 @@ final class StdioTransport implements McpServerTransportProvider {
         if (closing) return;
         McpSchema.@Nullable JSONRPCMessage message = next();
         if (message == null) continue;
-        boolean call = message instanceof McpSchema.JSONRPCRequest request
-            && McpSchema.METHOD_TOOLS_CALL.equals(request.method());
-        if (call && calls.tryAcquire()) {
-          if (waiting.get() > 0 || startReader()) {
-            reading.unlock();
-            holding = false;
-            try {
-              handle(message, true);
-            } finally {
-              calls.release();
-            }
-            // Two waiting is one more than a lone client's calls need: this one is not needed.
-            if (waiting.get() >= 2) return;
-            continue;
-          }
+        if (!(message instanceof McpSchema.JSONRPCRequest request
+            && McpSchema.METHOD_TOOLS_CALL.equals(request.method()))) {
+          handle(message, false); // in turn, before the next is read
+          continue;
+        }
+        // A call runs on this thread while another reads on, so a cancellation is read too.
+        if (!calls.tryAcquire()) {
+          busy(request, MAX_CALLS + " calls are running; wait for one to end");
+          continue;
+        }
+        if (waiting.get() == 0 && !startReader()) {
+          calls.release();
+          busy(request, "no thread can be started for the call now");
+          continue;
+        }
+        reading.unlock();
+        holding = false;
+        try {
+          handle(message, true);
+        } finally {
           calls.release();
         }
-        // In turn, reading paused meanwhile: any message but a call, and a call beyond the
-        // number that may run at once (the client waits for one to end before more are read).
-        handle(message, call);
+        // Two waiting is one more than a lone client's calls need: this one is not needed.
+        if (waiting.get() >= 2) return;
       } catch (IOException e) {
         closing = true;
         McpServerSession s = session;
@@ -249,6 +256,46 @@ final class StdioTransport implements McpServerTransportProvider {
     return line.length > 0 && line[line.length - 1] == '\r' ? line.length - 1 : line.length;
   }
 
+  /** Answers a call that cannot run now with a tool error the client's model can read. */
+  private void busy(McpSchema.JSONRPCRequest call, String why) {
+    try {
+      queue(
+          mapper.writeValueAsString(McpSchema.JSONRPCResponse.result(
+              call.id(),
+              McpSchema.CallToolResult.builder()
+                  .addTextContent("UNAVAILABLE: " + why)
+                  .isError(true)
+                  .build())),
+          false);
+    } catch (IOException e) {
+      mute = true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Waits until no call runs and everything said is written, for at most {@code within}: stdin
+   * has ended, and what the client asked before it let go is still answered.
+   */
+  void finish(java.time.Duration within) {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (System.nanoTime() - deadline < 0 && !mute) {
+      if (calls.availablePermits() == MAX_CALLS && outbox.isEmpty()) {
+        synchronized (out) {
+          // the writer has taken the last one and written it under this lock
+          if (outbox.isEmpty()) return;
+        }
+      }
+      try {
+        Thread.sleep(10);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
   /** An error for a line whose id could not be read: JSON-RPC's answer has a null id then. */
   private void answerError(int code, String message) {
     try {
@@ -270,9 +317,14 @@ final class StdioTransport implements McpServerTransportProvider {
    */
   private void write(String json) throws IOException {
     synchronized (out) {
-      writeQueuedLocked();
-      out.write((json + "\n").getBytes(StandardCharsets.UTF_8));
-      out.flush();
+      try {
+        writeQueuedLocked();
+        out.write((json + "\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+      } catch (IOException e) {
+        mute = true;
+        throw e;
+      }
     }
   }
 
@@ -289,7 +341,7 @@ final class StdioTransport implements McpServerTransportProvider {
 
   private void writeQueued() {
     try {
-      while (!closing) {
+      while (true) {
         queued.acquire();
         queued.drainPermits();
         synchronized (out) {
@@ -298,7 +350,7 @@ final class StdioTransport implements McpServerTransportProvider {
         }
       }
     } catch (InterruptedException | IOException e) {
-      closing = true; // stdout is gone: nothing more can be said
+      mute = true; // stdout is gone: nothing more can be said
     }
   }
 
@@ -311,7 +363,7 @@ final class StdioTransport implements McpServerTransportProvider {
     @Override
     public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
       return Mono.fromCallable(() -> {
-        if (closing) return null;
+        if (mute) return null;
         String json = mapper.writeValueAsString(message);
         if (ON_A_CALL.get() && message instanceof McpSchema.JSONRPCResponse) {
           write(json);

@@ -34,13 +34,15 @@ class StdioTransportTest {
   private final BlockingQueue<JsonNode> fromServer = new LinkedBlockingQueue<>();
   private final CountDownLatch release = new CountDownLatch(1);
   private McpSyncServer server;
+  private StdioTransport transport;
 
   @BeforeEach
   void start() throws Exception {
     McpSchema.JsonSchema anything =
         new McpSchema.JsonSchema("object", Map.of(), null, null, null, null);
-    server = McpServer.sync(new StdioTransport(
-            McpJsonDefaults.getMapper(), new QueueInput(toServer), new LineOutput(fromServer), 200))
+    transport = new StdioTransport(
+        McpJsonDefaults.getMapper(), new QueueInput(toServer), new LineOutput(fromServer), 200);
+    server = McpServer.sync(transport)
         .immediateExecution(true)
         .serverInfo("test", "1")
         .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
@@ -151,18 +153,56 @@ class StdioTransportTest {
   }
 
   @Test
-  void manyWaitingCallsRunOnABoundedNumberOfThreads() throws Exception {
-    int n = StdioTransport.MAX_CALLS + 14;
-    for (int i = 0; i < n; i++) send(call(100 + i, "wait"));
-    Thread.sleep(500);
-    long readers = Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.getName().equals("steward-mcp-stdio"))
-        .count();
-    assertTrue(readers <= StdioTransport.MAX_CALLS + 2, readers + " threads");
+  void callsBeyondTheLimitAreRefusedAtOnceAndReadingGoesOn() throws Exception {
+    int over = 14;
+    long before = readers(); // this transport's first reader, and other tests' left waiting
+    for (int i = 0; i < StdioTransport.MAX_CALLS + over; i++) send(call(100 + i, "wait"));
+    send("{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\"}");
+    int refused = 0;
+    boolean pinged = false;
+    for (int i = 0; i < over + 1; i++) {
+      JsonNode answer = next();
+      if (answer.path("id").asInt() == 99) {
+        pinged = true;
+      } else {
+        assertTrue(answer.at("/result/isError").asBoolean(), answer.toString());
+        assertTrue(answer.at("/result/content/0/text").asText().startsWith("UNAVAILABLE"));
+        refused++;
+      }
+    }
+    assertTrue(pinged, "a ping is read and answered while the calls wait");
+    assertEquals(over, refused);
+    long started = readers() - before;
+    assertTrue(started <= StdioTransport.MAX_CALLS + 1, started + " threads started");
     release.countDown();
     java.util.Set<Integer> answered = new java.util.HashSet<>();
-    for (int i = 0; i < n; i++) answered.add(next().path("id").asInt());
-    assertEquals(n, answered.size());
+    for (int i = 0; i < StdioTransport.MAX_CALLS; i++) {
+      JsonNode answer = next();
+      assertFalse(answer.at("/result/isError").asBoolean(), answer.toString());
+      answered.add(answer.path("id").asInt());
+    }
+    assertEquals(StdioTransport.MAX_CALLS, answered.size());
+  }
+
+  private static long readers() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().equals("steward-mcp-stdio"))
+        .count();
+  }
+
+  @Test
+  void aCallOnTheLastLineIsAnsweredAfterStdinEnds() throws Exception {
+    send(call(8, "wait"));
+    toServer.add(new byte[0]); // the end of stdin
+    Thread.sleep(200);
+    java.util.concurrent.CompletableFuture<Void> finished =
+        java.util.concurrent.CompletableFuture.runAsync(
+            () -> transport.finish(java.time.Duration.ofSeconds(10)));
+    Thread.sleep(200);
+    assertFalse(finished.isDone(), "it waits for the running call");
+    release.countDown();
+    finished.get(10, TimeUnit.SECONDS);
+    assertEquals(8, fromServer.poll().path("id").asInt(), "written before finish returns");
   }
 
   @Test

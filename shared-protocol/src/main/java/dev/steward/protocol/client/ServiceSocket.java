@@ -71,6 +71,8 @@ final class ServiceSocket implements AutoCloseable {
   private static final int MAX_HEAD = 16 * 1024;
 
   private static final SecureRandom MASKS = new SecureRandom();
+  /** A pong's or a close's write, often on the reader's thread: short, so it never holds it up. */
+  private static final long CONTROL_LIMIT_NANOS = 1_000_000_000L;
 
   private final Watchdog.Watched watched;
   private final Socket socket;
@@ -265,7 +267,7 @@ final class ServiceSocket implements AutoCloseable {
     byte[][] frame = frame(opcode, payload);
     writing.lock();
     try {
-      write(frame);
+      write(frame, writeLimitNanos);
       sendPendingPong();
     } finally {
       writing.unlock();
@@ -311,16 +313,16 @@ final class ServiceSocket implements AutoCloseable {
   }
 
   /** Writes a frame; the lock is held. A write that fails or runs out of time ends the connection. */
-  private void write(byte[][] frame) throws IOException {
+  private void write(byte[][] frame, long limitNanos) throws IOException {
     if (outputClosed) throw new IOException("the connection to the service is closed");
-    watched.deadline = System.nanoTime() + writeLimitNanos;
+    watched.deadline = System.nanoTime() + limitNanos;
     try {
       for (byte[] part : frame) out.write(part);
       out.flush();
     } catch (IOException e) {
       abort();
       throw watched.expired
-          ? new IOException("the service took no message for " + writeLimitNanos / 1_000_000_000
+          ? new IOException("the service took no message for " + limitNanos / 1_000_000_000
               + " s; the connection is closed")
           : e;
     } finally {
@@ -332,7 +334,7 @@ final class ServiceSocket implements AutoCloseable {
     byte[] pong = pendingPong;
     if (pong == null) return;
     pendingPong = null;
-    write(frame(PONG, pong));
+    write(frame(PONG, pong), CONTROL_LIMIT_NANOS);
   }
 
   /** The reader's answer to a ping: sent now if no frame is being written, else by its writer. */
@@ -362,7 +364,7 @@ final class ServiceSocket implements AutoCloseable {
     try {
       if (!writing.tryLock(1, TimeUnit.SECONDS)) return;
       try {
-        write(frame(CLOSE, payload));
+        write(frame(CLOSE, payload), CONTROL_LIMIT_NANOS);
         outputClosed = true;
       } finally {
         writing.unlock();

@@ -148,6 +148,11 @@ public final class StewardClient implements AutoCloseable {
     notificationListeners.add(listener);
   }
 
+  /**
+   * {@code listener} hears each change of state, in order. CONNECTED is told before the
+   * connection reads its first message: a listener that calls the service must do so on a thread
+   * of its own.
+   */
   public void onState(Consumer<State> listener) {
     stateListeners.add(listener);
   }
@@ -255,17 +260,16 @@ public final class StewardClient implements AutoCloseable {
           Map.of("Authorization", "Bearer " + endpoint.secret()),
           options.connectTimeout(),
           options.callTimeout());
-      // Known as this connection's before it can report closing.
+      // Known as this connection's, and said to be connected, before it can report closing.
       receiver.mine = opened;
       socket = opened;
-      opened.start(receiver);
     } catch (ServiceSocket.Refused e) {
       throw ClientException.handshake(e.status, e);
     } catch (IOException e) {
       throw new ClientException("cannot reach the service at " + endpoint.uri() + ": " + e, e);
     }
-    // One that closed at once has said so already (and a reconnection follows).
-    if (opened.isOpen()) stateListeners.forEach(l -> l.accept(State.CONNECTED));
+    announce(State.CONNECTED);
+    opened.start(receiver);
   }
 
   /**
@@ -394,6 +398,17 @@ public final class StewardClient implements AutoCloseable {
   }
 
   /** A listener's failure is its own: the connection and the other listeners go on. */
+  private void announce(State state) {
+    for (Consumer<State> l : stateListeners) {
+      try {
+        l.accept(state);
+      } catch (RuntimeException e) {
+        // as for notifications
+      }
+    }
+  }
+
+  /** A listener's failure is its own: the connection and the other listeners go on. */
   private void tell(Notification n) {
     for (Consumer<Notification> l : notificationListeners) {
       try {
@@ -410,7 +425,7 @@ public final class StewardClient implements AutoCloseable {
         new ClientException("the connection to the service closed: " + why, null);
     pending.values().forEach(f -> f.completeExceptionally(error));
     if (closed) return;
-    stateListeners.forEach(l -> l.accept(State.DISCONNECTED));
+    announce(State.DISCONNECTED);
     if (options.reconnect()) scheduleReconnect();
   }
 
@@ -439,7 +454,7 @@ public final class StewardClient implements AutoCloseable {
     pending
         .values()
         .forEach(f -> f.completeExceptionally(new ClientException("client closed", null)));
-    stateListeners.forEach(l -> l.accept(State.CLOSED));
+    announce(State.CLOSED);
     shutdownExecutors();
   }
 
