@@ -4,9 +4,11 @@ import static dev.steward.service.TestService.args;
 import static dev.steward.service.TestService.id;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.client.ClientException;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Audit;
@@ -403,6 +405,61 @@ class AdversarialIT {
         agent.execute(new Execute.Params(trace, id(), "files.write_text", reordered, token, null));
     assertTrue(ok.ok(), String.valueOf(ok.error()));
     Files.writeString(root.resolve("existing.txt"), "mine");
+  }
+
+  @Test
+  void a_link_pointed_elsewhere_after_the_approval_is_a_mismatch() throws Exception {
+    // The user approved overwriting the file the link named then; it now names another of their
+    // files, which they never saw in the dialog.
+    Files.writeString(root.resolve("approved.txt"), "approved target");
+    Files.writeString(root.resolve("other.txt"), "another file");
+    Path link = root.resolve("moving-link");
+    Files.createSymbolicLink(link, root.resolve("approved.txt"));
+    String trace = id();
+    JsonNode write = args("path", "moving-link", "content", "new words");
+    String token = grant(trace, "files.write_text", write, 60).confirmToken();
+    Files.delete(link);
+    Files.createSymbolicLink(link, root.resolve("other.txt"));
+    ToolResult refused =
+        refusedAndLogged("files.write_text", write, token, trace, ToolErrorCodes.TOKEN_MISMATCH);
+    assertTrue(
+        String.valueOf(refused.error()).contains("approving again"),
+        String.valueOf(refused.error()));
+    assertEquals("another file", Files.readString(root.resolve("other.txt")));
+    // Pointed back where it was, the same token does what was approved.
+    Files.delete(link);
+    Files.createSymbolicLink(link, root.resolve("approved.txt"));
+    assertTrue(agent
+        .execute(new Execute.Params(trace, id(), "files.write_text", write, token, null))
+        .ok());
+    assertEquals("new words", Files.readString(root.resolve("approved.txt")));
+  }
+
+  @Test
+  void no_token_is_minted_for_what_the_dialog_showed_once_the_link_points_elsewhere()
+      throws Exception {
+    Files.writeString(root.resolve("shown.txt"), "shown");
+    Files.writeString(root.resolve("unseen.txt"), "unseen");
+    Path link = root.resolve("shown-link");
+    Files.createSymbolicLink(link, root.resolve("shown.txt"));
+    String trace = id();
+    JsonNode write = args("path", "shown-link", "content", "x");
+    List<String> shown = agent.preflight(trace, "files.write_text", write).paths();
+    assertEquals(List.of(root.toRealPath().resolve("shown.txt").toString()), shown);
+    // While the user reads the dialog, the link is pointed at a file they never saw.
+    Files.delete(link);
+    Files.createSymbolicLink(link, root.resolve("unseen.txt"));
+    ClientException refused = assertThrows(
+        ClientException.class,
+        () -> ui.grant(new Grant.Params(
+            trace,
+            List.of(new Grant.Call("files.write_text", write, shown)),
+            null,
+            null,
+            60,
+            null)));
+    assertTrue(refused.getMessage().contains("show it again"), refused.getMessage());
+    assertEquals("unseen", Files.readString(root.resolve("unseen.txt")));
   }
 
   @Test

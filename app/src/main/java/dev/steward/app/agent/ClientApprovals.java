@@ -69,7 +69,10 @@ public final class ClientApprovals {
       try {
         link.grant(new Grant.Params(
             asked.traceId(),
-            List.of(new Grant.Call(call.tool(), a.args())),
+            List.of(new Grant.Call(
+                call.tool(),
+                a.args(),
+                CallRunner.shownTargets(call.args(), a.args(), call.preflight()))),
             null,
             null,
             (int) Math.min(ttl, 600),

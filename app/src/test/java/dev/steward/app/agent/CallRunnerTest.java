@@ -73,6 +73,10 @@ class CallRunnerTest {
             .toList());
     assertEquals("t1", link.grants.get(0).traceId());
     assertEquals(
+        List.of(List.of("/w/a"), List.of("/w/d")),
+        link.grants.get(0).calls().stream().map(c -> c.targets()).toList(),
+        "each call's token is bound to the paths its dialog showed");
+    assertEquals(
         List.of(CallState.DONE, CallState.DONE, CallState.DECLINED, CallState.DONE),
         out.stream().map(CallOutcome::state).toList());
     assertTrue(out.get(2).forModel().contains("declined"));
@@ -96,6 +100,10 @@ class CallRunnerTest {
     assertEquals(
         "user.txt", link.grants.get(0).calls().get(0).args().get("path").asText());
     assertEquals("user.txt", link.executed.get(0).args().get("path").asText());
+    assertEquals(
+        null,
+        link.grants.get(0).calls().get(0).targets(),
+        "the dialog's paths were of the call before the edit");
     assertTrue(out.get(0).forModel().contains("edited the arguments")
         && out.get(0).forModel().contains("user.txt"));
     assertEquals("user.txt", listener.last.get("c1").ranArgs().get("path").asText());

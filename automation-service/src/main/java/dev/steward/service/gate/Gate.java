@@ -648,6 +648,24 @@ public final class Gate implements AutoCloseable {
     }
   }
 
+  /**
+   * The real paths a call would touch now, in the order of its path arguments: what a token for
+   * exactly this call binds besides its arguments, as the dialog showed them. A call that cannot
+   * be resolved now binds to a mark no resolved call matches.
+   */
+  public List<String> targets(Tool tool, JsonNode args) {
+    try {
+      return ScopeCheck.resolve(tool, args, policies.current()).values().stream()
+          .map(p -> p.real().toString())
+          .toList();
+    } catch (Refusal | RuntimeException e) {
+      return List.of(UNRESOLVED);
+    }
+  }
+
+  /** The target of a call that could not be resolved when it was approved. */
+  static final String UNRESOLVED = "(not resolvable when approved)";
+
   /** A tool may raise a call's risk above its definition's, never lower it. */
   private static Risk higher(Risk a, Risk b) {
     return a.ordinal() >= b.ordinal() ? a : b;

@@ -303,7 +303,13 @@ public final class ServiceMethods {
           throw RpcException.invalidParams("calls[].args of " + t.name()
               + " hold a value that has no canonical form (a number too large?)");
         }
-        calls.add(new TokenRecord.Call(t.name(), hash));
+        List<String> targets = gate.targets(t, args);
+        List<String> shown = c.targets();
+        if (shown != null && !shown.equals(targets))
+          throw RpcException.invalidParams("calls[].targets: " + t.name() + " would now reach "
+              + String.join(", ", targets) + ", not " + String.join(", ", shown)
+              + " as the dialog showed (a link or the folders changed since): show it again");
+        calls.add(new TokenRecord.Call(t.name(), hash, targets));
         highest = max(highest, gate.risk(t, args));
         names.add(t.name());
       }

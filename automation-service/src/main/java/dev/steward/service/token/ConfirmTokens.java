@@ -169,9 +169,16 @@ public final class ConfirmTokens {
       List<TokenRecord.Call> calls = r.calls();
       if (calls != null) {
         boolean sameCallUsed = false;
+        List<String> now = call.paths().stream().map(Path::toString).toList();
+        List<String> approvedTargets = null;
         for (int i = 0; i < calls.size(); i++) {
           TokenRecord.Call c = calls.get(i);
           if (c.tool().equals(call.tool()) && c.argsHash().equals(call.argsHash())) {
+            List<String> targets = c.targets();
+            if (targets != null && !targets.equals(now)) {
+              approvedTargets = targets;
+              continue;
+            }
             if (!l.callUsed[i]) {
               l.callUsed[i] = true;
               return id;
@@ -182,6 +189,12 @@ public final class ConfirmTokens {
         if (sameCallUsed)
           throw new TokenRefused(
               ToolErrorCodes.TOKEN_USED, "the confirm token was already used for this call");
+        if (approvedTargets != null)
+          throw new TokenRefused(
+              ToolErrorCodes.TOKEN_MISMATCH,
+              "the user approved this call on " + String.join(", ", approvedTargets)
+                  + "; it would now reach " + (now.isEmpty() ? "nothing" : String.join(", ", now))
+                  + " (a link or the folders changed since): it needs approving again");
         boolean toolMatches = calls.stream().anyMatch(c -> c.tool().equals(call.tool()));
         throw new TokenRefused(
             ToolErrorCodes.TOKEN_MISMATCH,

@@ -18,8 +18,19 @@ public record TokenRecord(
     Instant expiresAt,
     long mintSeq) {
 
-  /** One approved call: the tool and the SHA-256 of its canonical arguments. */
-  public record Call(String tool, String argsHash) {}
+  /**
+   * One approved call: the tool, the SHA-256 of its canonical arguments, and the real paths it
+   * would touch when the user approved it ({@code targets}, in the order of the tool's path
+   * arguments): the same arguments that reach other files later — a link pointed elsewhere, the
+   * folders changed — are not what the user approved. Null only in a record kept from before
+   * targets were bound.
+   */
+  public record Call(String tool, String argsHash, @Nullable List<String> targets) {
+    /** A call bound to its arguments alone (records kept from before targets were bound). */
+    public Call(String tool, String argsHash) {
+      this(tool, argsHash, null);
+    }
+  }
 
   public boolean exact() {
     return calls != null;

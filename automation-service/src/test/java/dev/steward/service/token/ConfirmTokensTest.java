@@ -190,4 +190,29 @@ class ConfirmTokensTest {
       return java.util.List.copyOf(records.values());
     }
   }
+
+  @Test
+  void an_exact_token_binds_the_paths_the_call_reached_when_it_was_approved() throws Exception {
+    List<String> approved = List.of("/home/ann/notes.txt");
+    String token = tokens
+        .mint(
+            "t1",
+            List.of(new TokenRecord.Call("files.write_text", "h1", approved)),
+            List.of(),
+            List.of(),
+            false,
+            Duration.ofMinutes(5),
+            Risk.MEDIUM,
+            0)
+        .token();
+    ConfirmTokens.CallCheck elsewhere = new ConfirmTokens.CallCheck(
+        "t1", "files.write_text", "h1", Risk.MEDIUM, List.of(Path.of("/home/ann/other.txt")));
+    TokenRefused refused = assertThrows(TokenRefused.class, () -> tokens.consume(token, elsewhere));
+    assertEquals(ToolErrorCodes.TOKEN_MISMATCH, refused.code());
+    assertTrue(refused.getMessage().contains("/home/ann/other.txt"), refused.getMessage());
+    ConfirmTokens.CallCheck asApproved = new ConfirmTokens.CallCheck(
+        "t1", "files.write_text", "h1", Risk.MEDIUM, List.of(Path.of("/home/ann/notes.txt")));
+    assertEquals(22, tokens.consume(token, asApproved).length(), "still unused after the refusal");
+    assertEquals(ToolErrorCodes.TOKEN_USED, code(token, asApproved));
+  }
 }

@@ -13,7 +13,16 @@ public final class Grant {
 
   private Grant() {}
 
-  public record Call(String tool, JsonNode args) {}
+  /**
+   * One exact call. {@code targets} (beyond SPEC §3.1, optional): the real paths the dialog showed
+   * for it (its preflight's {@code paths}); the service mints no token when the call would reach
+   * others now (a link pointed elsewhere, the folders changed while the user looked).
+   */
+  public record Call(String tool, JsonNode args, @Nullable List<String> targets) {
+    public Call(String tool, JsonNode args) {
+      this(tool, args, null);
+    }
+  }
 
   public record Scope(List<String> paths) {}
 
