@@ -74,7 +74,7 @@ final class ChildProcessTransport implements McpClientTransport {
       // no one stops.
       if (closing || !started.compareAndSet(false, true))
         throw new IllegalStateException("this connection to the server has ended");
-      ProcessBuilder builder = new ProcessBuilder(command.command());
+      ProcessBuilder builder = new ProcessBuilder(ProcessGroup.lead(command.command()));
       builder.environment().clear();
       builder.environment().putAll(command.environment());
       builder.directory(command.directory().toFile());
@@ -94,6 +94,8 @@ final class ChildProcessTransport implements McpClientTransport {
       errors.setDaemon(true);
       errors.start();
       p.onExit().thenAccept(done -> {
+        // What it started goes with it, also when it crashed and left them orphaned.
+        ProcessGroup.end(done.pid());
         if (!closing) onExit.accept(done.exitValue());
       });
     });
@@ -218,6 +220,7 @@ final class ChildProcessTransport implements McpClientTransport {
       Thread.currentThread().interrupt();
     }
     children.forEach(ProcessHandle::destroyForcibly);
+    ProcessGroup.end(p.pid());
   }
 
   /** The child's process id, for tests that stop a server as a crash would. */
