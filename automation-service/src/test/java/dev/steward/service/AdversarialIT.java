@@ -444,7 +444,8 @@ class AdversarialIT {
     Files.createSymbolicLink(link, root.resolve("shown.txt"));
     String trace = id();
     JsonNode write = args("path", "shown-link", "content", "x");
-    List<String> shown = agent.preflight(trace, "files.write_text", write).paths();
+    // The window's own preview of the call, as its dialog shows it.
+    List<String> shown = ui.preflight(trace, "files.write_text", write).paths();
     assertEquals(List.of(root.toRealPath().resolve("shown.txt").toString()), shown);
     // While the user reads the dialog, the link is pointed at a file they never saw.
     Files.delete(link);

@@ -49,7 +49,9 @@ public interface Approver {
    */
   /**
    * The user's answer for one call. With {@code alwaysAllow}, a standing grant for {@code
-   * grantFolders} goes with it, until {@code grantUntil} (null: until revoked).
+   * grantFolders} goes with it, until {@code grantUntil} (null: until revoked). {@code shown}: the
+   * real paths the dialog showed for the approved arguments (its own preview of them), which the
+   * token is bound to; null when the dialog showed none.
    */
   record Answer(
       String callId,
@@ -57,14 +59,26 @@ public interface Approver {
       JsonNode args,
       boolean alwaysAllow,
       List<String> grantFolders,
-      java.time.@org.jspecify.annotations.Nullable Instant grantUntil) {
+      java.time.@org.jspecify.annotations.Nullable Instant grantUntil,
+      @org.jspecify.annotations.Nullable List<String> shown) {
 
     public Answer {
       grantFolders = List.copyOf(grantFolders);
+      if (shown != null) shown = List.copyOf(shown);
+    }
+
+    public Answer(
+        String callId,
+        Verdict verdict,
+        JsonNode args,
+        boolean alwaysAllow,
+        List<String> grantFolders,
+        java.time.@org.jspecify.annotations.Nullable Instant grantUntil) {
+      this(callId, verdict, args, alwaysAllow, grantFolders, grantUntil, null);
     }
 
     public Answer(String callId, Verdict verdict, JsonNode args, boolean alwaysAllow) {
-      this(callId, verdict, args, alwaysAllow, List.of(), null);
+      this(callId, verdict, args, alwaysAllow, List.of(), null, null);
     }
   }
 

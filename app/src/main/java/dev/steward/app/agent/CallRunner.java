@@ -176,9 +176,7 @@ public final class CallRunner {
     try {
       List<Grant.Call> grantCalls = approved.stream()
           .map(p -> new Grant.Call(
-              p.call().toolName(),
-              answerOf(byId, p).args(),
-              shownTargets(p.call().args(), answerOf(byId, p).args(), p.preflight())))
+              p.call().toolName(), answerOf(byId, p).args(), answerOf(byId, p).shown()))
           .toList();
       token = link.grant(
               new Grant.Params(traceId, grantCalls, null, null, (int) Math.max(1, remaining), null))
@@ -207,17 +205,6 @@ public final class CallRunner {
   }
 
   /** The approved calls are exactly those the user answered. */
-  /**
-   * The paths the dialog showed for a call, for the token to be bound to: none when the user
-   * edited the arguments (the preflight was of the call before the edit).
-   */
-  static @Nullable List<String> shownTargets(
-      JsonNode proposed, JsonNode approved, dev.steward.protocol.method.Preflight.Result shown) {
-    return CanonicalJson.sha256(proposed).equals(CanonicalJson.sha256(approved))
-        ? shown.paths()
-        : null;
-  }
-
   private static Approver.Answer answerOf(Map<String, Approver.Answer> byId, Approver.Pending p) {
     return java.util.Objects.requireNonNull(
         byId.get(p.call().callId()), "an approved call has its answer");

@@ -69,10 +69,7 @@ public final class ClientApprovals {
       try {
         link.grant(new Grant.Params(
             asked.traceId(),
-            List.of(new Grant.Call(
-                call.tool(),
-                a.args(),
-                CallRunner.shownTargets(call.args(), a.args(), call.preflight()))),
+            List.of(new Grant.Call(call.tool(), a.args(), a.shown())),
             null,
             null,
             (int) Math.min(ttl, 600),

@@ -165,14 +165,16 @@ public final class ApprovalViewModel {
     for (ApprovalItem i : items) {
       String id = i.pending().call().callId();
       if (i.tickedProperty().get()) {
-        // Approve is on only while every ticked call's arguments parse (canApprove).
+        // Approve is on only while every ticked call's arguments parse and the preview shown is
+        // of exactly them (canApprove): its paths are what the user saw, and the token binds them.
         answers.add(new Approver.Answer(
             id,
             Approver.Verdict.APPROVED,
             java.util.Objects.requireNonNull(i.parsedArgs()),
             always,
             always ? i.grantFolders() : List.of(),
-            always ? span().until(clock.instant()) : null));
+            always ? span().until(clock.instant()) : null,
+            i.shownProperty().get().paths()));
       } else {
         answers.add(new Approver.Answer(
             id, Approver.Verdict.DECLINED, i.pending().call().args(), false));

@@ -31,9 +31,16 @@ class CallRunnerTest {
     return new CallRunner(link, approver, Duration.ofSeconds(120), Clock.systemUTC());
   }
 
+  /** Approved as shown: the dialog's preview of these arguments gave the preflight's paths. */
   private static Approver.Answer approve(Approver.Pending p) {
     return new Approver.Answer(
-        p.call().callId(), Approver.Verdict.APPROVED, p.call().args(), false);
+        p.call().callId(),
+        Approver.Verdict.APPROVED,
+        p.call().args(),
+        false,
+        List.of(),
+        null,
+        p.preflight().paths());
   }
 
   @Test
@@ -94,16 +101,22 @@ class CallRunnerTest {
   void editedArgumentsAreWhatIsGrantedRunAndReported() throws Exception {
     ProposedCall call = FakeLink.call("c1", "files.write_text", "{\"path\":\"model.txt\"}");
     var edited = Json.parse("{\"path\":\"user.txt\"}");
-    List<CallOutcome> out = runner(
-            r -> List.of(new Approver.Answer("c1", Approver.Verdict.APPROVED, edited, false)))
+    List<CallOutcome> out = runner(r -> List.of(new Approver.Answer(
+            "c1",
+            Approver.Verdict.APPROVED,
+            edited,
+            false,
+            List.of(),
+            null,
+            List.of("/w/user.txt"))))
         .run("t", List.of(call), listener);
     assertEquals(
         "user.txt", link.grants.get(0).calls().get(0).args().get("path").asText());
     assertEquals("user.txt", link.executed.get(0).args().get("path").asText());
     assertEquals(
-        null,
+        List.of("/w/user.txt"),
         link.grants.get(0).calls().get(0).targets(),
-        "the dialog's paths were of the call before the edit");
+        "bound to what the dialog's preview of the edited call showed");
     assertTrue(out.get(0).forModel().contains("edited the arguments")
         && out.get(0).forModel().contains("user.txt"));
     assertEquals("user.txt", listener.last.get("c1").ranArgs().get("path").asText());

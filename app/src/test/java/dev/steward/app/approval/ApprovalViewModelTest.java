@@ -124,6 +124,10 @@ class ApprovalViewModelTest {
     Approver.Answer a = answer.join().get(0);
     assertTrue(a.alwaysAllow());
     assertEquals(now.plusSeconds(3600), a.grantUntil());
+    assertEquals(
+        List.of("/w/notes/a.txt"),
+        a.shown(),
+        "the token binds the paths of the dialog's own preview, not those of the model's preflight");
   }
 
   @Test

@@ -174,16 +174,17 @@ public final class ConfirmTokens {
         for (int i = 0; i < calls.size(); i++) {
           TokenRecord.Call c = calls.get(i);
           if (c.tool().equals(call.tool()) && c.argsHash().equals(call.argsHash())) {
+            if (l.callUsed[i]) {
+              sameCallUsed = true;
+              continue;
+            }
             List<String> targets = c.targets();
             if (targets != null && !targets.equals(now)) {
               approvedTargets = targets;
               continue;
             }
-            if (!l.callUsed[i]) {
-              l.callUsed[i] = true;
-              return id;
-            }
-            sameCallUsed = true;
+            l.callUsed[i] = true;
+            return id;
           }
         }
         if (sameCallUsed)

@@ -26,6 +26,10 @@ public record TokenRecord(
    * targets were bound.
    */
   public record Call(String tool, String argsHash, @Nullable List<String> targets) {
+    /** The record's own form, also when it is read back from the audit database. */
+    @com.fasterxml.jackson.annotation.JsonCreator
+    public Call {}
+
     /** A call bound to its arguments alone (records kept from before targets were bound). */
     public Call(String tool, String argsHash) {
       this(tool, argsHash, null);

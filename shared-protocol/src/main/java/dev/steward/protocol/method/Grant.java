@@ -19,6 +19,10 @@ public final class Grant {
    * others now (a link pointed elsewhere, the folders changed while the user looked).
    */
   public record Call(String tool, JsonNode args, @Nullable List<String> targets) {
+    /** The wire's form: the one a client's JSON is read into. */
+    @com.fasterxml.jackson.annotation.JsonCreator
+    public Call {}
+
     public Call(String tool, JsonNode args) {
       this(tool, args, null);
     }
