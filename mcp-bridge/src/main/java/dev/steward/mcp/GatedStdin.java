@@ -13,12 +13,11 @@ import java.util.function.UnaryOperator;
  * {@code initialize}, which a client sends alone and then waits for) at once, and the rest once the
  * tools are registered — so that {@code initialize} is answered while the bridge still connects to
  * the service, and no {@code tools/list} is answered before the tools are there. Each line passes
- * through {@code lines} on its way (it may read or rewrite it). The end of input ends the bridge.
+ * through {@code lines} on its way (it may read or rewrite it).
  */
 final class GatedStdin extends FilterInputStream {
 
   private final CountDownLatch ready = new CountDownLatch(1);
-  private final CountDownLatch ended = new CountDownLatch(1);
   private final UnaryOperator<String> lines;
   private final ByteArrayOutputStream line = new ByteArrayOutputStream(4096);
   private final byte[] chunk = new byte[65536];
@@ -39,11 +38,6 @@ final class GatedStdin extends FilterInputStream {
   /** The tools are registered: the rest of the client's messages may come in. */
   void open() {
     ready.countDown();
-  }
-
-  /** Waits for the client to close its end. */
-  void awaitEnd() throws InterruptedException {
-    ended.await();
   }
 
   private void gate() throws IOException {
@@ -76,11 +70,7 @@ final class GatedStdin extends FilterInputStream {
         return true;
       }
       if (atEnd) {
-        if (buffered.length == 0) {
-          // Only once every line has been handed out: the bridge ends when this says so.
-          ended.countDown();
-          return false;
-        }
+        if (buffered.length == 0) return false;
         out = buffered;
         outAt = 0;
         line.reset();

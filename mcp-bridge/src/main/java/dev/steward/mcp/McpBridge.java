@@ -104,7 +104,7 @@ public final class McpBridge {
         DaemonThreads.start("steward-mcp-hello", () -> front.helloAgain(service));
     });
     in.open();
-    in.awaitEnd();
+    stdio.awaitInputEnd();
     // What the client asked before it let go of stdin is still answered (a script's last call).
     stdio.finish(FINISH);
     server.closeGracefully();

@@ -22,9 +22,10 @@ import reactor.core.publisher.Mono;
  * MCP on stdin and stdout with no hand-off on a call's way. The thread that reads a {@code
  * tools/call} runs it and writes its answer, while another thread, already waiting, takes over
  * reading (leader and followers): the server's handlers run where they are called (the SDK's
- * {@code immediateExecution}), and a message is written on the thread that sends it. Every other
- * message is handled by the reading thread before it reads on, in the order the client sent them,
- * as the SDK's own stdio transport handles them. A line that is not JSON-RPC, or too long, is
+ * {@code immediateExecution}). Every other message is handled by the reading thread before it
+ * reads on, in the order the client sent them, as the SDK's own stdio transport handles them; what
+ * they and the service's notifications say is written by a writer thread of its own, so that a
+ * client slow to read stdout holds up no reader. A line that is not JSON-RPC, or too long, is
  * answered with an error and the next is read.
  */
 final class StdioTransport implements McpServerTransportProvider {
@@ -59,6 +60,9 @@ final class StdioTransport implements McpServerTransportProvider {
   private final BlockingQueue<String> outbox = new LinkedBlockingQueue<>(OUTBOX);
   /** One permit per message put in the outbox: the writer thread waits on it. */
   private final Semaphore queued = new Semaphore(0);
+  /** Stdin has ended, and every message read from it has been handed on. */
+  private final java.util.concurrent.CountDownLatch inputEnded =
+      new java.util.concurrent.CountDownLatch(1);
 
   private final byte[] buffer = new byte[64 * 1024];
   private int at;
@@ -150,6 +154,8 @@ final class StdioTransport implements McpServerTransportProvider {
         if (waiting.get() >= 2) return;
       } catch (IOException e) {
         closing = true;
+        // Every message read before it has been handled, or its call holds a permit by now.
+        inputEnded.countDown();
         McpServerSession s = session;
         if (s != null) s.close();
         return;
@@ -274,9 +280,15 @@ final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
+  /** Waits for the end of stdin, once every message read from it has been handed on. */
+  void awaitInputEnd() throws InterruptedException {
+    inputEnded.await();
+  }
+
   /**
    * Waits until no call runs and everything said is written, for at most {@code within}: stdin
-   * has ended, and what the client asked before it let go is still answered.
+   * has ended ({@link #awaitInputEnd}), and what the client asked before it let go is still
+   * answered.
    */
   void finish(java.time.Duration within) {
     long deadline = System.nanoTime() + within.toNanos();
@@ -305,7 +317,7 @@ final class StdioTransport implements McpServerTransportProvider {
               + mapper.writeValueAsString(message) + "}}",
           false);
     } catch (IOException e) {
-      closing = true;
+      mute = true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -192,12 +192,19 @@ class StdioTransportTest {
 
   @Test
   void aCallOnTheLastLineIsAnsweredAfterStdinEnds() throws Exception {
-    send(call(8, "wait"));
+    // Its line without an end: the message and the end of stdin come in one read.
+    toServer.add(call(8, "wait").getBytes(StandardCharsets.UTF_8));
     toServer.add(new byte[0]); // the end of stdin
-    Thread.sleep(200);
+    // As the bridge does: the end of input, then what is still running.
     java.util.concurrent.CompletableFuture<Void> finished =
-        java.util.concurrent.CompletableFuture.runAsync(
-            () -> transport.finish(java.time.Duration.ofSeconds(10)));
+        java.util.concurrent.CompletableFuture.runAsync(() -> {
+          try {
+            transport.awaitInputEnd();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          transport.finish(java.time.Duration.ofSeconds(10));
+        });
     Thread.sleep(200);
     assertFalse(finished.isDone(), "it waits for the running call");
     release.countDown();

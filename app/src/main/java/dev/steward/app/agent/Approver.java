@@ -67,16 +67,6 @@ public interface Approver {
       if (shown != null) shown = List.copyOf(shown);
     }
 
-    public Answer(
-        String callId,
-        Verdict verdict,
-        JsonNode args,
-        boolean alwaysAllow,
-        List<String> grantFolders,
-        java.time.@org.jspecify.annotations.Nullable Instant grantUntil) {
-      this(callId, verdict, args, alwaysAllow, grantFolders, grantUntil, null);
-    }
-
     public Answer(String callId, Verdict verdict, JsonNode args, boolean alwaysAllow) {
       this(callId, verdict, args, alwaysAllow, List.of(), null, null);
     }

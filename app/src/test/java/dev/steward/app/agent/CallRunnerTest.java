@@ -205,7 +205,8 @@ class CallRunnerTest {
                 p.call().args(),
                 true,
                 List.of("/w/notes"),
-                until))
+                until,
+                p.preflight().paths()))
             .toList())
         .run("t", calls, listener);
     assertEquals(

@@ -159,8 +159,7 @@ public final class Gate implements AutoCloseable {
     try {
       checkId(traceId, "/trace_id");
       Checked c = check(tool, caller, args);
-      List<String> paths =
-          c.paths().values().stream().map(p -> p.real().toString()).toList();
+      List<String> paths = reals(c.paths());
       List<String> taintSources = taint.of(caller.conversation());
       JsonNode preview = previewOf(tool, args, c, caller.role() == Role.UI);
       if (c.requirement().needsToken()) {
@@ -655,12 +654,15 @@ public final class Gate implements AutoCloseable {
    */
   public List<String> targets(Tool tool, JsonNode args) {
     try {
-      return ScopeCheck.resolve(tool, args, policies.current()).values().stream()
-          .map(p -> p.real().toString())
-          .toList();
+      return reals(ScopeCheck.resolve(tool, args, policies.current()));
     } catch (Refusal | RuntimeException e) {
       return List.of(UNRESOLVED);
     }
+  }
+
+  /** A call's resolved paths as the wire and the token records give them, in argument order. */
+  private static List<String> reals(Map<String, ResolvedPath> paths) {
+    return paths.values().stream().map(p -> p.real().toString()).toList();
   }
 
   /** The target of a call that could not be resolved when it was approved. */

@@ -243,8 +243,9 @@ public final class PathScope {
 
   /**
    * Whether an existing {@code real} lies in the Downloads folder, wherever a link takes it. Every
-   * read asks: the folder is looked up from the resolved home (one lstat), and where there is none
-   * a stat says so without the exception a missing path's lstat builds — nothing that exists can
+   * read asks: the folder is looked up from the resolved home (a stat, then an lstat), and where
+   * there is none the stat says so without the exception a missing path's lstat builds — nothing
+   * that exists can
    * lie in a folder that does not.
    */
   private boolean inDownloads(Path real) {

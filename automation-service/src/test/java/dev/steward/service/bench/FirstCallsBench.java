@@ -214,11 +214,11 @@ final class FirstCallsBench {
         Map.of(),
         List.of());
     Files.writeString(home.resolve("config/policy.json"), Json.write(doc));
+    if (k.mcp) return measureMcp(launch, k, home, tmp);
     // The page cache warm for both sides: what is measured is the programs, not the disk.
     long[] base = k.baseline.isEmpty() ? new long[0] : runBaseline(k.baseline, 3 + CALLS);
     long[] calls = new long[CALLS];
     long[] warm = new long[WARM_MEASURED];
-    if (k.mcp) return measureMcp(launch, k, home, tmp);
     try (ServiceProcess service =
             ServiceProcess.start(launch.command, home, tmp, List.of(), launch.env);
         RawWebSocket agent = new RawWebSocket(service.port, service.secret(Role.AGENT))) {

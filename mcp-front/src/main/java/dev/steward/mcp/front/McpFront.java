@@ -134,17 +134,13 @@ public final class McpFront {
   }
 
   /**
-   * Tells the service the client's name without waiting for its answer: the service reads a
-   * connection's messages in turn and handles a {@code session.hello} before it reads the next, so
-   * the call sent after it is already named (dialogs, audit rows) — a round trip less on a
-   * session's first call.
+   * Tells the service the client's name as a notification: the service reads a connection's
+   * messages in turn and handles a {@code session.hello} before it reads the next, so the call sent
+   * after it is already named (dialogs, audit rows), with no round trip to wait for. Said again on
+   * each reconnection.
    */
   private static void hello(StewardClient service, String name) {
-    try {
-      service.call(Methods.SESSION_HELLO, new Hello.Params(name, VERSION));
-    } catch (RuntimeException e) {
-      // said again on the next reconnection
-    }
+    service.notify(Methods.SESSION_HELLO, new Hello.Params(name, VERSION));
   }
 
   private McpSchema.CallToolResult call(

@@ -138,7 +138,8 @@ final class ServiceSocket implements AutoCloseable {
   static Map.Entry<Integer, String> get(URI address, Duration timeout, int maxBody)
       throws IOException {
     Watchdog.Watched watched = Watchdog.watch(connect(address, timeout), timeout);
-    try (Socket socket = watched.socket) {
+    try {
+      Socket socket = watched.socket;
       OutputStream out = socket.getOutputStream();
       String target =
           address.getRawPath() + (address.getRawQuery() == null ? "" : "?" + address.getRawQuery());
@@ -268,19 +269,12 @@ final class ServiceSocket implements AutoCloseable {
     writing.lock();
     try {
       write(frame, writeLimitNanos);
-      sendPendingPong();
     } finally {
       writing.unlock();
     }
     // A pong the reader left while this frame was being written goes now, unless a writer after
     // this one has the lock (it sends it then).
-    if (pendingPong != null && writing.tryLock()) {
-      try {
-        sendPendingPong();
-      } finally {
-        writing.unlock();
-      }
-    }
+    flushPong();
   }
 
   /** A frame's head and its masked payload (a short one in one piece, a long one not copied). */
@@ -340,12 +334,19 @@ final class ServiceSocket implements AutoCloseable {
   /** The reader's answer to a ping: sent now if no frame is being written, else by its writer. */
   private void pong(byte[] payload) throws IOException {
     pendingPong = payload;
-    if (writing.tryLock()) {
-      try {
-        sendPendingPong();
-      } finally {
-        writing.unlock();
-      }
+    flushPong();
+  }
+
+  /**
+   * Sends a pending pong unless a frame is being written: its writer looks again once it has let
+   * go of the lock, so a pong set meanwhile is never left behind.
+   */
+  private void flushPong() throws IOException {
+    if (pendingPong == null || !writing.tryLock()) return;
+    try {
+      sendPendingPong();
+    } finally {
+      writing.unlock();
     }
   }
 

@@ -15,8 +15,9 @@ public final class Grant {
 
   /**
    * One exact call. {@code targets} (beyond SPEC §3.1, optional): the real paths the dialog showed
-   * for it (its preflight's {@code paths}); the service mints no token when the call would reach
-   * others now (a link pointed elsewhere, the folders changed while the user looked).
+   * for it (the {@code paths} of the dialog's own preview of these arguments, never the model's
+   * earlier preflight); the service mints no token when the call would reach others now (a link
+   * pointed elsewhere, the folders changed while the user looked).
    */
   public record Call(String tool, JsonNode args, @Nullable List<String> targets) {
     /** The wire's form: the one a client's JSON is read into. */
