@@ -192,6 +192,7 @@ public final class StewardApp extends Application {
     // A tool held back because its MCP server changed it is said in the chat too, not only in
     // Settings, where the user may not look.
     sm.mcp().onHeldBack(chat::showNotice);
+    sm.mcp().openWith(getHostServices()::showDocument);
     Tab settingsTab =
         lazyTab("Settings", () -> new SettingsView(sm, StewardApp::applyTheme, StewardApp::quit));
     settingsTab.selectedProperty().addListener((o, was, now) -> {

@@ -28,6 +28,7 @@ import dev.steward.service.rpc.Session;
 import dev.steward.service.scope.HostResolver;
 import dev.steward.service.scope.PathScope;
 import dev.steward.service.token.ConfirmTokens;
+import dev.steward.service.tools.BrowserReturns;
 import dev.steward.service.tools.PackContext;
 import dev.steward.service.tools.ToolPack;
 import dev.steward.service.tools.ToolPacks;
@@ -126,10 +127,11 @@ public final class StewardService implements AutoCloseable {
             home.data(), options.durability(), secrets.auditKey(), Secrets.auditHeadFile(home)));
     // Jetty starts listening meanwhile too; it answers handshakes once the dispatcher is ready.
     CompletableFuture<Dispatcher> dispatching = new CompletableFuture<>();
+    BrowserReturns returns = new BrowserReturns();
     CompletableFuture<RpcServer> serving = inBackground(
         "rpc-start",
         () -> RpcServer.start(
-            options.port(), new HandshakeGuard(secrets), dispatching, options.limits()));
+            options.port(), new HandshakeGuard(secrets), dispatching, options.limits(), returns));
     // The packs' tools read the policy in force at each call; the store that holds it is loaded
     // below, once every tool is registered, so grants and overrides can name any of them.
     AtomicReference<PolicyStore> policyRef = new AtomicReference<>();
@@ -153,7 +155,8 @@ public final class StewardService implements AutoCloseable {
           if (tell != null) tell.run();
         },
         List.of(home.config(), home.data(), home.run()),
-        packSecrets);
+        packSecrets,
+        returns);
     List<ToolPack> packs = ToolPacks.load();
     ToolRegistry tools;
     PackSettingsRules packSettings;

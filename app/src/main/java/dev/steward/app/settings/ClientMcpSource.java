@@ -23,4 +23,15 @@ public final class ClientMcpSource implements McpSource {
   public Mcp.AcceptResult accept(String server, List<Mcp.Seen> tools) {
     return ui.call(Mcp.ACCEPT, new Mcp.AcceptParams(server, tools), Mcp.AcceptResult.class);
   }
+
+  @Override
+  public String signIn(String server) {
+    return ui.call(Mcp.SIGN_IN, new Mcp.SignInParams(server, null, null), Mcp.SignInResult.class)
+        .authorizationUrl();
+  }
+
+  @Override
+  public void signOut(String server) {
+    ui.call(Mcp.SIGN_OUT, new Mcp.SignOutParams(server), Mcp.SignOutResult.class);
+  }
 }

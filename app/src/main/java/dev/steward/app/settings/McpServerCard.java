@@ -42,7 +42,21 @@ final class McpServerCard {
     remove.getStyleClass().add("small");
     remove.setId("settings-mcp-remove-" + id(server.name()));
     remove.setOnAction(e -> m.remove(server.name()));
-    HBox head = new HBox(8, name, state, spacer, accept, remove);
+    boolean waitsForSignIn = Mcp.Server.SIGN_IN_NEEDED.equals(server.state());
+    Button signIn =
+        new Button(Boolean.TRUE.equals(server.signedIn()) ? "Sign in again" : "Sign in…");
+    signIn.setId("settings-mcp-sign-in-" + id(server.name()));
+    signIn.setOnAction(e -> m.signIn(server.name()));
+    signIn.setVisible(waitsForSignIn);
+    signIn.setManaged(waitsForSignIn);
+    boolean signedIn = Boolean.TRUE.equals(server.signedIn()) && !waitsForSignIn;
+    Button signOut = new Button("Sign out");
+    signOut.getStyleClass().add("small");
+    signOut.setId("settings-mcp-sign-out-" + id(server.name()));
+    signOut.setOnAction(e -> m.signOut(server.name()));
+    signOut.setVisible(signedIn);
+    signOut.setManaged(signedIn);
+    HBox head = new HBox(8, name, state, spacer, signIn, accept, signOut, remove);
     head.setAlignment(Pos.CENTER_LEFT);
     VBox card = new VBox(6, head);
     card.getStyleClass().add("mcp-server");
@@ -91,6 +105,7 @@ final class McpServerCard {
       case "running" -> "running · " + n + (n == 1 ? " tool" : " tools");
       case "starting" -> "starting…";
       case "failed" -> "not running";
+      case Mcp.Server.SIGN_IN_NEEDED -> "waits for you to sign in";
       default -> s.state();
     };
   }

@@ -59,6 +59,8 @@ public final class McpSettings {
 
   private boolean again;
   private java.util.function.Consumer<String> heldBack = text -> {};
+  private java.util.function.Consumer<String> browser = url -> {};
+  private final ReadOnlyStringWrapper signingIn = new ReadOnlyStringWrapper("");
   /** The changed tools already told of (by name and what they now say), so each is said once. */
   private final java.util.Set<String> told = new java.util.HashSet<>();
 
@@ -100,6 +102,8 @@ public final class McpSettings {
       ui.execute(() -> {
         servers.setAll(result.servers());
         tellHeldBack(result.servers());
+        if (result.servers().stream().noneMatch(x -> Mcp.Server.SIGN_IN_NEEDED.equals(x.state())))
+          signingIn.set("");
         done();
       });
     });
@@ -276,6 +280,55 @@ public final class McpSettings {
 
   public StringProperty newCommandProperty() {
     return newCommand;
+  }
+
+  /** How an address is opened in the user's browser (the application's host services). */
+  public void openWith(java.util.function.Consumer<String> browser) {
+    this.browser = browser;
+  }
+
+  /**
+   * Starts a sign-in to a server at a URL: the service gives the address of the server's own
+   * sign-in page, which opens in the user's browser; the server runs once the browser comes back.
+   * The address is also shown, for a machine where no browser opens.
+   */
+  public void signIn(String server) {
+    McpSource s = source;
+    if (s == null) {
+      error.set("Not connected to the service yet");
+      return;
+    }
+    background.execute(() -> {
+      try {
+        String url = s.signIn(server);
+        ui.execute(() -> {
+          error.set("");
+          signingIn.set(
+              "Sign in to “" + server + "” in your browser. If no page opened, open: " + url);
+          browser.accept(url);
+        });
+      } catch (RuntimeException e) {
+        ui.execute(() -> error.set(String.valueOf(e.getMessage())));
+      }
+    });
+  }
+
+  public void signOut(String server) {
+    McpSource s = source;
+    if (s == null) return;
+    background.execute(() -> {
+      try {
+        s.signOut(server);
+        ui.execute(this::refresh);
+      } catch (RuntimeException e) {
+        ui.execute(() -> error.set(String.valueOf(e.getMessage())));
+      }
+    });
+  }
+
+  /** What a sign-in in progress asks of the user, or empty. */
+  public ReadOnlyStringProperty signingInProperty() {
+    return signingIn.getReadOnlyProperty();
   }
 
   public ReadOnlyStringProperty errorProperty() {

@@ -10,4 +10,10 @@ public interface McpSource {
 
   /** Accepts tools as the user saw them: each by the server's name and the hash shown. */
   Mcp.AcceptResult accept(String server, List<Mcp.Seen> tools);
+
+  /** Starts the user's sign-in to a server at a URL: the address to open in the browser. */
+  String signIn(String server);
+
+  /** Forgets the server's tokens. */
+  void signOut(String server);
 }

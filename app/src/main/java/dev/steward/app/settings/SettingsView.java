@@ -605,10 +605,17 @@ public final class SettingsView extends ScrollPane {
         .addListener((javafx.collections.ListChangeListener<dev.steward.protocol.method.Mcp.Server>)
             c -> render.run());
     render.run();
+    TextField signingIn = new TextField();
+    signingIn.setId("settings-mcp-signing-in");
+    signingIn.setEditable(false);
+    signingIn.textProperty().bind(m.signingInProperty());
+    signingIn.visibleProperty().bind(m.signingInProperty().isNotEmpty());
+    signingIn.managedProperty().bind(signingIn.visibleProperty());
     return section(
         "MCP servers",
         hint,
         servers,
+        signingIn,
         paste,
         addPasted,
         new HBox(8, name, command, add),

@@ -13,7 +13,8 @@ import java.util.function.Supplier;
  * folder (a pack keeps its state in a sub-folder named after itself), the environment the
  * service started with, the one resolver through which host names are looked up, and a way to be
  * told when the user changes the policy (a pack that keeps servers running follows it), a way
- * to tell the window that the pack's tools changed, and the pack's secrets. {@code privateFolders} are Steward's own
+ * to tell the window that the pack's tools changed, the pack's secrets, and the address a
+ * browser comes back to after a sign-in the pack asked for. {@code privateFolders} are Steward's own
  * (its secrets, its data, its run folder): what a pack starts must not see into them.
  */
 public record PackContext(
@@ -25,7 +26,8 @@ public record PackContext(
     Consumer<Runnable> onPolicyChange,
     Runnable toolsChanged,
     java.util.List<Path> privateFolders,
-    PackSecrets secrets) {
+    PackSecrets secrets,
+    BrowserReturns returns) {
 
   public PackContext {
     environment = Map.copyOf(environment);
@@ -48,6 +50,7 @@ public record PackContext(
         listener -> {},
         () -> {},
         java.util.List.of(data),
-        PackSecrets.none());
+        PackSecrets.none(),
+        new BrowserReturns());
   }
 }

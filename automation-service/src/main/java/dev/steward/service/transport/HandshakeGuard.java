@@ -51,6 +51,11 @@ public final class HandshakeGuard {
     return origin == null || origins.contains(origin.toLowerCase(java.util.Locale.ROOT));
   }
 
+  /** Whether a request's Host is this service's loopback address and port. */
+  public boolean ownHost(@org.jspecify.annotations.Nullable String host) {
+    return host != null && hosts.contains(host.toLowerCase(java.util.Locale.ROOT));
+  }
+
   /**
    * The answer to {@code GET /rpc/hello?nonce=…} (no secret needed): the service's proof, under
    * each role's secret, that it holds them — or, for a request that fails the Host and Origin

@@ -10,6 +10,7 @@ import dev.steward.protocol.method.ToolResults;
 import dev.steward.protocol.util.DaemonThreads;
 import dev.steward.service.rpc.Dispatcher;
 import dev.steward.service.rpc.Limits;
+import dev.steward.service.tools.BrowserReturns;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Set;
@@ -69,7 +70,8 @@ public final class RpcServer implements AutoCloseable {
       int requestedPort,
       HandshakeGuard guard,
       CompletableFuture<Dispatcher> dispatcher,
-      Limits limits)
+      Limits limits,
+      BrowserReturns returns)
       throws Exception {
     QueuedThreadPool threads = new QueuedThreadPool(32, 4);
     threads.setName("rpc-io");
@@ -97,6 +99,10 @@ public final class RpcServer implements AutoCloseable {
       public boolean handle(Request request, Response response, Callback callback) {
         if (ServiceProof.PATH.equals(Request.getPathInContext(request))) {
           hello(guard, request, response, callback);
+          return true;
+        }
+        if (BrowserReturns.PATH.equals(Request.getPathInContext(request))) {
+          cameBack(guard, returns, request, response, callback);
           return true;
         }
         HandshakeGuard.Verdict v = guard.check(
@@ -153,6 +159,7 @@ public final class RpcServer implements AutoCloseable {
     server.start();
     int port = v4.getLocalPort();
     guard.bindPort(port);
+    returns.bindPort(port);
     dispatcher.thenRun(() -> mcp.serve(port, guard.secret(Role.MCP)));
     try {
       ServerConnector v6 = new ServerConnector(server, new HttpConnectionFactory(http));
@@ -232,6 +239,70 @@ public final class RpcServer implements AutoCloseable {
         true,
         ByteBuffer.wrap(body.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
         callback);
+  }
+
+  /**
+   * A browser sent back after a sign-in: a page, in Steward's words, of what came of it. Only a
+   * GET to this service's own loopback Host is taken (a rebound name is refused as everywhere);
+   * a parameter given twice is refused rather than one of them picked.
+   */
+  private static void cameBack(
+      HandshakeGuard guard,
+      BrowserReturns returns,
+      Request request,
+      Response response,
+      Callback callback) {
+    if (!"GET".equals(request.getMethod())) {
+      Response.writeError(request, response, callback, 405, "GET only");
+      return;
+    }
+    if (!guard.ownHost(request.getHeaders().get(HttpHeader.HOST))) {
+      Response.writeError(
+          request, response, callback, 403, "Host must be the loopback address of this service");
+      return;
+    }
+    String raw = request.getHttpURI().getQuery();
+    org.eclipse.jetty.util.MultiMap<String> fields =
+        org.eclipse.jetty.util.UrlEncoded.decodeQuery(raw == null ? "" : raw);
+    java.util.Map<String, String> query = new java.util.HashMap<>();
+    boolean twice = false;
+    for (var f : fields.entrySet()) {
+      if (f.getValue().size() != 1) twice = true;
+      else query.put(f.getKey(), f.getValue().get(0));
+    }
+    BrowserReturns.Page page = twice
+        ? new BrowserReturns.Page(
+            400, "Not signed in", "The sign-in came back with a parameter given twice.")
+        : returns.arrive(query);
+    String html = "<!doctype html><html><head><meta charset=\"utf-8\"><title>"
+        + escape(page.title()) + " — Steward</title><style>body{font:16px system-ui,sans-serif;"
+        + "max-width:36em;margin:4em auto;padding:0 1em;color:#222}</style></head><body><h1>"
+        + escape(page.title()) + "</h1><p>" + escape(page.message()) + "</p></body></html>";
+    response.setStatus(page.status());
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html; charset=utf-8");
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    response.getHeaders().put("Referrer-Policy", "no-referrer");
+    response
+        .getHeaders()
+        .put("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+    response.getHeaders().put("X-Frame-Options", "DENY");
+    response.write(
+        true, ByteBuffer.wrap(html.getBytes(java.nio.charset.StandardCharsets.UTF_8)), callback);
+  }
+
+  private static String escape(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    for (char c : text.toCharArray()) {
+      switch (c) {
+        case '<' -> out.append("&lt;");
+        case '>' -> out.append("&gt;");
+        case '&' -> out.append("&amp;");
+        case '"' -> out.append("&quot;");
+        case '\'' -> out.append("&#39;");
+        default -> out.append(c);
+      }
+    }
+    return out.toString();
   }
 
   @Override

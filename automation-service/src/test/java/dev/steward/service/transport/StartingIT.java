@@ -29,8 +29,12 @@ class StartingIT {
     home.create();
     Secrets secrets = Secrets.loadOrCreate(home);
     CompletableFuture<Dispatcher> dispatcher = new CompletableFuture<>();
-    try (RpcServer server =
-        RpcServer.start(0, new HandshakeGuard(secrets), dispatcher, Limits.defaults())) {
+    try (RpcServer server = RpcServer.start(
+        0,
+        new HandshakeGuard(secrets),
+        dispatcher,
+        Limits.defaults(),
+        new dev.steward.service.tools.BrowserReturns())) {
       assertEquals(503, status(server.port(), secrets.secret(Role.UI)));
       dispatcher.complete(new Dispatcher((session, error) -> {}));
       assertEquals(101, status(server.port(), secrets.secret(Role.UI)));

@@ -14,6 +14,9 @@ import org.jspecify.annotations.Nullable;
  * the user saw them, each by the server's own name and that hash: a tool the server described
  * anew in the meantime is not accepted but named in {@code changed}. {@code sandboxed} says
  * whether a stdio server runs where Steward's own folders are hidden from it (bubblewrap).
+ * A server at a URL that answers 401 is {@code sign_in_needed} until the user signs in ({@code
+ * mcp.sign_in}: OAuth in the user's browser; {@code signedIn} says whether tokens are kept, never
+ * what they are); {@code mcp.sign_out} forgets them.
  */
 public final class Mcp {
 
@@ -21,6 +24,8 @@ public final class Mcp {
 
   public static final String SERVERS = "mcp.servers";
   public static final String ACCEPT = "mcp.accept";
+  public static final String SIGN_IN = "mcp.sign_in";
+  public static final String SIGN_OUT = "mcp.sign_out";
 
   public record ServersResult(List<Server> servers) {}
 
@@ -34,7 +39,11 @@ public final class Mcp {
       List<String> stderrTail,
       List<Tool> tools,
       @Nullable Boolean sandboxed,
-      @Nullable List<String> keptEnv) {
+      @Nullable List<String> keptEnv,
+      @Nullable Boolean signedIn) {
+
+    /** The state of a server at a URL that waits for the user to sign in. */
+    public static final String SIGN_IN_NEEDED = "sign_in_needed";
 
     /** Every tool as shown here, the way {@code mcp.accept} takes them. */
     public List<Seen> shown() {
@@ -69,4 +78,19 @@ public final class Mcp {
   public record AcceptParams(String server, List<Seen> tools) {}
 
   public record AcceptResult(List<String> accepted, List<String> changed) {}
+
+  /**
+   * Starts a sign-in to a server at a URL; {@code clientId} (and {@code clientSecret}) only where
+   * its authorization server does not let Steward register itself. Answers the address to open in
+   * the user's browser, which comes back to the service when the user has signed in.
+   */
+  public record SignInParams(
+      String server, @Nullable String clientId, @Nullable String clientSecret) {}
+
+  public record SignInResult(String authorizationUrl) {}
+
+  /** Forgets a server's tokens; the server asks for a sign-in again. */
+  public record SignOutParams(String server) {}
+
+  public record SignOutResult(boolean signedOut) {}
 }

@@ -53,7 +53,8 @@ public final class McpPack implements ToolPack {
         context.privateFolders(),
         context.environment(),
         context.secrets(),
-        context.toolsChanged());
+        context.toolsChanged(),
+        context.returns());
     servers = s;
     secrets = context.secrets();
     context.onPolicyChange().accept(s::follow);
@@ -79,7 +80,10 @@ public final class McpPack implements ToolPack {
   @Override
   public List<PackMethod> methods() {
     return List.of(
-        new PackMethod(SERVERS, params -> describe()), new PackMethod(ACCEPT, this::accept));
+        new PackMethod(SERVERS, params -> describe()),
+        new PackMethod(ACCEPT, this::accept),
+        new PackMethod(Mcp.SIGN_IN, this::signIn),
+        new PackMethod(Mcp.SIGN_OUT, this::signOut));
   }
 
   private McpServers servers() throws ToolFailure {
@@ -124,7 +128,10 @@ public final class McpPack implements ToolPack {
           link.stderrTail(20),
           tools,
           link.entry().url() != null ? null : servers().sandboxed(),
-          McpEnv.names(link.name(), link.entry(), kept)));
+          McpEnv.names(link.name(), link.entry(), kept),
+          link.entry().url() == null
+              ? null
+              : servers().signIns().signedIn(link.name(), link.entry().url())));
     }
     return new Mcp.ServersResult(out);
   }
@@ -168,6 +175,64 @@ public final class McpPack implements ToolPack {
     }
     ServerLink.AcceptOutcome outcome = link.accept(seen);
     return new Mcp.AcceptResult(outcome.accepted(), outcome.changed());
+  }
+
+  /**
+   * Starts the user's sign-in to a server at a URL: the address for the user's browser. Only the
+   * window calls this (ui role); the model has no way to it.
+   */
+  private Mcp.SignInResult signIn(JsonNode params) throws ToolFailure {
+    Mcp.SignInParams p;
+    try {
+      p = Json.convert(params, Mcp.SignInParams.class);
+    } catch (IllegalArgumentException e) {
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR,
+          "mcp.sign_in takes {server, client_id?, client_secret?}");
+    }
+    ServerLink link = httpLink(p.server());
+    try {
+      java.net.URI uri = servers()
+          .signIns()
+          .begin(
+              link.name(),
+              java.util.Objects.requireNonNull(link.entry().url()),
+              p.clientId(),
+              p.clientSecret());
+      return new Mcp.SignInResult(uri.toString());
+    } catch (IOException e) {
+      throw new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE, "cannot sign in to “" + link.name() + "”: " + e.getMessage());
+    }
+  }
+
+  private Mcp.SignOutResult signOut(JsonNode params) throws ToolFailure {
+    Mcp.SignOutParams p;
+    try {
+      p = Json.convert(params, Mcp.SignOutParams.class);
+    } catch (IllegalArgumentException e) {
+      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "mcp.sign_out takes {server}");
+    }
+    ServerLink link = httpLink(p.server());
+    String url = java.util.Objects.requireNonNull(link.entry().url());
+    boolean was = servers().signIns().signedIn(link.name(), url);
+    servers().signIns().signOut(link.name());
+    link.start();
+    return new Mcp.SignOutResult(was);
+  }
+
+  private ServerLink httpLink(@Nullable String server) throws ToolFailure {
+    if (server == null || server.isEmpty())
+      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "name the \"server\"");
+    ServerLink link = servers()
+        .link(server)
+        .orElseThrow(() -> new ToolFailure(
+            ToolErrorCodes.NOT_FOUND, "there is no MCP server \"" + server + "\" in the policy"));
+    if (link.entry().url() == null)
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR,
+          "“" + server + "” is started on this machine; only a server at a URL is signed in to");
+    return link;
   }
 
   @Override

@@ -37,7 +37,8 @@ final class McpServers implements ToolFamily, AutoCloseable {
       List<java.nio.file.Path> privateFolders,
       Map<String, String> environment,
       PackSecrets secrets,
-      Runnable toolsChanged) {
+      Runnable toolsChanged,
+      dev.steward.service.tools.BrowserReturns returns) {
     this.policy = policy;
     this.secrets = secrets;
     this.starts = Executors.newCachedThreadPool(DaemonThreads.named("mcp-start"));
@@ -51,7 +52,18 @@ final class McpServers implements ToolFamily, AutoCloseable {
         policy,
         starts,
         timer,
-        toolsChanged);
+        toolsChanged,
+        new SignIns(
+            secrets,
+            new SignInHttp(),
+            returns::address,
+            name -> link(name).ifPresent(ServerLink::start),
+            java.time.Clock.systemUTC()));
+    returns.answerWith(setting.signIns()::arrive);
+  }
+
+  SignIns signIns() {
+    return setting.signIns();
   }
 
   private static <T> Supplier<T> memoize(Supplier<T> once) {
@@ -94,7 +106,10 @@ final class McpServers implements ToolFamily, AutoCloseable {
       if (entry == null || !entry.equals(e.getValue().entry())) {
         stopping.add(e.getValue());
         it.remove();
-        if (entry == null) setting.pins().forget(e.getKey());
+        if (entry == null) {
+          setting.pins().forget(e.getKey());
+          setting.signIns().forget(e.getKey());
+        }
       }
     }
     // Stopping waits for a child to end; it runs off the caller's thread (a policy update).

@@ -80,6 +80,8 @@ final class ServerLink implements AutoCloseable {
     STARTING,
     RUNNING,
     FAILED,
+    /** A server at a URL that wants the user to sign in first: not started again until then. */
+    SIGN_IN_NEEDED,
     STOPPED;
 
     String wire() {
@@ -96,7 +98,8 @@ final class ServerLink implements AutoCloseable {
       Supplier<PolicyDocument> policy,
       Executor starts,
       ScheduledExecutorService timer,
-      Runnable toolsChanged) {}
+      Runnable toolsChanged,
+      SignIns signIns) {}
 
   private final String name;
   private final String part;
@@ -136,6 +139,9 @@ final class ServerLink implements AutoCloseable {
       new java.util.concurrent.atomic.AtomicBoolean();
   private int generation;
   private int failures;
+  /** A token was just renewed after a 401: another 401 asks the user rather than renew again. */
+  private volatile boolean renewed;
+
   private boolean closed;
 
   ServerLink(String name, PolicyDocument.McpServer entry, Setting setting) {
@@ -185,6 +191,9 @@ final class ServerLink implements AutoCloseable {
       case STARTING ->
         Optional.of("the MCP server “" + name + "” is starting; try again in a moment");
       case STOPPED -> Optional.of("the MCP server “" + name + "” is stopped");
+      case SIGN_IN_NEEDED ->
+        Optional.of("the MCP server “" + name + "” waits for the user to sign in (Settings → MCP"
+            + " servers); it cannot be called until then");
       default ->
         Optional.of(
             "the MCP server “" + name
@@ -200,6 +209,9 @@ final class ServerLink implements AutoCloseable {
         switch (state) {
           case STARTING -> "the MCP server “" + name + "” is starting; try again in a moment";
           case STOPPED -> "the MCP server “" + name + "” is stopped";
+          case SIGN_IN_NEEDED ->
+            "the MCP server “" + name + "” asks you to sign in"
+                + (why == null ? "" : " (" + why + ")");
           default ->
             "the MCP server “" + name + "” is not running" + (why == null ? "" : " (" + why + ")")
                 + "; Steward restarts it";
@@ -252,13 +264,52 @@ final class ServerLink implements AutoCloseable {
         state = State.RUNNING;
         problem = null;
         connectedAt = System.nanoTime();
+        renewed = false;
       }
       LOG.info("MCP server “" + name + "” is running with " + listed.size() + " tools");
       setting.toolsChanged().run();
     } catch (RuntimeException e) {
       c.close();
-      failed(gen, describe(e));
+      AuthChallenge challenge = challenge(e);
+      if (challenge != null) refused(gen, challenge);
+      else failed(gen, describe(e));
     }
+  }
+
+  private static @Nullable AuthChallenge challenge(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof AuthChallenge a) return a;
+    }
+    return null;
+  }
+
+  /**
+   * The server refused what it was sent for want of a sign-in: a token that ran out is renewed
+   * once; otherwise the link waits for the user to sign in, with the scopes asked for noted. A
+   * 403 for a scope the token already holds is a refusal, not a reason to ask the user again.
+   */
+  private void refused(int gen, AuthChallenge challenge) {
+    String url = java.util.Objects.requireNonNull(entry.url());
+    SignIns signIns = setting.signIns();
+    if (challenge.status() == 401 && signIns.signedIn(name, url) && !renewed) {
+      if (signIns.refresh(name, url)) {
+        renewed = true;
+        if (lose(gen, State.STARTING, "renewing the sign-in")) start();
+        return;
+      }
+    }
+    if (!challenge.asksSignIn() || signIns.holds(name, challenge)) {
+      failed(
+          gen, "the server refuses the access its sign-in gives (HTTP " + challenge.status() + ")");
+      return;
+    }
+    signIns.challenged(name, challenge);
+    Set<String> scopes = challenge.scopes();
+    String why = challenge.insufficientScope()
+        ? "it wants more access" + (scopes.isEmpty() ? "" : ": " + String.join(" ", scopes))
+        : "it answered 401";
+    if (lose(gen, State.SIGN_IN_NEEDED, why))
+      LOG.info("MCP server “" + name + "” waits for a sign-in (" + why + ")");
   }
 
   private McpClientTransport childTransport(int gen) throws IOException {
@@ -301,7 +352,8 @@ final class ServerLink implements AutoCloseable {
         URI.create(base + path),
         SDK_JSON,
         McpTool.TIME_LIMIT.plusSeconds(30),
-        why -> failed(gen, why));
+        why -> failed(gen, why),
+        () -> setting.signIns().bearer(name, java.util.Objects.requireNonNull(entry.url())));
   }
 
   /** Every page of the server's tools, up to {@link #MAX_TOOLS} tools and {@link #MAX_PAGES} pages. */
@@ -462,30 +514,41 @@ final class ServerLink implements AutoCloseable {
   record AcceptOutcome(List<String> accepted, List<String> changed) {}
 
   private void failed(int gen, @Nullable String why) {
-    McpAsyncClient c;
+    if (!lose(gen, State.FAILED, why == null ? "it failed" : why)) return;
     long delay;
     synchronized (lock) {
-      if (closed || gen != generation) return;
-      generation++;
-      c = client;
-      client = null;
-      transport = null;
-      state = State.FAILED;
-      problem = why == null ? "it failed" : why;
-      down.complete(problem);
-      down = new CompletableFuture<>();
-      if (connectedAt != 0 && System.nanoTime() - connectedAt > STABLE.toNanos()) failures = 0;
-      connectedAt = 0;
       delay = Math.min(MAX_BACKOFF_SECONDS, 1L << Math.min(failures, 6));
       failures++;
     }
     LOG.warning(
         "MCP server “" + name + "” failed (" + problem + "); restarting in " + delay + " s");
+    setting.timer().schedule(this::start, delay, TimeUnit.SECONDS);
+  }
+
+  /**
+   * Ends the connection of generation {@code gen} (calls waiting on it fail at once) and puts the
+   * link in {@code next}; false when that connection had ended already.
+   */
+  private boolean lose(int gen, State next, String why) {
+    McpAsyncClient c;
+    synchronized (lock) {
+      if (closed || gen != generation) return false;
+      generation++;
+      c = client;
+      client = null;
+      transport = null;
+      state = next;
+      problem = why;
+      down.complete(why);
+      down = new CompletableFuture<>();
+      if (connectedAt != 0 && System.nanoTime() - connectedAt > STABLE.toNanos()) failures = 0;
+      connectedAt = 0;
+    }
     if (c != null) c.close();
     ChildProcessTransport ch = child;
     if (ch != null) ch.close();
-    setting.timer().schedule(this::start, delay, TimeUnit.SECONDS);
     setting.toolsChanged().run();
+    return true;
   }
 
   private Mono<Void> progressed(McpSchema.ProgressNotification n) {
@@ -561,6 +624,24 @@ final class ServerLink implements AutoCloseable {
             ToolErrorCodes.UNAVAILABLE,
             "the MCP server “" + name + "” did not answer the call: "
                 + McpResults.cut(String.valueOf(m.getMessage()), McpResults.MAX_ERROR_CHARS));
+      }
+      AuthChallenge challenge = challenge(cause);
+      if (challenge != null) {
+        refused(gen, challenge);
+        throw new ToolFailure(
+            ToolErrorCodes.UNAVAILABLE,
+            switch (state) {
+              case SIGN_IN_NEEDED ->
+                "the MCP server “" + name + "” wants the user to sign in"
+                    + (challenge.insufficientScope() ? " again, giving it more access," : "")
+                    + " before this call (Settings → MCP servers); the call did not run";
+              case STARTING ->
+                "the sign-in to the MCP server “" + name + "” was renewed; the call did not run"
+                    + " and can be tried again";
+              default ->
+                "the MCP server “" + name + "” refused the call for want of access (HTTP "
+                    + challenge.status() + ")";
+            });
       }
       if (cause instanceof McpError m) {
         throw new ToolFailure(

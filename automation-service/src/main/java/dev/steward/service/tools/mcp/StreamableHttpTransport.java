@@ -94,6 +94,7 @@ final class StreamableHttpTransport implements McpClientTransport {
   private final McpJsonMapper json;
   private final Duration streamLife;
   private final Consumer<String> lost;
+  private final java.util.function.Supplier<java.util.Optional<String>> bearer;
   /** One thread per open stream: at most {@link #MAX_STREAMS} answers and the server's own. */
   private final ExecutorService readers = Executors.newFixedThreadPool(
       MAX_STREAMS + 1, dev.steward.protocol.util.DaemonThreads.named("mcp-http-read"));
@@ -118,9 +119,15 @@ final class StreamableHttpTransport implements McpClientTransport {
    * @param streamLife how long an answer's stream may stay open (the caller's time limit for a
    *     request): a server that keeps one open longer has it closed
    * @param lost told when the server has ended the session or its own stream for good
+   * @param bearer the access token of the user's sign-in to this server, read for each request
    */
   StreamableHttpTransport(
-      URI endpoint, McpJsonMapper json, Duration streamLife, Consumer<String> lost) {
+      URI endpoint,
+      McpJsonMapper json,
+      Duration streamLife,
+      Consumer<String> lost,
+      java.util.function.Supplier<java.util.Optional<String>> bearer) {
+    this.bearer = bearer;
     this.endpoint = endpoint;
     this.json = json;
     this.streamLife = streamLife;
@@ -206,6 +213,11 @@ final class StreamableHttpTransport implements McpClientTransport {
       response.headers().firstValue(SESSION).ifPresent(s -> {
         if (session == null && headerSafe(s)) session = s;
       });
+    }
+    if (status == 401 || status == 403) {
+      quietlyClose(body);
+      return Mono.error(new AuthChallenge(
+          status, response.headers().firstValue("WWW-Authenticate").orElse(null)));
     }
     if (status / 100 != 2) {
       quietlyClose(body);
@@ -533,7 +545,8 @@ final class StreamableHttpTransport implements McpClientTransport {
       try {
         HttpResponse<InputStream> r =
             client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
-        if (r.statusCode() == 405) {
+        if (r.statusCode() == 405 || r.statusCode() == 401 || r.statusCode() == 403) {
+          // Not offered, or not to this sign-in: the POSTs say what the server wants.
           quietlyClose(r.body());
           return;
         }
@@ -582,6 +595,7 @@ final class StreamableHttpTransport implements McpClientTransport {
     if (s != null) b.header(SESSION, s);
     String v = version;
     if (v != null) b.header(VERSION, v);
+    bearer.get().ifPresent(token -> b.header("Authorization", "Bearer " + token));
     return b;
   }
 

@@ -48,6 +48,10 @@ public final class ConformanceClient {
             StewardClient.connect(Endpoint.loopback(service.port(), service.secret(Role.UI)));
         StewardClient agent =
             StewardClient.connect(Endpoint.loopback(service.port(), service.secret(Role.AGENT)))) {
+      if (scenario.startsWith("auth/")) {
+        status = signedInCall(ui, agent, service.port());
+        System.exit(status);
+      }
       Mcp.Server server = awaitListed(ui);
       System.out.println(
           "listed: " + server.tools().stream().map(Mcp.Tool::name).toList());
@@ -79,6 +83,88 @@ public final class ConformanceClient {
         throw new IllegalStateException("the server did not start: " + s);
       Thread.sleep(20);
     }
+  }
+
+  /**
+   * An auth scenario, as a user would go through it: the server at the URL asks for a sign-in,
+   * the user clicks Sign in (the window's {@code mcp.sign_in}) and the browser goes to the address
+   * given (the suite's authorization server sends it straight back with a code, as one does once
+   * the user has agreed); then the user accepts the tools and the model calls one. A call refused
+   * for want of more access is signed in for again once, as the user would be asked to.
+   */
+  private static int signedInCall(StewardClient ui, StewardClient agent, int port)
+      throws Exception {
+    JsonNode context = Json.parse(System.getenv().getOrDefault("MCP_CONFORMANCE_CONTEXT", "{}"));
+    int signIns = 0;
+    for (int attempt = 0; attempt < 2; attempt++) {
+      Mcp.Server server = null;
+      long deadline = System.nanoTime() + 20_000_000_000L;
+      while (System.nanoTime() < deadline) {
+        server = ui.call(Mcp.SERVERS, Json.object(), Mcp.ServersResult.class)
+            .servers()
+            .get(0);
+        if (server.state().equals("running")) break;
+        if (server.state().equals(Mcp.Server.SIGN_IN_NEEDED)) {
+          if (signIns == 3) break;
+          signIns++;
+          if (!signIn(ui, port, context)) return 1;
+          continue;
+        }
+        if (server.state().equals("failed") && signIns > 0) break; // the user sees why
+        Thread.sleep(50);
+      }
+      if (server == null || !server.state().equals("running")) {
+        System.out.println("the server is not running: " + server);
+        return 1;
+      }
+      if (!Boolean.TRUE.equals(server.signedIn())) {
+        System.out.println("running without a sign-in: " + server);
+        return 1;
+      }
+      if (server.tools().isEmpty()) return 0;
+      ui.call(
+          Mcp.ACCEPT, new Mcp.AcceptParams("conformance", server.shown()), Mcp.AcceptResult.class);
+      if (call(ui, agent, server.tools().get(0).name(), "{}") == 0) return 0;
+      Thread.sleep(200);
+    }
+    return 1;
+  }
+
+  /** The user's click on Sign in, and the browser's visit to the address Steward gives. */
+  private static boolean signIn(StewardClient ui, int port, JsonNode context) throws Exception {
+    Mcp.SignInResult started;
+    try {
+      started = ui.call(
+          Mcp.SIGN_IN,
+          new Mcp.SignInParams(
+              "conformance",
+              context.path("client_id").isTextual() ? context.path("client_id").asText() : null,
+              context.path("client_secret").isTextual()
+                  ? context.path("client_secret").asText()
+                  : null),
+          Mcp.SignInResult.class);
+    } catch (RuntimeException e) {
+      System.out.println("sign-in refused: " + e.getMessage());
+      return false;
+    }
+    java.net.http.HttpClient browser = java.net.http.HttpClient.newBuilder()
+        .followRedirects(java.net.http.HttpClient.Redirect.NEVER)
+        .build();
+    var sent = browser.send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create(started.authorizationUrl()))
+            .build(),
+        java.net.http.HttpResponse.BodyHandlers.discarding());
+    String back = sent.headers().firstValue("Location").orElse("");
+    String callback = "http://127.0.0.1:" + port + dev.steward.service.tools.BrowserReturns.PATH;
+    if (!back.startsWith(callback + "?")) {
+      System.out.println("the authorization server sent the browser to " + back);
+      return false;
+    }
+    var page = browser.send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create(back)).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    System.out.println("signed in: " + page.statusCode() + " " + page.body());
+    return page.statusCode() == 200;
   }
 
   /** As the app runs a call: the gate's decision, the user's click where it asks, the call. */

@@ -64,7 +64,8 @@ class StreamableHttpTransportTest {
         URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp"),
         new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()),
         java.time.Duration.ofSeconds(30),
-        why -> {});
+        why -> {},
+        java.util.Optional::empty);
     try {
       t.connect(m -> m.doOnNext(got::add).then(Mono.empty())).block();
       t.sendMessage(new McpSchema.JSONRPCRequest("2.0", "tools/list", 1, null)).block();

@@ -1,0 +1,48 @@
+package dev.steward.service.tools;
+
+import java.net.URI;
+import java.util.Map;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The one address on the service's loopback port that a browser is sent back to after the user
+ * signs in somewhere (OAuth's redirect: {@code http://127.0.0.1:<port>/oauth/callback}). It needs
+ * no secret — a browser has none — so what arrives there proves itself: the pack that asked for
+ * the sign-in answers only a {@code state} it made and has not seen come back yet.
+ */
+public final class BrowserReturns {
+
+  public static final String PATH = "/oauth/callback";
+
+  /** What the browser shows: a short page in Steward's words (nothing of the query echoed). */
+  public record Page(int status, String title, String message) {}
+
+  private volatile int port;
+  private volatile @Nullable Function<Map<String, String>, Page> handler;
+
+  /** Called once the service's port is known. */
+  public void bindPort(int port) {
+    this.port = port;
+  }
+
+  /** The address to send a browser back to, once the service listens. */
+  public URI address() {
+    int p = port;
+    if (p == 0) throw new IllegalStateException("the service does not listen yet");
+    return URI.create("http://127.0.0.1:" + p + PATH);
+  }
+
+  /** Who answers what comes back; one pack asks for sign-ins. */
+  public void answerWith(Function<Map<String, String>, Page> handler) {
+    this.handler = handler;
+  }
+
+  /** A browser came back with this query. */
+  public Page arrive(Map<String, String> query) {
+    var h = handler;
+    if (h == null)
+      return new Page(404, "Nothing to sign in", "Steward is not waiting for a sign-in.");
+    return h.apply(query);
+  }
+}

@@ -1,0 +1,478 @@
+package dev.steward.service.tools.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.CanonicalJson;
+import dev.steward.protocol.json.Json;
+import dev.steward.service.tools.BrowserReturns;
+import dev.steward.service.tools.PackSecrets;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Sign-ins to MCP servers at a URL (MCP's authorization: OAuth 2.1 with PKCE, resource indicators,
+ * dynamic registration or a client the user was given). Only the user starts one, from the window
+ * ({@code mcp.sign_in}, ui role): Steward finds where the server signs its users in, registers
+ * itself there if it must, and hands the window the address to open in the user's browser; the
+ * browser comes back to the service's loopback port with a code, which is taken only with the
+ * single-use {@code state} made for it and exchanged with the PKCE verifier that never left the
+ * service. The tokens are kept in {@code config/secrets.json}, bound to the address they were
+ * given for, sent to that address alone, refreshed when they run out, and never shown to the model,
+ * the window, a result or a row. A server that later wants more access says so, and the user signs
+ * in again with the scopes asked for added to those held.
+ */
+final class SignIns {
+
+  static final String SECTION = "mcp_oauth";
+  static final Duration PENDING_LIFE = Duration.ofMinutes(10);
+  static final int MAX_PENDING = 16;
+  /** A token this close to its end is refreshed before it is sent. */
+  private static final Duration EARLY = Duration.ofSeconds(30);
+
+  private static final Logger LOG = Logger.getLogger(SignIns.class.getName());
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** A server's sign-in as kept: the client Steward is at the authorization server, and tokens. */
+  record Kept(
+      String server,
+      String url,
+      String resource,
+      String tokenEndpoint,
+      String redirect,
+      String clientId,
+      @Nullable String clientSecret,
+      String authMethod,
+      @Nullable String accessToken,
+      @Nullable String refreshToken,
+      long expiresAt,
+      List<String> scopes) {
+
+    Kept withTokens(
+        @Nullable String access, @Nullable String refresh, long expires, List<String> s) {
+      return new Kept(
+          server,
+          url,
+          resource,
+          tokenEndpoint,
+          redirect,
+          clientId,
+          clientSecret,
+          authMethod,
+          access,
+          refresh,
+          expires,
+          s);
+    }
+  }
+
+  /** The client Steward signs in as, and how it proves it at the token endpoint. */
+  private record Client(String id, @Nullable String secret, String method) {}
+
+  /** A sign-in the browser has not come back from yet. */
+  private record Pending(
+      String server,
+      String url,
+      String verifier,
+      SignInDiscovery.Found found,
+      Client client,
+      List<String> scopes,
+      String redirect,
+      long until) {}
+
+  /** What the server last asked for: the scopes it named and where its metadata is. */
+  private record Wanted(Set<String> scopes, @Nullable String resourceMetadata) {}
+
+  private final PackSecrets secrets;
+  private final SignInHttp http;
+  private final Supplier<URI> redirect;
+  private final Consumer<String> signedIn;
+  private final Clock clock;
+  private final Map<String, Optional<Kept>> kept = new ConcurrentHashMap<>();
+  private final Map<String, Wanted> wanted = new ConcurrentHashMap<>();
+  private final Map<String, Pending> pending = new LinkedHashMap<>();
+  private final Map<String, Object> locks = new ConcurrentHashMap<>();
+
+  /**
+   * @param redirect the address the browser comes back to (the service's loopback port)
+   * @param signedIn told the server's name once a sign-in has its tokens
+   */
+  SignIns(
+      PackSecrets secrets,
+      SignInHttp http,
+      Supplier<URI> redirect,
+      Consumer<String> signedIn,
+      Clock clock) {
+    this.secrets = secrets;
+    this.http = http;
+    this.redirect = redirect;
+    this.signedIn = signedIn;
+    this.clock = clock;
+  }
+
+  /** Whether tokens are kept for this server at this address. */
+  boolean signedIn(String server, String url) {
+    return kept(server)
+        .filter(k -> k.url().equals(url) && k.accessToken() != null)
+        .isPresent();
+  }
+
+  /**
+   * The access token to send to the server at {@code url}, refreshed first when it is about to run
+   * out; none when the user has not signed in there (or signed in for another address).
+   */
+  Optional<String> bearer(String server, String url) {
+    Optional<Kept> k = kept(server).filter(x -> x.url().equals(url) && x.accessToken() != null);
+    if (k.isEmpty()) return Optional.empty();
+    Kept now = k.get();
+    if (now.expiresAt() != 0
+        && now.refreshToken() != null
+        && clock.millis() > now.expiresAt() - EARLY.toMillis()) {
+      refresh(server, url);
+      return kept(server).map(Kept::accessToken).filter(t -> !t.isEmpty());
+    }
+    return Optional.ofNullable(now.accessToken());
+  }
+
+  /**
+   * The server refused the token it was sent (401): a new one from the refresh token, if there is
+   * one; answers whether there is now a token to try. A refused refresh drops the tokens: the user
+   * signs in again.
+   */
+  boolean refresh(String server, String url) {
+    synchronized (lock(server)) {
+      Optional<Kept> k = kept(server).filter(x -> x.url().equals(url));
+      if (k.isEmpty() || k.get().refreshToken() == null) {
+        k.ifPresent(x -> store(x.withTokens(null, null, 0, x.scopes())));
+        return false;
+      }
+      Kept was = k.get();
+      Map<String, String> form = new LinkedHashMap<>();
+      form.put("grant_type", "refresh_token");
+      form.put("refresh_token", java.util.Objects.requireNonNull(was.refreshToken()));
+      form.put("resource", was.resource());
+      Client client = new Client(was.clientId(), was.clientSecret(), was.authMethod());
+      try {
+        ObjectNode answer = tokenRequest(URI.create(was.tokenEndpoint()), form, client);
+        store(tokens(was, answer, was.scopes(), true));
+        return true;
+      } catch (IOException e) {
+        LOG.warning("the sign-in to the MCP server “" + server + "” could not be renewed: "
+            + e.getMessage() + "; the user signs in again");
+        store(was.withTokens(null, null, 0, was.scopes()));
+        return false;
+      }
+    }
+  }
+
+  /** Notes what a server's challenge asks for, for the next sign-in. */
+  void challenged(String server, AuthChallenge c) {
+    Set<String> scopes = new LinkedHashSet<>();
+    if (c.insufficientScope()) {
+      // More access for one operation: what is held stays asked for, with what is now wanted.
+      kept(server).ifPresent(k -> scopes.addAll(k.scopes()));
+      Wanted before = wanted.get(server);
+      if (before != null) scopes.addAll(before.scopes());
+    }
+    scopes.addAll(c.scopes());
+    wanted.put(server, new Wanted(scopes, c.resourceMetadata().orElse(null)));
+  }
+
+  /** Whether the token held already carries every scope the challenge names. */
+  boolean holds(String server, AuthChallenge c) {
+    Optional<Kept> k = kept(server).filter(x -> x.accessToken() != null);
+    return k.isPresent() && !c.scopes().isEmpty() && k.get().scopes().containsAll(c.scopes());
+  }
+
+  /**
+   * Starts a sign-in to the server at {@code url}: finds its authorization server, registers
+   * Steward there unless the user gave a client (or one registered before is still good), and
+   * answers the address for the user's browser.
+   */
+  URI begin(String server, String url, @Nullable String clientId, @Nullable String clientSecret)
+      throws IOException {
+    URI endpoint = URI.create(url);
+    Wanted w = wanted.getOrDefault(server, new Wanted(Set.of(), null));
+    SignInDiscovery.Found found = SignInDiscovery.discover(http, endpoint, w.resourceMetadata());
+    String back = redirect.get().toString();
+    Client client = client(server, url, found, back, clientId, clientSecret);
+    List<String> scopes = !w.scopes().isEmpty() ? List.copyOf(w.scopes()) : found.scopesSupported();
+    String verifier = random();
+    String state = random();
+    synchronized (pending) {
+      long now = clock.millis();
+      pending.values().removeIf(p -> p.until() < now);
+      while (pending.size() >= MAX_PENDING) {
+        Iterator<String> oldest = pending.keySet().iterator();
+        oldest.next();
+        oldest.remove();
+      }
+      pending.put(
+          state,
+          new Pending(
+              server, url, verifier, found, client, scopes, back, now + PENDING_LIFE.toMillis()));
+    }
+    StringBuilder q = new StringBuilder();
+    add(q, "response_type", "code");
+    add(q, "client_id", client.id());
+    add(q, "redirect_uri", back);
+    add(q, "code_challenge", challenge(verifier));
+    add(q, "code_challenge_method", "S256");
+    add(q, "state", state);
+    add(q, "resource", found.resource());
+    if (!scopes.isEmpty()) add(q, "scope", String.join(" ", scopes));
+    URI authorization = found.server().authorization();
+    String sep = authorization.getRawQuery() == null ? "?" : "&";
+    return URI.create(authorization + sep + q);
+  }
+
+  /** The browser came back: the code is exchanged for tokens if its state is one Steward made. */
+  BrowserReturns.Page arrive(Map<String, String> query) {
+    String state = query.get("state");
+    Pending p;
+    synchronized (pending) {
+      p = state == null ? null : pending.remove(state);
+    }
+    if (p == null || p.until() < clock.millis())
+      return new BrowserReturns.Page(
+          400,
+          "Not signed in",
+          "Steward is not waiting for this sign-in: it was used already, is over ten minutes old,"
+              + " or was not started in Steward. Start it again in Steward's Settings → MCP servers.");
+    String error = query.get("error");
+    if (error != null) {
+      String code = error.matches("[a-z_]{1,40}") ? " (" + error + ")" : "";
+      LOG.info("the sign-in to the MCP server “" + p.server() + "” was refused" + code);
+      return new BrowserReturns.Page(
+          400, "Not signed in", "The sign-in to “" + p.server() + "” was refused" + code + ".");
+    }
+    String code = query.get("code");
+    if (code == null || code.isEmpty())
+      return new BrowserReturns.Page(400, "Not signed in", "The sign-in came back with no code.");
+    Map<String, String> form = new LinkedHashMap<>();
+    form.put("grant_type", "authorization_code");
+    form.put("code", code);
+    form.put("redirect_uri", p.redirect());
+    form.put("code_verifier", p.verifier());
+    form.put("resource", p.found().resource());
+    try {
+      ObjectNode answer = tokenRequest(p.found().server().token(), form, p.client());
+      Kept fresh = new Kept(
+          p.server(),
+          p.url(),
+          p.found().resource(),
+          p.found().server().token().toString(),
+          p.redirect(),
+          p.client().id(),
+          p.client().secret(),
+          p.client().method(),
+          null,
+          null,
+          0,
+          p.scopes());
+      synchronized (lock(p.server())) {
+        store(tokens(fresh, answer, p.scopes(), false));
+      }
+    } catch (IOException e) {
+      LOG.warning("the sign-in to the MCP server “" + p.server() + "” failed: " + e.getMessage());
+      return new BrowserReturns.Page(
+          502,
+          "Not signed in",
+          "Steward could not finish the sign-in to “" + p.server() + "”: " + e.getMessage());
+    }
+    wanted.remove(p.server());
+    LOG.info("signed in to the MCP server “" + p.server() + "”");
+    signedIn.accept(p.server());
+    return new BrowserReturns.Page(
+        200, "Signed in", "Steward is signed in to “" + p.server() + "”. You can close this tab.");
+  }
+
+  /** Forgets the server's tokens (the client registration is kept for the next sign-in). */
+  void signOut(String server) {
+    synchronized (lock(server)) {
+      kept(server).ifPresent(k -> store(k.withTokens(null, null, 0, List.of())));
+    }
+    wanted.remove(server);
+  }
+
+  /** A server removed from the policy: everything kept for it goes. */
+  void forget(String server) {
+    synchronized (lock(server)) {
+      try {
+        secrets.set(SECTION, key(server), null);
+      } catch (IOException | RuntimeException e) {
+        LOG.warning("cannot remove the sign-in of a removed MCP server: " + e.getMessage());
+      }
+      kept.put(server, Optional.empty());
+    }
+    wanted.remove(server);
+  }
+
+  private Client client(
+      String server,
+      String url,
+      SignInDiscovery.Found found,
+      String back,
+      @Nullable String clientId,
+      @Nullable String clientSecret)
+      throws IOException {
+    SignInDiscovery.AuthServer as = found.server();
+    List<String> methods = as.authMethods();
+    if (clientId != null && !clientId.isBlank()) {
+      String method = clientSecret == null || clientSecret.isEmpty()
+          ? "none"
+          : methods.isEmpty() || methods.contains("client_secret_basic")
+              ? "client_secret_basic"
+              : methods.contains("client_secret_post")
+                  ? "client_secret_post"
+                  : "client_secret_basic";
+      return new Client(clientId.strip(), method.equals("none") ? null : clientSecret, method);
+    }
+    Optional<Kept> before = kept(server)
+        .filter(k -> k.url().equals(url)
+            && k.tokenEndpoint().equals(as.token().toString())
+            && k.redirect().equals(back));
+    if (before.isPresent())
+      return new Client(
+          before.get().clientId(), before.get().clientSecret(), before.get().authMethod());
+    URI registration = as.registration();
+    if (registration == null)
+      throw new IOException("the server's sign-in service does not let Steward register itself:"
+          + " enter the client ID (and secret) its provider gave you for Steward");
+    String asked = methods.isEmpty() || methods.contains("none")
+        ? "none"
+        : methods.contains("client_secret_basic")
+            ? "client_secret_basic"
+            : methods.contains("client_secret_post") ? "client_secret_post" : "none";
+    ObjectNode body = Json.object();
+    body.put("client_name", "Steward");
+    body.putArray("redirect_uris").add(back);
+    body.putArray("grant_types").add("authorization_code").add("refresh_token");
+    body.putArray("response_types").add("code");
+    body.put("token_endpoint_auth_method", asked);
+    ObjectNode answer = http.postJson(registration, body);
+    String id = text(answer, "client_id")
+        .orElseThrow(() -> new IOException("the registration gave no client_id"));
+    String secret = text(answer, "client_secret").orElse(null);
+    String method = text(answer, "token_endpoint_auth_method")
+        .orElse(secret == null ? "none" : "client_secret_basic");
+    if (!List.of("none", "client_secret_basic", "client_secret_post").contains(method))
+      throw new IOException("the authorization server wants " + method
+          + " at its token endpoint, which Steward does not do");
+    return new Client(id, secret, method);
+  }
+
+  private ObjectNode tokenRequest(URI token, Map<String, String> form, Client client)
+      throws IOException {
+    Map<String, String> body = new LinkedHashMap<>(form);
+    String basic = null;
+    switch (client.method()) {
+      case "client_secret_basic" ->
+        basic = SignInHttp.basic(
+            client.id(), java.util.Objects.requireNonNullElse(client.secret(), ""));
+      case "client_secret_post" -> {
+        body.put("client_id", client.id());
+        body.put("client_secret", java.util.Objects.requireNonNullElse(client.secret(), ""));
+      }
+      default -> body.put("client_id", client.id());
+    }
+    return http.postForm(token, body, basic);
+  }
+
+  /** The tokens of an answer, checked: a bearer token that can go in a header. */
+  private Kept tokens(Kept base, ObjectNode answer, List<String> asked, boolean refreshing)
+      throws IOException {
+    String access = text(answer, "access_token")
+        .filter(t -> t.length() <= 8192 && t.chars().allMatch(c -> c >= 0x21 && c <= 0x7e))
+        .orElseThrow(() -> new IOException("the token endpoint gave no usable access_token"));
+    String type = text(answer, "token_type").orElse("");
+    if (!type.equalsIgnoreCase("bearer"))
+      throw new IOException("the token endpoint gave a token of type \"" + type + "\", not Bearer");
+    // A refresh that gives no new refresh token leaves the old one in use (RFC 6749 §6).
+    String refresh = text(answer, "refresh_token").orElse(refreshing ? base.refreshToken() : null);
+    long expires = answer.path("expires_in").canConvertToLong()
+            && answer.path("expires_in").asLong() > 0
+        ? clock.millis() + Math.min(answer.path("expires_in").asLong(), 10L * 365 * 86400) * 1000
+        : 0;
+    List<String> scopes = text(answer, "scope")
+        .map(s -> List.copyOf(new LinkedHashSet<>(Arrays.asList(s.trim().split("\\s+")))))
+        .orElse(asked);
+    return base.withTokens(access, refresh, expires, scopes);
+  }
+
+  private Optional<Kept> kept(String server) {
+    return kept.computeIfAbsent(server, this::load);
+  }
+
+  private Optional<Kept> load(String server) {
+    Optional<String> text = secrets.get(SECTION, key(server));
+    if (text.isEmpty()) return Optional.empty();
+    try {
+      Kept k = Json.convert(Json.parse(text.get()), Kept.class);
+      return k.server().equals(server) ? Optional.of(k) : Optional.empty();
+    } catch (IOException | RuntimeException e) {
+      LOG.warning("the kept sign-in of an MCP server cannot be read; the user signs in again");
+      return Optional.empty();
+    }
+  }
+
+  private void store(Kept k) {
+    kept.put(k.server(), Optional.of(k));
+    try {
+      secrets.set(SECTION, key(k.server()), Json.write(k));
+    } catch (IOException | RuntimeException e) {
+      // Held for this run; the next start asks for a sign-in again.
+      LOG.warning("cannot keep the sign-in of the MCP server “" + k.server() + "” in"
+          + " config/secrets.json: " + e.getMessage());
+    }
+  }
+
+  private Object lock(String server) {
+    return locks.computeIfAbsent(server, s -> new Object());
+  }
+
+  /** Each server's row under a key secrets.json takes, whatever characters its name has. */
+  static String key(String server) {
+    return "s"
+        + CanonicalJson.sha256Hex(server.getBytes(StandardCharsets.UTF_8)).substring(0, 24);
+  }
+
+  private static Optional<String> text(JsonNode node, String field) {
+    JsonNode v = node.path(field);
+    return v.isTextual() && !v.asText().isEmpty() ? Optional.of(v.asText()) : Optional.empty();
+  }
+
+  private static String random() {
+    byte[] b = new byte[32];
+    RANDOM.nextBytes(b);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+
+  static String challenge(String verifier) {
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(CanonicalJson.sha256(verifier.getBytes(StandardCharsets.US_ASCII)));
+  }
+
+  private static void add(StringBuilder q, String name, String value) {
+    if (q.length() > 0) q.append('&');
+    q.append(SignInHttp.encode(name)).append('=').append(SignInHttp.encode(value));
+  }
+}
