@@ -82,6 +82,25 @@ class TransportIT {
   }
 
   @Test
+  void the_sign_in_return_takes_only_a_get_to_its_own_host_with_a_state_it_made() throws Exception {
+    String path = dev.steward.service.tools.BrowserReturns.PATH;
+    assertEquals(
+        403,
+        status("GET " + path + "?code=c&state=s HTTP/1.1\r\nHost: evil.example:" + t.port()
+            + "\r\n\r\n"));
+    assertEquals(
+        405,
+        status("POST " + path + "?code=c&state=s HTTP/1.1\r\nHost: " + host()
+            + "\r\nContent-Length: 0\r\n\r\n"));
+    // No sign-in was started: whatever state comes, nothing is exchanged.
+    assertEquals(
+        400, status("GET " + path + "?code=c&state=s HTTP/1.1\r\nHost: " + host() + "\r\n\r\n"));
+    assertEquals(
+        400,
+        status("GET " + path + "?code=c&state=s&state=t HTTP/1.1\r\nHost: " + host() + "\r\n\r\n"));
+  }
+
+  @Test
   void a_rebinding_host_is_403() throws Exception {
     assertEquals(
         403, status(upgrade("evil.example:" + t.port(), "Authorization: Bearer " + ui + "\r\n")));

@@ -464,8 +464,7 @@ public record PolicyDocument(
   private static boolean loopback(String url) {
     try {
       String host = java.net.URI.create(url).getHost();
-      return host != null
-          && (host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]"));
+      return host != null && dev.steward.protocol.util.Loopback.host(host);
     } catch (IllegalArgumentException e) {
       return false;
     }

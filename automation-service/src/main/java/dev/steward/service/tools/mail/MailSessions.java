@@ -2,7 +2,6 @@ package dev.steward.service.tools.mail;
 
 import dev.steward.protocol.policy.PolicyDocument;
 import jakarta.mail.Session;
-import java.net.InetAddress;
 import java.util.Properties;
 
 /**
@@ -99,15 +98,7 @@ final class MailSessions {
 
   /** Whether the host is this machine by its spelling alone (no lookup). */
   static boolean isLoopback(String host) {
-    String h = host.toLowerCase(java.util.Locale.ROOT);
-    if (h.equals("localhost") || h.endsWith(".localhost")) return true;
-    if (!h.matches("[0-9.]+") && !h.contains(":")) return false;
-    try {
-      // A literal address: parsed, never looked up.
-      return InetAddress.getByName(h).isLoopbackAddress();
-    } catch (java.net.UnknownHostException e) {
-      return false;
-    }
+    return dev.steward.protocol.util.Loopback.host(host);
   }
 
   private static String domainOf(String address) {

@@ -176,9 +176,7 @@ final class ServerLink implements AutoCloseable {
     String url = entry.url();
     if (url == null) return false;
     String host = URI.create(url).getHost();
-    if (host == null) return true;
-    host = host.replace("[", "").replace("]", "");
-    return !(host.equals("localhost") || host.startsWith("127.") || host.equals("::1"));
+    return host == null || !SignInHttp.loopback(host);
   }
 
   /**

@@ -58,8 +58,7 @@ final class SignInHttp {
   }
 
   static boolean loopback(String host) {
-    String h = host.replace("[", "").replace("]", "").toLowerCase(Locale.ROOT);
-    return h.equals("localhost") || h.startsWith("127.") || h.equals("::1");
+    return dev.steward.protocol.util.Loopback.host(host);
   }
 
   /** A JSON object at {@code uri}, or empty when there is none there (any status but 200). */

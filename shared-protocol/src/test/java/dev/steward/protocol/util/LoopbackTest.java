@@ -1,0 +1,44 @@
+package dev.steward.protocol.util;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class LoopbackTest {
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "localhost",
+        "LocalHost",
+        "127.0.0.1",
+        "127.8.9.10",
+        "::1",
+        "[::1]",
+        "0:0:0:0:0:0:0:1"
+      })
+  void this_machine(String host) {
+    assertTrue(Loopback.host(host), host);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "127.0.0.1.evil.example",
+        "127.evil",
+        "localhost.evil.example",
+        "evil.localhost",
+        "10.0.0.1",
+        "0.0.0.0",
+        "::",
+        "example.org",
+        "",
+        "[::2]",
+        "1.2.3.4.5"
+      })
+  void another_or_a_name(String host) {
+    assertFalse(Loopback.host(host), host);
+  }
+}
