@@ -115,6 +115,80 @@ class McpSettingsIT {
     w.waitFor(() -> w.robot.lookup("#settings-mcp-state-notes").tryQuery().isEmpty());
   }
 
+  /**
+   * A server at a URL that wants a sign-in (built from the TypeScript SDK's own OAuth parts):
+   * Sign in opens the browser at its sign-in page, and once the browser comes back the server
+   * runs; Sign out forgets the token.
+   */
+  @Test
+  void aServerThatWantsASignInRunsOnceTheUserSignsInInTheBrowser() throws Exception {
+    Process oauth = new ProcessBuilder(
+            "node",
+            WindowHarness.repo()
+                .resolve("mcp-bridge/src/test/node/oauth-server.mjs")
+                .toString())
+        .redirectError(ProcessBuilder.Redirect.INHERIT)
+        .start();
+    try {
+      String url = Json.parse(new java.io.BufferedReader(new java.io.InputStreamReader(
+                  oauth.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))
+              .readLine())
+          .path("url")
+          .asText();
+      WindowHarness w = window = WindowHarness.start(WindowHarness.settings("http://127.0.0.1:9"));
+      java.util.List<String> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+      java.net.http.HttpClient browser = java.net.http.HttpClient.newBuilder()
+          .followRedirects(java.net.http.HttpClient.Redirect.NORMAL)
+          .build();
+      w.robot.clickOn("Settings");
+      w.waitFor(() -> w.robot.lookup("#settings-mcp-paste").tryQuery().isPresent());
+      w.robot.interact(() -> {
+        w.app.settings().mcp().openWith(address -> {
+          opened.add(address);
+          // The user's browser: the sign-in page approves and sends it back to Steward.
+          new Thread(() -> {
+                try {
+                  browser.send(
+                      java.net.http.HttpRequest.newBuilder(java.net.URI.create(address))
+                          .build(),
+                      java.net.http.HttpResponse.BodyHandlers.discarding());
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              })
+              .start();
+        });
+        w.app
+            .settings()
+            .mcp()
+            .pastedProperty()
+            .set("{\"mcpServers\": {\"notes\": {\"url\": \"" + url + "\"}}}");
+        w.robot.lookup("#settings-mcp-add-pasted").queryButton().fire();
+      });
+      w.waitFor(
+          Duration.ofSeconds(30),
+          () -> w.robot.lookup("#settings-mcp-state-notes").tryQuery().isPresent()
+              && label(w, "#settings-mcp-state-notes").equals("waits for you to sign in"));
+      w.robot.interact(
+          () -> w.robot.lookup("#settings-mcp-sign-in-notes").queryButton().fire());
+      w.waitFor(
+          Duration.ofSeconds(30),
+          () -> label(w, "#settings-mcp-state-notes").startsWith("running"));
+      assertEquals(1, opened.size());
+      assertTrue(opened.get(0).contains("code_challenge_method=S256"), opened.get(0));
+      assertTrue(w.robot.lookup("#settings-mcp-sign-out-notes").queryButton().isVisible());
+      w.waitFor(() -> !w.robot.lookup("#settings-mcp-signing-in").query().isVisible());
+
+      w.robot.interact(
+          () -> w.robot.lookup("#settings-mcp-sign-out-notes").queryButton().fire());
+      w.waitFor(
+          Duration.ofSeconds(30),
+          () -> label(w, "#settings-mcp-state-notes").equals("waits for you to sign in"));
+    } finally {
+      oauth.destroyForcibly();
+    }
+  }
+
   private static String label(WindowHarness w, String id) {
     return w.robot.lookup(id).queryAs(Label.class).getText();
   }
