@@ -3,6 +3,7 @@
 // prints one JSON object with what it saw. Usage: node http-client.mjs <url> <bearer secret>
 // '<calls as JSON>' ['<client name>']; the secret "" sends no Authorization header. A call with
 // "abort_after_ms" is stopped by the client after that long (the SDK sends notifications/cancelled).
+// It ends its session when done.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
@@ -40,4 +41,6 @@ console.log(JSON.stringify({
   results,
   progress,
 }));
+// As a client that is done: the session is ended (DELETE), then the connection closed.
+await transport.terminateSession();
 await client.close();

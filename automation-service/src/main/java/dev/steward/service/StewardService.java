@@ -336,6 +336,11 @@ public final class StewardService implements AutoCloseable {
     return secrets.secret(role);
   }
 
+  /** The MCP sessions over Streamable HTTP that the service keeps a conversation for. */
+  public int mcpHttpSessions() {
+    return server.mcpSessions();
+  }
+
   public StewardHome home() {
     return home;
   }

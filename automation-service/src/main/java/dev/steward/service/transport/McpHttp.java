@@ -69,7 +69,7 @@ final class McpHttp implements AutoCloseable {
   private final int maxBody;
   /** Per MCP session id: its connection to the service, most recently used last. */
   private final Map<String, StewardClient> links = new LinkedHashMap<>(16, 0.75f, true);
-  /** Per MCP session id: the conversation its taint is kept under, for the service's lifetime. */
+  /** Per MCP session id: the conversation its taint is kept under, until the session ends. */
   private final Map<String, String> conversations = new java.util.concurrent.ConcurrentHashMap<>();
 
   private volatile @Nullable Endpoint endpoint;
@@ -176,6 +176,13 @@ final class McpHttp implements AutoCloseable {
     protected void doFilter(
         HttpServletRequest request, HttpServletResponse response, FilterChain chain)
         throws IOException, ServletException {
+      if ("DELETE".equals(request.getMethod())) {
+        chain.doFilter(request, response);
+        String session = request.getHeader("Mcp-Session-Id");
+        // Only a session the SDK knew and has now ended: an unknown id is answered 404.
+        if (session != null && response.getStatus() / 100 == 2) ended(session);
+        return;
+      }
       if (!"POST".equals(request.getMethod())) {
         chain.doFilter(request, response);
         return;
@@ -269,6 +276,25 @@ final class McpHttp implements AutoCloseable {
     } catch (Exception e) {
       return false;
     }
+  }
+
+  /**
+   * A client ended its session: its conversation and its connection to the service go (the
+   * connection stays while a call of it still runs, and goes as the least recently used later).
+   */
+  private void ended(String session) {
+    conversations.remove(session);
+    StewardClient idle = null;
+    synchronized (links) {
+      StewardClient open = links.get(session);
+      if (open != null && !made.join().front().busy(open)) idle = links.remove(session);
+    }
+    if (idle != null) idle.close();
+  }
+
+  /** MCP sessions whose conversation is kept (for tests and diagnostics). */
+  int sessions() {
+    return conversations.size();
   }
 
   private StewardClient link(String session) {

@@ -180,6 +180,11 @@ public final class RpcServer implements AutoCloseable {
     return port;
   }
 
+  /** The Streamable HTTP sessions whose conversation is kept. */
+  public int mcpSessions() {
+    return mcp.sessions();
+  }
+
   /** Sends a finished call to every ui connection (SPEC §3: {@code tool.results}). */
   public void publish(ToolResults results) {
     if (uiConnections.isEmpty()) return;

@@ -103,6 +103,8 @@ class McpHttpIT {
     assertEquals("hello\n", Files.readString(notes), "an overwrite waits for a click");
     assertTrue(text(results.get(2)).startsWith("SCOPE_DENIED"), text(results.get(2)));
 
+    assertEquals(
+        0, t.service().mcpHttpSessions(), "the client ended its session: nothing is kept of it");
     // Every call is in the audit log, under the MCP session's trace, as the mcp role's.
     String session = seen.get("session").asText();
     try (StewardClient ui = t.client(Role.UI)) {
