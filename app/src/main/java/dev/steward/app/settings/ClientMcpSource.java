@@ -4,6 +4,7 @@ import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Mcp;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** {@link McpSource} over the ui connection. */
 public final class ClientMcpSource implements McpSource {
@@ -25,8 +26,11 @@ public final class ClientMcpSource implements McpSource {
   }
 
   @Override
-  public String signIn(String server) {
-    return ui.call(Mcp.SIGN_IN, new Mcp.SignInParams(server, null, null), Mcp.SignInResult.class)
+  public String signIn(String server, @Nullable String clientId, @Nullable String clientSecret) {
+    return ui.call(
+            Mcp.SIGN_IN,
+            new Mcp.SignInParams(server, clientId, clientSecret),
+            Mcp.SignInResult.class)
         .authorizationUrl();
   }
 

@@ -46,7 +46,13 @@ final class McpServerCard {
     Button signIn =
         new Button(Boolean.TRUE.equals(server.signedIn()) ? "Sign in again" : "Sign in…");
     signIn.setId("settings-mcp-sign-in-" + id(server.name()));
-    signIn.setOnAction(e -> m.signIn(server.name()));
+    javafx.scene.control.TextField clientId = new javafx.scene.control.TextField();
+    clientId.setId("settings-mcp-client-id-" + id(server.name()));
+    clientId.setPromptText("client ID, only if its provider gave you one");
+    javafx.scene.control.PasswordField clientSecret = new javafx.scene.control.PasswordField();
+    clientSecret.setId("settings-mcp-client-secret-" + id(server.name()));
+    clientSecret.setPromptText("client secret (if any)");
+    signIn.setOnAction(e -> m.signIn(server.name(), clientId.getText(), clientSecret.getText()));
     signIn.setVisible(waitsForSignIn);
     signIn.setManaged(waitsForSignIn);
     boolean signedIn = Boolean.TRUE.equals(server.signedIn()) && !waitsForSignIn;
@@ -59,6 +65,11 @@ final class McpServerCard {
     HBox head = new HBox(8, name, state, spacer, signIn, accept, signOut, remove);
     head.setAlignment(Pos.CENTER_LEFT);
     VBox card = new VBox(6, head);
+    if (waitsForSignIn) {
+      HBox client = new HBox(8, clientId, clientSecret);
+      HBox.setHgrow(clientId, Priority.ALWAYS);
+      card.getChildren().add(client);
+    }
     card.getStyleClass().add("mcp-server");
     if (server.problem() != null && !"running".equals(server.state())) {
       Label problem = new Label(server.problem());

@@ -293,6 +293,17 @@ public final class McpSettings {
    * The address is also shown, for a machine where no browser opens.
    */
   public void signIn(String server) {
+    signIn(server, null, null);
+  }
+
+  /**
+   * As {@link #signIn(String)}, with the client its provider gave the user, for a sign-in service
+   * that does not let Steward register itself (blank: none).
+   */
+  public void signIn(String server, @Nullable String clientId, @Nullable String clientSecret) {
+    String id = clientId == null || clientId.isBlank() ? null : clientId.strip();
+    String secret =
+        id == null || clientSecret == null || clientSecret.isEmpty() ? null : clientSecret;
     McpSource s = source;
     if (s == null) {
       error.set("Not connected to the service yet");
@@ -300,11 +311,12 @@ public final class McpSettings {
     }
     background.execute(() -> {
       try {
-        String url = s.signIn(server);
+        String url = s.signIn(server, id, secret);
+        String host = java.net.URI.create(url).getHost();
         ui.execute(() -> {
           error.set("");
-          signingIn.set(
-              "Sign in to “" + server + "” in your browser. If no page opened, open: " + url);
+          signingIn.set("Sign in to “" + server + "” at " + host
+              + " in your browser. If no page opened, open: " + url);
           browser.accept(url);
         });
       } catch (RuntimeException e) {

@@ -2,6 +2,7 @@ package dev.steward.app.settings;
 
 import dev.steward.protocol.method.Mcp;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** The service's external MCP servers as the window reviews them (ui role). */
 public interface McpSource {
@@ -12,7 +13,7 @@ public interface McpSource {
   Mcp.AcceptResult accept(String server, List<Mcp.Seen> tools);
 
   /** Starts the user's sign-in to a server at a URL: the address to open in the browser. */
-  String signIn(String server);
+  String signIn(String server, @Nullable String clientId, @Nullable String clientSecret);
 
   /** Forgets the server's tokens. */
   void signOut(String server);

@@ -58,6 +58,7 @@ final class McpServers implements ToolFamily, AutoCloseable {
             new SignInHttp(),
             returns::address,
             name -> link(name).ifPresent(ServerLink::start),
+            (name, url) -> link(name).map(l -> url.equals(l.entry().url())).orElse(false),
             java.time.Clock.systemUTC()));
     returns.answerWith(setting.signIns()::arrive);
   }

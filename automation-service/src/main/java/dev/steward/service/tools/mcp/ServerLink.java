@@ -269,7 +269,7 @@ final class ServerLink implements AutoCloseable {
     } catch (RuntimeException e) {
       c.close();
       AuthChallenge challenge = challenge(e);
-      if (challenge != null) refused(gen, challenge);
+      if (challenge != null) refused(gen, challenge, false);
       else failed(gen, describe(e));
     }
   }
@@ -284,9 +284,10 @@ final class ServerLink implements AutoCloseable {
   /**
    * The server refused what it was sent for want of a sign-in: a token that ran out is renewed
    * once; otherwise the link waits for the user to sign in, with the scopes asked for noted. A
-   * 403 for a scope the token already holds is a refusal, not a reason to ask the user again.
+   * 403 for a scope the token already holds is a refusal, not a reason to ask the user again: on a
+   * call it fails that call alone, at the start it fails the connection.
    */
-  private void refused(int gen, AuthChallenge challenge) {
+  private void refused(int gen, AuthChallenge challenge, boolean onCall) {
     String url = java.util.Objects.requireNonNull(entry.url());
     SignIns signIns = setting.signIns();
     if (challenge.status() == 401 && signIns.signedIn(name, url) && !renewed) {
@@ -297,8 +298,10 @@ final class ServerLink implements AutoCloseable {
       }
     }
     if (!challenge.asksSignIn() || signIns.holds(name, challenge)) {
-      failed(
-          gen, "the server refuses the access its sign-in gives (HTTP " + challenge.status() + ")");
+      if (!onCall)
+        failed(
+            gen,
+            "the server refuses the access its sign-in gives (HTTP " + challenge.status() + ")");
       return;
     }
     signIns.challenged(name, challenge);
@@ -625,7 +628,7 @@ final class ServerLink implements AutoCloseable {
       }
       AuthChallenge challenge = challenge(cause);
       if (challenge != null) {
-        refused(gen, challenge);
+        refused(gen, challenge, true);
         throw new ToolFailure(
             ToolErrorCodes.UNAVAILABLE,
             switch (state) {

@@ -15,9 +15,10 @@ import org.jspecify.annotations.Nullable;
  * server's protected-resource metadata (RFC 9728: the address its challenge names, else the
  * well-known one for its path, else for its root), the resource it names checked against the
  * server's own address (a server cannot have a token minted for another), then the authorization
- * server's metadata (RFC 8414 and OpenID Connect discovery, path-aware, in MCP's order). A server
- * of the 2025-03-26 revision, with no resource metadata, is its own authorization server, at its
- * metadata or else at the default endpoints.
+ * server's metadata (RFC 8414 and OpenID Connect discovery, path-aware, in MCP's order), which
+ * must name an issuer at the origin it was found at. A server of the 2025-03-26 revision, with no
+ * resource metadata, is its own authorization server, at its metadata or else at the default
+ * endpoints. Every address is held to the sign-in's {@link SignInHttp.Reach}.
  */
 final class SignInDiscovery {
 
@@ -25,58 +26,62 @@ final class SignInDiscovery {
 
   /** What a sign-in needs to know of the authorization server. */
   record AuthServer(
+      String issuer,
       URI authorization,
       URI token,
       @Nullable URI registration,
       List<String> authMethods,
-      boolean urlClientIds) {}
+      boolean issInResponse) {}
 
   /** The resource to ask a token for, its authorization server, and the scopes it lists. */
   record Found(String resource, AuthServer server, List<String> scopesSupported) {}
 
-  static Found discover(SignInHttp http, URI server, @Nullable String resourceMetadata)
+  static Found discover(
+      SignInHttp http, SignInHttp.Reach reach, URI server, @Nullable String resourceMetadata)
       throws IOException {
     Optional<ObjectNode> prm = Optional.empty();
     if (resourceMetadata != null) {
-      URI named = parse(resourceMetadata, "the server's resource metadata address");
-      prm = http.getJson(named);
+      URI named = parse(reach, resourceMetadata, "the server's resource metadata address");
+      prm = http.getJson(reach, named);
     }
     String path = trimmed(server.getRawPath());
-    if (prm.isEmpty() && !path.isEmpty())
-      prm =
-          http.getJson(URI.create(origin(server) + "/.well-known/oauth-protected-resource" + path));
-    if (prm.isEmpty())
-      prm = http.getJson(URI.create(origin(server) + "/.well-known/oauth-protected-resource"));
+    String wellKnown = origin(server) + "/.well-known/oauth-protected-resource";
+    if (prm.isEmpty() && !path.isEmpty()) prm = http.getJson(reach, URI.create(wellKnown + path));
+    if (prm.isEmpty()) prm = http.getJson(reach, URI.create(wellKnown));
     if (prm.isEmpty()) {
       // MCP 2025-03-26: the server's own origin is its authorization server.
       URI base = URI.create(origin(server));
-      AuthServer as = metadata(http, base)
-          .orElseGet(() -> new AuthServer(
-              base.resolve("/authorize"),
-              base.resolve("/token"),
-              base.resolve("/register"),
+      Optional<AuthServer> found = metadata(http, reach, base);
+      AuthServer as = found.isPresent()
+          ? found.get()
+          : new AuthServer(
+              origin(base),
+              endpoint(reach, base.resolve("/authorize").toString(), "authorization_endpoint"),
+              endpoint(reach, base.resolve("/token").toString(), "token_endpoint"),
+              endpoint(reach, base.resolve("/register").toString(), "registration_endpoint"),
               List.of(),
-              false));
+              false);
       return new Found(canonical(server), as, List.of());
     }
     ObjectNode doc = prm.get();
     String resource =
         doc.path("resource").isTextual() ? doc.path("resource").asText() : canonical(server);
-    if (!covers(parse(resource, "the resource the server names"), server))
+    if (!covers(parse(reach, resource, "the resource the server names"), server))
       throw new IOException("the server's sign-in metadata is for another address (" + resource
           + "), not " + canonical(server) + "; Steward does not sign in there");
     JsonNode servers = doc.path("authorization_servers");
     if (!servers.isArray() || servers.isEmpty() || !servers.get(0).isTextual())
       throw new IOException("the server's sign-in metadata names no authorization server");
-    URI issuer = parse(servers.get(0).asText(), "the authorization server's address");
-    AuthServer as = metadata(http, issuer)
+    URI issuer = parse(reach, servers.get(0).asText(), "the authorization server's address");
+    AuthServer as = metadata(http, reach, issuer)
         .orElseThrow(() -> new IOException(
             "the authorization server " + issuer + " publishes no metadata Steward can find"));
     return new Found(resource, as, texts(doc.path("scopes_supported")));
   }
 
   /** The authorization server's metadata, from the first of MCP's well-known places that has it. */
-  private static Optional<AuthServer> metadata(SignInHttp http, URI issuer) throws IOException {
+  private static Optional<AuthServer> metadata(SignInHttp http, SignInHttp.Reach reach, URI issuer)
+      throws IOException {
     String origin = origin(issuer);
     String path = trimmed(issuer.getRawPath());
     List<String> places = path.isEmpty()
@@ -88,39 +93,56 @@ final class SignInDiscovery {
             origin + "/.well-known/openid-configuration" + path,
             origin + path + "/.well-known/openid-configuration");
     for (String place : places) {
-      Optional<ObjectNode> doc = http.getJson(URI.create(place));
-      if (doc.isPresent()) return Optional.of(authServer(doc.get()));
+      Optional<ObjectNode> doc = http.getJson(reach, URI.create(place));
+      if (doc.isPresent()) return Optional.of(authServer(reach, issuer, doc.get()));
     }
     return Optional.empty();
   }
 
-  private static AuthServer authServer(ObjectNode doc) throws IOException {
+  /**
+   * The metadata's endpoints, from a document that names its own issuer at the origin it was
+   * looked up at: one served elsewhere cannot pass for another authorization server (a mix-up
+   * would send a code the user gave one server to another's token endpoint). RFC 8414 wants the
+   * issuer exactly; its origin is held to, as servers under a path do not all name theirs.
+   */
+  private static AuthServer authServer(SignInHttp.Reach reach, URI lookedUp, ObjectNode doc)
+      throws IOException {
+    JsonNode named = doc.path("issuer");
+    if (!named.isTextual())
+      throw new IOException("the authorization server's metadata names no issuer");
+    URI issuer = parse(reach, named.asText(), "the authorization server's issuer");
+    if (!origin(issuer).equals(origin(lookedUp)))
+      throw new IOException("the authorization server's metadata at " + origin(lookedUp)
+          + " says it is " + named.asText() + "; Steward does not sign in there");
     List<String> challenges = texts(doc.path("code_challenge_methods_supported"));
     if (!challenges.contains("S256"))
       throw new IOException(
           "the authorization server does not say it supports PKCE with S256; Steward does not"
               + " sign in without it");
-    URI authorization = endpoint(doc, "authorization_endpoint")
+    URI authorization = optionalEndpoint(reach, doc, "authorization_endpoint")
         .orElseThrow(
             () -> new IOException("the authorization server names no authorization_endpoint"));
-    URI token = endpoint(doc, "token_endpoint")
+    URI token = optionalEndpoint(reach, doc, "token_endpoint")
         .orElseThrow(() -> new IOException("the authorization server names no token_endpoint"));
     return new AuthServer(
+        named.asText(),
         authorization,
         token,
-        endpoint(doc, "registration_endpoint").orElse(null),
+        optionalEndpoint(reach, doc, "registration_endpoint").orElse(null),
         texts(doc.path("token_endpoint_auth_methods_supported")),
-        doc.path("client_id_metadata_document_supported").asBoolean(false));
+        doc.path("authorization_response_iss_parameter_supported").asBoolean(false));
   }
 
-  private static Optional<URI> endpoint(ObjectNode doc, String field) throws IOException {
+  private static Optional<URI> optionalEndpoint(
+      SignInHttp.Reach reach, ObjectNode doc, String field) throws IOException {
     JsonNode v = doc.path(field);
     if (!v.isTextual()) return Optional.empty();
-    URI uri = parse(v.asText(), "the authorization server's " + field);
-    if (!SignInHttp.allowed(uri))
-      throw new IOException(
-          "the authorization server's " + field + " must be https (or http on this machine)");
-    return Optional.of(uri);
+    return Optional.of(endpoint(reach, v.asText(), field));
+  }
+
+  private static URI endpoint(SignInHttp.Reach reach, String text, String field)
+      throws IOException {
+    return parse(reach, text, "the authorization server's " + field);
   }
 
   /**
@@ -158,11 +180,12 @@ final class SignInDiscovery {
     return p;
   }
 
-  private static URI parse(String text, String what) throws IOException {
+  private static URI parse(SignInHttp.Reach reach, String text, String what) throws IOException {
     try {
       URI uri = new URI(text);
-      if (!SignInHttp.allowed(uri))
-        throw new IOException(what + " must be https (or http on this machine): " + text);
+      if (!reach.allows(uri))
+        throw new IOException(what + " must be https (http only on this machine, for a server on"
+            + " this machine): " + text);
       return uri;
     } catch (java.net.URISyntaxException e) {
       throw new IOException(what + " is not an address: " + text);

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
@@ -104,7 +105,12 @@ final class SignIns {
   private final SignInHttp http;
   private final Supplier<URI> redirect;
   private final Consumer<String> signedIn;
+  private final java.util.function.BiPredicate<String, String> configured;
   private final Clock clock;
+  /** Renewals under way, one per server: a second caller waits for the first's outcome. */
+  private final Map<String, java.util.concurrent.CompletableFuture<Boolean>> renewing =
+      new ConcurrentHashMap<>();
+
   private final Map<String, Optional<Kept>> kept = new ConcurrentHashMap<>();
   private final Map<String, Wanted> wanted = new ConcurrentHashMap<>();
   private final Map<String, Pending> pending = new LinkedHashMap<>();
@@ -113,13 +119,16 @@ final class SignIns {
   /**
    * @param redirect the address the browser comes back to (the service's loopback port)
    * @param signedIn told the server's name once a sign-in has its tokens
+   * @param configured whether a server of this name is still configured at this address
    */
   SignIns(
       PackSecrets secrets,
       SignInHttp http,
       Supplier<URI> redirect,
       Consumer<String> signedIn,
+      java.util.function.BiPredicate<String, String> configured,
       Clock clock) {
+    this.configured = configured;
     this.secrets = secrets;
     this.http = http;
     this.redirect = redirect;
@@ -146,7 +155,7 @@ final class SignIns {
         && now.refreshToken() != null
         && clock.millis() > now.expiresAt() - EARLY.toMillis()) {
       refresh(server, url);
-      return kept(server).map(Kept::accessToken).filter(t -> !t.isEmpty());
+      return kept(server).filter(x -> x.url().equals(url)).map(Kept::accessToken);
     }
     return Optional.ofNullable(now.accessToken());
   }
@@ -157,29 +166,67 @@ final class SignIns {
    * signs in again.
    */
   boolean refresh(String server, String url) {
-    synchronized (lock(server)) {
-      Optional<Kept> k = kept(server).filter(x -> x.url().equals(url));
-      if (k.isEmpty() || k.get().refreshToken() == null) {
-        k.ifPresent(x -> store(x.withTokens(null, null, 0, x.scopes())));
-        return false;
-      }
-      Kept was = k.get();
-      Map<String, String> form = new LinkedHashMap<>();
-      form.put("grant_type", "refresh_token");
-      form.put("refresh_token", java.util.Objects.requireNonNull(was.refreshToken()));
-      form.put("resource", was.resource());
-      Client client = new Client(was.clientId(), was.clientSecret(), was.authMethod());
+    var mine = new java.util.concurrent.CompletableFuture<Boolean>();
+    var running = renewing.putIfAbsent(server, mine);
+    if (running != null) {
       try {
-        ObjectNode answer = tokenRequest(URI.create(was.tokenEndpoint()), form, client);
-        store(tokens(was, answer, was.scopes(), true));
-        return true;
-      } catch (IOException e) {
-        LOG.warning("the sign-in to the MCP server “" + server + "” could not be renewed: "
-            + e.getMessage() + "; the user signs in again");
-        store(was.withTokens(null, null, 0, was.scopes()));
+        return running.get(SignInHttp.TIME.toSeconds() * 2, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
         return false;
       }
     }
+    boolean renewed = false;
+    try {
+      renewed = renew(server, url);
+      return renewed;
+    } finally {
+      mine.complete(renewed);
+      renewing.remove(server, mine);
+    }
+  }
+
+  /**
+   * One renewal, its request made holding no lock (a slow server delays its own calls only); what
+   * it brings replaces the kept sign-in only if nothing else did meanwhile.
+   */
+  private boolean renew(String server, String url) {
+    Optional<Kept> k = kept(server).filter(x -> x.url().equals(url));
+    if (k.isEmpty()) return false;
+    Kept was = k.get();
+    if (was.refreshToken() == null) {
+      replace(was, was.withTokens(null, null, 0, was.scopes()));
+      return false;
+    }
+    Map<String, String> form = new LinkedHashMap<>();
+    form.put("grant_type", "refresh_token");
+    form.put("refresh_token", java.util.Objects.requireNonNull(was.refreshToken()));
+    form.put("resource", was.resource());
+    Client client = new Client(was.clientId(), was.clientSecret(), was.authMethod());
+    try {
+      ObjectNode answer = tokenRequest(reach(url), URI.create(was.tokenEndpoint()), form, client);
+      return replace(was, tokens(was, answer, was.scopes(), true));
+    } catch (IOException e) {
+      LOG.warning("the sign-in to the MCP server “" + server + "” could not be renewed: "
+          + e.getMessage() + "; the user signs in again");
+      replace(was, was.withTokens(null, null, 0, was.scopes()));
+      return false;
+    }
+  }
+
+  /** Keeps {@code next} if the kept sign-in is still {@code was}; answers whether it did. */
+  private boolean replace(Kept was, Kept next) {
+    synchronized (lock(was.server())) {
+      if (!kept(was.server()).equals(Optional.of(was))) return false;
+      store(next);
+      return true;
+    }
+  }
+
+  private SignInHttp.Reach reach(String url) {
+    return SignInHttp.Reach.of(URI.create(url), redirect.get());
   }
 
   /** Notes what a server's challenge asks for, for the next sign-in. */
@@ -210,9 +257,11 @@ final class SignIns {
       throws IOException {
     URI endpoint = URI.create(url);
     Wanted w = wanted.getOrDefault(server, new Wanted(Set.of(), null));
-    SignInDiscovery.Found found = SignInDiscovery.discover(http, endpoint, w.resourceMetadata());
+    SignInHttp.Reach reach = reach(url);
+    SignInDiscovery.Found found =
+        SignInDiscovery.discover(http, reach, endpoint, w.resourceMetadata());
     String back = redirect.get().toString();
-    Client client = client(server, url, found, back, clientId, clientSecret);
+    Client client = client(reach, server, url, found, back, clientId, clientSecret);
     List<String> scopes = !w.scopes().isEmpty() ? List.copyOf(w.scopes()) : found.scopesSupported();
     String verifier = random();
     String state = random();
@@ -266,6 +315,23 @@ final class SignIns {
     String code = query.get("code");
     if (code == null || code.isEmpty())
       return new BrowserReturns.Page(400, "Not signed in", "The sign-in came back with no code.");
+    // RFC 9207: a code from another authorization server than the one asked is not exchanged.
+    String iss = query.get("iss");
+    SignInDiscovery.AuthServer as = p.found().server();
+    if ((iss != null && !iss.equals(as.issuer())) || (iss == null && as.issInResponse())) {
+      LOG.warning("a sign-in to the MCP server “" + p.server() + "” came back from another"
+          + " authorization server than the one asked; not exchanged");
+      return new BrowserReturns.Page(
+          400,
+          "Not signed in",
+          "The sign-in came back from another sign-in service than the one Steward asked; its"
+              + " code was not used.");
+    }
+    if (!configured.test(p.server(), p.url()))
+      return new BrowserReturns.Page(
+          400,
+          "Not signed in",
+          "“" + p.server() + "” is no longer in Steward's settings at the address it was for.");
     Map<String, String> form = new LinkedHashMap<>();
     form.put("grant_type", "authorization_code");
     form.put("code", code);
@@ -273,7 +339,8 @@ final class SignIns {
     form.put("code_verifier", p.verifier());
     form.put("resource", p.found().resource());
     try {
-      ObjectNode answer = tokenRequest(p.found().server().token(), form, p.client());
+      ObjectNode answer =
+          tokenRequest(reach(p.url()), p.found().server().token(), form, p.client());
       Kept fresh = new Kept(
           p.server(),
           p.url(),
@@ -326,6 +393,7 @@ final class SignIns {
   }
 
   private Client client(
+      SignInHttp.Reach reach,
       String server,
       String url,
       SignInDiscovery.Found found,
@@ -367,7 +435,7 @@ final class SignIns {
     body.putArray("grant_types").add("authorization_code").add("refresh_token");
     body.putArray("response_types").add("code");
     body.put("token_endpoint_auth_method", asked);
-    ObjectNode answer = http.postJson(registration, body);
+    ObjectNode answer = http.postJson(reach, registration, body);
     String id = text(answer, "client_id")
         .orElseThrow(() -> new IOException("the registration gave no client_id"));
     String secret = text(answer, "client_secret").orElse(null);
@@ -379,7 +447,8 @@ final class SignIns {
     return new Client(id, secret, method);
   }
 
-  private ObjectNode tokenRequest(URI token, Map<String, String> form, Client client)
+  private ObjectNode tokenRequest(
+      SignInHttp.Reach reach, URI token, Map<String, String> form, Client client)
       throws IOException {
     Map<String, String> body = new LinkedHashMap<>(form);
     String basic = null;
@@ -393,7 +462,7 @@ final class SignIns {
       }
       default -> body.put("client_id", client.id());
     }
-    return http.postForm(token, body, basic);
+    return http.postForm(reach, token, body, basic);
   }
 
   /** The tokens of an answer, checked: a bearer token that can go in a header. */

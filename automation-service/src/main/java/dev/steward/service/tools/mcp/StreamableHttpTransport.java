@@ -216,8 +216,10 @@ final class StreamableHttpTransport implements McpClientTransport {
     }
     if (status == 401 || status == 403) {
       quietlyClose(body);
-      return Mono.error(new AuthChallenge(
-          status, response.headers().firstValue("WWW-Authenticate").orElse(null)));
+      // Challenges may come in several headers; they are one list (RFC 9110 §5.3).
+      List<String> challenges = response.headers().allValues("WWW-Authenticate");
+      return Mono.error(
+          new AuthChallenge(status, challenges.isEmpty() ? null : String.join(", ", challenges)));
     }
     if (status / 100 != 2) {
       quietlyClose(body);

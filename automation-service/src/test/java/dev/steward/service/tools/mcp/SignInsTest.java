@@ -43,6 +43,9 @@ class SignInsTest {
   final List<Map<String, String>> tokenRequests = new CopyOnWriteArrayList<>();
   final List<String> signedIn = new CopyOnWriteArrayList<>();
   int registrations;
+  final List<String> removed = new CopyOnWriteArrayList<>();
+  volatile String issuer;
+  volatile boolean trickle;
   volatile @Nullable String resourceNamed;
   volatile String tokenEndpoint;
   volatile boolean refuseRefresh;
@@ -70,6 +73,7 @@ class SignInsTest {
     mcp = base + "/mcp";
     resourceNamed = mcp;
     tokenEndpoint = base + "/token";
+    issuer = base;
     server.createContext("/.well-known/oauth-protected-resource/mcp", x -> {
       ObjectNode doc = Json.object();
       doc.put("resource", resourceNamed);
@@ -79,7 +83,7 @@ class SignInsTest {
     });
     server.createContext("/.well-known/oauth-authorization-server", x -> {
       ObjectNode doc = Json.object();
-      doc.put("issuer", base);
+      doc.put("issuer", issuer);
       doc.put("authorization_endpoint", base + "/authorize");
       doc.put("token_endpoint", tokenEndpoint);
       doc.put("registration_endpoint", base + "/register");
@@ -92,6 +96,21 @@ class SignInsTest {
       json(x, 201, Json.object().put("client_id", "client-" + registrations));
     });
     server.createContext("/token", x -> {
+      if (trickle) {
+        // headers at once, then a byte now and then: a body that never ends
+        x.sendResponseHeaders(200, 0);
+        try {
+          for (int i = 0; i < 120; i++) {
+            x.getResponseBody().write(' ');
+            x.getResponseBody().flush();
+            Thread.sleep(500);
+          }
+        } catch (IOException | InterruptedException e) {
+          // the client gave up
+        }
+        x.close();
+        return;
+      }
       Map<String, String> form =
           form(new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
       tokenRequests.add(form);
@@ -115,6 +134,7 @@ class SignInsTest {
         new SignInHttp(),
         () -> URI.create("http://127.0.0.1:4242" + BrowserReturns.PATH),
         signedIn::add,
+        (name, url) -> !removed.contains(name),
         clock);
   }
 
@@ -217,6 +237,56 @@ class SignInsTest {
     tokenEndpoint = "http://example.com/token";
     assertThrows(IOException.class, () -> signIns.begin("notes", mcp, null, null));
     assertEquals(0, registrations);
+  }
+
+  @Test
+  void metadata_that_names_an_issuer_elsewhere_is_not_used() {
+    issuer = "https://as.legit.example";
+    IOException e = assertThrows(IOException.class, () -> signIns.begin("notes", mcp, null, null));
+    assertTrue(e.getMessage().contains("says it is"), e.getMessage());
+    assertEquals(0, registrations);
+  }
+
+  @Test
+  void a_code_from_another_issuer_or_for_a_server_since_removed_is_not_exchanged()
+      throws Exception {
+    Map<String, String> asked = query(signIns.begin("notes", mcp, null, null));
+    assertEquals(
+        400,
+        signIns
+            .arrive(Map.of("code", "c", "state", asked.get("state"), "iss", "https://other"))
+            .status());
+    Map<String, String> again = query(signIns.begin("notes", mcp, null, null));
+    removed.add("notes");
+    assertEquals(
+        400, signIns.arrive(Map.of("code", "c", "state", again.get("state"))).status());
+    assertEquals(0, tokenRequests.size());
+    assertFalse(signIns.signedIn("notes", mcp));
+  }
+
+  @Test
+  void a_token_endpoint_that_trickles_is_given_up_on_within_its_time() throws Exception {
+    Map<String, String> asked = query(signIns.begin("notes", mcp, null, null));
+    trickle = true;
+    long start = System.nanoTime();
+    BrowserReturns.Page page = signIns.arrive(Map.of("code", "c", "state", asked.get("state")));
+    long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+    assertEquals(502, page.status(), page.message());
+    assertTrue(seconds <= SignInHttp.TIME.toSeconds() + 3, seconds + " s");
+  }
+
+  @Test
+  void a_server_elsewhere_cannot_point_a_sign_in_at_this_machine() {
+    SignInHttp.Reach remote = SignInHttp.Reach.of(
+        URI.create("https://mcp.example.com/mcp"), URI.create("http://127.0.0.1:4242/cb"));
+    assertFalse(remote.allows(URI.create("http://127.0.0.1:8888/admin/delete?all=1")));
+    assertFalse(remote.allows(URI.create("https://localhost/authorize")));
+    assertTrue(remote.allows(URI.create("https://auth.example.com/authorize")));
+    SignInHttp.Reach local = SignInHttp.Reach.of(
+        URI.create("http://127.0.0.1:9000/mcp"), URI.create("http://127.0.0.1:4242/cb"));
+    assertTrue(local.allows(URI.create("http://127.0.0.1:9001/authorize")));
+    assertFalse(
+        local.allows(URI.create("http://127.0.0.1:4242/rpc")), "never the service's own port");
   }
 
   @Test
