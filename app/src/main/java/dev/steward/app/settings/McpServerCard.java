@@ -87,7 +87,8 @@ final class McpServerCard {
     }
     java.util.List<String> keptEnv = server.keptEnv();
     if (keptEnv != null && !keptEnv.isEmpty()) {
-      Label env = new Label("Environment: " + String.join(", ", keptEnv)
+      Label env = new Label(("http".equals(server.transport()) ? "Headers: " : "Environment: ")
+          + String.join(", ", keptEnv)
           + " — the values are kept in config/secrets.json and never shown");
       env.setId("mcp-env-" + id(server.name()));
       env.setWrapText(true);

@@ -30,6 +30,28 @@ class McpPasteTest {
   }
 
   @Test
+  void a_url_servers_headers_are_read_and_a_header_steward_sets_itself_is_refused() {
+    String claudeCode = "{\"mcpServers\": {\"api\": {\"type\": \"http\", \"url\":"
+        + " \"https://api.example/mcp\", \"headers\": {\"Authorization\": \"Bearer k-1\"}}}}";
+    assertEquals(
+        PolicyDocument.McpServer.url(
+            "https://api.example/mcp", Map.of("Authorization", "Bearer k-1")),
+        McpPaste.read(claudeCode).get("api"));
+    IllegalArgumentException host = assertThrows(
+        IllegalArgumentException.class,
+        () -> McpPaste.read("{\"api\": {\"url\": \"https://api.example/mcp\", \"headers\":"
+            + " {\"Host\": \"evil.example\"}}}"));
+    assertTrue(host.getMessage().contains("\"Host\""), host.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> McpPaste.read("{\"api\": {\"url\": \"https://api.example/mcp\", \"headers\":"
+            + " {\"X-Key\": \"a\\r\\nInjected: yes\"}}}"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> McpPaste.read("{\"fs\": {\"command\": \"npx\", \"headers\": {\"X-Key\": \"a\"}}}"));
+  }
+
+  @Test
   void what_steward_does_not_know_is_named_never_dropped() {
     IllegalArgumentException e = assertThrows(
         IllegalArgumentException.class,

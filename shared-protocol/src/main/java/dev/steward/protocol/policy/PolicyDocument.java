@@ -628,16 +628,38 @@ public record PolicyDocument(
   /**
    * An external MCP server (SPEC §12), in the shape of Claude Desktop's {@code mcpServers} so a
    * user can paste theirs: a command the service starts (never through a shell) with {@code args}
-   * and {@code env}, or the {@code url} of a Streamable HTTP server.
+   * and {@code env}, or the {@code url} of a Streamable HTTP server with the {@code headers} it
+   * is sent (VS Code's, Cursor's and Claude Code's shape: an API key, most often).
    */
   public record McpServer(
       @Nullable String command,
       List<String> args,
       Map<String, String> env,
-      @Nullable String url) {
+      @Nullable String url,
+      Map<String, String> headers) {
+
+    /** Headers that say how a request travels or that MCP itself sets: never the user's. */
+    private static final java.util.Set<String> RESERVED = java.util.Set.of(
+        "host",
+        "connection",
+        "content-length",
+        "content-type",
+        "transfer-encoding",
+        "upgrade",
+        "expect",
+        "te",
+        "trailer",
+        "keep-alive",
+        "proxy-connection",
+        "accept",
+        "mcp-session-id",
+        "mcp-protocol-version",
+        "last-event-id");
+
     public McpServer {
       args = List.copyOf(Objects.requireNonNullElse(args, List.of()));
       env = Map.copyOf(Objects.requireNonNullElse(env, Map.of()));
+      headers = Map.copyOf(Objects.requireNonNullElse(headers, Map.of()));
       if ((command == null) == (url == null)) {
         throw new IllegalArgumentException(
             "an MCP server has either a \"command\" (with \"args\" and \"env\") or a \"url\"");
@@ -647,16 +669,46 @@ public record PolicyDocument(
       }
       if (url != null && (!args.isEmpty() || !env.isEmpty())) {
         throw new IllegalArgumentException(
-            "an MCP server at a \"url\" takes no \"args\" or \"env\"");
+            "an MCP server at a \"url\" takes no \"args\" or \"env\" (its keys go in \"headers\")");
+      }
+      if (command != null && !headers.isEmpty()) {
+        throw new IllegalArgumentException(
+            "an MCP server started by a \"command\" takes no \"headers\" (its keys go in \"env\")");
+      }
+      for (Map.Entry<String, String> h : headers.entrySet()) {
+        String name = h.getKey();
+        if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}")) {
+          throw new IllegalArgumentException("\"" + name + "\" is not a header name");
+        }
+        if (RESERVED.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+          throw new IllegalArgumentException(
+              "the header \"" + name + "\" is set by Steward itself, not by the entry");
+        }
+        String value = h.getValue();
+        if (value == null
+            || value.length() > 8192
+            || !value.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c < 0x7f))) {
+          throw new IllegalArgumentException("the header \"" + name
+              + "\" has a value that cannot be sent (visible ASCII only, at most 8192 characters)");
+        }
       }
     }
 
     public static McpServer command(String command, List<String> args, Map<String, String> env) {
-      return new McpServer(command, args, env, null);
+      return new McpServer(command, args, env, null, Map.of());
     }
 
     public static McpServer url(String url) {
-      return new McpServer(null, List.of(), Map.of(), url);
+      return new McpServer(null, List.of(), Map.of(), url, Map.of());
+    }
+
+    public static McpServer url(String url, Map<String, String> headers) {
+      return new McpServer(null, List.of(), Map.of(), url, headers);
+    }
+
+    /** The same server without the values its entry keeps in secrets.json. */
+    public McpServer withoutSecrets() {
+      return new McpServer(command, args, Map.of(), url, Map.of());
     }
   }
 }

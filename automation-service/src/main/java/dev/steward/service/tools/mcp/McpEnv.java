@@ -60,15 +60,15 @@ final class McpEnv {
 
   /** The policy with every server's {@code env} emptied: what {@code policy.json} keeps. */
   static PolicyDocument without(PolicyDocument doc) {
-    if (doc.mcpServers().values().stream().allMatch(s -> s.env().isEmpty())) return doc;
+    if (doc.mcpServers().values().stream().allMatch(s -> secrets(s).isEmpty())) return doc;
     Map<String, PolicyDocument.McpServer> servers = new LinkedHashMap<>();
-    doc.mcpServers()
-        .forEach((name, s) -> servers.put(
-            name,
-            s.env().isEmpty()
-                ? s
-                : new PolicyDocument.McpServer(s.command(), s.args(), Map.of(), s.url())));
+    doc.mcpServers().forEach((name, s) -> servers.put(name, s.withoutSecrets()));
     return doc.withMcpServers(servers);
+  }
+
+  /** What an entry keeps in secrets.json: a command's {@code env}, a URL's {@code headers}. */
+  static Map<String, String> secrets(PolicyDocument.McpServer s) {
+    return s.command() != null ? s.env() : s.headers();
   }
 
   /**
@@ -82,11 +82,10 @@ final class McpEnv {
     Map<String, Row> before = rows(stored);
     Map<String, Map<String, String>> after = new LinkedHashMap<>();
     doc.mcpServers().forEach((name, s) -> {
-      if (s.command() == null) return;
       String program = program(s);
       Row old = before.get(name);
-      Map<String, String> values = !s.env().isEmpty()
-          ? s.env()
+      Map<String, String> values = !secrets(s).isEmpty()
+          ? secrets(s)
           : old != null && old.program().equals(program) ? old.values() : Map.of();
       if (values.isEmpty()) return;
       Map<String, String> row = new LinkedHashMap<>(values);
@@ -98,8 +97,8 @@ final class McpEnv {
     try {
       SecretTable.write(secrets, SECTION, KEY, after);
     } catch (IllegalArgumentException e) {
-      throw new IOException("the MCP servers' environment values are too long together to keep in"
-          + " config/secrets.json");
+      throw new IOException("the MCP servers' environment values and headers are too long"
+          + " together to keep in config/secrets.json");
     }
     return () -> secrets.set(SECTION, KEY, was);
   }
@@ -108,27 +107,30 @@ final class McpEnv {
   static PolicyDocument.McpServer effective(
       String name, PolicyDocument.McpServer entry, Map<String, Row> kept) {
     Row row = kept.get(name);
-    if (row == null || entry.command() == null || !row.program().equals(program(entry))) {
-      return entry;
-    }
-    Map<String, String> env = new LinkedHashMap<>(entry.env());
-    env.putAll(row.values());
-    return new PolicyDocument.McpServer(entry.command(), entry.args(), env, entry.url());
+    if (row == null || !row.program().equals(program(entry))) return entry;
+    Map<String, String> values = new LinkedHashMap<>(secrets(entry));
+    values.putAll(row.values());
+    return entry.command() != null
+        ? PolicyDocument.McpServer.command(entry.command(), entry.args(), values)
+        : PolicyDocument.McpServer.url(java.util.Objects.requireNonNull(entry.url()), values);
   }
 
   /** The names (never the values) kept for this server's program, sorted, for the window. */
   static java.util.List<String> names(
       String name, PolicyDocument.McpServer entry, Map<String, Row> kept) {
     Row row = kept.get(name);
-    if (row == null || entry.command() == null || !row.program().equals(program(entry))) {
-      return java.util.List.of();
-    }
+    if (row == null || !row.program().equals(program(entry))) return java.util.List.of();
     return row.values().keySet().stream().sorted().toList();
   }
 
-  /** The program an entry runs: its command and arguments, digested. */
+  /**
+   * What an entry's values are for: the command and arguments it runs, or the address it reaches
+   * (a URL's headers never go to another address), digested.
+   */
   static String program(PolicyDocument.McpServer entry) {
-    StringBuilder b = new StringBuilder(String.valueOf(entry.command()));
+    StringBuilder b = new StringBuilder();
+    if (entry.command() == null) b.append("\0url\0").append(entry.url());
+    else b.append(entry.command());
     for (String arg : entry.args()) b.append('\0').append(arg);
     try {
       return HexFormat.of()

@@ -354,7 +354,8 @@ final class ServerLink implements AutoCloseable {
         SDK_JSON,
         McpTool.TIME_LIMIT.plusSeconds(30),
         why -> failed(gen, why),
-        () -> setting.signIns().bearer(name, java.util.Objects.requireNonNull(entry.url())));
+        () -> setting.signIns().bearer(name, java.util.Objects.requireNonNull(entry.url())),
+        entry.headers());
   }
 
   /** Every page of the server's tools, up to {@link #MAX_TOOLS} tools and {@link #MAX_PAGES} pages. */
@@ -478,9 +479,7 @@ final class ServerLink implements AutoCloseable {
   }
 
   static String pinKey(String name, PolicyDocument.McpServer entry) {
-    String how = CanonicalJson.sha256(Json.tree(
-            new PolicyDocument.McpServer(entry.command(), entry.args(), Map.of(), entry.url())))
-        .substring(0, 16);
+    String how = CanonicalJson.sha256(Json.tree(entry.withoutSecrets())).substring(0, 16);
     return name + "@" + how;
   }
 

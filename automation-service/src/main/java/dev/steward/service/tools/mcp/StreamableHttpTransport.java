@@ -95,6 +95,8 @@ final class StreamableHttpTransport implements McpClientTransport {
   private final Duration streamLife;
   private final Consumer<String> lost;
   private final java.util.function.Supplier<java.util.Optional<String>> bearer;
+  /** The entry's own headers (its key, most often); a sign-in's token replaces its Authorization. */
+  private final java.util.Map<String, String> headers;
   /** One thread per open stream: at most {@link #MAX_STREAMS} answers and the server's own. */
   private final ExecutorService readers = Executors.newFixedThreadPool(
       MAX_STREAMS + 1, dev.steward.protocol.util.DaemonThreads.named("mcp-http-read"));
@@ -120,14 +122,17 @@ final class StreamableHttpTransport implements McpClientTransport {
    *     request): a server that keeps one open longer has it closed
    * @param lost told when the server has ended the session or its own stream for good
    * @param bearer the access token of the user's sign-in to this server, read for each request
+   * @param headers sent with every request, as the user's entry gives them
    */
   StreamableHttpTransport(
       URI endpoint,
       McpJsonMapper json,
       Duration streamLife,
       Consumer<String> lost,
-      java.util.function.Supplier<java.util.Optional<String>> bearer) {
+      java.util.function.Supplier<java.util.Optional<String>> bearer,
+      java.util.Map<String, String> headers) {
     this.bearer = bearer;
+    this.headers = java.util.Map.copyOf(headers);
     this.endpoint = endpoint;
     this.json = json;
     this.streamLife = streamLife;
@@ -597,7 +602,11 @@ final class StreamableHttpTransport implements McpClientTransport {
     if (s != null) b.header(SESSION, s);
     String v = version;
     if (v != null) b.header(VERSION, v);
-    bearer.get().ifPresent(token -> b.header("Authorization", "Bearer " + token));
+    java.util.Optional<String> token = bearer.get();
+    headers.forEach((name, value) -> {
+      if (token.isEmpty() || !name.equalsIgnoreCase("Authorization")) b.header(name, value);
+    });
+    token.ifPresent(t -> b.header("Authorization", "Bearer " + t));
     return b;
   }
 

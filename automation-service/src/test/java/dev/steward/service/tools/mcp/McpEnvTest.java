@@ -70,6 +70,29 @@ class McpEnvTest {
   }
 
   @Test
+  void a_url_servers_headers_are_kept_apart_and_go_only_to_the_address_they_were_given_for()
+      throws IOException {
+    Secrets secrets = new Secrets();
+    PolicyDocument.McpServer api = PolicyDocument.McpServer.url(
+        "https://api.example/mcp", Map.of("Authorization", "Bearer k-SECRET"));
+    PolicyDocument pasted = with("api", api);
+    PolicyDocument kept = McpEnv.without(pasted);
+    assertEquals(Map.of(), kept.mcpServers().get("api").headers());
+    McpEnv.keep(pasted, secrets);
+    assertTrue(secrets.values.get("mcp.env").contains("k-SECRET"));
+    McpEnv.keep(kept, secrets);
+    var rows = McpEnv.read(secrets);
+    assertEquals(
+        Map.of("Authorization", "Bearer k-SECRET"),
+        McpEnv.effective("api", kept.mcpServers().get("api"), rows).headers());
+    assertEquals(List.of("Authorization"), McpEnv.names("api", kept.mcpServers().get("api"), rows));
+    PolicyDocument.McpServer elsewhere = PolicyDocument.McpServer.url("https://evil.example/mcp");
+    assertEquals(Map.of(), McpEnv.effective("api", elsewhere, rows).headers());
+    McpEnv.keep(with("api", elsewhere), secrets);
+    assertNull(secrets.values.get("mcp.env"), "another address never gets them, and they go");
+  }
+
+  @Test
   void a_server_removed_loses_its_values_and_a_failed_save_puts_them_back() throws IOException {
     Secrets secrets = new Secrets();
     McpEnv.keep(with("github", GITHUB), secrets);

@@ -65,7 +65,8 @@ class StreamableHttpTransportTest {
         new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()),
         java.time.Duration.ofSeconds(30),
         why -> {},
-        java.util.Optional::empty);
+        java.util.Optional::empty,
+        java.util.Map.of());
     try {
       t.connect(m -> m.doOnNext(got::add).then(Mono.empty())).block();
       t.sendMessage(new McpSchema.JSONRPCRequest("2.0", "tools/list", 1, null)).block();
@@ -98,6 +99,53 @@ class StreamableHttpTransportTest {
       }
       assertEquals("null", sessions.get(0), "no session before the server gives one");
       assertEquals("s-1", sessions.get(1), "the server's session goes with the next request");
+    } finally {
+      t.close();
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void the_entrys_headers_go_with_each_request_and_a_sign_in_replaces_its_authorization()
+      throws Exception {
+    List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/mcp", x -> {
+      x.getRequestBody().readAllBytes();
+      seen.add(x.getRequestHeaders().getFirst("Authorization") + " | "
+          + x.getRequestHeaders().getFirst("X-Key"));
+      if (seen.size() == 3) {
+        x.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"x\"");
+        x.getResponseHeaders().add("WWW-Authenticate", "Bearer scope=\"more\"");
+        respond(x, 401, "application/json", "{}");
+        return;
+      }
+      respond(x, 200, "application/json", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+    });
+    server.start();
+    java.util.concurrent.atomic.AtomicReference<String> token =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    StreamableHttpTransport t = new StreamableHttpTransport(
+        URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp"),
+        new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()),
+        java.time.Duration.ofSeconds(30),
+        why -> {},
+        () -> java.util.Optional.ofNullable(token.get()),
+        java.util.Map.of("Authorization", "Basic dXNlcg==", "X-Key", "k-1"));
+    try {
+      t.connect(m -> m.then(Mono.empty())).block();
+      t.sendMessage(new McpSchema.JSONRPCRequest("2.0", "tools/list", 1, null)).block();
+      token.set("signed-in");
+      t.sendMessage(new McpSchema.JSONRPCRequest("2.0", "tools/list", 1, null)).block();
+      var refused = org.junit.jupiter.api.Assertions.assertThrows(
+          AuthChallenge.class,
+          () -> t.sendMessage(new McpSchema.JSONRPCRequest("2.0", "tools/list", 1, null))
+              .block());
+      assertEquals(
+          java.util.Set.of("more"), refused.scopes(), "the Bearer challenge, whichever header");
+      assertEquals("Basic dXNlcg== | k-1", seen.get(0));
+      assertEquals("Bearer signed-in | k-1", seen.get(1));
     } finally {
       t.close();
       server.stop(0);
