@@ -41,7 +41,7 @@ class McpPasteTest {
         IllegalArgumentException.class,
         () -> McpPaste.read("{\"api\": {\"url\": \"https://api.example/mcp\", \"headers\":"
             + " {\"Host\": \"evil.example\"}}}"));
-    assertTrue(host.getMessage().contains("\"Host\""), host.getMessage());
+    assertTrue(host.getMessage().contains("\"host\""), host.getMessage());
     assertThrows(
         IllegalArgumentException.class,
         () -> McpPaste.read("{\"api\": {\"url\": \"https://api.example/mcp\", \"headers\":"

@@ -143,12 +143,21 @@ public final class PolicyStore {
       if (doc == null) throw new PolicyError("policy.json is empty");
       return doc;
     } catch (UnrecognizedPropertyException e) {
-      throw new PolicyError(
-          "policy.json: unknown key \"" + e.getPropertyName() + "\"" + at(e.getPathReference()));
+      // An MCP entry's keys and values may be a pasted token: what an error says is written to
+      // the audit log when the window's update is refused, so only a plain word is quoted there.
+      String key = e.getPropertyName();
+      boolean mcp = String.valueOf(e.getPathReference()).contains("mcp_servers");
+      throw new PolicyError("policy.json: unknown key "
+          + (!mcp || key.matches("[A-Za-z][A-Za-z_]{0,31}")
+              ? "\"" + key + "\"" + at(e.getPathReference())
+              : "in an entry of mcp_servers (not quoted: it is not a plain word)"));
     } catch (ValueInstantiationException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       throw new PolicyError("policy.json: " + cause.getMessage());
     } catch (JsonProcessingException e) {
+      if (String.valueOf(e.getMessage()).contains("mcp_servers"))
+        throw new PolicyError("policy.json: an entry of mcp_servers has a value of the wrong kind"
+            + " (\"args\" is a list of text, \"env\" and \"headers\" objects of text)");
       throw new PolicyError("policy.json: " + e.getOriginalMessage());
     }
   }

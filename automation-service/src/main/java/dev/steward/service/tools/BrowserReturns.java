@@ -2,7 +2,6 @@ package dev.steward.service.tools;
 
 import java.net.URI;
 import java.util.Map;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,7 +18,8 @@ public final class BrowserReturns {
   public record Page(int status, String title, String message) {}
 
   private volatile int port;
-  private volatile @Nullable Function<Map<String, String>, Page> handler;
+  private volatile java.util.function.@Nullable BiFunction<String, Map<String, String>, Page>
+      handler;
 
   /** Called once the service's port is known. */
   public void bindPort(int port) {
@@ -33,16 +33,24 @@ public final class BrowserReturns {
     return URI.create("http://127.0.0.1:" + p + PATH);
   }
 
-  /** Who answers what comes back; one pack asks for sign-ins. */
-  public void answerWith(Function<Map<String, String>, Page> handler) {
+  /**
+   * Who answers what comes back (the path, which is {@link #PATH} or under it, and the query);
+   * one pack asks for sign-ins.
+   */
+  public void answerWith(java.util.function.BiFunction<String, Map<String, String>, Page> handler) {
     this.handler = handler;
   }
 
-  /** A browser came back with this query. */
-  public Page arrive(Map<String, String> query) {
+  /** Whether a request's path is this address or under it. */
+  public static boolean ours(String path) {
+    return path.equals(PATH) || path.startsWith(PATH + "/");
+  }
+
+  /** A browser came back to this path with this query. */
+  public Page arrive(String path, Map<String, String> query) {
     var h = handler;
     if (h == null)
       return new Page(404, "Nothing to sign in", "Steward is not waiting for a sign-in.");
-    return h.apply(query);
+    return h.apply(path, query);
   }
 }

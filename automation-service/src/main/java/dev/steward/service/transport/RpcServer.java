@@ -101,7 +101,7 @@ public final class RpcServer implements AutoCloseable {
           hello(guard, request, response, callback);
           return true;
         }
-        if (BrowserReturns.PATH.equals(Request.getPathInContext(request))) {
+        if (BrowserReturns.ours(Request.getPathInContext(request))) {
           cameBack(guard, returns, request, response, callback);
           return true;
         }
@@ -278,7 +278,7 @@ public final class RpcServer implements AutoCloseable {
     BrowserReturns.Page page = twice
         ? new BrowserReturns.Page(
             400, "Not signed in", "The sign-in came back with a parameter given twice.")
-        : returns.arrive(query);
+        : returns.arrive(Request.getPathInContext(request), query);
     String html = "<!doctype html><html><head><meta charset=\"utf-8\"><title>"
         + escape(page.title()) + " — Steward</title><style>body{font:16px system-ui,sans-serif;"
         + "max-width:36em;margin:4em auto;padding:0 1em;color:#222}</style></head><body><h1>"

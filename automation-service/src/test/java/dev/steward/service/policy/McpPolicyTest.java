@@ -33,6 +33,23 @@ class McpPolicyTest {
   }
 
   @Test
+  void a_token_pasted_where_a_name_or_a_value_should_be_is_never_quoted_in_the_error() {
+    // What an error says goes to the window and, for a refused update, into the audit log.
+    for (String entry : List.of(
+        "{\"url\": \"https://x.example/mcp\", \"headers\": {\"Authorization: Bearer sk-SECRET1\": \"\"}}",
+        "{\"url\": \"https://x.example/mcp\", \"headers\": \"Authorization: Bearer sk-SECRET2\"}",
+        "{\"url\": \"https://x.example/mcp\", \"sk-SECRET3abc\": \"x\"}",
+        "{\"url\": \"https://x.example/mcp\", \"headers\": {\"X-Key\": \"sk-SECRET4\\r\\n\"}}",
+        "{\"url\": \"https://x.example/mcp\", \"headers\": {\"X-Key\": null}}",
+        "{\"command\": \"npx\", \"env\": \"TOKEN=sk-SECRET5\"}",
+        "{\"url\": \"https://x.example/mcp\", \"headers\": {\"x-key\": \"a\", \"X-Key\": \"b\"}}")) {
+      PolicyError e = assertThrows(
+          PolicyError.class, () -> PolicyStore.parse("{\"mcp_servers\": {\"s\": " + entry + "}}"));
+      assertTrue(!e.getMessage().contains("SECRET"), e.getMessage());
+    }
+  }
+
+  @Test
   void unknown_keys_and_half_entries_are_errors_that_say_what() {
     PolicyError unknown = assertThrows(
         PolicyError.class,

@@ -659,7 +659,34 @@ public record PolicyDocument(
     public McpServer {
       args = List.copyOf(Objects.requireNonNullElse(args, List.of()));
       env = Map.copyOf(Objects.requireNonNullElse(env, Map.of()));
-      headers = Map.copyOf(Objects.requireNonNullElse(headers, Map.of()));
+      // Names and values are checked before they are copied, and never quoted: a pasted token
+      // may stand where a name should (an error is shown and may be logged).
+      headers = Objects.requireNonNullElse(headers, Map.<String, String>of());
+      java.util.Set<String> seen = new java.util.HashSet<>();
+      for (Map.Entry<String, String> h : headers.entrySet()) {
+        String name = h.getKey();
+        if (name == null || !name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}")) {
+          throw new IllegalArgumentException(
+              "a name in \"headers\" is not a header name (letters, digits and !#$%&'*+.^_`|~-)");
+        }
+        if (RESERVED.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+          throw new IllegalArgumentException("the header \""
+              + name.toLowerCase(java.util.Locale.ROOT)
+              + "\" is set by Steward itself, not by the entry");
+        }
+        if (!seen.add(name.toLowerCase(java.util.Locale.ROOT))) {
+          throw new IllegalArgumentException(
+              "\"headers\" names one header twice (header names are the same in any case)");
+        }
+        String value = h.getValue();
+        if (value == null
+            || value.length() > 8192
+            || !value.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c < 0x7f))) {
+          throw new IllegalArgumentException("a value in \"headers\" cannot be sent (text of"
+              + " visible ASCII only, at most 8192 characters)");
+        }
+      }
+      headers = Map.copyOf(headers);
       if ((command == null) == (url == null)) {
         throw new IllegalArgumentException(
             "an MCP server has either a \"command\" (with \"args\" and \"env\") or a \"url\"");
@@ -674,23 +701,6 @@ public record PolicyDocument(
       if (command != null && !headers.isEmpty()) {
         throw new IllegalArgumentException(
             "an MCP server started by a \"command\" takes no \"headers\" (its keys go in \"env\")");
-      }
-      for (Map.Entry<String, String> h : headers.entrySet()) {
-        String name = h.getKey();
-        if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}")) {
-          throw new IllegalArgumentException("\"" + name + "\" is not a header name");
-        }
-        if (RESERVED.contains(name.toLowerCase(java.util.Locale.ROOT))) {
-          throw new IllegalArgumentException(
-              "the header \"" + name + "\" is set by Steward itself, not by the entry");
-        }
-        String value = h.getValue();
-        if (value == null
-            || value.length() > 8192
-            || !value.chars().allMatch(c -> c == '\t' || (c >= 0x20 && c < 0x7f))) {
-          throw new IllegalArgumentException("the header \"" + name
-              + "\" has a value that cannot be sent (visible ASCII only, at most 8192 characters)");
-        }
       }
     }
 

@@ -217,7 +217,7 @@ public final class McpPack implements ToolPack {
     String url = java.util.Objects.requireNonNull(link.entry().url());
     boolean was = servers().signIns().signedIn(link.name(), url);
     servers().signIns().signOut(link.name());
-    link.start();
+    link.restart();
     return new Mcp.SignOutResult(was);
   }
 

@@ -57,7 +57,7 @@ final class McpServers implements ToolFamily, AutoCloseable {
             secrets,
             new SignInHttp(),
             returns::address,
-            name -> link(name).ifPresent(ServerLink::start),
+            name -> link(name).ifPresent(ServerLink::restart),
             (name, url) -> link(name).map(l -> url.equals(l.entry().url())).orElse(false),
             java.time.Clock.systemUTC()));
     returns.answerWith(setting.signIns()::arrive);

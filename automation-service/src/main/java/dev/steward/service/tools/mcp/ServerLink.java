@@ -216,6 +216,16 @@ final class ServerLink implements AutoCloseable {
         });
   }
 
+  /** Ends the connection there is (calls on it fail at once) and makes a new one. */
+  void restart() {
+    int gen;
+    synchronized (lock) {
+      gen = generation;
+    }
+    lose(gen, State.STARTING, "starting again");
+    start();
+  }
+
   void start() {
     int gen;
     synchronized (lock) {
@@ -227,6 +237,7 @@ final class ServerLink implements AutoCloseable {
   }
 
   private void connect(int gen) {
+    if (entry.url() != null) setting.signIns().renewIfDue(name, entry.url());
     McpClientTransport raw;
     try {
       raw = entry.command() != null ? childTransport(gen) : httpTransport(gen);
@@ -251,18 +262,22 @@ final class ServerLink implements AutoCloseable {
           init.capabilities() == null || init.capabilities().tools() == null
               ? List.of()
               : listAll(c);
+      boolean stale;
       synchronized (lock) {
-        if (closed || gen != generation) {
-          c.close();
-          return;
+        stale = closed || gen != generation;
+        if (!stale) {
+          client = c;
+          transport = tracked;
+          install(listed);
+          state = State.RUNNING;
+          problem = null;
+          connectedAt = System.nanoTime();
+          renewed = false;
         }
-        client = c;
-        transport = tracked;
-        install(listed);
-        state = State.RUNNING;
-        problem = null;
-        connectedAt = System.nanoTime();
-        renewed = false;
+      }
+      if (stale) {
+        c.close(); // outside the lock: closing a connection may wait on the network
+        return;
       }
       LOG.info("MCP server “" + name + "” is running with " + listed.size() + " tools");
       setting.toolsChanged().run();

@@ -96,6 +96,7 @@ final class SignIns {
       Client client,
       List<String> scopes,
       String redirect,
+      long epoch,
       long until) {}
 
   /** What the server last asked for: the scopes it named and where its metadata is. */
@@ -115,6 +116,8 @@ final class SignIns {
   private final Map<String, Wanted> wanted = new ConcurrentHashMap<>();
   private final Map<String, Pending> pending = new LinkedHashMap<>();
   private final Map<String, Object> locks = new ConcurrentHashMap<>();
+  /** Bumped when a server is signed out or removed: a sign-in begun before is not kept. */
+  private final Map<String, Long> epochs = new ConcurrentHashMap<>();
 
   /**
    * @param redirect the address the browser comes back to (the service's loopback port)
@@ -144,20 +147,24 @@ final class SignIns {
   }
 
   /**
-   * The access token to send to the server at {@code url}, refreshed first when it is about to run
-   * out; none when the user has not signed in there (or signed in for another address).
+   * The access token to send to the server at {@code url}, as kept (read for each request: never
+   * a request of its own); none when the user has not signed in there (or signed in for another
+   * address).
    */
   Optional<String> bearer(String server, String url) {
+    return kept(server).filter(x -> x.url().equals(url)).map(Kept::accessToken);
+  }
+
+  /**
+   * Renews the token first if it is about to run out (before a connection is made: a token that
+   * runs out during one is renewed when the server answers 401).
+   */
+  void renewIfDue(String server, String url) {
     Optional<Kept> k = kept(server).filter(x -> x.url().equals(url) && x.accessToken() != null);
-    if (k.isEmpty()) return Optional.empty();
-    Kept now = k.get();
-    if (now.expiresAt() != 0
-        && now.refreshToken() != null
-        && clock.millis() > now.expiresAt() - EARLY.toMillis()) {
-      refresh(server, url);
-      return kept(server).filter(x -> x.url().equals(url)).map(Kept::accessToken);
-    }
-    return Optional.ofNullable(now.accessToken());
+    if (k.isPresent()
+        && k.get().expiresAt() != 0
+        && k.get().refreshToken() != null
+        && clock.millis() > k.get().expiresAt() - EARLY.toMillis()) refresh(server, url);
   }
 
   /**
@@ -208,10 +215,17 @@ final class SignIns {
     try {
       ObjectNode answer = tokenRequest(reach(url), URI.create(was.tokenEndpoint()), form, client);
       return replace(was, tokens(was, answer, was.scopes(), true));
-    } catch (IOException e) {
-      LOG.warning("the sign-in to the MCP server “" + server + "” could not be renewed: "
+    } catch (SignInHttp.Refused e) {
+      // The authorization server says no: the user signs in again.
+      LOG.warning("the sign-in to the MCP server “" + server + "” was not renewed: "
           + e.getMessage() + "; the user signs in again");
-      replace(was, was.withTokens(null, null, 0, was.scopes()));
+      if (e.status == 400 || e.status == 401)
+        replace(was, was.withTokens(null, null, 0, was.scopes()));
+      return false;
+    } catch (IOException e) {
+      // Out of reach for now: the tokens stay for the next try.
+      LOG.warning("the sign-in to the MCP server “" + server + "” could not be renewed now: "
+          + e.getMessage());
       return false;
     }
   }
@@ -260,7 +274,11 @@ final class SignIns {
     SignInHttp.Reach reach = reach(url);
     SignInDiscovery.Found found =
         SignInDiscovery.discover(http, reach, endpoint, w.resourceMetadata());
-    String back = redirect.get().toString();
+    // Each authorization server sends the browser back to an address of its own (RFC 9700
+    // §4.4.2): a code that comes back at another's was not given for this sign-in.
+    String back = redirect.get() + "/"
+        + CanonicalJson.sha256Hex(found.server().issuer().getBytes(StandardCharsets.UTF_8))
+            .substring(0, 16);
     Client client = client(reach, server, url, found, back, clientId, clientSecret);
     List<String> scopes = !w.scopes().isEmpty() ? List.copyOf(w.scopes()) : found.scopesSupported();
     String verifier = random();
@@ -276,7 +294,15 @@ final class SignIns {
       pending.put(
           state,
           new Pending(
-              server, url, verifier, found, client, scopes, back, now + PENDING_LIFE.toMillis()));
+              server,
+              url,
+              verifier,
+              found,
+              client,
+              scopes,
+              back,
+              epoch(server),
+              now + PENDING_LIFE.toMillis()));
     }
     StringBuilder q = new StringBuilder();
     add(q, "response_type", "code");
@@ -293,7 +319,7 @@ final class SignIns {
   }
 
   /** The browser came back: the code is exchanged for tokens if its state is one Steward made. */
-  BrowserReturns.Page arrive(Map<String, String> query) {
+  BrowserReturns.Page arrive(String path, Map<String, String> query) {
     String state = query.get("state");
     Pending p;
     synchronized (pending) {
@@ -305,6 +331,15 @@ final class SignIns {
           "Not signed in",
           "Steward is not waiting for this sign-in: it was used already, is over ten minutes old,"
               + " or was not started in Steward. Start it again in Steward's Settings → MCP servers.");
+    if (!URI.create(p.redirect()).getPath().equals(path)) {
+      LOG.warning("a sign-in to the MCP server “" + p.server() + "” came back at another"
+          + " authorization server's address; not exchanged");
+      return new BrowserReturns.Page(
+          400,
+          "Not signed in",
+          "The sign-in came back from another sign-in service than the one Steward asked; its"
+              + " code was not used.");
+    }
     String error = query.get("error");
     if (error != null) {
       String code = error.matches("[a-z_]{1,40}") ? " (" + error + ")" : "";
@@ -354,8 +389,18 @@ final class SignIns {
           null,
           0,
           p.scopes());
+      Kept signedInNow = tokens(fresh, answer, p.scopes(), false);
+      // Asked before the lock (the servers' own lock is taken while it removes a sign-in); a
+      // removal after this bumps the epoch, or comes after the store and removes it.
+      boolean stillThere = configured.test(p.server(), p.url());
       synchronized (lock(p.server())) {
-        store(tokens(fresh, answer, p.scopes(), false));
+        // Signed out or removed while the code was exchanged: what it brought is not kept.
+        if (epoch(p.server()) != p.epoch() || !stillThere)
+          return new BrowserReturns.Page(
+              409,
+              "Not signed in",
+              "“" + p.server() + "” was signed out or changed during the sign-in; start it again.");
+        store(signedInNow);
       }
     } catch (IOException e) {
       LOG.warning("the sign-in to the MCP server “" + p.server() + "” failed: " + e.getMessage());
@@ -371,9 +416,14 @@ final class SignIns {
         200, "Signed in", "Steward is signed in to “" + p.server() + "”. You can close this tab.");
   }
 
+  private long epoch(String server) {
+    return epochs.getOrDefault(server, 0L);
+  }
+
   /** Forgets the server's tokens (the client registration is kept for the next sign-in). */
   void signOut(String server) {
     synchronized (lock(server)) {
+      epochs.merge(server, 1L, Long::sum);
       kept(server).ifPresent(k -> store(k.withTokens(null, null, 0, List.of())));
     }
     wanted.remove(server);
@@ -382,6 +432,7 @@ final class SignIns {
   /** A server removed from the policy: everything kept for it goes. */
   void forget(String server) {
     synchronized (lock(server)) {
+      epochs.merge(server, 1L, Long::sum);
       try {
         secrets.set(SECTION, key(server), null);
       } catch (IOException | RuntimeException e) {

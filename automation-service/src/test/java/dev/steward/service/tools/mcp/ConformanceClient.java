@@ -156,7 +156,7 @@ public final class ConformanceClient {
         java.net.http.HttpResponse.BodyHandlers.discarding());
     String back = sent.headers().firstValue("Location").orElse("");
     String callback = "http://127.0.0.1:" + port + dev.steward.service.tools.BrowserReturns.PATH;
-    if (!back.startsWith(callback + "?")) {
+    if (!back.startsWith(callback + "/")) {
       System.out.println("the authorization server sent the browser to " + back);
       return false;
     }

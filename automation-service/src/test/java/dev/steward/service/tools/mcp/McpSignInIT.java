@@ -92,7 +92,7 @@ class McpSignInIT {
     assertEquals(302, authorize.statusCode(), "the SDK's authorization server approves");
     String back = authorize.headers().firstValue("Location").orElseThrow();
     assertTrue(
-        back.startsWith("http://127.0.0.1:" + t.port() + BrowserReturns.PATH + "?"),
+        back.startsWith("http://127.0.0.1:" + t.port() + BrowserReturns.PATH + "/"),
         "the browser is sent back to the service: " + back);
     return BROWSER.send(
         HttpRequest.newBuilder(URI.create(back)).build(), HttpResponse.BodyHandlers.ofString());

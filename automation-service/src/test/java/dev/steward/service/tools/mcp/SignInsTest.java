@@ -46,6 +46,7 @@ class SignInsTest {
   final List<String> removed = new CopyOnWriteArrayList<>();
   volatile String issuer;
   volatile boolean trickle;
+  volatile boolean unavailable;
   volatile @Nullable String resourceNamed;
   volatile String tokenEndpoint;
   volatile boolean refuseRefresh;
@@ -96,6 +97,10 @@ class SignInsTest {
       json(x, 201, Json.object().put("client_id", "client-" + registrations));
     });
     server.createContext("/token", x -> {
+      if (unavailable) {
+        json(x, 503, Json.object().put("error", "temporarily_unavailable"));
+        return;
+      }
       if (trickle) {
         // headers at once, then a byte now and then: a body that never ends
         x.sendResponseHeaders(200, 0);
@@ -152,8 +157,10 @@ class SignInsTest {
     assertEquals("S256", asked.get("code_challenge_method"));
     assertEquals(mcp, asked.get("resource"));
     assertEquals("read", asked.get("scope"));
-    assertEquals("http://127.0.0.1:4242" + BrowserReturns.PATH, asked.get("redirect_uri"));
-    BrowserReturns.Page page = signIns.arrive(Map.of("code", "c", "state", asked.get("state")));
+    assertTrue(
+        asked.get("redirect_uri").startsWith("http://127.0.0.1:4242" + BrowserReturns.PATH + "/"),
+        "an address of this authorization server's own: " + asked.get("redirect_uri"));
+    BrowserReturns.Page page = arrive(asked, Map.of("code", "c", "state", asked.get("state")));
     assertEquals(200, page.status(), page.message());
     Map<String, String> exchange = tokenRequests.get(0);
     assertEquals(asked.get("code_challenge"), SignIns.challenge(exchange.get("code_verifier")));
@@ -171,13 +178,13 @@ class SignInsTest {
   @Test
   void a_state_is_taken_once_and_an_unknown_one_exchanges_nothing() throws Exception {
     Map<String, String> asked = query(signIns.begin("notes", mcp, null, null));
-    assertEquals(400, signIns.arrive(Map.of("code", "c", "state", "made-up")).status());
-    assertEquals(400, signIns.arrive(Map.of("code", "c")).status());
+    assertEquals(400, arrive(asked, Map.of("code", "c", "state", "made-up")).status());
+    assertEquals(400, arrive(asked, Map.of("code", "c")).status());
     assertEquals(0, tokenRequests.size(), "nothing was exchanged");
     assertEquals(
-        200, signIns.arrive(Map.of("code", "c", "state", asked.get("state"))).status());
+        200, arrive(asked, Map.of("code", "c", "state", asked.get("state"))).status());
     assertEquals(
-        400, signIns.arrive(Map.of("code", "c", "state", asked.get("state"))).status());
+        400, arrive(asked, Map.of("code", "c", "state", asked.get("state"))).status());
     assertEquals(1, tokenRequests.size());
   }
 
@@ -185,13 +192,13 @@ class SignInsTest {
   void a_refusal_or_an_old_state_signs_nothing_in() throws Exception {
     Map<String, String> asked = query(signIns.begin("notes", mcp, null, null));
     BrowserReturns.Page refused =
-        signIns.arrive(Map.of("error", "access_denied", "state", asked.get("state")));
+        arrive(asked, Map.of("error", "access_denied", "state", asked.get("state")));
     assertEquals(400, refused.status());
     assertTrue(refused.message().contains("access_denied"), refused.message());
     Map<String, String> late = query(signIns.begin("notes", mcp, null, null));
     clock.advance(SignIns.PENDING_LIFE.plusSeconds(1));
     assertEquals(
-        400, signIns.arrive(Map.of("code", "c", "state", late.get("state"))).status());
+        400, arrive(asked, Map.of("code", "c", "state", late.get("state"))).status());
     assertEquals(0, tokenRequests.size());
     assertFalse(signIns.signedIn("notes", mcp));
   }
@@ -199,13 +206,16 @@ class SignInsTest {
   @Test
   void a_token_about_to_run_out_is_renewed_and_a_refused_renewal_signs_out() throws Exception {
     Map<String, String> asked = query(signIns.begin("notes", mcp, null, null));
-    signIns.arrive(Map.of("code", "c", "state", asked.get("state")));
+    arrive(asked, Map.of("code", "c", "state", asked.get("state")));
     clock.advance(Duration.ofSeconds(45));
+    assertEquals(Optional.of("at-1"), signIns.bearer("notes", mcp), "reading never renews");
+    signIns.renewIfDue("notes", mcp);
     assertEquals(Optional.of("at-2"), signIns.bearer("notes", mcp));
     assertEquals("rt-1", tokenRequests.get(1).get("refresh_token"));
     assertEquals(mcp, tokenRequests.get(1).get("resource"));
     refuseRefresh = true;
     clock.advance(Duration.ofSeconds(45));
+    signIns.renewIfDue("notes", mcp);
     assertEquals(Optional.empty(), signIns.bearer("notes", mcp));
     assertFalse(signIns.signedIn("notes", mcp));
   }
@@ -213,7 +223,7 @@ class SignInsTest {
   @Test
   void more_scope_asked_for_is_added_to_what_is_held() throws Exception {
     Map<String, String> asked = query(signIns.begin("notes", mcp, null, null));
-    signIns.arrive(Map.of("code", "c", "state", asked.get("state")));
+    arrive(asked, Map.of("code", "c", "state", asked.get("state")));
     AuthChallenge more =
         new AuthChallenge(403, "Bearer error=\"insufficient_scope\", scope=\"write\"");
     assertFalse(signIns.holds("notes", more));
@@ -253,13 +263,12 @@ class SignInsTest {
     Map<String, String> asked = query(signIns.begin("notes", mcp, null, null));
     assertEquals(
         400,
-        signIns
-            .arrive(Map.of("code", "c", "state", asked.get("state"), "iss", "https://other"))
+        arrive(asked, Map.of("code", "c", "state", asked.get("state"), "iss", "https://other"))
             .status());
     Map<String, String> again = query(signIns.begin("notes", mcp, null, null));
     removed.add("notes");
     assertEquals(
-        400, signIns.arrive(Map.of("code", "c", "state", again.get("state"))).status());
+        400, arrive(asked, Map.of("code", "c", "state", again.get("state"))).status());
     assertEquals(0, tokenRequests.size());
     assertFalse(signIns.signedIn("notes", mcp));
   }
@@ -269,7 +278,7 @@ class SignInsTest {
     Map<String, String> asked = query(signIns.begin("notes", mcp, null, null));
     trickle = true;
     long start = System.nanoTime();
-    BrowserReturns.Page page = signIns.arrive(Map.of("code", "c", "state", asked.get("state")));
+    BrowserReturns.Page page = arrive(asked, Map.of("code", "c", "state", asked.get("state")));
     long seconds = (System.nanoTime() - start) / 1_000_000_000L;
     assertEquals(502, page.status(), page.message());
     assertTrue(seconds <= SignInHttp.TIME.toSeconds() + 3, seconds + " s");
@@ -299,6 +308,39 @@ class SignInsTest {
     assertFalse(SignInHttp.allowed(URI.create("https://user@auth.example.com/token")));
     assertFalse(SignInHttp.allowed(URI.create("javascript:alert(1)")));
     assertFalse(SignInHttp.allowed(URI.create("file:///etc/passwd")));
+  }
+
+  /** The browser back at the address the sign-in gave. */
+  private BrowserReturns.Page arrive(Map<String, String> asked, Map<String, String> query) {
+    return signIns.arrive(URI.create(asked.get("redirect_uri")).getPath(), query);
+  }
+
+  @Test
+  void a_code_back_at_another_authorization_servers_address_or_after_a_sign_out_is_not_kept()
+      throws Exception {
+    Map<String, String> asked = query(signIns.begin("notes", mcp, null, null));
+    assertEquals(
+        400,
+        signIns
+            .arrive(
+                BrowserReturns.PATH + "/0123456789abcdef",
+                Map.of("code", "c", "state", asked.get("state")))
+            .status());
+    assertEquals(0, tokenRequests.size(), "a mix-up: nothing exchanged");
+    Map<String, String> again = query(signIns.begin("notes", mcp, null, null));
+    signIns.signOut("notes");
+    assertEquals(
+        409, arrive(again, Map.of("code", "c", "state", again.get("state"))).status());
+    assertFalse(signIns.signedIn("notes", mcp));
+  }
+
+  @Test
+  void a_renewal_the_server_cannot_answer_now_keeps_the_sign_in() throws Exception {
+    Map<String, String> asked = query(signIns.begin("notes", mcp, null, null));
+    arrive(asked, Map.of("code", "c", "state", asked.get("state")));
+    unavailable = true;
+    assertFalse(signIns.refresh("notes", mcp));
+    assertTrue(signIns.signedIn("notes", mcp), "out of reach is not a refusal");
   }
 
   private static Map<String, String> query(URI uri) {
