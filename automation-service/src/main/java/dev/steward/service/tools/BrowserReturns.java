@@ -2,11 +2,13 @@ package dev.steward.service.tools;
 
 import java.net.URI;
 import java.util.Map;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The one address on the service's loopback port that a browser is sent back to after the user
- * signs in somewhere (OAuth's redirect: {@code http://127.0.0.1:<port>/oauth/callback}). It needs
+ * Where on the service's loopback port a browser is sent back to after the user signs in
+ * somewhere (OAuth's redirect: {@code http://127.0.0.1:<port>/oauth/callback/…}, an address under
+ * it for each authorization server). It needs
  * no secret — a browser has none — so what arrives there proves itself: the pack that asked for
  * the sign-in answers only a {@code state} it made and has not seen come back yet.
  */
@@ -18,8 +20,7 @@ public final class BrowserReturns {
   public record Page(int status, String title, String message) {}
 
   private volatile int port;
-  private volatile java.util.function.@Nullable BiFunction<String, Map<String, String>, Page>
-      handler;
+  private volatile @Nullable BiFunction<String, Map<String, String>, Page> handler;
 
   /** Called once the service's port is known. */
   public void bindPort(int port) {
@@ -37,7 +38,7 @@ public final class BrowserReturns {
    * Who answers what comes back (the path, which is {@link #PATH} or under it, and the query);
    * one pack asks for sign-ins.
    */
-  public void answerWith(java.util.function.BiFunction<String, Map<String, String>, Page> handler) {
+  public void answerWith(BiFunction<String, Map<String, String>, Page> handler) {
     this.handler = handler;
   }
 

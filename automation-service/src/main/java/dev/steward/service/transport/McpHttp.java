@@ -72,6 +72,18 @@ final class McpHttp implements AutoCloseable {
   /** Per MCP session id: the conversation its taint is kept under, until the session ends. */
   private final Map<String, String> conversations = new java.util.concurrent.ConcurrentHashMap<>();
 
+  /**
+   * The sessions their clients ended, the newest 1,024: a call that raced the DELETE is refused
+   * rather than given a conversation (and a connection) that nothing would ever remove.
+   */
+  private final java.util.Set<String> endedSessions = java.util.Collections.newSetFromMap(
+      java.util.Collections.synchronizedMap(new LinkedHashMap<String, Boolean>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+          return size() > 1024;
+        }
+      }));
+
   private volatile @Nullable Endpoint endpoint;
 
   private record Made(
@@ -148,11 +160,15 @@ final class McpHttp implements AutoCloseable {
             lister
                 .call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class)
                 .tools(),
-            exchange -> new McpFront.Link(
-                link(exchange.sessionId()),
-                conversations.computeIfAbsent(
-                    exchange.sessionId(), id -> "mcp-http-" + UUID.randomUUID()),
-                exchange.sessionId() + "/"),
+            exchange -> {
+              String conversation = conversations.compute(exchange.sessionId(), (id, was) -> {
+                if (endedSessions.contains(id))
+                  throw new IllegalStateException("the MCP session has ended");
+                return was != null ? was : "mcp-http-" + UUID.randomUUID();
+              });
+              return new McpFront.Link(
+                  link(exchange.sessionId()), conversation, exchange.sessionId() + "/");
+            },
             () -> {},
             cancellations);
         lister.onNotification(n -> {
@@ -283,6 +299,7 @@ final class McpHttp implements AutoCloseable {
    * connection stays while a call of it still runs, and goes as the least recently used later).
    */
   private void ended(String session) {
+    endedSessions.add(session);
     conversations.remove(session);
     StewardClient idle = null;
     synchronized (links) {

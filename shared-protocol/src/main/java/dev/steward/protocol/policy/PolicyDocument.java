@@ -658,9 +658,15 @@ public record PolicyDocument(
 
     public McpServer {
       args = List.copyOf(Objects.requireNonNullElse(args, List.of()));
-      env = Map.copyOf(Objects.requireNonNullElse(env, Map.of()));
-      // Names and values are checked before they are copied, and never quoted: a pasted token
-      // may stand where a name should (an error is shown and may be logged).
+      env = Objects.requireNonNullElse(env, Map.<String, String>of());
+      // (Immutable maps refuse a null lookup: each entry is looked at instead.)
+      if (env.entrySet().stream().anyMatch(e -> e.getKey() == null || e.getValue() == null)) {
+        throw new IllegalArgumentException("a name or value in \"env\" is not text");
+      }
+      env = Map.copyOf(env);
+      // Names and values are checked before they are copied, and quoted only when they are one of
+      // the reserved names: a pasted token may stand where a name should (an error is shown and
+      // may be logged).
       headers = Objects.requireNonNullElse(headers, Map.<String, String>of());
       java.util.Set<String> seen = new java.util.HashSet<>();
       for (Map.Entry<String, String> h : headers.entrySet()) {

@@ -306,13 +306,27 @@ final class ServerLink implements AutoCloseable {
     String url = java.util.Objects.requireNonNull(entry.url());
     SignIns signIns = setting.signIns();
     if (challenge.status() == 401 && signIns.signedIn(name, url) && !renewed) {
-      if (signIns.refresh(name, url)) {
-        renewed = true;
-        if (lose(gen, State.STARTING, "renewing the sign-in")) start();
-        return;
+      switch (signIns.refresh(name, url)) {
+        case RENEWED -> {
+          if (lose(gen, State.STARTING, "renewing the sign-in")) {
+            renewed = true;
+            start();
+          }
+          return;
+        }
+        case UNREACHABLE -> {
+          // The sign-in may still be good: tried again after the back-off, not asked anew.
+          failed(gen, "the sign-in could not be renewed now");
+          return;
+        }
+        case REFUSED -> {
+          // on to asking the user
+        }
       }
     }
-    if (!challenge.asksSignIn() || signIns.holds(name, challenge)) {
+    // A 401 after a renewal asks the user whatever scopes it names; a 403 for a scope the token
+    // holds is a refusal no sign-in changes.
+    if (!challenge.asksSignIn() || (challenge.status() == 403 && signIns.holds(name, challenge))) {
       if (!onCall)
         failed(
             gen,

@@ -45,7 +45,7 @@ final class SignIns {
   static final String SECTION = "mcp_oauth";
   static final Duration PENDING_LIFE = Duration.ofMinutes(10);
   static final int MAX_PENDING = 16;
-  /** A token this close to its end is refreshed before it is sent. */
+  /** A token this close to its end is renewed before a connection is made. */
   private static final Duration EARLY = Duration.ofSeconds(30);
 
   private static final Logger LOG = Logger.getLogger(SignIns.class.getName());
@@ -109,7 +109,7 @@ final class SignIns {
   private final java.util.function.BiPredicate<String, String> configured;
   private final Clock clock;
   /** Renewals under way, one per server: a second caller waits for the first's outcome. */
-  private final Map<String, java.util.concurrent.CompletableFuture<Boolean>> renewing =
+  private final Map<String, java.util.concurrent.CompletableFuture<Renewal>> renewing =
       new ConcurrentHashMap<>();
 
   private final Map<String, Optional<Kept>> kept = new ConcurrentHashMap<>();
@@ -167,45 +167,56 @@ final class SignIns {
         && clock.millis() > k.get().expiresAt() - EARLY.toMillis()) refresh(server, url);
   }
 
+  /** What came of a renewal. */
+  enum Renewal {
+    /** A new token is kept. */
+    RENEWED,
+    /** No token to renew with, or the authorization server refused: the user signs in again. */
+    REFUSED,
+    /** The authorization server could not be reached or answered otherwise: tried again later. */
+    UNREACHABLE
+  }
+
   /**
-   * The server refused the token it was sent (401): a new one from the refresh token, if there is
-   * one; answers whether there is now a token to try. A refused refresh drops the tokens: the user
-   * signs in again.
+   * A new token from the refresh token (the server refused the one it was sent, or it is about to
+   * run out). A renewal under way is shared by whoever else asks meanwhile.
    */
-  boolean refresh(String server, String url) {
-    var mine = new java.util.concurrent.CompletableFuture<Boolean>();
+  Renewal refresh(String server, String url) {
+    var mine = new java.util.concurrent.CompletableFuture<Renewal>();
     var running = renewing.putIfAbsent(server, mine);
     if (running != null) {
       try {
         return running.get(SignInHttp.TIME.toSeconds() * 2, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return false;
+        return Renewal.UNREACHABLE;
       } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-        return false;
+        return Renewal.UNREACHABLE;
       }
     }
-    boolean renewed = false;
+    Renewal outcome = Renewal.UNREACHABLE;
     try {
-      renewed = renew(server, url);
-      return renewed;
+      outcome = renew(server, url);
+      return outcome;
     } finally {
-      mine.complete(renewed);
+      mine.complete(outcome);
       renewing.remove(server, mine);
     }
   }
 
   /**
    * One renewal, its request made holding no lock (a slow server delays its own calls only); what
-   * it brings replaces the kept sign-in only if nothing else did meanwhile.
+   * it brings replaces the kept sign-in only if nothing else did meanwhile. Only the authorization
+   * server's own refusal (401, or 400 with OAuth's error for a grant or client it no longer takes)
+   * drops the tokens.
    */
-  private boolean renew(String server, String url) {
+  private Renewal renew(String server, String url) {
     Optional<Kept> k = kept(server).filter(x -> x.url().equals(url));
-    if (k.isEmpty()) return false;
+    if (k.isEmpty()) return Renewal.REFUSED;
     Kept was = k.get();
     if (was.refreshToken() == null) {
       replace(was, was.withTokens(null, null, 0, was.scopes()));
-      return false;
+      return Renewal.REFUSED;
     }
     Map<String, String> form = new LinkedHashMap<>();
     form.put("grant_type", "refresh_token");
@@ -214,19 +225,28 @@ final class SignIns {
     Client client = new Client(was.clientId(), was.clientSecret(), was.authMethod());
     try {
       ObjectNode answer = tokenRequest(reach(url), URI.create(was.tokenEndpoint()), form, client);
-      return replace(was, tokens(was, answer, was.scopes(), true));
+      // Kept unless a sign-in or sign-out came first; either way what is kept now is current.
+      replace(was, tokens(was, answer, was.scopes(), true));
+      return Renewal.RENEWED;
     } catch (SignInHttp.Refused e) {
-      // The authorization server says no: the user signs in again.
+      boolean refused = e.status == 401
+          || (e.status == 400
+              && e.error != null
+              && List.of("invalid_grant", "invalid_client", "unauthorized_client")
+                  .contains(e.error));
+      if (!refused) {
+        LOG.warning("the sign-in to the MCP server “" + server + "” could not be renewed now: "
+            + e.getMessage());
+        return Renewal.UNREACHABLE;
+      }
       LOG.warning("the sign-in to the MCP server “" + server + "” was not renewed: "
           + e.getMessage() + "; the user signs in again");
-      if (e.status == 400 || e.status == 401)
-        replace(was, was.withTokens(null, null, 0, was.scopes()));
-      return false;
+      replace(was, was.withTokens(null, null, 0, was.scopes()));
+      return Renewal.REFUSED;
     } catch (IOException e) {
-      // Out of reach for now: the tokens stay for the next try.
       LOG.warning("the sign-in to the MCP server “" + server + "” could not be renewed now: "
           + e.getMessage());
-      return false;
+      return Renewal.UNREACHABLE;
     }
   }
 
@@ -270,6 +290,8 @@ final class SignIns {
   URI begin(String server, String url, @Nullable String clientId, @Nullable String clientSecret)
       throws IOException {
     URI endpoint = URI.create(url);
+    // Read first: a sign-out while the server's metadata is looked up makes this sign-in stale.
+    long epoch = epoch(server);
     Wanted w = wanted.getOrDefault(server, new Wanted(Set.of(), null));
     SignInHttp.Reach reach = reach(url);
     SignInDiscovery.Found found =
@@ -301,7 +323,7 @@ final class SignIns {
               client,
               scopes,
               back,
-              epoch(server),
+              epoch,
               now + PENDING_LIFE.toMillis()));
     }
     StringBuilder q = new StringBuilder();
@@ -474,7 +496,8 @@ final class SignIns {
     URI registration = as.registration();
     if (registration == null)
       throw new IOException("the server's sign-in service does not let Steward register itself:"
-          + " enter the client ID (and secret) its provider gave you for Steward");
+          + " enter the client ID (and secret) its provider gave you for Steward, with " + back
+          + " as its return address (any port on 127.0.0.1, if the provider asks)");
     String asked = methods.isEmpty() || methods.contains("none")
         ? "none"
         : methods.contains("client_secret_basic")

@@ -47,6 +47,7 @@ class SignInsTest {
   volatile String issuer;
   volatile boolean trickle;
   volatile boolean unavailable;
+  volatile boolean proxyRefuses;
   volatile @Nullable String resourceNamed;
   volatile String tokenEndpoint;
   volatile boolean refuseRefresh;
@@ -99,6 +100,14 @@ class SignInsTest {
     server.createContext("/token", x -> {
       if (unavailable) {
         json(x, 503, Json.object().put("error", "temporarily_unavailable"));
+        return;
+      }
+      if (proxyRefuses) {
+        // A proxy's page, not the authorization server's answer.
+        byte[] page = "<html>Bad Request</html>".getBytes(StandardCharsets.UTF_8);
+        x.sendResponseHeaders(400, page.length);
+        x.getResponseBody().write(page);
+        x.close();
         return;
       }
       if (trickle) {
@@ -339,8 +348,16 @@ class SignInsTest {
     Map<String, String> asked = query(signIns.begin("notes", mcp, null, null));
     arrive(asked, Map.of("code", "c", "state", asked.get("state")));
     unavailable = true;
-    assertFalse(signIns.refresh("notes", mcp));
+    assertEquals(SignIns.Renewal.UNREACHABLE, signIns.refresh("notes", mcp));
     assertTrue(signIns.signedIn("notes", mcp), "out of reach is not a refusal");
+    unavailable = false;
+    proxyRefuses = true;
+    assertEquals(SignIns.Renewal.UNREACHABLE, signIns.refresh("notes", mcp));
+    assertTrue(signIns.signedIn("notes", mcp), "nor is a 400 that is not OAuth's");
+    proxyRefuses = false;
+    refuseRefresh = true;
+    assertEquals(SignIns.Renewal.REFUSED, signIns.refresh("notes", mcp));
+    assertFalse(signIns.signedIn("notes", mcp));
   }
 
   private static Map<String, String> query(URI uri) {
