@@ -353,15 +353,9 @@ final class SignIns {
           "Not signed in",
           "Steward is not waiting for this sign-in: it was used already, is over ten minutes old,"
               + " or was not started in Steward. Start it again in Steward's Settings → MCP servers.");
-    if (!URI.create(p.redirect()).getPath().equals(path)) {
-      LOG.warning("a sign-in to the MCP server “" + p.server() + "” came back at another"
-          + " authorization server's address; not exchanged");
-      return new BrowserReturns.Page(
-          400,
-          "Not signed in",
-          "The sign-in came back from another sign-in service than the one Steward asked; its"
-              + " code was not used.");
-    }
+    // The address each authorization server was given, and RFC 9207's iss where one is sent: a
+    // code from another than the one asked is not exchanged.
+    if (!URI.create(p.redirect()).getPath().equals(path)) return fromAnother(p);
     String error = query.get("error");
     if (error != null) {
       String code = error.matches("[a-z_]{1,40}") ? " (" + error + ")" : "";
@@ -372,18 +366,10 @@ final class SignIns {
     String code = query.get("code");
     if (code == null || code.isEmpty())
       return new BrowserReturns.Page(400, "Not signed in", "The sign-in came back with no code.");
-    // RFC 9207: a code from another authorization server than the one asked is not exchanged.
     String iss = query.get("iss");
     SignInDiscovery.AuthServer as = p.found().server();
-    if ((iss != null && !iss.equals(as.issuer())) || (iss == null && as.issInResponse())) {
-      LOG.warning("a sign-in to the MCP server “" + p.server() + "” came back from another"
-          + " authorization server than the one asked; not exchanged");
-      return new BrowserReturns.Page(
-          400,
-          "Not signed in",
-          "The sign-in came back from another sign-in service than the one Steward asked; its"
-              + " code was not used.");
-    }
+    if ((iss != null && !iss.equals(as.issuer())) || (iss == null && as.issInResponse()))
+      return fromAnother(p);
     if (!configured.test(p.server(), p.url()))
       return new BrowserReturns.Page(
           400,
@@ -436,6 +422,16 @@ final class SignIns {
     signedIn.accept(p.server());
     return new BrowserReturns.Page(
         200, "Signed in", "Steward is signed in to “" + p.server() + "”. You can close this tab.");
+  }
+
+  private static BrowserReturns.Page fromAnother(Pending p) {
+    LOG.warning("a sign-in to the MCP server “" + p.server() + "” came back from another"
+        + " authorization server than the one asked; not exchanged");
+    return new BrowserReturns.Page(
+        400,
+        "Not signed in",
+        "The sign-in came back from another sign-in service than the one Steward asked; its code"
+            + " was not used.");
   }
 
   private long epoch(String server) {

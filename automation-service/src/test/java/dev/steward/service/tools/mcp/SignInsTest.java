@@ -11,7 +11,6 @@ import com.sun.net.httpserver.HttpServer;
 import dev.steward.protocol.json.Json;
 import dev.steward.service.MutableClock;
 import dev.steward.service.tools.BrowserReturns;
-import dev.steward.service.tools.PackSecrets;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -22,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -39,7 +37,6 @@ class SignInsTest {
   String base;
   String mcp;
   final MutableClock clock = new MutableClock();
-  final Map<String, String> kept = new ConcurrentHashMap<>();
   final List<Map<String, String>> tokenRequests = new CopyOnWriteArrayList<>();
   final List<String> signedIn = new CopyOnWriteArrayList<>();
   int registrations;
@@ -54,19 +51,8 @@ class SignInsTest {
   int issued;
   SignIns signIns;
 
-  final PackSecrets secrets = new PackSecrets() {
-    @Override
-    public Optional<String> get(String section, String key) {
-      return Optional.ofNullable(kept.get(section + "." + key));
-    }
-
-    @Override
-    public boolean set(String section, String key, @Nullable String value) {
-      if (value == null) kept.remove(section + "." + key);
-      else kept.put(section + "." + key, value);
-      return value != null;
-    }
-  };
+  final McpEnvTest.Secrets secrets = new McpEnvTest.Secrets();
+  final Map<String, String> kept = secrets.values;
 
   @BeforeEach
   void start() throws IOException {
