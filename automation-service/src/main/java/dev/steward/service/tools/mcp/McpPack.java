@@ -142,13 +142,8 @@ public final class McpPack implements ToolPack {
    * {@code changed}, for the window to show again.
    */
   private Mcp.AcceptResult accept(JsonNode params) throws ToolFailure {
-    Mcp.AcceptParams p;
-    try {
-      p = Json.convert(params, Mcp.AcceptParams.class);
-    } catch (IllegalArgumentException e) {
-      throw new ToolFailure(
-          ToolErrorCodes.VALIDATION_ERROR, "mcp.accept takes {server, tools: [{name, hash}]}");
-    }
+    Mcp.AcceptParams p =
+        params(params, Mcp.AcceptParams.class, "mcp.accept takes {server, tools: [{name, hash}]}");
     String server = p.server();
     if (server == null || server.isEmpty())
       throw new ToolFailure(
@@ -182,14 +177,8 @@ public final class McpPack implements ToolPack {
    * window calls this (ui role); the model has no way to it.
    */
   private Mcp.SignInResult signIn(JsonNode params) throws ToolFailure {
-    Mcp.SignInParams p;
-    try {
-      p = Json.convert(params, Mcp.SignInParams.class);
-    } catch (IllegalArgumentException e) {
-      throw new ToolFailure(
-          ToolErrorCodes.VALIDATION_ERROR,
-          "mcp.sign_in takes {server, client_id?, client_secret?}");
-    }
+    Mcp.SignInParams p = params(
+        params, Mcp.SignInParams.class, "mcp.sign_in takes {server, client_id?, client_secret?}");
     ServerLink link = httpLink(p.server());
     try {
       java.net.URI uri = servers()
@@ -207,18 +196,22 @@ public final class McpPack implements ToolPack {
   }
 
   private Mcp.SignOutResult signOut(JsonNode params) throws ToolFailure {
-    Mcp.SignOutParams p;
-    try {
-      p = Json.convert(params, Mcp.SignOutParams.class);
-    } catch (IllegalArgumentException e) {
-      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, "mcp.sign_out takes {server}");
-    }
+    Mcp.SignOutParams p = params(params, Mcp.SignOutParams.class, "mcp.sign_out takes {server}");
     ServerLink link = httpLink(p.server());
     String url = java.util.Objects.requireNonNull(link.entry().url());
     boolean was = servers().signIns().signedIn(link.name(), url);
     servers().signIns().signOut(link.name());
     link.restart();
     return new Mcp.SignOutResult(was);
+  }
+
+  /** A window method's params in their record, or a validation error saying their shape. */
+  private static <T> T params(JsonNode params, Class<T> type, String shape) throws ToolFailure {
+    try {
+      return Json.convert(params, type);
+    } catch (IllegalArgumentException e) {
+      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, shape);
+    }
   }
 
   private ServerLink httpLink(@Nullable String server) throws ToolFailure {
