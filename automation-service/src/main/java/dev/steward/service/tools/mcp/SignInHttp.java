@@ -67,10 +67,22 @@ final class SignInHttp {
       java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
           dev.steward.protocol.util.DaemonThreads.named("sign-in-deadline"));
 
-  private final HttpClient client = HttpClient.newBuilder()
-      .connectTimeout(Duration.ofSeconds(10))
-      .followRedirects(HttpClient.Redirect.NEVER)
-      .build();
+  /**
+   * Made at the first sign-in, not with the service: building one starts a thread and loads the
+   * TLS stack, which a service with no server to sign in to never needs.
+   */
+  private @Nullable HttpClient client;
+
+  private synchronized HttpClient client() {
+    HttpClient c = client;
+    if (c == null) {
+      c = client = HttpClient.newBuilder()
+          .connectTimeout(Duration.ofSeconds(10))
+          .followRedirects(HttpClient.Redirect.NEVER)
+          .build();
+    }
+    return c;
+  }
 
   /** Whether Steward may send a sign-in's requests (or a browser) to this address. */
   static boolean allowed(URI uri) {
@@ -153,7 +165,7 @@ final class SignInHttp {
 
   /** The answer's headers, by the deadline. */
   private HttpResponse<InputStream> send(HttpRequest request, long deadline) throws IOException {
-    var pending = client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+    var pending = client().sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
     try {
       return pending.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
