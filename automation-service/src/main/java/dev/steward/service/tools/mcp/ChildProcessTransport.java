@@ -1,8 +1,8 @@
 package dev.steward.service.tools.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
-import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -28,7 +28,7 @@ import reactor.core.publisher.Mono;
  * caller), says when the child exits so a call in flight fails at once, and starts one child only:
  * a transport once closed stays closed.
  */
-final class ChildProcessTransport implements McpClientTransport {
+final class ChildProcessTransport implements TappedTransport {
 
   private static final Logger LOG = Logger.getLogger(ChildProcessTransport.class.getName());
 
@@ -59,11 +59,17 @@ final class ChildProcessTransport implements McpClientTransport {
       new java.util.concurrent.atomic.AtomicBoolean();
   private volatile @Nullable Process process;
   private volatile boolean closing;
+  private volatile java.util.function.Predicate<JsonNode> tap = m -> false;
 
   ChildProcessTransport(Command command, McpJsonMapper json, IntConsumer onExit) {
     this.command = command;
     this.json = json;
     this.onExit = onExit;
+  }
+
+  @Override
+  public void tap(java.util.function.Predicate<JsonNode> first) {
+    tap = first;
   }
 
   @Override
@@ -135,6 +141,8 @@ final class ChildProcessTransport implements McpClientTransport {
     if (line.isBlank()) return;
     McpSchema.JSONRPCMessage message;
     try {
+      JsonNode read = ServerLink.WIRE.readTree(line);
+      if (read != null && read.isObject() && tap.test(read)) return;
       message = McpSchema.deserializeJsonRpcMessage(json, line);
     } catch (IOException | RuntimeException e) {
       // A stray line on stdout (a banner, a log line) is not a message; the server goes on.

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.ToolFailure;
-import io.modelcontextprotocol.spec.McpSchema;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A server's tool result as Steward's result value, within a budget: text up to {@link
@@ -28,8 +28,14 @@ final class McpResults {
 
   private McpResults() {}
 
-  static JsonNode value(McpSchema.CallToolResult result, String server) throws ToolFailure {
-    if (Boolean.TRUE.equals(result.isError())) {
+  /** {@code result} is the {@code result} of the server's answer to {@code tools/call}, as sent. */
+  static JsonNode value(JsonNode result, String server) throws ToolFailure {
+    if (!result.isObject()) {
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "the MCP server “" + server + "” answered with something that is not a tool result");
+    }
+    if (result.path("isError").asBoolean(false)) {
       String text = allText(result);
       throw new ToolFailure(
           ToolErrorCodes.EXECUTION_ERROR,
@@ -42,35 +48,35 @@ final class McpResults {
     int sent = 0;
     int kept = 0;
     boolean dropped = false;
-    for (McpSchema.Content c :
-        result.content() == null ? java.util.List.<McpSchema.Content>of() : result.content()) {
+    for (JsonNode c : result.path("content")) {
       if (content.size() >= MAX_ITEMS || budget <= 0) {
         dropped = true;
         continue;
       }
       ObjectNode item = Json.object();
       String text = null;
-      if (c instanceof McpSchema.TextContent t) {
-        item.put("type", "text");
-        text = t.text() == null ? "" : t.text();
-      } else if (c instanceof McpSchema.ImageContent i) {
-        item.put("type", "image")
-            .put("mime_type", label(i.mimeType()))
-            .put("bytes", base64Bytes(i.data()));
-      } else if (c instanceof McpSchema.AudioContent a) {
-        item.put("type", "audio")
-            .put("mime_type", label(a.mimeType()))
-            .put("bytes", base64Bytes(a.data()));
-      } else if (c instanceof McpSchema.ResourceLink l) {
-        item.put("type", "resource_link").put("uri", label(l.uri())).put("name", label(l.name()));
-      } else if (c instanceof McpSchema.EmbeddedResource r) {
-        item.put("type", "resource").put("uri", label(r.resource().uri()));
-        if (r.resource() instanceof McpSchema.TextResourceContents t)
-          text = t.text() == null ? "" : t.text();
-        else if (r.resource() instanceof McpSchema.BlobResourceContents b)
-          item.put("mime_type", label(b.mimeType())).put("bytes", base64Bytes(b.blob()));
-      } else {
-        item.put("type", "unknown");
+      switch (c.path("type").asText()) {
+        case "text" -> {
+          item.put("type", "text");
+          text = string(c.get("text"));
+        }
+        case "image", "audio" ->
+          item.put("type", c.path("type").asText())
+              .put("mime_type", label(c.get("mimeType")))
+              .put("bytes", base64Bytes(c.get("data")));
+        case "resource_link" ->
+          item.put("type", "resource_link")
+              .put("uri", label(c.get("uri")))
+              .put("name", label(c.get("name")));
+        case "resource" -> {
+          JsonNode r = c.path("resource");
+          item.put("type", "resource").put("uri", label(r.get("uri")));
+          if (r.has("text")) text = string(r.get("text"));
+          else if (r.has("blob"))
+            item.put("mime_type", label(r.get("mimeType")))
+                .put("bytes", base64Bytes(r.get("blob")));
+        }
+        default -> item.put("type", "unknown");
       }
       // What else an item says (a link's name and address, a type) counts against the budget too.
       int said = item.toString().length();
@@ -87,8 +93,8 @@ final class McpResults {
       content.add(item);
     }
     boolean truncated = sent > kept || dropped;
-    if (result.structuredContent() != null) {
-      JsonNode structured = Json.mapper().valueToTree(result.structuredContent());
+    JsonNode structured = result.get("structuredContent");
+    if (structured != null && !structured.isNull()) {
       int size = structured.toString().length();
       if (size <= budget) {
         value.set("structured_content", structured);
@@ -107,27 +113,29 @@ final class McpResults {
     return value;
   }
 
-  private static String allText(McpSchema.CallToolResult result) {
+  private static String allText(JsonNode result) {
     StringBuilder out = new StringBuilder();
-    if (result.content() != null) {
-      for (McpSchema.Content c : result.content()) {
-        if (c instanceof McpSchema.TextContent t && t.text() != null) {
-          if (out.length() > 0) out.append('\n');
-          out.append(t.text());
-        }
+    for (JsonNode c : result.path("content")) {
+      if ("text".equals(c.path("type").asText()) && c.path("text").isTextual()) {
+        if (out.length() > 0) out.append('\n');
+        out.append(c.path("text").textValue());
       }
     }
     return out.toString();
   }
 
-  /** A name, an address or a type: a line's worth, not a channel of its own. */
-  private static @org.jspecify.annotations.Nullable String label(
-      @org.jspecify.annotations.Nullable String s) {
-    return s == null ? null : cut(s, MAX_LABEL_CHARS);
+  /** A text field as sent; anything but a string counts as none. */
+  private static String string(@Nullable JsonNode n) {
+    return n != null && n.isTextual() ? n.textValue() : "";
   }
 
-  private static long base64Bytes(String data) {
-    return data == null ? 0 : data.length() / 4L * 3L;
+  /** A name, an address or a type: a line's worth, not a channel of its own. */
+  private static @Nullable String label(@Nullable JsonNode n) {
+    return n == null || !n.isTextual() ? null : cut(n.textValue(), MAX_LABEL_CHARS);
+  }
+
+  private static long base64Bytes(@Nullable JsonNode data) {
+    return data == null || !data.isTextual() ? 0 : data.textValue().length() / 4L * 3L;
   }
 
   static String cut(String text, int max) {

@@ -14,7 +14,6 @@ import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
-import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
@@ -238,7 +237,7 @@ final class ServerLink implements AutoCloseable {
 
   private void connect(int gen) {
     if (entry.url() != null) setting.signIns().renewIfDue(name, entry.url());
-    McpClientTransport raw;
+    TappedTransport raw;
     try {
       raw = entry.command() != null ? childTransport(gen) : httpTransport(gen);
     } catch (IOException | RuntimeException e) {
@@ -342,7 +341,7 @@ final class ServerLink implements AutoCloseable {
       LOG.info("MCP server “" + name + "” waits for a sign-in (" + why + ")");
   }
 
-  private McpClientTransport childTransport(int gen) throws IOException {
+  private TappedTransport childTransport(int gen) throws IOException {
     Files.createDirectories(setting.folder());
     Path log = log();
     if (Files.exists(log) && Files.size(log) > MAX_LOG_BYTES) {
@@ -373,7 +372,7 @@ final class ServerLink implements AutoCloseable {
     return Files.createDirectories(setting.folder().resolve(part));
   }
 
-  private McpClientTransport httpTransport(int gen) {
+  private TappedTransport httpTransport(int gen) {
     URI uri = URI.create(java.util.Objects.requireNonNull(entry.url()));
     String base = uri.getScheme() + "://" + uri.getRawAuthority();
     String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
@@ -617,11 +616,7 @@ final class ServerLink implements AutoCloseable {
     }
     String token = "steward-" + UUID.randomUUID();
     progress.put(token, new ProgressSink(ctx.progress()));
-    @SuppressWarnings("unchecked")
-    Map<String, Object> arguments = WIRE.convertValue(args, Map.class);
-    CompletableFuture<McpSchema.CallToolResult> call = c.callTool(
-            new McpSchema.CallToolRequest(remoteName, arguments, Map.of("progressToken", token)))
-        .toFuture();
+    CompletableFuture<JsonNode> call = t.call(remoteName, args, token);
     try {
       CompletableFuture.anyOf(call, gone).get();
     } catch (InterruptedException e) {

@@ -1,8 +1,8 @@
 package dev.steward.service.tools.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
-import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpTransportException;
 import java.io.ByteArrayOutputStream;
@@ -43,7 +43,7 @@ import reactor.core.publisher.Mono;
  * first successful answer that gives one) and protocol version (from its first answer to
  * initialize) are taken only in forms that can go in a header.
  */
-final class StreamableHttpTransport implements McpClientTransport {
+final class StreamableHttpTransport implements TappedTransport {
 
   private static final Logger LOG = Logger.getLogger(StreamableHttpTransport.class.getName());
 
@@ -112,6 +112,7 @@ final class StreamableHttpTransport implements McpClientTransport {
   private volatile @Nullable Function<
           Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>>
       handler;
+  private volatile java.util.function.Predicate<JsonNode> tap = m -> false;
   private volatile @Nullable String session;
   private volatile @Nullable String version;
   private volatile @Nullable Object initializeId;
@@ -146,6 +147,11 @@ final class StreamableHttpTransport implements McpClientTransport {
   @Override
   public List<String> protocolVersions() {
     return List.of("2025-03-26", "2025-06-18", "2025-11-25");
+  }
+
+  @Override
+  public void tap(java.util.function.Predicate<JsonNode> first) {
+    tap = first;
   }
 
   @Override
@@ -391,7 +397,7 @@ final class StreamableHttpTransport implements McpClientTransport {
       while ((line = lines.next()) != null) {
         if (line.isEmpty()) {
           if (data.length() > 0) {
-            McpSchema.JSONRPCMessage m = deliver(data.toString());
+            JsonNode m = deliver(data.toString());
             data.setLength(0);
             if (m != null) stream.messages++;
             if (stream.id != null && answers(m, stream.id)) stream.answered = true;
@@ -477,9 +483,12 @@ final class StreamableHttpTransport implements McpClientTransport {
     }
   }
 
-  /** Whether this message is the response to request {@code id}. */
-  private static boolean answers(McpSchema.@Nullable JSONRPCMessage m, Object id) {
-    return m instanceof McpSchema.JSONRPCResponse r && sameId(id, r.id());
+  /** Whether this message (as read) is the response to request {@code id}. */
+  private static boolean answers(@Nullable JsonNode m, Object id) {
+    if (m == null || m.has("method") || !(m.has("result") || m.has("error"))) return false;
+    JsonNode answered = m.path("id");
+    if (answered.isTextual()) return sameId(id, answered.textValue());
+    return answered.canConvertToExactIntegral() && sameId(id, answered.longValue());
   }
 
   /** JSON-RPC ids as the wire has them: a number read back may be another Java type. */
@@ -488,27 +497,31 @@ final class StreamableHttpTransport implements McpClientTransport {
     return a != null && a.equals(b);
   }
 
-  /** Hands one message to the client, and answers it; text that is not JSON-RPC is dropped. */
-  private McpSchema.@Nullable JSONRPCMessage deliver(String text) {
+  /**
+   * Hands one message to the client (or the tap), and returns it as read; text that is not
+   * JSON-RPC is dropped.
+   */
+  private @Nullable JsonNode deliver(String text) {
     var h = handler;
     if (h == null || text.isBlank()) return null;
+    JsonNode read;
     McpSchema.JSONRPCMessage message;
     try {
+      read = ServerLink.WIRE.readTree(text);
+      if (read == null || !read.isObject()) throw new IOException("not a JSON object");
+      Object init = initializeId;
+      if (init != null && answers(read, init) && read.path("result").isObject()) {
+        initializeId = null;
+        initialized(read.get("result"));
+      }
+      if (tap.test(read)) return read;
       message = McpSchema.deserializeJsonRpcMessage(json, text);
     } catch (IOException | RuntimeException e) {
       LOG.fine("an MCP server sent an event that is not JSON-RPC; ignored");
       return null;
     }
-    Object init = initializeId;
-    if (init != null
-        && message instanceof McpSchema.JSONRPCResponse r
-        && sameId(init, r.id())
-        && r.result() != null) {
-      initializeId = null;
-      initialized(r.result());
-    }
     h.apply(Mono.just(message)).subscribe();
-    return message;
+    return read;
   }
 
   /**
@@ -588,12 +601,13 @@ final class StreamableHttpTransport implements McpClientTransport {
   private void fail(Object id, String why) {
     var h = handler;
     if (h == null || closing) return;
-    h.apply(Mono.just(new McpSchema.JSONRPCResponse(
-            McpSchema.JSONRPC_VERSION,
-            id,
-            null,
-            new McpSchema.JSONRPCResponse.JSONRPCError(LOST, why, OWN))))
-        .subscribe();
+    McpSchema.JSONRPCResponse failure = new McpSchema.JSONRPCResponse(
+        McpSchema.JSONRPC_VERSION,
+        id,
+        null,
+        new McpSchema.JSONRPCResponse.JSONRPCError(LOST, why, OWN));
+    if (!tap.test(ServerLink.WIRE.valueToTree(failure)))
+      h.apply(Mono.just(failure)).subscribe();
   }
 
   private HttpRequest.Builder request(URI uri) {

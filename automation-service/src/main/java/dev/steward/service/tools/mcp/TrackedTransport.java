@@ -1,19 +1,27 @@
 package dev.steward.service.tools.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
 
 /**
- * Wraps a transport to learn the JSON-RPC id of each {@code tools/call} it sends (by the call's
- * progress token), so a cancelled call can be cancelled at the server too: the SDK's client does
- * not send {@code notifications/cancelled} itself. It also takes {@code
+ * The SDK's session speaks the protocol (initialize, listings, progress), but Steward sends its
+ * tool calls itself: each answer is handed from the reading thread straight to the waiting caller,
+ * where the SDK's request path scheduled a timeout task (a wake-up of Reactor's timer thread) and
+ * passed the answer through several operators on each call; the gate's own time limit bounds the
+ * wait. Knowing each call's id also lets a cancelled call be cancelled at the server (the SDK's
+ * client does not send {@code notifications/cancelled}). It also takes {@code
  * notifications/tools/list_changed} away from the SDK, which would list every page of tools on
  * each one with no bound: Steward lists them itself, one listing at a time, within limits.
  */
@@ -21,30 +29,76 @@ final class TrackedTransport implements McpClientTransport {
 
   static final String LIST_CHANGED = "notifications/tools/list_changed";
 
-  private final McpClientTransport inner;
-  private final Runnable listChanged;
-  private final Map<String, Object> idsByToken = new ConcurrentHashMap<>();
+  /** Ids of Steward's own calls: strings the SDK's session never generates. */
+  private static final String ID_PREFIX = "steward-call-";
 
-  TrackedTransport(McpClientTransport inner, Runnable listChanged) {
+  private final TappedTransport inner;
+  private final Runnable listChanged;
+  private final AtomicLong ids = new AtomicLong();
+  private final Map<String, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
+  private final Map<String, String> idsByToken = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  TrackedTransport(TappedTransport inner, Runnable listChanged) {
     this.inner = inner;
     this.listChanged = listChanged;
+    inner.tap(this::take);
   }
 
-  @Override
-  public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
-    if (message instanceof McpSchema.JSONRPCRequest r
-        && McpSchema.METHOD_TOOLS_CALL.equals(r.method())
-        && r.params() instanceof McpSchema.CallToolRequest call
-        && call.meta() != null
-        && call.meta().get("progressToken") instanceof String token) {
-      idsByToken.put(token, r.id());
+  /**
+   * Sends {@code tools/call} of {@code name} with {@code arguments}; the future ends with the
+   * server's result as it sent it (an error answer as an {@link McpError}), or with the
+   * transport's failure to send the call.
+   */
+  CompletableFuture<JsonNode> call(String name, JsonNode arguments, String token) {
+    String id = ID_PREFIX + ids.incrementAndGet();
+    ObjectNode params = ServerLink.WIRE.createObjectNode().put("name", name);
+    params.set("arguments", arguments);
+    params.putObject("_meta").put("progressToken", token);
+    CompletableFuture<JsonNode> answer = new CompletableFuture<>();
+    pending.put(id, answer);
+    idsByToken.put(token, id);
+    if (closed) answer.completeExceptionally(new IllegalStateException("the connection has ended"));
+    else
+      inner
+          .sendMessage(new McpSchema.JSONRPCRequest(McpSchema.METHOD_TOOLS_CALL, id, params))
+          .subscribe(null, answer::completeExceptionally);
+    return answer.whenComplete((r, e) -> pending.remove(id)).thenApply(TrackedTransport::result);
+  }
+
+  private static JsonNode result(JsonNode answer) {
+    JsonNode error = answer.get("error");
+    if (error != null && !error.isNull()) {
+      JsonNode data = error.get("data");
+      throw new McpError(new McpSchema.JSONRPCResponse.JSONRPCError(
+          error.path("code").canConvertToInt()
+              ? error.path("code").intValue()
+              : McpSchema.ErrorCodes.INTERNAL_ERROR,
+          error.path("message").isTextual() ? error.path("message").textValue() : "",
+          data == null || data.isNull() ? null : data.isTextual() ? data.textValue() : data));
     }
-    return inner.sendMessage(message);
+    return answer.path("result");
+  }
+
+  private boolean take(JsonNode message) {
+    JsonNode id = message.get("id");
+    if (id != null && !message.has("method")) {
+      if (!id.isTextual() || !id.textValue().startsWith(ID_PREFIX)) return false;
+      CompletableFuture<JsonNode> waiting = pending.remove(id.textValue());
+      if (waiting != null) waiting.complete(message);
+      // An answer to a call that has ended (cancelled, timed out) is dropped here too.
+      return true;
+    }
+    if (id == null && LIST_CHANGED.equals(message.path("method").asText())) {
+      listChanged.run();
+      return true;
+    }
+    return false;
   }
 
   /** Tells the server to stop the call of this progress token (MCP's cancellation). */
   void cancel(String token, String reason) {
-    Object id = idsByToken.remove(token);
+    String id = idsByToken.remove(token);
     if (id == null) return;
     inner
         .sendMessage(new McpSchema.JSONRPCNotification(
@@ -57,22 +111,19 @@ final class TrackedTransport implements McpClientTransport {
 
   /** The call of this token has ended; its id is no longer needed. */
   void done(String token) {
-    idsByToken.remove(token);
+    String id = idsByToken.remove(token);
+    if (id != null) pending.remove(id);
+  }
+
+  @Override
+  public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+    return inner.sendMessage(message);
   }
 
   @Override
   public Mono<Void> connect(
       Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
-    return inner.connect(incoming -> incoming
-        .filter(message -> {
-          if (message instanceof McpSchema.JSONRPCNotification n
-              && LIST_CHANGED.equals(n.method())) {
-            listChanged.run();
-            return false;
-          }
-          return true;
-        })
-        .transform(handler));
+    return inner.connect(handler);
   }
 
   @Override
@@ -82,12 +133,22 @@ final class TrackedTransport implements McpClientTransport {
 
   @Override
   public Mono<Void> closeGracefully() {
-    return inner.closeGracefully();
+    return Mono.fromRunnable(this::endCalls).then(inner.closeGracefully());
   }
 
   @Override
   public void close() {
+    endCalls();
     inner.close();
+  }
+
+  private void endCalls() {
+    closed = true;
+    pending
+        .values()
+        .forEach(f -> f.completeExceptionally(
+            new IllegalStateException("the connection to the server has ended")));
+    pending.clear();
   }
 
   @Override
