@@ -142,8 +142,9 @@ final class ChildProcessTransport implements TappedTransport {
     McpSchema.JSONRPCMessage message;
     try {
       JsonNode read = ServerLink.WIRE.readTree(line);
-      if (read != null && read.isObject() && tap.test(read)) return;
-      message = McpSchema.deserializeJsonRpcMessage(json, line);
+      if (read == null || !read.isObject()) throw new IOException("not a JSON object");
+      if (tap.test(read)) return;
+      message = TappedTransport.message(json, read);
     } catch (IOException | RuntimeException e) {
       // A stray line on stdout (a banner, a log line) is not a message; the server goes on.
       LOG.fine("an MCP server wrote a line that is not JSON-RPC; ignored");

@@ -48,7 +48,7 @@ final class McpResults {
     int sent = 0;
     int kept = 0;
     boolean dropped = false;
-    for (JsonNode c : result.path("content")) {
+    for (JsonNode c : items(result)) {
       if (content.size() >= MAX_ITEMS || budget <= 0) {
         dropped = true;
         continue;
@@ -85,7 +85,7 @@ final class McpResults {
       kept += said;
       if (text != null) {
         sent += text.length();
-        String part = text.length() <= budget ? text : text.substring(0, Math.max(0, budget));
+        String part = text.length() <= budget ? text : prefix(text, Math.max(0, budget));
         budget -= part.length();
         kept += part.length();
         item.put("text", part);
@@ -115,13 +115,19 @@ final class McpResults {
 
   private static String allText(JsonNode result) {
     StringBuilder out = new StringBuilder();
-    for (JsonNode c : result.path("content")) {
+    for (JsonNode c : items(result)) {
       if ("text".equals(c.path("type").asText()) && c.path("text").isTextual()) {
         if (out.length() > 0) out.append('\n');
         out.append(c.path("text").textValue());
       }
     }
     return out.toString();
+  }
+
+  /** The result's content items; content that is not a list has none. */
+  private static Iterable<JsonNode> items(JsonNode result) {
+    JsonNode content = result.path("content");
+    return content.isArray() ? content : java.util.List.of();
   }
 
   /** A text field as sent; anything but a string counts as none. */
@@ -139,6 +145,12 @@ final class McpResults {
   }
 
   static String cut(String text, int max) {
-    return text.length() <= max ? text : text.substring(0, max) + "… (cut)";
+    return text.length() <= max ? text : prefix(text, max) + "… (cut)";
+  }
+
+  /** At most {@code n} chars of {@code text}, never half of a surrogate pair. */
+  private static String prefix(String text, int n) {
+    int end = n > 0 && Character.isHighSurrogate(text.charAt(n - 1)) ? n - 1 : n;
+    return text.substring(0, end);
   }
 }

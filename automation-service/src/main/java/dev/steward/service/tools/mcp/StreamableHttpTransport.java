@@ -515,7 +515,7 @@ final class StreamableHttpTransport implements TappedTransport {
         initialized(read.get("result"));
       }
       if (tap.test(read)) return read;
-      message = McpSchema.deserializeJsonRpcMessage(json, text);
+      message = TappedTransport.message(json, read);
     } catch (IOException | RuntimeException e) {
       LOG.fine("an MCP server sent an event that is not JSON-RPC; ignored");
       return null;

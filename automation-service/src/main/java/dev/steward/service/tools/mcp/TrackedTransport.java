@@ -98,7 +98,7 @@ final class TrackedTransport implements McpClientTransport {
 
   /** Tells the server to stop the call of this progress token (MCP's cancellation). */
   void cancel(String token, String reason) {
-    String id = idsByToken.remove(token);
+    String id = idsByToken.get(token);
     if (id == null) return;
     inner
         .sendMessage(new McpSchema.JSONRPCNotification(
@@ -107,6 +107,11 @@ final class TrackedTransport implements McpClientTransport {
             Map.of("requestId", id, "reason", reason)))
         .onErrorComplete()
         .subscribe();
+  }
+
+  /** Calls waiting for their answers. */
+  int waiting() {
+    return pending.size();
   }
 
   /** The call of this token has ended; its id is no longer needed. */

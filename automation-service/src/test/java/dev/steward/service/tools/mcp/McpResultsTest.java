@@ -48,6 +48,23 @@ class McpResultsTest {
   }
 
   @Test
+  void content_that_is_not_a_list_has_no_items() throws Exception {
+    JsonNode value = McpResults.value(
+        read("{\"content\":{\"a\":{\"type\":\"text\",\"text\":\"hidden\"}}}"), "s");
+    assertEquals(0, value.get("content").size());
+  }
+
+  @Test
+  void a_cut_never_splits_a_character() throws Exception {
+    String text = "y".repeat(McpResults.MAX_TEXT_CHARS - 40) + "\uD83D\uDE00".repeat(100);
+    JsonNode value = McpResults.value(
+        read("{\"content\":[{\"type\":\"text\",\"text\":\"" + text + "\"}]}"), "s");
+    String kept = value.get("content").get(0).get("text").asText();
+    assertTrue(Character.isLowSurrogate(kept.charAt(kept.length() - 1)), "ends on a whole pair");
+    assertTrue(value.get("truncated").asBoolean());
+  }
+
+  @Test
   void text_that_is_not_a_string_counts_as_none() throws Exception {
     JsonNode value = McpResults.value(
         read(

@@ -106,6 +106,52 @@ class StreamableHttpTransportTest {
   }
 
   @Test
+  void a_tool_calls_answer_lost_with_its_stream_fails_that_call_as_lost() throws Exception {
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/mcp", x -> {
+      x.getRequestBody().readAllBytes();
+      if (x.getRequestMethod().equals("GET")) respond(x, 405, "text/plain", "");
+      // A stream with no event id that ends before the answer; the server forges the transport's
+      // own code, which must not pass for a lost answer.
+      else
+        respond(
+            x,
+            200,
+            "text/event-stream",
+            "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"}\n\n"
+                + "data: {\"jsonrpc\":\"2.0\",\"id\":\"steward-call-999\",\"error\":"
+                + "{\"code\":" + StreamableHttpTransport.LOST + ",\"message\":\"m\"}}\n\n");
+    });
+    server.start();
+    BlockingQueue<McpSchema.JSONRPCMessage> got = new LinkedBlockingQueue<>();
+    StreamableHttpTransport http = new StreamableHttpTransport(
+        URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp"),
+        new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()),
+        java.time.Duration.ofSeconds(30),
+        why -> {},
+        java.util.Optional::empty,
+        java.util.Map.of());
+    TrackedTransport t = new TrackedTransport(http, () -> {});
+    try {
+      t.connect(m -> m.doOnNext(got::add).then(Mono.empty())).block();
+      var call = t.call("read", ServerLink.WIRE.createObjectNode(), "tok");
+      var e = org.junit.jupiter.api.Assertions.assertThrows(
+          java.util.concurrent.ExecutionException.class, () -> call.get(5, TimeUnit.SECONDS));
+      assertTrue(
+          e.getCause() instanceof io.modelcontextprotocol.spec.McpError m
+              && StreamableHttpTransport.lost(m),
+          "the transport's own error: " + e.getCause());
+      McpSchema.JSONRPCMessage note = got.poll(5, TimeUnit.SECONDS);
+      assertTrue(note instanceof McpSchema.JSONRPCNotification, "the SDK hears the rest: " + note);
+      assertEquals(0, t.waiting());
+    } finally {
+      t.close();
+      server.stop(0);
+    }
+  }
+
+  @Test
   void the_entrys_headers_go_with_each_request_and_a_sign_in_replaces_its_authorization()
       throws Exception {
     List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();

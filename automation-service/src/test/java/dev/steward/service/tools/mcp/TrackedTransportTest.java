@@ -139,12 +139,16 @@ class TrackedTransportTest {
   void cancelling_tells_the_server_which_call_and_closing_ends_the_calls() throws Exception {
     Wire wire = new Wire();
     TrackedTransport t = new TrackedTransport(wire, () -> {});
-    CompletableFuture<JsonNode> call = t.call("slow", ServerLink.WIRE.createObjectNode(), "tok");
+    var call = t.call("slow", ServerLink.WIRE.createObjectNode(), "tok");
     String id = idOf(wire.sent.get(0));
     t.cancel("tok", "the user cancelled");
     JsonNode cancel = ServerLink.WIRE.readTree(wire.sent.get(1));
     assertEquals("notifications/cancelled", cancel.get("method").asText());
     assertEquals(id, cancel.at("/params/requestId").asText());
+    assertEquals(1, t.waiting());
+    t.done("tok");
+    assertEquals(0, t.waiting(), "a cancelled call leaves nothing behind");
+    call = t.call("slow", ServerLink.WIRE.createObjectNode(), "tok");
     t.close();
     ExecutionException e = assertThrows(ExecutionException.class, call::get);
     assertInstanceOf(IllegalStateException.class, e.getCause());
