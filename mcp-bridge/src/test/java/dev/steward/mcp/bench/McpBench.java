@@ -88,6 +88,7 @@ public final class McpBench {
           .clientInfo(new McpSchema.Implementation("steward-bench", "1"))
           .build();
       http.initialize();
+      Curl curl = Curl.start(port, secret, test.steward(".curl"));
       check(steward.callTool(viaSteward));
       check(http.callTool(viaSteward));
       check(reference.callTool(viaReference));
@@ -97,10 +98,12 @@ public final class McpBench {
       List<Double> socket = new ArrayList<>();
       List<Double> ref = new ArrayList<>();
       List<Double> overHttp = new ArrayList<>();
+      List<Double> overCurl = new ArrayList<>();
       for (int block = 0; block < (WARM + ROUNDS) / 50; block++) {
         boolean measure = block * 50 >= WARM;
         time(50, measure ? mcp : null, () -> steward.callTool(viaSteward));
         time(50, measure ? overHttp : null, () -> http.callTool(viaSteward));
+        curl.calls(50, measure ? overCurl : null);
         time(50, measure ? socket : null, () -> ws.execute(direct));
         time(50, measure ? ref : null, () -> reference.callTool(viaReference));
       }
@@ -126,6 +129,12 @@ public final class McpBench {
           String.format(
               "%.3f ms = %.2f× the service's WebSocket", p50(overHttp), p50(overHttp) / socketP50),
           "target ≤ 2.0×, aim ≤ 1.5×"
+        },
+        {
+          "mcp: the same via /mcp, curl's client (one connection kept), p50",
+          String.format(
+              "%.3f ms = %.2f× the service's WebSocket", p50(overCurl), p50(overCurl) / socketP50),
+          "the endpoint's own cost, without the SDK client's"
         },
         {
           "mcp: the same against the reference server-filesystem (stdio), p50",
