@@ -1,10 +1,13 @@
 package dev.steward.service.transport;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.mcp.front.Cancellations;
 import dev.steward.mcp.front.McpFront;
 import dev.steward.protocol.client.Endpoint;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.jsonrpc.ErrorCodes;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.ToolsList;
 import dev.steward.protocol.util.DaemonThreads;
@@ -111,8 +114,10 @@ final class McpHttp implements AutoCloseable {
               429, "more than " + IN_FLIGHT + " MCP requests at once; wait for some to end");
           return;
         }
+        Refusals answer = new Refusals(response);
         try {
-          made.join().transport().service(request, response);
+          made.join().transport().service(request, answer);
+          answer.finish();
         } finally {
           inFlight.release();
         }
@@ -216,6 +221,53 @@ final class McpHttp implements AutoCloseable {
       String read = cancellations.message(
           new String(body, StandardCharsets.UTF_8), (session == null ? "" : session) + "/");
       chain.doFilter(new Body(request, read.getBytes(StandardCharsets.UTF_8)), response);
+    }
+  }
+
+  /**
+   * The SDK's transport writes a refusal (a body that is not JSON-RPC, an unknown session) as the
+   * Java exception it made, stack and all; the client gets a JSON-RPC error instead, with the
+   * same status, code and the message's first line.
+   */
+  private static final class Refusals extends jakarta.servlet.http.HttpServletResponseWrapper {
+    private java.io.@Nullable StringWriter held;
+
+    Refusals(HttpServletResponse response) {
+      super(response);
+    }
+
+    @Override
+    public java.io.PrintWriter getWriter() throws IOException {
+      if (getStatus() < 400) return super.getWriter();
+      java.io.StringWriter h = held;
+      if (h == null) held = h = new java.io.StringWriter();
+      return new java.io.PrintWriter(h);
+    }
+
+    void finish() throws IOException {
+      java.io.StringWriter h = held;
+      if (h == null) return;
+      JsonNode said;
+      try {
+        said = Json.parse(h.toString()).path("jsonRpcError");
+      } catch (IOException e) {
+        said = Json.object();
+      }
+      String message = said.path("message").asText("");
+      if (message.isBlank()) message = "the request was refused (HTTP " + getStatus() + ")";
+      ObjectNode answer = Json.object().put("jsonrpc", "2.0").putNull("id");
+      answer
+          .putObject("error")
+          .put(
+              "code",
+              said.path("code").canConvertToInt()
+                  ? said.path("code").intValue()
+                  : ErrorCodes.INVALID_REQUEST)
+          .put("message", message.lines().findFirst().orElse(message).strip());
+      byte[] bytes = answer.toString().getBytes(StandardCharsets.UTF_8);
+      setContentType("application/json");
+      setContentLength(bytes.length);
+      getOutputStream().write(bytes);
     }
   }
 

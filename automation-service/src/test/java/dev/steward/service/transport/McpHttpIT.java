@@ -205,6 +205,27 @@ class McpHttpIT {
         413, RawHttp.status(t.port(), declared), "no bigger than the WebSocket carries on");
   }
 
+  @Test
+  void aRefusedRequestIsAnsweredWithAJsonRpcErrorNotTheServersInsides() throws Exception {
+    String mcp = t.secret(Role.MCP);
+    String host = "127.0.0.1:" + t.port();
+    String ping = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}";
+    record Case(String extra, String body, String status) {}
+    for (Case c : java.util.List.of(
+        new Case("", "not json", " 400 "),
+        new Case("", "{\"foo\":1}", " 400 "),
+        new Case("Mcp-Session-Id: no-such-session\r\n", ping, " 404 "))) {
+      String reply = RawHttp.exchange(t.port(), post(host, mcp, c.extra(), c.body()));
+      assertTrue(reply.startsWith("HTTP/1.1" + c.status()), reply);
+      String body = reply.substring(reply.indexOf("\r\n\r\n") + 4);
+      JsonNode error = dev.steward.protocol.json.Json.parse(body);
+      assertEquals("2.0", error.path("jsonrpc").asText(), body);
+      assertTrue(error.path("error").path("code").isInt(), body);
+      assertTrue(error.path("error").path("message").asText().length() > 5, body);
+      assertTrue(!body.contains("stackTrace") && !body.contains("dev.steward"), body);
+    }
+  }
+
   private static String post(String host, String secret, String extra, String body) {
     return "POST /mcp HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + secret + "\r\n"
         + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"

@@ -25,6 +25,17 @@ final class RawHttp {
     }
   }
 
+  /** Sends {@code request} (which asks to close the connection) and answers the whole reply. */
+  static String exchange(int port, String request) throws Exception {
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      s.setSoTimeout(5000);
+      OutputStream out = s.getOutputStream();
+      out.write(request.getBytes(StandardCharsets.UTF_8));
+      out.flush();
+      return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
   /** A WebSocket upgrade request for {@code /rpc}, with the given Host (none when null) and headers. */
   static String upgrade(String host, String extraHeaders) {
     return "GET /rpc HTTP/1.1\r\n"
