@@ -27,6 +27,13 @@ public final class Mcp {
   public static final String SIGN_IN = "mcp.sign_in";
   public static final String SIGN_OUT = "mcp.sign_out";
 
+  /**
+   * Sets one of a server's kept values (an {@code env} value of a server started here, a header of
+   * one at a URL) or, with a null value, removes it; ui role only. The answer names (never shows)
+   * the values kept for the server now.
+   */
+  public static final String SET_VALUE = "mcp.set_value";
+
   public record ServersResult(List<Server> servers) {}
 
   public record Server(
@@ -93,4 +100,9 @@ public final class Mcp {
   public record SignOutParams(String server) {}
 
   public record SignOutResult(boolean signedOut) {}
+
+  public record SetValueParams(
+      String server, String name, @Nullable String value) {}
+
+  public record SetValueResult(List<String> names) {}
 }

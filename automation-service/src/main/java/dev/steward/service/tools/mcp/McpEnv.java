@@ -77,7 +77,8 @@ final class McpEnv {
    * a server removed, or changed to another program, loses them. One write, or none when nothing
    * changes; answers how to put the table back as it was.
    */
-  static SecretTable.Undo keep(PolicyDocument doc, PackSecrets secrets) throws IOException {
+  static synchronized SecretTable.Undo keep(PolicyDocument doc, PackSecrets secrets)
+      throws IOException {
     ObjectNode stored = SecretTable.read(secrets, SECTION, KEY);
     Map<String, Row> before = rows(stored);
     Map<String, Map<String, String>> after = new LinkedHashMap<>();
@@ -101,6 +102,64 @@ final class McpEnv {
           + " together to keep in config/secrets.json");
     }
     return () -> secrets.set(SECTION, KEY, was);
+  }
+
+  /**
+   * Sets (or, with a null value, removes) one kept value of server {@code name}, whose entry in the
+   * policy is {@code entry}: the other values stay. Values kept for another program are dropped
+   * first. Answers the names kept for the server now. Neither the name nor the value is quoted in
+   * an error: a token may stand where a name should.
+   */
+  static synchronized java.util.List<String> set(
+      PackSecrets secrets,
+      String name,
+      PolicyDocument.McpServer entry,
+      String key,
+      @org.jspecify.annotations.Nullable String value)
+      throws IOException {
+    check(entry, key, value);
+    ObjectNode stored = SecretTable.read(secrets, SECTION, KEY);
+    Map<String, Row> rows = rows(stored);
+    String program = program(entry);
+    Row old = rows.get(name);
+    Map<String, String> values =
+        new LinkedHashMap<>(old != null && old.program().equals(program) ? old.values() : Map.of());
+    if (value == null) values.remove(key);
+    else values.put(key, value);
+    Map<String, Map<String, String>> after = new LinkedHashMap<>();
+    rows.forEach((server, row) -> {
+      if (server.equals(name)) return;
+      Map<String, String> r = new LinkedHashMap<>(row.values());
+      r.put(PROGRAM, row.program());
+      after.put(server, r);
+    });
+    if (!values.isEmpty()) {
+      Map<String, String> r = new LinkedHashMap<>(values);
+      r.put(PROGRAM, program);
+      after.put(name, r);
+    }
+    try {
+      SecretTable.write(secrets, SECTION, KEY, after);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("the MCP servers' environment values and headers are too long"
+          + " together to keep in config/secrets.json");
+    }
+    return values.keySet().stream().sorted().toList();
+  }
+
+  /** A value as the entry's own would be checked: a header's rules, an environment's. */
+  private static void check(
+      PolicyDocument.McpServer entry, String key, @org.jspecify.annotations.Nullable String value) {
+    if (entry.command() != null) {
+      if (key.isEmpty() || key.length() > 256 || key.indexOf('=') >= 0 || key.indexOf('\0') >= 0)
+        throw new IllegalArgumentException(
+            "an environment variable's name is 1 to 256 characters, without \"=\"");
+      if (value != null && value.indexOf('\0') >= 0)
+        throw new IllegalArgumentException("an environment value cannot hold a NUL character");
+    } else {
+      PolicyDocument.McpServer.url(
+          java.util.Objects.requireNonNull(entry.url()), Map.of(key, value == null ? "" : value));
+    }
   }
 
   /** The entry as the server starts: the policy's own values, then those kept for its program. */

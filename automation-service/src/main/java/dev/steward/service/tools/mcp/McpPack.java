@@ -83,7 +83,8 @@ public final class McpPack implements ToolPack {
         new PackMethod(SERVERS, params -> describe()),
         new PackMethod(ACCEPT, this::accept),
         new PackMethod(Mcp.SIGN_IN, this::signIn),
-        new PackMethod(Mcp.SIGN_OUT, this::signOut));
+        new PackMethod(Mcp.SIGN_OUT, this::signOut),
+        new PackMethod(Mcp.SET_VALUE, this::setValue));
   }
 
   private McpServers servers() throws ToolFailure {
@@ -203,6 +204,35 @@ public final class McpPack implements ToolPack {
     servers().signIns().signOut(link.name());
     link.restart();
     return new Mcp.SignOutResult(was);
+  }
+
+  /**
+   * Sets or removes one of a server's kept values, and restarts the server with it. The policy's
+   * entry (without its values) says which program the values are for.
+   */
+  private Mcp.SetValueResult setValue(JsonNode params) throws ToolFailure {
+    Mcp.SetValueParams p = params(
+        params,
+        Mcp.SetValueParams.class,
+        "mcp.set_value takes {server, name, value} (a null" + " value removes it)");
+    if (p.server() == null || p.server().isEmpty() || p.name() == null)
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR, "name the \"server\" and the value's \"name\"");
+    McpServers s = servers();
+    PolicyDocument.McpServer entry = s.entry(p.server())
+        .orElseThrow(() -> new ToolFailure(
+            ToolErrorCodes.NOT_FOUND,
+            "there is no MCP server \"" + p.server() + "\" in the policy"));
+    List<String> names;
+    try {
+      names = McpEnv.set(secrets, p.server(), entry, p.name(), p.value());
+    } catch (IllegalArgumentException e) {
+      throw new ToolFailure(ToolErrorCodes.VALIDATION_ERROR, String.valueOf(e.getMessage()));
+    } catch (IOException e) {
+      throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, String.valueOf(e.getMessage()));
+    }
+    s.follow();
+    return new Mcp.SetValueResult(names);
   }
 
   /** A window method's params in their record, or a validation error saying their shape. */

@@ -125,6 +125,11 @@ final class McpServers implements ToolFamily, AutoCloseable {
     setting.toolsChanged().run();
   }
 
+  /** The policy's entry for server {@code name}, as the user gave it (without kept values). */
+  Optional<PolicyDocument.McpServer> entry(String name) {
+    return Optional.ofNullable(policy.get().mcpServers().get(name));
+  }
+
   synchronized List<ServerLink> links() {
     return List.copyOf(links.values());
   }

@@ -113,4 +113,62 @@ class McpEnvTest {
     assertEquals("{\"github\": ghp_SECRET", secrets.values.get("mcp.env"), "nothing was lost");
     assertEquals(Map.of(), McpEnv.read(secrets), "servers start without them meanwhile");
   }
+
+  @Test
+  void one_value_is_set_or_removed_and_the_others_stay() throws IOException {
+    Secrets secrets = new Secrets();
+    PolicyDocument pasted = with(
+        "github",
+        PolicyDocument.McpServer.command(
+            "npx", GITHUB.args(), Map.of("TOKEN", "ghp_OLD", "OWNER", "me")));
+    McpEnv.keep(pasted, secrets);
+    PolicyDocument.McpServer entry = McpEnv.without(pasted).mcpServers().get("github");
+    assertEquals(
+        List.of("OWNER", "TOKEN"), McpEnv.set(secrets, "github", entry, "TOKEN", "ghp_NEW"));
+    assertEquals(
+        Map.of("TOKEN", "ghp_NEW", "OWNER", "me"),
+        McpEnv.effective("github", entry, McpEnv.read(secrets)).env());
+    assertEquals(List.of("TOKEN"), McpEnv.set(secrets, "github", entry, "OWNER", null));
+    assertEquals(List.of(), McpEnv.set(secrets, "github", entry, "TOKEN", null));
+    assertTrue(McpEnv.read(secrets).isEmpty(), "a server with no values has no row");
+    // The next save of the policy (as the window sees it) keeps what was set.
+    McpEnv.set(secrets, "github", entry, "TOKEN", "ghp_AGAIN");
+    McpEnv.keep(McpEnv.without(pasted), secrets);
+    assertEquals(
+        Map.of("TOKEN", "ghp_AGAIN"),
+        McpEnv.effective("github", entry, McpEnv.read(secrets)).env());
+  }
+
+  @Test
+  void a_value_set_for_another_program_starts_its_row_anew() throws IOException {
+    Secrets secrets = new Secrets();
+    McpEnv.keep(with("github", GITHUB), secrets);
+    PolicyDocument.McpServer other =
+        PolicyDocument.McpServer.command("node", List.of("evil.js"), Map.of());
+    assertEquals(List.of("X"), McpEnv.set(secrets, "github", other, "X", "1"));
+    assertFalse(secrets.values.get("mcp.env").contains("ghp_SECRET"));
+  }
+
+  @Test
+  void a_bad_name_or_value_is_refused_without_being_quoted() throws IOException {
+    Secrets secrets = new Secrets();
+    PolicyDocument.McpServer local = GITHUB.withoutSecrets();
+    PolicyDocument.McpServer remote = PolicyDocument.McpServer.url("https://mcp.example.com/mcp");
+    for (var bad : List.of(
+        List.of(local, "ghp_TOKEN=1", "v"),
+        List.of(local, "", "v"),
+        List.of(local, "N", "a\0b"),
+        List.of(remote, "ghp_TOKEN value", "v"),
+        List.of(remote, "Mcp-Session-Id", "v"),
+        List.of(remote, "X-Key", "ghp_TOKEN\n"))) {
+      IllegalArgumentException e = assertThrows(
+          IllegalArgumentException.class,
+          () -> McpEnv.set(
+              secrets, "s", (PolicyDocument.McpServer) bad.get(0), (String) bad.get(1), (String)
+                  bad.get(2)));
+      assertFalse(e.getMessage().contains("ghp_TOKEN"), e.getMessage());
+    }
+    assertNull(secrets.values.get("mcp.env"), "nothing was kept");
+    assertEquals(List.of("X-Key"), McpEnv.set(secrets, "s", remote, "X-Key", "k"));
+  }
 }

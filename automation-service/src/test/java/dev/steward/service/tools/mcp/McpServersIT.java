@@ -329,6 +329,63 @@ class McpServersIT {
   }
 
   @Test
+  void one_kept_value_is_set_or_removed_alone_and_the_server_restarts_with_it() throws Exception {
+    Path secrets = t.home.config().resolve("secrets.json");
+    String setValue = dev.steward.protocol.method.Mcp.SET_VALUE;
+    try {
+      JsonNode names = ui.call(
+          setValue,
+          Map.of("server", "everything", "name", "STEWARD_OTHER", "value", "second"),
+          JsonNode.class);
+      assertEquals(
+          "[\"STEWARD_OTHER\",\"STEWARD_TEST_VAR\"]", names.get("names").toString());
+      ui.call(
+          setValue,
+          Map.of("server", "everything", "name", "STEWARD_TEST_VAR", "value", "set-alone"),
+          JsonNode.class);
+      String seen = "";
+      for (int i = 0; i < 200 && !seen.contains("set-alone"); i++) {
+        Thread.sleep(50);
+        accept("everything");
+        ToolResult r = exec(agent, "mcp.everything.get_env", args());
+        if (r.ok()) seen = r.value().at("/content/0/text").asText();
+      }
+      assertTrue(seen.contains("\"STEWARD_TEST_VAR\": \"set-alone\""), seen);
+      assertTrue(seen.contains("\"STEWARD_OTHER\": \"second\""), "the other value stays: " + seen);
+      assertFalse(Files.readString(t.home.policyFile()).contains("set-alone"));
+      assertTrue(Files.readString(secrets).contains("set-alone"));
+      java.util.Map<String, Object> remove = new HashMap<>();
+      remove.put("server", "everything");
+      remove.put("name", "STEWARD_OTHER");
+      remove.put("value", null);
+      assertEquals(
+          "[\"STEWARD_TEST_VAR\"]",
+          ui.call(setValue, remove, JsonNode.class).get("names").toString());
+      ClientException agentAsks = org.junit.jupiter.api.Assertions.assertThrows(
+          ClientException.class,
+          () -> agent.call(
+              setValue,
+              Map.of("server", "everything", "name", "STEWARD_TEST_VAR", "value", "mine"),
+              JsonNode.class));
+      assertEquals(
+          dev.steward.protocol.jsonrpc.ErrorCodes.FORBIDDEN,
+          agentAsks.rpcError().code(),
+          agentAsks.getMessage());
+      ClientException unknown = org.junit.jupiter.api.Assertions.assertThrows(
+          ClientException.class,
+          () -> ui.call(
+              setValue, Map.of("server", "nope", "name", "A", "value", "b"), JsonNode.class));
+      assertTrue(unknown.getMessage().contains("no MCP server"), unknown.getMessage());
+    } finally {
+      ui.call(
+          setValue,
+          Map.of("server", "everything", "name", "STEWARD_TEST_VAR", "value", "given"),
+          JsonNode.class);
+      awaitRunning("everything");
+    }
+  }
+
+  @Test
   void a_long_call_reports_progress_and_is_cancelled_at_the_server() throws Exception {
     accept("everything");
     List<String> progress = new CopyOnWriteArrayList<>();
