@@ -38,4 +38,11 @@ public final class ClientMcpSource implements McpSource {
   public void signOut(String server) {
     ui.call(Mcp.SIGN_OUT, new Mcp.SignOutParams(server), Mcp.SignOutResult.class);
   }
+
+  @Override
+  public List<String> setValue(String server, String name, @Nullable String value) {
+    return ui.call(
+            Mcp.SET_VALUE, new Mcp.SetValueParams(server, name, value), Mcp.SetValueResult.class)
+        .names();
+  }
 }

@@ -85,16 +85,7 @@ final class McpServerCard {
       pane.setExpanded(false);
       card.getChildren().add(pane);
     }
-    java.util.List<String> keptEnv = server.keptEnv();
-    if (keptEnv != null && !keptEnv.isEmpty()) {
-      Label env = new Label(("http".equals(server.transport()) ? "Headers: " : "Environment: ")
-          + String.join(", ", keptEnv)
-          + " — the values are kept in config/secrets.json and never shown");
-      env.setId("mcp-env-" + id(server.name()));
-      env.setWrapText(true);
-      env.getStyleClass().add("settings-hint");
-      card.getChildren().add(env);
-    }
+    card.getChildren().add(values(server, m));
     if (Boolean.FALSE.equals(server.sandboxed())) {
       Label open = new Label("Runs without a sandbox: it can read what you can, Steward's own"
           + " secrets included. Install bubblewrap (bwrap) and Steward keeps its folders from it.");
@@ -104,6 +95,67 @@ final class McpServerCard {
     }
     for (Mcp.Tool tool : server.tools()) card.getChildren().add(toolRow(tool, m));
     return card;
+  }
+
+  /**
+   * The server's kept values by name (never by value): each can be replaced or removed alone, and
+   * one can be added, without pasting the whole entry again.
+   */
+  private static TitledPane values(Mcp.Server server, McpSettings m) {
+    boolean http = "http".equals(server.transport());
+    String sid = id(server.name());
+    java.util.List<String> kept = server.keptEnv() == null ? java.util.List.of() : server.keptEnv();
+    VBox rows = new VBox(6);
+    if (!kept.isEmpty()) {
+      Label env = new Label((http ? "Headers: " : "Environment: ") + String.join(", ", kept)
+          + " — the values are kept in config/secrets.json and never shown");
+      env.setId("mcp-env-" + sid);
+      env.setWrapText(true);
+      env.getStyleClass().add("settings-hint");
+      rows.getChildren().add(env);
+    }
+    for (String name : kept) {
+      String vid = sid + "-" + id(name);
+      Label label = new Label(name);
+      label.setMinWidth(160);
+      javafx.scene.control.PasswordField value = new javafx.scene.control.PasswordField();
+      value.setId("settings-mcp-value-" + vid);
+      value.setPromptText("new value");
+      HBox.setHgrow(value, Priority.ALWAYS);
+      Button replace = new Button("Replace");
+      replace.getStyleClass().add("small");
+      replace.setId("settings-mcp-value-set-" + vid);
+      replace.setOnAction(e -> m.setValue(server.name(), name, value.getText()));
+      Button remove = new Button("Remove");
+      remove.getStyleClass().add("small");
+      remove.setId("settings-mcp-value-remove-" + vid);
+      remove.setOnAction(e -> m.setValue(server.name(), name, null));
+      HBox row = new HBox(8, label, value, replace, remove);
+      row.setAlignment(Pos.CENTER_LEFT);
+      rows.getChildren().add(row);
+    }
+    javafx.scene.control.TextField name = new javafx.scene.control.TextField();
+    name.setId("settings-mcp-value-name-" + sid);
+    name.setPromptText(http ? "header name" : "variable name");
+    name.setMinWidth(160);
+    javafx.scene.control.PasswordField value = new javafx.scene.control.PasswordField();
+    value.setId("settings-mcp-value-new-" + sid);
+    value.setPromptText("value");
+    HBox.setHgrow(value, Priority.ALWAYS);
+    Button add = new Button("Add");
+    add.getStyleClass().add("small");
+    add.setId("settings-mcp-value-add-" + sid);
+    add.setOnAction(e -> m.setValue(server.name(), name.getText(), value.getText()));
+    HBox adding = new HBox(8, name, value, add);
+    adding.setAlignment(Pos.CENTER_LEFT);
+    rows.getChildren().add(adding);
+    TitledPane pane = new TitledPane(
+        (http ? "Headers" : "Environment values")
+            + (kept.isEmpty() ? "" : " (" + kept.size() + ")"),
+        rows);
+    pane.setId("settings-mcp-values-" + sid);
+    pane.setExpanded(false);
+    return pane;
   }
 
   /** A node id from a name: CSS selectors read dots as classes. */

@@ -338,6 +338,38 @@ public final class McpSettings {
     });
   }
 
+  /**
+   * Sets one of a server's kept values (an environment value, or a header of a server at a URL),
+   * or removes it when {@code value} is null; the others stay, and the server restarts with them.
+   */
+  public void setValue(String server, String name, @Nullable String value) {
+    McpSource s = source;
+    if (s == null) {
+      error.set("Not connected to the service yet");
+      return;
+    }
+    String key = name.strip();
+    if (key.isEmpty()) {
+      error.set("Name the value to set");
+      return;
+    }
+    if (value != null && value.isEmpty()) {
+      error.set("Type the value for " + key + " (Remove takes it away)");
+      return;
+    }
+    background.execute(() -> {
+      try {
+        s.setValue(server, key, value);
+        ui.execute(() -> {
+          error.set("");
+          refresh();
+        });
+      } catch (RuntimeException e) {
+        ui.execute(() -> error.set(String.valueOf(e.getMessage())));
+      }
+    });
+  }
+
   /** What a sign-in in progress asks of the user, or empty. */
   public ReadOnlyStringProperty signingInProperty() {
     return signingIn.getReadOnlyProperty();

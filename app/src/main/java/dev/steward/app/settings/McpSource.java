@@ -17,4 +17,7 @@ public interface McpSource {
 
   /** Forgets the server's tokens. */
   void signOut(String server);
+
+  /** Sets one kept value of a server (null removes it); answers the names kept now. */
+  List<String> setValue(String server, String name, @Nullable String value);
 }

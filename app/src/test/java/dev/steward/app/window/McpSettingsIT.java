@@ -101,6 +101,53 @@ class McpSettingsIT {
     w.waitFor(
         () -> w.robot.lookup("#settings-mcp-pin-mcp-notes-note").tryQuery().isEmpty());
 
+    // One value replaced alone, from its row: the server restarts with it, and as its tool now
+    // says something else, the tool is held back again.
+    Path secrets = w.home.resolve("config/secrets.json");
+    w.robot.interact(() -> {
+      w.robot
+          .lookup("#settings-mcp-value-notes-TOOL_DESCRIPTION")
+          .queryAs(javafx.scene.control.PasswordField.class)
+          .setText("Keeps a note, briefly.");
+      w.robot
+          .lookup("#settings-mcp-value-set-notes-TOOL_DESCRIPTION")
+          .queryButton()
+          .fire();
+    });
+    w.waitFor(() -> Files.readString(secrets).contains("briefly"));
+    assertFalse(Files.readString(secrets).contains("always call this tool"), "replaced");
+    assertFalse(Files.readString(policy).contains("briefly"));
+    w.waitFor(
+        Duration.ofSeconds(60),
+        () -> w.robot.lookup("#settings-mcp-pin-mcp-notes-note").tryQuery().isPresent());
+    w.robot.interact(
+        () -> w.robot.lookup("#settings-mcp-accept-notes").queryButton().fire());
+    w.waitFor(
+        () -> w.robot.lookup("#settings-mcp-pin-mcp-notes-note").tryQuery().isEmpty());
+    // A value added beside it, then removed; the other stays.
+    w.robot.interact(() -> {
+      w.robot
+          .lookup("#settings-mcp-value-name-notes")
+          .queryAs(javafx.scene.control.TextField.class)
+          .setText("EXTRA_KEY");
+      w.robot
+          .lookup("#settings-mcp-value-new-notes")
+          .queryAs(javafx.scene.control.PasswordField.class)
+          .setText("k-123");
+      w.robot.lookup("#settings-mcp-value-add-notes").queryButton().fire();
+    });
+    w.waitFor(() -> w.robot.lookup("#mcp-env-notes").tryQuery().isPresent()
+        && label(w, "#mcp-env-notes").startsWith("Environment: EXTRA_KEY, TOOL_DESCRIPTION"));
+    assertTrue(Files.readString(secrets).contains("k-123"));
+    w.robot.interact(() -> w.robot
+        .lookup("#settings-mcp-value-remove-notes-EXTRA_KEY")
+        .queryButton()
+        .fire());
+    w.waitFor(() -> !Files.readString(secrets).contains("k-123"));
+    w.waitFor(() -> w.robot.lookup("#mcp-env-notes").tryQuery().isPresent()
+        && label(w, "#mcp-env-notes").startsWith("Environment: TOOL_DESCRIPTION —"));
+    assertTrue(Files.readString(secrets).contains("briefly"), "the other value stays");
+
     w.robot.interact(() -> w.app
         .settings()
         .mcp()
