@@ -20,4 +20,15 @@ public interface Session {
 
   /** Keeps the name a {@code session.hello} gave; a client may say it again once it knows it. */
   default void named(String client) {}
+
+  /**
+   * A client's name as it may be kept: it is shown in the window's dialog and written into audit
+   * rows, so letters, digits and a few marks only — no quotes, no direction overrides, no line
+   * separators — and short; null when nothing is left.
+   */
+  static @org.jspecify.annotations.Nullable String cleanName(String name) {
+    String clean = name.replaceAll("[^\\p{L}\\p{N} ._()/:+@-]", "").strip();
+    if (clean.isEmpty()) return null;
+    return clean.length() > 80 ? clean.substring(0, 80) : clean;
+  }
 }

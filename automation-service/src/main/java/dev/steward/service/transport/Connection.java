@@ -96,10 +96,8 @@ public final class Connection implements Session.Listener, dev.steward.service.r
 
   @Override
   public void named(String name) {
-    // A name is shown in the window's dialog and written into audit rows: letters, digits and a
-    // few marks only — no quotes, no direction overrides, no line separators — and short.
-    String clean = name.replaceAll("[^\\p{L}\\p{N} ._()/:+@-]", "").strip();
-    if (!clean.isEmpty()) client = clean.length() > 80 ? clean.substring(0, 80) : clean;
+    String clean = dev.steward.service.rpc.Session.cleanName(name);
+    if (clean != null) client = clean;
   }
 
   @Override

@@ -11,6 +11,7 @@ import dev.steward.protocol.jsonrpc.ErrorCodes;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.ToolsList;
 import dev.steward.protocol.util.DaemonThreads;
+import dev.steward.service.rpc.Dispatcher;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
@@ -41,9 +42,9 @@ import org.jspecify.annotations.Nullable;
  * MCP over Streamable HTTP at {@code /mcp} on the service's own port (SPEC §12), for clients that
  * connect rather than launch {@code steward mcp}. The WebSocket's checks come first (loopback Host,
  * no other page's Origin, the {@code mcp} role's secret as a Bearer token); then the MCP SDK's servlet
- * transport speaks the protocol. Each MCP session's calls go through a WebSocket connection of the
- * {@code mcp} role to this same service, the stdio bridge's path: the same gate, dialog, taint
- * (kept per MCP session) and audit log.
+ * transport speaks the protocol. Each MCP session is a session of the {@code mcp} role on the
+ * service's own dispatcher ({@link OwnSession}), called on the request's thread: the same methods,
+ * gate, dialog, taint (kept per MCP session) and audit log as the stdio bridge's connection.
  */
 final class McpHttp implements AutoCloseable {
 
@@ -51,9 +52,6 @@ final class McpHttp implements AutoCloseable {
 
   /** Requests being answered at once (of the 32 threads the service's port has). */
   private static final int IN_FLIGHT = 12;
-
-  /** Sessions holding a connection at once; the least recently used one lets its go first. */
-  private static final int OPEN_SESSIONS = 8;
 
   private final ServletContextHandler context = new ServletContextHandler("/");
   /**
@@ -70,8 +68,10 @@ final class McpHttp implements AutoCloseable {
       new java.util.concurrent.Semaphore(IN_FLIGHT);
 
   private final int maxBody;
-  /** Per MCP session id: its connection to the service, most recently used last. */
-  private final Map<String, StewardClient> links = new LinkedHashMap<>(16, 0.75f, true);
+  private final RateLimiter rate;
+  private final int perSecond;
+  /** Per MCP session id: its session on the service's dispatcher, until the session ends. */
+  private final Map<String, OwnSession> links = new java.util.concurrent.ConcurrentHashMap<>();
   /** Per MCP session id: the conversation its taint is kept under, until the session ends. */
   private final Map<String, String> conversations = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -88,6 +88,7 @@ final class McpHttp implements AutoCloseable {
       }));
 
   private volatile @Nullable Endpoint endpoint;
+  private volatile @Nullable Dispatcher dispatcher;
 
   private record Made(
       HttpServletStreamableServerTransportProvider transport,
@@ -98,9 +99,14 @@ final class McpHttp implements AutoCloseable {
   private final Cancellations cancellations =
       new Cancellations(callId -> made.join().front().cancel(callId));
 
-  /** {@code maxBody}: the largest message, as for the WebSocket (a call is forwarded on one). */
-  McpHttp(int maxBody) {
+  /**
+   * @param maxBody the largest message, as for the WebSocket
+   * @param rate the messages a second the mcp role's connections share, and its sessions here
+   */
+  McpHttp(int maxBody, RateLimiter rate, int perSecond) {
     this.maxBody = maxBody;
+    this.rate = rate;
+    this.perSecond = perSecond;
     context.addFilter(
         new FilterHolder(new CancellationReader()),
         PATH,
@@ -133,7 +139,8 @@ final class McpHttp implements AutoCloseable {
   }
 
   /** Once the service answers: makes the MCP server, with the tools a connection of the mcp role lists. */
-  void serve(int port, String mcpSecret) {
+  void serve(int port, String mcpSecret, Dispatcher dispatcher) {
+    this.dispatcher = dispatcher;
     endpoint = Endpoint.loopback(port, mcpSecret);
     make(made);
   }
@@ -346,19 +353,11 @@ final class McpHttp implements AutoCloseable {
     }
   }
 
-  /**
-   * A client ended its session: its conversation and its connection to the service go (the
-   * connection stays while a call of it still runs, and goes as the least recently used later).
-   */
+  /** A client ended its session: its conversation and its session on the dispatcher go. */
   private void ended(String session) {
     endedSessions.add(session);
     conversations.remove(session);
-    StewardClient idle = null;
-    synchronized (links) {
-      StewardClient open = links.get(session);
-      if (open != null && !made.join().front().busy(open)) idle = links.remove(session);
-    }
-    if (idle != null) idle.close();
+    links.remove(session);
   }
 
   /** MCP sessions whose conversation is kept (for tests and diagnostics). */
@@ -366,33 +365,14 @@ final class McpHttp implements AutoCloseable {
     return conversations.size();
   }
 
-  private StewardClient link(String session) {
-    synchronized (links) {
-      StewardClient open = links.get(session);
-      if (open != null) return open; // it reconnects by itself
-      if (links.size() >= OPEN_SESSIONS) {
-        // The least recently used session that has no call running lets its connection go.
-        McpFront front = made.join().front();
-        String idle = links.entrySet().stream()
-            .filter(l -> !front.busy(l.getValue()))
-            .map(Map.Entry::getKey)
-            .findFirst()
-            .orElseThrow(() -> new IllegalStateException(
-                OPEN_SESSIONS + " MCP sessions have calls running; try again when one ends"));
-        java.util.Objects.requireNonNull(links.remove(idle)).close();
-      }
+  private OwnSession link(String session) {
+    Dispatcher d = java.util.Objects.requireNonNull(dispatcher, "served");
+    OwnSession own = links.computeIfAbsent(session, id -> new OwnSession(d, rate, perSecond));
+    if (endedSessions.contains(session)) {
+      links.remove(session);
+      throw new IllegalStateException("the MCP session has ended");
     }
-    StewardClient client =
-        connect(java.util.Objects.requireNonNull(endpoint, "served"), "steward-mcp-http");
-    client.onNotification(n -> {
-      if (Methods.TOOL_PROGRESS.equals(n.method())) McpFront.progress(n.params());
-    });
-    synchronized (links) {
-      StewardClient raced = links.putIfAbsent(session, client);
-      if (raced == null) return client;
-      client.close();
-      return raced;
-    }
+    return own;
   }
 
   private static StewardClient connect(Endpoint e, String name) {
@@ -407,9 +387,6 @@ final class McpHttp implements AutoCloseable {
   @Override
   public void close() {
     made.thenAccept(m -> m.server().close());
-    synchronized (links) {
-      links.values().forEach(StewardClient::close);
-      links.clear();
-    }
+    links.clear();
   }
 }

@@ -93,7 +93,10 @@ public final class RpcServer implements AutoCloseable {
     container.setIdleTimeout(Duration.ofHours(24));
     RpcServer[] self = new RpcServer[1];
     Holders holders = new Holders(limits);
-    McpHttp mcp = new McpHttp((int) Math.min(Integer.MAX_VALUE, limits.maxFrameBytes()));
+    McpHttp mcp = new McpHttp(
+        (int) Math.min(Integer.MAX_VALUE, limits.maxFrameBytes()),
+        holders.rate(Role.MCP),
+        limits.maxMessagesPerSecondPerRole());
     Handler checks = new Handler.Abstract() {
       @Override
       public boolean handle(Request request, Response response, Callback callback) {
@@ -160,7 +163,7 @@ public final class RpcServer implements AutoCloseable {
     int port = v4.getLocalPort();
     guard.bindPort(port);
     returns.bindPort(port);
-    dispatcher.thenRun(() -> mcp.serve(port, guard.secret(Role.MCP)));
+    dispatcher.thenAccept(d -> mcp.serve(port, guard.secret(Role.MCP), d));
     try {
       ServerConnector v6 = new ServerConnector(server, new HttpConnectionFactory(http));
       v6.setHost("::1");

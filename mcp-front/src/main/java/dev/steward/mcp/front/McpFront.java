@@ -1,7 +1,7 @@
 package dev.steward.mcp.front;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.client.ServiceLink;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Hello;
@@ -39,18 +39,18 @@ public final class McpFront {
    * the scope its request ids carry ({@link Cancellations#message}): an id of another scope in a
    * call's {@code _meta} is the client's own invention, and is ignored.
    */
-  public record Link(StewardClient service, String conversation, String scope) {}
+  public record Link(ServiceLink service, String conversation, String scope) {}
 
   private final McpSyncServer server;
-  private final StewardClient lister;
+  private final ServiceLink lister;
   private final Function<McpSyncServerExchange, Link> links;
   private final Runnable beforeChange;
   private final @Nullable Cancellations cancellations;
   private final Map<String, ToolDefinition> now = new LinkedHashMap<>();
   /** The calls running now, by call id: the connection each went through (to cancel it there). */
-  private final Map<String, StewardClient> running = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, ServiceLink> running = new java.util.concurrent.ConcurrentHashMap<>();
   /** The MCP client's name said on each connection (dialogs and rows: "<client> asks to…"). */
-  private final Map<StewardClient, String> named = Collections.synchronizedMap(new WeakHashMap<>());
+  private final Map<ServiceLink, String> named = Collections.synchronizedMap(new WeakHashMap<>());
 
   /**
    * @param lister the connection that lists the tools (again, when they change)
@@ -60,7 +60,7 @@ public final class McpFront {
    */
   public McpFront(
       McpSyncServer server,
-      StewardClient lister,
+      ServiceLink lister,
       List<ToolDefinition> first,
       Function<McpSyncServerExchange, Link> links,
       Runnable beforeChange,
@@ -108,13 +108,13 @@ public final class McpFront {
   }
 
   /** Whether a call is running through this connection now. */
-  public boolean busy(StewardClient service) {
+  public boolean busy(ServiceLink service) {
     return running.containsValue(service);
   }
 
   /** Cancels a running call in the service, through the connection it went by. */
   public void cancel(String callId) {
-    StewardClient service = running.get(callId);
+    ServiceLink service = running.get(callId);
     if (service == null) return;
     try {
       service.call(Methods.TOOL_CANCEL, new Execute.CancelParams(callId));
@@ -124,7 +124,7 @@ public final class McpFront {
   }
 
   /** Says the MCP client's name on a connection again (a reconnection is a new connection). */
-  public void helloAgain(StewardClient service) {
+  public void helloAgain(ServiceLink service) {
     String name = named.get(service);
     if (name != null) hello(service, name);
   }
@@ -139,7 +139,7 @@ public final class McpFront {
    * after it is already named (dialogs, audit rows), with no round trip to wait for. Said again on
    * each reconnection.
    */
-  private static void hello(StewardClient service, String name) {
+  private static void hello(ServiceLink service, String name) {
     service.notify(Methods.SESSION_HELLO, new Hello.Params(name, VERSION));
   }
 
@@ -195,7 +195,7 @@ public final class McpFront {
    * call that was never sent can wait for it, and nothing runs twice. Returns either way; a call
    * still unconnected then fails as unavailable.
    */
-  private static void awaitConnected(StewardClient service) {
+  private static void awaitConnected(ServiceLink service) {
     long deadline = System.nanoTime() + RECONNECT_WAIT.toNanos();
     while (!service.isConnected() && System.nanoTime() - deadline < 0) {
       try {

@@ -47,7 +47,7 @@ import org.jspecify.annotations.Nullable;
  * {@link Options#reconnect()} the client reconnects with back-off after the service goes away,
  * asking its endpoint supplier again (the service may come back on another port).
  */
-public final class StewardClient implements AutoCloseable {
+public final class StewardClient implements ServiceLink, AutoCloseable {
 
   /**
    * Connection settings. Every request fails once it has waited {@code callTimeout} for its answer
@@ -139,6 +139,7 @@ public final class StewardClient implements AutoCloseable {
     return client;
   }
 
+  @Override
   public boolean isConnected() {
     ServiceSocket ws = socket;
     return ws != null && ws.isOpen();
@@ -160,6 +161,7 @@ public final class StewardClient implements AutoCloseable {
   // ---- calls ------------------------------------------------------------------------------
 
   /** Sends a request; the future completes with its result, or fails with a {@link ClientException}. */
+  @Override
   public CompletableFuture<JsonNode> call(String method, @Nullable Object params) {
     long id = ids.incrementAndGet();
     CompletableFuture<Response> response = register(id, timeoutOf(method));
@@ -169,6 +171,7 @@ public final class StewardClient implements AutoCloseable {
   }
 
   /** A blocking call with the configured call timeout, its result read as {@code type}. */
+  @Override
   public <T> T call(String method, @Nullable Object params, Class<T> type) {
     return Json.convert(await(call(method, params)), type);
   }
@@ -190,6 +193,7 @@ public final class StewardClient implements AutoCloseable {
   }
 
   /** Sends a notification (no response). */
+  @Override
   public CompletableFuture<Void> notify(String method, @Nullable Object params) {
     return send(MessageCodec.write(new Notification(method, paramsNode(params))))
         .thenApply(v -> null);
@@ -239,6 +243,7 @@ public final class StewardClient implements AutoCloseable {
     return call(Methods.CONFIRM_GRANT, params, Grant.Result.class);
   }
 
+  @Override
   public ToolResult execute(Execute.Params params) {
     return call(Methods.TOOL_EXECUTE, params, ToolResult.class);
   }
