@@ -115,12 +115,13 @@ final class McpServerCard {
       rows.getChildren().add(env);
     }
     for (String name : kept) {
-      String vid = sid + "-" + id(name);
+      String vid = sid + "--" + id(name);
       Label label = new Label(name);
       label.setMinWidth(160);
       javafx.scene.control.PasswordField value = new javafx.scene.control.PasswordField();
       value.setId("settings-mcp-value-" + vid);
       value.setPromptText("new value");
+      value.textProperty().bindBidirectional(m.draft(server.name(), name));
       HBox.setHgrow(value, Priority.ALWAYS);
       Button replace = new Button("Replace");
       replace.getStyleClass().add("small");
@@ -137,15 +138,17 @@ final class McpServerCard {
     javafx.scene.control.TextField name = new javafx.scene.control.TextField();
     name.setId("settings-mcp-value-name-" + sid);
     name.setPromptText(http ? "header name" : "variable name");
+    name.textProperty().bindBidirectional(m.draft(server.name(), McpSettings.NEW_NAME));
     name.setMinWidth(160);
     javafx.scene.control.PasswordField value = new javafx.scene.control.PasswordField();
     value.setId("settings-mcp-value-new-" + sid);
     value.setPromptText("value");
+    value.textProperty().bindBidirectional(m.draft(server.name(), McpSettings.NEW_VALUE));
     HBox.setHgrow(value, Priority.ALWAYS);
     Button add = new Button("Add");
     add.getStyleClass().add("small");
     add.setId("settings-mcp-value-add-" + sid);
-    add.setOnAction(e -> m.setValue(server.name(), name.getText(), value.getText()));
+    add.setOnAction(e -> m.setValue(server.name(), name.getText().strip(), value.getText()));
     HBox adding = new HBox(8, name, value, add);
     adding.setAlignment(Pos.CENTER_LEFT);
     rows.getChildren().add(adding);
@@ -154,7 +157,9 @@ final class McpServerCard {
             + (kept.isEmpty() ? "" : " (" + kept.size() + ")"),
         rows);
     pane.setId("settings-mcp-values-" + sid);
-    pane.setExpanded(false);
+    // Made again on every change of the servers: an animation would replay each time.
+    pane.setAnimated(false);
+    pane.expandedProperty().bindBidirectional(m.valuesShown(server.name()));
     return pane;
   }
 

@@ -61,6 +61,8 @@ public final class McpSettings {
   private java.util.function.Consumer<String> heldBack = text -> {};
   private java.util.function.Consumer<String> browser = url -> {};
   private final ReadOnlyStringWrapper signingIn = new ReadOnlyStringWrapper("");
+  private final Map<String, StringProperty> drafts = new HashMap<>();
+  private final Map<String, javafx.beans.property.BooleanProperty> shownValues = new HashMap<>();
   /** The changed tools already told of (by name and what they now say), so each is said once. */
   private final java.util.Set<String> told = new java.util.HashSet<>();
 
@@ -348,26 +350,50 @@ public final class McpSettings {
       error.set("Not connected to the service yet");
       return;
     }
-    String key = name.strip();
-    if (key.isEmpty()) {
+    if (name.isBlank()) {
       error.set("Name the value to set");
       return;
     }
     if (value != null && value.isEmpty()) {
-      error.set("Type the value for " + key + " (Remove takes it away)");
+      error.set("Type the value first (Remove takes one away)");
       return;
     }
     background.execute(() -> {
       try {
-        s.setValue(server, key, value);
+        s.setValue(server, name, value);
         ui.execute(() -> {
           error.set("");
+          draft(server, name).set("");
+          if (value != null) {
+            draft(server, NEW_NAME).set("");
+            draft(server, NEW_VALUE).set("");
+          }
           refresh();
         });
       } catch (RuntimeException e) {
         ui.execute(() -> error.set(String.valueOf(e.getMessage())));
       }
     });
+  }
+
+  /** The add row's fields in {@link #draft}: names no value can have (no NUL in a name). */
+  public static final String NEW_NAME = "\0name";
+
+  public static final String NEW_VALUE = "\0value";
+
+  /**
+   * What the user has typed for one value of a server (or, by {@link #NEW_NAME} and {@link
+   * #NEW_VALUE}, in its add row): kept here, as the cards are made again whenever the servers
+   * change (a failing server retrying does), so typing is not lost meanwhile.
+   */
+  public StringProperty draft(String server, String name) {
+    return drafts.computeIfAbsent(server + "\0" + name, k -> new SimpleStringProperty(""));
+  }
+
+  /** Whether a server's values are shown, kept across the cards being made again. */
+  public javafx.beans.property.BooleanProperty valuesShown(String server) {
+    return shownValues.computeIfAbsent(
+        server, k -> new javafx.beans.property.SimpleBooleanProperty(false));
   }
 
   /** What a sign-in in progress asks of the user, or empty. */

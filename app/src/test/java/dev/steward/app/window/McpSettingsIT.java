@@ -63,7 +63,10 @@ class McpSettingsIT {
         "the pasted env value is kept in secrets.json, not in policy.json");
     assertTrue(
         Files.readString(w.home.resolve("config/secrets.json")).contains("always call this tool"));
-    assertTrue(label(w, "#mcp-env-notes").startsWith("Environment: TOOL_DESCRIPTION"));
+    // The values' pane shows once the user opens it (its content is laid out then).
+    w.robot.interact(() -> w.app.settings().mcp().valuesShown("notes").set(true));
+    w.waitFor(() -> w.robot.lookup("#mcp-env-notes").tryQuery().isPresent()
+        && label(w, "#mcp-env-notes").startsWith("Environment: TOOL_DESCRIPTION"));
     assertTrue(
         w.robot.lookup(".mcp-flag").queryAll().stream()
             .anyMatch(n -> ((Label) n).getText().contains("instructions aimed at the assistant")),
@@ -104,13 +107,15 @@ class McpSettingsIT {
     // One value replaced alone, from its row: the server restarts with it, and as its tool now
     // says something else, the tool is held back again.
     Path secrets = w.home.resolve("config/secrets.json");
+    w.waitFor(() ->
+        w.robot.lookup("#settings-mcp-value-notes--TOOL_DESCRIPTION").tryQuery().isPresent());
     w.robot.interact(() -> {
       w.robot
-          .lookup("#settings-mcp-value-notes-TOOL_DESCRIPTION")
+          .lookup("#settings-mcp-value-notes--TOOL_DESCRIPTION")
           .queryAs(javafx.scene.control.PasswordField.class)
           .setText("Keeps a note, briefly.");
       w.robot
-          .lookup("#settings-mcp-value-set-notes-TOOL_DESCRIPTION")
+          .lookup("#settings-mcp-value-set-notes--TOOL_DESCRIPTION")
           .queryButton()
           .fire();
     });
@@ -125,6 +130,7 @@ class McpSettingsIT {
     w.waitFor(
         () -> w.robot.lookup("#settings-mcp-pin-mcp-notes-note").tryQuery().isEmpty());
     // A value added beside it, then removed; the other stays.
+    w.waitFor(() -> w.robot.lookup("#settings-mcp-value-name-notes").tryQuery().isPresent());
     w.robot.interact(() -> {
       w.robot
           .lookup("#settings-mcp-value-name-notes")
@@ -139,8 +145,10 @@ class McpSettingsIT {
     w.waitFor(() -> w.robot.lookup("#mcp-env-notes").tryQuery().isPresent()
         && label(w, "#mcp-env-notes").startsWith("Environment: EXTRA_KEY, TOOL_DESCRIPTION"));
     assertTrue(Files.readString(secrets).contains("k-123"));
+    w.waitFor(() ->
+        w.robot.lookup("#settings-mcp-value-remove-notes--EXTRA_KEY").tryQuery().isPresent());
     w.robot.interact(() -> w.robot
-        .lookup("#settings-mcp-value-remove-notes-EXTRA_KEY")
+        .lookup("#settings-mcp-value-remove-notes--EXTRA_KEY")
         .queryButton()
         .fire());
     w.waitFor(() -> !Files.readString(secrets).contains("k-123"));

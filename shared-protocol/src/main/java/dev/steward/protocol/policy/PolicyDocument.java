@@ -663,6 +663,21 @@ public record PolicyDocument(
       if (env.entrySet().stream().anyMatch(e -> e.getKey() == null || e.getValue() == null)) {
         throw new IllegalArgumentException("a name or value in \"env\" is not text");
       }
+      // Checked here so that a paste and a value set alone meet the same rule, before a process
+      // is started with them (whose own refusal would quote the name and value).
+      for (Map.Entry<String, String> e : env.entrySet()) {
+        String name = e.getKey();
+        if (name.isEmpty()
+            || name.length() > 256
+            || name.indexOf('=') >= 0
+            || name.indexOf('\0') >= 0) {
+          throw new IllegalArgumentException(
+              "a name in \"env\" is not a variable's name (1 to 256 characters, no \"=\")");
+        }
+        if (e.getValue().indexOf('\0') >= 0) {
+          throw new IllegalArgumentException("a value in \"env\" holds a NUL character");
+        }
+      }
       env = Map.copyOf(env);
       // Names and values are checked before they are copied, and quoted only when they are one of
       // the reserved names: a pasted token may stand where a name should (an error is shown and

@@ -101,7 +101,15 @@ final class McpEnv {
       throw new IOException("the MCP servers' environment values and headers are too long"
           + " together to keep in config/secrets.json");
     }
-    return () -> secrets.set(SECTION, KEY, was);
+    String wrote = SecretTable.text(after);
+    // Put back only what this save wrote: a value set alone since then stays.
+    return () -> {
+      synchronized (McpEnv.class) {
+        ObjectNode now = SecretTable.read(secrets, SECTION, KEY);
+        if (java.util.Objects.equals(now.isEmpty() ? null : now.toString(), wrote))
+          secrets.set(SECTION, KEY, was);
+      }
+    };
   }
 
   /**
@@ -117,15 +125,17 @@ final class McpEnv {
       String key,
       @org.jspecify.annotations.Nullable String value)
       throws IOException {
-    check(entry, key, value);
     ObjectNode stored = SecretTable.read(secrets, SECTION, KEY);
     Map<String, Row> rows = rows(stored);
     String program = program(entry);
     Row old = rows.get(name);
     Map<String, String> values =
         new LinkedHashMap<>(old != null && old.program().equals(program) ? old.values() : Map.of());
-    if (value == null) values.remove(key);
-    else values.put(key, value);
+    // A header is one header in any case: setting "x-key" replaces "X-Key".
+    if (entry.command() == null) values.keySet().removeIf(k -> k.equalsIgnoreCase(key));
+    else values.remove(key);
+    if (value != null) values.put(key, value);
+    check(entry, values);
     Map<String, Map<String, String>> after = new LinkedHashMap<>();
     rows.forEach((server, row) -> {
       if (server.equals(name)) return;
@@ -147,19 +157,11 @@ final class McpEnv {
     return values.keySet().stream().sorted().toList();
   }
 
-  /** A value as the entry's own would be checked: a header's rules, an environment's. */
-  private static void check(
-      PolicyDocument.McpServer entry, String key, @org.jspecify.annotations.Nullable String value) {
-    if (entry.command() != null) {
-      if (key.isEmpty() || key.length() > 256 || key.indexOf('=') >= 0 || key.indexOf('\0') >= 0)
-        throw new IllegalArgumentException(
-            "an environment variable's name is 1 to 256 characters, without \"=\"");
-      if (value != null && value.indexOf('\0') >= 0)
-        throw new IllegalArgumentException("an environment value cannot hold a NUL character");
-    } else {
-      PolicyDocument.McpServer.url(
-          java.util.Objects.requireNonNull(entry.url()), Map.of(key, value == null ? "" : value));
-    }
+  /** The server's values as the entry's own are checked, all together. */
+  private static void check(PolicyDocument.McpServer entry, Map<String, String> values) {
+    if (entry.command() != null)
+      PolicyDocument.McpServer.command(entry.command(), entry.args(), values);
+    else PolicyDocument.McpServer.url(java.util.Objects.requireNonNull(entry.url()), values);
   }
 
   /** The entry as the server starts: the policy's own values, then those kept for its program. */

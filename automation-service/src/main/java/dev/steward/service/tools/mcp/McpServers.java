@@ -23,6 +23,9 @@ import java.util.function.Supplier;
  */
 final class McpServers implements ToolFamily, AutoCloseable {
 
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(McpServers.class.getName());
+
   private final Supplier<PolicyDocument> policy;
   private final PackSecrets secrets;
   private final ServerLink.Setting setting;
@@ -96,10 +99,17 @@ final class McpServers implements ToolFamily, AutoCloseable {
     // changed key restarts it as a changed entry does.
     Map<String, McpEnv.Row> kept = McpEnv.read(secrets);
     Map<String, PolicyDocument.McpServer> wanted = new LinkedHashMap<>();
-    policy
-        .get()
-        .mcpServers()
-        .forEach((name, entry) -> wanted.put(name, McpEnv.effective(name, entry, kept)));
+    policy.get().mcpServers().forEach((name, entry) -> {
+      try {
+        wanted.put(name, McpEnv.effective(name, entry, kept));
+      } catch (IllegalArgumentException e) {
+        // Kept values that no longer pass the entry's rules (a file edited by hand) are not
+        // given to the server; the others still start. The message quotes no value.
+        LOG.warning(
+            "the values kept for the MCP server “" + name + "” are not used: " + e.getMessage());
+        wanted.put(name, entry);
+      }
+    });
     List<ServerLink> stopping = new ArrayList<>();
     for (var it = links.entrySet().iterator(); it.hasNext(); ) {
       var e = it.next();

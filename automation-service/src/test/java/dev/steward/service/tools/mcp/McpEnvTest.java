@@ -171,4 +171,43 @@ class McpEnvTest {
     assertNull(secrets.values.get("mcp.env"), "nothing was kept");
     assertEquals(List.of("X-Key"), McpEnv.set(secrets, "s", remote, "X-Key", "k"));
   }
+
+  @Test
+  void a_header_set_in_another_case_replaces_it() throws IOException {
+    Secrets secrets = new Secrets();
+    PolicyDocument.McpServer remote = PolicyDocument.McpServer.url("https://mcp.example.com/mcp");
+    McpEnv.set(secrets, "r", remote, "X-Key", "one");
+    assertEquals(List.of("x-key"), McpEnv.set(secrets, "r", remote, "x-key", "two"));
+    assertEquals(
+        Map.of("x-key", "two"),
+        McpEnv.effective("r", remote, McpEnv.read(secrets)).headers());
+  }
+
+  @Test
+  void a_pasted_env_meets_the_same_rules_unquoted() {
+    for (Map<String, String> bad :
+        List.of(Map.of("ghp_TOKEN=x", "v"), Map.of("", "v"), Map.of("N", "ghp_TOKEN\0"))) {
+      IllegalArgumentException e = assertThrows(
+          IllegalArgumentException.class,
+          () -> PolicyDocument.McpServer.command("npx", List.of(), bad));
+      assertFalse(e.getMessage().contains("ghp_TOKEN"), e.getMessage());
+    }
+  }
+
+  @Test
+  void a_failed_saves_undo_leaves_a_value_set_since() throws IOException {
+    Secrets secrets = new Secrets();
+    var undo = McpEnv.keep(with("github", GITHUB), secrets);
+    PolicyDocument.McpServer entry = GITHUB.withoutSecrets();
+    McpEnv.set(secrets, "github", entry, "TOKEN", "ghp_ROTATED");
+    undo.run();
+    assertTrue(secrets.values.get("mcp.env").contains("ghp_ROTATED"), "not put back over");
+    var second = McpEnv.keep(
+        with(
+            "github",
+            PolicyDocument.McpServer.command("npx", GITHUB.args(), Map.of("TOKEN", "ghp_NEXT"))),
+        secrets);
+    second.run();
+    assertTrue(secrets.values.get("mcp.env").contains("ghp_ROTATED"), "put back as it was");
+  }
 }
