@@ -12,7 +12,6 @@ import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.ToolsList;
 import dev.steward.protocol.util.DaemonThreads;
 import dev.steward.service.rpc.Dispatcher;
-import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
@@ -43,12 +42,26 @@ import org.jspecify.annotations.Nullable;
  * connect rather than launch {@code steward mcp}. The WebSocket's checks come first (loopback Host,
  * no other page's Origin, the {@code mcp} role's secret as a Bearer token); then the MCP SDK's servlet
  * transport speaks the protocol. Each MCP session is a session of the {@code mcp} role on the
- * service's own dispatcher ({@link OwnSession}), called on the request's thread: the same methods,
+ * service's own dispatcher ({@link OwnSession}), called in-process: the same methods,
  * gate, dialog, taint (kept per MCP session) and audit log as the stdio bridge's connection.
  */
 final class McpHttp implements AutoCloseable {
 
   static final String PATH = "/mcp";
+
+  /**
+   * The SDK's JSON for this endpoint: nested no deeper than the WebSocket lets a message be, so
+   * what reaches the gate here could have reached it there (and no argument is deep enough to
+   * overflow a thread's stack while it is copied).
+   */
+  private static final io.modelcontextprotocol.json.McpJsonMapper BOUNDED =
+      new io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper(
+          new com.fasterxml.jackson.databind.ObjectMapper(
+              com.fasterxml.jackson.core.JsonFactory.builder()
+                  .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                      .maxNestingDepth(Json.MAX_NESTING_DEPTH)
+                      .build())
+                  .build()));
 
   /** Requests being answered at once (of the 32 threads the service's port has). */
   private static final int IN_FLIGHT = 12;
@@ -69,6 +82,9 @@ final class McpHttp implements AutoCloseable {
 
   private final int maxBody;
   private final RateLimiter rate;
+  /** Told the id of each session that ends, as the service is of each connection that closes. */
+  private final java.util.function.Consumer<String> closed;
+
   private final int perSecond;
   /** Per MCP session id: its session on the service's dispatcher, until the session ends. */
   private final Map<String, OwnSession> links = new java.util.concurrent.ConcurrentHashMap<>();
@@ -102,9 +118,12 @@ final class McpHttp implements AutoCloseable {
   /**
    * @param maxBody the largest message, as for the WebSocket
    * @param rate the messages a second the mcp role's connections share, and its sessions here
+   * @param closed told the id of each session that ends
    */
-  McpHttp(int maxBody, RateLimiter rate, int perSecond) {
+  McpHttp(
+      int maxBody, RateLimiter rate, int perSecond, java.util.function.Consumer<String> closed) {
     this.maxBody = maxBody;
+    this.closed = closed;
     this.rate = rate;
     this.perSecond = perSecond;
     context.addFilter(
@@ -151,7 +170,7 @@ final class McpHttp implements AutoCloseable {
       try {
         HttpServletStreamableServerTransportProvider transport =
             HttpServletStreamableServerTransportProvider.builder()
-                .jsonMapper(McpJsonDefaults.getMapper())
+                .jsonMapper(BOUNDED)
                 .mcpEndpoint(PATH)
                 .keepAliveInterval(Duration.ofSeconds(30))
                 .maxRequestSize(maxBody)
@@ -357,7 +376,11 @@ final class McpHttp implements AutoCloseable {
   private void ended(String session) {
     endedSessions.add(session);
     conversations.remove(session);
-    links.remove(session);
+    OwnSession own = links.remove(session);
+    if (own != null) {
+      own.end();
+      closed.accept(own.id()); // an approval it left waiting is answered
+    }
   }
 
   /** MCP sessions whose conversation is kept (for tests and diagnostics). */

@@ -25,9 +25,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One MCP session of {@code /mcp} as the service's methods see it: a session of the {@code mcp}
- * role on the service's own dispatcher, called on the thread that serves the request. The same
- * methods, role checks, gate, approvals and audit rows as a WebSocket connection of that role, with
- * none of the hand-offs between threads that a connection from the service to itself costs.
+ * role on the service's own dispatcher, called in-process by the thread that runs the MCP call (the
+ * SDK's, never Jetty's). The same methods, role checks, gate, approvals and audit rows as a
+ * WebSocket connection of that role, without the hand-offs between threads that a connection from
+ * the service to itself costs.
  */
 final class OwnSession implements Session, ServiceLink {
 
@@ -44,6 +45,21 @@ final class OwnSession implements Session, ServiceLink {
   private final int perSecond;
   private final AtomicLong requests = new AtomicLong();
   private volatile @Nullable String client;
+
+  /**
+   * Progress goes to the client on a thread of the session's own, a few lines at most waiting (the
+   * rest dropped): it is told on the thread that learnt it — an external server's only reader,
+   * among others — which a client that stops reading its stream must not hold.
+   */
+  private final java.util.concurrent.ThreadPoolExecutor progress =
+      new java.util.concurrent.ThreadPoolExecutor(
+          0,
+          1,
+          30,
+          java.util.concurrent.TimeUnit.SECONDS,
+          new java.util.concurrent.ArrayBlockingQueue<>(16),
+          dev.steward.protocol.util.DaemonThreads.named("mcp-http-progress"),
+          new java.util.concurrent.ThreadPoolExecutor.DiscardPolicy());
 
   OwnSession(Dispatcher dispatcher, RateLimiter rate, int perSecond) {
     this.dispatcher = dispatcher;
@@ -78,7 +94,13 @@ final class OwnSession implements Session, ServiceLink {
   public void send(Notification notification) {
     if (!Methods.TOOL_PROGRESS.equals(notification.method())) return;
     JsonNode params = notification.params();
-    McpFront.progress(params instanceof POJONode p ? Json.tree(p.getPojo()) : params);
+    JsonNode tree = params instanceof POJONode p ? Json.tree(p.getPojo()) : params;
+    progress.execute(() -> McpFront.progress(tree));
+  }
+
+  /** The session has ended: its progress thread goes. */
+  void end() {
+    progress.shutdownNow();
   }
 
   @Override

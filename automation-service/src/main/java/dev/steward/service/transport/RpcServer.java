@@ -96,7 +96,8 @@ public final class RpcServer implements AutoCloseable {
     McpHttp mcp = new McpHttp(
         (int) Math.min(Integer.MAX_VALUE, limits.maxFrameBytes()),
         holders.rate(Role.MCP),
-        limits.maxMessagesPerSecondPerRole());
+        limits.maxMessagesPerSecondPerRole(),
+        id -> self[0].onClosed.accept(id));
     Handler checks = new Handler.Abstract() {
       @Override
       public boolean handle(Request request, Response response, Callback callback) {

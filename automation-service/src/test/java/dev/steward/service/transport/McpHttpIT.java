@@ -226,6 +226,45 @@ class McpHttpIT {
     }
   }
 
+  @Test
+  void argumentsNestedDeeperThanTheWebSocketTakesAreRefusedBeforeTheGate() throws Exception {
+    String mcp = t.secret(Role.MCP);
+    String host = "127.0.0.1:" + t.port();
+    String init = RawHttp.exchange(
+        t.port(),
+        post(
+            host,
+            mcp,
+            "",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"deep\",\"version\":\"1\"}}}"));
+    String session = init.lines()
+        .filter(l -> l.toLowerCase(java.util.Locale.ROOT).startsWith("mcp-session-id:"))
+        .map(l -> l.substring(l.indexOf(':') + 1).strip())
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(init));
+    String extra = "Mcp-Session-Id: " + session + "\r\nMCP-Protocol-Version: 2025-06-18\r\n";
+    String deep = "[".repeat(900) + "]".repeat(900);
+    for (int i = 0; i < 14; i++) {
+      String reply = RawHttp.exchange(
+          t.port(),
+          post(
+              host,
+              mcp,
+              extra,
+              "{\"jsonrpc\":\"2.0\",\"id\":" + (10 + i) + ",\"method\":\"tools/call\","
+                  + "\"params\":{\"name\":\"files.read_text\",\"arguments\":{\"path\":"
+                  + deep + "}}}"));
+      assertTrue(reply.startsWith("HTTP/1.1 400 "), reply);
+      assertTrue(reply.contains("\"jsonrpc\":\"2.0\""), reply);
+    }
+    // More than the 12 requests at once were answered: none is left holding a thread.
+    String ping = RawHttp.exchange(
+        t.port(), post(host, mcp, extra, "{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"ping\"}"));
+    assertTrue(ping.startsWith("HTTP/1.1 200 "), ping);
+  }
+
   private static String post(String host, String secret, String extra, String body) {
     return "POST /mcp HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + secret + "\r\n"
         + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"

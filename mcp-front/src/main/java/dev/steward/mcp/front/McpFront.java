@@ -107,11 +107,6 @@ public final class McpFront {
     }
   }
 
-  /** Whether a call is running through this connection now. */
-  public boolean busy(ServiceLink service) {
-    return running.containsValue(service);
-  }
-
   /** Cancels a running call in the service, through the connection it went by. */
   public void cancel(String callId) {
     ServiceLink service = running.get(callId);
@@ -157,7 +152,14 @@ public final class McpFront {
     McpSchema.Implementation client = exchange.getClientInfo();
     if (client != null) {
       String name = client.name() + (client.version() == null ? "" : " " + client.version());
-      if (!name.equals(named.put(link.service(), name))) hello(link.service(), name);
+      if (!name.equals(named.get(link.service()))) {
+        try {
+          hello(link.service(), name);
+          named.put(link.service(), name);
+        } catch (RuntimeException e) {
+          // not said now (the service refused it: its rate): said with the next call
+        }
+      }
     }
     Object token = request.meta() == null ? null : request.meta().get("progressToken");
     if (token != null) Progress.watch(callId, exchange, token);
