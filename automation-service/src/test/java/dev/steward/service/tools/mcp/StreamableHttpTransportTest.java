@@ -23,6 +23,17 @@ import reactor.core.publisher.Mono;
 /** Steward's Streamable HTTP transport against a loopback server that misbehaves on purpose. */
 class StreamableHttpTransportTest {
 
+  /** A transport to the test server's /mcp with no sign-in and no headers of the entry's. */
+  private static StreamableHttpTransport plain(HttpServer server) {
+    return new StreamableHttpTransport(
+        URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp"),
+        new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()),
+        java.time.Duration.ofSeconds(30),
+        why -> {},
+        java.util.Optional::empty,
+        java.util.Map.of());
+  }
+
   @Test
   void an_answer_lost_with_its_stream_fails_at_once_and_a_session_goes_with_each_request()
       throws Exception {
@@ -60,13 +71,7 @@ class StreamableHttpTransportTest {
     });
     server.start();
     BlockingQueue<McpSchema.JSONRPCMessage> got = new LinkedBlockingQueue<>();
-    StreamableHttpTransport t = new StreamableHttpTransport(
-        URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp"),
-        new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()),
-        java.time.Duration.ofSeconds(30),
-        why -> {},
-        java.util.Optional::empty,
-        java.util.Map.of());
+    StreamableHttpTransport t = plain(server);
     try {
       t.connect(m -> m.doOnNext(got::add).then(Mono.empty())).block();
       t.sendMessage(new McpSchema.JSONRPCRequest("2.0", "tools/list", 1, null)).block();
@@ -125,13 +130,7 @@ class StreamableHttpTransportTest {
     });
     server.start();
     BlockingQueue<McpSchema.JSONRPCMessage> got = new LinkedBlockingQueue<>();
-    StreamableHttpTransport http = new StreamableHttpTransport(
-        URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp"),
-        new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()),
-        java.time.Duration.ofSeconds(30),
-        why -> {},
-        java.util.Optional::empty,
-        java.util.Map.of());
+    StreamableHttpTransport http = plain(server);
     TrackedTransport t = new TrackedTransport(http, () -> {});
     try {
       t.connect(m -> m.doOnNext(got::add).then(Mono.empty())).block();
