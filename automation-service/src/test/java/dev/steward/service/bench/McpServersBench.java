@@ -31,7 +31,7 @@ import java.util.Map;
  */
 public final class McpServersBench {
 
-  private static final int WARM = 600;
+  private static final int WARM = Integer.getInteger("mcp.bench.warm", 600);
   private static final int ROUNDS = 10;
   private static final int PER_ROUND = 200;
 
