@@ -377,6 +377,14 @@ final class TrustHarness implements AutoCloseable {
     p.getOutputStream().close();
     if (!p.waitFor(5, TimeUnit.SECONDS))
       throw new IllegalStateException("xclip did not take the text");
+    // xclip's child takes the selection after its parent has exited: until it has, a read still
+    // gets the text before.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (!clipboard().equals(text)) {
+      if (System.nanoTime() > deadline)
+        throw new IllegalStateException("the clipboard did not come to hold the text");
+      Thread.sleep(20);
+    }
   }
 
   static Path repo() {
