@@ -15,6 +15,7 @@ import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.protocol.tool.ToolResult;
@@ -461,6 +462,56 @@ class AdversarialIT {
             null)));
     assertTrue(refused.getMessage().contains("show it again"), refused.getMessage());
     assertEquals("unseen", Files.readString(root.resolve("unseen.txt")));
+  }
+
+  @Test
+  void another_file_moved_into_the_approved_path_is_a_mismatch() throws Exception {
+    // A move to a new name needs no click in an untainted conversation: while the dialog is
+    // open, another of the user's files takes the name the user approved overwriting.
+    Files.writeString(root.resolve("report.txt"), "the report the user saw");
+    Files.writeString(root.resolve("thesis.txt"), "a thesis never shown");
+    String trace = id();
+    JsonNode write = args("path", "report.txt", "content", "new words");
+    String token = grant(trace, "files.write_text", write, 60).confirmToken();
+    Files.move(root.resolve("report.txt"), root.resolve("report-old.txt"));
+    Files.move(root.resolve("thesis.txt"), root.resolve("report.txt"));
+    ToolResult refused =
+        refusedAndLogged("files.write_text", write, token, trace, ToolErrorCodes.TOKEN_MISMATCH);
+    assertTrue(
+        String.valueOf(refused.error()).contains("changed since"), String.valueOf(refused.error()));
+    assertEquals("a thesis never shown", Files.readString(root.resolve("report.txt")));
+    // A file that appears where the user approved creating one is not what they approved either.
+    JsonNode create = args("path", "fresh.txt", "content", "made by the call");
+    String createToken = grant(trace, "files.write_text", create, 60).confirmToken();
+    Files.writeString(root.resolve("fresh.txt"), "written meanwhile");
+    refusedAndLogged("files.write_text", create, createToken, trace, ToolErrorCodes.TOKEN_MISMATCH);
+    assertEquals("written meanwhile", Files.readString(root.resolve("fresh.txt")));
+  }
+
+  @Test
+  void no_token_is_minted_for_a_file_changed_since_the_dialog_showed_it() throws Exception {
+    Files.writeString(root.resolve("plan.txt"), "plan as shown");
+    String trace = id();
+    JsonNode write = args("path", "plan.txt", "content", "x");
+    Preflight.Result shown = ui.preflight(trace, "files.write_text", write);
+    assertEquals(1, shown.fingerprints().size(), String.valueOf(shown));
+    // A grant of what the dialog showed, while nothing changed, is minted.
+    assertTrue(grantAsShown(trace, write, shown).confirmToken().length() > 0);
+    Thread.sleep(20); // past the clock tick that stamps a file's change time
+    Files.writeString(root.resolve("plan.txt"), "plan changed");
+    ClientException refused =
+        assertThrows(ClientException.class, () -> grantAsShown(trace, write, shown));
+    assertTrue(refused.getMessage().contains("show it again"), refused.getMessage());
+  }
+
+  private Grant.Result grantAsShown(String trace, JsonNode args, Preflight.Result shown) {
+    return ui.grant(new Grant.Params(
+        trace,
+        List.of(new Grant.Call("files.write_text", args, shown.paths(), shown.fingerprints())),
+        null,
+        null,
+        60,
+        null));
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.steward.app.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Preflight;
 import java.time.Instant;
 import java.util.List;
@@ -44,14 +45,11 @@ public interface Approver {
   }
 
   /**
-   * The user's answer for one call: the arguments they approved (maybe edited), and with "always
-   * allow here" the folders the grant covers, as the dialog showed them for those arguments.
-   */
-  /**
-   * The user's answer for one call. With {@code alwaysAllow}, a standing grant for {@code
-   * grantFolders} goes with it, until {@code grantUntil} (null: until revoked). {@code shown}: the
-   * real paths the dialog showed for the approved arguments (its own preview of them), which the
-   * token is bound to; null when the dialog showed none.
+   * The user's answer for one call: the arguments they approved (maybe edited). With {@code
+   * alwaysAllow}, a standing grant for {@code grantFolders} goes with it, until {@code grantUntil}
+   * (null: until revoked). {@code shown}: the real paths the dialog showed for the approved
+   * arguments (its own preview of them), and {@code fingerprints} what each named then; the token
+   * is bound to both. Null when the dialog showed none.
    */
   record Answer(
       String callId,
@@ -60,15 +58,22 @@ public interface Approver {
       boolean alwaysAllow,
       List<String> grantFolders,
       java.time.@org.jspecify.annotations.Nullable Instant grantUntil,
-      @org.jspecify.annotations.Nullable List<String> shown) {
+      @org.jspecify.annotations.Nullable List<String> shown,
+      @org.jspecify.annotations.Nullable List<String> fingerprints) {
 
     public Answer {
       grantFolders = List.copyOf(grantFolders);
       if (shown != null) shown = List.copyOf(shown);
+      if (fingerprints != null) fingerprints = List.copyOf(fingerprints);
     }
 
     public Answer(String callId, Verdict verdict, JsonNode args, boolean alwaysAllow) {
-      this(callId, verdict, args, alwaysAllow, List.of(), null, null);
+      this(callId, verdict, args, alwaysAllow, List.of(), null, null, null);
+    }
+
+    /** The grant's form of this answer: the call as approved, bound to what the dialog showed. */
+    public Grant.Call grantCall(String tool) {
+      return new Grant.Call(tool, args, shown, fingerprints);
     }
   }
 

@@ -175,8 +175,7 @@ public final class CallRunner {
     String token;
     try {
       List<Grant.Call> grantCalls = approved.stream()
-          .map(p -> new Grant.Call(
-              p.call().toolName(), answerOf(byId, p).args(), answerOf(byId, p).shown()))
+          .map(p -> answerOf(byId, p).grantCall(p.call().toolName()))
           .toList();
       token = link.grant(
               new Grant.Params(traceId, grantCalls, null, null, (int) Math.max(1, remaining), null))

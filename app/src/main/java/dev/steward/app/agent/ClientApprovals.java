@@ -69,7 +69,7 @@ public final class ClientApprovals {
       try {
         link.grant(new Grant.Params(
             asked.traceId(),
-            List.of(new Grant.Call(call.tool(), a.args(), a.shown())),
+            List.of(a.grantCall(call.tool())),
             null,
             null,
             (int) Math.min(ttl, 600),

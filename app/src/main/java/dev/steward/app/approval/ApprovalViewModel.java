@@ -174,7 +174,8 @@ public final class ApprovalViewModel {
             always,
             always ? i.grantFolders() : List.of(),
             always ? span().until(clock.instant()) : null,
-            i.shownProperty().get().paths()));
+            i.shownProperty().get().paths(),
+            i.shownProperty().get().fingerprints()));
       } else {
         answers.add(new Approver.Answer(
             id, Approver.Verdict.DECLINED, i.pending().call().args(), false));

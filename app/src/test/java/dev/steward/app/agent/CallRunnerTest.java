@@ -40,7 +40,8 @@ class CallRunnerTest {
         false,
         List.of(),
         null,
-        p.preflight().paths());
+        p.preflight().paths(),
+        p.preflight().fingerprints());
   }
 
   @Test
@@ -108,7 +109,8 @@ class CallRunnerTest {
             false,
             List.of(),
             null,
-            List.of("/w/user.txt"))))
+            List.of("/w/user.txt"),
+            List.of("fp-user"))))
         .run("t", List.of(call), listener);
     assertEquals(
         "user.txt", link.grants.get(0).calls().get(0).args().get("path").asText());
@@ -117,6 +119,7 @@ class CallRunnerTest {
         List.of("/w/user.txt"),
         link.grants.get(0).calls().get(0).targets(),
         "bound to what the dialog's preview of the edited call showed");
+    assertEquals(List.of("fp-user"), link.grants.get(0).calls().get(0).fingerprints());
     assertTrue(out.get(0).forModel().contains("edited the arguments")
         && out.get(0).forModel().contains("user.txt"));
     assertEquals("user.txt", listener.last.get("c1").ranArgs().get("path").asText());
@@ -206,7 +209,8 @@ class CallRunnerTest {
                 true,
                 List.of("/w/notes"),
                 until,
-                p.preflight().paths()))
+                p.preflight().paths(),
+                p.preflight().fingerprints()))
             .toList())
         .run("t", calls, listener);
     assertEquals(

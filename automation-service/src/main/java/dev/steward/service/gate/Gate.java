@@ -20,6 +20,7 @@ import dev.steward.service.audit.AuditUnavailableException;
 import dev.steward.service.audit.ChainedRow;
 import dev.steward.service.policy.Policy;
 import dev.steward.service.policy.PolicyStore;
+import dev.steward.service.scope.Fingerprint;
 import dev.steward.service.scope.HostResolver;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.token.ConfirmTokens;
@@ -160,6 +161,8 @@ public final class Gate implements AutoCloseable {
       checkId(traceId, "/trace_id");
       Checked c = check(tool, caller, args);
       List<String> paths = reals(c.paths());
+      // Read before the preview reads the files: a change after it gives another fingerprint.
+      List<String> fingerprints = fingerprints(paths);
       List<String> taintSources = taint.of(caller.conversation());
       JsonNode preview = previewOf(tool, args, c, caller.role() == Role.UI);
       if (c.requirement().needsToken()) {
@@ -173,7 +176,8 @@ public final class Gate implements AutoCloseable {
             taintSources.isEmpty() ? null : taintSources,
             paths,
             preview,
-            grantFolders(c.risk(), c));
+            grantFolders(c.risk(), c),
+            fingerprints);
       }
       String reason = c.requirement().waivedBy().isEmpty()
           ? "allowed by policy"
@@ -187,7 +191,9 @@ public final class Gate implements AutoCloseable {
           null,
           taintSources.isEmpty() ? null : taintSources,
           paths,
-          preview);
+          preview,
+          null,
+          fingerprints);
     } catch (Refusal r) {
       return new Preflight.Result(
           Preflight.DENY,
@@ -660,6 +666,17 @@ public final class Gate implements AutoCloseable {
     }
   }
 
+  /**
+   * What each of {@code targets} names now ({@link Fingerprint}): what a token for exactly a call
+   * binds besides its paths, as the dialog's preview saw them. A target that could not be resolved
+   * has no file: it keeps its mark.
+   */
+  public static List<String> fingerprints(List<String> targets) {
+    return targets.stream()
+        .map(t -> t.equals(UNRESOLVED) ? UNRESOLVED : Fingerprint.of(java.nio.file.Path.of(t)))
+        .toList();
+  }
+
   /** A call's resolved paths as the wire and the token records give them, in argument order. */
   private static List<String> reals(Map<String, ResolvedPath> paths) {
     return paths.values().stream().map(p -> p.real().toString()).toList();
@@ -681,7 +698,12 @@ public final class Gate implements AutoCloseable {
           java.util.Objects.requireNonNull(
               call.confirmToken(), "asked only for a call with a token"),
           new ConfirmTokens.CallCheck(
-              call.traceId(), c.tool().name(), c.argsHash(), c.risk(), paths));
+              call.traceId(),
+              c.tool().name(),
+              c.argsHash(),
+              c.risk(),
+              paths,
+              paths.stream().map(Fingerprint::of).toList()));
     } catch (TokenRefused e) {
       throw new Refusal(e.code(), e.getMessage(), "/confirm_token");
     }

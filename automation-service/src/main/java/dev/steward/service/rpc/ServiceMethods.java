@@ -309,7 +309,13 @@ public final class ServiceMethods {
           throw RpcException.invalidParams("calls[].targets: " + t.name() + " would now reach "
               + String.join(", ", targets) + ", not " + String.join(", ", shown)
               + " as the dialog showed (a link or the folders changed since): show it again");
-        calls.add(new TokenRecord.Call(t.name(), hash, targets));
+        List<String> fingerprints = Gate.fingerprints(targets);
+        List<String> seen = c.fingerprints();
+        if (seen != null && !seen.equals(fingerprints))
+          throw RpcException.invalidParams("calls[].fingerprints: " + String.join(", ", targets)
+              + " changed since the dialog showed " + t.name()
+              + " (written, or another file moved in its place): show it again");
+        calls.add(new TokenRecord.Call(t.name(), hash, targets, fingerprints));
         highest = max(highest, gate.risk(t, args));
         names.add(t.name());
       }

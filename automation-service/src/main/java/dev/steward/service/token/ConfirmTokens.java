@@ -141,9 +141,17 @@ public final class ConfirmTokens {
     return had;
   }
 
-  /** The call a token is checked against. {@code paths} are the call's resolved real paths. */
+  /**
+   * The call a token is checked against. {@code paths} are the call's resolved real paths, {@code
+   * fingerprints} what each names now ({@code Fingerprint}, in the same order).
+   */
   public record CallCheck(
-      String traceId, String tool, String argsHash, Risk risk, List<Path> paths) {}
+      String traceId,
+      String tool,
+      String argsHash,
+      Risk risk,
+      List<Path> paths,
+      List<String> fingerprints) {}
 
   /**
    * Checks the token against the call and, if it covers it, consumes it atomically: of two calls
@@ -171,6 +179,7 @@ public final class ConfirmTokens {
         boolean sameCallUsed = false;
         List<String> now = call.paths().stream().map(Path::toString).toList();
         List<String> approvedTargets = null;
+        List<String> changed = null;
         for (int i = 0; i < calls.size(); i++) {
           TokenRecord.Call c = calls.get(i);
           if (c.tool().equals(call.tool()) && c.argsHash().equals(call.argsHash())) {
@@ -181,6 +190,11 @@ public final class ConfirmTokens {
             List<String> targets = c.targets();
             if (targets != null && !targets.equals(now)) {
               approvedTargets = targets;
+              continue;
+            }
+            List<String> fingerprints = c.fingerprints();
+            if (fingerprints != null && !fingerprints.equals(call.fingerprints())) {
+              changed = now;
               continue;
             }
             l.callUsed[i] = true;
@@ -196,6 +210,12 @@ public final class ConfirmTokens {
               "the user approved this call on " + String.join(", ", approvedTargets)
                   + "; it would now reach " + (now.isEmpty() ? "nothing" : String.join(", ", now))
                   + " (a link or the folders changed since): it needs approving again");
+        if (changed != null)
+          throw new TokenRefused(
+              ToolErrorCodes.TOKEN_MISMATCH,
+              "the user approved this call on " + String.join(", ", changed)
+                  + " as it was then; it has changed since (written, or another file moved in its"
+                  + " place): it needs approving again");
         boolean toolMatches = calls.stream().anyMatch(c -> c.tool().equals(call.tool()));
         throw new TokenRefused(
             ToolErrorCodes.TOKEN_MISMATCH,

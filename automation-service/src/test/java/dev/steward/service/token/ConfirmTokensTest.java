@@ -20,7 +20,7 @@ class ConfirmTokensTest {
   final MutableClock clock = new MutableClock();
   final ConfirmTokens tokens = new ConfirmTokens(new byte[32], clock, new MemoryTokenRecords());
   final ConfirmTokens.CallCheck call =
-      new ConfirmTokens.CallCheck("t1", "files.write_text", "h1", Risk.MEDIUM, List.of());
+      callCheck("t1", "files.write_text", "h1", Risk.MEDIUM, List.of());
 
   private String exact(Duration ttl, Risk risk) {
     return tokens
@@ -77,7 +77,7 @@ class ConfirmTokensTest {
     clock.advance(Duration.ofSeconds(61));
     assertEquals(
         ToolErrorCodes.TOKEN_EXPIRED,
-        code(t, new ConfirmTokens.CallCheck("t1", "files.write_text", "h1", Risk.HIGH, List.of())));
+        code(t, callCheck("t1", "files.write_text", "h1", Risk.HIGH, List.of())));
   }
 
   @Test
@@ -85,19 +85,13 @@ class ConfirmTokensTest {
     String t = exact(Duration.ofMinutes(1), Risk.MEDIUM);
     assertEquals(
         ToolErrorCodes.TOKEN_MISMATCH,
-        code(
-            t,
-            new ConfirmTokens.CallCheck("t2", "files.write_text", "h1", Risk.MEDIUM, List.of())));
+        code(t, callCheck("t2", "files.write_text", "h1", Risk.MEDIUM, List.of())));
     assertEquals(
         ToolErrorCodes.TOKEN_MISMATCH,
-        code(
-            t,
-            new ConfirmTokens.CallCheck("t1", "files.ensure_dir", "h1", Risk.MEDIUM, List.of())));
+        code(t, callCheck("t1", "files.ensure_dir", "h1", Risk.MEDIUM, List.of())));
     assertEquals(
         ToolErrorCodes.TOKEN_MISMATCH,
-        code(
-            t,
-            new ConfirmTokens.CallCheck("t1", "files.write_text", "h2", Risk.MEDIUM, List.of())));
+        code(t, callCheck("t1", "files.write_text", "h2", Risk.MEDIUM, List.of())));
   }
 
   @Test
@@ -116,17 +110,17 @@ class ConfirmTokensTest {
         .token();
     tokens.consume(
         t,
-        new ConfirmTokens.CallCheck(
+        callCheck(
             "t1", "files.write_text", "x", Risk.MEDIUM, List.of(Path.of("/home/u/Notes/a.txt"))));
     tokens.consume(
         t,
-        new ConfirmTokens.CallCheck(
+        callCheck(
             "t1", "files.write_text", "y", Risk.MEDIUM, List.of(Path.of("/home/u/Notes/b.txt"))));
     assertEquals(
         ToolErrorCodes.TOKEN_MISMATCH,
         code(
             t,
-            new ConfirmTokens.CallCheck(
+            callCheck(
                 "t1",
                 "files.write_text",
                 "z",
@@ -136,7 +130,7 @@ class ConfirmTokensTest {
         ToolErrorCodes.TOKEN_MISMATCH,
         code(
             t,
-            new ConfirmTokens.CallCheck(
+            callCheck(
                 "t1",
                 "files.write_text",
                 "z",
@@ -159,14 +153,11 @@ class ConfirmTokensTest {
             Risk.MEDIUM,
             0)
         .token();
-    tokens.consume(
-        t, new ConfirmTokens.CallCheck("t1", "files.write_text", "b", Risk.MEDIUM, List.of()));
-    tokens.consume(
-        t, new ConfirmTokens.CallCheck("t1", "files.write_text", "a", Risk.MEDIUM, List.of()));
+    tokens.consume(t, callCheck("t1", "files.write_text", "b", Risk.MEDIUM, List.of()));
+    tokens.consume(t, callCheck("t1", "files.write_text", "a", Risk.MEDIUM, List.of()));
     assertEquals(
         ToolErrorCodes.TOKEN_USED,
-        code(
-            t, new ConfirmTokens.CallCheck("t1", "files.write_text", "a", Risk.MEDIUM, List.of())));
+        code(t, callCheck("t1", "files.write_text", "a", Risk.MEDIUM, List.of())));
     assertTrue(t.startsWith("st1."));
   }
 
@@ -205,14 +196,45 @@ class ConfirmTokensTest {
             Risk.MEDIUM,
             0)
         .token();
-    ConfirmTokens.CallCheck elsewhere = new ConfirmTokens.CallCheck(
+    ConfirmTokens.CallCheck elsewhere = callCheck(
         "t1", "files.write_text", "h1", Risk.MEDIUM, List.of(Path.of("/home/ann/other.txt")));
     TokenRefused refused = assertThrows(TokenRefused.class, () -> tokens.consume(token, elsewhere));
     assertEquals(ToolErrorCodes.TOKEN_MISMATCH, refused.code());
     assertTrue(refused.getMessage().contains("/home/ann/other.txt"), refused.getMessage());
-    ConfirmTokens.CallCheck asApproved = new ConfirmTokens.CallCheck(
+    ConfirmTokens.CallCheck asApproved = callCheck(
         "t1", "files.write_text", "h1", Risk.MEDIUM, List.of(Path.of("/home/ann/notes.txt")));
     assertEquals(22, tokens.consume(token, asApproved).length(), "still unused after the refusal");
     assertEquals(ToolErrorCodes.TOKEN_USED, code(token, asApproved));
+  }
+
+  @Test
+  void an_exact_token_binds_what_its_paths_named_when_it_was_approved() throws Exception {
+    List<Path> paths = List.of(Path.of("/home/ann/notes.txt"));
+    String token = tokens
+        .mint(
+            "t1",
+            List.of(new TokenRecord.Call(
+                "files.write_text", "h1", List.of("/home/ann/notes.txt"), List.of("f-approved"))),
+            List.of(),
+            List.of(),
+            false,
+            Duration.ofMinutes(5),
+            Risk.MEDIUM,
+            0)
+        .token();
+    ConfirmTokens.CallCheck replaced = new ConfirmTokens.CallCheck(
+        "t1", "files.write_text", "h1", Risk.MEDIUM, paths, List.of("f-another"));
+    TokenRefused refused = assertThrows(TokenRefused.class, () -> tokens.consume(token, replaced));
+    assertEquals(ToolErrorCodes.TOKEN_MISMATCH, refused.code());
+    assertTrue(refused.getMessage().contains("changed since"), refused.getMessage());
+    ConfirmTokens.CallCheck asApproved = new ConfirmTokens.CallCheck(
+        "t1", "files.write_text", "h1", Risk.MEDIUM, paths, List.of("f-approved"));
+    assertEquals(22, tokens.consume(token, asApproved).length(), "still unused after the refusal");
+  }
+
+  /** A call whose files are as they were when a token for it was minted (none bound). */
+  private static ConfirmTokens.CallCheck callCheck(
+      String trace, String tool, String hash, Risk risk, List<Path> paths) {
+    return new ConfirmTokens.CallCheck(trace, tool, hash, risk, paths, List.of());
   }
 }

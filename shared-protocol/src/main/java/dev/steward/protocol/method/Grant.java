@@ -17,15 +17,25 @@ public final class Grant {
    * One exact call. {@code targets} (beyond SPEC §3.1, optional): the real paths the dialog showed
    * for it (the {@code paths} of the dialog's own preview of these arguments, never the model's
    * earlier preflight); the service mints no token when the call would reach others now (a link
-   * pointed elsewhere, the folders changed while the user looked).
+   * pointed elsewhere, the folders changed while the user looked). {@code fingerprints} (beyond
+   * SPEC §3.1, optional): the {@code fingerprints} of that same preview; no token is minted when a
+   * file shown has changed or another has taken its place since.
    */
-  public record Call(String tool, JsonNode args, @Nullable List<String> targets) {
+  public record Call(
+      String tool,
+      JsonNode args,
+      @Nullable List<String> targets,
+      @Nullable List<String> fingerprints) {
     /** The wire's form: the one a client's JSON is read into. */
     @com.fasterxml.jackson.annotation.JsonCreator
     public Call {}
 
     public Call(String tool, JsonNode args) {
-      this(tool, args, null);
+      this(tool, args, null, null);
+    }
+
+    public Call(String tool, JsonNode args, @Nullable List<String> targets) {
+      this(tool, args, targets, null);
     }
   }
 

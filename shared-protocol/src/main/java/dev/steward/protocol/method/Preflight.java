@@ -27,6 +27,9 @@ public final class Preflight {
    * ui role). {@code grant_folders} are the folders "Always allow here" would cover for this call —
    * the narrowest there are, the folder of each path — or absent when no standing grant may be
    * offered (high risk, no paths, or a folder that is an allowed root or the home folder itself).
+   * {@code fingerprints} (beyond SPEC §3.1): what each of {@code paths} names now, opaque, read
+   * before the preview was made; a dialog hands them back with its approval ({@link
+   * Grant.Call#fingerprints()}), so that a file changed or replaced since is not approved unseen.
    */
   public record Result(
       String decision,
@@ -38,7 +41,33 @@ public final class Preflight {
       @Nullable List<String> taint,
       @Nullable List<String> paths,
       @Nullable JsonNode preview,
-      @Nullable List<String> grantFolders) {
+      @Nullable List<String> grantFolders,
+      @Nullable List<String> fingerprints) {
+
+    public Result(
+        String decision,
+        String reason,
+        Risk risk,
+        boolean destructive,
+        @Nullable String code,
+        @Nullable String field,
+        @Nullable List<String> taint,
+        @Nullable List<String> paths,
+        @Nullable JsonNode preview,
+        @Nullable List<String> grantFolders) {
+      this(
+          decision,
+          reason,
+          risk,
+          destructive,
+          code,
+          field,
+          taint,
+          paths,
+          preview,
+          grantFolders,
+          null);
+    }
 
     public Result(
         String decision,
@@ -50,7 +79,7 @@ public final class Preflight {
         @Nullable List<String> taint,
         @Nullable List<String> paths,
         @Nullable JsonNode preview) {
-      this(decision, reason, risk, destructive, code, field, taint, paths, preview, null);
+      this(decision, reason, risk, destructive, code, field, taint, paths, preview, null, null);
     }
   }
 
