@@ -278,6 +278,11 @@ class AdversarialIT {
             s -> args("path", "a".repeat(20000)),
             INVALID),
         c(
+            "a path deeper than the system lets a path name",
+            "files.ensure_dir",
+            s -> args("path", String.join("/", java.util.Collections.nCopies(20, "d".repeat(250)))),
+            SCOPE),
+        c(
             "overwrite without a token",
             "files.write_text",
             s -> args("path", "existing.txt", "content", "x"),
@@ -502,6 +507,57 @@ class AdversarialIT {
     ClientException refused =
         assertThrows(ClientException.class, () -> grantAsShown(trace, write, shown));
     assertTrue(refused.getMessage().contains("show it again"), refused.getMessage());
+  }
+
+  @Test
+  void a_file_moved_into_a_folder_approved_for_deleting_is_a_mismatch() throws Exception {
+    Files.createDirectories(root.resolve("proj/sub"));
+    Files.writeString(root.resolve("proj/sub/a.txt"), "a");
+    Files.writeString(root.resolve("precious.txt"), "keep");
+    String trace = id();
+    JsonNode delete = args("path", "proj", "recursive", true);
+    String token = grant(trace, "files.delete", delete, 60).confirmToken();
+    // Deep inside, where the folder's own entries do not change.
+    Files.move(root.resolve("precious.txt"), root.resolve("proj/sub/precious.txt"));
+    refusedAndLogged("files.delete", delete, token, trace, ToolErrorCodes.TOKEN_MISMATCH);
+    assertEquals("keep", Files.readString(root.resolve("proj/sub/precious.txt")));
+    Files.move(root.resolve("proj/sub/precious.txt"), root.resolve("precious.txt"));
+  }
+
+  @Test
+  void calls_of_one_approval_that_make_or_free_each_others_paths_all_run() throws Exception {
+    // One approval: a folder made below another the next call makes; a file moved away before
+    // a new one is written in its place. Nothing the user saw is replaced by something unseen.
+    Files.writeString(root.resolve("notes.md"), "old notes");
+    Files.createDirectories(root.resolve("archive"));
+    String trace = id();
+    JsonNode deeper = args("path", "made/below");
+    JsonNode made = args("path", "made");
+    JsonNode away = args("from", "notes.md", "to", "archive/notes.md");
+    JsonNode fresh = args("path", "notes.md", "content", "new notes");
+    String token = ui.grant(new Grant.Params(
+            trace,
+            List.of(
+                new Grant.Call("files.ensure_dir", deeper),
+                new Grant.Call("files.ensure_dir", made),
+                new Grant.Call("files.move", away),
+                new Grant.Call("files.write_text", fresh)),
+            null,
+            null,
+            60,
+            null))
+        .confirmToken();
+    for (var call : List.of(
+        Map.entry("files.ensure_dir", deeper),
+        Map.entry("files.ensure_dir", made),
+        Map.entry("files.move", away),
+        Map.entry("files.write_text", fresh))) {
+      ToolResult r = agent.execute(
+          new Execute.Params(trace, id(), call.getKey(), call.getValue(), token, null));
+      assertTrue(r.ok(), call + ": " + r.error());
+    }
+    assertEquals("old notes", Files.readString(root.resolve("archive/notes.md")));
+    assertEquals("new notes", Files.readString(root.resolve("notes.md")));
   }
 
   private Grant.Result grantAsShown(String trace, JsonNode args, Preflight.Result shown) {

@@ -20,11 +20,12 @@ import dev.steward.service.audit.AuditUnavailableException;
 import dev.steward.service.audit.ChainedRow;
 import dev.steward.service.policy.Policy;
 import dev.steward.service.policy.PolicyStore;
-import dev.steward.service.scope.Fingerprint;
+import dev.steward.service.scope.FileStamp;
 import dev.steward.service.scope.HostResolver;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.token.ConfirmTokens;
 import dev.steward.service.token.TokenRefused;
+import dev.steward.service.tools.PathUse;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
@@ -161,8 +162,10 @@ public final class Gate implements AutoCloseable {
       checkId(traceId, "/trace_id");
       Checked c = check(tool, caller, args);
       List<String> paths = reals(c.paths());
-      // Read before the preview reads the files: a change after it gives another fingerprint.
-      List<String> fingerprints = fingerprints(paths);
+      // Read before the preview reads the files: a change after it gives another stamp. Only the
+      // window is given them: it hands them back with the user's approval, and no one else needs
+      // to learn when a file changes.
+      List<String> fingerprints = caller.role() == Role.UI ? stamps(tool, args, c.paths()) : null;
       List<String> taintSources = taint.of(caller.conversation());
       JsonNode preview = previewOf(tool, args, c, caller.role() == Role.UI);
       if (c.requirement().needsToken()) {
@@ -654,27 +657,33 @@ public final class Gate implements AutoCloseable {
   }
 
   /**
-   * The real paths a call would touch now, in the order of its path arguments: what a token for
-   * exactly this call binds besides its arguments, as the dialog showed them. A call that cannot
-   * be resolved now binds to a mark no resolved call matches.
+   * What a token for exactly a call binds besides its arguments, as the dialog showed it: the real
+   * paths it would touch now, in the order of its path arguments, and what each names ({@link
+   * FileStamp}).
    */
-  public List<String> targets(Tool tool, JsonNode args) {
+  public record Bound(List<String> targets, List<String> fingerprints) {}
+
+  /**
+   * The call's {@link Bound} now. A call that cannot be resolved now binds to a mark no resolved
+   * call matches.
+   */
+  public Bound bound(Tool tool, JsonNode args) {
     try {
-      return reals(ScopeCheck.resolve(tool, args, policies.current()));
+      Map<String, ResolvedPath> paths = ScopeCheck.resolve(tool, args, policies.current());
+      return new Bound(reals(paths), stamps(tool, args, paths));
     } catch (Refusal | RuntimeException e) {
-      return List.of(UNRESOLVED);
+      return new Bound(List.of(UNRESOLVED), List.of(UNRESOLVED));
     }
   }
 
-  /**
-   * What each of {@code targets} names now ({@link Fingerprint}): what a token for exactly a call
-   * binds besides its paths, as the dialog's preview saw them. A target that could not be resolved
-   * has no file: it keeps its mark.
-   */
-  public static List<String> fingerprints(List<String> targets) {
-    return targets.stream()
-        .map(t -> t.equals(UNRESOLVED) ? UNRESOLVED : Fingerprint.of(java.nio.file.Path.of(t)))
-        .toList();
+  /** Each resolved path's stamp, as the call uses it, in the order of its path arguments. */
+  private static List<String> stamps(Tool tool, JsonNode args, Map<String, ResolvedPath> paths) {
+    List<String> out = new ArrayList<>(paths.size());
+    for (PathUse use : tool.paths(args)) {
+      ResolvedPath p = paths.get(use.pointer());
+      if (p != null) out.add(FileStamp.of(p.real(), use.access()));
+    }
+    return out;
   }
 
   /** A call's resolved paths as the wire and the token records give them, in argument order. */
@@ -703,7 +712,7 @@ public final class Gate implements AutoCloseable {
               c.argsHash(),
               c.risk(),
               paths,
-              paths.stream().map(Fingerprint::of).toList()));
+              stamps(c.tool(), call.args(), c.paths())));
     } catch (TokenRefused e) {
       throw new Refusal(e.code(), e.getMessage(), "/confirm_token");
     }

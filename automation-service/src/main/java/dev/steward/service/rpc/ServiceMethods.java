@@ -33,6 +33,7 @@ import dev.steward.service.policy.Policy;
 import dev.steward.service.policy.PolicyError;
 import dev.steward.service.policy.PolicyStore;
 import dev.steward.service.scope.Access;
+import dev.steward.service.scope.FileStamp;
 import dev.steward.service.scope.ScopeDenied;
 import dev.steward.service.token.ConfirmTokens;
 import dev.steward.service.token.TokenRecord;
@@ -303,19 +304,21 @@ public final class ServiceMethods {
           throw RpcException.invalidParams("calls[].args of " + t.name()
               + " hold a value that has no canonical form (a number too large?)");
         }
-        List<String> targets = gate.targets(t, args);
+        Gate.Bound bound = gate.bound(t, args);
+        List<String> targets = bound.targets();
         List<String> shown = c.targets();
         if (shown != null && !shown.equals(targets))
           throw RpcException.invalidParams("calls[].targets: " + t.name() + " would now reach "
               + String.join(", ", targets) + ", not " + String.join(", ", shown)
               + " as the dialog showed (a link or the folders changed since): show it again");
-        List<String> fingerprints = Gate.fingerprints(targets);
         List<String> seen = c.fingerprints();
-        if (seen != null && !seen.equals(fingerprints))
-          throw RpcException.invalidParams("calls[].fingerprints: " + String.join(", ", targets)
-              + " changed since the dialog showed " + t.name()
-              + " (written, or another file moved in its place): show it again");
-        calls.add(new TokenRecord.Call(t.name(), hash, targets, fingerprints));
+        if (seen != null && !FileStamp.allMatch(seen, bound.fingerprints()))
+          throw RpcException.invalidParams("calls[].fingerprints: a file the dialog showed for "
+              + t.name() + " has changed since (written, or another moved in its place): show it"
+              + " again");
+        // What the user saw, when the dialog said; else what is there now.
+        calls.add(new TokenRecord.Call(
+            t.name(), hash, targets, seen != null ? seen : bound.fingerprints()));
         highest = max(highest, gate.risk(t, args));
         names.add(t.name());
       }

@@ -24,6 +24,13 @@ public final class PathScope {
   private static final int MAX_LINKS = 40;
   private static final int MAX_PATH_CHARS = 16384;
 
+  /**
+   * Linux's {@code PATH_MAX}, with its NUL: a longer path can be reached only folder by folder, and
+   * what the gate checks by path before a tool runs (a file's stamp, an undo's copy) could not
+   * read it.
+   */
+  private static final int PATH_MAX_BYTES = 4096;
+
   /** Names refused anywhere in a path (compared after NFKC and case folding). */
   private static final List<List<String>> DENIED = List.of(
       // keys, tokens and passwords
@@ -164,6 +171,11 @@ public final class PathScope {
     // the way (a ~/.ssh that links to ~/Documents/dotfiles/ssh is still ~/.ssh), and in the end.
     List<Path> links = new ArrayList<>(0);
     Path real = realiseFromRoot(lexical, links);
+    if (real.toString().length() >= PATH_MAX_BYTES / 4
+        && real.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+            >= PATH_MAX_BYTES)
+      throw new ScopeDenied("the path reaches deeper than the system lets a path name ("
+          + (PATH_MAX_BYTES - 1) + " bytes)");
     for (Path seen : links) refuseNamed(requested, folded(seen));
     refuseNamed(requested, folded(lexical));
     List<String> names = folded(real);

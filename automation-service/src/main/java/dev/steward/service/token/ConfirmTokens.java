@@ -5,6 +5,7 @@ import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.audit.AuditUnavailableException;
 import dev.steward.service.audit.TokenRecords;
+import dev.steward.service.scope.FileStamp;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.InvalidKeyException;
@@ -143,7 +144,7 @@ public final class ConfirmTokens {
 
   /**
    * The call a token is checked against. {@code paths} are the call's resolved real paths, {@code
-   * fingerprints} what each names now ({@code Fingerprint}, in the same order).
+   * fingerprints} what each names now ({@link FileStamp}, in the same order).
    */
   public record CallCheck(
       String traceId,
@@ -193,7 +194,7 @@ public final class ConfirmTokens {
               continue;
             }
             List<String> fingerprints = c.fingerprints();
-            if (fingerprints != null && !fingerprints.equals(call.fingerprints())) {
+            if (fingerprints != null && !FileStamp.allMatch(fingerprints, call.fingerprints())) {
               changed = now;
               continue;
             }

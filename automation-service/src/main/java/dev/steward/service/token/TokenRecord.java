@@ -23,7 +23,7 @@ public record TokenRecord(
    * would touch when the user approved it ({@code targets}, in the order of the tool's path
    * arguments): the same arguments that reach other files later — a link pointed elsewhere, the
    * folders changed — are not what the user approved. {@code fingerprints}: what each target
-   * named then ({@code Fingerprint}, in the same order): another file moved into the path, or the
+   * named then ({@code FileStamp}, in the same order): another file moved into the path, or the
    * file written since, is not what the user approved either. Each is null only in a record kept
    * from before it was bound.
    */

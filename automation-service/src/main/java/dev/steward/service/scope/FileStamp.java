@@ -1,0 +1,173 @@
+package dev.steward.service.scope;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which file a path names now, and whether it has changed: what a confirm token binds of each path
+ * the dialog showed (the wire's {@code fingerprints}). Another file moved into the path, or the file
+ * written, gives another stamp, so an approval made on one file cannot land on another under the
+ * same name.
+ *
+ * <p>A file's stamp covers its identity (device and inode), type, size, modification time and
+ * change time. The change time is the one a program cannot set back (only the kernel writes it,
+ * on every write, rename or change of attributes), so content put back to its old size and time
+ * still differs, and so does a new file given a freed inode. What a folder's stamp covers follows
+ * what the call does with it: a folder taken away ({@link Access#REMOVE}: a delete, a move) is
+ * stamped with everything in it, since everything in it goes; a folder read (opened in an app) by
+ * its identity; a folder written ({@link Access#WRITE}: made if missing) is only {@link #FOLDER},
+ * since no write replaces a folder.
+ */
+public final class FileStamp {
+
+  /** The stamp of a path that names nothing. */
+  public static final String ABSENT = "absent";
+
+  /** The stamp of a folder where a call writes: it is not overwritten, whichever folder it is. */
+  public static final String FOLDER = "folder";
+
+  /** A folder with more entries than this is stamped by the first ones its walk meets. */
+  static final int MAX_TREE_ENTRIES = 200_000;
+
+  private static final String ATTRIBUTES = "unix:dev,ino,mode,size,ctime,lastModifiedTime";
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFDIR = 0040000;
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private FileStamp() {}
+
+  /**
+   * The stamp of {@code real}, a resolved path, as a call with {@code access} uses it, read without
+   * following a link in its last name. A path that cannot be read (not a missing one) gets a stamp
+   * of its own that matches nothing, not even itself read again: what cannot be seen cannot be
+   * shown as unchanged.
+   */
+  public static String of(Path real, Access access) {
+    Map<String, Object> a;
+    try {
+      a = Files.readAttributes(real, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      return ABSENT;
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      return unmatched();
+    }
+    int type = (Integer) attribute(a, "mode") & S_IFMT;
+    String identity = attribute(a, "dev") + ":" + attribute(a, "ino");
+    if (type == S_IFDIR) {
+      return switch (access) {
+        case WRITE -> FOLDER;
+        case READ -> digest("dir " + identity);
+        case REMOVE -> tree(real, identity);
+      };
+    }
+    return digest(fileLine(identity, type, a));
+  }
+
+  /**
+   * Whether a path whose stamp is {@code now} may be used by a call approved when it was {@code
+   * approved}: the same file unchanged; or nothing there now, where the call can harm no file; or a
+   * folder where the call writes, which no write replaces.
+   */
+  public static boolean matches(String approved, String now) {
+    return now.equals(approved) || now.equals(ABSENT) || now.equals(FOLDER);
+  }
+
+  /** {@link #matches} for each of a call's paths, in order. */
+  public static boolean allMatch(List<String> approved, List<String> now) {
+    if (approved.size() != now.size()) return false;
+    for (int i = 0; i < approved.size(); i++) {
+      if (!matches(approved.get(i), now.get(i))) return false;
+    }
+    return true;
+  }
+
+  private static String fileLine(String identity, int type, Map<String, Object> a) {
+    return "file " + identity + " " + type + " " + attribute(a, "size") + " "
+        + nanos(attribute(a, "ctime")) + " " + nanos(attribute(a, "lastModifiedTime"));
+  }
+
+  /**
+   * Everything in a folder that goes with it: each entry's name below it, identity and times. An
+   * entry that cannot be read makes the whole stamp match nothing.
+   */
+  private static String tree(Path folder, String identity) {
+    List<String> lines = new ArrayList<>();
+    boolean[] unreadable = {false};
+    try {
+      Files.walkFileTree(folder, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
+            throws IOException {
+          return add(dir) ? FileVisitResult.CONTINUE : FileVisitResult.TERMINATE;
+        }
+
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+          return add(file) ? FileVisitResult.CONTINUE : FileVisitResult.TERMINATE;
+        }
+
+        @Override
+        public FileVisitResult visitFileFailed(Path file, IOException e) {
+          unreadable[0] = true;
+          return FileVisitResult.TERMINATE;
+        }
+
+        private boolean add(Path p) throws IOException {
+          Map<String, Object> a = Files.readAttributes(p, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
+          lines.add(folder.relativize(p) + "\0"
+              + fileLine(
+                  attribute(a, "dev") + ":" + attribute(a, "ino"),
+                  (Integer) attribute(a, "mode") & S_IFMT,
+                  a));
+          return lines.size() < MAX_TREE_ENTRIES;
+        }
+      });
+    } catch (IOException | RuntimeException e) {
+      return unmatched();
+    }
+    if (unreadable[0]) return unmatched();
+    lines.sort(null);
+    return digest("tree " + identity + "\n" + String.join("\n", lines));
+  }
+
+  /** The unix view always answers the attributes asked for. */
+  private static Object attribute(Map<String, Object> a, String name) {
+    return java.util.Objects.requireNonNull(a.get(name), name);
+  }
+
+  private static String nanos(Object time) {
+    java.time.Instant t = ((FileTime) time).toInstant();
+    return t.getEpochSecond() + "." + t.getNano();
+  }
+
+  private static String unmatched() {
+    byte[] nonce = new byte[16];
+    RANDOM.nextBytes(nonce);
+    return digest("unreadable " + HexFormat.of().formatHex(nonce));
+  }
+
+  /** Opaque on the wire: a client compares stamps, it never reads one. */
+  private static String digest(String s) {
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(d, 0, 12);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+}
