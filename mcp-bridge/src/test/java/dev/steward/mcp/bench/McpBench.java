@@ -30,7 +30,8 @@ import java.util.function.Supplier;
  * Java client over stdio) against the same read on the service's WebSocket, and against the
  * reference filesystem server from npm (ungated, unaudited) reading the same file over stdio; and
  * {@code steward mcp} from process start to its answer to {@code initialize}, the service running;
- * and the read through the service's own Streamable HTTP endpoint ({@code /mcp}).
+ * and the read through the service's own Streamable HTTP endpoint ({@code /mcp}); and both stdio
+ * servers once more with a client reduced to its lines ({@link LineClient}), their own cost.
  * Ratios are against baselines measured in the same run.
  */
 public final class McpBench {
@@ -89,6 +90,23 @@ public final class McpBench {
           .build();
       http.initialize();
       Curl curl = Curl.start(port, secret, test.steward(".curl"));
+      LineClient stewardLines = LineClient.start(
+          List.of(repo.resolve("steward").toString(), "mcp"),
+          env,
+          "files.read_text",
+          "{\"path\":\"~/Steward/one-kb.txt\"}",
+          "xxxxxxxx");
+      LineClient referenceLines = LineClient.start(
+          List.of(
+              "node",
+              repo.resolve(
+                      "mcp-bridge/src/test/node/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
+                  .toString(),
+              user.resolve("Steward").toString()),
+          Map.of(),
+          "read_text_file",
+          Json.write(Json.object().put("path", file.toString())),
+          "xxxxxxxx");
       check(steward.callTool(viaSteward));
       check(http.callTool(viaSteward));
       check(reference.callTool(viaReference));
@@ -99,6 +117,8 @@ public final class McpBench {
       List<Double> ref = new ArrayList<>();
       List<Double> overHttp = new ArrayList<>();
       List<Double> overCurl = new ArrayList<>();
+      List<Double> mcpLines = new ArrayList<>();
+      List<Double> refLines = new ArrayList<>();
       for (int block = 0; block < (WARM + ROUNDS) / 50; block++) {
         boolean measure = block * 50 >= WARM;
         time(50, measure ? mcp : null, () -> steward.callTool(viaSteward));
@@ -106,7 +126,11 @@ public final class McpBench {
         curl.calls(50, measure ? overCurl : null);
         time(50, measure ? socket : null, () -> ws.execute(direct));
         time(50, measure ? ref : null, () -> reference.callTool(viaReference));
+        stewardLines.calls(50, measure ? mcpLines : null);
+        referenceLines.calls(50, measure ? refLines : null);
       }
+      stewardLines.close();
+      referenceLines.close();
       steward.closeGracefully();
       http.closeGracefully();
       reference.closeGracefully();
@@ -140,6 +164,16 @@ public final class McpBench {
           "mcp: the same against the reference server-filesystem (stdio), p50",
           String.format("%.2f× (reference %.3f ms: ungated, unaudited)", mcpP50 / refP50, refP50),
           "target ≤ 1.5×, aim ≤ 1.0×"
+        },
+        {
+          "mcp: the read via steward mcp, a line client (no SDK client), p50",
+          String.format(
+              "%.3f ms = %.2f× the WebSocket, %.2f× the reference (%.3f ms)",
+              p50(mcpLines),
+              p50(mcpLines) / socketP50,
+              p50(mcpLines) / p50(refLines),
+              p50(refLines)),
+          "the servers' own cost, one client for both"
         },
         {
           "mcp: steward mcp start → initialize answered (median of 7)",
