@@ -344,12 +344,14 @@ public final class Gate implements AutoCloseable {
     Checked c;
     Decision decision;
     String tokenId = null;
+    List<String> stamped = null;
     try {
       checkId(call.traceId(), "/trace_id");
       checkId(call.callId(), "/call_id");
       c = check(tool, call.caller(), call.args());
       if (call.confirmToken() != null) {
-        tokenId = consumeToken(call, c);
+        stamped = stamps(tool, call.args(), c.paths());
+        tokenId = consumeToken(call, c, stamped);
         decision = Decision.CONFIRMED;
       } else if (c.requirement().needsToken()) {
         throw new Refusal(
@@ -405,6 +407,13 @@ public final class Gate implements AutoCloseable {
     ToolResult outcome;
     String summary;
     try {
+      // The files were checked against the approval before the decision row was written, which
+      // may wait for the disk: checked again, the tool opens them a moment after.
+      if (stamped != null && !FileStamp.allMatch(stamped, stamps(tool, call.args(), c.paths())))
+        throw new ToolFailure(
+            ToolErrorCodes.TOKEN_MISMATCH,
+            "a file this call reaches changed while it was being approved and recorded, so it did"
+                + " not run: it needs approving again");
       // Taint first: whatever the tool brings back — its result or only an error quoting what it
       // met (a page's redirect, a file's name) — the model has read it.
       tool.taintSource(call.args(), ctx)
@@ -699,7 +708,7 @@ public final class Gate implements AutoCloseable {
     return a.ordinal() >= b.ordinal() ? a : b;
   }
 
-  private String consumeToken(CallRequest call, Checked c) throws Refusal {
+  private String consumeToken(CallRequest call, Checked c, List<String> stamped) throws Refusal {
     List<java.nio.file.Path> paths = new ArrayList<>();
     c.paths().values().forEach(p -> paths.add(p.real()));
     try {
@@ -707,12 +716,7 @@ public final class Gate implements AutoCloseable {
           java.util.Objects.requireNonNull(
               call.confirmToken(), "asked only for a call with a token"),
           new ConfirmTokens.CallCheck(
-              call.traceId(),
-              c.tool().name(),
-              c.argsHash(),
-              c.risk(),
-              paths,
-              stamps(c.tool(), call.args(), c.paths())));
+              call.traceId(), c.tool().name(), c.argsHash(), c.risk(), paths, stamped));
     } catch (TokenRefused e) {
       throw new Refusal(e.code(), e.getMessage(), "/confirm_token");
     }
