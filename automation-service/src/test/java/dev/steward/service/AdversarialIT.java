@@ -466,6 +466,7 @@ class AdversarialIT {
             60,
             null)));
     assertTrue(refused.getMessage().contains("show it again"), refused.getMessage());
+    assertTrue(Grant.shownChanged(refused), "the window can tell it apart and show it again");
     assertEquals("unseen", Files.readString(root.resolve("unseen.txt")));
   }
 
@@ -507,6 +508,7 @@ class AdversarialIT {
     ClientException refused =
         assertThrows(ClientException.class, () -> grantAsShown(trace, write, shown));
     assertTrue(refused.getMessage().contains("show it again"), refused.getMessage());
+    assertTrue(Grant.shownChanged(refused), "the window can tell it apart and show it again");
   }
 
   @Test

@@ -77,9 +77,38 @@ public final class CallRunner {
       @Nullable String conversationId,
       List<ProposedCall> calls,
       TurnListener listener) {
-    Map<String, CompletableFuture<CallOutcome>> outcomes = new LinkedHashMap<>();
     calls.forEach(listener::callProposed);
+    Map<String, JsonNode> proposed = new LinkedHashMap<>();
+    calls.forEach(c -> proposed.put(c.callId(), c.args()));
+    Map<String, CompletableFuture<CallOutcome>> outcomes =
+        checkAndRun(traceId, conversationId, calls, proposed, 0, listener);
+    List<CallOutcome> result = new ArrayList<>();
+    for (ProposedCall call : calls)
+      result.add(
+          java.util.Objects.requireNonNull(outcomes.get(call.callId()), "every call has an outcome")
+              .join());
+    return result;
+  }
 
+  /**
+   * How many times the calls of one turn are shown again when something the dialog showed changed
+   * before the click (a file written, a link pointed elsewhere): the service then mints no token.
+   */
+  static final int SHOWN_AGAIN = 1;
+
+  /**
+   * Preflights the calls, runs the allowed and the refused ones, and asks the user about the rest.
+   * {@code proposed}: each call's arguments as the model proposed them (an edit is told apart from
+   * them); {@code round}: how many times they were shown already.
+   */
+  private Map<String, CompletableFuture<CallOutcome>> checkAndRun(
+      String traceId,
+      @Nullable String conversationId,
+      List<ProposedCall> calls,
+      Map<String, JsonNode> proposed,
+      int round,
+      TurnListener listener) {
+    Map<String, CompletableFuture<CallOutcome>> outcomes = new LinkedHashMap<>();
     Map<String, CompletableFuture<Preflight.Result>> checks = new LinkedHashMap<>();
     for (ProposedCall call : calls)
       checks.put(
@@ -103,7 +132,14 @@ public final class CallRunner {
         case Preflight.ALLOW ->
           outcomes.put(
               call.callId(),
-              execute(traceId, conversationId, call, call.args(), null, false, listener));
+              execute(
+                  traceId,
+                  conversationId,
+                  call,
+                  call.args(),
+                  null,
+                  edited(call.args(), proposed.get(call.callId())),
+                  listener));
         case Preflight.CONFIRM -> {
           listener.callUpdated(
               new CallUpdate(call.callId(), CallState.WAITING, check.reason(), null, null));
@@ -114,7 +150,14 @@ public final class CallRunner {
         default ->
           outcomes.put(
               call.callId(),
-              execute(traceId, conversationId, call, call.args(), null, false, listener));
+              execute(
+                  traceId,
+                  conversationId,
+                  call,
+                  call.args(),
+                  null,
+                  edited(call.args(), proposed.get(call.callId())),
+                  listener));
       }
     }
 
@@ -123,15 +166,15 @@ public final class CallRunner {
       List<Approver.Answer> answers = approver
           .review(new Approver.Request(traceId, conversationId, toConfirm, deadline))
           .join();
-      outcomes.putAll(runApproved(traceId, conversationId, toConfirm, answers, deadline, listener));
+      outcomes.putAll(runApproved(
+          traceId, conversationId, toConfirm, answers, deadline, proposed, round, listener));
     }
+    return outcomes;
+  }
 
-    List<CallOutcome> result = new ArrayList<>();
-    for (ProposedCall call : calls)
-      result.add(
-          java.util.Objects.requireNonNull(outcomes.get(call.callId()), "every call has an outcome")
-              .join());
-    return result;
+  /** Whether the user changed a call's arguments from what the model proposed. */
+  private static boolean edited(JsonNode args, @Nullable JsonNode proposed) {
+    return proposed != null && !CanonicalJson.sha256(args).equals(CanonicalJson.sha256(proposed));
   }
 
   private Map<String, CompletableFuture<CallOutcome>> runApproved(
@@ -140,6 +183,8 @@ public final class CallRunner {
       List<Approver.Pending> pending,
       List<Approver.Answer> answers,
       Instant deadline,
+      Map<String, JsonNode> proposed,
+      int round,
       TurnListener listener) {
     Map<String, Approver.Answer> byId = new LinkedHashMap<>();
     answers.forEach(a -> byId.put(a.callId(), a));
@@ -181,6 +226,19 @@ public final class CallRunner {
               new Grant.Params(traceId, grantCalls, null, null, (int) Math.max(1, remaining), null))
           .confirmToken();
     } catch (RuntimeException e) {
+      if (Grant.shownChanged(e) && round < SHOWN_AGAIN) {
+        // The click was on something that is no longer so: the user sees it as it is now, with
+        // the arguments as they approved them, and decides again.
+        listener.notice("Something the approval showed changed before you approved it (a file"
+            + " was written, or a link now points elsewhere), so nothing ran: it is shown again"
+            + " as it is now.");
+        List<ProposedCall> again = approved.stream()
+            .map(p -> new ProposedCall(
+                p.call().callId(), p.call().tool(), answerOf(byId, p).args()))
+            .toList();
+        outcomes.putAll(checkAndRun(traceId, conversationId, again, proposed, round + 1, listener));
+        return outcomes;
+      }
       for (Approver.Pending p : approved) {
         outcomes.put(
             p.call().callId(),
@@ -194,11 +252,16 @@ public final class CallRunner {
     for (Approver.Pending p : approved) {
       Approver.Answer a = answerOf(byId, p);
       if (a.alwaysAllow() && p.preflight().risk() != Risk.HIGH) addGrant(p, a, granted, listener);
-      boolean edited =
-          !CanonicalJson.sha256(a.args()).equals(CanonicalJson.sha256(p.call().args()));
       outcomes.put(
           p.call().callId(),
-          execute(traceId, conversationId, p.call(), a.args(), token, edited, listener));
+          execute(
+              traceId,
+              conversationId,
+              p.call(),
+              a.args(),
+              token,
+              edited(a.args(), proposed.get(p.call().callId())),
+              listener));
     }
     return outcomes;
   }

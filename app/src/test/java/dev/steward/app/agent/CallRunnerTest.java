@@ -195,6 +195,62 @@ class CallRunnerTest {
     assertEquals(List.of("files.write_text [/w/notes]"), link.standingGrants);
   }
 
+  /** The service's refusal of a grant whose dialog showed what is no longer so. */
+  private static RuntimeException shownChanged() {
+    return dev.steward.protocol.client.ClientException.rpc(
+        new dev.steward.protocol.jsonrpc.RpcError(
+            -32602,
+            "calls[].fingerprints: a file the dialog showed has changed since: show it again",
+            Json.object().put("reason", dev.steward.protocol.method.Grant.SHOWN_CHANGED)));
+  }
+
+  @Test
+  void whatChangedBeforeTheClickIsShownAgainWithTheArgumentsTheUserLeft() throws Exception {
+    ProposedCall call = FakeLink.call("c1", "files.write_text", "{\"path\":\"model.txt\"}");
+    var edited = Json.parse("{\"path\":\"user.txt\"}");
+    link.grantRefusals.add(shownChanged());
+    List<CallOutcome> out = runner(r -> List.of(new Approver.Answer(
+            "c1",
+            Approver.Verdict.APPROVED,
+            edited,
+            false,
+            List.of(),
+            null,
+            List.of("/w/user.txt"),
+            List.of("fp-" + asked.size()))))
+        .run("t", List.of(call), listener);
+    assertEquals(2, asked.size(), "asked again");
+    assertEquals(
+        "user.txt",
+        asked.get(1).calls().get(0).call().args().get("path").asText(),
+        "shown again with the arguments the user approved");
+    assertEquals(2, link.grants.size());
+    assertEquals(List.of("fp-2"), link.grants.get(1).calls().get(0).fingerprints());
+    assertEquals(1, link.executed.size(), "run once, after the second click");
+    assertEquals("user.txt", link.executed.get(0).args().get("path").asText());
+    assertTrue(
+        out.get(0).forModel().contains("edited the arguments"), out.get(0).forModel());
+    assertTrue(
+        listener.events.stream()
+            .anyMatch(e -> e.startsWith("notice Something the approval showed")),
+        String.valueOf(listener.events));
+  }
+
+  @Test
+  void whatChangesAgainIsNotShownAThirdTime() {
+    ProposedCall call = FakeLink.call("c1", "files.write_text", "{\"path\":\"a.txt\"}");
+    link.grantRefusals.add(shownChanged());
+    link.grantRefusals.add(shownChanged());
+    List<CallOutcome> out = runner(
+            r -> r.calls().stream().map(CallRunnerTest::approve).toList())
+        .run("t", List.of(call), listener);
+    assertEquals(2, asked.size());
+    assertEquals(0, link.executed.size(), "nothing ran without a token");
+    assertTrue(
+        out.get(0).forModel().contains("no confirm token could be minted"),
+        out.get(0).forModel());
+  }
+
   @Test
   void oneClickMakesOneGrantPerToolAndFolderForAsLongAsTheUserChose() {
     List<ProposedCall> calls = List.of(

@@ -36,6 +36,9 @@ final class FakeLink implements ServiceLink {
   final List<String> standingGrants = new CopyOnWriteArrayList<>();
   final List<Preflight.Params> previews = new CopyOnWriteArrayList<>();
   final List<Deny.Params> denied = new CopyOnWriteArrayList<>();
+  /** What the next grants throw, in turn; an empty queue mints. */
+  final java.util.Queue<RuntimeException> grantRefusals =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   FakeLink() {
     decisions.put("files.list_dir", Preflight.ALLOW);
@@ -164,6 +167,8 @@ final class FakeLink implements ServiceLink {
   @Override
   public Grant.Result grant(Grant.Params params) {
     grants.add(params);
+    RuntimeException refusal = grantRefusals.poll();
+    if (refusal != null) throw refusal;
     return new Grant.Result(
         "st1.tok" + grants.size() + ".mac", "tok" + grants.size(), Instant.now().plusSeconds(60));
   }

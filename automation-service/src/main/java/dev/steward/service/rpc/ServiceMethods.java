@@ -276,6 +276,14 @@ public final class ServiceMethods {
     return mint(g, traceId);
   }
 
+  /** A grant refused because what the dialog showed is no longer so ({@link Grant#SHOWN_CHANGED}). */
+  private static RpcException shownChanged(String message) {
+    return new RpcException(
+        dev.steward.protocol.jsonrpc.ErrorCodes.INVALID_PARAMS,
+        message,
+        Json.object().put("reason", Grant.SHOWN_CHANGED));
+  }
+
   private Grant.Result mint(Grant.Params g, String traceId) {
     int ttlS = g.ttlS() == null ? (int) ConfirmTokens.DEFAULT_TTL.toSeconds() : g.ttlS();
     if (ttlS < 1 || ttlS > ConfirmTokens.MAX_TTL.toSeconds()) {
@@ -308,12 +316,12 @@ public final class ServiceMethods {
         List<String> targets = bound.targets();
         List<String> shown = c.targets();
         if (shown != null && !shown.equals(targets))
-          throw RpcException.invalidParams("calls[].targets: " + t.name() + " would now reach "
+          throw shownChanged("calls[].targets: " + t.name() + " would now reach "
               + String.join(", ", targets) + ", not " + String.join(", ", shown)
               + " as the dialog showed (a link or the folders changed since): show it again");
         List<String> seen = c.fingerprints();
         if (seen != null && !FileStamp.allMatch(seen, bound.fingerprints()))
-          throw RpcException.invalidParams("calls[].fingerprints: a file the dialog showed for "
+          throw shownChanged("calls[].fingerprints: a file the dialog showed for "
               + t.name() + " has changed since (written, or another moved in its place): show it"
               + " again");
         // What the user saw, when the dialog said; else what is there now.

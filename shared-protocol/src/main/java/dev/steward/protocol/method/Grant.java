@@ -42,6 +42,26 @@ public final class Grant {
   public record Scope(List<String> paths) {}
 
   /**
+   * {@code error.data.reason} (beyond SPEC §3.1) of a grant refused because what the dialog showed
+   * for a call ({@link Call#targets}, {@link Call#fingerprints}) is no longer so: shown again as it
+   * is now, the user can decide again.
+   */
+  public static final String SHOWN_CHANGED = "shown_changed";
+
+  /** Whether {@code e} is a grant refused for {@link #SHOWN_CHANGED}. */
+  public static boolean shownChanged(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof dev.steward.protocol.client.ClientException c) {
+        dev.steward.protocol.jsonrpc.RpcError error = c.rpcError();
+        return error != null
+            && error.data() != null
+            && SHOWN_CHANGED.equals(error.data().path("reason").asText(null));
+      }
+    }
+    return false;
+  }
+
+  /**
    * With {@code requestId}, the token answers an {@code approval.requested}: it goes to the call
    * that waits, never back to the client that asked.
    */
