@@ -43,7 +43,15 @@ public final class ClientApprovals {
       deny(asked, "the window does not know the tool " + call.tool());
       return;
     }
-    ProposedCall proposed = new ProposedCall(asked.requestId(), tool.get(), call.args());
+    review(asked, call, new ProposedCall(asked.requestId(), tool.get(), call.args()), 0);
+  }
+
+  /**
+   * Shows the call and answers the waiting request; {@code round}: how many times it was shown
+   * already ({@link CallRunner#SHOWN_AGAIN}).
+   */
+  private void review(
+      Approval.Requested asked, Approval.Call call, ProposedCall proposed, int round) {
     Approver.Request request = new Approver.Request(
         asked.traceId(),
         // The window's preview judges the call in the client's session, with its taint.
@@ -76,6 +84,15 @@ public final class ClientApprovals {
             null,
             asked.requestId()));
       } catch (RuntimeException e) {
+        if (Grant.shownChanged(e) && round < CallRunner.SHOWN_AGAIN) {
+          // What the user approved is no longer so: shown again as it is now.
+          review(
+              asked,
+              call,
+              new ProposedCall(proposed.callId(), proposed.tool(), a.args()),
+              round + 1);
+          return;
+        }
         // Not granted after all (the request ran out as the dialog closed): say no at once
         // rather than leave the client waiting for the deadline.
         deny(asked, "the approval could not be given: " + e.getMessage());
