@@ -41,4 +41,51 @@ class LoopbackTest {
   void another_or_a_name(String host) {
     assertFalse(Loopback.host(host), host);
   }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "localhost",
+        "localhost.",
+        "LOCALHOST..",
+        "evil.localhost",
+        "a.b.localhost.",
+        "127.0.0.1",
+        "127.0.0.1.",
+        "0.0.0.0",
+        "0",
+        "0x7f.1",
+        "0x7f000001",
+        "2130706433",
+        "0177.0.0.1",
+        "127.1",
+        "1.2.3",
+        "::",
+        "[::]",
+        "::1",
+        "::ffff:127.0.0.1",
+        "::127.0.0.1",
+        "[::ffff:7f00:1]"
+      })
+  void could_name_this_machine(String host) {
+    assertTrue(Loopback.mayName(host), host);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "example.org",
+        "127.0.0.1.evil.example",
+        "localhost.evil.example",
+        "93.184.216.34",
+        "10.0.0.1",
+        "::2",
+        "2001:db8::1",
+        "::ffff:93.184.216.34",
+        "1.2.3.4.5",
+        ""
+      })
+  void names_another_machine(String host) {
+    assertFalse(Loopback.mayName(host), host);
+  }
 }

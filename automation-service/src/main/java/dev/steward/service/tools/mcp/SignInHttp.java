@@ -57,7 +57,9 @@ final class SignInHttp {
 
     boolean allows(URI uri) {
       if (!allowed(uri)) return false;
-      boolean here = loopback(java.util.Objects.requireNonNull(uri.getHost()));
+      // Read generously: a spelling that may reach this machine counts as this machine here.
+      boolean here = dev.steward.protocol.util.Loopback.mayName(
+          java.util.Objects.requireNonNull(uri.getHost()));
       if (here && (uri.getPort() == ownPort || uri.getPort() == -1 && ownPort == 80)) return false;
       return !here || local;
     }

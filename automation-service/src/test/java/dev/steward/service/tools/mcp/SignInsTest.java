@@ -285,6 +285,14 @@ class SignInsTest {
         URI.create("https://mcp.example.com/mcp"), URI.create("http://127.0.0.1:4242/cb"));
     assertFalse(remote.allows(URI.create("http://127.0.0.1:8888/admin/delete?all=1")));
     assertFalse(remote.allows(URI.create("https://localhost/authorize")));
+    for (String here : List.of(
+        "https://localhost./authorize",
+        "https://app.localhost/authorize",
+        "https://0.0.0.0:8443/authorize",
+        "https://0x7f.1/authorize",
+        "https://2130706433/authorize",
+        "https://[::]/authorize",
+        "https://[::ffff:127.0.0.1]/authorize")) assertFalse(remote.allows(URI.create(here)), here);
     assertTrue(remote.allows(URI.create("https://auth.example.com/authorize")));
     SignInHttp.Reach local = SignInHttp.Reach.of(
         URI.create("http://127.0.0.1:9000/mcp"), URI.create("http://127.0.0.1:4242/cb"));
