@@ -125,6 +125,9 @@ final class StreamableHttpTransport implements TappedTransport {
    * @param bearer the access token of the user's sign-in to this server, read for each request
    * @param headers sent with every request, as the user's entry gives them
    */
+  /** The access token of the last request sent with one. */
+  private volatile @Nullable String lastBearer;
+
   StreamableHttpTransport(
       URI endpoint,
       McpJsonMapper json,
@@ -620,7 +623,10 @@ final class StreamableHttpTransport implements TappedTransport {
     headers.forEach((name, value) -> {
       if (token.isEmpty() || !name.equalsIgnoreCase("Authorization")) b.header(name, value);
     });
-    token.ifPresent(t -> b.header("Authorization", "Bearer " + t));
+    token.ifPresent(t -> {
+      b.header("Authorization", "Bearer " + t);
+      lastBearer = t;
+    });
     return b;
   }
 
@@ -663,11 +669,15 @@ final class StreamableHttpTransport implements TappedTransport {
     open.forEach(StreamableHttpTransport::quietlyClose);
     String s = session;
     if (s != null) {
-      // The server may end the session; it is not waited for.
+      // The server may end the session; it is not waited for. A connection closed because the
+      // user signed out still ends its session with the token it was opened with: the server
+      // would refuse the end of a signed-in session without it.
       try {
-        client.sendAsync(
-            request(endpoint).timeout(HEADERS_TIME).DELETE().build(),
-            HttpResponse.BodyHandlers.discarding());
+        HttpRequest.Builder end = request(endpoint).timeout(HEADERS_TIME).DELETE();
+        String last = lastBearer;
+        if (bearer.get().isEmpty() && last != null)
+          end.setHeader("Authorization", "Bearer " + last);
+        client.sendAsync(end.build(), HttpResponse.BodyHandlers.discarding());
       } catch (RuntimeException e) {
         LOG.log(Level.FINE, "the MCP session could not be ended", e);
       }

@@ -197,6 +197,46 @@ class StreamableHttpTransportTest {
     }
   }
 
+  @Test
+  void a_session_closed_after_sign_out_is_ended_with_the_token_it_was_opened_with()
+      throws Exception {
+    BlockingQueue<String> ends = new LinkedBlockingQueue<>();
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/mcp", x -> {
+      x.getRequestBody().readAllBytes();
+      if (x.getRequestMethod().equals("DELETE")) {
+        ends.add(String.valueOf(x.getRequestHeaders().getFirst("Authorization")) + " | "
+            + x.getRequestHeaders().getFirst("Mcp-Session-Id"));
+        x.sendResponseHeaders(200, -1);
+        x.close();
+        return;
+      }
+      x.getResponseHeaders().add("Mcp-Session-Id", "s-1");
+      respond(x, 200, "application/json", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+    });
+    server.start();
+    java.util.concurrent.atomic.AtomicReference<String> token =
+        new java.util.concurrent.atomic.AtomicReference<>("signed-in");
+    StreamableHttpTransport t = new StreamableHttpTransport(
+        URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/mcp"),
+        new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()),
+        java.time.Duration.ofSeconds(30),
+        why -> {},
+        () -> java.util.Optional.ofNullable(token.get()),
+        java.util.Map.of());
+    try {
+      t.connect(m -> m.then(Mono.empty())).block();
+      t.sendMessage(new McpSchema.JSONRPCRequest("2.0", "initialize", 1, null)).block();
+      token.set(null); // signed out
+      t.close();
+      assertEquals("Bearer signed-in | s-1", ends.poll(5, TimeUnit.SECONDS));
+    } finally {
+      t.close();
+      server.stop(0);
+    }
+  }
+
   private static void respond(HttpExchange x, int status, String type, String body)
       throws IOException {
     byte[] b = body.getBytes(StandardCharsets.UTF_8);
