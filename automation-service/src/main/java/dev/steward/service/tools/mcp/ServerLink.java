@@ -544,13 +544,23 @@ final class ServerLink implements AutoCloseable {
   private void failed(int gen, @Nullable String why) {
     if (!lose(gen, State.FAILED, why == null ? "it failed" : why)) return;
     long delay;
+    int lost;
     synchronized (lock) {
       delay = Math.min(MAX_BACKOFF_SECONDS, 1L << Math.min(failures, 6));
       failures++;
+      lost = generation;
     }
     LOG.warning(
         "MCP server “" + name + "” failed (" + problem + "); restarting in " + delay + " s");
-    setting.timer().schedule(this::start, delay, TimeUnit.SECONDS);
+    setting.timer().schedule(() -> startAfter(lost), delay, TimeUnit.SECONDS);
+  }
+
+  /** Starts again after a failure, unless it was started since (restarted by the user, signed in). */
+  private void startAfter(int lost) {
+    synchronized (lock) {
+      if (generation != lost) return;
+    }
+    start();
   }
 
   /**
