@@ -562,6 +562,17 @@ class AdversarialIT {
     assertEquals("new notes", Files.readString(root.resolve("notes.md")));
   }
 
+  @Test
+  void a_write_checked_on_a_folder_may_not_replace_a_file_that_takes_its_place() throws Exception {
+    Files.createDirectories(root.resolve("flip"));
+    // Checked while a folder is there, the write is not approved to overwrite: a file moved in
+    // before it runs is refused by the tool, not replaced.
+    assertFalse(agent
+        .preflight(id(), "files.write_text", args("path", "flip", "content", "x"))
+        .destructive());
+    Files.delete(root.resolve("flip"));
+  }
+
   private Grant.Result grantAsShown(String trace, JsonNode args, Preflight.Result shown) {
     return ui.grant(new Grant.Params(
         trace,

@@ -94,8 +94,13 @@ public final class ClientApprovals {
           return;
         }
         // Not granted after all (the request ran out as the dialog closed): say no at once
-        // rather than leave the client waiting for the deadline.
-        deny(asked, "the approval could not be given: " + e.getMessage());
+        // rather than leave the client waiting for the deadline. What changed is not the
+        // client's to read: the service's words name the user's real paths.
+        deny(
+            asked,
+            Grant.shownChanged(e)
+                ? "the approval could not be given: what it showed changed before the click"
+                : "the approval could not be given: " + e.getMessage());
       }
     });
   }

@@ -344,13 +344,14 @@ public final class Gate implements AutoCloseable {
     Checked c;
     Decision decision;
     String tokenId = null;
-    List<String> stamped = null;
+    Stamped stamped = null;
     try {
       checkId(call.traceId(), "/trace_id");
       checkId(call.callId(), "/call_id");
       c = check(tool, call.caller(), call.args());
       if (call.confirmToken() != null) {
-        stamped = stamps(tool, call.args(), c.paths());
+        Checked checked = c;
+        stamped = new Stamped(() -> stamps(tool, call.args(), checked.paths()));
         tokenId = consumeToken(call, c, stamped);
         decision = Decision.CONFIRMED;
       } else if (c.requirement().needsToken()) {
@@ -409,7 +410,9 @@ public final class Gate implements AutoCloseable {
     try {
       // The files were checked against the approval before the decision row was written, which
       // may wait for the disk: checked again, the tool opens them a moment after.
-      if (stamped != null && !FileStamp.allMatch(stamped, stamps(tool, call.args(), c.paths())))
+      List<String> checkedStamps = stamped == null ? null : stamped.taken();
+      if (checkedStamps != null
+          && !FileStamp.allMatch(checkedStamps, stamps(tool, call.args(), c.paths())))
         throw new ToolFailure(
             ToolErrorCodes.TOKEN_MISMATCH,
             "a file this call reaches changed while it was being approved and recorded, so it did"
@@ -708,7 +711,31 @@ public final class Gate implements AutoCloseable {
     return a.ordinal() >= b.ordinal() ? a : b;
   }
 
-  private String consumeToken(CallRequest call, Checked c, List<String> stamped) throws Refusal {
+  /**
+   * A call's stamps, read at most once and only when its token asks for them: the token's check
+   * reads them, and the second look before the tool runs compares with what it read.
+   */
+  private static final class Stamped implements java.util.function.Supplier<List<String>> {
+    private final java.util.function.Supplier<List<String>> read;
+    private @Nullable List<String> taken;
+
+    Stamped(java.util.function.Supplier<List<String>> read) {
+      this.read = read;
+    }
+
+    @Override
+    public synchronized List<String> get() {
+      List<String> t = taken;
+      if (t == null) taken = t = read.get();
+      return t;
+    }
+
+    synchronized @Nullable List<String> taken() {
+      return taken;
+    }
+  }
+
+  private String consumeToken(CallRequest call, Checked c, Stamped stamped) throws Refusal {
     List<java.nio.file.Path> paths = new ArrayList<>();
     c.paths().values().forEach(p -> paths.add(p.real()));
     try {

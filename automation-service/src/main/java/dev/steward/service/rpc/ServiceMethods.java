@@ -319,6 +319,10 @@ public final class ServiceMethods {
           throw shownChanged("calls[].targets: " + t.name() + " would now reach "
               + String.join(", ", targets) + ", not " + String.join(", ", shown)
               + " as the dialog showed (a link or the folders changed since): show it again");
+        if (bound.fingerprints().stream().anyMatch(FileStamp::unreadable))
+          throw RpcException.invalidParams(t.name() + " reaches a path Steward cannot read whole"
+              + " (its permissions, or a folder too large to stamp), so an approval cannot be"
+              + " bound to what is there");
         List<String> seen = c.fingerprints();
         if (seen != null && !FileStamp.allMatch(seen, bound.fingerprints()))
           throw shownChanged("calls[].fingerprints: a file the dialog showed for "

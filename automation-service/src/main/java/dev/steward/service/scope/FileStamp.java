@@ -13,7 +13,6 @@ import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -31,18 +30,25 @@ import java.util.Map;
  * what the call does with it: a folder taken away ({@link Access#REMOVE}: a delete, a move) is
  * stamped with everything in it, since everything in it goes; a folder read (opened in an app) by
  * its identity; a folder written ({@link Access#WRITE}: made if missing) is only {@link #FOLDER},
- * since no write replaces a folder.
+ * since no write replaces a folder. A path that names nothing is {@link #ABSENT} where a call
+ * writes (it makes a file there) and {@link #MISSING} where it reads or takes away.
  */
 public final class FileStamp {
 
-  /** The stamp of a path that names nothing. */
+  /** The stamp of a path that names nothing, where a call writes. */
   public static final String ABSENT = "absent";
+
+  /** The stamp of a path that names nothing, where a call reads or takes away. */
+  public static final String MISSING = "missing";
+
+  /** How a stamp that matches nothing begins: the path could not be read whole. */
+  private static final String UNREADABLE = "unreadable:";
 
   /** The stamp of a folder where a call writes: it is not overwritten, whichever folder it is. */
   public static final String FOLDER = "folder";
 
-  /** A folder with more entries than this is stamped by the first ones its walk meets. */
-  static final int MAX_TREE_ENTRIES = 200_000;
+  /** A folder taken away with more entries than this cannot be stamped: it matches nothing. */
+  static final int MAX_TREE_ENTRIES = 2_000_000;
 
   private static final String ATTRIBUTES = "unix:dev,ino,mode,size,ctime,lastModifiedTime";
   private static final int S_IFMT = 0170000;
@@ -62,7 +68,7 @@ public final class FileStamp {
     try {
       a = Files.readAttributes(real, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException e) {
-      return ABSENT;
+      return access == Access.WRITE ? ABSENT : MISSING;
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
       return unmatched();
     }
@@ -80,11 +86,19 @@ public final class FileStamp {
 
   /**
    * Whether a path whose stamp is {@code now} may be used by a call approved when it was {@code
-   * approved}: the same file unchanged; or nothing there now, where the call can harm no file; or a
-   * folder where the call writes, which no write replaces.
+   * approved}: the same file unchanged; or, where the call writes, nothing there now (it makes a
+   * new file and harms none) or a folder (which no write replaces). A tool that writes where the
+   * check saw no file may not replace one that appears there after (the tool's {@code
+   * destructive}). A stamp that could not be read matches nothing.
    */
   public static boolean matches(String approved, String now) {
+    if (unreadable(now)) return false;
     return now.equals(approved) || now.equals(ABSENT) || now.equals(FOLDER);
+  }
+
+  /** Whether a stamp says its path could not be read whole, so nothing can be bound to it. */
+  public static boolean unreadable(String stamp) {
+    return stamp.startsWith(UNREADABLE);
   }
 
   /** {@link #matches} for each of a call's paths, in order. */
@@ -102,47 +116,68 @@ public final class FileStamp {
   }
 
   /**
-   * Everything in a folder that goes with it: each entry's name below it, identity and times. An
-   * entry that cannot be read makes the whole stamp match nothing.
+   * Everything in a folder that goes with it: each entry's name below it, identity and times, in
+   * the order the walk meets them (the same for a folder that has not changed), digested as they
+   * come. The folder's own change time is left out: its entries' lines and its modification time
+   * say what changed in it. A folder on another device is not walked into. An entry that cannot be
+   * read, or more entries than {@link #MAX_TREE_ENTRIES}, make the stamp match nothing.
    */
   private static String tree(Path folder, String identity) {
-    List<String> lines = new ArrayList<>();
-    boolean[] unreadable = {false};
+    MessageDigest d = sha256();
+    Object rootDevice;
+    try {
+      rootDevice =
+          attribute(Files.readAttributes(folder, "unix:dev", LinkOption.NOFOLLOW_LINKS), "dev");
+    } catch (IOException | RuntimeException e) {
+      return unmatched();
+    }
+    int[] count = {0};
+    boolean[] whole = {true};
     try {
       Files.walkFileTree(folder, new SimpleFileVisitor<>() {
         @Override
         public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
             throws IOException {
-          return add(dir) ? FileVisitResult.CONTINUE : FileVisitResult.TERMINATE;
+          Map<String, Object> a = add(dir);
+          if (a == null) return FileVisitResult.TERMINATE;
+          return attribute(a, "dev").equals(rootDevice)
+              ? FileVisitResult.CONTINUE
+              : FileVisitResult.SKIP_SUBTREE;
         }
 
         @Override
         public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-          return add(file) ? FileVisitResult.CONTINUE : FileVisitResult.TERMINATE;
+          return add(file) == null ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
         }
 
         @Override
         public FileVisitResult visitFileFailed(Path file, IOException e) {
-          unreadable[0] = true;
+          whole[0] = false;
           return FileVisitResult.TERMINATE;
         }
 
-        private boolean add(Path p) throws IOException {
+        private @org.jspecify.annotations.Nullable Map<String, Object> add(Path p)
+            throws IOException {
+          if (++count[0] > MAX_TREE_ENTRIES) {
+            whole[0] = false;
+            return null;
+          }
           Map<String, Object> a = Files.readAttributes(p, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
-          lines.add(folder.relativize(p) + "\0"
-              + fileLine(
-                  attribute(a, "dev") + ":" + attribute(a, "ino"),
-                  (Integer) attribute(a, "mode") & S_IFMT,
-                  a));
-          return lines.size() < MAX_TREE_ENTRIES;
+          String id = attribute(a, "dev") + ":" + attribute(a, "ino");
+          int type = (Integer) attribute(a, "mode") & S_IFMT;
+          String line = p.equals(folder)
+              ? "root " + id + " " + nanos(attribute(a, "lastModifiedTime"))
+              : folder.relativize(p) + "\0" + fileLine(id, type, a);
+          d.update((line + "\n").getBytes(StandardCharsets.UTF_8));
+          return a;
         }
       });
     } catch (IOException | RuntimeException e) {
       return unmatched();
     }
-    if (unreadable[0]) return unmatched();
-    lines.sort(null);
-    return digest("tree " + identity + "\n" + String.join("\n", lines));
+    if (!whole[0]) return unmatched();
+    return HexFormat.of()
+        .formatHex(d.digest("tree ".concat(identity).getBytes(StandardCharsets.UTF_8)), 0, 12);
   }
 
   /** The unix view always answers the attributes asked for. */
@@ -156,16 +191,19 @@ public final class FileStamp {
   }
 
   private static String unmatched() {
-    byte[] nonce = new byte[16];
+    byte[] nonce = new byte[12];
     RANDOM.nextBytes(nonce);
-    return digest("unreadable " + HexFormat.of().formatHex(nonce));
+    return UNREADABLE + HexFormat.of().formatHex(nonce);
   }
 
   /** Opaque on the wire: a client compares stamps, it never reads one. */
   private static String digest(String s) {
+    return HexFormat.of().formatHex(sha256().digest(s.getBytes(StandardCharsets.UTF_8)), 0, 12);
+  }
+
+  private static MessageDigest sha256() {
     try {
-      byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(d, 0, 12);
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every JDK", e);
     }

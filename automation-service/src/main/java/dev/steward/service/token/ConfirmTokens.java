@@ -144,7 +144,9 @@ public final class ConfirmTokens {
 
   /**
    * The call a token is checked against. {@code paths} are the call's resolved real paths, {@code
-   * fingerprints} what each names now ({@link FileStamp}, in the same order).
+   * fingerprints} what each names now ({@link FileStamp}, in the same order), read only once the
+   * token is known to cover this call and holds what the user saw (a folder's stamp may walk all
+   * of it: nobody without a real token can make the service do that).
    */
   public record CallCheck(
       String traceId,
@@ -152,7 +154,7 @@ public final class ConfirmTokens {
       String argsHash,
       Risk risk,
       List<Path> paths,
-      List<String> fingerprints) {}
+      java.util.function.Supplier<List<String>> fingerprints) {}
 
   /**
    * Checks the token against the call and, if it covers it, consumes it atomically: of two calls
@@ -194,7 +196,8 @@ public final class ConfirmTokens {
               continue;
             }
             List<String> fingerprints = c.fingerprints();
-            if (fingerprints != null && !FileStamp.allMatch(fingerprints, call.fingerprints())) {
+            if (fingerprints != null
+                && !FileStamp.allMatch(fingerprints, call.fingerprints().get())) {
               changed = now;
               continue;
             }

@@ -98,11 +98,25 @@ class FileStampTest {
   }
 
   @Test
-  void nothing_there_now_matches_any_approval() throws Exception {
+  void nothing_there_now_matches_only_where_the_call_writes() throws Exception {
     Path f = Files.writeString(dir.resolve("gone.txt"), "x");
-    String approved = FileStamp.of(f, Access.REMOVE);
+    String written = FileStamp.of(f, Access.WRITE);
+    String taken = FileStamp.of(f, Access.REMOVE);
     Files.delete(f);
-    assertTrue(FileStamp.matches(approved, FileStamp.of(f, Access.REMOVE)));
+    assertTrue(FileStamp.matches(written, FileStamp.of(f, Access.WRITE)), "a new file is made");
+    assertEquals(FileStamp.MISSING, FileStamp.of(f, Access.REMOVE));
+    assertFalse(FileStamp.matches(taken, FileStamp.of(f, Access.REMOVE)));
+  }
+
+  @Test
+  void a_folder_taken_away_is_stamped_without_following_links_or_crossing_into_another_device()
+      throws Exception {
+    Path proj = Files.createDirectories(dir.resolve("proj"));
+    Path outside = Files.createDirectories(dir.resolve("outside"));
+    Files.createSymbolicLink(proj.resolve("link"), outside);
+    String before = FileStamp.of(proj, Access.REMOVE);
+    Files.writeString(outside.resolve("x.txt"), "x");
+    assertEquals(before, FileStamp.of(proj, Access.REMOVE), "a link is an entry, not its target");
   }
 
   @Test
@@ -111,6 +125,7 @@ class FileStampTest {
     Path deep = dir.resolve(String.join("/", java.util.Collections.nCopies(20, "d".repeat(250))));
     String once = FileStamp.of(deep.resolve("x"), Access.WRITE);
     assertNotEquals(FileStamp.ABSENT, once);
+    assertTrue(FileStamp.unreadable(once));
     assertFalse(FileStamp.matches(once, FileStamp.of(deep.resolve("x"), Access.WRITE)));
   }
 

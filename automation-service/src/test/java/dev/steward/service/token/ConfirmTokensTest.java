@@ -223,18 +223,49 @@ class ConfirmTokensTest {
             0)
         .token();
     ConfirmTokens.CallCheck replaced = new ConfirmTokens.CallCheck(
-        "t1", "files.write_text", "h1", Risk.MEDIUM, paths, List.of("f-another"));
+        "t1", "files.write_text", "h1", Risk.MEDIUM, paths, () -> List.of("f-another"));
     TokenRefused refused = assertThrows(TokenRefused.class, () -> tokens.consume(token, replaced));
     assertEquals(ToolErrorCodes.TOKEN_MISMATCH, refused.code());
     assertTrue(refused.getMessage().contains("changed since"), refused.getMessage());
     ConfirmTokens.CallCheck asApproved = new ConfirmTokens.CallCheck(
-        "t1", "files.write_text", "h1", Risk.MEDIUM, paths, List.of("f-approved"));
+        "t1", "files.write_text", "h1", Risk.MEDIUM, paths, () -> List.of("f-approved"));
     assertEquals(22, tokens.consume(token, asApproved).length(), "still unused after the refusal");
+  }
+
+  @Test
+  void the_files_are_stamped_only_for_a_token_that_covers_the_call() throws Exception {
+    String token = tokens
+        .mint(
+            "t1",
+            List.of(new TokenRecord.Call(
+                "files.delete", "h1", List.of("/home/ann/proj"), List.of("f-approved"))),
+            List.of(),
+            List.of(),
+            false,
+            Duration.ofMinutes(5),
+            Risk.MEDIUM,
+            0)
+        .token();
+    java.util.concurrent.atomic.AtomicInteger stamped =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.function.Function<String, ConfirmTokens.CallCheck> call =
+        hash -> new ConfirmTokens.CallCheck(
+            "t1", "files.delete", hash, Risk.MEDIUM, List.of(Path.of("/home/ann/proj")), () -> {
+              stamped.incrementAndGet();
+              return List.of("f-approved");
+            });
+    // A folder's stamp may walk all of it: a made-up token, or a real one for other arguments,
+    // must not make the service do that.
+    assertThrows(TokenRefused.class, () -> tokens.consume("st1.garbage.mac", call.apply("h1")));
+    assertThrows(TokenRefused.class, () -> tokens.consume(token, call.apply("h2")));
+    assertEquals(0, stamped.get());
+    tokens.consume(token, call.apply("h1"));
+    assertEquals(1, stamped.get());
   }
 
   /** A call whose files are as they were when a token for it was minted (none bound). */
   private static ConfirmTokens.CallCheck callCheck(
       String trace, String tool, String hash, Risk risk, List<Path> paths) {
-    return new ConfirmTokens.CallCheck(trace, tool, hash, risk, paths, List.of());
+    return new ConfirmTokens.CallCheck(trace, tool, hash, risk, paths, List::of);
   }
 }

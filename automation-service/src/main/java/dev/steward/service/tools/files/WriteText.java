@@ -49,7 +49,9 @@ public final class WriteText extends SinglePathTool {
 
   @Override
   public boolean destructive(JsonNode args, ToolContext ctx) {
-    return existing(ctx.path("/path")).isPresent();
+    // A folder is not overwritten by a write (the write fails): a call checked on one is not
+    // approved to replace a file that takes its place before the write.
+    return existing(ctx.path("/path")).filter(a -> !a.isDirectory()).isPresent();
   }
 
   @Override
