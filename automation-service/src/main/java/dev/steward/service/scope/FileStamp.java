@@ -69,6 +69,10 @@ public final class FileStamp {
       a = Files.readAttributes(real, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException e) {
       return access == Access.WRITE ? ABSENT : MISSING;
+    } catch (java.nio.file.FileSystemException e) {
+      // A name below a file (ENOTDIR) names nothing, as a missing one does.
+      if ("Not a directory".equals(e.getReason())) return access == Access.WRITE ? ABSENT : MISSING;
+      return unmatched();
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
       return unmatched();
     }
@@ -119,18 +123,12 @@ public final class FileStamp {
    * Everything in a folder that goes with it: each entry's name below it, identity and times, in
    * the order the walk meets them (the same for a folder that has not changed), digested as they
    * come. The folder's own change time is left out: its entries' lines and its modification time
-   * say what changed in it. A folder on another device is not walked into. An entry that cannot be
-   * read, or more entries than {@link #MAX_TREE_ENTRIES}, make the stamp match nothing.
+   * say what changed in it. Folders on other devices in it are walked too: they go with it. An
+   * entry that cannot be read, or more entries than {@link #MAX_TREE_ENTRIES}, make the stamp
+   * match nothing.
    */
   private static String tree(Path folder, String identity) {
     MessageDigest d = sha256();
-    Object rootDevice;
-    try {
-      rootDevice =
-          attribute(Files.readAttributes(folder, "unix:dev", LinkOption.NOFOLLOW_LINKS), "dev");
-    } catch (IOException | RuntimeException e) {
-      return unmatched();
-    }
     int[] count = {0};
     boolean[] whole = {true};
     try {
@@ -138,11 +136,7 @@ public final class FileStamp {
         @Override
         public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
             throws IOException {
-          Map<String, Object> a = add(dir);
-          if (a == null) return FileVisitResult.TERMINATE;
-          return attribute(a, "dev").equals(rootDevice)
-              ? FileVisitResult.CONTINUE
-              : FileVisitResult.SKIP_SUBTREE;
+          return add(dir) == null ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
         }
 
         @Override

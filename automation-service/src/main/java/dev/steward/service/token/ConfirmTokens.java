@@ -183,6 +183,7 @@ public final class ConfirmTokens {
         List<String> now = call.paths().stream().map(Path::toString).toList();
         List<String> approvedTargets = null;
         List<String> changed = null;
+        boolean gone = false;
         for (int i = 0; i < calls.size(); i++) {
           TokenRecord.Call c = calls.get(i);
           if (c.tool().equals(call.tool()) && c.argsHash().equals(call.argsHash())) {
@@ -196,9 +197,13 @@ public final class ConfirmTokens {
               continue;
             }
             List<String> fingerprints = c.fingerprints();
+            List<String> stampsNow =
+                fingerprints == null ? null : call.fingerprints().get();
             if (fingerprints != null
-                && !FileStamp.allMatch(fingerprints, call.fingerprints().get())) {
+                && stampsNow != null
+                && !FileStamp.allMatch(fingerprints, stampsNow)) {
               changed = now;
+              gone = stampsNow.contains(FileStamp.MISSING);
               continue;
             }
             l.callUsed[i] = true;
@@ -217,9 +222,12 @@ public final class ConfirmTokens {
         if (changed != null)
           throw new TokenRefused(
               ToolErrorCodes.TOKEN_MISMATCH,
-              "the user approved this call on " + String.join(", ", changed)
-                  + " as it was then; it has changed since (written, or another file moved in its"
-                  + " place): it needs approving again");
+              gone
+                  ? "what the user approved this call on (" + String.join(", ", changed)
+                      + ") is gone since: there is nothing of it to act on"
+                  : "the user approved this call on " + String.join(", ", changed)
+                      + " as it was then; it has changed since (written, or another file moved"
+                      + " in its place): it needs approving again");
         boolean toolMatches = calls.stream().anyMatch(c -> c.tool().equals(call.tool()));
         throw new TokenRefused(
             ToolErrorCodes.TOKEN_MISMATCH,

@@ -120,6 +120,13 @@ class FileStampTest {
   }
 
   @Test
+  void a_name_below_a_file_names_nothing() throws Exception {
+    Path f = Files.writeString(dir.resolve("a.txt"), "x");
+    assertEquals(FileStamp.ABSENT, FileStamp.of(f.resolve("b.txt"), Access.WRITE));
+    assertEquals(FileStamp.MISSING, FileStamp.of(f.resolve("b.txt"), Access.REMOVE));
+  }
+
+  @Test
   void a_path_that_cannot_be_read_matches_nothing_not_even_itself() throws Exception {
     // Deeper than PATH_MAX: stat by path fails with "file name too long".
     Path deep = dir.resolve(String.join("/", java.util.Collections.nCopies(20, "d".repeat(250))));

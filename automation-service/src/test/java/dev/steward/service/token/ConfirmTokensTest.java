@@ -227,6 +227,13 @@ class ConfirmTokensTest {
     TokenRefused refused = assertThrows(TokenRefused.class, () -> tokens.consume(token, replaced));
     assertEquals(ToolErrorCodes.TOKEN_MISMATCH, refused.code());
     assertTrue(refused.getMessage().contains("changed since"), refused.getMessage());
+    TokenRefused gone = assertThrows(
+        TokenRefused.class,
+        () -> tokens.consume(
+            token,
+            new ConfirmTokens.CallCheck(
+                "t1", "files.write_text", "h1", Risk.MEDIUM, paths, () -> List.of("missing"))));
+    assertTrue(gone.getMessage().contains("is gone since"), gone.getMessage());
     ConfirmTokens.CallCheck asApproved = new ConfirmTokens.CallCheck(
         "t1", "files.write_text", "h1", Risk.MEDIUM, paths, () -> List.of("f-approved"));
     assertEquals(22, tokens.consume(token, asApproved).length(), "still unused after the refusal");

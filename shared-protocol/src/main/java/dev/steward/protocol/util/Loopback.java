@@ -30,7 +30,8 @@ public final class Loopback {
    * Whether a host could name this machine, read as resolvers and browsers read it: {@link #host},
    * and also a name with a trailing dot ({@code localhost.}), any name under {@code .localhost}
    * (RFC 6761), the unspecified address ({@code 0.0.0.0}, {@code ::}: a connection to it arrives
-   * here), an IPv6 address that carries a loopback or unspecified IPv4 one, and an IPv4 address in
+   * here), those with an IPv6 zone ({@code [::1%lo]}), an IPv6 address that carries a loopback or
+   * unspecified IPv4 one, and an IPv4 address in
    * any of inet_aton's other spellings ({@code 0x7f.1}, {@code 2130706433}, {@code 0177.0.0.1}),
    * which is taken as this machine whatever it spells. For a rule that refuses what reaches this
    * machine, where {@link #host} is for one that allows it. Never looked up: a name that only DNS
@@ -39,6 +40,9 @@ public final class Loopback {
   public static boolean mayName(String host) {
     String h = host.toLowerCase(Locale.ROOT);
     if (h.startsWith("[") && h.endsWith("]")) h = h.substring(1, h.length() - 1);
+    // An IPv6 zone ([::1%lo]) says which interface, not which address: connections still arrive.
+    int zone = h.indexOf('%');
+    if (zone >= 0 && h.contains(":")) h = h.substring(0, zone);
     while (h.endsWith(".")) h = h.substring(0, h.length() - 1);
     if (host(h) || h.equals("localhost") || h.endsWith(".localhost")) return true;
     if (h.contains(":")) return ipv6Here(h);

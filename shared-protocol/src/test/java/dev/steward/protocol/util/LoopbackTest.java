@@ -65,7 +65,12 @@ class LoopbackTest {
         "::1",
         "::ffff:127.0.0.1",
         "::127.0.0.1",
-        "[::ffff:7f00:1]"
+        "[::ffff:7f00:1]",
+        "[::1%1]",
+        "[::1%lo]",
+        "::%1",
+        "0x",
+        "08"
       })
   void could_name_this_machine(String host) {
     assertTrue(Loopback.mayName(host), host);

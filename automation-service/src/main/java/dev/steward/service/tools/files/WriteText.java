@@ -142,7 +142,7 @@ public final class WriteText extends SinglePathTool {
     p.put("operation", "write");
     p.put("path", path.real().toString());
     Optional<BasicFileAttributes> before = existing(path);
-    p.put("overwrites", before.isPresent());
+    p.put("overwrites", before.filter(a -> !a.isDirectory()).isPresent());
     if (ctx.forPerson() && before.isPresent() && before.get().isRegularFile()) {
       try (SafeFs.Dir dir = SafeFs.openParent(path)) {
         p.put(

@@ -544,11 +544,10 @@ final class ServerLink implements AutoCloseable {
   private void failed(int gen, @Nullable String why) {
     if (!lose(gen, State.FAILED, why == null ? "it failed" : why)) return;
     long delay;
-    int lost;
+    int lost = gen + 1; // what lose made it: a start since makes it another
     synchronized (lock) {
       delay = Math.min(MAX_BACKOFF_SECONDS, 1L << Math.min(failures, 6));
       failures++;
-      lost = generation;
     }
     LOG.warning(
         "MCP server “" + name + "” failed (" + problem + "); restarting in " + delay + " s");

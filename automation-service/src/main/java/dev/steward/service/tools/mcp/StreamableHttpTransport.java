@@ -117,6 +117,8 @@ final class StreamableHttpTransport implements TappedTransport {
   private volatile @Nullable String version;
   private volatile @Nullable Object initializeId;
   private volatile boolean closing;
+  /** The access token of the last request sent with one. */
+  private volatile @Nullable String lastBearer;
 
   /**
    * @param streamLife how long an answer's stream may stay open (the caller's time limit for a
@@ -125,9 +127,6 @@ final class StreamableHttpTransport implements TappedTransport {
    * @param bearer the access token of the user's sign-in to this server, read for each request
    * @param headers sent with every request, as the user's entry gives them
    */
-  /** The access token of the last request sent with one. */
-  private volatile @Nullable String lastBearer;
-
   StreamableHttpTransport(
       URI endpoint,
       McpJsonMapper json,
