@@ -128,37 +128,25 @@ public final class CallRunner {
                 failed(call, "the service could not check this call: " + message(e), listener)));
         continue;
       }
-      switch (check.decision()) {
-        case Preflight.ALLOW ->
-          outcomes.put(
-              call.callId(),
-              execute(
-                  traceId,
-                  conversationId,
-                  call,
-                  call.args(),
-                  null,
-                  edited(call.args(), proposed.get(call.callId())),
-                  listener));
-        case Preflight.CONFIRM -> {
-          listener.callUpdated(
-              new CallUpdate(call.callId(), CallState.WAITING, check.reason(), null, null));
-          toConfirm.add(new Approver.Pending(call, check));
-        }
-        // A refused call is still sent: the gate refuses it again and writes the refusal to the
-        // audit log, so the log holds every call the model proposed, not only the ones that ran.
-        default ->
-          outcomes.put(
-              call.callId(),
-              execute(
-                  traceId,
-                  conversationId,
-                  call,
-                  call.args(),
-                  null,
-                  edited(call.args(), proposed.get(call.callId())),
-                  listener));
+      if (Preflight.CONFIRM.equals(check.decision())) {
+        listener.callUpdated(
+            new CallUpdate(call.callId(), CallState.WAITING, check.reason(), null, null));
+        toConfirm.add(new Approver.Pending(call, check));
+        continue;
       }
+      // Allowed calls run now. A refused call is still sent: the gate refuses it again and writes
+      // the refusal to the audit log, so the log holds every call the model proposed, not only the
+      // ones that ran.
+      outcomes.put(
+          call.callId(),
+          execute(
+              traceId,
+              conversationId,
+              call,
+              call.args(),
+              null,
+              edited(call.args(), proposed.get(call.callId())),
+              listener));
     }
 
     if (!toConfirm.isEmpty()) {
