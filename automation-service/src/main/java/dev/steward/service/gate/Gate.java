@@ -397,6 +397,7 @@ public final class Gate implements AutoCloseable {
           null);
     }
 
+    List<String> approvedStamps = stamped == null ? null : stamped.taken();
     ToolContext ctx = new ToolContext(
         c.paths(),
         c.policy().scope(),
@@ -404,15 +405,15 @@ public final class Gate implements AutoCloseable {
         c.destructive(),
         stash(decisionRow.seq()),
         false,
-        decision.equals(Decision.CONFIRMED));
+        decision.equals(Decision.CONFIRMED),
+        byPointer(tool, call.args(), c.paths(), approvedStamps));
     ToolResult outcome;
     String summary;
     try {
       // The files were checked against the approval before the decision row was written, which
       // may wait for the disk: checked again, the tool opens them a moment after.
-      List<String> checkedStamps = stamped == null ? null : stamped.taken();
-      if (checkedStamps != null
-          && !FileStamp.allMatch(checkedStamps, stamps(tool, call.args(), c.paths())))
+      if (approvedStamps != null
+          && !FileStamp.allMatch(approvedStamps, stamps(tool, call.args(), c.paths())))
         throw new ToolFailure(
             ToolErrorCodes.TOKEN_MISMATCH,
             "a file this call reaches changed while it was being approved and recorded, so it did"
@@ -733,6 +734,19 @@ public final class Gate implements AutoCloseable {
     synchronized @Nullable List<String> taken() {
       return taken;
     }
+  }
+
+  /** The stamps a call's paths were checked with, by argument pointer; none when not stamped. */
+  private static Map<String, String> byPointer(
+      Tool tool, JsonNode args, Map<String, ResolvedPath> paths, @Nullable List<String> stamps) {
+    if (stamps == null) return Map.of();
+    Map<String, String> out = new java.util.HashMap<>();
+    int i = 0;
+    for (PathUse use : tool.paths(args)) {
+      if (paths.containsKey(use.pointer()) && i < stamps.size())
+        out.put(use.pointer(), stamps.get(i++));
+    }
+    return out;
   }
 
   private String consumeToken(CallRequest call, Checked c, Stamped stamped) throws Refusal {

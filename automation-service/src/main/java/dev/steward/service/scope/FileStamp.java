@@ -41,6 +41,9 @@ public final class FileStamp {
   /** The stamp of a path that names nothing, where a call reads or takes away. */
   public static final String MISSING = "missing";
 
+  /** How the stamp of a folder taken away begins (all that is in it, {@link #tree}). */
+  private static final String TREE = "tree:";
+
   /** How a stamp that matches nothing begins: the path could not be read whole. */
   private static final String UNREADABLE = "unreadable:";
 
@@ -98,6 +101,15 @@ public final class FileStamp {
   public static boolean matches(String approved, String now) {
     if (unreadable(now)) return false;
     return now.equals(approved) || now.equals(ABSENT) || now.equals(FOLDER);
+  }
+
+  /**
+   * Whether a stamp is of a folder taken away, with all that is in it: such a stamp can be read
+   * again where the folder was moved to (a rename keeps its identity, and its own change time is
+   * not in it), so a tool can check what it took once it has it where nothing else reaches.
+   */
+  public static boolean isTree(String stamp) {
+    return stamp.startsWith(TREE);
   }
 
   /** Whether a stamp says its path could not be read whole, so nothing can be bound to it. */
@@ -170,8 +182,9 @@ public final class FileStamp {
       return unmatched();
     }
     if (!whole[0]) return unmatched();
-    return HexFormat.of()
-        .formatHex(d.digest("tree ".concat(identity).getBytes(StandardCharsets.UTF_8)), 0, 12);
+    return TREE
+        + HexFormat.of()
+            .formatHex(d.digest("tree ".concat(identity).getBytes(StandardCharsets.UTF_8)), 0, 12);
   }
 
   /** The unix view always answers the attributes asked for. */

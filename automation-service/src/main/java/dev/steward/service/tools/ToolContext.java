@@ -9,8 +9,10 @@ import java.util.function.Consumer;
  * What a running tool may use: the paths the gate resolved for this call (by argument pointer),
  * the scope (for listings that must hide refused names), a way to report progress, and whether the
  * user approved this call as destructive (a call approved as a new-file write must not overwrite),
- * the undo stash where a mutating call keeps what it replaces, and whether a user's click approved
- * exactly this call ({@code confirmed}: a token was spent on it).
+ * the undo stash where a mutating call keeps what it replaces, whether a user's click approved
+ * exactly this call ({@code confirmed}: a token was spent on it), and the stamps its paths were
+ * checked against that approval with ({@code approvedStamps}, by pointer: {@link
+ * dev.steward.service.scope.FileStamp}; empty for a call approved otherwise).
  */
 public record ToolContext(
     Map<String, ResolvedPath> paths,
@@ -19,7 +21,24 @@ public record ToolContext(
     boolean approvedDestructive,
     UndoStash undo,
     boolean forPerson,
-    boolean confirmed) {
+    boolean confirmed,
+    Map<String, String> approvedStamps) {
+
+  public ToolContext {
+    approvedStamps = Map.copyOf(approvedStamps);
+  }
+
+  /** A running call's context, not bound to stamps. */
+  public ToolContext(
+      Map<String, ResolvedPath> paths,
+      PathScope scope,
+      Consumer<String> progress,
+      boolean approvedDestructive,
+      UndoStash undo,
+      boolean forPerson,
+      boolean confirmed) {
+    this(paths, scope, progress, approvedDestructive, undo, forPerson, confirmed, Map.of());
+  }
 
   /** A running call's context. */
   public ToolContext(

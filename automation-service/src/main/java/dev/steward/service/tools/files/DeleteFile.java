@@ -6,6 +6,7 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
+import dev.steward.service.scope.FileStamp;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import dev.steward.service.tools.FileErrors;
@@ -77,8 +78,10 @@ public final class DeleteFile extends SinglePathTool {
             "/recursive",
             null);
       }
-      try (SecureDirectoryStream<Path> stash = SafeFs.openOwn(ctx.undo().folder())) {
+      Path folder = ctx.undo().folder();
+      try (SecureDirectoryStream<Path> stash = SafeFs.openOwn(folder)) {
         SafeFs.move(dir.stream(), dir.name(), stash, Path.of(PAYLOAD));
+        checkTaken(ctx, path, dir, stash, folder.resolve(PAYLOAD));
       }
       ctx.undo()
           .save(new UndoRecord(
@@ -93,6 +96,48 @@ public final class DeleteFile extends SinglePathTool {
     ObjectNode result = Json.object();
     result.putArray("deleted").add(path.real().toString());
     return result;
+  }
+
+  /**
+   * A folder deleted on the user's approval is looked at again once it is in the undo area, where
+   * no tool reaches: the walk that checked it before could not hold it still while it walked (a
+   * file moved into a part it had passed went unseen). What is there now must be what was approved;
+   * if not, the folder goes back where it was and nothing is deleted.
+   */
+  private void checkTaken(
+      ToolContext ctx,
+      ResolvedPath path,
+      SafeFs.Dir dir,
+      SecureDirectoryStream<Path> stash,
+      Path taken)
+      throws IOException, ToolFailure {
+    String approved = ctx.approvedStamps().get("/path");
+    if (approved == null || !FileStamp.isTree(approved)) return;
+    if (FileStamp.of(taken, Access.REMOVE).equals(approved)) return;
+    if (SafeFs.attributes(dir.stream(), dir.name()).isEmpty()) {
+      SafeFs.move(stash, Path.of(PAYLOAD), dir.stream(), dir.name());
+      throw new ToolFailure(
+          ToolErrorCodes.TOKEN_MISMATCH,
+          "\"" + path.requested() + "\" changed while it was being deleted (something was moved"
+              + " into it or out of it): it was put back as it is now, and deleting it needs"
+              + " approving again",
+          "/path",
+          null);
+    }
+    // Its name was taken meanwhile: putting it back would replace what is there now. It stays in
+    // the undo area, whence tool.undo restores it.
+    ctx.undo()
+        .save(new UndoRecord(
+            name(),
+            UndoRecord.DELETE,
+            List.of(new UndoRecord.Item(path.real().toString(), null, PAYLOAD, Fingerprint.ABSENT)),
+            false));
+    throw new ToolFailure(
+        ToolErrorCodes.TOKEN_MISMATCH,
+        "\"" + path.requested() + "\" changed while it was being deleted, and its name was taken"
+            + " again meanwhile: it is kept for undo rather than put back over what is there now",
+        "/path",
+        null);
   }
 
   private static boolean isEmpty(SafeFs.Dir dir) throws IOException {
