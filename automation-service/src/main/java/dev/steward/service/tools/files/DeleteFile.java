@@ -18,6 +18,7 @@ import dev.steward.service.undo.Fingerprint;
 import dev.steward.service.undo.UndoRecord;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
@@ -79,17 +80,14 @@ public final class DeleteFile extends SinglePathTool {
             null);
       }
       Path folder = ctx.undo().folder();
+      List<UndoRecord.Item> items =
+          List.of(new UndoRecord.Item(path.real().toString(), null, PAYLOAD, Fingerprint.ABSENT));
       try (SecureDirectoryStream<Path> stash = SafeFs.openOwn(folder)) {
         SafeFs.move(dir.stream(), dir.name(), stash, Path.of(PAYLOAD));
-        checkTaken(ctx, path, dir, stash, folder.resolve(PAYLOAD));
+        // Kept for undo before anything else can fail: what was taken is never left without it.
+        keep(ctx, new UndoRecord(name(), UndoRecord.DELETE, items, false));
+        checkTaken(ctx, path, dir, stash, folder.resolve(PAYLOAD), items);
       }
-      ctx.undo()
-          .save(new UndoRecord(
-              name(),
-              UndoRecord.DELETE,
-              List.of(
-                  new UndoRecord.Item(path.real().toString(), null, PAYLOAD, Fingerprint.ABSENT)),
-              false));
     } catch (IOException e) {
       throw FileErrors.of(e, path.requested());
     }
@@ -100,44 +98,61 @@ public final class DeleteFile extends SinglePathTool {
 
   /**
    * A folder deleted on the user's approval is looked at again once it is in the undo area, where
-   * no tool reaches: the walk that checked it before could not hold it still while it walked (a
-   * file moved into a part it had passed went unseen). What is there now must be what was approved;
-   * if not, the folder goes back where it was and nothing is deleted.
+   * no tool reaches: the walks that checked it before could not hold it still (a file moved into a
+   * part already walked went unseen), and a folder moved into the name of an approved file after
+   * the last look was never walked. What was taken must be what was approved; if not, it goes back
+   * where it was and nothing is deleted — or, when it cannot go back (its name taken meanwhile), it
+   * stays kept for undo and the call says so.
    */
   private void checkTaken(
       ToolContext ctx,
       ResolvedPath path,
       SafeFs.Dir dir,
       SecureDirectoryStream<Path> stash,
-      Path taken)
+      Path taken,
+      List<UndoRecord.Item> items)
       throws IOException, ToolFailure {
     String approved = ctx.approvedStamps().get("/path");
-    if (approved == null || !FileStamp.isTree(approved)) return;
-    if (FileStamp.of(taken, Access.REMOVE).equals(approved)) return;
+    if (approved == null) return;
+    boolean folder = Files.isDirectory(taken, LinkOption.NOFOLLOW_LINKS);
+    if (FileStamp.isTree(approved) ? FileStamp.of(taken, Access.REMOVE).equals(approved) : !folder)
+      return;
+    boolean putBack = false;
     if (SafeFs.attributes(dir.stream(), dir.name()).isEmpty()) {
-      SafeFs.move(stash, Path.of(PAYLOAD), dir.stream(), dir.name());
+      try {
+        SafeFs.move(stash, Path.of(PAYLOAD), dir.stream(), dir.name());
+        putBack = true;
+      } catch (IOException e) {
+        // something took the name between the look and the move: it stays kept for undo
+      }
+    }
+    if (putBack) {
+      keep(ctx, new UndoRecord(name(), UndoRecord.DELETE, items, true));
       throw new ToolFailure(
           ToolErrorCodes.TOKEN_MISMATCH,
-          "\"" + path.requested() + "\" changed while it was being deleted (something was moved"
-              + " into it or out of it): it was put back as it is now, and deleting it needs"
-              + " approving again",
+          "\"" + path.requested() + "\" is not what was approved for deleting (something was"
+              + " moved into it or out of it, or it could not be read again): it was put back as"
+              + " it is now, and deleting it needs approving again",
           "/path",
           null);
     }
-    // Its name was taken meanwhile: putting it back would replace what is there now. It stays in
-    // the undo area, whence tool.undo restores it.
-    ctx.undo()
-        .save(new UndoRecord(
-            name(),
-            UndoRecord.DELETE,
-            List.of(new UndoRecord.Item(path.real().toString(), null, PAYLOAD, Fingerprint.ABSENT)),
-            false));
     throw new ToolFailure(
-        ToolErrorCodes.TOKEN_MISMATCH,
-        "\"" + path.requested() + "\" changed while it was being deleted, and its name was taken"
-            + " again meanwhile: it is kept for undo rather than put back over what is there now",
+        ToolErrorCodes.EXECUTION_ERROR,
+        "\"" + path.requested() + "\" is not what was approved for deleting, and its name was"
+            + " taken again meanwhile: it is kept for undo (undo restores it) rather than put back"
+            + " over what is there now",
         "/path",
         null);
+  }
+
+  /** Saves the undo record even when the call's time ran out meanwhile (the interrupt waits). */
+  private static void keep(ToolContext ctx, UndoRecord record) throws IOException {
+    boolean interrupted = Thread.interrupted();
+    try {
+      ctx.undo().save(record);
+    } finally {
+      if (interrupted) Thread.currentThread().interrupt();
+    }
   }
 
   private static boolean isEmpty(SafeFs.Dir dir) throws IOException {

@@ -49,6 +49,10 @@ class DeleteFileTest {
   }
 
   private void delete(String approvedStamp) throws ToolFailure, Exception {
+    delete("proj", approvedStamp);
+  }
+
+  private void delete(String name, String approvedStamp) throws ToolFailure, Exception {
     UndoStash undo = new UndoStash() {
       @Override
       public Path folder() {
@@ -60,10 +64,10 @@ class DeleteFileTest {
         kept.add(record);
       }
     };
-    var path = scope.resolve("proj", Access.REMOVE);
+    var path = scope.resolve(name, Access.REMOVE);
     new DeleteFile()
         .run(
-            Json.object().put("path", "proj").put("recursive", true),
+            Json.object().put("path", name).put("recursive", true),
             new ToolContext(
                 Map.of("/path", path),
                 scope,
@@ -80,6 +84,7 @@ class DeleteFileTest {
     delete(FileStamp.of(docs.resolve("proj"), Access.REMOVE));
     assertFalse(Files.exists(docs.resolve("proj")));
     assertEquals(1, kept.size());
+    assertFalse(kept.get(0).undone());
   }
 
   @Test
@@ -92,6 +97,17 @@ class DeleteFileTest {
     assertEquals(ToolErrorCodes.TOKEN_MISMATCH, f.error().code());
     assertEquals("keep", Files.readString(docs.resolve("proj/sub/precious.txt")));
     assertEquals("a", Files.readString(docs.resolve("proj/sub/a.txt")));
-    assertTrue(kept.isEmpty(), "nothing was deleted, so nothing is kept for undo");
+    assertTrue(kept.get(kept.size() - 1).undone(), "nothing is left to undo");
+  }
+
+  @Test
+  void a_folder_moved_into_the_name_of_an_approved_file_is_put_back() throws Exception {
+    Files.writeString(docs.resolve("notes.txt"), "notes");
+    String approved = FileStamp.of(docs.resolve("notes.txt"), Access.REMOVE);
+    Files.move(docs.resolve("notes.txt"), docs.resolve("notes-away.txt"));
+    Files.move(docs.resolve("proj"), docs.resolve("notes.txt"));
+    ToolFailure f = assertThrows(ToolFailure.class, () -> delete("notes.txt", approved));
+    assertEquals(ToolErrorCodes.TOKEN_MISMATCH, f.error().code());
+    assertEquals("a", Files.readString(docs.resolve("notes.txt/sub/a.txt")));
   }
 }
