@@ -406,7 +406,7 @@ public final class Gate implements AutoCloseable {
         stash(decisionRow.seq()),
         false,
         decision.equals(Decision.CONFIRMED),
-        byPointer(tool, call.args(), c.paths(), approvedStamps));
+        byPointer(c.paths(), approvedStamps));
     ToolResult outcome;
     String summary;
     try {
@@ -736,16 +736,16 @@ public final class Gate implements AutoCloseable {
     }
   }
 
-  /** The stamps a call's paths were checked with, by argument pointer; none when not stamped. */
+  /**
+   * The stamps a call's paths were checked with, by argument pointer ({@link #stamps} gives them
+   * in the order of the resolved paths); none when not stamped.
+   */
   private static Map<String, String> byPointer(
-      Tool tool, JsonNode args, Map<String, ResolvedPath> paths, @Nullable List<String> stamps) {
+      Map<String, ResolvedPath> paths, @Nullable List<String> stamps) {
     if (stamps == null) return Map.of();
     Map<String, String> out = new java.util.HashMap<>();
-    int i = 0;
-    for (PathUse use : tool.paths(args)) {
-      if (paths.containsKey(use.pointer()) && i < stamps.size())
-        out.put(use.pointer(), stamps.get(i++));
-    }
+    java.util.Iterator<String> stamp = stamps.iterator();
+    for (String pointer : paths.keySet()) if (stamp.hasNext()) out.put(pointer, stamp.next());
     return out;
   }
 

@@ -210,18 +210,7 @@ class ConfirmTokensTest {
   @Test
   void an_exact_token_binds_what_its_paths_named_when_it_was_approved() throws Exception {
     List<Path> paths = List.of(Path.of("/home/ann/notes.txt"));
-    String token = tokens
-        .mint(
-            "t1",
-            List.of(new TokenRecord.Call(
-                "files.write_text", "h1", List.of("/home/ann/notes.txt"), List.of("f-approved"))),
-            List.of(),
-            List.of(),
-            false,
-            Duration.ofMinutes(5),
-            Risk.MEDIUM,
-            0)
-        .token();
+    String token = exactWithStamps("files.write_text", "/home/ann/notes.txt");
     ConfirmTokens.CallCheck replaced = new ConfirmTokens.CallCheck(
         "t1", "files.write_text", "h1", Risk.MEDIUM, paths, () -> List.of("f-another"));
     TokenRefused refused = assertThrows(TokenRefused.class, () -> tokens.consume(token, replaced));
@@ -241,18 +230,7 @@ class ConfirmTokensTest {
 
   @Test
   void the_files_are_stamped_only_for_a_token_that_covers_the_call() throws Exception {
-    String token = tokens
-        .mint(
-            "t1",
-            List.of(new TokenRecord.Call(
-                "files.delete", "h1", List.of("/home/ann/proj"), List.of("f-approved"))),
-            List.of(),
-            List.of(),
-            false,
-            Duration.ofMinutes(5),
-            Risk.MEDIUM,
-            0)
-        .token();
+    String token = exactWithStamps("files.delete", "/home/ann/proj");
     java.util.concurrent.atomic.AtomicInteger stamped =
         new java.util.concurrent.atomic.AtomicInteger();
     java.util.function.Function<String, ConfirmTokens.CallCheck> call =
@@ -268,6 +246,21 @@ class ConfirmTokensTest {
     assertEquals(0, stamped.get());
     tokens.consume(token, call.apply("h1"));
     assertEquals(1, stamped.get());
+  }
+
+  /** A token for one exact call on {@code path}, approved when its stamp was "f-approved". */
+  private String exactWithStamps(String tool, String path) {
+    return tokens
+        .mint(
+            "t1",
+            List.of(new TokenRecord.Call(tool, "h1", List.of(path), List.of("f-approved"))),
+            List.of(),
+            List.of(),
+            false,
+            Duration.ofMinutes(5),
+            Risk.MEDIUM,
+            0)
+        .token();
   }
 
   /** A call whose files are as they were when a token for it was minted (none bound). */
