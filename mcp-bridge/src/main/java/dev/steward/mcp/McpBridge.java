@@ -51,16 +51,15 @@ public final class McpBridge {
             places, ServiceCommand.fromSystemProperty(), Map.of("STEWARD_NO_BUILD", "1"))
         .leavingItRunning();
     // An MCP client waits for this process at its own start: the connection to the service is
-    // made while the SDK starts and answers initialize (GatedStdin holds the rest until then).
+    // made while the SDK starts and answers initialize (the transport holds the rest until then).
     CompletableFuture<StewardClient> connecting = CompletableFuture.supplyAsync(
         () -> supervisor.connect(Role.MCP, "steward-mcp"),
         r -> DaemonThreads.start("steward-mcp-connect", r));
     CompletableFuture<List<ToolDefinition>> listing = connecting.thenApply(service ->
         service.call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class).tools());
-    GatedStdin in = new GatedStdin(System.in, CANCELLATIONS::line);
     McpJsonMapper mapper = McpJsonDefaults.getMapper();
     QuietStart stdout = new QuietStart(System.out);
-    StdioTransport stdio = new StdioTransport(mapper, in, stdout);
+    StdioTransport stdio = StdioTransport.gated(mapper, System.in, stdout, CANCELLATIONS::message);
     McpSyncServer server = McpServer.sync(stdio)
         // A call runs on the thread that read it (StdioTransport): no hand-off on its way.
         .immediateExecution(true)
@@ -103,7 +102,7 @@ public final class McpBridge {
       if (state == StewardClient.State.CONNECTED)
         DaemonThreads.start("steward-mcp-hello", () -> front.helloAgain(service));
     });
-    in.open();
+    stdio.open();
     stdio.awaitInputEnd();
     // What the client asked before it let go of stdin is still answered (a script's last call).
     stdio.finish(FINISH);

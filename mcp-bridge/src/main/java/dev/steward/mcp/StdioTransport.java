@@ -11,10 +11,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -27,6 +29,12 @@ import reactor.core.publisher.Mono;
  * they and the service's notifications say is written by a writer thread of its own, so that a
  * client slow to read stdout holds up no reader. A line that is not JSON-RPC, or too long, is
  * answered with an error and the next is read.
+ *
+ * <p>A gated transport reads the first message (MCP's {@code initialize}, which a client sends
+ * alone and then waits for) at once and the rest only once {@link #open opened}: {@code initialize}
+ * is answered while the bridge still connects to the service, and no {@code tools/list} is
+ * answered before the tools are there. Each message passes through {@code inbound} once parsed
+ * (it may read or rewrite it).
  */
 final class StdioTransport implements McpServerTransportProvider {
 
@@ -61,12 +69,16 @@ final class StdioTransport implements McpServerTransportProvider {
   /** One permit per message put in the outbox: the writer thread waits on it. */
   private final Semaphore queued = new Semaphore(0);
   /** Stdin has ended, and every message read from it has been handed on. */
-  private final java.util.concurrent.CountDownLatch inputEnded =
-      new java.util.concurrent.CountDownLatch(1);
+  private final CountDownLatch inputEnded = new CountDownLatch(1);
+
+  private final UnaryOperator<McpSchema.JSONRPCMessage> inbound;
+  /** Counted down when the messages after the first may be read. */
+  private final CountDownLatch ready;
 
   private final byte[] buffer = new byte[64 * 1024];
   private int at;
   private int end;
+  private boolean firstRead;
   private volatile @Nullable McpServerSession session;
   /** Stdin has ended or the session closed: nothing more is read. */
   private volatile boolean closing;
@@ -78,10 +90,36 @@ final class StdioTransport implements McpServerTransportProvider {
   }
 
   StdioTransport(McpJsonMapper mapper, InputStream in, OutputStream out, int maxLine) {
+    this(mapper, in, out, maxLine, UnaryOperator.identity(), new CountDownLatch(0));
+  }
+
+  private StdioTransport(
+      McpJsonMapper mapper,
+      InputStream in,
+      OutputStream out,
+      int maxLine,
+      UnaryOperator<McpSchema.JSONRPCMessage> inbound,
+      CountDownLatch ready) {
     this.mapper = mapper;
     this.maxLine = maxLine;
     this.in = in;
     this.out = out;
+    this.inbound = inbound;
+    this.ready = ready;
+  }
+
+  /** A transport that reads past the first message only once {@link #open opened}. */
+  static StdioTransport gated(
+      McpJsonMapper mapper,
+      InputStream in,
+      OutputStream out,
+      UnaryOperator<McpSchema.JSONRPCMessage> inbound) {
+    return new StdioTransport(mapper, in, out, MAX_LINE, inbound, new CountDownLatch(1));
+  }
+
+  /** The bridge is ready: the client's messages after the first may be read. */
+  void open() {
+    ready.countDown();
   }
 
   @Override
@@ -189,18 +227,31 @@ final class StdioTransport implements McpServerTransportProvider {
    * @throws IOException when stdin ends or fails
    */
   private McpSchema.@Nullable JSONRPCMessage next() throws IOException {
+    if (firstRead) awaitOpen();
     String line = readLine();
+    firstRead = true;
     if (line == null) {
       answerError(
           McpSchema.ErrorCodes.INVALID_REQUEST, "a message longer than " + maxLine + " bytes");
       return null;
     }
     if (line.isBlank()) return null;
+    McpSchema.JSONRPCMessage message;
     try {
-      return McpSchema.deserializeJsonRpcMessage(mapper, line);
+      message = McpSchema.deserializeJsonRpcMessage(mapper, line);
     } catch (Exception e) {
       answerError(McpSchema.ErrorCodes.PARSE_ERROR, "not a JSON-RPC message: " + e.getMessage());
       return null;
+    }
+    return inbound.apply(message);
+  }
+
+  private void awaitOpen() throws IOException {
+    try {
+      ready.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while the bridge connected", e);
     }
   }
 

@@ -58,11 +58,13 @@ final class Training {
         ToolResult.class);
     MessageCodec.parseFromServer("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"ok\":true}}");
     Class.forName("dev.steward.protocol.client.ServiceSocket");
-    GatedStdin in =
-        new GatedStdin(new ByteArrayInputStream(session.getBytes(StandardCharsets.UTF_8)));
-    in.open();
-    McpSyncServer server = McpServer.sync(new StdioTransport(
-            McpJsonDefaults.getMapper(), in, new QuietStart(OutputStream.nullOutputStream())))
+    StdioTransport stdio = StdioTransport.gated(
+        McpJsonDefaults.getMapper(),
+        new ByteArrayInputStream(session.getBytes(StandardCharsets.UTF_8)),
+        new QuietStart(OutputStream.nullOutputStream()),
+        new dev.steward.mcp.front.Cancellations(callId -> {})::message);
+    stdio.open();
+    McpSyncServer server = McpServer.sync(stdio)
         .immediateExecution(true)
         .serverInfo("steward", McpBridge.VERSION)
         .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())

@@ -67,9 +67,7 @@ class StdioTransportTest {
                       .build();
                 }))
         .build();
-    send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
-        + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
-        + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+    send(INITIALIZE);
     assertEquals(1, next().path("id").asInt());
     send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
   }
@@ -86,6 +84,45 @@ class StdioTransportTest {
         McpSchema.Tool.builder().name(name).inputSchema(schema).build(),
         (exchange, request) ->
             McpSchema.CallToolResult.builder().addTextContent(run.get()).build());
+  }
+
+  private static final String INITIALIZE =
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+          + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+          + "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+
+  @Test
+  void a_gated_transport_answers_initialize_and_reads_the_rest_once_opened() throws Exception {
+    BlockingQueue<byte[]> in = new LinkedBlockingQueue<>();
+    BlockingQueue<JsonNode> out = new LinkedBlockingQueue<>();
+    java.util.List<McpSchema.JSONRPCMessage> seen =
+        new java.util.concurrent.CopyOnWriteArrayList<>();
+    StdioTransport gated = StdioTransport.gated(
+        McpJsonDefaults.getMapper(), new QueueInput(in), new LineOutput(out), m -> {
+          seen.add(m);
+          return m;
+        });
+    McpSyncServer other = McpServer.sync(gated)
+        .serverInfo("test", "1")
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+        .build();
+    try {
+      // In one write, as a client may send them.
+      in.add((INITIALIZE
+              + "\n{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+              + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n")
+          .getBytes(StandardCharsets.UTF_8));
+      JsonNode first = out.poll(10, TimeUnit.SECONDS);
+      assertEquals(1, first == null ? -1 : first.path("id").asInt(), "initialize at once");
+      assertEquals(null, out.poll(300, TimeUnit.MILLISECONDS), "nothing more before it opens");
+      assertEquals(1, seen.size(), "only the first message read");
+      gated.open();
+      JsonNode ping = out.poll(10, TimeUnit.SECONDS);
+      assertEquals(2, ping == null ? -1 : ping.path("id").asInt());
+      assertEquals(3, seen.size(), "each message passed through inbound");
+    } finally {
+      other.close();
+    }
   }
 
   private void send(String line) {

@@ -3,7 +3,9 @@ package dev.steward.mcp.front;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,11 +16,15 @@ import java.util.function.Consumer;
  * service's {@code tool.cancel}. The SDK's server does not surface the notification nor a call's
  * request id, so the bridge reads both on the way in: each {@code tools/call} gets its request id
  * in its {@code _meta} (under {@link #KEY}), which the call's handler registers with its own call
- * id; a cancellation names the request id and is sent on as the call id's cancel.
+ * id; a cancellation names the request id and is sent on as the call id's cancel. Read as text
+ * ({@link #message(String, String)}) on its way to a transport that parses it, or once parsed
+ * ({@link #message(McpSchema.JSONRPCMessage)}), with request ids keyed alike: their JSON.
  */
 public final class Cancellations {
 
   public static final String KEY = "dev.steward/request_id";
+
+  private static final String CANCELLED = "notifications/cancelled";
 
   /** Cancellations of requests whose handler has not registered yet (kept briefly, bounded). */
   private static final int MAX_EARLY = 256;
@@ -31,9 +37,29 @@ public final class Cancellations {
     this.cancel = cancel;
   }
 
-  /** Reads one line from the client on its way to the SDK; returns it, or it rewritten. */
-  public String line(String line) {
-    return message(line, "");
+  /**
+   * Reads one message the transport has parsed on its way to the SDK (one client's: no scope);
+   * returns it, or a {@code tools/call} with its request id added.
+   */
+  public McpSchema.JSONRPCMessage message(McpSchema.JSONRPCMessage message) {
+    if (message instanceof McpSchema.JSONRPCRequest request
+        && McpSchema.METHOD_TOOLS_CALL.equals(request.method())
+        && request.id() != null
+        && request.params() instanceof Map<?, ?> params) {
+      Map<String, Object> with = new LinkedHashMap<>();
+      params.forEach((k, v) -> with.put(String.valueOf(k), v));
+      Map<String, Object> meta = new LinkedHashMap<>();
+      if (params.get("_meta") instanceof Map<?, ?> said)
+        said.forEach((k, v) -> meta.put(String.valueOf(k), v));
+      meta.put(KEY, Json.write(request.id()));
+      with.put("_meta", meta);
+      return new McpSchema.JSONRPCRequest(request.jsonrpc(), request.method(), request.id(), with);
+    }
+    if (message instanceof McpSchema.JSONRPCNotification note
+        && CANCELLED.equals(note.method())
+        && note.params() instanceof Map<?, ?> params
+        && params.get("requestId") != null) cancelled(Json.write(params.get("requestId")));
+    return message;
   }
 
   /**
@@ -43,7 +69,7 @@ public final class Cancellations {
    */
   public String message(String line, String scope) {
     boolean call = line.contains("tools/call");
-    boolean cancelled = line.contains("notifications/cancelled");
+    boolean cancelled = line.contains(CANCELLED);
     if (!call && !cancelled) return line;
     JsonNode msg;
     try {
@@ -62,7 +88,7 @@ public final class Cancellations {
       m.put(KEY, scope + msg.get("id").toString());
       return msg.toString();
     }
-    if (method.equals("notifications/cancelled")) {
+    if (method.equals(CANCELLED)) {
       JsonNode id = msg.at("/params/requestId");
       if (!id.isMissingNode()) cancelled(scope + id.toString());
     }

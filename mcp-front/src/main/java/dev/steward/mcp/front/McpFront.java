@@ -142,7 +142,7 @@ public final class McpFront {
       McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
     JsonNode args =
         Json.tree(request.arguments() == null ? Map.<String, Object>of() : request.arguments());
-    String callId = "mcp-" + UUID.randomUUID();
+    String callId = CALL_IDS + CALLS.incrementAndGet();
     Link link;
     try {
       link = links.apply(exchange);
@@ -188,6 +188,15 @@ public final class McpFront {
       if (requestId != null && cancelling != null) cancelling.finished(requestId);
     }
   }
+
+  /**
+   * Call ids: unique to this process and not to be guessed by another (a random part drawn once),
+   * without a secure random draw for each call.
+   */
+  private static final String CALL_IDS = "mcp-" + UUID.randomUUID() + "-";
+
+  private static final java.util.concurrent.atomic.AtomicLong CALLS =
+      new java.util.concurrent.atomic.AtomicLong();
 
   /** How long a call waits for a lost connection to the service to come back before it is sent. */
   static final java.time.Duration RECONNECT_WAIT = java.time.Duration.ofSeconds(15);

@@ -64,7 +64,8 @@ public final class McpTools {
       JsonNode value = r.value() == null ? Json.object() : r.value();
       McpSchema.CallToolResult.Builder out =
           McpSchema.CallToolResult.builder().addTextContent(Json.write(value)).isError(false);
-      if (value.isObject()) out.structuredContent(map(value));
+      // The tree as it is: the SDK's mapper writes it, with no copy into maps on the way.
+      if (value.isObject()) out.structuredContent(value);
       return out.build();
     }
     ToolError e = r.error();

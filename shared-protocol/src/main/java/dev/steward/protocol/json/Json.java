@@ -176,6 +176,7 @@ public final class Json {
         .build();
     return JsonMapper.builder(factory)
         .addModule(new JavaTimeModule())
+        .addModule(InstantCodec.module())
         .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
         .serializationInclusion(JsonInclude.Include.NON_NULL)
         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)

@@ -1,7 +1,7 @@
 package dev.steward.service.tools.files;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import dev.steward.service.util.IsoInstant;
+import dev.steward.protocol.json.IsoInstant;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;

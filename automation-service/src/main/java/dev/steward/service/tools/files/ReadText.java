@@ -2,6 +2,7 @@ package dev.steward.service.tools.files;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.IsoInstant;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
@@ -13,7 +14,6 @@ import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.util.ByteSearch;
-import dev.steward.service.util.IsoInstant;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
