@@ -40,16 +40,6 @@ public final class CallRunner {
    */
   static final int MAX_RESULT_CHARS = 16_000;
 
-  /** Codes that mean the gate refused a call (blocked), as opposed to a call that failed. */
-  private static final Set<String> REFUSALS = Set.of(
-      ToolErrorCodes.SCOPE_DENIED,
-      ToolErrorCodes.CONFIRMATION_REQUIRED,
-      ToolErrorCodes.TOKEN_MISSING,
-      ToolErrorCodes.TOKEN_INVALID,
-      ToolErrorCodes.TOKEN_EXPIRED,
-      ToolErrorCodes.TOKEN_USED,
-      ToolErrorCodes.TOKEN_MISMATCH);
-
   private final ServiceLink link;
   private final Approver approver;
   private final Duration approvalWindow;
@@ -235,8 +225,7 @@ public final class CallRunner {
       }
       return outcomes;
     }
-    java.util.Set<String> granted =
-        new java.util.HashSet<>(); // one click, one grant per tool and folders
+    Set<String> granted = new java.util.HashSet<>(); // one click, one grant per tool and folders
     for (Approver.Pending p : approved) {
       Approver.Answer a = answerOf(byId, p);
       if (a.alwaysAllow() && p.preflight().risk() != Risk.HIGH) addGrant(p, a, granted, listener);
@@ -281,7 +270,7 @@ public final class CallRunner {
    * folders worked out here: the service decides what a grant may cover.
    */
   private void addGrant(
-      Approver.Pending p, Approver.Answer a, java.util.Set<String> granted, TurnListener listener) {
+      Approver.Pending p, Approver.Answer a, Set<String> granted, TurnListener listener) {
     List<String> folders = !a.grantFolders().isEmpty()
         ? a.grantFolders()
         : p.preflight().grantFolders() == null ? List.of() : p.preflight().grantFolders();
@@ -350,7 +339,7 @@ public final class CallRunner {
         ? "the service gave no reason"
         : code + ": " + error.message()
             + (error.field() == null ? "" : " (at " + error.field() + ")");
-    CallState state = REFUSALS.contains(code) ? CallState.BLOCKED : CallState.FAILED;
+    CallState state = ToolErrorCodes.isRefusal(code) ? CallState.BLOCKED : CallState.FAILED;
     String plain = error == null ? why : PlainErrors.say(code, error.message());
     listener.callUpdated(new CallUpdate(call.callId(), state, plain, ranArgs, why));
     String verb = state == CallState.BLOCKED ? "was refused by Steward's gate" : "failed";

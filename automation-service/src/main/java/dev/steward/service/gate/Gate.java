@@ -437,9 +437,10 @@ public final class Gate implements AutoCloseable {
       summary = f.error().message();
     }
     Instant ended = clock.instant();
+    Decision finalDecision = completed(decision, outcome);
     AuditMeta meta = new AuditMeta(
         Long.toString(decisionRow.seq()),
-        decision.wire(),
+        finalDecision.wire(),
         decisionRow.entry().startedAt(),
         ended,
         summary);
@@ -450,7 +451,7 @@ public final class Gate implements AutoCloseable {
           tool,
           c,
           preview,
-          decision,
+          finalDecision,
           reason,
           tokenId,
           outcome.ok() ? Outcome.OK : Outcome.ERROR,
@@ -478,6 +479,15 @@ public final class Gate implements AutoCloseable {
         undo.save(auditId, record);
       }
     };
+  }
+
+  /**
+   * The decision a completion row records: the call's own, or blocked when the gate refused it at
+   * its last look, after the decision row (a file changed, a link was swapped, a redirect left the
+   * scope) — so the audit panel's blocked filter shows it beside the calls refused before they ran.
+   */
+  static Decision completed(Decision decided, ToolResult outcome) {
+    return ToolErrorCodes.isRefusal(outcome.errorCode()) ? Decision.BLOCKED : decided;
   }
 
   // ---- undo --------------------------------------------------------------------------------
@@ -546,6 +556,7 @@ public final class Gate implements AutoCloseable {
       summary = error.message();
     }
     Instant ended = clock.instant();
+    Decision finalDecision = completed(Decision.CONFIRMED, outcome);
     audit.recordQuietly(new AuditEntry(
         AuditKind.COMPLETION,
         call.traceId(),
@@ -553,7 +564,7 @@ public final class Gate implements AutoCloseable {
         UNDO,
         hash,
         args.toString(),
-        Decision.CONFIRMED,
+        finalDecision,
         "undo requested by the user",
         null,
         outcome.ok() ? Outcome.OK : Outcome.ERROR,
@@ -563,7 +574,7 @@ public final class Gate implements AutoCloseable {
         ended));
     ToolResult result = outcome.withAudit(new AuditMeta(
         Long.toString(decisionRow.seq()),
-        Decision.CONFIRMED.wire(),
+        finalDecision.wire(),
         decisionRow.entry().startedAt(),
         ended,
         summary));

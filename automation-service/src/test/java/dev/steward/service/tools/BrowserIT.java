@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.steward.protocol.client.StewardClient;
+import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Methods;
@@ -280,8 +281,20 @@ class BrowserIT {
   void a_redirect_out_of_the_scope_is_stopped_not_followed() {
     for (String start : List.of("/redirect-out", "/redirect-chain", "/redirect-metadata")) {
       hits.clear();
-      ToolResult r = exec(agent, id(), "browser.open_url", args("url", at(start)), null);
+      String call = id();
+      ToolResult r = agent.execute(
+          new Execute.Params(id(), call, "browser.open_url", args("url", at(start)), null, null));
       assertEquals(ToolErrorCodes.SCOPE_DENIED, r.errorCode(), start);
+      // Allowed, then refused as it ran: its completion is blocked, and found as blocked.
+      List<Audit.Row> rows = t.rows(ui, call);
+      assertEquals(
+          List.of("allowed", "blocked"), rows.stream().map(Audit.Row::decision).toList());
+      assertEquals("blocked", r.audit().decision());
+      Audit.QueryResult blocked = ui.call(
+          Methods.AUDIT_QUERY,
+          java.util.Map.of("text", call, "decision", "blocked"),
+          Audit.QueryResult.class);
+      assertEquals(1, blocked.rows().size(), start);
       assertTrue(
           r.error()
               .message()

@@ -26,5 +26,23 @@ public final class ToolErrorCodes {
    */
   public static final String CONFLICT = "CONFLICT";
 
+  /** Codes that mean the gate refused a call (blocked), as opposed to a call that failed. */
+  private static final java.util.Set<String> REFUSALS = java.util.Set.of(
+      SCOPE_DENIED,
+      CONFIRMATION_REQUIRED,
+      TOKEN_MISSING,
+      TOKEN_INVALID,
+      TOKEN_EXPIRED,
+      TOKEN_USED,
+      TOKEN_MISMATCH);
+
   private ToolErrorCodes() {}
+
+  /**
+   * Whether {@code code} is the gate's refusal — before a call runs, or at its last look once it
+   * was allowed or confirmed (a file changed, a link was swapped, a redirect left the scope).
+   */
+  public static boolean isRefusal(@org.jspecify.annotations.Nullable String code) {
+    return code != null && REFUSALS.contains(code);
+  }
 }
