@@ -467,6 +467,10 @@ class AdversarialIT {
             null)));
     assertTrue(refused.getMessage().contains("show it again"), refused.getMessage());
     assertTrue(Grant.shownChanged(refused), "the window can tell it apart and show it again");
+    assertEquals(
+        List.of(new Grant.Changed("files.write_text", shown.get(0), "elsewhere")),
+        Grant.changes(refused),
+        "and say which path now leads elsewhere");
     assertEquals("unseen", Files.readString(root.resolve("unseen.txt")));
   }
 
@@ -509,6 +513,25 @@ class AdversarialIT {
         assertThrows(ClientException.class, () -> grantAsShown(trace, write, shown));
     assertTrue(refused.getMessage().contains("show it again"), refused.getMessage());
     assertTrue(Grant.shownChanged(refused), "the window can tell it apart and show it again");
+    String plan = root.toRealPath().resolve("plan.txt").toString();
+    assertEquals(
+        List.of(new Grant.Changed("files.write_text", plan, "written")),
+        Grant.changes(refused),
+        "and say it was written in place");
+    // Another file moved into its name is a replacement, not a write.
+    Preflight.Result again = ui.preflight(trace, "files.write_text", write);
+    Files.writeString(root.resolve("other-plan.txt"), "another plan");
+    Files.move(
+        root.resolve("other-plan.txt"),
+        root.resolve("plan.txt"),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    ClientException replaced =
+        assertThrows(ClientException.class, () -> grantAsShown(trace, write, again));
+    assertEquals(
+        List.of(new Grant.Changed("files.write_text", plan, "replaced")), Grant.changes(replaced));
+    assertTrue(
+        replaced.getMessage().contains(plan + " was replaced by another file"),
+        replaced.getMessage());
   }
 
   @Test

@@ -19,23 +19,51 @@ public interface Approver {
 
   /**
    * The calls, and the moment the approval (and so the token it mints) runs out. {@code asker} is
-   * the client that asks when it is not the window's own assistant (an MCP client's name).
+   * the client that asks when it is not the window's own assistant (an MCP client's name); {@code
+   * shownAgain}, for calls shown again because what the dialog showed changed before the click,
+   * says what changed.
    */
   record Request(
       String traceId,
       @Nullable String conversationId,
       List<Pending> calls,
       Instant deadline,
-      @Nullable String asker) {
+      @Nullable String asker,
+      @Nullable String shownAgain) {
+
+    public Request(
+        String traceId,
+        @Nullable String conversationId,
+        List<Pending> calls,
+        Instant deadline,
+        @Nullable String asker) {
+      this(traceId, conversationId, calls, deadline, asker, null);
+    }
 
     public Request(
         String traceId, @Nullable String conversationId, List<Pending> calls, Instant deadline) {
-      this(traceId, conversationId, calls, deadline, null);
+      this(traceId, conversationId, calls, deadline, null, null);
     }
 
     public Request(String traceId, List<Pending> calls, Instant deadline) {
-      this(traceId, null, calls, deadline, null);
+      this(traceId, null, calls, deadline, null, null);
     }
+
+    /** The same request, shown again for what {@code changes} says changed since. */
+    public Request shownAgain(List<Grant.Changed> changes) {
+      return new Request(traceId, conversationId, calls, deadline, asker, whatChanged(changes));
+    }
+  }
+
+  /** What the dialog shown again says: which paths changed and how, or that something did. */
+  static String whatChanged(List<Grant.Changed> changes) {
+    String what = changes.isEmpty()
+        ? "something it showed changed (a file was written, or a link now points elsewhere)"
+        : changes.stream()
+            .map(c -> c.path() + " " + c.words())
+            .collect(java.util.stream.Collectors.joining("; "));
+    return "Shown again: since you first saw this, " + what
+        + ". Nothing ran. Check it as it is now before you approve.";
   }
 
   enum Verdict {

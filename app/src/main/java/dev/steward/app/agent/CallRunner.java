@@ -71,7 +71,7 @@ public final class CallRunner {
     Map<String, JsonNode> proposed = new LinkedHashMap<>();
     calls.forEach(c -> proposed.put(c.callId(), c.args()));
     Map<String, CompletableFuture<CallOutcome>> outcomes =
-        checkAndRun(traceId, conversationId, calls, proposed, 0, listener);
+        checkAndRun(traceId, conversationId, calls, proposed, 0, List.of(), listener);
     List<CallOutcome> result = new ArrayList<>();
     for (ProposedCall call : calls)
       result.add(
@@ -89,7 +89,8 @@ public final class CallRunner {
   /**
    * Preflights the calls, runs the allowed and the refused ones, and asks the user about the rest.
    * {@code proposed}: each call's arguments as the model proposed them (an edit is told apart from
-   * them); {@code round}: how many times they were shown already.
+   * them); {@code round}: how many times they were shown already, and {@code changed} what had
+   * changed when they were shown again.
    */
   private Map<String, CompletableFuture<CallOutcome>> checkAndRun(
       String traceId,
@@ -97,6 +98,7 @@ public final class CallRunner {
       List<ProposedCall> calls,
       Map<String, JsonNode> proposed,
       int round,
+      List<Grant.Changed> changed,
       TurnListener listener) {
     Map<String, CompletableFuture<CallOutcome>> outcomes = new LinkedHashMap<>();
     Map<String, CompletableFuture<Preflight.Result>> checks = new LinkedHashMap<>();
@@ -141,9 +143,9 @@ public final class CallRunner {
 
     if (!toConfirm.isEmpty()) {
       Instant deadline = clock.instant().plus(approvalWindow);
-      List<Approver.Answer> answers = approver
-          .review(new Approver.Request(traceId, conversationId, toConfirm, deadline))
-          .join();
+      Approver.Request request = new Approver.Request(traceId, conversationId, toConfirm, deadline);
+      List<Approver.Answer> answers =
+          approver.review(round == 0 ? request : request.shownAgain(changed)).join();
       outcomes.putAll(runApproved(
           traceId, conversationId, toConfirm, answers, deadline, proposed, round, listener));
     }
@@ -207,14 +209,14 @@ public final class CallRunner {
       if (Grant.shownChanged(e) && round < SHOWN_AGAIN) {
         // The click was on something that is no longer so: the user sees it as it is now, with
         // the arguments as they approved them, and decides again.
-        listener.notice("Something the approval showed changed before you approved it (a file"
-            + " was written, or a link now points elsewhere), so nothing ran: it is shown again"
-            + " as it is now.");
+        List<Grant.Changed> changes = Grant.changes(e);
+        listener.notice(Approver.whatChanged(changes));
         List<ProposedCall> again = approved.stream()
             .map(p -> new ProposedCall(
                 p.call().callId(), p.call().tool(), answerOf(byId, p).args()))
             .toList();
-        outcomes.putAll(checkAndRun(traceId, conversationId, again, proposed, round + 1, listener));
+        outcomes.putAll(
+            checkAndRun(traceId, conversationId, again, proposed, round + 1, changes, listener));
         return outcomes;
       }
       for (Approver.Pending p : approved) {

@@ -43,15 +43,19 @@ public final class ClientApprovals {
       deny(asked, "the window does not know the tool " + call.tool());
       return;
     }
-    review(asked, call, new ProposedCall(asked.requestId(), tool.get(), call.args()), 0);
+    review(asked, call, new ProposedCall(asked.requestId(), tool.get(), call.args()), 0, List.of());
   }
 
   /**
    * Shows the call and answers the waiting request; {@code round}: how many times it was shown
-   * already ({@link CallRunner#SHOWN_AGAIN}).
+   * already ({@link CallRunner#SHOWN_AGAIN}), and {@code changed} what had changed then.
    */
   private void review(
-      Approval.Requested asked, Approval.Call call, ProposedCall proposed, int round) {
+      Approval.Requested asked,
+      Approval.Call call,
+      ProposedCall proposed,
+      int round,
+      List<Grant.Changed> changed) {
     Approver.Request request = new Approver.Request(
         asked.traceId(),
         // The window's preview judges the call in the client's session, with its taint.
@@ -61,48 +65,51 @@ public final class ClientApprovals {
         // The name is the client's own word: quoted, and said to be an MCP client's, so that no
         // client can pass for Steward's own assistant in the title.
         "The MCP client \u201c" + asked.client() + "\u201d");
-    approver.review(request).whenComplete((answers, error) -> {
-      Approver.Answer a =
-          error == null && answers != null && !answers.isEmpty() ? answers.get(0) : null;
-      if (a == null || a.verdict() != Approver.Verdict.APPROVED) {
-        deny(
-            asked,
-            a != null && a.verdict() == Approver.Verdict.EXPIRED
-                ? "the approval expired"
-                : "declined by you");
-        return;
-      }
-      long ttl =
-          Math.max(1, Duration.between(clock.instant(), asked.expiresAt()).toSeconds());
-      try {
-        link.grant(new Grant.Params(
-            asked.traceId(),
-            List.of(a.grantCall(call.tool())),
-            null,
-            null,
-            (int) Math.min(ttl, 600),
-            null,
-            asked.requestId()));
-      } catch (RuntimeException e) {
-        if (Grant.shownChanged(e) && round < CallRunner.SHOWN_AGAIN) {
-          // What the user approved is no longer so: shown again as it is now.
-          review(
-              asked,
-              call,
-              new ProposedCall(proposed.callId(), proposed.tool(), a.args()),
-              round + 1);
-          return;
-        }
-        // Not granted after all (the request ran out as the dialog closed): say no at once
-        // rather than leave the client waiting for the deadline. What changed is not the
-        // client's to read: the service's words name the user's real paths.
-        deny(
-            asked,
-            Grant.shownChanged(e)
-                ? "the approval could not be given: what it showed changed before the click"
-                : "the approval could not be given: " + e.getMessage());
-      }
-    });
+    approver
+        .review(round == 0 ? request : request.shownAgain(changed))
+        .whenComplete((answers, error) -> {
+          Approver.Answer a =
+              error == null && answers != null && !answers.isEmpty() ? answers.get(0) : null;
+          if (a == null || a.verdict() != Approver.Verdict.APPROVED) {
+            deny(
+                asked,
+                a != null && a.verdict() == Approver.Verdict.EXPIRED
+                    ? "the approval expired"
+                    : "declined by you");
+            return;
+          }
+          long ttl =
+              Math.max(1, Duration.between(clock.instant(), asked.expiresAt()).toSeconds());
+          try {
+            link.grant(new Grant.Params(
+                asked.traceId(),
+                List.of(a.grantCall(call.tool())),
+                null,
+                null,
+                (int) Math.min(ttl, 600),
+                null,
+                asked.requestId()));
+          } catch (RuntimeException e) {
+            if (Grant.shownChanged(e) && round < CallRunner.SHOWN_AGAIN) {
+              // What the user approved is no longer so: shown again as it is now.
+              review(
+                  asked,
+                  call,
+                  new ProposedCall(proposed.callId(), proposed.tool(), a.args()),
+                  round + 1,
+                  Grant.changes(e));
+              return;
+            }
+            // Not granted after all (the request ran out as the dialog closed): say no at once
+            // rather than leave the client waiting for the deadline. What changed is not the
+            // client's to read: the service's words name the user's real paths.
+            deny(
+                asked,
+                Grant.shownChanged(e)
+                    ? "the approval could not be given: what it showed changed before the click"
+                    : "the approval could not be given: " + e.getMessage());
+          }
+        });
   }
 
   private void deny(Approval.Requested asked, String reason) {

@@ -150,6 +150,15 @@ public final class ApprovalDialog {
       who.getStyleClass().add("approval-taint");
       root.getChildren().add(0, who);
     }
+    String again = model.shownAgain();
+    if (again != null) {
+      // Above all else: the user clicked once on something that is no longer so.
+      Label changed = new Label(again);
+      changed.setId("approval-shown-again");
+      changed.setWrapText(true);
+      changed.getStyleClass().add("approval-taint");
+      root.getChildren().add(0, changed);
+    }
     root.setPadding(new Insets(16));
     root.getStyleClass().add("approval-dialog");
     Scene scene = new Scene(root, 640, Math.min(720, 260 + 240 * model.items().size()));

@@ -270,6 +270,11 @@ public final class ApprovalViewModel {
     return request.asker();
   }
 
+  /** What changed since the calls were first shown, when they are shown again; else null. */
+  public @org.jspecify.annotations.Nullable String shownAgain() {
+    return request.shownAgain();
+  }
+
   /** The dialog's title; a request from another client says which one asks. */
   public String title() {
     int n = items.size();

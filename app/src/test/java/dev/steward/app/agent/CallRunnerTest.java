@@ -200,8 +200,14 @@ class CallRunnerTest {
     return dev.steward.protocol.client.ClientException.rpc(
         new dev.steward.protocol.jsonrpc.RpcError(
             -32602,
-            "calls[].fingerprints: a file the dialog showed has changed since: show it again",
-            Json.object().put("reason", dev.steward.protocol.method.Grant.SHOWN_CHANGED)));
+            "calls[].fingerprints: since the dialog showed it, /w/user.txt was written: show it"
+                + " again",
+            Json.object()
+                .put("reason", dev.steward.protocol.method.Grant.SHOWN_CHANGED)
+                .set(
+                    "changed",
+                    Json.tree(List.of(new dev.steward.protocol.method.Grant.Changed(
+                        "files.write_text", "/w/user.txt", "written"))))));
   }
 
   @Test
@@ -230,9 +236,14 @@ class CallRunnerTest {
     assertEquals("user.txt", link.executed.get(0).args().get("path").asText());
     assertTrue(
         out.get(0).forModel().contains("edited the arguments"), out.get(0).forModel());
+    assertEquals(null, asked.get(0).shownAgain(), "the first dialog is not shown again");
+    assertTrue(
+        asked.get(1).shownAgain().contains("/w/user.txt was written"),
+        "the second dialog says what changed: " + asked.get(1).shownAgain());
     assertTrue(
         listener.events.stream()
-            .anyMatch(e -> e.startsWith("notice Something the approval showed")),
+            .anyMatch(e -> e.startsWith(
+                "notice Shown again: since you first saw this, /w/user.txt" + " was written")),
         String.valueOf(listener.events));
   }
 

@@ -40,7 +40,12 @@ class ClientApprovalsTest {
     return ClientException.rpc(new RpcError(
         -32602,
         "a file the dialog showed has changed since: show it again",
-        Json.object().put("reason", Grant.SHOWN_CHANGED)));
+        Json.object()
+            .put("reason", Grant.SHOWN_CHANGED)
+            .set(
+                "changed",
+                Json.tree(
+                    List.of(new Grant.Changed("files.write_text", "/w/user-1.txt", "replaced"))))));
   }
 
   private void request() {
@@ -71,6 +76,9 @@ class ClientApprovalsTest {
     link.grantRefusals.add(shownChanged());
     request();
     assertEquals(2, asked.size(), "shown again");
+    assertTrue(
+        asked.get(1).shownAgain().contains("/w/user-1.txt was replaced by another file"),
+        String.valueOf(asked.get(1).shownAgain()));
     assertEquals(
         "user-1.txt",
         asked.get(1).calls().get(0).call().args().path("path").asText(),

@@ -199,6 +199,35 @@ class ChatWindowIT {
   }
 
   @Test
+  void aFileWrittenWhileTheDialogIsOpenIsShownAgainSayingSo() throws Exception {
+    WindowHarness w = openWithModel();
+    Path file = w.workspace.resolve("draft.txt");
+    Files.writeString(file, "first draft\n");
+    ollama.enqueue(
+        Reply.calls(call(
+            "files__write_text", "{\"path\":\"~/Steward/draft.txt\",\"content\":\"final\\n\"}")),
+        Reply.text("ok"));
+    w.type("Finish the draft");
+    w.waitForDialog();
+    Thread.sleep(20); // past the clock tick that stamps a file's change time
+    Files.writeString(file, "someone else's draft\n");
+    w.robot.type(javafx.scene.input.KeyCode.ENTER);
+    // Nothing ran on the click: the dialog is back, saying what changed, with the diff as it is
+    // now.
+    w.waitFor(() -> w.robot.lookup("#approval-shown-again").tryQuery().isPresent());
+    w.waitForDialog();
+    String said = w.robot
+        .lookup("#approval-shown-again")
+        .queryAs(javafx.scene.control.Label.class)
+        .getText();
+    assertTrue(said.contains(file.toRealPath() + " was written"), said);
+    assertEquals("someone else's draft\n", Files.readString(file));
+    w.robot.type(javafx.scene.input.KeyCode.ENTER);
+    w.waitFor(() -> w.cards().size() == 1 && w.cards().get(0).state() == CallState.DONE);
+    assertEquals("final\n", Files.readString(file));
+  }
+
+  @Test
   void aHighRiskCallIsDeniedByEnterIgnoresSpaceAndIsApprovedOnlyByCtrlEnter() throws Exception {
     WindowHarness w = openWithModel();
     Path first = Files.writeString(w.workspace.resolve("old-1.txt"), "1\n");

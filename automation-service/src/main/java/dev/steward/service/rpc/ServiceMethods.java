@@ -276,12 +276,46 @@ public final class ServiceMethods {
     return mint(g, traceId);
   }
 
-  /** A grant refused because what the dialog showed is no longer so ({@link Grant#SHOWN_CHANGED}). */
-  private static RpcException shownChanged(String message) {
+  /**
+   * A grant refused because what the dialog showed is no longer so ({@link Grant#SHOWN_CHANGED}),
+   * saying which paths changed and how, so the dialog shown again can say it.
+   */
+  private static RpcException shownChanged(String field, List<Grant.Changed> changed) {
+    String what = changed.isEmpty()
+        ? "what the dialog showed has changed"
+        : changed.stream()
+            .map(c -> c.path() + " " + c.words())
+            .collect(java.util.stream.Collectors.joining("; "));
+    com.fasterxml.jackson.databind.node.ObjectNode data =
+        Json.object().put("reason", Grant.SHOWN_CHANGED);
+    data.set("changed", Json.tree(changed));
     return new RpcException(
         dev.steward.protocol.jsonrpc.ErrorCodes.INVALID_PARAMS,
-        message,
-        Json.object().put("reason", Grant.SHOWN_CHANGED));
+        field + ": since the dialog showed it, " + what + ": show it again",
+        data);
+  }
+
+  /** The paths whose stamps no longer match, each with how it changed. */
+  private static List<Grant.Changed> changedStamps(
+      String tool, List<String> paths, List<String> seen, List<String> now) {
+    List<Grant.Changed> out = new ArrayList<>();
+    if (seen.size() != now.size() || paths.size() != now.size()) return out;
+    for (int i = 0; i < now.size(); i++) {
+      String how = FileStamp.change(seen.get(i), now.get(i));
+      if (how != null) out.add(new Grant.Changed(tool, paths.get(i), how));
+    }
+    return out;
+  }
+
+  /** The shown targets that now lead elsewhere. */
+  private static List<Grant.Changed> changedTargets(
+      String tool, List<String> shown, List<String> targets) {
+    List<Grant.Changed> out = new ArrayList<>();
+    for (int i = 0; i < shown.size(); i++) {
+      if (i >= targets.size() || !shown.get(i).equals(targets.get(i)))
+        out.add(new Grant.Changed(tool, shown.get(i), "elsewhere"));
+    }
+    return out;
   }
 
   private Grant.Result mint(Grant.Params g, String traceId) {
@@ -316,18 +350,19 @@ public final class ServiceMethods {
         List<String> targets = bound.targets();
         List<String> shown = c.targets();
         if (shown != null && !shown.equals(targets))
-          throw shownChanged("calls[].targets: " + t.name() + " would now reach "
-              + String.join(", ", targets) + ", not " + String.join(", ", shown)
-              + " as the dialog showed (a link or the folders changed since): show it again");
+          throw shownChanged(
+              "calls[].targets of " + t.name() + " (now reaching " + String.join(", ", targets)
+                  + ")",
+              changedTargets(t.name(), shown, targets));
         if (bound.fingerprints().stream().anyMatch(FileStamp::unreadable))
           throw RpcException.invalidParams(t.name() + " reaches a path Steward cannot read whole"
               + " (its permissions, or a folder too large to stamp), so an approval cannot be"
               + " bound to what is there");
         List<String> seen = c.fingerprints();
         if (seen != null && !FileStamp.allMatch(seen, bound.fingerprints()))
-          throw shownChanged("calls[].fingerprints: a file the dialog showed for "
-              + t.name() + " has changed since (written, or another moved in its place): show it"
-              + " again");
+          throw shownChanged(
+              "calls[].fingerprints of " + t.name(),
+              changedStamps(t.name(), targets, seen, bound.fingerprints()));
         // What the user saw, when the dialog said; else what is there now.
         calls.add(new TokenRecord.Call(
             t.name(), hash, targets, seen != null ? seen : bound.fingerprints()));

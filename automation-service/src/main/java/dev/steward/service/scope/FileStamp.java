@@ -32,6 +32,10 @@ import java.util.Map;
  * its identity; a folder written ({@link Access#WRITE}: made if missing) is only {@link #FOLDER},
  * since no write replaces a folder. A path that names nothing is {@link #ABSENT} where a call
  * writes (it makes a file there) and {@link #MISSING} where it reads or takes away.
+ *
+ * <p>A stamp names the file's identity apart from its state ({@code <identity>.<state>}, each
+ * digested), so that a dialog shown again can say how a path changed ({@link #change}): written
+ * in place, or another file in its place.
  */
 public final class FileStamp {
 
@@ -84,11 +88,32 @@ public final class FileStamp {
     if (type == S_IFDIR) {
       return switch (access) {
         case WRITE -> FOLDER;
-        case READ -> digest("dir " + identity);
+        case READ -> identified(identity, digest("dir " + identity));
         case REMOVE -> tree(real, identity);
       };
     }
-    return digest(fileLine(identity, type, a));
+    return identified(identity, digest(fileLine(identity, type, a)));
+  }
+
+  /**
+   * How a path whose stamp was {@code approved} has changed when it is {@code now}, in the words of
+   * the wire ({@code Grant}'s {@code changed[].how}); null when it may be used as approved.
+   */
+  public static @org.jspecify.annotations.Nullable String change(String approved, String now) {
+    if (matches(approved, now)) return null;
+    if (unreadable(now)) return "unreadable";
+    if (now.equals(MISSING)) return "gone";
+    if (approved.equals(ABSENT) || approved.equals(MISSING)) return "made";
+    if (!identity(approved).isEmpty() && identity(approved).equals(identity(now)))
+      return isTree(now) ? "changed_inside" : "written";
+    return "replaced";
+  }
+
+  /** The identity part of a stamp; empty for a stamp that has none ({@link #FOLDER}, marks). */
+  private static String identity(String stamp) {
+    String s = isTree(stamp) ? stamp.substring(TREE.length()) : stamp;
+    int dot = s.indexOf('.');
+    return dot < 0 ? "" : s.substring(0, dot);
   }
 
   /**
@@ -183,8 +208,19 @@ public final class FileStamp {
     }
     if (!whole[0]) return unmatched();
     return TREE
-        + HexFormat.of()
-            .formatHex(d.digest("tree ".concat(identity).getBytes(StandardCharsets.UTF_8)), 0, 12);
+        + identified(
+            identity,
+            HexFormat.of()
+                .formatHex(
+                    d.digest("tree ".concat(identity).getBytes(StandardCharsets.UTF_8)), 0, 12));
+  }
+
+  /** {@code <identity>.<state>}: the identity digested apart, so a change can say which changed. */
+  private static String identified(String identity, String state) {
+    return HexFormat.of()
+            .formatHex(sha256().digest(("id " + identity).getBytes(StandardCharsets.UTF_8)), 0, 8)
+        + "."
+        + state;
   }
 
   /** The unix view always answers the attributes asked for. */

@@ -71,6 +71,38 @@ class FileStampTest {
   }
 
   @Test
+  void a_change_says_how_the_path_changed() throws Exception {
+    Path f = Files.writeString(dir.resolve("a.txt"), "words");
+    String approved = FileStamp.of(f, Access.WRITE);
+    assertEquals(null, FileStamp.change(approved, FileStamp.of(f, Access.WRITE)));
+    Thread.sleep(20);
+    Files.writeString(f, "other words");
+    assertEquals("written", FileStamp.change(approved, FileStamp.of(f, Access.WRITE)));
+    Path other = Files.writeString(dir.resolve("b.txt"), "words");
+    Files.move(other, f, StandardCopyOption.REPLACE_EXISTING);
+    assertEquals("replaced", FileStamp.change(approved, FileStamp.of(f, Access.WRITE)));
+    String read = FileStamp.of(f, Access.READ);
+    Files.delete(f);
+    assertEquals("gone", FileStamp.change(read, FileStamp.of(f, Access.READ)));
+    assertEquals(
+        null,
+        FileStamp.change(approved, FileStamp.of(f, Access.WRITE)),
+        "a write may make the file again");
+    Files.writeString(f, "new");
+    assertEquals("made", FileStamp.change(FileStamp.ABSENT, FileStamp.of(f, Access.WRITE)));
+    assertEquals("made", FileStamp.change(FileStamp.MISSING, FileStamp.of(f, Access.READ)));
+    Path folder = Files.createDirectories(dir.resolve("proj/sub"));
+    String tree = FileStamp.of(dir.resolve("proj"), Access.REMOVE);
+    Files.writeString(folder.resolve("new.txt"), "n");
+    assertEquals(
+        "changed_inside", FileStamp.change(tree, FileStamp.of(dir.resolve("proj"), Access.REMOVE)));
+    assertEquals(
+        "replaced",
+        FileStamp.change(FileStamp.FOLDER, FileStamp.of(f, Access.WRITE)),
+        "a file where a folder was");
+  }
+
+  @Test
   void a_folder_read_is_the_same_folder_while_its_entries_change_but_not_when_made_again()
       throws Exception {
     Path folder = Files.createDirectory(dir.resolve("work"));

@@ -48,17 +48,59 @@ public final class Grant {
    */
   public static final String SHOWN_CHANGED = "shown_changed";
 
+  /**
+   * One path of a grant refused for {@link #SHOWN_CHANGED} ({@code error.data.changed[]}): the
+   * path as the dialog showed it, and how it changed since — {@code written} (in place), {@code
+   * replaced} (another file in its place), {@code gone}, {@code made} (a file where there was
+   * none), {@code changed_inside} (a folder to be taken away), {@code unreadable}, or {@code
+   * elsewhere} (a link or the folders now lead the call to another path).
+   */
+  public record Changed(String tool, String path, String how) {
+
+    /** {@link #how} as words that follow the path in a sentence ("notes.txt was written"). */
+    public String words() {
+      return switch (how) {
+        case "written" -> "was written";
+        case "replaced" -> "was replaced by another file";
+        case "gone" -> "is gone";
+        case "made" -> "was made";
+        case "changed_inside" -> "changed inside (something in it was added, removed or written)";
+        case "unreadable" -> "can no longer be read";
+        case "elsewhere" -> "now leads elsewhere (a link or the folders changed)";
+        default -> "changed";
+      };
+    }
+  }
+
   /** Whether {@code e} is a grant refused for {@link #SHOWN_CHANGED}. */
   public static boolean shownChanged(Throwable e) {
+    com.fasterxml.jackson.databind.JsonNode data = shownChangedData(e);
+    return data != null && SHOWN_CHANGED.equals(data.path("reason").asText(null));
+  }
+
+  /** What changed, of a grant refused for {@link #SHOWN_CHANGED}; empty when it does not say. */
+  public static List<Changed> changes(Throwable e) {
+    com.fasterxml.jackson.databind.JsonNode data = shownChangedData(e);
+    if (data == null || !SHOWN_CHANGED.equals(data.path("reason").asText(null))) return List.of();
+    List<Changed> out = new java.util.ArrayList<>();
+    for (com.fasterxml.jackson.databind.JsonNode c : data.path("changed")) {
+      if (c.path("tool").isTextual()
+          && c.path("path").isTextual()
+          && c.path("how").isTextual())
+        out.add(new Changed(
+            c.get("tool").asText(), c.get("path").asText(), c.get("how").asText()));
+    }
+    return out;
+  }
+
+  private static com.fasterxml.jackson.databind.@Nullable JsonNode shownChangedData(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof dev.steward.protocol.client.ClientException c) {
         dev.steward.protocol.jsonrpc.RpcError error = c.rpcError();
-        return error != null
-            && error.data() != null
-            && SHOWN_CHANGED.equals(error.data().path("reason").asText(null));
+        return error == null ? null : error.data();
       }
     }
-    return false;
+    return null;
   }
 
   /**
