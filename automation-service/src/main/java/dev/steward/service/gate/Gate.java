@@ -413,7 +413,8 @@ public final class Gate implements AutoCloseable {
       // The files were checked against the approval before the decision row was written, which
       // may wait for the disk: checked again, the tool opens them a moment after.
       if (approvedStamps != null
-          && !FileStamp.allMatch(approvedStamps, stamps(tool, call.args(), c.paths())))
+          && !FileStamp.allMatch(
+              approvedStamps, stampsAgain(tool, call.args(), c.paths(), approvedStamps)))
         throw new ToolFailure(
             ToolErrorCodes.TOKEN_MISMATCH,
             "a file this call reaches changed while it was being approved and recorded, so it did"
@@ -706,6 +707,24 @@ public final class Gate implements AutoCloseable {
     for (PathUse use : tool.paths(args)) {
       ResolvedPath p = paths.get(use.pointer());
       if (p != null) out.add(FileStamp.of(p.real(), use.access()));
+    }
+    return out;
+  }
+
+  /**
+   * {@link #stamps} read again after the decision row, but for a folder taken away by a tool that
+   * looks at it again once taken ({@link Tool#rechecksTakenFolders}): its approved stamp stands,
+   * and the tool's later look decides.
+   */
+  private static List<String> stampsAgain(
+      Tool tool, JsonNode args, Map<String, ResolvedPath> paths, List<String> approved) {
+    if (!tool.rechecksTakenFolders()) return stamps(tool, args, paths);
+    List<String> out = new ArrayList<>(paths.size());
+    for (PathUse use : tool.paths(args)) {
+      ResolvedPath p = paths.get(use.pointer());
+      if (p == null) continue;
+      String was = out.size() < approved.size() ? approved.get(out.size()) : null;
+      out.add(was != null && FileStamp.isTree(was) ? was : FileStamp.of(p.real(), use.access()));
     }
     return out;
   }

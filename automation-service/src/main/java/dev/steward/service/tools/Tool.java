@@ -106,6 +106,16 @@ public interface Tool {
     return Duration.ofSeconds(30);
   }
 
+  /**
+   * Whether the tool looks again at each folder it takes away once it has it where no tool
+   * reaches, against the stamp the user approved ({@link ToolContext#approvedStamps}): the gate
+   * then does not walk such a folder a second time before the tool starts (a later look holds
+   * more).
+   */
+  default boolean rechecksTakenFolders() {
+    return false;
+  }
+
   JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure;
 
   /**

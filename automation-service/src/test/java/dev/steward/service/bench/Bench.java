@@ -443,10 +443,13 @@ public final class Bench {
   private static void fileBench(List<String[]> table, Path tmp, Path zip) throws Exception {
     Path corpus = tmp.resolve("jdk-src");
     int files = unzip(zip, corpus);
+    Path deletes = Files.createDirectories(tmp.resolve("deletes"));
     Path home = tmp.resolve("home");
     Files.createDirectories(home.resolve("config"));
     PolicyDocument doc = new PolicyDocument(
-        List.of(new PolicyDocument.PathRoot(corpus.toString(), "read")),
+        List.of(
+            new PolicyDocument.PathRoot(corpus.toString(), "read"),
+            new PolicyDocument.PathRoot(deletes.toString(), "read_write")),
         List.of(),
         new PolicyDocument.Hosts(List.of(), false),
         List.of(),
@@ -631,7 +634,77 @@ public final class Bench {
             "%.0f ms median, %.0f ms first", firstTen[firstTen.length / 2] / 1e6, first / 1e6),
         "the figures above are after " + FILE_WARMUP + " rounds"
       });
+      try (StewardClient ui = service.client(Role.UI)) {
+        deleteBench(table, ui, agent, corpus.resolve("java.base"), deletes);
+      }
     }
+  }
+
+  private static final int DELETE_WARMUP = 2;
+  private static final int DELETE_ROUNDS = 7;
+
+  /**
+   * {@code files.delete} of a folder of the JDK's sources, from the user's click (the grant, which
+   * binds the folder as the dialog showed it) to the answer — the folder goes to the undo area, and
+   * is looked at as a whole on the way — against {@code rm -rf} of a copy of it.
+   */
+  private static void deleteBench(
+      List<String[]> table, StewardClient ui, StewardClient agent, Path source, Path area)
+      throws Exception {
+    long[] ours = new long[DELETE_ROUNDS];
+    long[] rm = new long[DELETE_ROUNDS];
+    int files;
+    try (var walk = Files.walk(source)) {
+      files = (int) walk.filter(Files::isRegularFile).count();
+    }
+    for (int i = 0; i < DELETE_WARMUP + DELETE_ROUNDS; i++) {
+      Path mine = area.resolve("ours-" + i);
+      Path theirs = area.resolve("rm-" + i);
+      for (Path copy : List.of(mine, theirs)) {
+        Process cp = new ProcessBuilder("cp", "-a", source.toString(), copy.toString())
+            .inheritIO()
+            .start();
+        if (cp.waitFor() != 0) throw new IllegalStateException("cp failed");
+      }
+      JsonNode args = args("path", mine.toString(), "recursive", true);
+      String trace = "delete-" + i;
+      long t0 = System.nanoTime();
+      String token = ui.grant(new dev.steward.protocol.method.Grant.Params(
+              trace,
+              List.of(new dev.steward.protocol.method.Grant.Call("files.delete", args)),
+              null,
+              null,
+              60,
+              null))
+          .confirmToken();
+      JsonNode r = agent.call(
+          Methods.TOOL_EXECUTE,
+          new Execute.Params(trace, "delete-" + i, "files.delete", args, token, null),
+          JsonNode.class);
+      long t1 = System.nanoTime();
+      if (!r.path("ok").asBoolean()) throw new IllegalStateException(r.toString());
+      long t2 = System.nanoTime();
+      Process p = new ProcessBuilder("rm", "-rf", theirs.toString()).inheritIO().start();
+      if (p.waitFor() != 0) throw new IllegalStateException("rm failed");
+      long t3 = System.nanoTime();
+      if (Files.exists(mine) || Files.exists(theirs))
+        throw new IllegalStateException("a folder was not deleted");
+      if (i >= DELETE_WARMUP) {
+        ours[i - DELETE_WARMUP] = t1 - t0;
+        rm[i - DELETE_WARMUP] = t3 - t2;
+      }
+    }
+    Arrays.sort(ours);
+    Arrays.sort(rm);
+    table.add(new String[] {
+      "files.delete of a folder (" + files + " files), click to answer, vs rm -rf",
+      String.format(
+          "%.0f / %.0f ms = %.2f×",
+          ours[DELETE_ROUNDS / 2] / 1e6,
+          rm[DELETE_ROUNDS / 2] / 1e6,
+          (double) ours[DELETE_ROUNDS / 2] / rm[DELETE_ROUNDS / 2]),
+      "the grant and the call; to the undo area, the folder looked at whole as approved"
+    });
   }
 
   /** A page of some text on loopback, for the browser's figures; started, stop it after. */

@@ -57,6 +57,11 @@ public final class DeleteFile extends SinglePathTool {
   }
 
   @Override
+  public boolean rechecksTakenFolders() {
+    return true; // checkTaken
+  }
+
+  @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     ResolvedPath path = ctx.path("/path");
     if (path.isRoot()) {
