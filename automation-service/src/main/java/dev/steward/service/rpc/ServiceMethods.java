@@ -30,6 +30,7 @@ import dev.steward.service.gate.CallRequest;
 import dev.steward.service.gate.Caller;
 import dev.steward.service.gate.Gate;
 import dev.steward.service.policy.Policy;
+import dev.steward.service.policy.PolicyChanges;
 import dev.steward.service.policy.PolicyError;
 import dev.steward.service.policy.PolicyStore;
 import dev.steward.service.scope.Access;
@@ -45,6 +46,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -481,16 +483,46 @@ public final class ServiceMethods {
     }
   }
 
+  /**
+   * {@code policy.update}; what it changed goes to the audit log as a {@code policy} row (the
+   * folders a call may reach, the grants that waive a click: a user looking back sees when).
+   */
   private PolicyDocument updatePolicy(JsonNode p) {
+    PolicyDocument before = policies.shown();
+    PolicyDocument after;
     try {
       PolicyDocument doc = PolicyStore.parse(Json.write(p));
       policies.update(doc);
-      return policies.shown();
+      after = policies.shown();
     } catch (PolicyError e) {
       throw RpcException.invalidParams(e.getMessage());
     } catch (IOException e) {
       throw new RpcException(ErrorCodes.UNAVAILABLE, "cannot save policy.json: " + e.getMessage());
     }
+    List<String> changes = PolicyChanges.between(before, after);
+    if (changes.isEmpty()) return after;
+    Instant now = clock.instant();
+    try {
+      audit.record(new AuditEntry(
+          AuditKind.POLICY,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          "changed by the user",
+          null,
+          Outcome.OK,
+          null,
+          String.join("; ", changes),
+          now,
+          now));
+    } catch (AuditUnavailableException e) {
+      throw new RpcException(
+          ErrorCodes.UNAVAILABLE, "the policy was changed, but the audit log is unavailable");
+    }
+    return after;
   }
 
   private Tool tool(String name) {

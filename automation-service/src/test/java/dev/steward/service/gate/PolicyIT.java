@@ -160,6 +160,22 @@ class PolicyIT {
         ui.call(Methods.POLICY_GET, null, com.fasterxml.jackson.databind.JsonNode.class)
             .get("grants")
             .size());
+    // Each change is in the audit log, newest first; an update that changes nothing is not.
+    ui.call(Methods.POLICY_UPDATE, grant, Object.class);
+    List<dev.steward.protocol.method.Audit.Row> policyRows = ui
+        .call(
+            Methods.AUDIT_QUERY,
+            Map.of("limit", 50),
+            dev.steward.protocol.method.Audit.QueryResult.class)
+        .rows()
+        .stream()
+        .filter(r -> r.kind().equals("policy"))
+        .toList();
+    assertEquals(2, policyRows.size(), String.valueOf(policyRows));
+    assertEquals(
+        "+standing grant files.write_text in " + t.base + "/root until revoked",
+        policyRows.get(0).summary());
+    assertEquals("+folder " + gone + " (read)", policyRows.get(1).summary());
   }
 
   @Test

@@ -23,7 +23,8 @@ public final class Audit {
   /**
    * One row of the log. {@code kind} is {@code decision} (written before a tool runs, or alone
    * for a blocked call), {@code completion} (after it ran), {@code grant} (a token was minted or
-   * revoked) or {@code protocol} (a refusal before any tool was chosen).
+   * revoked), {@code policy} (the user changed the policy: what changed, in {@code summary}) or
+   * {@code protocol} (a refusal before any tool was chosen).
    */
   public record Row(
       String auditId,
