@@ -76,7 +76,7 @@ public final class PolicyChanges {
   }
 
   /** A name a person gave, quoted when it is a plain word; else only said to be there. */
-  static String quoted(String name) {
+  public static String quoted(String name) {
     return name.matches("[\\p{L}\\p{N}][\\p{L}\\p{N} ._-]{0,63}")
         ? "\"" + name + "\""
         : "(a name not quoted)";

@@ -142,6 +142,11 @@ public final class ServiceMethods {
       try {
         boolean set =
             secrets.set(section.asText(), key.asText(), value.isNull() ? null : value.asText());
+        recordUserAct(
+            Methods.SECRETS_SET,
+            (value.isNull() ? "removed" : "set") + " the secret "
+                + PolicyChanges.quoted(key.asText()) + " of "
+                + PolicyChanges.quoted(section.asText()));
         return Json.object()
             .put("section", section.asText())
             .put("key", key.asText())
@@ -161,11 +166,15 @@ public final class ServiceMethods {
   public void registerPackMethods(Dispatcher d, List<PackMethod> methods) {
     for (PackMethod m : methods) {
       d.register(m.name(), UI, (s, p) -> {
+        Object answer;
         try {
-          return m.handler().handle(p);
+          answer = m.handler().handle(p);
         } catch (ToolFailure f) {
           throw RpcException.invalidParams(f.error().message());
         }
+        String said = m.said() == null ? null : m.said().say(p, answer);
+        if (said != null) recordUserAct(m.name(), said);
+        return answer;
       });
     }
   }
@@ -500,29 +509,36 @@ public final class ServiceMethods {
       throw new RpcException(ErrorCodes.UNAVAILABLE, "cannot save policy.json: " + e.getMessage());
     }
     List<String> changes = PolicyChanges.between(before, after);
-    if (changes.isEmpty()) return after;
+    if (!changes.isEmpty()) recordUserAct(Methods.POLICY_UPDATE, String.join("; ", changes));
+    return after;
+  }
+
+  /**
+   * A {@code policy} row for what the user did in the window ({@code method}, and {@code said}: in
+   * words, without a secret's value). Written after the act: one the log cannot record is said so.
+   */
+  private void recordUserAct(String method, String said) {
     Instant now = clock.instant();
     try {
       audit.record(new AuditEntry(
           AuditKind.POLICY,
           null,
           null,
+          method,
           null,
           null,
           null,
-          null,
-          "changed by the user",
+          "by the user",
           null,
           Outcome.OK,
           null,
-          String.join("; ", changes),
+          said,
           now,
           now));
     } catch (AuditUnavailableException e) {
       throw new RpcException(
-          ErrorCodes.UNAVAILABLE, "the policy was changed, but the audit log is unavailable");
+          ErrorCodes.UNAVAILABLE, method + " was done, but the audit log is unavailable");
     }
-    return after;
   }
 
   private Tool tool(String name) {

@@ -1,17 +1,35 @@
 package dev.steward.service.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A JSON-RPC method a pack offers the window (its settings: a server's state, accepting a tool).
- * Only the ui role may call it: it configures what the model's tools are.
+ * Only the ui role may call it: it configures what the model's tools are. {@code said}: for a
+ * method that changes something, what a call did, in words for the audit log's {@code policy} row.
  */
-public record PackMethod(String name, Handler handler) {
+public record PackMethod(
+    String name, Handler handler, @Nullable Said said) {
+
+  /** A method that changes nothing the audit log would need (a state, a check). */
+  public PackMethod(String name, Handler handler) {
+    this(name, handler, null);
+  }
 
   public PackMethod {
     if (name.indexOf('.') < 1 || name.endsWith(".")) {
       throw new IllegalArgumentException("a pack's method is named <pack>.<verb>: " + name);
     }
+  }
+
+  /**
+   * What a call that succeeded did, from its params and its answer: names only, never a secret's
+   * value; null when it changed nothing.
+   */
+  @FunctionalInterface
+  public interface Said {
+    @Nullable
+    String say(JsonNode params, Object answer);
   }
 
   /** Answers the method's params; a {@link ToolFailure} is the caller's error, sent as such. */

@@ -6,6 +6,7 @@ import dev.steward.protocol.method.Mcp;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.policy.PolicyChanges;
 import dev.steward.service.tools.PackContext;
 import dev.steward.service.tools.PackMethod;
 import dev.steward.service.tools.PackSecrets;
@@ -21,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -81,10 +83,34 @@ public final class McpPack implements ToolPack {
   public List<PackMethod> methods() {
     return List.of(
         new PackMethod(SERVERS, params -> describe()),
-        new PackMethod(ACCEPT, this::accept),
-        new PackMethod(Mcp.SIGN_IN, this::signIn),
-        new PackMethod(Mcp.SIGN_OUT, this::signOut),
-        new PackMethod(Mcp.SET_VALUE, this::setValue));
+        new PackMethod(ACCEPT, this::accept, (p, answer) -> {
+          List<String> accepted = ((Mcp.AcceptResult) answer).accepted();
+          return accepted.isEmpty()
+              ? null
+              : "accepted the tools "
+                  + accepted.stream().map(PolicyChanges::quoted).collect(Collectors.joining(", "))
+                  + " of the MCP server " + server(p) + " as shown";
+        }),
+        new PackMethod(
+            Mcp.SIGN_IN,
+            this::signIn,
+            (p, answer) -> "began signing in to the MCP server " + server(p)),
+        new PackMethod(
+            Mcp.SIGN_OUT,
+            this::signOut,
+            (p, answer) -> ((Mcp.SignOutResult) answer).signedOut()
+                ? "signed out of the MCP server " + server(p)
+                : null),
+        new PackMethod(
+            Mcp.SET_VALUE,
+            this::setValue,
+            (p, answer) -> (p.path("value").isTextual() ? "set" : "removed") + " the value "
+                + PolicyChanges.quoted(p.path("name").asText()) + " of the MCP server "
+                + server(p)));
+  }
+
+  private static String server(JsonNode params) {
+    return PolicyChanges.quoted(params.path("server").asText());
   }
 
   private McpServers servers() throws ToolFailure {

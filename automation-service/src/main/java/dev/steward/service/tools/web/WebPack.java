@@ -56,7 +56,12 @@ public final class WebPack implements ToolPack {
           return s.check();
         }),
         new PackMethod(HEADERS, params -> listHeaders()),
-        new PackMethod(HEADER_SET, this::setHeader));
+        new PackMethod(
+            HEADER_SET,
+            this::setHeader,
+            (p, answer) -> (p.path("value").isTextual() ? "set" : "removed") + " the header "
+                + dev.steward.service.policy.PolicyChanges.quoted(p.path("name").asText())
+                + " sent to " + p.path("origin").asText()));
   }
 
   private ObjectNode listHeaders() throws ToolFailure {

@@ -361,6 +361,24 @@ class McpServersIT {
       assertEquals(
           "[\"STEWARD_TEST_VAR\"]",
           ui.call(setValue, remove, JsonNode.class).get("names").toString());
+      // Each is in the audit log by name; no value is.
+      List<String> said = ui
+          .call(
+              Methods.AUDIT_QUERY,
+              Map.of("limit", 100),
+              dev.steward.protocol.method.Audit.QueryResult.class)
+          .rows()
+          .stream()
+          .filter(r -> setValue.equals(r.tool()) && r.kind().equals("policy"))
+          .map(dev.steward.protocol.method.Audit.Row::summary)
+          .toList();
+      assertEquals(
+          List.of(
+              "removed the value \"STEWARD_OTHER\" of the MCP server \"everything\"",
+              "set the value \"STEWARD_TEST_VAR\" of the MCP server \"everything\"",
+              "set the value \"STEWARD_OTHER\" of the MCP server \"everything\""),
+          said);
+      assertFalse(said.toString().contains("set-alone") || said.toString().contains("second"));
       ClientException agentAsks = org.junit.jupiter.api.Assertions.assertThrows(
           ClientException.class,
           () -> agent.call(
