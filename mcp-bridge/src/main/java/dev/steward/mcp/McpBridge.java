@@ -18,6 +18,7 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -103,6 +104,14 @@ public final class McpBridge {
         DaemonThreads.start("steward-mcp-hello", () -> front.helloAgain(service));
     });
     stdio.open();
+    // While the client reads the tool list: the first call's one-time costs, paid once here.
+    DaemonThreads.start("steward-mcp-prime", () -> {
+      try {
+        Priming.once(mapper);
+      } catch (IOException | RuntimeException e) {
+        // only the first call is slower for it
+      }
+    });
     stdio.awaitInputEnd();
     // What the client asked before it let go of stdin is still answered (a script's last call).
     stdio.finish(FINISH);

@@ -1,14 +1,10 @@
 package dev.steward.mcp;
 
-import com.fasterxml.jackson.databind.node.LongNode;
 import dev.steward.mcp.front.McpTools;
 import dev.steward.protocol.json.Json;
-import dev.steward.protocol.jsonrpc.MessageCodec;
-import dev.steward.protocol.jsonrpc.Response;
 import dev.steward.protocol.tool.Confirmation;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolDefinition;
-import dev.steward.protocol.tool.ToolResult;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
@@ -48,15 +44,8 @@ final class Training {
         Risk.LOW,
         Confirmation.NEVER,
         List.of());
-    // What a call's answer goes through on its way back from the service, without a service.
-    Json.convert(
-        Json.parse(MessageCodec.write(new Response(
-                LongNode.valueOf(1),
-                Json.tree(ToolResult.success(Json.object().put("ok", true), null)),
-                null)))
-            .path("result"),
-        ToolResult.class);
-    MessageCodec.parseFromServer("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"ok\":true}}");
+    // What a call goes through in the bridge, without a service.
+    Priming.once(McpJsonDefaults.getMapper());
     Class.forName("dev.steward.protocol.client.ServiceSocket");
     StdioTransport stdio = StdioTransport.gated(
         McpJsonDefaults.getMapper(),

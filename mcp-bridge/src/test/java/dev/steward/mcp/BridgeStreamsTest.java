@@ -92,4 +92,17 @@ class BridgeStreamsTest {
     out.write(changed.getBytes());
     assertEquals(answer + changed, sink.toString());
   }
+
+  @Test
+  void priming_goes_a_calls_whole_way_through_the_bridge() throws Exception {
+    com.fasterxml.jackson.databind.JsonNode answer =
+        Json.parse(Priming.once(McpJsonDefaults.getMapper()));
+    assertEquals(3, answer.path("id").asInt());
+    assertEquals(false, answer.at("/result/isError").asBoolean(true));
+    assertEquals("text", answer.at("/result/structuredContent/content").asText());
+    assertEquals(
+        answer.at("/result/structuredContent"),
+        Json.parse(answer.at("/result/content/0/text").asText()),
+        "the text rendering is the structured result");
+  }
 }
