@@ -1,6 +1,7 @@
 package dev.steward.service.policy;
 
 import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.service.tools.PackMethod;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,11 +76,8 @@ public final class PolicyChanges {
     return out;
   }
 
-  /** A name a person gave, quoted when it is a plain word; else only said to be there. */
-  public static String quoted(String name) {
-    return name.matches("[\\p{L}\\p{N}][\\p{L}\\p{N} ._-]{0,63}")
-        ? "\"" + name + "\""
-        : "(a name not quoted)";
+  private static String quoted(String name) {
+    return PackMethod.quoted(name);
   }
 
   private static String grant(PolicyDocument.StandingGrant g) {

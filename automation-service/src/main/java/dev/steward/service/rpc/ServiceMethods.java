@@ -145,8 +145,8 @@ public final class ServiceMethods {
         recordUserAct(
             Methods.SECRETS_SET,
             (value.isNull() ? "removed" : "set") + " the secret "
-                + PolicyChanges.quoted(key.asText()) + " of "
-                + PolicyChanges.quoted(section.asText()));
+                + PackMethod.quoted(key.asText()) + " of "
+                + PackMethod.quoted(section.asText()));
         return Json.object()
             .put("section", section.asText())
             .put("key", key.asText())

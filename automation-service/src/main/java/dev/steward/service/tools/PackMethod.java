@@ -32,6 +32,16 @@ public record PackMethod(
     String say(JsonNode params, Object answer);
   }
 
+  /**
+   * A name a person gave (a server, a value, a tool), quoted in a {@link Said} sentence when it is
+   * a plain word; else only said to be there (a token pasted where a name belongs is not kept).
+   */
+  public static String quoted(String name) {
+    return name.matches("[\\p{L}\\p{N}][\\p{L}\\p{N} ._-]{0,63}")
+        ? "\"" + name + "\""
+        : "(a name not quoted)";
+  }
+
   /** Answers the method's params; a {@link ToolFailure} is the caller's error, sent as such. */
   @FunctionalInterface
   public interface Handler {

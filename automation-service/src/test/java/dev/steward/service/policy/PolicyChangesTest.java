@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.Confirmation;
 import dev.steward.protocol.tool.Risk;
+import dev.steward.service.tools.PackMethod;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -94,7 +95,7 @@ class PolicyChangesTest {
     List<String> said = PolicyChanges.between(before, after);
     assertEquals(
         List.of("app \"editor\" (its command)", "private network addresses allowed"), said);
-    assertEquals("(a name not quoted)", PolicyChanges.quoted("ghp_abc\"; rm -rf"));
-    assertEquals("\"github\"", PolicyChanges.quoted("github"));
+    assertEquals("(a name not quoted)", PackMethod.quoted("ghp_abc\"; rm -rf"));
+    assertEquals("\"github\"", PackMethod.quoted("github"));
   }
 }

@@ -6,7 +6,6 @@ import dev.steward.protocol.method.Mcp;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
-import dev.steward.service.policy.PolicyChanges;
 import dev.steward.service.tools.PackContext;
 import dev.steward.service.tools.PackMethod;
 import dev.steward.service.tools.PackSecrets;
@@ -88,7 +87,7 @@ public final class McpPack implements ToolPack {
           return accepted.isEmpty()
               ? null
               : "accepted the tools "
-                  + accepted.stream().map(PolicyChanges::quoted).collect(Collectors.joining(", "))
+                  + accepted.stream().map(PackMethod::quoted).collect(Collectors.joining(", "))
                   + " of the MCP server " + server(p) + " as shown";
         }),
         new PackMethod(
@@ -105,12 +104,12 @@ public final class McpPack implements ToolPack {
             Mcp.SET_VALUE,
             this::setValue,
             (p, answer) -> (p.path("value").isTextual() ? "set" : "removed") + " the value "
-                + PolicyChanges.quoted(p.path("name").asText()) + " of the MCP server "
+                + PackMethod.quoted(p.path("name").asText()) + " of the MCP server "
                 + server(p)));
   }
 
   private static String server(JsonNode params) {
-    return PolicyChanges.quoted(params.path("server").asText());
+    return PackMethod.quoted(params.path("server").asText());
   }
 
   private McpServers servers() throws ToolFailure {

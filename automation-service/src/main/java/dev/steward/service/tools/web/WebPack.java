@@ -60,7 +60,7 @@ public final class WebPack implements ToolPack {
             HEADER_SET,
             this::setHeader,
             (p, answer) -> (p.path("value").isTextual() ? "set" : "removed") + " the header "
-                + dev.steward.service.policy.PolicyChanges.quoted(p.path("name").asText())
+                + PackMethod.quoted(p.path("name").asText())
                 + " sent to " + p.path("origin").asText()));
   }
 
