@@ -59,9 +59,7 @@ public interface Approver {
   static String whatChanged(List<Grant.Changed> changes) {
     String what = changes.isEmpty()
         ? "something it showed changed (a file was written, or a link now points elsewhere)"
-        : changes.stream()
-            .map(c -> c.path() + " " + c.words())
-            .collect(java.util.stream.Collectors.joining("; "));
+        : Grant.Changed.said(changes);
     return "Shown again: since you first saw this, " + what
         + ". Nothing ran. Check it as it is now before you approve.";
   }

@@ -292,11 +292,8 @@ public final class ServiceMethods {
    * saying which paths changed and how, so the dialog shown again can say it.
    */
   private static RpcException shownChanged(String field, List<Grant.Changed> changed) {
-    String what = changed.isEmpty()
-        ? "what the dialog showed has changed"
-        : changed.stream()
-            .map(c -> c.path() + " " + c.words())
-            .collect(java.util.stream.Collectors.joining("; "));
+    String what =
+        changed.isEmpty() ? "what the dialog showed has changed" : Grant.Changed.said(changed);
     com.fasterxml.jackson.databind.node.ObjectNode data =
         Json.object().put("reason", Grant.SHOWN_CHANGED);
     data.set("changed", Json.tree(changed));

@@ -70,6 +70,13 @@ public final class Grant {
         default -> "changed";
       };
     }
+
+    /** Each change as a clause ("…/plan.txt was written"), joined by semicolons. */
+    public static String said(List<Changed> changes) {
+      return changes.stream()
+          .map(c -> c.path() + " " + c.words())
+          .collect(java.util.stream.Collectors.joining("; "));
+    }
   }
 
   /** Whether {@code e} is a grant refused for {@link #SHOWN_CHANGED}. */
