@@ -530,7 +530,9 @@ class AdversarialIT {
     assertEquals(
         List.of(new Grant.Changed("files.write_text", plan, "replaced")), Grant.changes(replaced));
     assertTrue(
-        replaced.getMessage().contains(plan + " was replaced by another file"),
+        replaced
+            .getMessage()
+            .contains(plan + " was replaced (another file or folder is there now)"),
         replaced.getMessage());
   }
 

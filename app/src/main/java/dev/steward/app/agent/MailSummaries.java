@@ -8,6 +8,7 @@ import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.PartialResponse;
 import dev.langchain4j.model.chat.response.PartialResponseContext;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import dev.steward.protocol.util.ShownText;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -108,8 +109,7 @@ public final class MailSummaries {
   /** The first line that says something, without control characters, cut to {@link #MAX_CHARS}. */
   static String oneLine(String text) {
     for (String line : text.strip().split("\\R")) {
-      String clean =
-          line.strip().replaceAll("\\p{Cntrl}|[\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069]", "");
+      String clean = ShownText.dropped(line).strip();
       if (clean.isEmpty()) continue;
       return clean.length() <= MAX_CHARS ? clean : clean.substring(0, MAX_CHARS - 1) + "…";
     }

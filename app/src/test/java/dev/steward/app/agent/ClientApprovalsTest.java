@@ -77,7 +77,10 @@ class ClientApprovalsTest {
     request();
     assertEquals(2, asked.size(), "shown again");
     assertTrue(
-        asked.get(1).shownAgain().contains("/w/user-1.txt was replaced by another file"),
+        asked
+            .get(1)
+            .shownAgain()
+            .contains("/w/user-1.txt was replaced (another file or folder is there now)"),
         String.valueOf(asked.get(1).shownAgain()));
     assertEquals(
         "user-1.txt",

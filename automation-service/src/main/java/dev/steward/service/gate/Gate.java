@@ -453,7 +453,7 @@ public final class Gate implements AutoCloseable {
           c,
           preview,
           finalDecision,
-          reason,
+          completedReason(reason, finalDecision),
           tokenId,
           outcome.ok() ? Outcome.OK : Outcome.ERROR,
           outcome.errorCode(),
@@ -489,6 +489,11 @@ public final class Gate implements AutoCloseable {
    */
   static Decision completed(Decision decided, ToolResult outcome) {
     return ToolErrorCodes.isRefusal(outcome.errorCode()) ? Decision.BLOCKED : decided;
+  }
+
+  /** The reason a completion row gives: the decision's, and that the gate refused it after. */
+  static String completedReason(String decided, Decision completed) {
+    return completed == Decision.BLOCKED ? decided + ", then refused as it ran" : decided;
   }
 
   // ---- undo --------------------------------------------------------------------------------
@@ -566,7 +571,7 @@ public final class Gate implements AutoCloseable {
         hash,
         args.toString(),
         finalDecision,
-        "undo requested by the user",
+        completedReason("undo requested by the user", finalDecision),
         null,
         outcome.ok() ? Outcome.OK : Outcome.ERROR,
         outcome.errorCode(),

@@ -84,7 +84,9 @@ public final class FileStamp {
       return unmatched();
     }
     int type = (Integer) attribute(a, "mode") & S_IFMT;
-    String identity = attribute(a, "dev") + ":" + attribute(a, "ino");
+    // The type goes with the identity: a freed inode taken by a folder is not the file it was.
+    String identity =
+        attribute(a, "dev") + ":" + attribute(a, "ino") + ":" + Integer.toOctalString(type);
     if (type == S_IFDIR) {
       return switch (access) {
         case WRITE -> FOLDER;

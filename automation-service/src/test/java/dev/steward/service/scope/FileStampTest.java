@@ -103,6 +103,16 @@ class FileStampTest {
   }
 
   @Test
+  void a_folder_made_where_a_file_was_is_a_replacement_even_on_the_files_inode() throws Exception {
+    Path f = Files.writeString(dir.resolve("c.txt"), "words");
+    String read = FileStamp.of(f, Access.READ);
+    Files.delete(f);
+    // A file system may give the freed inode to the next thing made: the type tells them apart.
+    Files.createDirectory(f);
+    assertEquals("replaced", FileStamp.change(read, FileStamp.of(f, Access.READ)));
+  }
+
+  @Test
   void a_folder_read_is_the_same_folder_while_its_entries_change_but_not_when_made_again()
       throws Exception {
     Path folder = Files.createDirectory(dir.resolve("work"));

@@ -290,6 +290,7 @@ class BrowserIT {
       assertEquals(
           List.of("allowed", "blocked"), rows.stream().map(Audit.Row::decision).toList());
       assertEquals("blocked", r.audit().decision());
+      assertEquals("allowed by policy, then refused as it ran", rows.get(1).reason(), start);
       Audit.QueryResult blocked = ui.call(
           Methods.AUDIT_QUERY,
           java.util.Map.of("text", call, "decision", "blocked"),

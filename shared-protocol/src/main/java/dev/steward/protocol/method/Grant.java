@@ -60,8 +60,8 @@ public final class Grant {
     /** {@link #how} as words that follow the path in a sentence ("notes.txt was written"). */
     public String words() {
       return switch (how) {
-        case "written" -> "was written";
-        case "replaced" -> "was replaced by another file";
+        case "written" -> "was written (or replaced by a file that took its place)";
+        case "replaced" -> "was replaced (another file or folder is there now)";
         case "gone" -> "is gone";
         case "made" -> "was made";
         case "changed_inside" -> "changed inside (something in it was added, removed or written)";
@@ -71,10 +71,13 @@ public final class Grant {
       };
     }
 
-    /** Each change as a clause ("…/plan.txt was written"), joined by semicolons. */
+    /**
+     * Each change as a clause ("…/plan.txt is gone"), joined by semicolons; a path's hidden
+     * characters written out, so that a name cannot reverse or break the sentence it is in.
+     */
     public static String said(List<Changed> changes) {
       return changes.stream()
-          .map(c -> c.path() + " " + c.words())
+          .map(c -> dev.steward.protocol.util.ShownText.escaped(c.path()) + " " + c.words())
           .collect(java.util.stream.Collectors.joining("; "));
     }
   }

@@ -1,5 +1,6 @@
 package dev.steward.service.tools.mail;
 
+import dev.steward.protocol.util.ShownText;
 import jakarta.mail.BodyPart;
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
@@ -344,19 +345,10 @@ final class MimeReader {
       char c = s.charAt(i);
       if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
         if (b.length() > 0 && b.charAt(b.length() - 1) != ' ') b.append(' ');
-      } else if (!bidiControl(c)) {
+      } else if (!ShownText.isBidiControl(c)) {
         b.append(c);
       }
     }
     return b.toString().strip();
-  }
-
-  /** The marks and embeddings, overrides and isolates of Unicode's bidirectional algorithm. */
-  private static boolean bidiControl(char c) {
-    return c == '\u061C'
-        || c == '\u200E'
-        || c == '\u200F'
-        || (c >= '\u202A' && c <= '\u202E')
-        || (c >= '\u2066' && c <= '\u2069');
   }
 }
