@@ -7,6 +7,7 @@ import dev.steward.protocol.audit.Outcome;
 import dev.steward.protocol.home.AtomicFiles;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.jsonrpc.RpcError;
+import dev.steward.protocol.jsonrpc.RpcException;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.util.DaemonThreads;
@@ -208,6 +209,14 @@ public final class StewardService implements AutoCloseable {
       methods.registerPackMethods(
           dispatcher, packs.stream().flatMap(p -> p.methods().stream()).toList());
       methods.registerPackSettings(dispatcher, packSettings.sections());
+      returns.recordWith((act, said) -> {
+        try {
+          methods.recordUserAct(act, said);
+          return true;
+        } catch (RpcException e) {
+          return false;
+        }
+      });
       dispatching.complete(dispatcher);
       RpcServer server = await(serving, "start the WebSocket server");
       gate.onResult(server::publish);

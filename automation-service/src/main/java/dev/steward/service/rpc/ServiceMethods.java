@@ -514,7 +514,7 @@ public final class ServiceMethods {
    * A {@code policy} row for what the user did in the window ({@code method}, and {@code said}: in
    * words, without a secret's value). Written after the act: one the log cannot record is said so.
    */
-  private void recordUserAct(String method, String said) {
+  public void recordUserAct(String method, String said) {
     Instant now = clock.instant();
     try {
       audit.record(new AuditEntry(

@@ -16,11 +16,32 @@ public final class BrowserReturns {
 
   public static final String PATH = "/oauth/callback";
 
-  /** What the browser shows: a short page in Steward's words (nothing of the query echoed). */
-  public record Page(int status, String title, String message) {}
+  /**
+   * What the browser shows: a short page in Steward's words (nothing of the query echoed); and,
+   * where the user's coming back did something ({@code act}, the method that began it, and {@code
+   * said}, what it did in words, without a secret), what the audit log keeps of it.
+   */
+  public record Page(
+      int status,
+      String title,
+      String message,
+      @Nullable String act,
+      @Nullable String said) {
+
+    public Page(int status, String title, String message) {
+      this(status, title, message, null, null);
+    }
+  }
+
+  /** Keeps a user's act in the audit log; false when the log could not. */
+  @FunctionalInterface
+  public interface Acts {
+    boolean record(String act, String said);
+  }
 
   private volatile int port;
   private volatile @Nullable BiFunction<String, Map<String, String>, Page> handler;
+  private volatile Acts acts = (act, said) -> false;
 
   /** Called once the service's port is known. */
   public void bindPort(int port) {
@@ -47,11 +68,25 @@ public final class BrowserReturns {
     return path.equals(PATH) || path.startsWith(PATH + "/");
   }
 
+  /** Where what a coming back did is kept: the service's audit log, once it is open. */
+  public void recordWith(Acts acts) {
+    this.acts = acts;
+  }
+
   /** A browser came back to this path with this query. */
   public Page arrive(String path, Map<String, String> query) {
     var h = handler;
     if (h == null)
       return new Page(404, "Nothing to sign in", "Steward is not waiting for a sign-in.");
-    return h.apply(path, query);
+    Page page = h.apply(path, query);
+    String act = page.act();
+    String said = page.said();
+    if (act == null || said == null || acts.record(act, said)) return page;
+    return new Page(
+        page.status(),
+        page.title(),
+        page.message() + " Steward's audit log could not record it.",
+        act,
+        said);
   }
 }

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.CanonicalJson;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Mcp;
 import dev.steward.service.tools.BrowserReturns;
+import dev.steward.service.tools.PackMethod;
 import dev.steward.service.tools.PackSecrets;
 import java.io.IOException;
 import java.net.URI;
@@ -421,7 +423,11 @@ final class SignIns {
     LOG.info("signed in to the MCP server “" + p.server() + "”");
     signedIn.accept(p.server());
     return new BrowserReturns.Page(
-        200, "Signed in", "Steward is signed in to “" + p.server() + "”. You can close this tab.");
+        200,
+        "Signed in",
+        "Steward is signed in to “" + p.server() + "”. You can close this tab.",
+        Mcp.SIGN_IN,
+        "signed in to the MCP server " + PackMethod.quoted(p.server()) + " in the browser");
   }
 
   private static BrowserReturns.Page fromAnother(Pending p) {

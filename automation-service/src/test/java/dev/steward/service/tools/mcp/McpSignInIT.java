@@ -142,6 +142,18 @@ class McpSignInIT {
     assertFalse(ui.call(Methods.POLICY_GET, Map.of(), JsonNode.class).toString().contains(token));
     JsonNode audit = ui.call(Methods.AUDIT_QUERY, Map.of("limit", 500), JsonNode.class);
     assertFalse(audit.toString().contains(token), "not in the audit log");
+    java.util.List<String> acts = new java.util.ArrayList<>();
+    for (JsonNode r : audit.get("rows"))
+      if ("policy".equals(r.path("kind").asText())) acts.add(r.path("summary").asText());
+    assertEquals(
+        java.util.List.of(
+            "began signing in to the MCP server \"notes\"",
+            "signed in to the MCP server \"notes\" in the browser"),
+        acts.stream()
+            .filter(a -> a.contains("signing in") || a.contains("signed in"))
+            .sorted()
+            .toList(),
+        "the sign-in's beginning and its end are the user's acts in the log: " + acts);
     assertFalse(Json.write(who.value()).contains(token), "not in the result");
 
     t.restart();
