@@ -132,6 +132,19 @@ public final class PolicyStore {
     return next;
   }
 
+  /** The policy as clients see it ({@link #shown}) before and after one update. */
+  public record Shown(PolicyDocument before, PolicyDocument after) {}
+
+  /**
+   * {@link #update}, with the policy as clients saw it just before and just after, read under the
+   * same lock: two updates at once are each described against the policy they changed.
+   */
+  public synchronized Shown updateShown(PolicyDocument doc) throws IOException, PolicyError {
+    PolicyDocument before = shown();
+    update(doc);
+    return new Shown(before, shown());
+  }
+
   /** Runs {@code listener} after each change of the policy (on the thread that changed it). */
   public void onChange(Runnable listener) {
     listeners.add(listener);

@@ -494,20 +494,17 @@ public final class ServiceMethods {
    * folders a call may reach, the grants that waive a click: a user looking back sees when).
    */
   private PolicyDocument updatePolicy(JsonNode p) {
-    PolicyDocument before = policies.shown();
-    PolicyDocument after;
+    PolicyStore.Shown shown;
     try {
-      PolicyDocument doc = PolicyStore.parse(Json.write(p));
-      policies.update(doc);
-      after = policies.shown();
+      shown = policies.updateShown(PolicyStore.parse(Json.write(p)));
     } catch (PolicyError e) {
       throw RpcException.invalidParams(e.getMessage());
     } catch (IOException e) {
       throw new RpcException(ErrorCodes.UNAVAILABLE, "cannot save policy.json: " + e.getMessage());
     }
-    List<String> changes = PolicyChanges.between(before, after);
+    List<String> changes = PolicyChanges.between(shown.before(), shown.after());
     if (!changes.isEmpty()) recordUserAct(Methods.POLICY_UPDATE, String.join("; ", changes));
-    return after;
+    return shown.after();
   }
 
   /**
