@@ -107,6 +107,23 @@ public final class McpBench {
           "read_text_file",
           Json.write(Json.object().put("path", file.toString())),
           "xxxxxxxx");
+      String referenceScript = repo.resolve(
+              "mcp-bridge/src/test/node/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js")
+          .toString();
+      TsSdkClient stewardTs = TsSdkClient.start(
+          repo,
+          List.of(repo.resolve("steward").toString(), "mcp"),
+          env,
+          "files.read_text",
+          Json.object().put("path", "~/Steward/one-kb.txt"),
+          "xxxxxxxx");
+      TsSdkClient referenceTs = TsSdkClient.start(
+          repo,
+          List.of("node", referenceScript, user.resolve("Steward").toString()),
+          Map.of(),
+          "read_text_file",
+          Json.object().put("path", file.toString()),
+          "xxxxxxxx");
       check(steward.callTool(viaSteward));
       check(http.callTool(viaSteward));
       check(reference.callTool(viaReference));
@@ -119,6 +136,8 @@ public final class McpBench {
       List<Double> overCurl = new ArrayList<>();
       List<Double> mcpLines = new ArrayList<>();
       List<Double> refLines = new ArrayList<>();
+      List<Double> mcpTs = new ArrayList<>();
+      List<Double> refTs = new ArrayList<>();
       for (int block = 0; block < (WARM + ROUNDS) / 50; block++) {
         boolean measure = block * 50 >= WARM;
         time(50, measure ? mcp : null, () -> steward.callTool(viaSteward));
@@ -128,7 +147,11 @@ public final class McpBench {
         time(50, measure ? ref : null, () -> reference.callTool(viaReference));
         stewardLines.calls(50, measure ? mcpLines : null);
         referenceLines.calls(50, measure ? refLines : null);
+        stewardTs.calls(50, measure ? mcpTs : null);
+        referenceTs.calls(50, measure ? refTs : null);
       }
+      stewardTs.close();
+      referenceTs.close();
       stewardLines.close();
       referenceLines.close();
       steward.closeGracefully();
@@ -174,6 +197,13 @@ public final class McpBench {
               p50(mcpLines) / p50(refLines),
               p50(refLines)),
           "the servers' own cost, one client for both"
+        },
+        {
+          "mcp: the read via steward mcp, the TypeScript SDK's client, p50",
+          String.format(
+              "%.3f ms = %.2f× the WebSocket, %.2f× the reference (%.3f ms)",
+              p50(mcpTs), p50(mcpTs) / socketP50, p50(mcpTs) / p50(refTs), p50(refTs)),
+          "the client Claude Desktop, Claude Code, Cursor, VS Code use"
         },
         {
           "mcp: steward mcp start → initialize answered (median of 7)",
