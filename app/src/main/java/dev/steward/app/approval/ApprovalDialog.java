@@ -216,7 +216,8 @@ public final class ApprovalDialog {
     Label tool = meta("");
     tool.textProperty()
         .bind(javafx.beans.binding.Bindings.createStringBinding(
-            () -> item.tool() + " — " + item.reason(), item.shownProperty()));
+            () -> dev.steward.protocol.util.ShownText.escaped(item.tool() + " — " + item.reason()),
+            item.shownProperty()));
     box.getChildren().add(tool);
     Label touches = meta("");
     touches.setId("touches-" + item.pending().call().callId());

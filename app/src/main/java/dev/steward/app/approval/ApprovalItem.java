@@ -6,6 +6,7 @@ import dev.steward.app.agent.ProposedCall;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.util.ShownText;
 import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
@@ -53,7 +54,8 @@ public final class ApprovalItem {
 
   ApprovalItem(Approver.Pending pending) {
     this.pending = pending;
-    this.originalText = Json.pretty(pending.call().args());
+    // Hidden characters written out: what the editor shows is what runs, read back the same.
+    this.originalText = Json.prettyVisible(pending.call().args());
     this.argsText = new SimpleStringProperty(originalText);
     this.shown = new SimpleObjectProperty<>(pending.preflight());
     this.current = Bindings.createBooleanBinding(
@@ -62,7 +64,10 @@ public final class ApprovalItem {
         Bindings.createStringBinding(() -> PlainWords.describe(shownCall(), shown.get()), shown);
     this.diff = Bindings.createStringBinding(() -> diffOf(shown.get()), shown);
     this.scopes = Bindings.createObjectBinding(
-        () -> shown.get().paths() == null ? List.of() : shown.get().paths(), shown);
+        () -> shown.get().paths() == null
+            ? List.of()
+            : shown.get().paths().stream().map(ShownText::escaped).toList(),
+        shown);
     this.program = Bindings.createObjectBinding(() -> programOf(shown.get()), shown);
     Risk asked = pending.preflight().risk();
     this.risk = Bindings.createObjectBinding(
@@ -139,7 +144,7 @@ public final class ApprovalItem {
 
   public List<String> taint() {
     List<String> t = shown.get().taint();
-    return t == null ? List.of() : t;
+    return t == null ? List.of() : t.stream().map(ShownText::escaped).toList();
   }
 
   /** The unified diff of a text overwrite; "no change" when the new text equals the old; empty otherwise. */
@@ -159,7 +164,7 @@ public final class ApprovalItem {
     if (preview.path("overwrites").asBoolean(false)
         && preview.has("diff")
         && preview.path("diff").asText("").isEmpty()) return NO_CHANGE;
-    return preview.path("diff").asText("");
+    return ShownText.escapedKeepingLines(preview.path("diff").asText(""));
   }
 
   /** The program the shown preview says will run (a code run's), or null for other calls. */
@@ -170,7 +175,10 @@ public final class ApprovalItem {
   private static @Nullable Program programOf(Preflight.Result r) {
     JsonNode preview = r.preview();
     if (preview == null || !preview.path("code").isTextual()) return null;
-    return new Program(preview.path("language").asText(""), preview.path("code").asText());
+    // A bidirectional control written out: code cannot show in an order it does not run in.
+    return new Program(
+        ShownText.escaped(preview.path("language").asText("")),
+        ShownText.escapedKeepingLines(preview.path("code").asText()));
   }
 
   /** Whether what is shown was made for exactly the arguments in the editor. */

@@ -5,6 +5,7 @@ import dev.steward.app.agent.Approver;
 import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.util.ShownText;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,7 +84,9 @@ public final class ApprovalViewModel {
         deps.toArray(Observable[]::new));
     // "Always allow here" is a standing grant: offered only when every ticked call may have one.
     this.canAlwaysAllow = Bindings.createBooleanBinding(
+        // Not for another client's call: a standing grant is the window's assistant's alone.
         () -> canApprove.get()
+            && request.asker() == null
             && items.stream()
                 .filter(i -> i.tickedProperty().get())
                 .allMatch(ApprovalItem::alwaysAllowOffered),
@@ -267,7 +270,8 @@ public final class ApprovalViewModel {
 
   /** The client that asks when it is not the window's own assistant; null for the assistant. */
   public @org.jspecify.annotations.Nullable String asker() {
-    return request.asker();
+    String asker = request.asker();
+    return asker == null ? null : ShownText.escaped(asker);
   }
 
   /** What changed since the calls were first shown, when they are shown again; else null. */
@@ -278,9 +282,8 @@ public final class ApprovalViewModel {
   /** The dialog's title; a request from another client says which one asks. */
   public String title() {
     int n = items.size();
-    String who = request.asker() == null
-        ? "Steward asks before it acts"
-        : request.asker() + " asks Steward to act";
+    String asker = asker();
+    String who = asker == null ? "Steward asks before it acts" : asker + " asks Steward to act";
     return n == 1 ? who : who + " — " + n + " actions";
   }
 }

@@ -4,13 +4,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.app.agent.ProposedCall;
 import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.tool.McpToolNames;
+import dev.steward.protocol.util.ShownText;
 
 /** Says what a call will do in a user's words, from the gate's dry-run preview where there is one. */
 final class PlainWords {
 
   private PlainWords() {}
 
+  /**
+   * The sentence, with what came from the call or the preview (a path, a subject, a URL) unable
+   * to hide or reorder any of it: each hidden character written out.
+   */
   static String describe(ProposedCall call, Preflight.Result check) {
+    return ShownText.escaped(said(call, check));
+  }
+
+  private static String said(ProposedCall call, Preflight.Result check) {
     JsonNode preview = check.preview();
     JsonNode args = call.args();
     if (preview != null && preview.hasNonNull("operation")) {

@@ -250,7 +250,10 @@ public final class AuditPanel extends BorderPane {
   private static TableColumn<Audit.Row, String> column(
       String title, double width, java.util.function.Function<Audit.Row, String> value) {
     TableColumn<Audit.Row, String> c = new TableColumn<>(title);
-    c.getProperties().put(VALUE, value);
+    // What a row quotes (a path, a summary) cannot reorder or hide part of itself when shown.
+    java.util.function.Function<Audit.Row, String> shown =
+        value.andThen(dev.steward.protocol.util.ShownText::escaped);
+    c.getProperties().put(VALUE, shown);
     c.setPrefWidth(width);
     // Never narrower than its heading; a cell's whole text is in its tooltip.
     javafx.scene.text.Text heading = new javafx.scene.text.Text(title);
@@ -267,7 +270,7 @@ public final class AuditPanel extends BorderPane {
       }
     });
     c.setSortable(false); // the log's order is its meaning
-    c.setCellValueFactory(cell -> new ReadOnlyStringWrapper(value.apply(cell.getValue())));
+    c.setCellValueFactory(cell -> new ReadOnlyStringWrapper(shown.apply(cell.getValue())));
     return c;
   }
 

@@ -131,6 +131,44 @@ class ApprovalViewModelTest {
   }
 
   @Test
+  void nothingACallSaysCanHideOrReorderWhatTheDialogShows() throws Exception {
+    String args = "{\"path\":\"invoice\\u202etxt.exe\",\"content\":\"a\\u2028b\\u007f\"}";
+    ApprovalViewModel vm = model(pending("c1", Risk.MEDIUM, args));
+    ApprovalItem item = vm.items().get(0);
+    String editor = item.argsTextProperty().get();
+    assertFalse(
+        editor
+            .chars()
+            .anyMatch(c -> c != '\n' && dev.steward.protocol.util.ShownText.isHidden((char) c)),
+        editor);
+    assertTrue(editor.contains("invoice\\u202etxt.exe"), editor);
+    assertEquals(Json.parse(args), Json.parse(editor), "read back, the very same arguments");
+    assertTrue(item.currentProperty().get(), "and approvable as they are");
+    assertTrue(item.inWords().contains("/w/invoice\\u202etxt.exe"), item.inWords());
+    assertEquals(List.of("/w/invoice\\u202etxt.exe"), item.scopes());
+  }
+
+  @Test
+  void anotherClientsCallIsNeverOfferedAStandingGrant() throws Exception {
+    ApprovalViewModel vm = new ApprovalViewModel(
+        new Approver.Request(
+            "t",
+            null,
+            List.of(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}")),
+            now.plusSeconds(120),
+            "The MCP client \u201cX\u202e\u201d",
+            null),
+        answer,
+        clock,
+        ApprovalViewModelTest::check,
+        Runnable::run);
+    vm.arm();
+    assertTrue(vm.canApproveProperty().get());
+    assertFalse(vm.canAlwaysAllowProperty().get(), "a standing grant is the assistant's alone");
+    assertEquals("The MCP client \u201cX\\u202e\u201d asks Steward to act", vm.title());
+  }
+
+  @Test
   void approveDoesNothingUntilTheDialogIsArmed() throws Exception {
     ApprovalViewModel vm = new ApprovalViewModel(
         new Approver.Request(

@@ -82,6 +82,9 @@ class McpApprovalIT {
         .queryAs(javafx.scene.control.Label.class)
         .getText()
         .startsWith("The MCP client \u201cts-sdk-test-client 1.0.0\u201d asks for this call"));
+    assertFalse(
+        w.robot.lookup("#always").queryAs(javafx.scene.control.Button.class).isVisible(),
+        "a standing grant is offered to the window's own assistant only");
     assertEquals("old plan\n", Files.readString(file), "nothing runs before the click");
     w.robot.type(javafx.scene.input.KeyCode.ENTER);
 

@@ -101,6 +101,48 @@ public final class Json {
     }
   }
 
+  /**
+   * {@link #pretty}, with every character that may not stand as itself in the window ({@link
+   * dev.steward.protocol.util.ShownText#isHidden}: bidirectional controls, line separators) written
+   * as a {@code \\u} escape: read back, it is the same value; shown, nothing in it is hidden or
+   * reordered.
+   */
+  public static String prettyVisible(JsonNode node) {
+    try {
+      return MAPPER
+          .writerWithDefaultPrettyPrinter()
+          .with(VisibleEscapes.INSTANCE)
+          .writeValueAsString(node);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Escapes for {@link #prettyVisible}: JSON's own, and each hidden character. */
+  private static final class VisibleEscapes extends com.fasterxml.jackson.core.io.CharacterEscapes {
+    static final VisibleEscapes INSTANCE = new VisibleEscapes();
+    private static final int[] ASCII = ascii();
+
+    private static int[] ascii() {
+      int[] codes = standardAsciiEscapesForJSON();
+      codes[0x7f] = ESCAPE_CUSTOM;
+      return codes;
+    }
+
+    @Override
+    public int[] getEscapeCodesForAscii() {
+      return ASCII;
+    }
+
+    @Override
+    public com.fasterxml.jackson.core.@org.jspecify.annotations.Nullable SerializableString
+        getEscapeSequence(int ch) {
+      return ch <= 0xFFFF && dev.steward.protocol.util.ShownText.isHidden((char) ch)
+          ? new com.fasterxml.jackson.core.io.SerializedString(String.format("\\u%04x", ch))
+          : null;
+    }
+  }
+
   public static String write(Object value) {
     try {
       return MAPPER.writeValueAsString(value);

@@ -40,6 +40,20 @@ public final class ShownText {
     return b.toString();
   }
 
+  /**
+   * {@link #escaped}, but line breaks and tabs stand: for text shown as lines (a diff, a program),
+   * where a bidirectional control could otherwise show code or text in an order it does not run.
+   */
+  public static String escapedKeepingLines(String s) {
+    StringBuilder b = new StringBuilder(s.length() + 16);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c != '\n' && c != '\t' && isHidden(c)) b.append(String.format("\\u%04x", (int) c));
+      else b.append(c);
+    }
+    return b.toString();
+  }
+
   /** {@code s} without the characters that may not stand as themselves: for prose. */
   public static String dropped(String s) {
     StringBuilder b = new StringBuilder(s.length());

@@ -2,6 +2,7 @@ package dev.steward.protocol.util;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steward.protocol.method.Grant;
 import java.util.List;
@@ -33,5 +34,24 @@ class ShownTextTest {
     String said = Grant.Changed.said(List.of(
         new Grant.Changed("files.write_text", "/w/x\u202etxt.exe\nNothing changed", "gone")));
     assertEquals("/w/x\\u202etxt.exe\\u000aNothing changed is gone", said);
+  }
+
+  @Test
+  void lines_stand_where_text_is_shown_as_lines() {
+    assertEquals("a\n\tb\\u202ec\\u000d", ShownText.escapedKeepingLines("a\n\tb\u202ec\r"));
+  }
+
+  @Test
+  void json_shown_visibly_reads_back_as_the_same_value() throws Exception {
+    com.fasterxml.jackson.databind.JsonNode value = dev.steward.protocol.json.Json.object()
+        .put("path", "/w/zoë/x\u202etxt.exe")
+        .put("text", "a\u2028b\u007f\u0085 \uD83D\uDE00 \n end");
+    String shown = dev.steward.protocol.json.Json.prettyVisible(value);
+    assertTrue(shown.contains("x\\u202etxt.exe"), shown);
+    assertTrue(shown.contains("zoë"), shown);
+    assertTrue(shown.contains("\uD83D\uDE00"), shown);
+    for (char c : shown.toCharArray())
+      assertTrue(c == '\n' || !ShownText.isHidden(c), "hidden: " + (int) c);
+    assertEquals(value, dev.steward.protocol.json.Json.parse(shown));
   }
 }
