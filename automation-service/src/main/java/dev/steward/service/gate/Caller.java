@@ -54,6 +54,14 @@ public record Caller(Role role, String connection, String conversation, String c
   public static final String MCP_SESSION = "mcp-";
 
   /**
+   * Whether the conversation is an MCP client's: its calls, or the window's looks at them (which
+   * name its session).
+   */
+  public boolean mcpConversation() {
+    return role == Role.MCP || conversation.startsWith("conversation:" + MCP_SESSION);
+  }
+
+  /**
    * Where a call's idempotency key is remembered: per role for the window (its agent retries over a
    * new connection after a lost one), per connection for any other client, so that no client can
    * be handed the result of another's call.

@@ -166,7 +166,7 @@ public final class Gate implements AutoCloseable {
       // window is given them: it hands them back with the user's approval, and no one else needs
       // to learn when a file changes.
       List<String> fingerprints = caller.role() == Role.UI ? stamps(tool, args, c.paths()) : null;
-      List<String> taintSources = taint.of(caller.conversation());
+      List<String> taintSources = taintOf(caller);
       JsonNode preview = previewOf(tool, args, c, caller.role() == Role.UI);
       if (c.requirement().needsToken()) {
         return new Preflight.Result(
@@ -665,10 +665,28 @@ public final class Gate implements AutoCloseable {
         paths.values(),
         hostsToConfirm,
         destructive,
-        taint.of(caller.conversation()),
+        taintOf(caller),
         policy,
         clock.instant());
     return new Checked(tool, CanonicalJson.sha256(args), paths, destructive, risk, req, policy);
+  }
+
+  /**
+   * The source an MCP client's conversation is tainted by from its first call: the client's own
+   * context, where anything it read with tools of its own (a page, a mail, a file) may have turned
+   * it, is out of Steward's sight (SPEC §10; ADR 14).
+   */
+  static final String MCP_CONTEXT =
+      "the MCP client's own context (what it read elsewhere is out of Steward's sight)";
+
+  /** Where untrusted content in the caller's conversation came from, as the rules count it. */
+  private List<String> taintOf(Caller caller) {
+    List<String> kept = taint.of(caller.conversation());
+    if (!caller.mcpConversation()) return kept;
+    List<String> all = new java.util.ArrayList<>(kept.size() + 1);
+    all.add(MCP_CONTEXT);
+    all.addAll(kept);
+    return all;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.steward.service.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -82,7 +83,12 @@ class McpHttpIT {
             "arguments",
             java.util.Map.of("path", notes.toString(), "content", "changed\n")),
         java.util.Map.of(
-            "name", "files.read_text", "arguments", java.util.Map.of("path", secret.toString()))));
+            "name", "files.read_text", "arguments", java.util.Map.of("path", secret.toString())),
+        java.util.Map.of(
+            "name",
+            "files.ensure_dir",
+            "arguments",
+            java.util.Map.of("path", t.root.resolve("made-by-the-client").toString()))));
     JsonNode seen = client(t.secret(Role.MCP), calls, "Claude Code");
 
     assertEquals("steward", seen.at("/server/name").asText());
@@ -102,6 +108,11 @@ class McpHttpIT {
     assertTrue(text(results.get(1)).contains("Only the user can approve this call"));
     assertEquals("hello\n", Files.readString(notes), "an overwrite waits for a click");
     assertTrue(text(results.get(2)).startsWith("SCOPE_DENIED"), text(results.get(2)));
+    // What the client read with tools of its own is out of sight: its session starts tainted, so
+    // even a change the window's assistant could make unasked waits for a click.
+    assertTrue(text(results.get(3)).startsWith("TOKEN_MISSING"), text(results.get(3)));
+    assertTrue(text(results.get(3)).contains("the MCP client's own context"), text(results.get(3)));
+    assertFalse(Files.exists(t.root.resolve("made-by-the-client")));
 
     assertEquals(
         0, t.service().mcpHttpSessions(), "the client ended its session: nothing is kept of it");
@@ -119,7 +130,11 @@ class McpHttpIT {
           .sorted()
           .toList();
       assertEquals(
-          List.of("files.read_text allowed", "files.read_text blocked", "files.write_text blocked"),
+          List.of(
+              "files.ensure_dir blocked",
+              "files.read_text allowed",
+              "files.read_text blocked",
+              "files.write_text blocked"),
           decided,
           rows.toString());
       assertTrue(rows.stream().allMatch(r -> r.traceId().startsWith("mcp/" + session + "/")));
