@@ -406,7 +406,8 @@ public final class Gate implements AutoCloseable {
         stash(decisionRow.seq()),
         false,
         decision.equals(Decision.CONFIRMED),
-        byPointer(c.paths(), approvedStamps));
+        byPointer(c.paths(), approvedStamps),
+        !taintOf(call.caller()).isEmpty());
     ToolResult outcome;
     String summary;
     try {

@@ -12,7 +12,9 @@ import java.util.function.Consumer;
  * the undo stash where a mutating call keeps what it replaces, whether a user's click approved
  * exactly this call ({@code confirmed}: a token was spent on it), and the stamps its paths were
  * checked against that approval with ({@code approvedStamps}, by pointer: {@link
- * dev.steward.service.scope.FileStamp}; empty for a call approved otherwise).
+ * dev.steward.service.scope.FileStamp}; empty for a call approved otherwise), and whether the
+ * conversation had taken in untrusted content before this call ({@code tainted}: a call that runs
+ * unasked in one may do less than the same call approved).
  */
 public record ToolContext(
     Map<String, ResolvedPath> paths,
@@ -22,10 +24,33 @@ public record ToolContext(
     UndoStash undo,
     boolean forPerson,
     boolean confirmed,
-    Map<String, String> approvedStamps) {
+    Map<String, String> approvedStamps,
+    boolean tainted) {
 
   public ToolContext {
     approvedStamps = Map.copyOf(approvedStamps);
+  }
+
+  /** A running call's context in a conversation that took in nothing untrusted. */
+  public ToolContext(
+      Map<String, ResolvedPath> paths,
+      PathScope scope,
+      Consumer<String> progress,
+      boolean approvedDestructive,
+      UndoStash undo,
+      boolean forPerson,
+      boolean confirmed,
+      Map<String, String> approvedStamps) {
+    this(
+        paths,
+        scope,
+        progress,
+        approvedDestructive,
+        undo,
+        forPerson,
+        confirmed,
+        approvedStamps,
+        false);
   }
 
   /** A running call's context, not bound to stamps. */

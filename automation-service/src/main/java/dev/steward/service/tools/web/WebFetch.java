@@ -106,10 +106,26 @@ final class WebFetch extends BaseTool {
     return args.path("method").asText("GET");
   }
 
-  /** A POST can change something on the server: it asks first, whatever the host. */
+  /**
+   * A POST can change something on the server: it asks first, whatever the host. So can any
+   * request that carries the headers the user configured for its address (a token, a cookie): it
+   * acts as the user there (an API that takes a GET to post a message), so in a conversation that
+   * took in untrusted content it asks first too.
+   */
   @Override
   public boolean mutates(JsonNode args) {
-    return method(args).equals("POST");
+    return method(args).equals("POST") || carriesConfigured(args);
+  }
+
+  private boolean carriesConfigured(JsonNode args) {
+    try {
+      return !HostHeaders.read(secrets)
+          .forUri(URI.create(args.path("url").asText()))
+          .isEmpty();
+    } catch (IOException | IllegalArgumentException e) {
+      // an address or a setting that cannot be read sends no configured header
+      return false;
+    }
   }
 
   @Override
