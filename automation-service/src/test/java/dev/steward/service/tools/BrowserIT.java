@@ -347,6 +347,12 @@ class BrowserIT {
         "no request got out after the answer");
   }
 
+  /** A visit in {@code conversation} (each visit in a conversation of its own starts clean). */
+  private static ToolResult visit(String conversation, String path) {
+    return agent.execute(new dev.steward.protocol.method.Execute.Params(
+        id(), id(), "browser.open_url", args("url", at(path)), null, null, conversation));
+  }
+
   private static void keepProfile(boolean keep) {
     PolicyDocument doc = ui.call(Methods.POLICY_GET, null, PolicyDocument.class);
     PolicyDocument saved = ui.call(
@@ -362,18 +368,21 @@ class BrowserIT {
     java.nio.file.Path profile = t.home.data().resolve("browser-profile");
     keepProfile(true);
     try {
-      assertTrue(exec(agent, id(), "browser.open_url", args("url", at("/set-cookie")), null)
-          .ok());
-      ToolResult kept =
-          exec(agent, id(), "browser.open_url", args("url", at("/echo-cookie")), null);
+      assertTrue(visit(id(), "/set-cookie").ok());
+      ToolResult kept = visit(id(), "/echo-cookie");
       assertTrue(
           kept.value().get("text").asText().contains("cookie=session=secret"),
           kept.value().toString());
       assertTrue(Files.isDirectory(profile), "the profile lives in Steward's data folder");
       // The guard still checks every navigation of a visit in the kept profile.
-      ToolResult out =
-          exec(agent, id(), "browser.open_url", args("url", at("/redirect-out")), null);
+      ToolResult out = visit(id(), "/redirect-out");
       assertEquals(ToolErrorCodes.SCOPE_DENIED, out.error().code());
+      // With the user's cookies a visit can act as the user: after untrusted content, it asks.
+      String conversation = id();
+      assertTrue(visit(conversation, "/page").ok());
+      ToolResult asked = visit(conversation, "/echo-cookie");
+      assertEquals(
+          ToolErrorCodes.TOKEN_MISSING, asked.error().code(), String.valueOf(asked.error()));
       assertFalse(hits.contains("localhost /page"), hits.toString());
       // Steward's own files stay out of the file tools' reach.
       ToolResult read = exec(agent, id(), "files.list_dir", args("path", profile.toString()), null);

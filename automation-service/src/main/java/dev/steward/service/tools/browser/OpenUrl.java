@@ -87,10 +87,14 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
         : List.of();
   }
 
-  /** Only a visit that saves a screenshot changes anything. */
+  /**
+   * A visit that saves a screenshot changes a file; one in the kept profile goes with the user's
+   * cookies and can act as the user on the site (a link that posts, a form a script submits), so
+   * after untrusted content it asks first too.
+   */
   @Override
   public boolean mutates(JsonNode args) {
-    return args.hasNonNull("screenshot_path");
+    return args.hasNonNull("screenshot_path") || policy.get().browser().keepProfile();
   }
 
   @Override
