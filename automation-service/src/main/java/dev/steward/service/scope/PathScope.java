@@ -4,6 +4,7 @@ import dev.steward.protocol.policy.PolicyDocument;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.text.Normalizer;
 import java.util.ArrayDeque;
@@ -251,6 +252,23 @@ public final class PathScope {
    */
   public boolean fromStrangers(Path real) {
     return !inWritableRoot(real) || inDownloads(real);
+  }
+
+  /**
+   * A folder of strangers' content inside the folder {@code real} (not {@code real} itself): a
+   * read-only root, or the Downloads folder, where a walk of {@code real} would go — a walk follows
+   * no link, so a Downloads reached only through one is not there. Empty when there is none.
+   */
+  public Optional<Path> strangersBelow(Path real) {
+    for (Root r : roots) {
+      if (!r.writable() && r.real().startsWith(real) && !r.real().equals(real))
+        return Optional.of(r.real());
+    }
+    Path downloads = homeReal.resolve("Downloads");
+    if (downloads.startsWith(real)
+        && !downloads.equals(real)
+        && Files.isDirectory(downloads, LinkOption.NOFOLLOW_LINKS)) return Optional.of(downloads);
+    return Optional.empty();
   }
 
   /**

@@ -434,6 +434,46 @@ class RoutesIT {
     assertEquals(
         Preflight.CONFIRM,
         preflight(agent, "conv-dl", "files.write_text", write).decision());
+
+    // A search from the home folder goes through Downloads: what it finds there is a stranger's.
+    Path home = t.home.userHome();
+    assertTrue(agent
+        .execute(call(
+            "conv-search",
+            "files.search",
+            args("path", home.toString(), "content", "IGNORE"),
+            null))
+        .ok());
+    assertEquals(
+        Preflight.CONFIRM,
+        preflight(agent, "conv-search", "files.write_text", write).decision(),
+        "a search through Downloads taints");
+    assertTrue(agent
+        .execute(call(
+            "conv-list", "files.list_dir", args("path", home.toString(), "recursive", true), null))
+        .ok());
+    assertEquals(
+        Preflight.CONFIRM,
+        preflight(agent, "conv-list", "files.write_text", write).decision(),
+        "so does a listing through it");
+    assertTrue(agent
+        .execute(call("conv-top", "files.list_dir", args("path", home.toString()), null))
+        .ok());
+    assertEquals(
+        Preflight.ALLOW,
+        preflight(agent, "conv-top", "files.write_text", write).decision(),
+        "the home folder's own names are the user's");
+    // Moved out of Downloads, the file is a stranger's still.
+    ToolResult moved = agent.execute(call(
+        "conv-move",
+        "files.move",
+        args("from", fetched.toString(), "to", home.resolve("invoice.txt").toString()),
+        null));
+    assertTrue(moved.ok(), String.valueOf(moved.error()));
+    assertEquals(
+        Preflight.CONFIRM,
+        preflight(agent, "conv-move", "files.write_text", write).decision(),
+        "moving it out of Downloads taints the conversation that moved it");
   }
 
   @Test

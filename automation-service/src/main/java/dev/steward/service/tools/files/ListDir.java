@@ -29,13 +29,16 @@ public final class ListDir extends SinglePathTool {
     super(DEFINITION, Access.READ);
   }
 
-  /** File names in a read-only root (Downloads) are chosen by strangers: a listing of one taints. */
+  /**
+   * File names in a read-only root (Downloads) are chosen by strangers: a listing of one taints,
+   * and so does a recursive listing of a folder that holds one.
+   */
   @Override
   public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
     ResolvedPath p = ctx.path("/path");
-    return ctx.scope().fromStrangers(p.real())
-        ? Optional.of("file names under " + p.real())
-        : Optional.empty();
+    if (ctx.scope().fromStrangers(p.real())) return Optional.of("file names under " + p.real());
+    if (!args.path("recursive").asBoolean(false)) return Optional.empty();
+    return ctx.scope().strangersBelow(p.real()).map(below -> "file names under " + below);
   }
 
   @Override

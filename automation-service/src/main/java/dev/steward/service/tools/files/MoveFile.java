@@ -49,6 +49,18 @@ public final class MoveFile extends BaseTool {
             args.path("overwrite").asBoolean(false) ? Access.REMOVE : Access.WRITE));
   }
 
+  /**
+   * A file moved out of strangers' reach (Downloads) is theirs still: moved, it would be read after
+   * as the user's own. The conversation that moves it counts as having taken it in.
+   */
+  @Override
+  public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
+    Path from = ctx.path("/from").real();
+    Optional<Path> strangers =
+        ctx.scope().fromStrangers(from) ? Optional.of(from) : ctx.scope().strangersBelow(from);
+    return strangers.map(s -> "a file moved from " + s);
+  }
+
   @Override
   public boolean destructive(JsonNode args, ToolContext ctx) {
     return exists(ctx.path("/to"));

@@ -55,10 +55,12 @@ public final class SearchFiles extends SinglePathTool {
   @Override
   public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
     ResolvedPath p = ctx.path("/path");
-    if (!ctx.scope().fromStrangers(p.real())) return Optional.empty();
-    // File names in a read-only root (Downloads) are chosen by strangers, as are the lines found.
-    return Optional.of(
-        (args.has("content") ? "file contents under " : "file names under ") + p.real());
+    // File names in a read-only root (Downloads) are chosen by strangers, as are the lines found:
+    // searched, or searched through on the way (a search walks every folder below its path).
+    Optional<Path> from = ctx.scope().fromStrangers(p.real())
+        ? Optional.of(p.real())
+        : ctx.scope().strangersBelow(p.real());
+    return from.map(f -> (args.has("content") ? "file contents under " : "file names under ") + f);
   }
 
   /** One search's settings and shared state; tasks stop as soon as {@link #stop} is set. */
