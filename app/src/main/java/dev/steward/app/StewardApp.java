@@ -266,6 +266,9 @@ public final class StewardApp extends Application {
         com.fasterxml.jackson.databind.JsonNode params = n.params();
         if (Methods.APPROVAL_REQUESTED.equals(n.method()) && ca != null && params != null)
           background.execute(() -> ca.requested(params));
+        // At once, not after what waits in line: a withdrawn request shown later is not shown.
+        if (Methods.APPROVAL_WITHDRAWN.equals(n.method()) && ca != null && params != null)
+          ca.withdrawn(params);
         SettingsViewModel settingsNow = settingsModel;
         if (Methods.TOOLS_CHANGED.equals(n.method()) && settingsNow != null)
           javafx.application.Platform.runLater(settingsNow.mcp()::refresh);

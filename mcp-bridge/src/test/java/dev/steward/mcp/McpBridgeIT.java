@@ -20,6 +20,7 @@ import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.service.ServiceSupervisor;
+import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.protocol.tool.ToolResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -61,6 +62,8 @@ class McpBridgeIT {
     // This connection is the window: it approves a write whose content says "approved", and
     // declines every other, as a user at the dialog would.
     ui.onNotification(n -> {
+      if (Methods.APPROVAL_WITHDRAWN.equals(n.method()))
+        withdrawn.add(Json.convert(n.params(), Approval.Withdrawn.class));
       if (!Methods.APPROVAL_REQUESTED.equals(n.method())) return;
       Approval.Requested asked = Json.convert(n.params(), Approval.Requested.class);
       asks.add(asked);
@@ -91,6 +94,8 @@ class McpBridgeIT {
   }
 
   private static final List<Approval.Requested> asks =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
+  private static final List<Approval.Withdrawn> withdrawn =
       new java.util.concurrent.CopyOnWriteArrayList<>();
 
   @AfterAll
@@ -260,7 +265,7 @@ class McpBridgeIT {
     assertEquals(
         1,
         asks.stream()
-            .filter(a -> a.calls().get(0).args().path("content").asText().startsWith("hold"))
+            .filter(a -> a.calls().get(0).args().path("content").asText().startsWith("hold "))
             .count(),
         "one dialog, not two");
     mcp.close();
@@ -274,6 +279,48 @@ class McpBridgeIT {
         .anyMatch(r -> "denied".equals(r.decision())));
     assertTrue(waiting.isCompletedExceptionally(), "the closed client's call ended with it");
     assertEquals("held\n", Files.readString(user.resolve("Steward/held.txt")));
+    String heldId = asks.stream()
+        .filter(a -> a.calls().get(0).args().path("content").asText().equals("hold 1"))
+        .findFirst()
+        .orElseThrow()
+        .requestId();
+    waitFor(() -> withdrawn.stream().anyMatch(w -> w.requestId().equals(heldId)));
+  }
+
+  @Test
+  void aCallCancelledWhileItWaitsForTheUserEndsAndItsDialogIsWithdrawn() throws Exception {
+    try (StewardClient mcp = service.connect(Role.MCP, "cancels")) {
+      JsonNode args = Json.object().put("path", "~/Steward/held.txt").put("content", "hold-3");
+      CompletableFuture<ToolResult> waiting = mcp.executeAsync(
+          new Execute.Params("mcp/cancel", "cancel-1", "files.write_text", args, null, null));
+      waitFor(() -> asks.stream()
+          .anyMatch(a -> a.calls().get(0).args().path("content").asText().equals("hold-3")));
+      String requestId = asks.stream()
+          .filter(a -> a.calls().get(0).args().path("content").asText().equals("hold-3"))
+          .findFirst()
+          .orElseThrow()
+          .requestId();
+      assertTrue(mcp.call(
+              Methods.TOOL_CANCEL, new Execute.CancelParams("cancel-1"), Execute.CancelResult.class)
+          .cancelled());
+      ToolResult r = waiting.get(10, TimeUnit.SECONDS);
+      assertEquals(ToolErrorCodes.CANCELLED, r.error().code(), String.valueOf(r.error()));
+      waitFor(() -> withdrawn.stream().anyMatch(w -> w.requestId().equals(requestId)));
+      assertEquals("held\n", Files.readString(user.resolve("Steward/held.txt")));
+
+      // A cancel that overtakes its call stops it as it begins.
+      assertFalse(mcp.call(
+              Methods.TOOL_CANCEL, new Execute.CancelParams("cancel-2"), Execute.CancelResult.class)
+          .cancelled());
+      ToolResult early = mcp.execute(new Execute.Params(
+          "mcp/cancel",
+          "cancel-2",
+          "files.read_text",
+          Json.object().put("path", "~/Steward/a.txt"),
+          null,
+          null));
+      assertEquals(ToolErrorCodes.CANCELLED, early.error().code(), String.valueOf(early.error()));
+    }
   }
 
   private static void waitFor(java.util.function.BooleanSupplier condition) throws Exception {

@@ -22,6 +22,17 @@ public final class ClientApprovals {
   private final Approver approver;
   private final ServiceLink link;
   private final Clock clock;
+  /** The dialog shown for each request that waits, by request id. */
+  private final java.util.Map<String, java.util.concurrent.CompletableFuture<?>> showing =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  /** Requests the service withdrew (the last few): one that arrives after is not shown. */
+  private final java.util.Set<String> withdrawn =
+      java.util.Collections.newSetFromMap(new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) {
+          return size() > 64;
+        }
+      });
 
   public ClientApprovals(Approver approver, ServiceLink link, Clock clock) {
     this.approver = approver;
@@ -29,9 +40,30 @@ public final class ClientApprovals {
     this.clock = clock;
   }
 
+  /**
+   * Handles one {@code approval.withdrawn}: the request waits no more (the client cancelled it or
+   * went away, or it ran out), so its dialog closes unanswered.
+   */
+  public void withdrawn(JsonNode params) {
+    Approval.Withdrawn w = Json.convert(params, Approval.Withdrawn.class);
+    synchronized (withdrawn) {
+      withdrawn.add(w.requestId());
+    }
+    java.util.concurrent.CompletableFuture<?> dialog = showing.remove(w.requestId());
+    if (dialog != null)
+      dialog.completeExceptionally(new java.util.concurrent.CancellationException(w.reason()));
+  }
+
+  private boolean isWithdrawn(String requestId) {
+    synchronized (withdrawn) {
+      return withdrawn.contains(requestId);
+    }
+  }
+
   /** Handles one {@code approval.requested} notification's parameters. */
   public void requested(JsonNode params) {
     Approval.Requested asked = Json.convert(params, Approval.Requested.class);
+    if (isWithdrawn(asked.requestId())) return;
     if (asked.calls().size() != 1) {
       deny(asked, "the window approves one call from a client at a time");
       return;
@@ -65,51 +97,57 @@ public final class ClientApprovals {
         // The name is the client's own word: quoted, and said to be an MCP client's, so that no
         // client can pass for Steward's own assistant in the title.
         "The MCP client \u201c" + asked.client() + "\u201d");
-    approver
-        .review(round == 0 ? request : request.shownAgain(changed))
-        .whenComplete((answers, error) -> {
-          Approver.Answer a =
-              error == null && answers != null && !answers.isEmpty() ? answers.get(0) : null;
-          if (a == null || a.verdict() != Approver.Verdict.APPROVED) {
-            deny(
-                asked,
-                a != null && a.verdict() == Approver.Verdict.EXPIRED
-                    ? "the approval expired"
-                    : "declined by you");
-            return;
-          }
-          long ttl =
-              Math.max(1, Duration.between(clock.instant(), asked.expiresAt()).toSeconds());
-          try {
-            link.grant(new Grant.Params(
-                asked.traceId(),
-                List.of(a.grantCall(call.tool())),
-                null,
-                null,
-                (int) Math.min(ttl, 600),
-                null,
-                asked.requestId()));
-          } catch (RuntimeException e) {
-            if (Grant.shownChanged(e) && round < CallRunner.SHOWN_AGAIN) {
-              // What the user approved is no longer so: shown again as it is now.
-              review(
-                  asked,
-                  call,
-                  new ProposedCall(proposed.callId(), proposed.tool(), a.args()),
-                  round + 1,
-                  Grant.changes(e));
-              return;
-            }
-            // Not granted after all (the request ran out as the dialog closed): say no at once
-            // rather than leave the client waiting for the deadline. What changed is not the
-            // client's to read: the service's words name the user's real paths.
-            deny(
-                asked,
-                Grant.shownChanged(e)
-                    ? "the approval could not be given: what it showed changed before the click"
-                    : "the approval could not be given: " + e.getMessage());
-          }
-        });
+    java.util.concurrent.CompletableFuture<List<Approver.Answer>> dialog =
+        approver.review(round == 0 ? request : request.shownAgain(changed));
+    showing.put(asked.requestId(), dialog);
+    // Withdrawn while it was being shown: closed at once.
+    if (isWithdrawn(asked.requestId()) && showing.remove(asked.requestId(), dialog))
+      dialog.completeExceptionally(new java.util.concurrent.CancellationException("withdrawn"));
+    dialog.whenComplete((answers, error) -> {
+      showing.remove(asked.requestId(), dialog);
+      if (isWithdrawn(asked.requestId())) return; // nothing waits for an answer
+      Approver.Answer a =
+          error == null && answers != null && !answers.isEmpty() ? answers.get(0) : null;
+      if (a == null || a.verdict() != Approver.Verdict.APPROVED) {
+        deny(
+            asked,
+            a != null && a.verdict() == Approver.Verdict.EXPIRED
+                ? "the approval expired"
+                : "declined by you");
+        return;
+      }
+      long ttl =
+          Math.max(1, Duration.between(clock.instant(), asked.expiresAt()).toSeconds());
+      try {
+        link.grant(new Grant.Params(
+            asked.traceId(),
+            List.of(a.grantCall(call.tool())),
+            null,
+            null,
+            (int) Math.min(ttl, 600),
+            null,
+            asked.requestId()));
+      } catch (RuntimeException e) {
+        if (Grant.shownChanged(e) && round < CallRunner.SHOWN_AGAIN) {
+          // What the user approved is no longer so: shown again as it is now.
+          review(
+              asked,
+              call,
+              new ProposedCall(proposed.callId(), proposed.tool(), a.args()),
+              round + 1,
+              Grant.changes(e));
+          return;
+        }
+        // Not granted after all (the request ran out as the dialog closed): say no at once
+        // rather than leave the client waiting for the deadline. What changed is not the
+        // client's to read: the service's words name the user's real paths.
+        deny(
+            asked,
+            Grant.shownChanged(e)
+                ? "the approval could not be given: what it showed changed before the click"
+                : "the approval could not be given: " + e.getMessage());
+      }
+    });
   }
 
   private void deny(Approval.Requested asked, String reason) {

@@ -104,4 +104,51 @@ class ClientApprovalsTest {
         link.denied.get(0).reason().contains("could not be given"),
         link.denied.get(0).reason());
   }
+
+  @Test
+  void a_withdrawn_request_closes_its_dialog_unanswered_and_one_withdrawn_first_is_not_shown() {
+    CompletableFuture<List<Approver.Answer>> dialog = new CompletableFuture<>();
+    List<Approver.Request> shown = new ArrayList<>();
+    ClientApprovals approvals = new ClientApprovals(
+        request -> {
+          shown.add(request);
+          return dialog;
+        },
+        link,
+        Clock.systemUTC());
+    approvals.requested(requested("req-9"));
+    assertEquals(1, shown.size());
+    approvals.withdrawn(Json.mapper()
+        .valueToTree(new Approval.Withdrawn("req-9", "the client cancelled the call")));
+    assertTrue(dialog.isCompletedExceptionally(), "the dialog is closed");
+    assertTrue(link.denied.isEmpty(), "nothing waits for a no: " + link.denied);
+    assertTrue(link.grants.isEmpty());
+
+    approvals.withdrawn(
+        Json.mapper().valueToTree(new Approval.Withdrawn("req-10", "the client went away")));
+    approvals.requested(requested("req-10"));
+    assertEquals(1, shown.size(), "a request withdrawn before it came is not shown");
+  }
+
+  private static com.fasterxml.jackson.databind.JsonNode requested(String id) {
+    Preflight.Result preflight = new Preflight.Result(
+        Preflight.CONFIRM,
+        "needs your confirmation",
+        Risk.MEDIUM,
+        true,
+        null,
+        null,
+        null,
+        null,
+        null);
+    return Json.mapper()
+        .valueToTree(new Approval.Requested(
+            id,
+            "Some Client 1.0",
+            "trace-1",
+            List.of(new Approval.Call(
+                "files.write_text", Json.object().put("path", "model.txt"), preflight)),
+            Instant.now().plusSeconds(60),
+            "mcp-session"));
+  }
 }

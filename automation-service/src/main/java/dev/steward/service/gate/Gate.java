@@ -903,9 +903,17 @@ public final class Gate implements AutoCloseable {
     }
   }
 
-  /** Cancels a running call of the connection that asks: no client can stop another's calls. */
+  /**
+   * Cancels a call of the connection that asks (no client can stop another's calls): a running one
+   * stops; one not begun yet (its cancel overtook it) is stopped as it begins.
+   */
   public boolean cancel(String connection, String callId) {
     return runner.cancel(runKey(connection, callId));
+  }
+
+  /** Whether the connection cancelled this call before it began. */
+  public boolean cancelledEarly(String connection, String callId) {
+    return runner.cancelledEarly(runKey(connection, callId));
   }
   /**
    * The checks of a call that change nothing — its schema, its hash, its audit preview — run for

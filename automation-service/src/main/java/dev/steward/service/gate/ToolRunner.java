@@ -99,6 +99,8 @@ final class ToolRunner implements AutoCloseable {
       }
     }
     try {
+      // Asked after it is registered: a cancel from now on finds it running.
+      if (takeEarly(callId)) throw stopped(tool, Stop.CANCEL);
       JsonNode value = tool.run(args, ctx);
       if (me.stop != Stop.NONE && value == null) throw stopped(tool, me.stop);
       return value;
@@ -133,8 +135,37 @@ final class ToolRunner implements AutoCloseable {
 
   boolean cancel(String callId) {
     Running r = running.get(callId);
-    return r != null && r.interrupt(Stop.CANCEL);
+    if (r != null) return r.interrupt(Stop.CANCEL);
+    // Not begun: its cancel overtook it (sent on another thread, or while it was checked).
+    synchronized (early) {
+      long now = System.nanoTime();
+      early.values().removeIf(at -> now - at > EARLY_KEPT_NANOS);
+      if (early.size() < MAX_EARLY) early.put(callId, now);
+    }
+    return false;
   }
+
+  /** Whether {@code callId} was cancelled before it began (and not long ago). */
+  boolean cancelledEarly(String callId) {
+    synchronized (early) {
+      Long at = early.get(callId);
+      return at != null && System.nanoTime() - at <= EARLY_KEPT_NANOS;
+    }
+  }
+
+  private boolean takeEarly(String callId) {
+    synchronized (early) {
+      if (early.isEmpty()) return false;
+      Long at = early.remove(callId);
+      return at != null && System.nanoTime() - at <= EARLY_KEPT_NANOS;
+    }
+  }
+
+  /** Cancels of calls not begun, by call key: kept a minute, at most {@link #MAX_EARLY}. */
+  private final java.util.Map<String, Long> early = new java.util.LinkedHashMap<>();
+
+  private static final int MAX_EARLY = 256;
+  private static final long EARLY_KEPT_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
 
   @Override
   public void close() {

@@ -54,10 +54,18 @@ final class ApprovalDesk {
 
   private record Granted(String token, JsonNode args) implements Answer {}
 
-  private record Declined(String reason) implements Answer {}
+  /** {@code fromWindow}: the user's own no (the window closes its dialog itself). */
+  private record Declined(String reason, boolean fromWindow) implements Answer {}
+
+  /** The client cancelled the call while it waited. */
+  private record Cancelled() implements Answer {}
 
   private record Waiting(
-      String tool, String traceId, String connection, CompletableFuture<Answer> answer) {}
+      String tool,
+      String traceId,
+      String connection,
+      String callId,
+      CompletableFuture<Answer> answer) {}
 
   private final Gate gate;
   private final Clock clock;
@@ -82,7 +90,8 @@ final class ApprovalDesk {
     String requestId = "approval-" + UUID.randomUUID();
     Instant expires = clock.instant().plus(WAIT);
     String connection = call.caller().connection();
-    Waiting w = new Waiting(call.tool(), call.traceId(), connection, new CompletableFuture<>());
+    Waiting w = new Waiting(
+        call.tool(), call.traceId(), connection, call.callId(), new CompletableFuture<>());
     synchronized (waiting) {
       long mine = waiting.values().stream()
           .filter(o -> o.connection().equals(connection))
@@ -103,7 +112,11 @@ final class ApprovalDesk {
       if (!toWindow.test(new Notification(Methods.APPROVAL_REQUESTED, Json.pojo(asked)))) {
         return gate.execute(call); // no window to ask: refused, and audited, as TOKEN_MISSING
       }
+      if (gate.cancelledEarly(connection, call.callId())) w.answer().complete(new Cancelled());
       Answer answer = await(w.answer(), call, expires);
+      if (!(answer instanceof Granted) && !(answer instanceof Declined d && d.fromWindow()))
+        withdraw(requestId, answer);
+      if (answer instanceof Cancelled) return cancelled(call);
       if (answer instanceof Granted g) {
         return gate.execute(new CallRequest(
             call.traceId(),
@@ -119,6 +132,30 @@ final class ApprovalDesk {
     } finally {
       waiting.remove(requestId);
     }
+  }
+
+  /** Tells the window that a request it may be showing waits no more: its dialog closes. */
+  private void withdraw(String requestId, Answer answer) {
+    String reason = answer instanceof Declined d ? d.reason() : "the client cancelled the call";
+    toWindow.test(new Notification(
+        Methods.APPROVAL_WITHDRAWN, Json.pojo(new Approval.Withdrawn(requestId, reason))));
+  }
+
+  /** A cancelled call: denied in the log as the client's doing, and answered as cancelled. */
+  private ToolResult cancelled(CallRequest call) {
+    String reason = "cancelled by the client while it waited for the user";
+    try {
+      gate.denied(call.caller(), call.traceId(), call.callId(), call.tool(), call.args(), reason);
+    } catch (AuditUnavailableException e) {
+      return ToolResult.failure(
+          ToolError.of(
+              ToolErrorCodes.UNAVAILABLE,
+              "the call was cancelled, and the audit log could not record it"),
+          null);
+    }
+    return ToolResult.failure(
+        ToolError.of(ToolErrorCodes.CANCELLED, "the call was cancelled before anyone approved it"),
+        null);
   }
 
   /** A denied row for the call, and the result that tells the client why it did not run. */
@@ -141,16 +178,16 @@ final class ApprovalDesk {
     call.progress().accept("waiting for the user's approval in the Steward window");
     while (true) {
       long left = Duration.between(clock.instant(), expires).toMillis();
-      if (left <= 0) return new Declined("no one approved it in the Steward window in time");
+      if (left <= 0) return new Declined("no one approved it in the Steward window in time", false);
       try {
         return answer.get(Math.min(left, PROGRESS_EVERY.toMillis()), TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
         call.progress().accept("still waiting for the user's approval in the Steward window");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        return new Declined("the service stopped while it waited");
+        return new Declined("the service stopped while it waited", false);
       } catch (ExecutionException e) {
-        return new Declined("the approval failed: " + e.getCause());
+        return new Declined("the approval failed: " + e.getCause(), false);
       }
     }
   }
@@ -169,8 +206,8 @@ final class ApprovalDesk {
     Waiting w = waiting.get(requestId);
     return w != null
         && w.answer()
-            .complete(
-                new Declined(reason == null || reason.isBlank() ? "declined by the user" : reason));
+            .complete(new Declined(
+                reason == null || reason.isBlank() ? "declined by the user" : reason, true));
   }
 
   /** Whether a call of {@code tool} in {@code traceId} waits under {@code requestId}. */
@@ -186,6 +223,20 @@ final class ApprovalDesk {
   void abandon(String connection) {
     waiting.values().stream()
         .filter(w -> w.connection().equals(connection))
-        .forEach(w -> w.answer().complete(new Declined("the client went away before an answer")));
+        .forEach(
+            w -> w.answer().complete(new Declined("the client went away before an answer", false)));
+  }
+
+  /**
+   * The client cancels a call of its connection that waits for the user: it waits no more, and the
+   * window's dialog for it closes. False when no such call waits.
+   */
+  boolean cancel(String connection, String callId) {
+    boolean found = false;
+    for (Waiting w : waiting.values()) {
+      if (w.connection().equals(connection) && w.callId().equals(callId))
+        found |= w.answer().complete(new Cancelled());
+    }
+    return found;
   }
 }

@@ -109,11 +109,13 @@ public final class ServiceMethods {
     d.register(Methods.DEBUG_ECHO, (s, p) -> p);
     d.register(Methods.TOOL_PREFLIGHT, this::preflight);
     d.register(Methods.TOOL_EXECUTE, this::execute);
-    d.register(
-        Methods.TOOL_CANCEL,
-        (s, p) -> new Execute.CancelResult(gate.cancel(
-            s.id(),
-            Params.require(Params.read(p, Execute.CancelParams.class).callId(), "call_id"))));
+    d.register(Methods.TOOL_CANCEL, (s, p) -> {
+      String callId =
+          Params.require(Params.read(p, Execute.CancelParams.class).callId(), "call_id");
+      // A call waiting for the user, or running, or not yet begun (remembered a while).
+      return new Execute.CancelResult(
+          approvals.cancel(s.id(), callId) || gate.cancel(s.id(), callId));
+    });
     d.register(
         Methods.TOOL_UNDO,
         UI,

@@ -14,6 +14,9 @@ public final class Approval {
 
   private Approval() {}
 
+  /** {@code approval.withdrawn}: the request no longer waits, and why (in the user's words). */
+  public record Withdrawn(String requestId, String reason) {}
+
   /** One call that waits, with the gate's preflight of it. */
   public record Call(String tool, JsonNode args, Preflight.Result preflight) {}
 

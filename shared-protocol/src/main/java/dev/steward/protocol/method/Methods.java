@@ -12,6 +12,11 @@ public final class Methods {
   public static final String APPROVAL_DENY = "approval.deny";
   /** Notification, service → ui: a client that cannot click (MCP) waits for the user. */
   public static final String APPROVAL_REQUESTED = "approval.requested";
+  /**
+   * Notification, service → ui (beyond SPEC §3.1): a request that waited ended without the
+   * window's answer (the client cancelled the call or went away, or it ran out): its dialog closes.
+   */
+  public static final String APPROVAL_WITHDRAWN = "approval.withdrawn";
 
   public static final String TOOL_EXECUTE = "tool.execute";
   public static final String TOOL_CANCEL = "tool.cancel";
