@@ -33,12 +33,18 @@ import org.jspecify.annotations.Nullable;
  * risk (as the gate judges the arguments now in the editor), denies, and approving takes the
  * deliberate Ctrl+Enter or a click (Space on Approve does nothing then); Tab leaves the argument
  * editor.
- * Approve stays off for half a second after the dialog appears.
+ * Approve stays off for half a second after the dialog appears (another client's, a second and a half).
  */
 public final class ApprovalDialog {
 
   /** Long enough to swallow a key or click already under way, short enough not to be noticed. */
   private static final Duration ARMING_DELAY = Duration.millis(500);
+
+  /**
+   * Another client's dialog comes unprompted, maybe while the user types in the chat: a key meant
+   * for the chat must not approve it, so it waits longer before a key can.
+   */
+  private static final Duration ARMING_DELAY_UNPROMPTED = Duration.millis(1500);
 
   /** The countdown warns from here on. */
   private static final long ENDING_SECONDS = 10;
@@ -144,7 +150,7 @@ public final class ApprovalDialog {
       // Not Steward's own assistant: said in the body as well as the title, above the call.
       Label who = new Label(asker
           + " asks for this call, not Steward's own assistant. Approve it only if you asked that"
-          + " client for it.");
+          + " client for it. (The name is the client's own word: Steward cannot check it.)");
       who.setId("approval-asker");
       who.setWrapText(true);
       who.getStyleClass().add("approval-taint");
@@ -176,7 +182,8 @@ public final class ApprovalDialog {
 
     countdown = new Timeline(new KeyFrame(Duration.millis(250), e -> model.tick()));
     countdown.setCycleCount(Timeline.INDEFINITE);
-    PauseTransition arming = new PauseTransition(ARMING_DELAY);
+    PauseTransition arming =
+        new PauseTransition(model.asker() == null ? ARMING_DELAY : ARMING_DELAY_UNPROMPTED);
     arming.setOnFinished(e -> model.arm());
     stage.setOnShown(e -> arming.play());
     // However the answer comes (a click, a key, the countdown, Stop), the dialog closes.

@@ -113,7 +113,13 @@ class DesktopIT {
     ToolResult r = TestService.exec(
         agent,
         "notify.send",
-        args("title", title, "body", "The body; $(id) stays text", "urgency", "low"));
+        args(
+            "title",
+            title,
+            "body",
+            "The body; $(id) stays text, <a href=\"https://x.example\">a link</a> & all",
+            "urgency",
+            "low"));
     assertTrue(r.ok(), String.valueOf(r.error()));
     assertTrue(r.value().get("delivered").asBoolean());
     run("dunstctl", "close-all");
@@ -126,7 +132,11 @@ class DesktopIT {
     boolean found = false;
     for (JsonNode n : h.at("/data/0")) {
       if (n.at("/summary/data").asText().equals(title)) {
-        assertEquals("The body; $(id) stays text", n.at("/body/data").asText());
+        // Sent escaped for a server that reads markup: it shows the characters, makes no link.
+        assertEquals(
+            "The body; $(id) stays text, &lt;a href=\"https://x.example\"&gt;a link&lt;/a&gt;"
+                + " &amp; all",
+            n.at("/body/data").asText());
         found = true;
       }
     }

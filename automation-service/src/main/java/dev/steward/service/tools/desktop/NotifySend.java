@@ -81,8 +81,16 @@ public final class NotifySend extends BaseTool {
             "--urgency=" + urgency,
             "--",
             title,
-            body),
+            markupEscaped(body)),
         Map.of());
+  }
+
+  /**
+   * The body as plain text to a notification server that reads markup in it (the desktop
+   * notification spec's body-markup: links, images): a body cannot make a link the user clicks.
+   */
+  static String markupEscaped(String body) {
+    return body.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
   @Override
