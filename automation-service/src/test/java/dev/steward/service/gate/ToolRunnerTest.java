@@ -1,6 +1,7 @@
 package dev.steward.service.gate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -97,9 +98,19 @@ class ToolRunnerTest {
       }
     });
     t.start();
-    while (!runner.cancel("c3")) Thread.sleep(5);
+    // A cancel that comes before the call begins is kept, and stops it as it begins.
+    while (!runner.cancel("c3") && !failure.isDone()) Thread.sleep(5);
     assertEquals(
         ToolErrorCodes.CANCELLED, failure.get(5, TimeUnit.SECONDS).error().code());
+  }
+
+  @Test
+  void a_cancel_that_overtakes_its_call_stops_it_as_it_begins() throws Exception {
+    assertFalse(runner.cancel("c6"), "nothing runs yet");
+    assertTrue(runner.cancelledEarly("c6"));
+    ToolFailure f = assertThrows(ToolFailure.class, () -> run("c6", new Sleeper(10, 2_000)));
+    assertEquals(ToolErrorCodes.CANCELLED, f.error().code());
+    assertEquals(10, run("c6", new Sleeper(10, 2_000)).get("slept").asLong(), "kept once only");
   }
 
   @Test
