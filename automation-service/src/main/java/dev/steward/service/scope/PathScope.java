@@ -248,10 +248,11 @@ public final class PathScope {
 
   /**
    * Whether what lies at {@code real} was put there by strangers: anything in a read-only root,
-   * and the Downloads folder wherever it is (its files and their names come from the web).
+   * the Downloads folder wherever it is (its files and their names come from the web), and what
+   * carries a mark of coming from there ({@link Provenance}) wherever it was moved to.
    */
   public boolean fromStrangers(Path real) {
-    return !inWritableRoot(real) || inDownloads(real);
+    return !inWritableRoot(real) || inDownloads(real) || Provenance.marked(real);
   }
 
   /**

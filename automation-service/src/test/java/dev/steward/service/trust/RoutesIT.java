@@ -474,6 +474,33 @@ class RoutesIT {
         Preflight.CONFIRM,
         preflight(agent, "conv-move", "files.write_text", write).decision(),
         "moving it out of Downloads taints the conversation that moved it");
+    // And it stays a stranger's where it now lies, for a conversation that only reads it there.
+    assertTrue(agent
+        .execute(call(
+            "conv-later",
+            "files.read_text",
+            args("path", home.resolve("invoice.txt").toString()),
+            null))
+        .ok());
+    assertEquals(
+        Preflight.CONFIRM,
+        preflight(agent, "conv-later", "files.write_text", write).decision(),
+        "the moved file carries where it came from");
+    // So does what a browser downloaded, wherever the user put it.
+    Path saved = home.resolve("saved-from-the-web.txt");
+    Files.writeString(saved, "from a web page");
+    java.nio.file.Files.getFileAttributeView(
+            saved, java.nio.file.attribute.UserDefinedFileAttributeView.class)
+        .write(
+            "xdg.origin.url",
+            java.nio.ByteBuffer.wrap(
+                "https://example.org/x".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    assertTrue(agent
+        .execute(call("conv-saved", "files.read_text", args("path", saved.toString()), null))
+        .ok());
+    assertEquals(
+        Preflight.CONFIRM,
+        preflight(agent, "conv-saved", "files.write_text", write).decision());
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
+import dev.steward.service.scope.Provenance;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import dev.steward.service.tools.BaseTool;
@@ -55,10 +56,13 @@ public final class MoveFile extends BaseTool {
    */
   @Override
   public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
+    return strangers(ctx).map(s -> "a file moved from " + s);
+  }
+
+  /** The strangers' place the moved path is, or holds. */
+  private static Optional<Path> strangers(ToolContext ctx) {
     Path from = ctx.path("/from").real();
-    Optional<Path> strangers =
-        ctx.scope().fromStrangers(from) ? Optional.of(from) : ctx.scope().strangersBelow(from);
-    return strangers.map(s -> "a file moved from " + s);
+    return ctx.scope().fromStrangers(from) ? Optional.of(from) : ctx.scope().strangersBelow(from);
   }
 
   @Override
@@ -92,6 +96,7 @@ public final class MoveFile extends BaseTool {
       throw new ToolFailure(
           ToolErrorCodes.EXECUTION_ERROR, "cannot move a folder into itself", "/to", null);
     }
+    Optional<Path> fromStrangers = strangers(ctx);
     boolean overwritten;
     try (SafeFs.Dir src = SafeFs.openParent(from);
         SafeFs.Dir dst = SafeFs.openParent(to)) {
@@ -121,6 +126,8 @@ public final class MoveFile extends BaseTool {
         }
       }
       SafeFs.move(src.stream(), src.name(), dst.stream(), dst.name());
+      // A stranger's file stays one where it now lies, for every conversation that reads it.
+      fromStrangers.ifPresent(s -> Provenance.markMoved(to.real(), s));
       ctx.undo()
           .save(new UndoRecord(
               name(),

@@ -1,0 +1,73 @@
+package dev.steward.service.scope;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.UserDefinedFileAttributeView;
+import java.util.List;
+
+/**
+ * Where a file came from, as a mark on the file itself that goes where it is moved: the one
+ * browsers put on what they download ({@code user.xdg.origin.url}), and Steward's own on what a
+ * call moves out of strangers' reach (Downloads, a read-only folder). A marked file is a
+ * stranger's wherever it lies now, for every conversation that reads it.
+ */
+public final class Provenance {
+
+  /** The mark browsers put on a download: the address it came from. */
+  static final String DOWNLOADED = "xdg.origin.url";
+
+  /** Steward's mark: the folder of strangers it was moved from. */
+  static final String MOVED_FROM_STRANGERS = "steward.from_strangers";
+
+  private Provenance() {}
+
+  /** Whether {@code real} carries either mark; false where marks cannot be read. */
+  public static boolean marked(Path real) {
+    try {
+      UserDefinedFileAttributeView view = Files.getFileAttributeView(
+          real, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+      if (view == null) return false;
+      List<String> names = view.list();
+      return names.contains(DOWNLOADED) || names.contains(MOVED_FROM_STRANGERS);
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      return false;
+    }
+  }
+
+  /** The most entries of a moved folder that are marked one by one. */
+  static final int MAX_MARKED = 10_000;
+
+  /**
+   * Marks {@code real} as moved from {@code from}, and, for a folder, what is in it (links are not
+   * followed; at most {@link #MAX_MARKED} entries); a file system that keeps no marks keeps none
+   * (the conversation that moved it is tainted all the same).
+   */
+  public static void markMoved(Path real, Path from) {
+    ByteBuffer value = ByteBuffer.wrap(from.toString().getBytes(StandardCharsets.UTF_8));
+    if (!Files.isDirectory(real, LinkOption.NOFOLLOW_LINKS)) {
+      mark(real, value);
+      return;
+    }
+    try (var walk = Files.walk(real)) {
+      walk.limit(MAX_MARKED)
+          .filter(p -> !Files.isSymbolicLink(p))
+          .forEach(p -> mark(p, value.duplicate()));
+    } catch (IOException | java.io.UncheckedIOException | SecurityException e) {
+      // what was marked stays marked; the rest is read as where it lies
+    }
+  }
+
+  private static void mark(Path p, ByteBuffer value) {
+    try {
+      UserDefinedFileAttributeView view = Files.getFileAttributeView(
+          p, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+      if (view != null) view.write(MOVED_FROM_STRANGERS, value);
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      // no mark: only later conversations that read it miss where it came from
+    }
+  }
+}
