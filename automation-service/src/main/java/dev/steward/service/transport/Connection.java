@@ -103,7 +103,21 @@ public final class Connection implements Session.Listener, dev.steward.service.r
   @Override
   public void onWebSocketOpen(Session session) {
     this.session = session;
+    // A client that stops reading its answers would have them queued without end: past this
+    // many frames waiting, a send fails and the connection is dropped (sent).
+    if (session instanceof WebSocketSession jetty)
+      jetty.getCoreSession().setMaxOutgoingFrames(MAX_OUTGOING_FRAMES);
     session.demand();
+  }
+
+  /** Frames that may wait to be written to one client before it is taken not to read them. */
+  static final int MAX_OUTGOING_FRAMES = 256;
+
+  /** A frame could not be sent: the connection is dropped rather than left half working. */
+  private void sendFailed(Throwable e) {
+    LOG.log(Level.FINE, "send to " + id + " failed; dropping the connection", e);
+    Session s = session;
+    if (s != null && s.isOpen()) s.disconnect();
   }
 
   @Override
@@ -260,13 +274,12 @@ public final class Connection implements Session.Listener, dev.steward.service.r
           .getCoreSession()
           .sendFrame(
               new Frame(OpCode.TEXT, utf8),
-              org.eclipse.jetty.util.Callback.from(
-                  () -> {}, e -> LOG.log(Level.FINE, "send to " + id + " failed", e)),
+              org.eclipse.jetty.util.Callback.from(() -> {}, this::sendFailed),
               false);
     } else {
       s.sendText(
           StandardCharsets.UTF_8.decode(utf8).toString(),
-          Callback.from(() -> {}, e -> LOG.log(Level.FINE, "send to " + id + " failed", e)));
+          Callback.from(() -> {}, this::sendFailed));
     }
   }
 

@@ -126,4 +126,57 @@ class LimitsIT {
       }
     }
   }
+
+  @Test
+  void a_client_that_reads_none_of_its_answers_is_dropped_and_others_are_served() throws Exception {
+    try (TestService t = TestService.start()) {
+      String padding = "x".repeat(16 * 1024);
+      try (java.net.Socket s = new java.net.Socket()) {
+        s.setReceiveBufferSize(4096); // it reads nothing: its answers back up at once
+        s.connect(new java.net.InetSocketAddress("127.0.0.1", t.port()));
+        java.io.OutputStream out = s.getOutputStream();
+        out.write(("GET /rpc HTTP/1.1\r\nHost: 127.0.0.1:" + t.port() + "\r\n"
+                + "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + "Authorization: Bearer " + t.secret(Role.AGENT) + "\r\n\r\n")
+            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        out.flush();
+        boolean dropped = false;
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        for (int i = 0; !dropped && System.nanoTime() < deadline; i++) {
+          try {
+            out.write(maskedText("{\"jsonrpc\":\"2.0\",\"id\":" + i
+                + ",\"method\":\"debug.echo\",\"params\":{\"pad\":\"" + padding + "\"}}"));
+            out.flush();
+            if (i % 100 == 99) Thread.sleep(20); // under the connection's message rate
+          } catch (java.io.IOException e) {
+            dropped = true;
+          }
+        }
+        assertTrue(dropped, "the service dropped a client that read none of its answers");
+      }
+      try (StewardClient other = t.client(Role.AGENT)) {
+        JsonNode echo =
+            other.call("debug.echo", Json.object().put("still", "here"), JsonNode.class);
+        assertEquals("here", echo.path("still").asText());
+      }
+    }
+  }
+
+  /** One client-to-server text frame, masked as RFC 6455 wants (with a zero mask: the same bytes). */
+  private static byte[] maskedText(String text) {
+    byte[] payload = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    java.io.ByteArrayOutputStream f = new java.io.ByteArrayOutputStream(payload.length + 14);
+    f.write(0x81);
+    if (payload.length < 126) {
+      f.write(0x80 | payload.length);
+    } else {
+      f.write(0x80 | 126);
+      f.write(payload.length >>> 8);
+      f.write(payload.length & 0xff);
+    }
+    f.writeBytes(new byte[4]);
+    f.writeBytes(payload);
+    return f.toByteArray();
+  }
 }
