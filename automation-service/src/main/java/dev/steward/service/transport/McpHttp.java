@@ -134,18 +134,9 @@ final class McpHttp implements AutoCloseable {
       @Override
       protected void service(HttpServletRequest request, HttpServletResponse response)
           throws ServletException, IOException {
-        if (!inFlight.tryAcquire()) {
-          response.sendError(
-              429, "more than " + IN_FLIGHT + " MCP requests at once; wait for some to end");
-          return;
-        }
         Refusals answer = new Refusals(response);
-        try {
-          made.join().transport().service(request, answer);
-          answer.finish();
-        } finally {
-          inFlight.release();
-        }
+        made.join().transport().service(request, answer);
+        answer.finish();
       }
     });
     holder.setAsyncSupported(true);
@@ -221,6 +212,25 @@ final class McpHttp implements AutoCloseable {
   private final class CancellationReader extends HttpFilter {
     @Override
     protected void doFilter(
+        HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+        throws IOException, ServletException {
+      // Taken before a body is read: a client that trickles its bodies holds at most this many of
+      // the port's threads, and the window's connection keeps the rest.
+      if (!inFlight.tryAcquire()) {
+        // Closed after the answer: its body is not waited for on one of the port's threads.
+        response.setHeader("Connection", "close");
+        response.sendError(
+            429, "more than " + IN_FLIGHT + " MCP requests at once; wait for some to end");
+        return;
+      }
+      try {
+        admitted(request, response, chain);
+      } finally {
+        inFlight.release();
+      }
+    }
+
+    private void admitted(
         HttpServletRequest request, HttpServletResponse response, FilterChain chain)
         throws IOException, ServletException {
       if ("DELETE".equals(request.getMethod())) {

@@ -280,6 +280,47 @@ class McpHttpIT {
     assertTrue(ping.startsWith("HTTP/1.1 200 "), ping);
   }
 
+  @Test
+  void bodiesThatTrickleHoldNoMoreThanTheirShareOfThePort() throws Exception {
+    String mcp = t.secret(Role.MCP);
+    String host = "127.0.0.1:" + t.port();
+    // The endpoint is up (a first client has been answered).
+    String first = RawHttp.exchange(
+        t.port(),
+        post(
+            host,
+            mcp,
+            "",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+                + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                + "\"clientInfo\":{\"name\":\"first\",\"version\":\"1\"}}}"));
+    assertTrue(first.startsWith("HTTP/1.1 200 "), first);
+    String head = "POST /mcp HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + mcp
+        + "\r\nContent-Type: application/json\r\n"
+        + "Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{";
+    List<java.net.Socket> slow = new java.util.ArrayList<>();
+    try {
+      // More requests than the port has threads, each sending one byte of its body and no more.
+      for (int i = 0; i < 40; i++) {
+        java.net.Socket s = new java.net.Socket("127.0.0.1", t.port());
+        s.getOutputStream().write(head.getBytes(StandardCharsets.UTF_8));
+        s.getOutputStream().flush();
+        slow.add(s);
+      }
+      Thread.sleep(500);
+      // The window is still answered (within the port's idle timeout, which would free them).
+      JsonNode echo = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try (StewardClient ui = t.client(Role.UI)) {
+              return ui.call("debug.echo", java.util.Map.of("still", "here"), JsonNode.class);
+            }
+          })
+          .get(10, TimeUnit.SECONDS);
+      assertEquals("here", echo.path("still").asText());
+    } finally {
+      for (java.net.Socket s : slow) s.close();
+    }
+  }
+
   private static String post(String host, String secret, String extra, String body) {
     return "POST /mcp HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + secret + "\r\n"
         + "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
