@@ -49,26 +49,7 @@ class ClientApprovalsTest {
   }
 
   private void request() {
-    Preflight.Result preflight = new Preflight.Result(
-        Preflight.CONFIRM,
-        "needs your confirmation",
-        Risk.MEDIUM,
-        true,
-        null,
-        null,
-        null,
-        null,
-        null);
-    new ClientApprovals(approver, link, Clock.systemUTC())
-        .requested(Json.mapper()
-            .valueToTree(new Approval.Requested(
-                "req-1",
-                "Some Client 1.0",
-                "trace-1",
-                List.of(new Approval.Call(
-                    "files.write_text", Json.object().put("path", "model.txt"), preflight)),
-                Instant.now().plusSeconds(60),
-                "mcp-session")));
+    new ClientApprovals(approver, link, Clock.systemUTC()).requested(requested("req-1"));
   }
 
   @Test

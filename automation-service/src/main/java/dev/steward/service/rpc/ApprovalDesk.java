@@ -143,23 +143,22 @@ final class ApprovalDesk {
 
   /** A cancelled call: denied in the log as the client's doing, and answered as cancelled. */
   private ToolResult cancelled(CallRequest call) {
-    String reason = "cancelled by the client while it waited for the user";
-    try {
-      gate.denied(call.caller(), call.traceId(), call.callId(), call.tool(), call.args(), reason);
-    } catch (AuditUnavailableException e) {
-      return ToolResult.failure(
-          ToolError.of(
-              ToolErrorCodes.UNAVAILABLE,
-              "the call was cancelled, and the audit log could not record it"),
-          null);
-    }
-    return ToolResult.failure(
-        ToolError.of(ToolErrorCodes.CANCELLED, "the call was cancelled before anyone approved it"),
-        null);
+    return denied(
+        call,
+        "cancelled by the client while it waited for the user",
+        ToolError.of(ToolErrorCodes.CANCELLED, "the call was cancelled before anyone approved it"));
   }
 
   /** A denied row for the call, and the result that tells the client why it did not run. */
   private ToolResult declined(CallRequest call, String reason) {
+    return denied(
+        call,
+        reason,
+        ToolError.of(ToolErrorCodes.CONFIRMATION_REQUIRED, "the call did not run: " + reason));
+  }
+
+  /** The call's denied row ({@code reason}), then {@code said} — unless the log cannot keep it. */
+  private ToolResult denied(CallRequest call, String reason, ToolError said) {
     try {
       gate.denied(call.caller(), call.traceId(), call.callId(), call.tool(), call.args(), reason);
     } catch (AuditUnavailableException e) {
@@ -169,9 +168,7 @@ final class ApprovalDesk {
               "the call did not run (" + reason + "), and the audit log could not record it"),
           null);
     }
-    return ToolResult.failure(
-        ToolError.of(ToolErrorCodes.CONFIRMATION_REQUIRED, "the call did not run: " + reason),
-        null);
+    return ToolResult.failure(said, null);
   }
 
   private Answer await(CompletableFuture<Answer> answer, CallRequest call, Instant expires) {

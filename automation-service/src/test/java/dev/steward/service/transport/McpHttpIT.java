@@ -245,15 +245,7 @@ class McpHttpIT {
   void argumentsNestedDeeperThanTheWebSocketTakesAreRefusedBeforeTheGate() throws Exception {
     String mcp = t.secret(Role.MCP);
     String host = "127.0.0.1:" + t.port();
-    String init = RawHttp.exchange(
-        t.port(),
-        post(
-            host,
-            mcp,
-            "",
-            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
-                + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
-                + "\"clientInfo\":{\"name\":\"deep\",\"version\":\"1\"}}}"));
+    String init = RawHttp.exchange(t.port(), post(host, mcp, "", initialize("deep")));
     String session = init.lines()
         .filter(l -> l.toLowerCase(java.util.Locale.ROOT).startsWith("mcp-session-id:"))
         .map(l -> l.substring(l.indexOf(':') + 1).strip())
@@ -285,15 +277,7 @@ class McpHttpIT {
     String mcp = t.secret(Role.MCP);
     String host = "127.0.0.1:" + t.port();
     // The endpoint is up (a first client has been answered).
-    String first = RawHttp.exchange(
-        t.port(),
-        post(
-            host,
-            mcp,
-            "",
-            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
-                + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
-                + "\"clientInfo\":{\"name\":\"first\",\"version\":\"1\"}}}"));
+    String first = RawHttp.exchange(t.port(), post(host, mcp, "", initialize("first")));
     assertTrue(first.startsWith("HTTP/1.1 200 "), first);
     String head = "POST /mcp HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + mcp
         + "\r\nContent-Type: application/json\r\n"
@@ -319,6 +303,13 @@ class McpHttpIT {
     } finally {
       for (java.net.Socket s : slow) s.close();
     }
+  }
+
+  /** MCP's initialize, as a client named {@code name} sends it. */
+  private static String initialize(String name) {
+    return "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
+        + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+        + "\"clientInfo\":{\"name\":\"" + name + "\",\"version\":\"1\"}}}";
   }
 
   private static String post(String host, String secret, String extra, String body) {
