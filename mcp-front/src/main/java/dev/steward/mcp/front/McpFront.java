@@ -166,8 +166,10 @@ public final class McpFront {
     Object said = request.meta() == null ? null : request.meta().get(Cancellations.KEY);
     Object requestId = said != null && said.toString().startsWith(link.scope()) ? said : null;
     Cancellations cancelling = cancellations;
-    if (requestId != null && cancelling != null) cancelling.started(requestId, callId);
+    // Known as running first: a cancellation that came before it is sent on through its link (the
+    // service keeps a cancel that overtakes its call, and stops the call as it begins).
     running.put(callId, link.service());
+    if (requestId != null && cancelling != null) cancelling.started(requestId, callId);
     try {
       awaitConnected(link.service());
       ToolResult result = link.service()
