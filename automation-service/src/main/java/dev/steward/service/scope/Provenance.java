@@ -25,9 +25,16 @@ public final class Provenance {
 
   private Provenance() {}
 
-  /** Whether {@code real} carries either mark; false where marks cannot be read. */
+  /**
+   * Whether {@code real} carries either mark; false where marks cannot be read, and for what is
+   * neither a file nor a folder (reading marks opens the file, and opening a pipe waits for a
+   * writer).
+   */
   public static boolean marked(Path real) {
     try {
+      java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(
+          real, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (!a.isRegularFile() && !a.isDirectory()) return false;
       UserDefinedFileAttributeView view = Files.getFileAttributeView(
           real, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
       if (view == null) return false;
@@ -62,6 +69,8 @@ public final class Provenance {
   }
 
   private static void mark(Path p, ByteBuffer value) {
+    if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)
+        && !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) return; // a pipe would hold it
     try {
       UserDefinedFileAttributeView view = Files.getFileAttributeView(
           p, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
