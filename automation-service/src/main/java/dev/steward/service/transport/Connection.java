@@ -104,8 +104,10 @@ public final class Connection implements Session.Listener, dev.steward.service.r
   public void onWebSocketOpen(Session session) {
     this.session = session;
     // A client that stops reading its answers would have them queued without end: past this
-    // many frames waiting, a send fails and the connection is dropped (sent).
-    if (session instanceof WebSocketSession jetty)
+    // many frames waiting, a send fails and the connection is dropped (sent). Not the window's:
+    // every call's result is sent to it, and at thousands of calls a second a pause of its own
+    // would leave more than this waiting (the ui secret's holder can do anything anyway).
+    if (role != Role.UI && session instanceof WebSocketSession jetty)
       jetty.getCoreSession().setMaxOutgoingFrames(MAX_OUTGOING_FRAMES);
     session.demand();
   }
