@@ -369,7 +369,8 @@ public final class AuditViewModel {
     line(s, "Trace", r.traceId());
     line(s, "Call", r.callId());
     line(s, "Row hash", r.rowHash());
-    return s.toString();
+    // What a row quotes cannot reorder or hide part of the pane's lines.
+    return dev.steward.protocol.util.ShownText.escapedKeepingLines(s.toString());
   }
 
   private static void line(StringBuilder s, String label, @Nullable String value) {

@@ -407,7 +407,8 @@ public final class Gate implements AutoCloseable {
         false,
         decision.equals(Decision.CONFIRMED),
         byPointer(c.paths(), approvedStamps),
-        !taintOf(call.caller()).isEmpty());
+        !taintOf(call.caller()).isEmpty(),
+        source -> taint.add(call.caller().conversation(), source));
     ToolResult outcome;
     String summary;
     try {

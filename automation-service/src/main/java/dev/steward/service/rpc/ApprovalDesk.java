@@ -101,6 +101,8 @@ final class ApprovalDesk {
       waiting.put(requestId, w);
     }
     try {
+      // Cancelled before it came here (its cancel overtook it): no dialog at all.
+      if (gate.cancelledEarly(connection, call.callId())) return cancelled(call);
       String conversation = call.caller().conversation();
       Approval.Requested asked = new Approval.Requested(
           requestId,

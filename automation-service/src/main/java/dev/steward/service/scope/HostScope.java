@@ -33,7 +33,11 @@ public final class HostScope {
 
   /** Whether the host is on the user's list (so no token is needed to open it). */
   public boolean allowlisted(URI uri) {
-    String host = asciiHost(uri);
+    return allowlistedHost(asciiHost(uri));
+  }
+
+  /** {@link #allowlisted}, for a host name already in its ASCII, lower-case form. */
+  public boolean allowlistedHost(String host) {
     for (String entry : allow) {
       if (entry.startsWith("*.")) {
         String base = entry.substring(2);

@@ -4,7 +4,6 @@ import dev.steward.protocol.policy.PolicyDocument;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.text.Normalizer;
 import java.util.ArrayDeque;
@@ -257,8 +256,8 @@ public final class PathScope {
 
   /**
    * A folder of strangers' content inside the folder {@code real} (not {@code real} itself): a
-   * read-only root, or the Downloads folder, where a walk of {@code real} would go — a walk follows
-   * no link, so a Downloads reached only through one is not there. Empty when there is none.
+   * read-only root, or the Downloads folder (where it really is, when {@code ~/Downloads} is a
+   * link), where a walk of {@code real} would go. Empty when there is none.
    */
   public Optional<Path> strangersBelow(Path real) {
     for (Root r : roots) {
@@ -266,10 +265,14 @@ public final class PathScope {
         return Optional.of(r.real());
     }
     Path downloads = homeReal.resolve("Downloads");
-    if (downloads.startsWith(real)
-        && !downloads.equals(real)
-        && Files.isDirectory(downloads, LinkOption.NOFOLLOW_LINKS)) return Optional.of(downloads);
-    return Optional.empty();
+    if (!Files.isDirectory(downloads)) return Optional.empty();
+    Path where;
+    try {
+      where = realiseStrict(homeReal, downloads.getFileName(), downloads, new ArrayList<>(1));
+    } catch (ScopeDenied e) {
+      where = downloads; // too many links to follow: as written
+    }
+    return where.startsWith(real) && !where.equals(real) ? Optional.of(where) : Optional.empty();
   }
 
   /**

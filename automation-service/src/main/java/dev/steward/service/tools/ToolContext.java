@@ -14,7 +14,9 @@ import java.util.function.Consumer;
  * checked against that approval with ({@code approvedStamps}, by pointer: {@link
  * dev.steward.service.scope.FileStamp}; empty for a call approved otherwise), and whether the
  * conversation had taken in untrusted content before this call ({@code tainted}: a call that runs
- * unasked in one may do less than the same call approved).
+ * unasked in one may do less than the same call approved), and a way to say that what the call is
+ * bringing back came from strangers after all ({@code taint}: a search's hit in a file marked as a
+ * download), which taints the conversation before the result reaches it.
  */
 public record ToolContext(
     Map<String, ResolvedPath> paths,
@@ -25,7 +27,8 @@ public record ToolContext(
     boolean forPerson,
     boolean confirmed,
     Map<String, String> approvedStamps,
-    boolean tainted) {
+    boolean tainted,
+    Consumer<String> taint) {
 
   public ToolContext {
     approvedStamps = Map.copyOf(approvedStamps);
@@ -50,7 +53,8 @@ public record ToolContext(
         forPerson,
         confirmed,
         approvedStamps,
-        false);
+        false,
+        source -> {});
   }
 
   /** A running call's context, not bound to stamps. */

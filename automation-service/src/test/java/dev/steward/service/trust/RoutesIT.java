@@ -501,6 +501,24 @@ class RoutesIT {
     assertEquals(
         Preflight.CONFIRM,
         preflight(agent, "conv-saved", "files.write_text", write).decision());
+    // A search that finds lines in such a file, in a folder of the user's own, taints too.
+    Path kept = Files.writeString(t.root.resolve("kept.txt"), "kept words from a web page");
+    java.nio.file.Files.getFileAttributeView(
+            kept, java.nio.file.attribute.UserDefinedFileAttributeView.class)
+        .write(
+            "xdg.origin.url",
+            java.nio.ByteBuffer.wrap(
+                "https://example.org/y".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    assertTrue(agent
+        .execute(call(
+            "conv-found",
+            "files.search",
+            args("path", t.root.toString(), "content", "kept words"),
+            null))
+        .ok());
+    assertEquals(
+        Preflight.CONFIRM,
+        preflight(agent, "conv-found", "files.write_text", write).decision());
   }
 
   @Test

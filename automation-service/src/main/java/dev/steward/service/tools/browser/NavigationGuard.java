@@ -180,9 +180,7 @@ final class NavigationGuard implements PinningProxy.Pins {
     }
     if (kept) {
       String host = HostScope.asciiHost(uri);
-      if (!host.equals(approvedHost) && !scope.allowlisted(uri))
-        return host + " is not on your list of allowed hosts, and this conversation took in"
-            + " untrusted content: the page's own requests stay with the hosts you allow";
+      if (!host.equals(approvedHost) && !scope.allowlisted(uri)) return keptRefusal(host);
     }
     return privateRefusal(uri);
   }
@@ -198,10 +196,20 @@ final class NavigationGuard implements PinningProxy.Pins {
     }
   }
 
+  private static String keptRefusal(String host) {
+    return host + " is not on your list of allowed hosts, and this conversation took in"
+        + " untrusted content: the page's own requests stay with the hosts you allow";
+  }
+
   /** The address every connection of this visit to {@code host} goes to; looked up once. */
   @Override
   public java.net.InetAddress pin(String host) throws ScopeDenied {
     if (cancelled) throw new ScopeDenied("the visit was cancelled");
+    // Every connection comes here — a redirect the browser follows itself, a WebSocket — so the
+    // kept visit's rule holds for what the route never sees too.
+    String ascii = host.toLowerCase(Locale.ROOT);
+    if (kept && !ascii.equals(approvedHost) && !scope.allowlistedHost(ascii))
+      throw new ScopeDenied(keptRefusal(ascii));
     Object p = pinned.computeIfAbsent(host, h -> {
       try {
         return scope.address(h);

@@ -8,6 +8,7 @@ import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.PathScope;
+import dev.steward.service.scope.Provenance;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import dev.steward.service.tools.FileErrors;
@@ -274,6 +275,8 @@ public final class SearchFiles extends SinglePathTool {
       if (!prefiltered && bytes.binary()) return;
       List<LineMatcher.Hit> hits = s.content.find(bytes.bytes(), bytes.length(), s::stopped);
       if (hits.isEmpty() || prefiltered && bytes.binary()) return;
+      // Lines from a file marked as a stranger's (a download, moved or saved anywhere) taint.
+      if (Provenance.marked(child)) s.ctx.taint().accept("file contents of " + child);
       boolean any = false;
       for (LineMatcher.Hit hit : hits) {
         if (!any) {

@@ -216,7 +216,11 @@ final class WebFetch extends BaseTool {
         HttpClient client = client(proxy);
         clients.add(client);
         try {
-          Map<String, String> own = configured.forUri(uri);
+          // Unasked after untrusted content, the user's headers go only where the call was
+          // judged (a redirect to another allowed address would carry that address's too).
+          Map<String, String> own = ctx.tainted() && !ctx.confirmed() && !sameOrigin(uri, approved)
+              ? Map.of()
+              : configured.forUri(uri);
           sent.addAll(own.keySet());
           response = send(client, request(uri, method, headers, own, body, deadline));
         } catch (IOException e) {
@@ -295,15 +299,20 @@ final class WebFetch extends BaseTool {
     if ("https".equalsIgnoreCase(from.getScheme()) && "http".equalsIgnoreCase(to.getScheme())) {
       return "from https to http";
     }
-    boolean sameOrigin = HostScope.asciiHost(to).equals(HostScope.asciiHost(approved))
-        && to.getScheme().equalsIgnoreCase(approved.getScheme())
-        && port(to) == port(approved);
+    boolean sameOrigin = sameOrigin(to, approved);
     boolean keepsBody = method.equals("POST") && (status == 307 || status == 308);
     if (keepsBody && !sameOrigin) return "the posted body goes only where you approved it";
     if (!sameOrigin && !scope.allowlisted(to)) {
       return "not the address you approved and not on your list of hosts";
     }
     return null;
+  }
+
+  /** The same scheme, host and port. */
+  static boolean sameOrigin(URI a, URI b) {
+    return HostScope.asciiHost(a).equals(HostScope.asciiHost(b))
+        && a.getScheme().equalsIgnoreCase(b.getScheme())
+        && port(a) == port(b);
   }
 
   private static int port(URI uri) {
