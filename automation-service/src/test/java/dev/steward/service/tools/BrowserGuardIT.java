@@ -216,14 +216,7 @@ class BrowserGuardIT {
     t.names.put("tracker.example", () -> new InetAddress[] {loopbackOr(PUBLIC)});
     pixelHits.clear();
     String conversation = id();
-    ToolResult clean = agent.execute(new dev.steward.protocol.method.Execute.Params(
-        id(),
-        id(),
-        "browser.open_url",
-        args("url", site("/tracked?d=first"), "timeout_s", 10),
-        null,
-        null,
-        conversation));
+    ToolResult clean = visit(conversation, "/tracked?d=first");
     assertTrue(clean.ok(), String.valueOf(clean.error()));
     Thread.sleep(300);
     assertEquals(
@@ -232,14 +225,7 @@ class BrowserGuardIT {
         "a clean conversation's page loads as it is");
     // The page it read has tainted the conversation: the next visit, unasked, keeps its
     // requests to the allowed hosts, so what the model put in the address reaches no one else.
-    ToolResult kept = agent.execute(new dev.steward.protocol.method.Execute.Params(
-        id(),
-        id(),
-        "browser.open_url",
-        args("url", site("/tracked?d=secret"), "timeout_s", 10),
-        null,
-        null,
-        conversation));
+    ToolResult kept = visit(conversation, "/tracked?d=secret");
     assertTrue(kept.ok(), String.valueOf(kept.error()));
     Thread.sleep(300);
     assertEquals(
@@ -250,6 +236,18 @@ class BrowserGuardIT {
         kept.value().path("blocked").toString().contains("tracker.example"),
         kept.value().toString());
     assertTrue(kept.value().path("text").asText().contains("a page with a tracker"));
+  }
+
+  /** A visit of {@code path} on the public site, in {@code conversation}. */
+  private static ToolResult visit(String conversation, String path) {
+    return agent.execute(new dev.steward.protocol.method.Execute.Params(
+        id(),
+        id(),
+        "browser.open_url",
+        args("url", site(path), "timeout_s", 10),
+        null,
+        null,
+        conversation));
   }
 
   private static InetAddress loopbackOr(String literal) {
