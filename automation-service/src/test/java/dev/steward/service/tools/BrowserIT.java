@@ -130,6 +130,11 @@ class BrowserIT {
             ex,
             "<title>Ticker</title><body>ticking<script>setInterval(() => fetch('/tick'), 10)</script></body>");
       case "/tick" -> html(ex, "tick");
+      case "/slow-image" ->
+        html(
+            ex,
+            "<title>Slow image</title><body><img src='" + outside("/pixel")
+                + "'><img src='/slow'></body>");
       case "/long" -> html(ex, "<title>Long</title><body>" + "word ".repeat(5000) + "</body>");
       case "/set-cookie" -> {
         ex.getResponseHeaders().add("Set-Cookie", "session=secret; Path=/");
@@ -422,6 +427,25 @@ class BrowserIT {
     ToolResult r =
         exec(agent, id(), "browser.open_url", args("url", at("/slow"), "timeout_s", 1), null);
     assertEquals(ToolErrorCodes.TIMEOUT, r.errorCode(), String.valueOf(r.error()));
+  }
+
+  @Test
+  void a_page_that_runs_out_of_time_says_so_though_a_request_of_it_was_stopped() {
+    String conversation = id();
+    assertTrue(visit(conversation, "/page").ok(), "the conversation has read a page");
+    ToolResult r = agent.execute(new dev.steward.protocol.method.Execute.Params(
+        id(),
+        id(),
+        "browser.open_url",
+        args("url", at("/slow-image"), "timeout_s", 1),
+        null,
+        null,
+        conversation));
+    assertEquals(ToolErrorCodes.TIMEOUT, r.errorCode(), String.valueOf(r.error()));
+    assertTrue(
+        r.error().details().path("blocked").toString().contains("localhost"),
+        "the stopped image is still told: " + r.error());
+    assertFalse(reachedOutside(), hits.toString());
   }
 
   @Test

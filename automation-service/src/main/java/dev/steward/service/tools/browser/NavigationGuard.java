@@ -38,6 +38,9 @@ final class NavigationGuard implements PinningProxy.Pins {
   private final Map<String, Object> pinned = new java.util.concurrent.ConcurrentHashMap<>();
 
   private volatile boolean cancelled;
+  /** Whether a navigation of the visit was stopped, so the page failed because of Steward. */
+  private volatile boolean navigationStopped;
+
   private volatile @org.jspecify.annotations.Nullable PlaywrightException failure;
 
   private final double fetchTimeoutMs;
@@ -63,6 +66,11 @@ final class NavigationGuard implements PinningProxy.Pins {
   @org.jspecify.annotations.Nullable
   PlaywrightException failure() {
     return failure;
+  }
+
+  /** Whether a navigation was stopped (not only a page's own request or connection). */
+  boolean navigationStopped() {
+    return navigationStopped;
   }
 
   /** The navigations and requests that were stopped, with why. */
@@ -146,6 +154,7 @@ final class NavigationGuard implements PinningProxy.Pins {
 
   /** "aborted" makes Chromium drop the navigation and keep the current page (no error page). */
   private void stop(Route route, String url, String why) {
+    navigationStopped = true;
     blocked.add(url + " — " + why);
     route.abort("aborted");
   }

@@ -203,18 +203,25 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
   private static ToolFailure navigationFailure(NavigationGuard guard, PlaywrightException e) {
     if (guard.cancelled())
       return new ToolFailure(ToolErrorCodes.CANCELLED, "the visit was cancelled");
-    if (!guard.blocked().isEmpty()) {
+    PlaywrightException cause = guard.failure() != null ? guard.failure() : e;
+    List<String> blocked = guard.blocked();
+    @Nullable JsonNode details = blocked.isEmpty() ? null : Json.tree(Map.of("blocked", blocked));
+    // A page that ran out of time did so on its own unless Steward stopped where it was going: a
+    // refused image, beacon or the browser's own background connection leaves a page loading.
+    if (!guard.navigationStopped() && cause instanceof TimeoutError)
+      return new ToolFailure(
+          ToolErrorCodes.TIMEOUT,
+          "the page did not load in time: " + BrowserSession.describe(cause),
+          "/timeout_s",
+          details);
+    if (!blocked.isEmpty()) {
       return new ToolFailure(
           ToolErrorCodes.SCOPE_DENIED,
-          "Steward stopped the page: " + guard.blocked().get(0),
+          "Steward stopped the page: " + blocked.get(0),
           "/url",
-          Json.tree(Map.of("blocked", guard.blocked())));
+          details);
     }
-    PlaywrightException cause = guard.failure() != null ? guard.failure() : e;
     String message = BrowserSession.describe(cause);
-    if (cause instanceof TimeoutError)
-      return new ToolFailure(
-          ToolErrorCodes.TIMEOUT, "the page did not load in time: " + message, "/timeout_s", null);
     return new ToolFailure(
         ToolErrorCodes.EXECUTION_ERROR, "could not open the page: " + message, "/url", null);
   }
