@@ -12,6 +12,7 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.ToolDefinition;
@@ -161,6 +162,40 @@ class HouseholdIT {
             .path("checked")
             .asBoolean(),
         "the undo ticked it again");
+  }
+
+  @Test
+  void a_database_on_another_machine_makes_every_tool_one_that_sends() {
+    ui.await(ui.call(
+        Methods.SECRETS_SET, Map.of("section", "household", "key", "username", "value", "alice")));
+    ui.await(ui.call(
+        Methods.SECRETS_SET, Map.of("section", "household", "key", "password", "value", "pw")));
+    // An MCP client's conversation counts as tainted from its first call (ADR 14).
+    StewardClient mcp = t.client(Role.MCP);
+    JsonNode search = args("query", "pasta");
+    for (String url : List.of(
+        "jdbc:postgresql://127.0.0.1:9/household",
+        "jdbc:postgresql://localhost:9,[::1]:9/household?sslmode=disable")) {
+      usePolicyUrl(url);
+      assertEquals(
+          Preflight.ALLOW,
+          mcp.preflight(TestService.id(), "recipe.list", search).decision(),
+          "a database on this machine is no way out: " + url);
+    }
+    for (String url : List.of(
+        "jdbc:postgresql://db.household.example:5432/household",
+        "jdbc:postgresql://localhost:9,db.household.example/household")) {
+      usePolicyUrl(url);
+      Preflight.Result asked = mcp.preflight(TestService.id(), "recipe.list", search);
+      assertEquals(Preflight.CONFIRM, asked.decision(), url);
+      assertTrue(asked.reason().contains("send"), asked.reason());
+    }
+  }
+
+  private void usePolicyUrl(String url) {
+    PolicyDocument doc = ui.call(Methods.POLICY_GET, Map.of(), PolicyDocument.class)
+        .withHousehold(new PolicyDocument.Household(url));
+    ui.call(Methods.POLICY_UPDATE, doc, PolicyDocument.class);
   }
 
   @Test

@@ -64,7 +64,7 @@ final class CreateEvent extends CalendarTool {
     Undo.keep(ctx, UndoRecord.of(name(), "create", undo));
     String etag = dav.create(href, Ics.write(Ics.create(uid, title, span, clock.instant())));
     try {
-      access.own().add(uid);
+      access.own().remember(uid, title);
     } catch (IOException e) {
       // The event stands; reading it back will ask the user, as for an event they made.
       LOG.log(Level.WARNING, "calendar: cannot remember that Steward made " + uid, e);

@@ -28,13 +28,15 @@ final class DeleteEvent extends CalendarTool {
     if (access.unavailable().isPresent()) return Optional.empty();
     try {
       ZoneId local = access.zone();
-      if (!ctx.forPerson() && !access.own().contains(args.path("event_id").asText())) {
-        // An agent's preview of an event the user made: not a way to read its title or times.
+      CalDav.Resource r = find(access.dav(), args.path("event_id").asText());
+      Calendar parsed = Ics.parse(r.ics());
+      if (!ctx.forPerson()
+          && !access.own().madeAsIs(args.path("event_id").asText(), Ics.title(parsed))) {
+        // An agent's preview of an event the user made (or one changed since Steward made it):
+        // not a way to read its title or times.
         return Optional.of(
             Json.object().put("says", "Delete an event you made (shown to you when you approve)"));
       }
-      CalDav.Resource r = find(access.dav(), args.path("event_id").asText());
-      Calendar parsed = Ics.parse(r.ics());
       Optional<Times.Span> span = Ics.span(parsed, local);
       ObjectNode p = Json.object();
       p.put(

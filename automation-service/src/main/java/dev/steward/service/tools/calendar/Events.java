@@ -125,7 +125,7 @@ final class Events extends CalendarTool {
     for (List<Ics.Shape> shapes : access.parsed().inRange(dav, range.from(), range.to())) {
       for (Ics.Occurrence o : Ics.expand(shapes, range.from(), range.to(), local)) {
         if (!only.isEmpty() && !only.contains(o.uid())) continue;
-        (own.contains(o.uid()) ? mine : users).add(o);
+        (own.madeAsIs(o.uid(), o.title()) ? mine : users).add(o);
       }
     }
     return new Selection(mine, users);

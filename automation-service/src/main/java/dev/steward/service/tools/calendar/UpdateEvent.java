@@ -7,10 +7,13 @@ import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.UndoContext;
 import dev.steward.service.undo.UndoRecord;
+import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import net.fortuna.ical4j.model.Calendar;
 import org.jspecify.annotations.Nullable;
 
@@ -20,6 +23,8 @@ import org.jspecify.annotations.Nullable;
  * which puts it back only over the version this call wrote.
  */
 final class UpdateEvent extends CalendarTool {
+
+  private static final Logger LOG = Logger.getLogger(UpdateEvent.class.getName());
 
   private final Clock clock;
 
@@ -43,7 +48,8 @@ final class UpdateEvent extends CalendarTool {
     try {
       Change c = change(args, access.dav());
       ObjectNode p = Json.object();
-      if (!ctx.forPerson() && !access.own().contains(args.path("event_id").asText())) {
+      if (!ctx.forPerson()
+          && !access.own().madeAsIs(args.path("event_id").asText(), c.oldTitle())) {
         // An agent's preview of an event the user made: not a way to read its title or times.
         p.put("says", "Change an event you made (shown to you when you approve)");
         return Optional.of(p);
@@ -97,11 +103,21 @@ final class UpdateEvent extends CalendarTool {
       undo.put("etag", etag);
       CreateEvent.Undo.keep(ctx, UndoRecord.of(name(), "update", undo));
     }
-    ObjectNode result = Json.object();
     String id = args.path("event_id").asText();
+    boolean asMade = access.own().madeAsIs(id, c.oldTitle());
+    if (args.hasNonNull("title") && access.own().made(id)) {
+      try {
+        access.own().remember(id, c.newTitle());
+      } catch (IOException e) {
+        // The change stands; reading the event back will ask the user, as for one they made.
+        LOG.log(Level.WARNING, "calendar: cannot remember the title Steward wrote on " + id, e);
+      }
+    }
+    ObjectNode result = Json.object();
     result.put("event_id", id);
-    // The approval was for a change, not for showing the user's title to the model.
-    if (args.hasNonNull("title") || access.own().contains(id)) result.put("title", c.newTitle());
+    // The approval was for a change, not for showing the user's (or a stranger's) title to the
+    // model.
+    if (args.hasNonNull("title") || asMade) result.put("title", c.newTitle());
     Times.put(result, c.newSpan(), access.zone());
     return result;
   }
@@ -129,8 +145,18 @@ final class UpdateEvent extends CalendarTool {
     JsonNode data = CreateEvent.Undo.data(record, access);
     CalDav dav = access.dav();
     URI href = CreateEvent.Undo.href(dav, data);
-    dav.replace(
-        href, data.path("before").asText(), CalDav.version(data.path("etag").asText(null)));
+    String before = data.path("before").asText();
+    dav.replace(href, before, CalDav.version(data.path("etag").asText(null)));
+    // The title Steward had written is back: the event reads as Steward's again.
+    String title = Ics.title(Ics.parse(before));
+    for (String uid : Ics.uids(before)) {
+      if (!access.own().made(uid)) continue;
+      try {
+        access.own().remember(uid, title);
+      } catch (IOException e) {
+        LOG.log(Level.WARNING, "calendar: cannot remember the title Steward wrote on " + uid, e);
+      }
+    }
     return Json.object().put("restored", href.getPath());
   }
 

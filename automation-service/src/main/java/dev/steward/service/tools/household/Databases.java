@@ -36,6 +36,41 @@ final class Databases implements AutoCloseable {
     return Objects.requireNonNull(context).policy().get().household().dbUrl();
   }
 
+  /**
+   * Whether what the tools read and write goes to another machine (SPEC §10 {@code sends}): a
+   * shared database's server sees every call's arguments — a search's words as much as a row.
+   */
+  boolean offMachine() {
+    String url = context == null ? null : url();
+    return url != null && !onThisMachine(url);
+  }
+
+  /** Whether every host of a {@code jdbc:postgresql://} URL is a loopback name or address. */
+  static boolean onThisMachine(String url) {
+    String rest = url.substring(url.indexOf("//") + 2);
+    int end = rest.length();
+    for (char stop : new char[] {'/', '?'}) {
+      int at = rest.indexOf(stop);
+      if (at >= 0) end = Math.min(end, at);
+    }
+    String hosts = rest.substring(0, end);
+    if (hosts.isEmpty()) return true; // the driver's default: localhost
+    for (String entry : hosts.split(",", -1)) {
+      String host = entry.startsWith("[")
+          ? entry.substring(1, Math.max(1, entry.indexOf(']')))
+          : entry.contains(":") ? entry.substring(0, entry.indexOf(':')) : entry;
+      if (!loopback(host.toLowerCase(java.util.Locale.ROOT))) return false;
+    }
+    return true;
+  }
+
+  private static boolean loopback(String host) {
+    return host.equals("localhost")
+        || host.equals("::1")
+        || host.equals("0:0:0:0:0:0:0:1")
+        || host.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+  }
+
   Optional<String> unavailable() {
     if (context == null) return Optional.of("the household pack is not started");
     if (url() == null) return Optional.empty();

@@ -35,12 +35,15 @@ public final class HouseholdPack implements ToolPack {
   public List<Tool> tools(PackContext context) {
     Databases dbs = new Databases(context, clock);
     databases = dbs;
-    return tools(Catalogue.shipped(), dbs::current, dbs::unavailable);
+    return tools(Catalogue.shipped(), dbs::current, dbs::unavailable, dbs::offMachine);
   }
 
   /** The pack's tools over a database of the caller's choosing. */
   static List<Tool> tools(
-      Catalogue catalogue, HouseholdTool.Source source, Supplier<Optional<String>> unavailable) {
+      Catalogue catalogue,
+      HouseholdTool.Source source,
+      Supplier<Optional<String>> unavailable,
+      java.util.function.BooleanSupplier offMachine) {
     Recipes recipes = new Recipes(catalogue);
     Planner planner = new Planner();
     Grocery grocery = new Grocery(catalogue);
@@ -62,7 +65,8 @@ public final class HouseholdPack implements ToolPack {
         new Spec("grocery.check_item", false, (tx, args) -> grocery.setChecked(tx, args, true)),
         new Spec("grocery.uncheck_item", true, (tx, args) -> grocery.setChecked(tx, args, false)));
     return specs.stream()
-        .map(s -> HouseholdTool.of(s.name(), source, unavailable, s.destructive(), s.action()))
+        .map(s -> HouseholdTool.of(
+            s.name(), source, unavailable, offMachine, s.destructive(), s.action()))
         .toList();
   }
 

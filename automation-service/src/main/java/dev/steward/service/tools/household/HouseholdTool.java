@@ -54,31 +54,41 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
   final Action action;
   private final boolean destructive;
   private final java.util.function.Supplier<Optional<String>> unavailable;
+  private final java.util.function.BooleanSupplier offMachine;
 
   /** A reading tool, or a {@link Write} when its definition says it mutates. */
   static Tool of(
       String tool,
       Source source,
       java.util.function.Supplier<Optional<String>> unavailable,
+      java.util.function.BooleanSupplier offMachine,
       boolean destructive,
       Action action) {
     ToolDefinition definition = ToolDefinitions.load(HouseholdTool.class, tool + ".json");
     return definition.mutates()
-        ? new Write(definition, source, unavailable, destructive, action)
-        : new HouseholdTool(definition, source, unavailable, false, action);
+        ? new Write(definition, source, unavailable, offMachine, destructive, action)
+        : new HouseholdTool(definition, source, unavailable, offMachine, false, action);
   }
 
   HouseholdTool(
       ToolDefinition definition,
       Source source,
       java.util.function.Supplier<Optional<String>> unavailable,
+      java.util.function.BooleanSupplier offMachine,
       boolean destructive,
       Action action) {
     super(definition);
     this.source = source;
     this.unavailable = unavailable;
+    this.offMachine = offMachine;
     this.destructive = destructive;
     this.action = action;
+  }
+
+  /** A database on another machine receives every call: its tools send, whatever they do. */
+  @Override
+  public boolean sends(JsonNode args) {
+    return definition().sends() || offMachine.getAsBoolean();
   }
 
   @Override
@@ -135,9 +145,10 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
         ToolDefinition tool,
         Source source,
         java.util.function.Supplier<Optional<String>> unavailable,
+        java.util.function.BooleanSupplier offMachine,
         boolean destructive,
         Action action) {
-      super(tool, source, unavailable, destructive, action);
+      super(tool, source, unavailable, offMachine, destructive, action);
     }
 
     @Override

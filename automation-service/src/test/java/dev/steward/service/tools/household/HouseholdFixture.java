@@ -37,7 +37,8 @@ final class HouseholdFixture implements AutoCloseable {
   HouseholdFixture(HouseholdDb db, Path stash) {
     this.db = db;
     this.stash = stash;
-    for (Tool t : HouseholdPack.tools(Catalogue.shipped(), () -> db, Optional::empty)) {
+    for (Tool t :
+        HouseholdPack.tools(Catalogue.shipped(), () -> db, Optional::empty, () -> false)) {
       tools.put(t.name(), t);
     }
   }
