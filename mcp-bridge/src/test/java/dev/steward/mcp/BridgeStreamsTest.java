@@ -26,7 +26,7 @@ class BridgeStreamsTest {
         "");
     assertEquals(
         "7", Json.parse(call).at("/params/_meta/" + "dev.steward~1request_id").asText());
-    c.started("7", "mcp-call-1");
+    c.started("", "7", "mcp-call-1");
     String other = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}";
     assertEquals(other, c.message(other, ""));
     c.message(
@@ -42,8 +42,25 @@ class BridgeStreamsTest {
     c.message(
         "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":\"a\"}}",
         "");
-    c.started("\"a\"", "mcp-call-2");
+    c.started("", "\"a\"", "mcp-call-2");
     assertEquals(List.of("mcp-call-2"), cancelled);
+  }
+
+  @Test
+  void a_session_that_cancels_calls_it_never_makes_cannot_crowd_out_anothers_cancel() {
+    List<String> cancelled = new ArrayList<>();
+    Cancellations c = new Cancellations(cancelled::add);
+    for (int i = 0; i < 10_000; i++) {
+      c.message(
+          "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":"
+              + i + "}}",
+          "flood:");
+    }
+    c.message(
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":1}}",
+        "honest:");
+    c.started("honest:", "honest:1", "mcp-call-3");
+    assertEquals(List.of("mcp-call-3"), cancelled);
   }
 
   @Test
@@ -65,7 +82,7 @@ class BridgeStreamsTest {
             .at("/params/_meta/dev.steward~1request_id")
             .asText(),
         key);
-    c.started(key, "mcp-call-1");
+    c.started("", key, "mcp-call-1");
     McpSchema.JSONRPCMessage ping = McpSchema.deserializeJsonRpcMessage(
         mapper, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"ping\"}");
     assertSame(ping, c.message(ping));

@@ -3,6 +3,7 @@ package dev.steward.service.gate;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.protocol.util.DaemonThreads;
+import dev.steward.protocol.util.EarlyCancels;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
@@ -100,7 +101,7 @@ final class ToolRunner implements AutoCloseable {
     }
     try {
       // Asked after it is registered: a cancel from now on finds it running.
-      if (takeEarly(callId)) throw stopped(tool, Stop.CANCEL);
+      if (early.take(scopeOf(callId), callId)) throw stopped(tool, Stop.CANCEL);
       JsonNode value = tool.run(args, ctx);
       if (me.stop != Stop.NONE && value == null) throw stopped(tool, me.stop);
       return value;
@@ -137,35 +138,27 @@ final class ToolRunner implements AutoCloseable {
     Running r = running.get(callId);
     if (r != null) return r.interrupt(Stop.CANCEL);
     // Not begun: its cancel overtook it (sent on another thread, or while it was checked).
-    synchronized (early) {
-      long now = System.nanoTime();
-      early.values().removeIf(at -> now - at > EARLY_KEPT_NANOS);
-      if (early.size() < MAX_EARLY) early.put(callId, now);
-    }
+    String scope = scopeOf(callId);
+    early.add(scope, callId);
+    // It may have registered, and looked for an early cancel, between the first look and the add.
+    Running late = running.get(callId);
+    if (late != null && early.take(scope, callId)) return late.interrupt(Stop.CANCEL);
     return false;
   }
 
   /** Whether {@code callId} was cancelled before it began (and not long ago). */
   boolean cancelledEarly(String callId) {
-    synchronized (early) {
-      Long at = early.get(callId);
-      return at != null && System.nanoTime() - at <= EARLY_KEPT_NANOS;
-    }
+    return early.has(scopeOf(callId), callId);
   }
 
-  private boolean takeEarly(String callId) {
-    synchronized (early) {
-      if (early.isEmpty()) return false;
-      Long at = early.remove(callId);
-      return at != null && System.nanoTime() - at <= EARLY_KEPT_NANOS;
-    }
+  /** The client a call key belongs to: the connection before the key's first line break. */
+  private static String scopeOf(String callKey) {
+    int end = callKey.indexOf('\n');
+    return end < 0 ? "" : callKey.substring(0, end);
   }
 
-  /** Cancels of calls not begun, by call key: kept a minute, at most {@link #MAX_EARLY}. */
-  private final java.util.Map<String, Long> early = new java.util.LinkedHashMap<>();
-
-  private static final int MAX_EARLY = 256;
-  private static final long EARLY_KEPT_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
+  /** Cancels of calls not begun, by call key: kept a minute, 32 a connection, 4,096 in all. */
+  private final EarlyCancels early = new EarlyCancels(32, 4096, java.time.Duration.ofMinutes(1));
 
   @Override
   public void close() {

@@ -114,6 +114,17 @@ class ToolRunnerTest {
   }
 
   @Test
+  void a_connection_that_cancels_calls_it_never_makes_displaces_only_its_own() {
+    for (int i = 0; i < 10_000; i++) runner.cancel("flood\ncall-" + i);
+    assertFalse(runner.cancel("honest\nc7"));
+    ToolFailure f =
+        assertThrows(ToolFailure.class, () -> run("honest\nc7", new Sleeper(10, 2_000)));
+    assertEquals(ToolErrorCodes.CANCELLED, f.error().code());
+    assertTrue(runner.cancelledEarly("flood\ncall-9999"), "the flood keeps its newest");
+    assertFalse(runner.cancelledEarly("flood\ncall-0"));
+  }
+
+  @Test
   void a_call_after_a_quiet_spell_is_still_stopped_at_its_limit() throws Exception {
     assertEquals(20, run("c4", new Sleeper(20, 2_000)).get("slept").asLong());
     Thread.sleep(3 * ToolRunner.SWEEP_MILLIS); // the watchdog has nothing to watch and sleeps

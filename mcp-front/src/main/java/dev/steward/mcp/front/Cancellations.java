@@ -3,11 +3,11 @@ package dev.steward.mcp.front;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.util.EarlyCancels;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
@@ -26,12 +26,13 @@ public final class Cancellations {
 
   private static final String CANCELLED = "notifications/cancelled";
 
-  /** Cancellations of requests whose handler has not registered yet (kept briefly, bounded). */
-  private static final int MAX_EARLY = 256;
-
   private final Consumer<String> cancel;
   private final Map<String, String> callByRequest = new ConcurrentHashMap<>();
-  private final Set<String> early = ConcurrentHashMap.newKeySet();
+  /**
+   * Cancellations of requests whose handler has not registered yet: a minute, 32 a session (so
+   * that one session's flood displaces only its own), 4,096 in all.
+   */
+  private final EarlyCancels early = new EarlyCancels(32, 4096, java.time.Duration.ofMinutes(1));
 
   public Cancellations(Consumer<String> cancel) {
     this.cancel = cancel;
@@ -58,7 +59,7 @@ public final class Cancellations {
     if (message instanceof McpSchema.JSONRPCNotification note
         && CANCELLED.equals(note.method())
         && note.params() instanceof Map<?, ?> params
-        && params.get("requestId") != null) cancelled(Json.write(params.get("requestId")));
+        && params.get("requestId") != null) cancelled("", Json.write(params.get("requestId")));
     return message;
   }
 
@@ -90,25 +91,25 @@ public final class Cancellations {
     }
     if (method.equals(CANCELLED)) {
       JsonNode id = msg.at("/params/requestId");
-      if (!id.isMissingNode()) cancelled(scope + id.toString());
+      if (!id.isMissingNode()) cancelled(scope, scope + id.toString());
     }
     return line;
   }
 
-  private void cancelled(String requestId) {
+  private void cancelled(String scope, String requestId) {
     String callId = callByRequest.get(requestId);
     if (callId != null) {
       cancel.accept(callId);
-    } else if (early.size() < MAX_EARLY) {
-      early.add(requestId);
+    } else {
+      early.add(scope, requestId);
     }
   }
 
   /** A call's handler starts: its request (from the call's {@code _meta}) is this call id. */
-  public void started(Object requestId, String callId) {
+  public void started(String scope, Object requestId, String callId) {
     String key = requestId.toString();
     callByRequest.put(key, callId);
-    if (early.remove(key)) cancel.accept(callId);
+    if (early.take(scope, key)) cancel.accept(callId);
   }
 
   public void finished(Object requestId) {

@@ -169,7 +169,8 @@ public final class McpFront {
     // Known as running first: a cancellation that came before it is sent on through its link (the
     // service keeps a cancel that overtakes its call, and stops the call as it begins).
     running.put(callId, link.service());
-    if (requestId != null && cancelling != null) cancelling.started(requestId, callId);
+    if (requestId != null && cancelling != null)
+      cancelling.started(link.scope(), requestId, callId);
     try {
       awaitConnected(link.service());
       ToolResult result = link.service()
