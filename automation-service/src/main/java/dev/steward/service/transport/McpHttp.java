@@ -66,6 +66,21 @@ final class McpHttp implements AutoCloseable {
   /** Requests being answered at once (of the 32 threads the service's port has). */
   private static final int IN_FLIGHT = 12;
 
+  /**
+   * New sessions a second, all clients together: a client starts one and keeps it, and each
+   * lives until it is ended or has lain idle without a stream for one to two sweeps.
+   */
+  private static final int NEW_SESSIONS_PER_SECOND = 20;
+
+  private static final Duration SWEEP = Duration.ofMinutes(10);
+
+  /** A session's conversation is forgotten after this long without a call. */
+  private static final long IDLE_NANOS = TimeUnit.HOURS.toNanos(1);
+
+  private final RateLimiter newSessions = new RateLimiter(NEW_SESSIONS_PER_SECOND);
+  /** Per MCP session id: when it last made a call. */
+  private final Map<String, Long> lastCall = new java.util.concurrent.ConcurrentHashMap<>();
+
   private final ServletContextHandler context = new ServletContextHandler("/");
   /**
    * The SDK's server, made once the service answers (off the path to the service's readiness);
@@ -164,6 +179,7 @@ final class McpHttp implements AutoCloseable {
                 .jsonMapper(BOUNDED)
                 .mcpEndpoint(PATH)
                 .keepAliveInterval(Duration.ofSeconds(30))
+                .sessionSweepInterval(SWEEP)
                 .maxRequestSize(maxBody)
                 .build();
         McpSyncServer server = McpServer.sync(transport)
@@ -183,11 +199,16 @@ final class McpHttp implements AutoCloseable {
                 .call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class)
                 .tools(),
             exchange -> {
+              long now = System.nanoTime();
+              boolean[] fresh = {false};
               String conversation = conversations.compute(exchange.sessionId(), (id, was) -> {
                 if (endedSessions.contains(id))
                   throw new IllegalStateException("the MCP session has ended");
+                fresh[0] = was == null;
                 return was != null ? was : "mcp-http-" + UUID.randomUUID();
               });
+              lastCall.put(exchange.sessionId(), now);
+              if (fresh[0]) forgetIdle(now);
               return new McpFront.Link(
                   link(exchange.sessionId()), conversation, exchange.sessionId() + "/");
             },
@@ -254,6 +275,13 @@ final class McpHttp implements AutoCloseable {
         return;
       }
       String session = request.getHeader("Mcp-Session-Id");
+      if (session == null && !newSessions.tryAcquire(1)) {
+        response.sendError(
+            429,
+            "more than " + NEW_SESSIONS_PER_SECOND
+                + " new MCP sessions a second; a client starts one and keeps it");
+        return;
+      }
       String read = cancellations.message(
           new String(body, StandardCharsets.UTF_8), (session == null ? "" : session) + "/");
       chain.doFilter(new Body(request, read.getBytes(StandardCharsets.UTF_8)), response);
@@ -382,9 +410,26 @@ final class McpHttp implements AutoCloseable {
     }
   }
 
+  /**
+   * Sessions without a call for an hour: their conversation and their session on the dispatcher
+   * go, as the SDK forgets those that keep no stream. A call that comes later starts a new
+   * conversation (an MCP client's is counted as tainted from its first call either way).
+   */
+  private void forgetIdle(long now) {
+    for (Map.Entry<String, Long> e : lastCall.entrySet()) {
+      if (now - e.getValue() > IDLE_NANOS && lastCall.remove(e.getKey(), e.getValue()))
+        forget(e.getKey());
+    }
+  }
+
   /** A client ended its session: its conversation and its session on the dispatcher go. */
   private void ended(String session) {
     endedSessions.add(session);
+    lastCall.remove(session);
+    forget(session);
+  }
+
+  private void forget(String session) {
     conversations.remove(session);
     OwnSession own = links.remove(session);
     if (own != null) {

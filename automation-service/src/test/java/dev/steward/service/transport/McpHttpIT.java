@@ -305,6 +305,24 @@ class McpHttpIT {
     }
   }
 
+  @Test
+  void aFloodOfNewSessionsIsRefusedAndTheNextSecondOpensOne() throws Exception {
+    String mcp = t.secret(Role.MCP);
+    String host = "127.0.0.1:" + t.port();
+    List<String> statuses = new java.util.ArrayList<>();
+    for (int i = 0; i < 80; i++) {
+      String reply = RawHttp.exchange(t.port(), post(host, mcp, "", initialize("flood-" + i)));
+      statuses.add(reply.lines().findFirst().orElse(""));
+    }
+    assertTrue(
+        statuses.stream().anyMatch(s -> s.startsWith("HTTP/1.1 429 ")),
+        "80 new sessions at once are more than the endpoint opens: " + statuses);
+    assertTrue(statuses.get(0).startsWith("HTTP/1.1 200 "), statuses.get(0));
+    Thread.sleep(1_100);
+    String next = RawHttp.exchange(t.port(), post(host, mcp, "", initialize("next")));
+    assertTrue(next.startsWith("HTTP/1.1 200 "), next);
+  }
+
   /** MCP's initialize, as a client named {@code name} sends it. */
   private static String initialize(String name) {
     return "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{"
