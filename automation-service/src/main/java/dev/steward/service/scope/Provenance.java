@@ -68,6 +68,14 @@ public final class Provenance {
     }
   }
 
+  /**
+   * Marks a file made from a stranger's content ({@code source} says whose), so that a later
+   * conversation that reads it is tainted; a file system that keeps no marks keeps none.
+   */
+  public static void markMade(Path real, String source) {
+    mark(real, ByteBuffer.wrap(source.getBytes(StandardCharsets.UTF_8)));
+  }
+
   private static void mark(Path p, ByteBuffer value) {
     if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)
         && !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) return; // a pipe would hold it

@@ -8,6 +8,7 @@ import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.scope.Provenance;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolDefinitions;
@@ -32,6 +33,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code code.run}: Python or Bash in the {@link Sandbox}, off until the user turns it on, every
@@ -47,6 +49,22 @@ final class CodeRun extends BaseTool {
   private static final Pattern ENV_NAME = Pattern.compile("[A-Z_][A-Z0-9_]{0,63}");
   private static final java.util.Set<String> ENV_RESERVED =
       java.util.Set.of("PATH", "HOME", "LANG", "PYTHONDONTWRITEBYTECODE");
+  /**
+   * Variables that make a shell run code the dialog does not show (a file or stdin before the
+   * program, a command in each trace line or prompt) or read its words differently.
+   */
+  private static final java.util.Set<String> ENV_RUNS_CODE = java.util.Set.of(
+      "BASH_ENV",
+      "ENV",
+      "SHELLOPTS",
+      "BASHOPTS",
+      "PS4",
+      "BASH_XTRACEFD",
+      "PROMPT_COMMAND",
+      "IFS",
+      "CDPATH",
+      "GLOBIGNORE",
+      "BASH_LOADABLES_PATH");
 
   private static final ToolDefinition DEFINITION =
       ToolDefinitions.load(CodeRun.class, "code.run.json");
@@ -197,6 +215,10 @@ final class CodeRun extends BaseTool {
     p.put("operation", "run code");
     p.put("language", args.path("language").asText());
     p.put("code", args.path("code").asText());
+    if (args.path("args").size() > 0) p.set("args", args.path("args"));
+    if (args.path("env").size() > 0) p.set("env", args.path("env"));
+    if (args.hasNonNull("stdin"))
+      p.put("stdin_bytes", args.path("stdin").asText().getBytes(StandardCharsets.UTF_8).length);
     p.put("network", policy.get().code().network());
     try {
       p.put("workspace", workspace(policy.get().code()).toString());
@@ -235,6 +257,7 @@ final class CodeRun extends BaseTool {
       String name = names.next();
       if (!ENV_NAME.matcher(name).matches()
           || ENV_RESERVED.contains(name)
+          || ENV_RUNS_CODE.contains(name)
           || name.startsWith("LD_")) {
         throw new ToolFailure(
             ToolErrorCodes.VALIDATION_ERROR,
@@ -300,6 +323,13 @@ final class CodeRun extends BaseTool {
           ToolErrorCodes.EXECUTION_ERROR,
           "cannot note the workspace before the run: " + e.getMessage());
     }
+    // What the run prints or writes may be a stranger's words: from the network, or from a file
+    // in the workspace that came from strangers. The conversation is tainted before it reads it.
+    String strangers = setup.network()
+        ? "a code run with the network"
+        : snapshot.fromStrangers().map(f -> "a code run that could read " + f).orElse(null);
+    if (strangers != null && !setup.network())
+      ctx.taint().accept(strangers + " (a file that came from strangers)");
     Sandbox.Prepared sandbox;
     try {
       sandbox = ready.take(setup);
@@ -336,13 +366,13 @@ final class CodeRun extends BaseTool {
       } catch (InterruptedException e) {
         stop(process);
         // Files cannot be written on an interrupted thread: the undo record first, then the flag.
-        keep(snapshot.compare(), ctx);
+        keep(snapshot.compare(), ctx, strangers);
         Thread.currentThread().interrupt();
         throw new ToolFailure(ToolErrorCodes.CANCELLED, "the run was cancelled and stopped");
       }
       if (!finished) {
         stop(process);
-        keep(snapshot.compare(), ctx);
+        keep(snapshot.compare(), ctx, strangers);
         ObjectNode partial = Json.object();
         partial.put("stdout", out.join().text());
         partial.put("stderr", err.join().text());
@@ -362,7 +392,7 @@ final class CodeRun extends BaseTool {
       result.put("duration_ms", (System.nanoTime() - start) / 1_000_000);
       result.put("truncated", stdout.cut() || stderr.cut());
       WorkspaceSnapshot.Changes changes = snapshot.compare();
-      keep(changes, ctx);
+      keep(changes, ctx, strangers);
       list(result.putArray("files"), changes.written());
       list(result.putArray("removed"), changes.removed());
       list(result.putArray("not_undoable"), changes.notUndoable());
@@ -398,8 +428,16 @@ final class CodeRun extends BaseTool {
     }
   }
 
-  /** Keeps what an undo of the run needs: what it overwrote or removed, and what it made. */
-  private void keep(WorkspaceSnapshot.Changes changes, ToolContext ctx) {
+  /**
+   * Keeps what an undo of the run needs: what it overwrote or removed, and what it made; and
+   * marks what it wrote as a stranger's when what it read may have been ({@code strangers}).
+   */
+  private void keep(
+      WorkspaceSnapshot.Changes changes, ToolContext ctx, @Nullable String strangers) {
+    if (strangers != null) {
+      for (String written : changes.written())
+        Provenance.markMade(changes.workspace().resolve(written), strangers);
+    }
     if (changes.undo().isEmpty()) return;
     ObjectNode data = Json.object();
     data.put("workspace", changes.workspace().toString());

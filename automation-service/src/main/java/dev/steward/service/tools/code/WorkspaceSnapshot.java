@@ -1,5 +1,6 @@
 package dev.steward.service.tools.code;
 
+import dev.steward.service.scope.Provenance;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import dev.steward.service.undo.UndoRecord;
@@ -64,14 +65,22 @@ final class WorkspaceSnapshot {
   private record Walk(Map<String, BasicFileAttributes> files, boolean complete) {}
 
   private final Path workspace;
+  /** A file in the workspace that came from strangers (marked so), relative to it; or null. */
+  private final @Nullable String stranger;
+
   private final Map<String, Seen> before;
   private final boolean beforeComplete;
   /** Where the copies are, when any was made. */
   private final @Nullable Path keptIn;
 
   private WorkspaceSnapshot(
-      Path workspace, Map<String, Seen> before, boolean beforeComplete, @Nullable Path keptIn) {
+      Path workspace,
+      @Nullable String stranger,
+      Map<String, Seen> before,
+      boolean beforeComplete,
+      @Nullable Path keptIn) {
     this.workspace = workspace;
+    this.stranger = stranger;
     this.before = before;
     this.beforeComplete = beforeComplete;
     this.keptIn = keptIn;
@@ -84,8 +93,11 @@ final class WorkspaceSnapshot {
     long kept = 0;
     int n = 0;
     Path folder = null;
+    String stranger = null;
     for (Map.Entry<String, BasicFileAttributes> e : walk.files().entrySet()) {
       BasicFileAttributes a = e.getValue();
+      if (stranger == null && a.isRegularFile() && Provenance.marked(workspace.resolve(e.getKey())))
+        stranger = e.getKey();
       String copy = null;
       if (a.isRegularFile() && a.size() <= KEEP_FILE_BYTES && kept + a.size() <= KEEP_TOTAL_BYTES) {
         if (folder == null) folder = keep.folder();
@@ -97,7 +109,15 @@ final class WorkspaceSnapshot {
       seen.put(
           e.getKey(), new Seen(stamp(a), a.fileKey(), mode(workspace.resolve(e.getKey())), copy));
     }
-    return new WorkspaceSnapshot(workspace, seen, walk.complete(), folder);
+    return new WorkspaceSnapshot(workspace, stranger, seen, walk.complete(), folder);
+  }
+
+  /**
+   * A file the run can read that came from strangers (moved out of Downloads, or downloaded by a
+   * browser), relative to the workspace: what the run prints may be that stranger's words.
+   */
+  java.util.Optional<String> fromStrangers() {
+    return java.util.Optional.ofNullable(stranger);
   }
 
   /** The call's undo folder, asked for only when there is something to keep. */
