@@ -1,7 +1,8 @@
 // A small MCP server (the official TypeScript SDK) whose one tool says what TOOL_DESCRIPTION says:
 // Steward's tests start it twice with different words to see a changed tool held back until the
 // user looks again. `note` echoes its argument; `wait` waits, and says on stderr when the client
-// cancels it (notifications/cancelled reached the server).
+// cancels it (notifications/cancelled reached the server). TOOL_NAMES, a comma-separated list,
+// adds an echo tool of each name (names that read alike once made model-safe).
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
@@ -12,7 +13,7 @@ server.registerTool(
   {
     title: "Note",
     description: process.env.TOOL_DESCRIPTION ?? "Repeats a note.",
-    inputSchema: { text: z.string() },
+    inputSchema: { text: z.string().describe(process.env.ARG_DESCRIPTION ?? "What to note.") },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   async ({ text }) => ({ content: [{ type: "text", text: `noted: ${text}` }] }),
@@ -37,4 +38,11 @@ server.registerTool(
       });
     }),
 );
+for (const name of (process.env.TOOL_NAMES ?? "").split(",").filter((n) => n)) {
+  server.registerTool(
+    name,
+    { description: "Echoes its text.", inputSchema: { text: z.string() } },
+    async ({ text }) => ({ content: [{ type: "text", text: `${name}: ${text}` }] }),
+  );
+}
 await server.connect(new StdioServerTransport());

@@ -14,6 +14,13 @@ public final class ServiceMain {
   // collected with its logger, and Jetty's start-up chatter would come back.
   private static final Logger JETTY = Logger.getLogger("org.eclipse.jetty");
 
+  /**
+   * The MCP SDK warns for each message of a server's it cannot place (an answer to no request, a
+   * notification it has no handler for): a server sending those without end would grow the
+   * service's log without end.
+   */
+  private static final Logger MCP_SDK = Logger.getLogger("io.modelcontextprotocol");
+
   private static final String JETTY_REFS_PER_LINE = "org.eclipse.jetty.util.referencesPerCacheLine";
 
   /** How many rounds the idle warm-up runs (ADR 29); 0 turns it off, as the tests' harnesses do. */
@@ -83,6 +90,7 @@ public final class ServiceMain {
       return;
     }
     JETTY.setLevel(Level.WARNING);
+    MCP_SDK.setLevel(Level.SEVERE);
     // Jetty pads its queues to cache lines; unless told how many references fill one, it asks the
     // HotSpot diagnostic MBean, which brings up JMX and its ~200 classes: ~80 ms of every start.
     // 16 is right for compressed references, which a heap under 32 GB always has.

@@ -36,7 +36,14 @@ final class DescriptionCheck {
 
   /** The flags for a tool's description and the strings of its schema, each said once. */
   static List<String> flags(String description, JsonNode inputSchema) {
+    return flags(null, description, inputSchema);
+  }
+
+  /** The flags for a tool's title, description and the strings of its schema, each said once. */
+  static List<String> flags(
+      @org.jspecify.annotations.Nullable String title, String description, JsonNode inputSchema) {
     List<String> texts = new ArrayList<>();
+    if (title != null) texts.add(title);
     texts.add(description);
     strings(inputSchema, texts);
     Set<String> flags = new LinkedHashSet<>();
@@ -50,23 +57,48 @@ final class DescriptionCheck {
     for (int i = 0; i < text.length(); ) {
       int cp = text.codePointAt(i);
       if (cp >= 0xE0000 && cp <= 0xE007F) tags++;
-      else if (Character.getType(cp) == Character.FORMAT) invisible++;
+      else if (Character.getType(cp) == Character.FORMAT || variationSelector(cp)) invisible++;
       i += Character.charCount(cp);
     }
     if (tags > 0) flags.add("hidden text: " + tags + " Unicode tag characters the user cannot see");
     if (invisible > 0) flags.add("hidden text: " + invisible + " invisible formatting characters");
     if (BLANK_RUN.matcher(text).find())
       flags.add("a long run of blank space that can push text out of sight");
-    String lower = text.toLowerCase(Locale.ROOT);
+    String lower = skeleton(text);
     for (Pattern p : AIMED_AT_THE_MODEL) {
       Matcher m = p.matcher(lower);
       if (m.find()) {
         // One finding per text is enough to make the user read it.
-        flags.add("instructions aimed at the assistant: “" + excerpt(text, m) + "”");
+        flags.add("instructions aimed at the assistant: “"
+            + excerpt(lower.length() == text.length() ? text : lower, m) + "”");
         return;
       }
     }
   }
+
+  /** Variation selectors draw nothing, yet can carry bytes a model reads (one per selector). */
+  private static boolean variationSelector(int cp) {
+    return (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xE0100 && cp <= 0xE01EF);
+  }
+
+  /**
+   * The text as the patterns read it: compatibility forms folded (full-width letters, ligatures),
+   * the Cyrillic and Greek letters that look like Latin ones read as those, and lower case. Folding
+   * keeps most lengths, and an excerpt is cut from the text as it was only where it kept them.
+   */
+  static String skeleton(String text) {
+    String folded = java.text.Normalizer.normalize(text, java.text.Normalizer.Form.NFKC);
+    StringBuilder out = new StringBuilder(folded.length());
+    for (int i = 0; i < folded.length(); i++) {
+      char c = folded.charAt(i);
+      int at = LOOKALIKES.indexOf(c);
+      out.append(at >= 0 ? LATIN.charAt(at) : c);
+    }
+    return out.toString().toLowerCase(Locale.ROOT);
+  }
+
+  private static final String LOOKALIKES = "аеорсхуіјѕԁһӏАВЕКМНОРСТХІЈЅαεικνορτυχΑΒΕΗΙΚΜΝΟΡΤΥΧ";
+  private static final String LATIN = "aeopcxyijsdhlABEKMHOPCTXIJSaeikvoptuxABEHIKMNOPTYX";
 
   private static String excerpt(String text, Matcher m) {
     int start = Math.max(0, m.start() - 20);

@@ -123,7 +123,10 @@ final class McpTool implements Tool {
 
   @Override
   public Optional<String> unavailable() {
-    if (listing.schemaProblem().isPresent()) return listing.schemaProblem();
+    // The problem quotes the server's schema: said to the user in Settings, never to the model.
+    if (listing.schemaProblem().isPresent())
+      return Optional.of(name + " has an input schema Steward does not accept, so it stays off"
+          + " (Settings → MCP servers says why)");
     switch (listing.standing()) {
       case NEW:
         return Optional.of(name + " is new and waits for your review (Settings → MCP servers)");

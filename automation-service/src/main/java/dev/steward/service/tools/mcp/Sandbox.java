@@ -76,6 +76,9 @@ final class Sandbox {
     for (Path h : hidden) {
       if (Files.isDirectory(h)) out.addAll(List.of("--tmpfs", h.toString()));
     }
+    // A process view of its own: the service's /proc entries (its root, its open files) are not
+    // a way past what is hidden, and what the server leaves running ends with it.
+    out.addAll(List.of("--unshare-pid", "--proc", "/proc"));
     // The server's own folder lies inside Steward's data folder: it is put back.
     out.addAll(List.of(
         "--bind",

@@ -136,6 +136,8 @@ final class ServerLink implements AutoCloseable {
   private volatile long connectedAt;
   private final java.util.concurrent.atomic.AtomicBoolean relistAsked =
       new java.util.concurrent.atomic.AtomicBoolean();
+  private final java.util.concurrent.atomic.AtomicBoolean relistAgain =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private int generation;
   private int failures;
   /** A token was just renewed after a 401: another 401 asks the user rather than renew again. */
@@ -406,13 +408,22 @@ final class ServerLink implements AutoCloseable {
    * often it says so meanwhile, and never two listings at a time.
    */
   private void relistSoon(int gen) {
-    if (!relistAsked.compareAndSet(false, true)) return;
+    if (!relistAsked.compareAndSet(false, true)) {
+      // One listing is asked for or runs: it is followed by one more, for what came meanwhile.
+      relistAgain.set(true);
+      return;
+    }
     setting
         .timer()
         .schedule(
             () -> setting.starts().execute(() -> {
-              relistAsked.set(false);
-              relist(gen);
+              relistAgain.set(false);
+              try {
+                relist(gen);
+              } finally {
+                relistAsked.set(false);
+              }
+              if (relistAgain.getAndSet(false)) relistSoon(gen);
             }),
             500,
             TimeUnit.MILLISECONDS);
@@ -440,19 +451,32 @@ final class ServerLink implements AutoCloseable {
     for (McpSchema.Tool t : listed) {
       if (t.name() != null) uses.merge(McpToolNames.part(t.name()), 1, Integer::sum);
     }
+    // Two of the server's names that read alike each get a suffix from their own name, so a
+    // rating, a grant or a token for one never passes to the other when the server reorders; a
+    // name that reads like another's suffixed one gets a second suffix, both of them.
+    Map<String, String> parts = new LinkedHashMap<>();
+    for (McpSchema.Tool t : listed) {
+      if (t.name() == null || parts.containsKey(t.name())) continue;
+      String part = McpToolNames.part(t.name());
+      parts.put(t.name(), uses.getOrDefault(part, 0) > 1 ? part + suffix(t.name()) : part);
+    }
+    Map<String, Integer> partUses = new HashMap<>();
+    parts.values().forEach(p -> partUses.merge(p, 1, Integer::sum));
     Set<String> seen = new HashSet<>();
     for (McpSchema.Tool t : listed) {
       if (t.name() == null || !seen.add(t.name())) continue;
-      String part = McpToolNames.part(t.name());
-      // Two of the server's names that read alike each get a suffix from their own name, so a
-      // rating, a grant or a token for one never passes to the other when the server reorders.
-      if (uses.getOrDefault(part, 0) > 1)
-        part += "_"
-            + CanonicalJson.sha256Hex(t.name().getBytes(StandardCharsets.UTF_8)).substring(0, 6);
+      String part = parts.get(t.name());
+      if (partUses.getOrDefault(part, 0) > 1) part += suffix(t.name());
       String toolName = McpToolNames.prefix(name) + part;
+      if (next.containsKey(toolName)) continue; // alike even so: the first keeps it
       next.put(toolName, new McpTool(toolName, this, listing(t), setting.policy()));
     }
     tools = java.util.Collections.unmodifiableMap(next);
+  }
+
+  private static String suffix(String remoteName) {
+    return "_"
+        + CanonicalJson.sha256Hex(remoteName.getBytes(StandardCharsets.UTF_8)).substring(0, 6);
   }
 
   private McpTool.Listing listing(McpSchema.Tool t) {
@@ -471,23 +495,26 @@ final class ServerLink implements AutoCloseable {
     boolean openWorld = a == null || !Boolean.FALSE.equals(a.openWorldHint());
     // Whatever a server elsewhere is called with leaves the machine, whatever it says of itself.
     if (remote()) openWorld = true;
+    String title = t.title() != null ? t.title() : a != null ? a.title() : null;
     return new McpTool.Listing(
         t.name(),
-        t.title() != null ? t.title() : a != null ? a.title() : null,
+        title,
         description,
         schema,
         readOnly,
         openWorld,
         hash,
         setting.pins().standing(pinKey(), t.name(), hash),
-        DescriptionCheck.flags(description, schema),
-        sizeProblem(t, description, schema).or(() -> SchemaSafety.problem(schema)));
+        DescriptionCheck.flags(title, description, schema),
+        sizeProblem(t, title, description, schema).or(() -> SchemaSafety.problem(schema)));
   }
 
   private static Optional<String> sizeProblem(
-      McpSchema.Tool t, String description, JsonNode schema) {
+      McpSchema.Tool t, @Nullable String title, String description, JsonNode schema) {
     if (t.name().length() > 128)
       return Optional.of("its name is over 128 characters; the tool stays off");
+    if (title != null && title.length() > 128)
+      return Optional.of("its title is over 128 characters; the tool stays off");
     if (description.length() > MAX_DESCRIPTION_CHARS)
       return Optional.of("its description is " + description.length() + " characters, over "
           + MAX_DESCRIPTION_CHARS + "; the tool stays off");

@@ -93,7 +93,12 @@ final class TrackedTransport implements McpClientTransport {
       listChanged.run();
       return true;
     }
-    return false;
+    // Steward uses neither resources nor prompts; the SDK's client would list every page of them
+    // (and read a resource) on each such notification, with no bound.
+    String method = message.path("method").asText("");
+    return id == null
+        && (method.startsWith("notifications/resources/")
+            || method.equals("notifications/prompts/list_changed"));
   }
 
   /** Tells the server to stop the call of this progress token (MCP's cancellation). */

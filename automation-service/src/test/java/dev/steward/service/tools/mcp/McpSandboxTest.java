@@ -25,7 +25,12 @@ class McpSandboxTest {
     Path own = Files.createDirectories(dir.resolve("server"));
     Sandbox sandbox = Sandbox.find(Map.of("PATH", "/usr/bin:/bin"), List.of(config));
     assertTrue(sandbox.available(), "the tests need bubblewrap (./steward test installs it)");
-    String attack = "cat " + config + "/ui.secret 2>/dev/null; umount " + config
+    // Also through the service's own /proc entry, whose root is the machine's as the service sees
+    // it.
+    long service = ProcessHandle.current().pid();
+    String attack = "cat /proc/" + service + "/root" + config + "/ui.secret 2>/dev/null;"
+        + " ls /proc | grep -qx " + service + " && echo SEES-THE-SERVICE;"
+        + " cat " + config + "/ui.secret 2>/dev/null; umount " + config
         + " 2>/dev/null; cat " + config + "/ui.secret 2>/dev/null;"
         + " unshare -rm sh -c 'umount " + config + "; cat " + config + "/ui.secret' 2>/dev/null;"
         + " echo end";
@@ -35,6 +40,7 @@ class McpSandboxTest {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     p.waitFor();
     assertFalse(out.contains("the-window-secret"), out);
+    assertFalse(out.contains("SEES-THE-SERVICE"), out);
     assertEquals("end\n", out.substring(out.length() - 4), out);
   }
 }

@@ -566,6 +566,35 @@ class McpServersIT {
   }
 
   @Test
+  void names_that_read_alike_once_made_safe_each_keep_a_name_of_their_own() throws Exception {
+    // "a.b" and "a-b" both read a_b, so each gets a suffix of its own name; a third tool named
+    // like one of those suffixed names must not take that name over.
+    String h = dev.steward.protocol.json.CanonicalJson.sha256Hex(
+            "a.b".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .substring(0, 6);
+    PolicyDocument doc = ui.call(Methods.POLICY_GET, Map.of(), PolicyDocument.class);
+    Map<String, PolicyDocument.McpServer> more = new HashMap<>(doc.mcpServers());
+    more.put(
+        "alike", node("described-server.mjs", List.of(), Map.of("TOOL_NAMES", "a.b,a-b,a_b_" + h)));
+    ui.call(Methods.POLICY_UPDATE, doc.withMcpServers(more), JsonNode.class);
+    try {
+      JsonNode alike = awaitRunning("alike");
+      java.util.Set<String> names = new java.util.HashSet<>();
+      for (JsonNode tool : alike.get("tools")) names.add(tool.get("name").asText());
+      assertEquals(5, names.size(), "five tools, five names: " + names);
+      assertEquals(
+          2,
+          names.stream().filter(n -> n.startsWith("mcp.alike.a_b_" + h)).count(),
+          "the suffixed a.b and the tool named like it are told apart: " + names);
+    } finally {
+      PolicyDocument now = ui.call(Methods.POLICY_GET, Map.of(), PolicyDocument.class);
+      Map<String, PolicyDocument.McpServer> back = new HashMap<>(now.mcpServers());
+      back.remove("alike");
+      ui.call(Methods.POLICY_UPDATE, now.withMcpServers(back), JsonNode.class);
+    }
+  }
+
+  @Test
   void the_user_rates_and_turns_off_a_servers_tools() throws Exception {
     accept("fs");
     PolicyDocument doc = ui.call(Methods.POLICY_GET, Map.of(), PolicyDocument.class);

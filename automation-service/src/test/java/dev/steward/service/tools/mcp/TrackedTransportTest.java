@@ -124,6 +124,19 @@ class TrackedTransportTest {
   }
 
   @Test
+  void resource_and_prompt_notifications_never_reach_the_sdk() throws Exception {
+    Wire wire = new Wire();
+    new TrackedTransport(wire, () -> {});
+    for (String method : List.of(
+        "notifications/resources/list_changed",
+        "notifications/resources/updated",
+        "notifications/prompts/list_changed")) {
+      wire.arrive("{\"jsonrpc\":\"2.0\",\"method\":\"" + method + "\",\"params\":{\"uri\":\"x\"}}");
+    }
+    assertTrue(wire.passedOn.isEmpty(), "the SDK would list or read them without bound");
+  }
+
+  @Test
   void an_answer_to_no_call_in_flight_is_dropped() throws Exception {
     Wire wire = new Wire();
     TrackedTransport t = new TrackedTransport(wire, () -> {});
