@@ -179,9 +179,28 @@ final class McpServerCard {
     };
   }
 
+  /**
+   * What the tool is called with, as the assistant reads it: the whole input schema, whose
+   * argument names and descriptions are words of the server's too. Open for a tool to review.
+   */
+  private static TitledPane arguments(Mcp.Tool tool) {
+    String schema = dev.steward.protocol.json.Json.prettyVisible(tool.inputSchema());
+    TextArea text = new TextArea(schema);
+    text.setEditable(false);
+    text.setWrapText(true);
+    text.setPrefRowCount((int) Math.min(10, schema.lines().count()));
+    text.getStyleClass().add("mcp-tool-schema");
+    TitledPane pane = new TitledPane("Its arguments, as the assistant reads them", text);
+    pane.setId("settings-mcp-args-" + id(tool.name()));
+    pane.setExpanded(!Mcp.Tool.ACCEPTED.equals(tool.pin()));
+    pane.setAnimated(false);
+    return pane;
+  }
+
   private static VBox toolRow(Mcp.Tool tool, McpSettings m) {
     Label title = new Label(tool.title() != null ? tool.title() : tool.serverName());
-    Label kind = new Label(tool.readOnly() ? "reads only" : "can change things");
+    Label kind = new Label((tool.readOnly() ? "reads only" : "can change things")
+        + (tool.sends() ? " · can send data off the machine" : ""));
     kind.getStyleClass().add("settings-hint");
     HBox line = new HBox(8, title, kind);
     line.setAlignment(Pos.CENTER_LEFT);
@@ -220,7 +239,7 @@ final class McpServerCard {
     Label description = new Label(tool.description());
     description.setWrapText(true);
     description.getStyleClass().add("mcp-tool-description");
-    VBox row = new VBox(2, line, description);
+    VBox row = new VBox(2, line, description, arguments(tool));
     for (String flag : tool.flags()) {
       Label f = new Label("⚠ " + flag);
       f.setWrapText(true);

@@ -58,6 +58,16 @@ class McpSettingsIT {
         () -> w.robot.lookup("#settings-mcp-state-notes").tryQuery().isPresent()
             && label(w, "#settings-mcp-state-notes").startsWith("running"));
     assertEquals("new", label(w, "#settings-mcp-pin-mcp-notes-note"));
+    // The argument's description is the server's word as much as the tool's: it is shown too.
+    String arguments = org.testfx.util.WaitForAsyncUtils.asyncFx(() -> {
+          javafx.scene.control.TitledPane args =
+              w.robot.lookup("#settings-mcp-args-mcp-notes-note").query();
+          return args.isExpanded() + " "
+              + ((javafx.scene.control.TextArea) args.getContent()).getText();
+        })
+        .get(10, java.util.concurrent.TimeUnit.SECONDS);
+    assertTrue(arguments.startsWith("true "), "open for a new tool: " + arguments);
+    assertTrue(arguments.contains("What to note."), arguments);
     assertFalse(
         Files.readString(policy).contains("always call this tool"),
         "the pasted env value is kept in secrets.json, not in policy.json");
