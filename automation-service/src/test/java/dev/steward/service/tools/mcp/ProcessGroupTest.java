@@ -1,6 +1,5 @@
 package dev.steward.service.tools.mcp;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -28,9 +27,12 @@ class ProcessGroupTest {
   @ValueSource(booleans = {false, true})
   void whatACrashedLauncherStartedEndsWithIt(boolean sandboxed) throws Exception {
     Path pidFile = dir.resolve("child.pid");
-    // The launcher starts its "server", says its pid, and crashes while the server runs on.
-    List<String> launcher =
-        List.of("/bin/sh", "-c", "sleep 300 & echo $! > " + pidFile + "; sleep 0.3; exit 3");
+    // The launcher starts its "server", says it has, and crashes while the server runs on. The
+    // server is found by its unique argument: in the sandbox's own process view its pid is not
+    // the machine's.
+    String mark = "3" + (System.nanoTime() % 100_000) + ".5";
+    List<String> launcher = List.of(
+        "/bin/sh", "-c", "sleep " + mark + " & echo $! > " + pidFile + "; sleep 0.3; exit 3");
     Sandbox sandbox = Sandbox.find(Map.of("PATH", "/usr/bin:/bin"), List.of());
     assertTrue(sandbox.available(), "the tests need bubblewrap (./steward test installs it)");
     Path own = Files.createDirectories(dir.resolve("server"));
@@ -45,13 +47,20 @@ class ProcessGroupTest {
         exited::complete);
     t.connect(message -> Mono.empty()).block();
     exited.get(10, TimeUnit.SECONDS);
-    long child = Long.parseLong(Files.readString(pidFile).strip());
+    assertTrue(Files.readString(pidFile).strip().matches("\\d+"), "the server was started");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (ProcessHandle.of(child).map(ProcessHandle::isAlive).orElse(false)
-        && System.nanoTime() < deadline) Thread.sleep(50);
-    boolean alive = ProcessHandle.of(child).map(ProcessHandle::isAlive).orElse(false);
-    if (alive) ProcessHandle.of(child).ifPresent(ProcessHandle::destroyForcibly);
-    assertFalse(alive, "the launcher's child outlived it");
+    while (!servers(mark).isEmpty() && System.nanoTime() < deadline) Thread.sleep(50);
+    List<ProcessHandle> alive = servers(mark);
+    alive.forEach(ProcessHandle::destroyForcibly);
+    assertTrue(alive.isEmpty(), "the launcher's child outlived it");
     t.closeGracefully().block();
+  }
+
+  /** The processes running {@code sleep mark} now. */
+  private static List<ProcessHandle> servers(String mark) {
+    return ProcessHandle.allProcesses()
+        .filter(p -> p.info().commandLine().orElse("").equals("/usr/bin/sleep " + mark)
+            || p.info().arguments().map(a -> a.length == 1 && a[0].equals(mark)).orElse(false))
+        .toList();
   }
 }
