@@ -389,6 +389,11 @@ class BrowserIT {
       assertEquals(
           ToolErrorCodes.TOKEN_MISSING, asked.error().code(), String.valueOf(asked.error()));
       assertFalse(hits.contains("localhost /page"), hits.toString());
+      // The dialog says the visit carries the user's sign-ins.
+      JsonNode shown = ui.preflight(id(), "browser.open_url", args("url", at("/echo-cookie")))
+          .preview();
+      assertTrue(shown.path("says").asText().contains("your sign-ins"), String.valueOf(shown));
+      assertEquals("kept", shown.path("profile").asText());
       // Steward's own files stay out of the file tools' reach.
       ToolResult read = exec(agent, id(), "files.list_dir", args("path", profile.toString()), null);
       assertEquals(ToolErrorCodes.SCOPE_DENIED, read.error().code());

@@ -97,6 +97,34 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
     return args.hasNonNull("screenshot_path") || policy.get().browser().keepProfile();
   }
 
+  /**
+   * What an approved visit does: where it goes, with which profile (a kept one carries the user's
+   * sign-ins there), and that the page's own requests then go to any public host.
+   */
+  @Override
+  public Optional<JsonNode> preview(JsonNode args, ToolContext ctx) {
+    boolean kept = policy.get().browser().keepProfile();
+    String url = args.path("url").asText();
+    ObjectNode p = Json.object();
+    p.put("operation", "open a page");
+    p.put("url", url);
+    p.put("profile", kept ? "kept" : "fresh");
+    if (args.hasNonNull("screenshot_path"))
+      p.put("screenshot_path", args.path("screenshot_path").asText());
+    p.put(
+        "says",
+        "Open " + url
+            + (kept
+                ? " in the browser profile Steward keeps: your sign-ins and cookies there go with"
+                    + " the visit"
+                : " in a fresh browser context, with no cookies")
+            + (args.hasNonNull("screenshot_path")
+                ? "; save a screenshot to " + args.path("screenshot_path").asText()
+                : "")
+            + "; the page's own requests (images, scripts) may go to other public hosts");
+    return Optional.of(p);
+  }
+
   @Override
   public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
     return Optional.of(HostUse.pageTaint(args.path("url").asText()));

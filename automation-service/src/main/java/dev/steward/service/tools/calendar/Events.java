@@ -63,6 +63,15 @@ final class Events extends CalendarTool {
     try {
       Selection s = select(args);
       if (s.users().isEmpty()) return Optional.empty();
+      // The agent's preview says that it asks, not how many of the user's events lie there
+      // (a number its result withholds too).
+      if (!ctx.forPerson())
+        return Optional.of(Json.object()
+            .put(
+                "says",
+                "Show the assistant the titles and times of events you made yourself between "
+                    + args.path("from").asText() + " and " + args.path("to").asText()
+                    + " (shown to you when you approve)"));
       Set<String> users = new HashSet<>();
       s.users().forEach(o -> users.add(o.uid()));
       ObjectNode p = Json.object();

@@ -407,6 +407,9 @@ final class Ics {
   /** The most occurrences of one event expanded for a range (a day by the minute is 1,440). */
   static final int MOST_OCCURRENCES = 5000;
 
+  /** The largest COUNT of a rule that is expanded (a daily event for 270 years). */
+  static final int MOST_COUNTED = 100_000;
+
   /**
    * The periods of one event in the range. A rule that would repeat more than {@link
    * #MOST_OCCURRENCES} times in it (by the second, or an hourly rule listing every minute and
@@ -419,6 +422,9 @@ final class Ics {
     if (rule.isPresent()) {
       Temporal seed = e.getStartDate().get().getDate();
       Recur recur = rule.get().getRecur();
+      // A counted rule is walked from its first occurrence, each one held (ical4j does not skip
+      // ahead to the range for it): one counted in millions is left out, as an unreadable event.
+      if (recur.getCount() > MOST_COUNTED) return Set.of();
       List<Temporal> first = (List<Temporal>) recur
           .getDatesAsStream(
               seed, like(seed, range.getStart()), like(seed, range.getEnd()), MOST_OCCURRENCES + 1)

@@ -33,9 +33,15 @@ final class MailRead extends MailTool {
     } catch (ToolFailure | SQLException e) {
       // the mail is named by its id instead
     }
-    // The bare address: a display name is the stranger's own words, shown in the next dialog.
+    // The bare address: a display name is the stranger's own words, shown in the next dialog;
+    // a sender that is not one plain address is no name for it either.
     String address = MimeReader.clean(MimeReader.address(from), 120);
-    return Optional.of(address.isEmpty() ? "mail " + id : "mail from " + address);
+    return Optional.of(plainAddress(address) ? "mail from " + address : "mail " + id);
+  }
+
+  private static boolean plainAddress(String address) {
+    return address.length() <= 120
+        && address.matches("[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9.-]+\\.[A-Za-z0-9-]+");
   }
 
   @Override

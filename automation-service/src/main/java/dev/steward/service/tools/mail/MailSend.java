@@ -128,6 +128,16 @@ final class MailSend extends MailTool {
     for (int i = 0; i < list.size(); i++) {
       String given = list.get(i).asText().strip();
       try {
+        // Letters that look like others (a Cyrillic "а" in "exаmple.org") and invisible ones
+        // would let the dialog show one address while the mail goes to another.
+        if (!given.chars().allMatch(c -> c > 0x20 && c < 0x7f))
+          throw new ToolFailure(
+              ToolErrorCodes.VALIDATION_ERROR,
+              "\"" + dev.steward.protocol.util.ShownText.escaped(MimeReader.clean(given, 100))
+                  + "\" has letters outside plain ASCII; write an international domain in its"
+                  + " ASCII form (xn--…)",
+              pointer + "/" + i,
+              null);
         InternetAddress a = new InternetAddress(given, true);
         a.validate();
         if (a.getPersonal() != null
@@ -152,7 +162,14 @@ final class MailSend extends MailTool {
   @Override
   public String summarize(JsonNode args, JsonNode value) {
     ArrayNode cc = args.has("cc") ? (ArrayNode) args.path("cc") : Json.mapper().createArrayNode();
-    StringBuilder b = new StringBuilder("sent to ");
+    // Where it went first, whole: the row's text is cut, and a long list could push the domain
+    // that matters out of it.
+    java.util.Set<String> domains = new java.util.TreeSet<>();
+    for (JsonNode a : args.path("to")) domains.add(domain(a.asText()));
+    for (JsonNode a : cc) domains.add(domain(a.asText()));
+    StringBuilder b = new StringBuilder(
+        "to " + domains.size() + (domains.size() == 1 ? " domain (" : " domains (")
+            + String.join(", ", domains) + "): sent to ");
     List<String> to = new ArrayList<>();
     args.path("to").forEach(n -> to.add(n.asText()));
     b.append(String.join(", ", to));
@@ -162,5 +179,9 @@ final class MailSend extends MailTool {
       b.append("; cc ").append(String.join(", ", c));
     }
     return b.toString();
+  }
+
+  private static String domain(String address) {
+    return address.substring(address.lastIndexOf('@') + 1).toLowerCase(java.util.Locale.ROOT);
   }
 }

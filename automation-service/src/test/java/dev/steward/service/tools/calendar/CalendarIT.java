@@ -238,9 +238,13 @@ class CalendarIT {
     Preflight.Result check = agent.preflight(trace, "calendar.events", range);
     assertEquals(Preflight.CONFIRM, check.decision());
     assertEquals(Risk.HIGH, check.risk());
+    assertFalse(
+        check.preview().has("events_you_made")
+            || check.preview().path("says").asText().contains("1 event"),
+        "the agent's preview does not count the user's events: " + check.preview());
+    JsonNode dialog = ui.preflight(TestService.id(), "calendar.events", range).preview();
     assertTrue(
-        check.preview().path("says").asText().contains("1 event you made yourself"),
-        check.preview().toString());
+        dialog.path("says").asText().contains("1 event you made yourself"), dialog.toString());
     ToolResult unasked = TestService.exec(agent, "calendar.events", range);
     assertEquals(ToolErrorCodes.TOKEN_MISSING, unasked.error().code());
     for (String tool : List.of("calendar.delete_event", "calendar.update_event")) {

@@ -75,6 +75,37 @@ class IcsTest {
   }
 
   @Test
+  void a_rule_counted_in_millions_from_long_ago_is_left_out() throws Exception {
+    String ics = calendar(
+        "BEGIN:VEVENT",
+        "UID:counted",
+        "DTSTAMP:20260101T000000Z",
+        "DTSTART:19700101T000000Z",
+        "DTEND:19700101T000001Z",
+        "RRULE:FREQ=MINUTELY;COUNT=2000000000",
+        "SUMMARY:x",
+        "END:VEVENT",
+        "BEGIN:VEVENT",
+        "UID:fine",
+        "DTSTAMP:20260101T000000Z",
+        "DTSTART:20260301T090000Z",
+        "DTEND:20260301T100000Z",
+        "RRULE:FREQ=DAILY;COUNT=3",
+        "SUMMARY:y",
+        "END:VEVENT");
+    // ical4j does not skip ahead to the range for a counted rule: it would hold every minute
+    // since 1970 first (tens of millions), and run the service out of memory.
+    List<Ics.Occurrence> found = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+        java.time.Duration.ofSeconds(10),
+        () -> Ics.expand(
+            Ics.parse(ics),
+            Instant.parse("2026-03-01T00:00:00Z"),
+            Instant.parse("2026-03-02T00:00:00Z"),
+            UTC));
+    assertEquals(List.of("fine"), found.stream().map(Ics.Occurrence::uid).toList());
+  }
+
+  @Test
   void a_few_occurrences_are_kept_for_the_range_and_many_are_not() throws Exception {
     Instant from = Instant.parse("2026-03-01T00:00:00Z");
     Instant to = Instant.parse("2026-04-01T00:00:00Z");
