@@ -130,6 +130,11 @@ class BrowserIT {
             ex,
             "<title>Ticker</title><body>ticking<script>setInterval(() => fetch('/tick'), 10)</script></body>");
       case "/tick" -> html(ex, "tick");
+      case "/spin" ->
+        html(
+            ex,
+            "<title>Spin</title><body>spinning<script>addEventListener('load', () =>"
+                + " setTimeout(() => { for (;;) {} }, 0))</script></body>");
       case "/slow-image" ->
         html(
             ex,
@@ -451,6 +456,15 @@ class BrowserIT {
         r.error().details().path("blocked").toString().contains("localhost"),
         "the stopped image is still told: " + r.error());
     assertFalse(reachedOutside(), hits.toString());
+  }
+
+  @Test
+  void a_page_whose_script_never_yields_times_out_once_not_at_every_step() {
+    ToolResult r =
+        exec(agent, id(), "browser.open_url", args("url", at("/spin"), "timeout_s", 2), null);
+    assertEquals(ToolErrorCodes.TIMEOUT, r.errorCode(), String.valueOf(r.error()));
+    ToolResult next = exec(agent, id(), "browser.open_url", args("url", at("/page")), null);
+    assertTrue(next.ok(), "the browser is free for the next visit: " + next.error());
   }
 
   @Test

@@ -207,6 +207,9 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
       String url,
       long timeoutMs,
       boolean screenshot) {
+    // One deadline for the whole visit: a page that never yields after its load (a script that
+    // spins) would otherwise hold the browser's one thread for a full wait at each step.
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     tab.context().setDefaultTimeout(timeoutMs);
     Page page = tab.page();
     Response response;
@@ -221,11 +224,24 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
     if (guard.cancelled())
       throw new BrowserSession.VisitFailure(
           new ToolFailure(ToolErrorCodes.CANCELLED, "the visit was cancelled"));
-    String text = readText(page, timeoutMs);
-    byte[] shot =
-        screenshot ? page.screenshot(new Page.ScreenshotOptions().setTimeout(timeoutMs)) : null;
+    String text = readText(page, guard, deadline);
+    byte[] shot = screenshot
+        ? page.screenshot(new Page.ScreenshotOptions().setTimeout(left(deadline, "the screenshot")))
+        : null;
     return new Visit(
         page.url(), response == null ? 0 : response.status(), page.title(), text, shot);
+  }
+
+  /** The milliseconds left before {@code deadline}; none left is the visit's timeout. */
+  private static double left(long deadline, String what) {
+    long ms = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+    if (ms <= 0)
+      throw new BrowserSession.VisitFailure(new ToolFailure(
+          ToolErrorCodes.TIMEOUT,
+          "the page did not let " + what + " be read in time (a script may keep it busy)",
+          "/timeout_s",
+          null));
+    return ms;
   }
 
   private static ToolFailure navigationFailure(NavigationGuard guard, PlaywrightException e) {
@@ -255,13 +271,18 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
   }
 
   /** The page's readable text; a navigation in progress destroys the context, so retry after it. */
-  private static String readText(Page page, long timeoutMs) {
+  private static String readText(Page page, NavigationGuard guard, long deadline) {
     PlaywrightException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
+      if (guard.cancelled())
+        throw new BrowserSession.VisitFailure(
+            new ToolFailure(ToolErrorCodes.CANCELLED, "the visit was cancelled"));
       try {
         page.waitForLoadState(
-            LoadState.LOAD, new Page.WaitForLoadStateOptions().setTimeout(timeoutMs));
-        return page.innerText("body", new Page.InnerTextOptions().setTimeout(timeoutMs));
+            LoadState.LOAD,
+            new Page.WaitForLoadStateOptions().setTimeout(left(deadline, "its text")));
+        return page.innerText(
+            "body", new Page.InnerTextOptions().setTimeout(left(deadline, "its text")));
       } catch (PlaywrightException e) {
         last = e;
       }
