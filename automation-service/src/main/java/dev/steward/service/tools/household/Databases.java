@@ -59,16 +59,9 @@ final class Databases implements AutoCloseable {
       String host = entry.startsWith("[")
           ? entry.substring(1, Math.max(1, entry.indexOf(']')))
           : entry.contains(":") ? entry.substring(0, entry.indexOf(':')) : entry;
-      if (!loopback(host.toLowerCase(java.util.Locale.ROOT))) return false;
+      if (!dev.steward.protocol.util.Loopback.host(host)) return false;
     }
     return true;
-  }
-
-  private static boolean loopback(String host) {
-    return host.equals("localhost")
-        || host.equals("::1")
-        || host.equals("0:0:0:0:0:0:0:1")
-        || host.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
   }
 
   Optional<String> unavailable() {
