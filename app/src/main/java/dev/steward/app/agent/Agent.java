@@ -317,7 +317,8 @@ public final class Agent implements Conversation, AutoCloseable {
                   + " times in this turn."));
         history.addAll(results);
         listener.notice("Stopped: the assistant asked again for a call that had already failed "
-            + RepeatGuard.FAILURES + " times (" + name + "). Try rephrasing the request.");
+            + RepeatGuard.FAILURES + " times (" + CallRepair.shown(name)
+            + "). Try rephrasing the request.");
         return;
       }
       List<ProposedCall> calls = new ArrayList<>();

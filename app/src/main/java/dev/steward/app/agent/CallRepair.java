@@ -34,7 +34,7 @@ final class CallRepair {
       return new ModelCall.Mistake(
           asked,
           problem,
-          "The assistant asked for a tool that does not exist (\"" + name
+          "The assistant asked for a tool that does not exist (\"" + shown(name)
               + "\"); it was told the nearest names.");
     }
     ToolDefinition tool = found.get();
@@ -150,5 +150,14 @@ final class CallRepair {
     Unreadable(String message) {
       super(message, null, false, false);
     }
+  }
+
+  /**
+   * A name the model chose, as a notice of Steward's shows it: on one line, hidden characters
+   * written out, and short — it must not read as Steward's own words.
+   */
+  static String shown(String name) {
+    String one = dev.steward.protocol.util.ShownText.escaped(name);
+    return one.length() > 64 ? one.substring(0, 64) + "…" : one;
   }
 }

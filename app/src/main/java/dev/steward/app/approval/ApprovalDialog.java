@@ -145,6 +145,7 @@ public final class ApprovalDialog {
     HBox coversRow = new HBox(8, covers, span);
     coversRow.setAlignment(Pos.CENTER_LEFT);
     VBox root = new VBox(12, scroll, coversRow, buttons);
+    if (model.items().size() > 1) root.getChildren().add(1, summary(model));
     String asker = model.asker();
     if (asker != null) {
       // Not Steward's own assistant: said in the body as well as the title, above the call.
@@ -188,6 +189,35 @@ public final class ApprovalDialog {
     stage.setOnShown(e -> arming.play());
     // However the answer comes (a click, a key, the countdown, Stop), the dialog closes.
     model.answer().whenComplete((a, e) -> javafx.application.Platform.runLater(this::close));
+  }
+
+  /**
+   * What Approve runs, each ticked call in one line, outside the scrolling list: a call below the
+   * fold is approved with those in view, so it must be named where the button is.
+   */
+  private static Label summary(ApprovalViewModel model) {
+    Label summary = new Label();
+    summary.setId("approval-summary");
+    summary.setWrapText(true);
+    summary.getStyleClass().add("approval-meta");
+    java.util.List<javafx.beans.Observable> on = new java.util.ArrayList<>();
+    for (ApprovalItem i : model.items()) {
+      on.add(i.inWordsProperty());
+      on.add(i.tickedProperty());
+    }
+    summary
+        .textProperty()
+        .bind(javafx.beans.binding.Bindings.createStringBinding(
+            () -> {
+              java.util.List<String> lines = new java.util.ArrayList<>();
+              for (ApprovalItem i : model.items())
+                if (i.tickedProperty().get())
+                  lines.add("• " + i.inWordsProperty().get());
+              return "Approve runs " + lines.size() + " of " + model.items().size() + " calls:\n"
+                  + String.join("\n", lines);
+            },
+            on.toArray(javafx.beans.Observable[]::new)));
+    return summary;
   }
 
   private VBox itemView(ApprovalItem item, boolean several) {

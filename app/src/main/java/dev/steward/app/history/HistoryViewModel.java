@@ -96,6 +96,7 @@ public final class HistoryViewModel {
   }
 
   public void newConversation() {
+    if (midTurn()) return;
     background.execute(() -> {
       try {
         Conversation c = store.create("New conversation");
@@ -113,6 +114,7 @@ public final class HistoryViewModel {
   public void open(Conversation c) {
     Conversation open = current.get();
     if (open != null && open.id().equals(c.id())) return;
+    if (midTurn()) return;
     background.execute(() -> {
       try {
         List<StoredEntry> entries = store.entries(c.id());
@@ -125,6 +127,7 @@ public final class HistoryViewModel {
 
   /** Deletes a conversation; {@link #undoDelete} puts it back while it is the last one deleted. */
   public void delete(Conversation c) {
+    if (midTurn()) return;
     background.execute(() -> {
       try {
         List<StoredEntry> kept = store.entries(c.id());
@@ -222,7 +225,19 @@ public final class HistoryViewModel {
     if (open != null && open.id().equals(id)) current.set(change.apply(open));
   }
 
+  /**
+   * Whether a turn runs now, and the conversation may not change under it: what the turn still
+   * says (perhaps a stranger's words from a page it read) would be saved, and later read by the
+   * model, under the other conversation — whose taint the service keeps apart.
+   */
+  private boolean midTurn() {
+    if (!chat.busyProperty().get()) return false;
+    report("The assistant is still answering: stop it or wait, then change conversations.");
+    return true;
+  }
+
   private void show(Conversation c, List<StoredEntry> entries) {
+    if (midTurn()) return;
     current.set(c);
     List<ChatEntry> restored = new ArrayList<>();
     List<Exchange> context = new ArrayList<>();

@@ -20,7 +20,9 @@ final class CodeBlockView extends VBox {
 
   CodeBlockView(String code, String language) {
     getStyleClass().add("md-code-block");
-    Text text = new Text(code);
+    // A program is shown as it runs: a bidirectional control or an invisible character would
+    // show it in another order, or hide part of what Copy puts on the clipboard.
+    Text text = new Text(dev.steward.protocol.util.ShownText.escapedKeepingLines(code));
     text.getStyleClass().addAll("md-text", "md-code-text");
     flow = new TextFlow(text);
     flow.getStyleClass().add("md-code-flow");

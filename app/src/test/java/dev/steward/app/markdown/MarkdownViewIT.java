@@ -225,6 +225,16 @@ class MarkdownViewIT {
   }
 
   @Test
+  void aCodeBlocksHiddenCharactersAreWrittenOut() throws Exception {
+    // Shown raw, the override would show "rm -rf ~/x" reversed after it: not the order it runs.
+    MarkdownView v = show("```sh\necho safe \u202e x/~ fr- mr\n```\n", true, 500);
+    TextFlow code = robot.from(v).lookup(".md-code-flow").queryAs(TextFlow.class);
+    String shown = ((Text) code.getChildren().get(0)).getText();
+    assertTrue(shown.contains("\\u202e"), shown);
+    assertFalse(shown.contains("\u202e"), shown);
+  }
+
+  @Test
   void aDragInsideACodeBlockSelectsCode() throws Exception {
     MarkdownView v = show("```\nsudo apt install ripgrep\n```\n", true, 500);
     TextFlow code = robot.from(v).lookup(".md-code-flow").queryAs(TextFlow.class);

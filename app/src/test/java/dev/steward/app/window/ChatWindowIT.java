@@ -296,6 +296,28 @@ class ChatWindowIT {
   }
 
   @Test
+  void theConversationCannotChangeUnderARunningTurn() throws Exception {
+    WindowHarness w = openWithModel();
+    w.waitFor(() -> w.app.history() != null && w.app.history().conversations().size() == 1);
+    String[] chunks = new String[60];
+    java.util.Arrays.fill(chunks, "word ");
+    ollama.enqueue(Reply.slowText(Duration.ofMillis(100), chunks));
+    w.type("Tell me a long story");
+    w.waitFor(() -> !w.messages(MessageEntry.Kind.ASSISTANT).isEmpty());
+    // The New button's action while the answer streams: what is still said would be saved under
+    // the new conversation, whose taint the service keeps apart.
+    w.robot.interact(() -> w.app.history().newConversation());
+    Thread.sleep(500);
+    w.robot.interact(() -> {});
+    assertEquals(
+        1, w.app.history().conversations().size(), "no new conversation while the turn runs");
+    w.robot.clickOn("#stop");
+    w.waitForTurnEnd();
+    w.robot.interact(() -> w.app.history().newConversation());
+    w.waitFor(() -> w.app.history().conversations().size() == 2);
+  }
+
+  @Test
   void denyChangesNothingAndTellsTheModel() throws Exception {
     WindowHarness w = openWithModel();
     Path file = w.workspace.resolve("keep.txt");
@@ -479,6 +501,10 @@ class ChatWindowIT {
         w.robot.listTargetWindows().stream()
             .filter(win -> win.getScene().lookup("#approve") != null)
             .count());
+    // What Approve runs is named beside it, the call below the fold as well.
+    String summary = w.robot.lookup("#approval-summary").queryAs(Label.class).getText();
+    assertTrue(summary.startsWith("Approve runs 3 of 3 calls"), summary);
+    for (String n : List.of("a", "b", "c")) assertTrue(summary.contains(n + ".txt"), summary);
     CallCard third = w.cards().get(2);
     Node thirdTick = w.robot.lookup("#tick-" + third.callId()).query();
     w.robot.interact(() -> w.robot
@@ -486,6 +512,11 @@ class ChatWindowIT {
         .queryAs(javafx.scene.control.ScrollPane.class)
         .setVvalue(1.0));
     w.robot.clickOn(thirdTick);
+    w.waitFor(() -> w.robot
+        .lookup("#approval-summary")
+        .queryAs(Label.class)
+        .getText()
+        .startsWith("Approve runs 2 of 3 calls"));
     w.click("#approve");
     w.waitFor(() -> w.cards().stream().allMatch(c -> c.state().finished()));
     w.waitForTurnEnd();

@@ -18,9 +18,20 @@ public final class ShownText {
         || (c >= '\u2066' && c <= '\u2069');
   }
 
-  /** Whether {@code c} may not stand as itself in one line of the window. */
+  /**
+   * Whether {@code c} may not stand as itself in one line of the window: controls, line
+   * separators, and what draws nothing — format characters (zero-width spaces and joiners, the
+   * byte-order mark, bidirectional controls), variation selectors, and the first half of every
+   * character of plane 14 (tags and more variation selectors), which can carry text unseen.
+   */
   public static boolean isHidden(char c) {
-    return Character.isISOControl(c) || c == '\u2028' || c == '\u2029' || isBidiControl(c);
+    return Character.isISOControl(c)
+        || c == '\u2028'
+        || c == '\u2029'
+        || isBidiControl(c)
+        || Character.getType(c) == Character.FORMAT
+        || (c >= '\uFE00' && c <= '\uFE0F')
+        || c == '\uDB40';
   }
 
   /**

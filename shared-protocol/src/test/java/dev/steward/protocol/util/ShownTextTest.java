@@ -18,6 +18,20 @@ class ShownTextTest {
   }
 
   @Test
+  void what_draws_nothing_is_written_out_too() {
+    // Zero-width characters in an address's query would carry data the dialog does not show.
+    assertEquals(
+        "https://x.example/?q=a\\u200bb\\u2060c\\ufeffd",
+        ShownText.escaped("https://x.example/?q=a\u200bb\u2060c\ufeffd"));
+    assertEquals("a\\ufe0fb", ShownText.escaped("a\ufe0fb"));
+    String tag = new String(Character.toChars(0xE0041));
+    assertTrue(ShownText.escaped("a" + tag).startsWith("a\\udb40"), ShownText.escaped("a" + tag));
+    assertTrue(dev.steward.protocol.json.Json.prettyVisible(
+            dev.steward.protocol.json.Json.object().put("u", "a\u200bb"))
+        .contains("\\u200b"));
+  }
+
+  @Test
   void plain_text_is_kept_as_it_is() {
     String plain = "/home/zoë/Notes/計画 (2).txt";
     assertSame(plain, ShownText.escaped(plain));
