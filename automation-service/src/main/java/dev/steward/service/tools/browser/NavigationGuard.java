@@ -41,6 +41,8 @@ final class NavigationGuard implements PinningProxy.Pins {
   /** Whether a navigation of the visit was stopped, so the page failed because of Steward. */
   private volatile boolean navigationStopped;
 
+  private volatile @org.jspecify.annotations.Nullable String firstStop;
+
   private volatile @org.jspecify.annotations.Nullable PlaywrightException failure;
 
   private final double fetchTimeoutMs;
@@ -71,6 +73,12 @@ final class NavigationGuard implements PinningProxy.Pins {
   /** Whether a navigation was stopped (not only a page's own request or connection). */
   boolean navigationStopped() {
     return navigationStopped;
+  }
+
+  /** The first navigation stopped, with why: what failed the page; or null. */
+  @org.jspecify.annotations.Nullable
+  String firstNavigationStopped() {
+    return firstStop;
   }
 
   /** The navigations and requests that were stopped, with why. */
@@ -154,6 +162,7 @@ final class NavigationGuard implements PinningProxy.Pins {
 
   /** "aborted" makes Chromium drop the navigation and keep the current page (no error page). */
   private void stop(Route route, String url, String why) {
+    if (firstStop == null) firstStop = url + " — " + why;
     navigationStopped = true;
     blocked.add(url + " — " + why);
     route.abort("aborted");

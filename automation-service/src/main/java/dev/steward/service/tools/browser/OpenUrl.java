@@ -261,7 +261,10 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
     if (!blocked.isEmpty()) {
       return new ToolFailure(
           ToolErrorCodes.SCOPE_DENIED,
-          "Steward stopped the page: " + blocked.get(0),
+          // The stopped navigation says why, not a request of the page's or the browser's own.
+          "Steward stopped the page: "
+              + java.util.Objects.requireNonNullElse(
+                  guard.firstNavigationStopped(), blocked.get(0)),
           "/url",
           details);
     }
