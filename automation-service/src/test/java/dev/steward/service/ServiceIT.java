@@ -186,6 +186,61 @@ class ServiceIT {
     assertEquals("/idempotency_key", agent.execute(other).error().field());
   }
 
+  /**
+   * A row's preview is cut; what the call was given is not hidden by it: the window reads the whole
+   * back, checked against the hash the chained preview ends with.
+   */
+  @Test
+  void the_whole_arguments_of_a_cut_row_are_read_back_by_the_window_alone() throws Exception {
+    String path = "w/" + "x".repeat(150) + "/" + "y".repeat(150) + "/the-end";
+    String trace = id();
+    assertTrue(agent
+        .execute(
+            new Execute.Params(trace, id(), "files.ensure_dir", args("path", path), null, null))
+        .ok());
+    Audit.Row row = ui
+        .call(
+            Methods.AUDIT_QUERY,
+            new Audit.QueryParams(null, null, null, trace, null, null, null, 10, null),
+            Audit.QueryResult.class)
+        .rows()
+        .stream()
+        .filter(r -> r.kind().equals("decision"))
+        .findFirst()
+        .orElseThrow();
+    assertFalse(row.argsPreview().contains("the-end"), row.argsPreview());
+    String hash = dev.steward.protocol.audit.WholeArgs.hashIn(row.argsPreview());
+    assertNotNull(hash, row.argsPreview());
+    Audit.ArgsResult whole =
+        ui.call(Methods.AUDIT_ARGS, new Audit.ArgsParams(hash), Audit.ArgsResult.class);
+    assertEquals(args("path", path), Json.parse(whole.args()));
+
+    ClientException agentAsks = assertThrows(
+        ClientException.class,
+        () -> agent.call(Methods.AUDIT_ARGS, new Audit.ArgsParams(hash), Audit.ArgsResult.class));
+    assertEquals(ErrorCodes.FORBIDDEN, agentAsks.rpcError().code());
+    ClientException notAHash = assertThrows(
+        ClientException.class,
+        () -> ui.call(
+            Methods.AUDIT_ARGS,
+            new Audit.ArgsParams("../config/ui.secret"),
+            Audit.ArgsResult.class));
+    assertEquals(ErrorCodes.INVALID_PARAMS, notAHash.rpcError().code());
+
+    java.nio.file.Path kept = t.home.data().resolve("audit-args").resolve(hash);
+    Files.writeString(kept, whole.args().replace("the-end", "the-fun"));
+    ClientException changed = assertThrows(
+        ClientException.class,
+        () -> ui.call(Methods.AUDIT_ARGS, new Audit.ArgsParams(hash), Audit.ArgsResult.class));
+    assertEquals(ErrorCodes.UNAVAILABLE, changed.rpcError().code());
+    assertTrue(changed.getMessage().contains("changed after"), changed.getMessage());
+    Audit.VerifyResult verified =
+        ui.call(Methods.AUDIT_VERIFY, Json.object(), Audit.VerifyResult.class);
+    assertFalse(verified.ok());
+    assertEquals(row.auditId(), verified.firstBadRow());
+    assertTrue(verified.problem().contains("whole arguments"), verified.problem());
+  }
+
   @Test
   void ui_connections_hear_tool_results() throws Exception {
     List<String> heard = new CopyOnWriteArrayList<>();

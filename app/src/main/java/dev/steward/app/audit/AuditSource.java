@@ -11,6 +11,9 @@ public interface AuditSource {
 
   Audit.VerifyResult verify();
 
+  /** The whole arguments a cut preview names by hash ({@code audit.args}), checked by the service. */
+  Audit.ArgsResult wholeArgs(String sha256);
+
   ToolResult undo(String auditId);
 
   /** The tools whose calls {@code tool.undo} can put back (the tool contract's {@code undoable}). */

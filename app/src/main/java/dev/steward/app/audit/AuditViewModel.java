@@ -3,6 +3,7 @@ package dev.steward.app.audit;
 import dev.steward.protocol.audit.AuditKind;
 import dev.steward.protocol.audit.Decision;
 import dev.steward.protocol.audit.Outcome;
+import dev.steward.protocol.audit.WholeArgs;
 import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.tool.ToolResult;
 import java.io.IOException;
@@ -91,11 +92,62 @@ public final class AuditViewModel {
         selected,
         undoableTools,
         rows);
-    selected.addListener((o, was, now) -> details.set(now == null ? "" : describe(now, rows)));
-    rows.addListener((javafx.collections.ListChangeListener<Audit.Row>) c -> {
-      Audit.Row now = selected.get();
-      if (now != null) details.set(describe(now, rows));
+    selected.addListener((o, was, now) -> {
+      showDetails();
+      if (now != null) readWhole(now);
     });
+    rows.addListener((javafx.collections.ListChangeListener<Audit.Row>) c -> showDetails());
+  }
+
+  /**
+   * The whole arguments of rows whose preview was cut, by hash, as read back (or why they could
+   * not be); on the FX thread.
+   */
+  private final java.util.Map<String, String> wholes = new java.util.HashMap<>();
+
+  private void showDetails() {
+    Audit.Row now = selected.get();
+    if (now == null) {
+      details.set("");
+      return;
+    }
+    String hash = WholeArgs.hashIn(now.argsPreview());
+    details.set(describe(now, rows, hash == null ? null : wholes.getOrDefault(hash, READING)));
+  }
+
+  private static final String READING = "Whole arguments: reading…";
+
+  /** Reads back the whole arguments a selected row's cut preview names, once per hash. */
+  private void readWhole(Audit.Row row) {
+    String hash = WholeArgs.hashIn(row.argsPreview());
+    AuditSource s = source;
+    if (hash == null || s == null || wholes.containsKey(hash)) return;
+    background.execute(() -> {
+      String shown;
+      try {
+        String whole = s.wholeArgs(hash).args();
+        shown = "Whole arguments (" + whole.length()
+            + " characters, checked against this row's hash): " + pretty(whole);
+      } catch (RuntimeException e) {
+        shown = "Whole arguments: cannot be read: " + e.getMessage();
+      }
+      String text = shown;
+      ui.execute(() -> {
+        wholes.put(hash, text);
+        showDetails();
+      });
+    });
+  }
+
+  /** Arguments one per line, as JSON laid out; as they came if they are not JSON. */
+  private static String pretty(String json) {
+    try {
+      return dev.steward.protocol.json.Json.mapper()
+          .writerWithDefaultPrettyPrinter()
+          .writeValueAsString(dev.steward.protocol.json.Json.parse(json));
+    } catch (RuntimeException | java.io.IOException e) {
+      return json;
+    }
   }
 
   /** Connects the panel to the log: checks the chain and shows the newest rows. */
@@ -342,6 +394,11 @@ public final class AuditViewModel {
   }
 
   static String describe(Audit.Row r, List<Audit.Row> shown) {
+    return describe(r, shown, null);
+  }
+
+  /** {@code whole}: the line on the whole arguments of a row whose preview was cut. */
+  static String describe(Audit.Row r, List<Audit.Row> shown, @Nullable String whole) {
     StringBuilder s = new StringBuilder();
     line(s, "Row", r.auditId() + " (" + r.kind() + ")");
     if (isUndone(r, shown)) line(s, "Undone", "yes: what this call changed was put back");
@@ -356,6 +413,7 @@ public final class AuditViewModel {
             : r.result() + (r.errorCode() == null ? "" : " " + r.errorCode()));
     line(s, "Summary", r.summary());
     line(s, "Arguments", r.argsPreview());
+    if (whole != null) s.append(whole).append('\n');
     line(s, "Argument hash", r.argsHash());
     line(s, "Token", r.tokenId());
     line(s, "Started", LOCAL.format(r.startedAt()));

@@ -30,6 +30,11 @@ public final class ClientAuditSource implements AuditSource {
   }
 
   @Override
+  public Audit.ArgsResult wholeArgs(String sha256) {
+    return ui.call(Methods.AUDIT_ARGS, new Audit.ArgsParams(sha256), Audit.ArgsResult.class);
+  }
+
+  @Override
   public ToolResult undo(String auditId) {
     return ui.call(Methods.TOOL_UNDO, new Execute.UndoParams(auditId), ToolResult.class);
   }

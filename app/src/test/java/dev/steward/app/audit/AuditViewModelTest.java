@@ -56,6 +56,11 @@ class AuditViewModelTest {
     }
 
     @Override
+    public Audit.ArgsResult wholeArgs(String sha256) {
+      throw new IllegalStateException("no row of this log was cut");
+    }
+
+    @Override
     public ToolResult undo(String auditId) {
       undone.add(auditId);
       return ToolResult.success(

@@ -110,6 +110,30 @@ class AuditPanelIT {
     w.screenshot("audit");
   }
 
+  /** A row shows its arguments cut; the details read the whole back from the service. */
+  @Test
+  void aRowWhoseArgumentsWereCutShowsThemWholeInItsDetails() throws Exception {
+    WindowHarness w = open();
+    String path = "~/Steward/" + "x".repeat(120) + "/" + "y".repeat(120) + "/the-end";
+    call(w, "/call files.ensure_dir {\"path\":\"" + path + "\"}");
+    showAudit(w);
+    w.waitFor(() -> table(w).getItems().stream()
+        .anyMatch(r -> "files.ensure_dir".equals(r.tool()) && "decision".equals(r.kind())));
+    Audit.Row decision = table(w).getItems().stream()
+        .filter(r -> "files.ensure_dir".equals(r.tool()) && "decision".equals(r.kind()))
+        .findFirst()
+        .orElseThrow();
+    assertFalse(decision.argsPreview().contains("the-end"), decision.argsPreview());
+    w.robot.interact(() -> table(w).getSelectionModel().select(decision));
+    w.waitFor(() ->
+        w.robot.lookup("#audit-details").queryTextInputControl().getText().contains("/the-end\""));
+    assertTrue(w.robot
+        .lookup("#audit-details")
+        .queryTextInputControl()
+        .getText()
+        .contains("checked against this row's hash"));
+  }
+
   @Test
   void undoFromTheRowThatChangedTheFileMarksTheCallAndRechecksTheChain() throws Exception {
     WindowHarness w = open();

@@ -38,6 +38,7 @@ public final class AuditLog implements AutoCloseable {
   private final Journal journal;
   private final Durability durability;
   private final @Nullable TextIndex textIndex;
+  private final KeptArgs kept;
   private final SealedHead head;
   private final AuditLoader loader;
   private final AuditQueries queries;
@@ -58,8 +59,10 @@ public final class AuditLog implements AutoCloseable {
       Journal journal,
       Durability durability,
       ChainMark recovered,
-      SealedHead head) {
+      SealedHead head,
+      KeptArgs kept) {
     this.store = store;
+    this.kept = kept;
     this.textIndex = textIndex;
     this.journal = journal;
     this.durability = durability;
@@ -125,8 +128,14 @@ public final class AuditLog implements AutoCloseable {
           : SealedHead.none();
       // Whatever H2 lacks up to `recovered` is missing for good (verify reports it), so queries
       // never wait for those rows.
-      AuditLog log =
-          new AuditLog(store, openTextIndex(dataDir), journal, durability, recovered, head);
+      AuditLog log = new AuditLog(
+          store,
+          openTextIndex(dataDir),
+          journal,
+          durability,
+          recovered,
+          head,
+          new KeptArgs(dataDir.resolve("audit-args"), durability));
       log.loader.start();
       head.problemAtStart().ifPresent(log::recordTampering);
       head.seal(log.acked);
@@ -187,6 +196,34 @@ public final class AuditLog implements AutoCloseable {
     }
   }
 
+  /**
+   * Keeps the whole arguments of a call whose row shows them cut, before that row is written;
+   * returns their hash (what the row's preview ends with).
+   */
+  public String keepArgs(String whole) throws AuditUnavailableException {
+    try {
+      return kept.keep(whole);
+    } catch (IOException e) {
+      LOG.log(Level.SEVERE, "audit: cannot keep a call's whole arguments", e);
+      throw new AuditUnavailableException(
+          "the whole arguments cannot be kept: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The whole arguments kept under {@code sha256}, checked against it; empty when none are.
+   *
+   * @throws IllegalArgumentException when {@code sha256} is not a hash
+   * @throws AuditUnavailableException when they cannot be read or no longer match
+   */
+  public Optional<String> keptArgs(String sha256) throws AuditUnavailableException {
+    try {
+      return kept.read(sha256);
+    } catch (IOException e) {
+      throw new AuditUnavailableException(String.valueOf(e.getMessage()), e);
+    }
+  }
+
   /** Appends a row without making the caller wait for it to be loaded into H2. */
   public void recordQuietly(AuditEntry entry) {
     try {
@@ -235,7 +272,7 @@ public final class AuditLog implements AutoCloseable {
     ChainMark acknowledged = acked;
     loader.awaitApplied(acknowledged.seq());
     try {
-      return ChainVerifier.verify(store, head.key(), acknowledged, head.sealed());
+      return ChainVerifier.verify(store, head.key(), acknowledged, head.sealed(), kept::intact);
     } catch (SQLException e) {
       throw AuditUnavailableException.reading(e);
     }

@@ -8,25 +8,34 @@ import org.jspecify.annotations.Nullable;
  * Recomputes the whole chain H2 holds: the first row whose number, link or hash does not hold is
  * named, and so is a row that records the log was cut while the service was stopped; rows cut off
  * the end are found by comparing with the heads kept outside H2 — the journal's (every
- * acknowledged row) and the sealed one outside the data folder.
+ * acknowledged row) and the sealed one outside the data folder. A row whose preview was cut is
+ * checked to have its whole arguments kept beside the log, as its preview's hash names them.
  */
 final class ChainVerifier {
 
   private final ChainKey key;
+  private final java.util.function.Predicate<String> wholeKept;
+  private final java.util.Set<String> wholesFound = new java.util.HashSet<>();
   private @Nullable String firstBad;
   private @Nullable String problem;
   private long count;
   private long expectedSeq = 1;
   private String prev = ChainedRow.GENESIS;
 
-  private ChainVerifier(ChainKey key) {
+  private ChainVerifier(ChainKey key, java.util.function.Predicate<String> wholeKept) {
     this.key = key;
+    this.wholeKept = wholeKept;
   }
 
+  /** {@code wholeKept}: whether the whole arguments of this hash are kept, and match it. */
   static Audit.VerifyResult verify(
-      AuditStore store, ChainKey key, ChainMark acknowledged, ChainMark sealed)
+      AuditStore store,
+      ChainKey key,
+      ChainMark acknowledged,
+      ChainMark sealed,
+      java.util.function.Predicate<String> wholeKept)
       throws SQLException {
-    ChainVerifier v = new ChainVerifier(key);
+    ChainVerifier v = new ChainVerifier(key, wholeKept);
     store.scan(row -> v.check(row, sealed));
     return v.result(acknowledged, sealed);
   }
@@ -40,6 +49,11 @@ final class ChainVerifier {
       bad(row.seq(), "row " + row.seq() + " does not link to the row before it");
     } else if (!row.hashMatches(key)) {
       bad(row.seq(), "row " + row.seq() + " was changed after it was written");
+    } else if (!wholeKept(row)) {
+      bad(
+          row.seq(),
+          "the whole arguments of row " + row.seq()
+              + " (kept beside the log) are missing or were changed");
     } else if (AuditLog.TAMPERED.equals(row.entry().errorCode())) {
       bad(row.seq(), String.valueOf(row.entry().reason()));
     } else if (row.seq() == sealed.seq() && !row.rowHash().equals(sealed.hash())) {
@@ -49,6 +63,14 @@ final class ChainVerifier {
     }
     prev = row.rowHash();
     expectedSeq = row.seq() + 1;
+  }
+
+  private boolean wholeKept(ChainedRow row) {
+    String hash = dev.steward.protocol.audit.WholeArgs.hashIn(row.entry().argsPreview());
+    if (hash == null || wholesFound.contains(hash)) return true;
+    if (!wholeKept.test(hash)) return false;
+    wholesFound.add(hash);
+    return true;
   }
 
   private void bad(long seq, String why) {

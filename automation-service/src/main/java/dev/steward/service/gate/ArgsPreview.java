@@ -2,17 +2,23 @@ package dev.steward.service.gate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.audit.WholeArgs;
 import dev.steward.protocol.json.CanonicalJson;
 import dev.steward.service.tools.Tool;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The redacted argument preview the audit log keeps: sensitive arguments (file contents, clipboard
  * text) become their size and hash; long strings are cut, except the addresses of a call that
  * sends, which are kept whole up to {@link #MAX_SENT} (what left the machine is what a user looking
  * back needs to read, not its hash); control characters are escaped later by the log itself.
+ *
+ * <p>Nothing a call was given is hidden by the cut: a preview cut anywhere ends with the hash of
+ * the whole redacted arguments ({@link WholeArgs}), which the gate keeps beside the log before the
+ * row is written, so that a program, a message or a query can be read back whole.
  */
 final class ArgsPreview {
 
@@ -26,9 +32,17 @@ final class ArgsPreview {
 
   private static final int MAX_PREVIEW_SENT = 1_990;
 
+  /**
+   * What the row shows, and — when that had to be cut — the whole redacted arguments its last
+   * words name by hash.
+   */
+  record Preview(String text, @Nullable String whole) {}
+
   private ArgsPreview() {}
 
-  static String of(Tool tool, JsonNode args) {
+  /** The preview of a call of {@code tool}; of a call of no known tool, every string hashed. */
+  static Preview of(@Nullable Tool tool, JsonNode args) {
+    if (tool == null) return redactAll(args);
     java.util.Set<String> sent = new java.util.HashSet<>();
     if (tool.sends(args)) {
       for (dev.steward.service.tools.HostUse h : tool.hosts(args)) {
@@ -40,35 +54,57 @@ final class ArgsPreview {
   }
 
   /** For calls of unknown tools: no argument is known to be harmless, so every string is hashed. */
-  static String redactAll(JsonNode args) {
+  private static Preview redactAll(JsonNode args) {
     return of(java.util.Set.of(), true, args, java.util.Set.of());
   }
 
-  private static String of(
+  private static Preview of(
       java.util.Set<String> sensitive, boolean all, JsonNode args, java.util.Set<String> sent) {
-    if (!args.isObject())
-      return all
-          ? "<" + args.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + ">"
-          : truncate(args.toString(), MAX_PREVIEW);
-    ObjectNode copy = args.deepCopy();
-    for (Iterator<Map.Entry<String, JsonNode>> it = copy.fields(); it.hasNext(); ) {
+    if (!args.isObject()) {
+      if (all)
+        return new Preview(
+            "<" + args.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + ">", null);
+      return cutAt(args.toString(), args.toString(), MAX_PREVIEW);
+    }
+    ObjectNode redacted = args.deepCopy();
+    ObjectNode shown = null;
+    for (Iterator<Map.Entry<String, JsonNode>> it = redacted.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> field = it.next();
       JsonNode v = field.getValue();
       if ((all || sensitive.contains(field.getKey())) && v.isTextual()) {
         byte[] bytes = v.textValue().getBytes(StandardCharsets.UTF_8);
-        field.setValue(copy.textNode("<" + bytes.length + " bytes sha256:"
+        field.setValue(redacted.textNode("<" + bytes.length + " bytes sha256:"
             + CanonicalJson.sha256Hex(bytes).substring(0, 16) + ">"));
-      } else {
-        int max = sent.contains(field.getKey()) ? MAX_SENT : MAX_STRING;
-        if (v.isTextual() && v.textValue().length() > max)
-          field.setValue(copy.textNode(
-              v.textValue().substring(0, max) + "…(" + v.textValue().length() + " chars)"));
       }
     }
-    return truncate(copy.toString(), sent.isEmpty() ? MAX_PREVIEW : MAX_PREVIEW_SENT);
+    for (Iterator<Map.Entry<String, JsonNode>> it = redacted.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> field = it.next();
+      JsonNode v = field.getValue();
+      int max = sent.contains(field.getKey()) ? MAX_SENT : MAX_STRING;
+      if (v.isTextual() && v.textValue().length() > max) {
+        if (shown == null) shown = redacted.deepCopy();
+        shown.put(
+            field.getKey(),
+            v.textValue().substring(0, max) + "…(" + v.textValue().length() + " chars)");
+      }
+    }
+    String whole = redacted.toString();
+    return cutAt(
+        shown == null ? whole : shown.toString(),
+        whole,
+        sent.isEmpty() ? MAX_PREVIEW : MAX_PREVIEW_SENT);
   }
 
-  private static String truncate(String s, int max) {
-    return s.length() > max ? s.substring(0, max) + "…" : s;
+  /**
+   * {@code shown} within {@code max} characters; if it is not {@code whole}, it ends with the
+   * whole's hash, within the same bound.
+   */
+  private static Preview cutAt(String shown, String whole, int max) {
+    if (shown.equals(whole) && shown.length() <= max) return new Preview(shown, null);
+    String marker = WholeArgs.marker(
+        whole.length(), CanonicalJson.sha256Hex(whole.getBytes(StandardCharsets.UTF_8)));
+    int room = max - marker.length();
+    String text = shown.length() <= room ? shown : shown.substring(0, room - 1) + "…";
+    return new Preview(text + marker, whole);
   }
 }

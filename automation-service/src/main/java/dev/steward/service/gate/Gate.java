@@ -142,7 +142,7 @@ public final class Gate implements AutoCloseable {
         null,
         toolName,
         safeHash(args),
-        found.isPresent() ? ArgsPreview.of(found.get(), args) : ArgsPreview.redactAll(args),
+        previewQuietly(found.orElse(null), args),
         // A preflight decides nothing: its verdict is in the summary, so that filtering by decision
         // still shows what happened to calls.
         null,
@@ -254,7 +254,7 @@ public final class Gate implements AutoCloseable {
         callId,
         toolName,
         safeHash(args),
-        tool.isPresent() ? ArgsPreview.of(tool.get(), args) : ArgsPreview.redactAll(args),
+        preview(tool.orElse(null), args),
         Decision.DENIED,
         reason + caller.askedBy(),
         null,
@@ -373,9 +373,10 @@ public final class Gate implements AutoCloseable {
         : c.requirement().waivedBy().isEmpty()
             ? "allowed by policy"
             : "standing grant " + c.requirement().waivedBy().get(0);
-    String preview = ArgsPreview.of(tool, call.args());
+    String preview;
     ChainedRow decisionRow;
     try {
+      preview = preview(tool, call.args());
       decisionRow = audit.record(entry(
           AuditKind.DECISION,
           call,
@@ -823,8 +824,7 @@ public final class Gate implements AutoCloseable {
     Instant start = started == null ? clock.instant() : started;
     Instant ended = clock.instant();
     String argsHash = safeHash(call.args());
-    String preview =
-        tool == null ? ArgsPreview.redactAll(call.args()) : ArgsPreview.of(tool, call.args());
+    String preview = previewQuietly(tool, call.args());
     AuditEntry e = new AuditEntry(
         AuditKind.DECISION,
         call.traceId(),
@@ -851,6 +851,29 @@ public final class Gate implements AutoCloseable {
     ToolResult result = ToolResult.failure(r.error(), meta);
     publish(call, result);
     return result;
+  }
+
+  /**
+   * A row's argument preview; when it had to be cut, the whole redacted arguments are kept first
+   * (the preview ends with their hash), so that nothing a call was given is hidden from the log.
+   */
+  private String preview(@Nullable Tool tool, JsonNode args) throws AuditUnavailableException {
+    ArgsPreview.Preview p = ArgsPreview.of(tool, args);
+    if (p.whole() != null) audit.keepArgs(p.whole());
+    return p.text();
+  }
+
+  /** As {@link #preview}, for a row of a call that does not run: kept whole if it can be. */
+  private String previewQuietly(@Nullable Tool tool, JsonNode args) {
+    ArgsPreview.Preview p = ArgsPreview.of(tool, args);
+    if (p.whole() != null) {
+      try {
+        audit.keepArgs(p.whole());
+      } catch (AuditUnavailableException e) {
+        LOG.log(Level.WARNING, "audit: the whole arguments of a refused call were not kept", e);
+      }
+    }
+    return p.text();
   }
 
   private static AuditEntry entry(

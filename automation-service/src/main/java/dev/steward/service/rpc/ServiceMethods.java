@@ -127,6 +127,7 @@ public final class ServiceMethods {
         Methods.CONFIRM_REVOKE, UI, (s, p) -> revoke(Params.read(p, Grant.RevokeParams.class)));
     d.register(Methods.AUDIT_QUERY, UI, (s, p) -> query(Params.read(p, Audit.QueryParams.class)));
     d.register(Methods.AUDIT_VERIFY, UI, (s, p) -> verify());
+    d.register(Methods.AUDIT_ARGS, UI, (s, p) -> keptArgs(Params.read(p, Audit.ArgsParams.class)));
     d.register(Methods.POLICY_GET, UI, (s, p) -> policies.shown());
     d.register(Methods.POLICY_UPDATE, UI, (s, p) -> updatePolicy(p));
   }
@@ -478,6 +479,22 @@ public final class ServiceMethods {
       return audit.query(q, limit);
     } catch (IllegalArgumentException e) {
       throw RpcException.invalidParams(String.valueOf(e.getMessage()));
+    } catch (AuditUnavailableException e) {
+      throw new RpcException(ErrorCodes.UNAVAILABLE, e.getMessage());
+    }
+  }
+
+  /** {@code audit.args}: the whole arguments a cut preview names, read back and checked. */
+  private Audit.ArgsResult keptArgs(Audit.ArgsParams p) {
+    if (!dev.steward.protocol.audit.WholeArgs.isHash(p.sha256()))
+      throw RpcException.invalidParams("sha256 must be 64 lower-case hex digits");
+    try {
+      return new Audit.ArgsResult(
+          p.sha256(),
+          audit
+              .keptArgs(p.sha256())
+              .orElseThrow(
+                  () -> RpcException.invalidParams("no whole arguments are kept under this hash")));
     } catch (AuditUnavailableException e) {
       throw new RpcException(ErrorCodes.UNAVAILABLE, e.getMessage());
     }

@@ -1,9 +1,13 @@
 package dev.steward.service.gate;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.audit.WholeArgs;
 import dev.steward.protocol.json.Json;
 import dev.steward.service.tools.ToolContext;
 import org.junit.jupiter.api.Test;
@@ -38,9 +42,71 @@ class ArgsPreviewTest {
   @Test
   void what_a_sending_call_sent_is_kept_whole_and_other_long_text_is_cut() {
     String url = "https://en.wikipedia.org/wiki/Paris?pad=" + "p".repeat(300) + "&d=the-secret";
-    String preview =
+    ArgsPreview.Preview p =
         ArgsPreview.of(SENDS, Json.object().put("url", url).put("note", "n".repeat(300)));
+    String preview = p.text();
     assertTrue(preview.contains("&d=the-secret"), preview);
     assertFalse(preview.contains("n".repeat(201)), preview);
+  }
+
+  @Test
+  void a_cut_preview_ends_with_the_hash_of_the_whole_it_cut() {
+    JsonNode args = Json.object().put("url", "https://example.org/").put("note", "n".repeat(300));
+    ArgsPreview.Preview p = ArgsPreview.of(SENDS, args);
+    assertEquals(args.toString(), p.whole());
+    assertEquals(
+        dev.steward.protocol.json.CanonicalJson.sha256Hex(
+            p.whole().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        WholeArgs.hashIn(p.text()));
+    assertTrue(p.text().endsWith(WholeArgs.marker(p.whole().length(), WholeArgs.hashIn(p.text()))));
+  }
+
+  @Test
+  void a_preview_cut_nowhere_names_no_whole_even_when_its_text_mimics_the_mark() {
+    String mimic = WholeArgs.marker(3, "a".repeat(64));
+    ArgsPreview.Preview p = ArgsPreview.of(SENDS, Json.object().put("note", mimic));
+    assertNull(p.whole());
+    assertNull(WholeArgs.hashIn(p.text()), p.text());
+  }
+
+  @Test
+  void many_short_arguments_past_the_row_length_are_kept_whole_too() {
+    com.fasterxml.jackson.databind.node.ObjectNode args = Json.object();
+    for (int i = 0; i < 40; i++) args.put("k" + i, "v".repeat(150));
+    ArgsPreview.Preview p = ArgsPreview.of(SENDS, args);
+    assertEquals(args.toString(), p.whole());
+    assertTrue(p.text().length() <= 1_990, p.text().length() + "");
+    assertNotNull(WholeArgs.hashIn(p.text()));
+  }
+
+  @Test
+  void sensitive_arguments_stay_hashed_in_the_whole_as_in_the_preview() {
+    dev.steward.service.tools.Tool writes =
+        new dev.steward.service.tools.BaseTool(new dev.steward.protocol.tool.ToolDefinition(
+            "t.write",
+            "writes",
+            Json.object(),
+            Json.object(),
+            dev.steward.protocol.tool.Risk.LOW,
+            dev.steward.protocol.tool.Confirmation.NEVER,
+            java.util.List.of(),
+            false,
+            false,
+            false)) {
+          @Override
+          public java.util.Set<String> sensitiveArgs() {
+            return java.util.Set.of("content");
+          }
+
+          @Override
+          public JsonNode run(JsonNode args, ToolContext ctx) {
+            return Json.object();
+          }
+        };
+    ArgsPreview.Preview p = ArgsPreview.of(
+        writes, Json.object().put("content", "the-secret-text").put("path", "p".repeat(400)));
+    assertNotNull(p.whole());
+    assertFalse(p.whole().contains("the-secret-text"), p.whole());
+    assertTrue(p.whole().contains("p".repeat(400)), p.whole());
   }
 }

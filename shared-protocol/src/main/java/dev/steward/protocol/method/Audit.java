@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
-/** {@code audit.query} and {@code audit.verify} (ui role). */
+/** {@code audit.query}, {@code audit.verify} and {@code audit.args} (ui role). */
 public final class Audit {
 
   private Audit() {}
@@ -45,6 +45,12 @@ public final class Audit {
       String rowHash) {}
 
   public record QueryResult(List<Row> rows, @Nullable String nextCursor) {}
+
+  /** {@code audit.args}: the hash a cut preview ends with. */
+  public record ArgsParams(String sha256) {}
+
+  /** The row's arguments as the service kept them, read back and checked against the hash. */
+  public record ArgsResult(String sha256, String args) {}
 
   public record VerifyResult(
       boolean ok,

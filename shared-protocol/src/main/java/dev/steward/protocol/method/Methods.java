@@ -23,6 +23,13 @@ public final class Methods {
   public static final String TOOL_UNDO = "tool.undo";
   public static final String AUDIT_QUERY = "audit.query";
   public static final String AUDIT_VERIFY = "audit.verify";
+  /**
+   * The whole arguments of a row whose preview was cut (ui role): {@code {sha256}} → {@code
+   * {sha256, args}}, the hash the row's preview ends with ({@link
+   * dev.steward.protocol.audit.WholeArgs}).
+   */
+  public static final String AUDIT_ARGS = "audit.args";
+
   public static final String POLICY_GET = "policy.get";
   public static final String POLICY_UPDATE = "policy.update";
   /**
