@@ -38,9 +38,7 @@ final class NavigationGuard implements PinningProxy.Pins {
   private final Map<String, Object> pinned = new java.util.concurrent.ConcurrentHashMap<>();
 
   private volatile boolean cancelled;
-  /** Whether a navigation of the visit was stopped, so the page failed because of Steward. */
-  private volatile boolean navigationStopped;
-
+  /** The first navigation of the visit that was stopped, with why: the page failed by Steward. */
   private volatile @org.jspecify.annotations.Nullable String firstStop;
 
   private volatile @org.jspecify.annotations.Nullable PlaywrightException failure;
@@ -72,7 +70,7 @@ final class NavigationGuard implements PinningProxy.Pins {
 
   /** Whether a navigation was stopped (not only a page's own request or connection). */
   boolean navigationStopped() {
-    return navigationStopped;
+    return firstStop != null;
   }
 
   /** The first navigation stopped, with why: what failed the page; or null. */
@@ -163,7 +161,6 @@ final class NavigationGuard implements PinningProxy.Pins {
   /** "aborted" makes Chromium drop the navigation and keep the current page (no error page). */
   private void stop(Route route, String url, String why) {
     if (firstStop == null) firstStop = url + " — " + why;
-    navigationStopped = true;
     blocked.add(url + " — " + why);
     route.abort("aborted");
   }
