@@ -6,6 +6,7 @@ import static dev.steward.service.TestService.id;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -239,6 +240,27 @@ class ServiceIT {
     assertFalse(verified.ok());
     assertEquals(row.auditId(), verified.firstBadRow());
     assertTrue(verified.problem().contains("whole arguments"), verified.problem());
+  }
+
+  /** A refusal costs a client nothing to send: its cut arguments are bound by their hash alone. */
+  @Test
+  void a_refused_call_keeps_no_whole_and_says_so() throws Exception {
+    String trace = id();
+    String path = t.outside + "/" + "z".repeat(300);
+    assertFalse(agent
+        .execute(
+            new Execute.Params(trace, id(), "files.ensure_dir", args("path", path), null, null))
+        .ok());
+    Audit.Row row = ui.call(
+            Methods.AUDIT_QUERY,
+            new Audit.QueryParams(null, null, null, trace, null, null, null, 10, null),
+            Audit.QueryResult.class)
+        .rows()
+        .get(0);
+    assertEquals("blocked", row.decision());
+    assertTrue(row.argsPreview().contains("[whole not kept: "), row.argsPreview());
+    assertNull(dev.steward.protocol.audit.WholeArgs.named(row.kind(), row.argsPreview()));
+    assertFalse(Files.exists(t.home.data().resolve("audit-args")));
   }
 
   @Test

@@ -100,10 +100,21 @@ public final class AuditViewModel {
   }
 
   /**
-   * The whole arguments of rows whose preview was cut, by hash, as read back (or why they could
-   * not be); on the FX thread.
+   * The whole arguments of rows whose preview was cut, by hash, as read back; the last few, on the
+   * FX thread. Why one could not be read is shown and not kept: it is asked again.
    */
-  private final java.util.Map<String, String> wholes = new java.util.HashMap<>();
+  private final java.util.Map<String, String> wholes =
+      new java.util.LinkedHashMap<String, String>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, String> eldest) {
+          return size() > 16;
+        }
+      };
+
+  private final java.util.Map<String, String> unread = new java.util.HashMap<>();
+
+  /** The most of a whole the details show (a pane of one long line is slow to lay out). */
+  static final int MAX_WHOLE_SHOWN = 64 * 1024;
 
   private void showDetails() {
     Audit.Row now = selected.get();
@@ -111,31 +122,41 @@ public final class AuditViewModel {
       details.set("");
       return;
     }
-    String hash = WholeArgs.hashIn(now.argsPreview());
-    details.set(describe(now, rows, hash == null ? null : wholes.getOrDefault(hash, READING)));
+    String hash = WholeArgs.named(now.kind(), now.argsPreview());
+    String whole = hash == null ? null : wholes.get(hash);
+    if (hash != null && whole == null) whole = unread.getOrDefault(hash, READING);
+    details.set(describe(now, rows, whole));
   }
 
   private static final String READING = "Whole arguments: reading…";
 
   /** Reads back the whole arguments a selected row's cut preview names, once per hash. */
   private void readWhole(Audit.Row row) {
-    String hash = WholeArgs.hashIn(row.argsPreview());
+    String hash = WholeArgs.named(row.kind(), row.argsPreview());
     AuditSource s = source;
     if (hash == null || s == null || wholes.containsKey(hash)) return;
+    unread.remove(hash);
     background.execute(() -> {
-      String shown;
       try {
         String whole = s.wholeArgs(hash).args();
-        shown = "Whole arguments (" + whole.length()
-            + " characters, checked against this row's hash): " + pretty(whole);
+        String laidOut = pretty(whole);
+        String shown = "Whole arguments (" + whole.length()
+            + " characters, checked against this row's hash): "
+            + (laidOut.length() <= MAX_WHOLE_SHOWN
+                ? laidOut
+                : laidOut.substring(0, MAX_WHOLE_SHOWN) + "\n… (the first " + MAX_WHOLE_SHOWN
+                    + " of " + laidOut.length() + " characters shown)");
+        ui.execute(() -> {
+          wholes.put(hash, shown);
+          showDetails();
+        });
       } catch (RuntimeException e) {
-        shown = "Whole arguments: cannot be read: " + e.getMessage();
+        String why = "Whole arguments: cannot be read: " + e.getMessage();
+        ui.execute(() -> {
+          unread.put(hash, why);
+          showDetails();
+        });
       }
-      String text = shown;
-      ui.execute(() -> {
-        wholes.put(hash, text);
-        showDetails();
-      });
     });
   }
 

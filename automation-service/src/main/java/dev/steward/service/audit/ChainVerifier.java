@@ -1,5 +1,6 @@
 package dev.steward.service.audit;
 
+import dev.steward.protocol.audit.WholeArgs;
 import dev.steward.protocol.method.Audit;
 import java.sql.SQLException;
 import org.jspecify.annotations.Nullable;
@@ -15,7 +16,9 @@ final class ChainVerifier {
 
   private final ChainKey key;
   private final java.util.function.Predicate<String> wholeKept;
-  private final java.util.Set<String> wholesFound = new java.util.HashSet<>();
+  /** The rows that name a kept whole, by the hash they name: the first of each is checked. */
+  private final java.util.Map<String, Long> wholes = new java.util.LinkedHashMap<>();
+
   private @Nullable String firstBad;
   private @Nullable String problem;
   private long count;
@@ -37,6 +40,8 @@ final class ChainVerifier {
       throws SQLException {
     ChainVerifier v = new ChainVerifier(key, wholeKept);
     store.scan(row -> v.check(row, sealed));
+    // Read once the scan (and the store's reader with it) is free again.
+    v.checkWholes();
     return v.result(acknowledged, sealed);
   }
 
@@ -49,11 +54,6 @@ final class ChainVerifier {
       bad(row.seq(), "row " + row.seq() + " does not link to the row before it");
     } else if (!row.hashMatches(key)) {
       bad(row.seq(), "row " + row.seq() + " was changed after it was written");
-    } else if (!wholeKept(row)) {
-      bad(
-          row.seq(),
-          "the whole arguments of row " + row.seq()
-              + " (kept beside the log) are missing or were changed");
     } else if (AuditLog.TAMPERED.equals(row.entry().errorCode())) {
       bad(row.seq(), String.valueOf(row.entry().reason()));
     } else if (row.seq() == sealed.seq() && !row.rowHash().equals(sealed.hash())) {
@@ -61,16 +61,27 @@ final class ChainVerifier {
           row.seq(),
           "row " + row.seq() + " is not the row the chain head kept outside the data folder names");
     }
+    if (problem == null) {
+      String whole = WholeArgs.named(row.entry().kind(), row.entry().argsPreview());
+      if (whole != null) wholes.putIfAbsent(whole, row.seq());
+    }
     prev = row.rowHash();
     expectedSeq = row.seq() + 1;
   }
 
-  private boolean wholeKept(ChainedRow row) {
-    String hash = dev.steward.protocol.audit.WholeArgs.hashIn(row.entry().argsPreview());
-    if (hash == null || wholesFound.contains(hash)) return true;
-    if (!wholeKept.test(hash)) return false;
-    wholesFound.add(hash);
-    return true;
+  /** The first row whose kept whole is missing or changed, if it comes before any other problem. */
+  private void checkWholes() {
+    for (var named : wholes.entrySet()) {
+      long seq = named.getValue();
+      if (problem != null && firstBad != null && Long.parseLong(firstBad) <= seq) return;
+      if (!wholeKept.test(named.getKey())) {
+        bad(
+            seq,
+            "the whole arguments of row " + seq + " (kept beside the log) are missing or were"
+                + " changed");
+        return;
+      }
+    }
   }
 
   private void bad(long seq, String why) {

@@ -8,11 +8,15 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The whole arguments of calls whose audit preview had to be cut, one file each, named by the
@@ -27,6 +31,11 @@ final class KeptArgs {
 
   private final Path dir;
   private final Durability durability;
+  /**
+   * Files read and found to match their names, by what would change if they were written again:
+   * checked once, not on every verification.
+   */
+  private final Map<String, String> matched = new ConcurrentHashMap<>();
 
   KeptArgs(Path dir, Durability durability) {
     this.dir = dir;
@@ -39,8 +48,7 @@ final class KeptArgs {
     if (bytes.length > MAX_BYTES)
       throw new IOException("arguments of " + bytes.length + " bytes are more than can be kept");
     String hash = CanonicalJson.sha256Hex(bytes);
-    Path file = dir.resolve(hash);
-    // Written again when it is there already: a copy changed since is made whole.
+    if (intact(hash)) return hash; // the same arguments, kept for an earlier call
     Files.createDirectories(dir);
     Path temporary = Files.createTempFile(dir, hash, ".part");
     try {
@@ -50,22 +58,47 @@ final class KeptArgs {
         if (durability == Durability.SYNC) out.force(true);
       }
       try {
-        Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(temporary, dir.resolve(hash), StandardCopyOption.ATOMIC_MOVE);
       } catch (FileAlreadyExistsException e) {
         // kept meanwhile by another call with the same arguments
       }
+      // The name too must outlive a power loss that the row written next outlives.
+      if (durability == Durability.SYNC) forceDirectory();
     } finally {
       Files.deleteIfExists(temporary);
     }
     return hash;
   }
 
+  private void forceDirectory() throws IOException {
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
+    }
+  }
+
   /** Whether the text of {@code hash} is kept and matches it. */
   boolean intact(String hash) {
     try {
-      return read(hash).isPresent();
-    } catch (IOException | IllegalArgumentException e) {
+      if (!WholeArgs.isHash(hash)) return false;
+      String stamp = stamp(dir.resolve(hash));
+      if (stamp == null) return false;
+      if (stamp.equals(matched.get(hash))) return true;
+      if (read(hash).isEmpty()) return false;
+      matched.put(hash, stamp);
+      return true;
+    } catch (IOException e) {
       return false;
+    }
+  }
+
+  /** What changes when a file is written again: its size, time and identity; null if absent. */
+  private static @org.jspecify.annotations.Nullable String stamp(Path file) throws IOException {
+    try {
+      BasicFileAttributes a =
+          Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      return a.isRegularFile() ? a.size() + ":" + a.lastModifiedTime() + ":" + a.fileKey() : null;
+    } catch (NoSuchFileException e) {
+      return null;
     }
   }
 

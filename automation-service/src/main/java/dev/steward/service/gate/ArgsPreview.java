@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.audit.WholeArgs;
 import dev.steward.protocol.json.CanonicalJson;
+import dev.steward.service.audit.Text;
 import dev.steward.service.tools.Tool;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
@@ -16,9 +17,11 @@ import org.jspecify.annotations.Nullable;
  * sends, which are kept whole up to {@link #MAX_SENT} (what left the machine is what a user looking
  * back needs to read, not its hash); control characters are escaped later by the log itself.
  *
- * <p>Nothing a call was given is hidden by the cut: a preview cut anywhere ends with the hash of
- * the whole redacted arguments ({@link WholeArgs}), which the gate keeps beside the log before the
- * row is written, so that a program, a message or a query can be read back whole.
+ * <p>Nothing a call was given need be hidden by the cut: a cut preview leaves room for a mark, and
+ * carries the whole redacted arguments, which the gate keeps beside the log before the row is
+ * written, the preview then ending with their hash ({@link WholeArgs}), so that a program, a
+ * message or a query can be read back whole. The preview is measured as the log stores it, control
+ * characters escaped ({@link Text#clean}), so that the log's own bound never cuts the mark off.
  */
 final class ArgsPreview {
 
@@ -32,11 +35,27 @@ final class ArgsPreview {
 
   private static final int MAX_PREVIEW_SENT = 1_990;
 
+  /** Room kept at the end of a cut preview for what is said about its whole. */
+  private static final int MARK_ROOM = 120;
+
   /**
-   * What the row shows, and — when that had to be cut — the whole redacted arguments its last
-   * words name by hash.
+   * What the row shows ({@code cut}, control characters escaped), and — when that had to be cut —
+   * the whole redacted arguments.
    */
-  record Preview(String text, @Nullable String whole) {}
+  record Preview(String cut, @Nullable String whole) {
+
+    /** The row's preview once the whole is kept under {@code sha256}: bound by the chain. */
+    String kept(String sha256) {
+      return whole == null ? cut : cut + WholeArgs.marker(whole.length(), sha256);
+    }
+
+    /** The row's preview when the whole is not kept, saying so (it binds nothing). */
+    String notKept(String why) {
+      return whole == null
+          ? cut
+          : cut + "[whole not kept: " + whole.length() + " chars, " + why + "]";
+    }
+  }
 
   private ArgsPreview() {}
 
@@ -84,8 +103,7 @@ final class ArgsPreview {
       if (v.isTextual() && v.textValue().length() > max) {
         if (shown == null) shown = redacted.deepCopy();
         shown.put(
-            field.getKey(),
-            v.textValue().substring(0, max) + "…(" + v.textValue().length() + " chars)");
+            field.getKey(), cutAt(v.textValue(), max) + "…(" + v.textValue().length() + " chars)");
       }
     }
     String whole = redacted.toString();
@@ -100,11 +118,15 @@ final class ArgsPreview {
    * whole's hash, within the same bound.
    */
   private static Preview cutAt(String shown, String whole, int max) {
-    if (shown.equals(whole) && shown.length() <= max) return new Preview(shown, null);
-    String marker = WholeArgs.marker(
-        whole.length(), CanonicalJson.sha256Hex(whole.getBytes(StandardCharsets.UTF_8)));
-    int room = max - marker.length();
-    String text = shown.length() <= room ? shown : shown.substring(0, room - 1) + "…";
-    return new Preview(text + marker, whole);
+    String stored = java.util.Objects.requireNonNull(Text.clean(shown, Integer.MAX_VALUE));
+    if (shown.equals(whole) && stored.length() <= max) return new Preview(stored, null);
+    int room = max - MARK_ROOM;
+    String cut = stored.length() <= room ? stored : cutAt(stored, room - 1) + "…";
+    return new Preview(cut, whole);
+  }
+
+  /** The first {@code n} characters, a pair of surrogates never split. */
+  private static String cutAt(String s, int n) {
+    return s.substring(0, Character.isHighSurrogate(s.charAt(n - 1)) ? n - 1 : n);
   }
 }

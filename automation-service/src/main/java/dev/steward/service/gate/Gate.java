@@ -142,7 +142,7 @@ public final class Gate implements AutoCloseable {
         null,
         toolName,
         safeHash(args),
-        previewQuietly(found.orElse(null), args),
+        unkeptPreview(found.orElse(null), args),
         // A preflight decides nothing: its verdict is in the summary, so that filtering by decision
         // still shows what happened to calls.
         null,
@@ -254,7 +254,7 @@ public final class Gate implements AutoCloseable {
         callId,
         toolName,
         safeHash(args),
-        preview(tool.orElse(null), args),
+        preview(tool.orElse(null), args, true),
         Decision.DENIED,
         reason + caller.askedBy(),
         null,
@@ -376,7 +376,7 @@ public final class Gate implements AutoCloseable {
     String preview;
     ChainedRow decisionRow;
     try {
-      preview = preview(tool, call.args());
+      preview = preview(tool, call.args(), decision.equals(Decision.CONFIRMED));
       decisionRow = audit.record(entry(
           AuditKind.DECISION,
           call,
@@ -824,7 +824,7 @@ public final class Gate implements AutoCloseable {
     Instant start = started == null ? clock.instant() : started;
     Instant ended = clock.instant();
     String argsHash = safeHash(call.args());
-    String preview = previewQuietly(tool, call.args());
+    String preview = unkeptPreview(tool, call.args());
     AuditEntry e = new AuditEntry(
         AuditKind.DECISION,
         call.traceId(),
@@ -854,26 +854,33 @@ public final class Gate implements AutoCloseable {
   }
 
   /**
-   * A row's argument preview; when it had to be cut, the whole redacted arguments are kept first
-   * (the preview ends with their hash), so that nothing a call was given is hidden from the log.
+   * The longest whole kept for a call no one clicked for: such calls come as fast as a client sends
+   * them, and each kept whole stays.
    */
-  private String preview(@Nullable Tool tool, JsonNode args) throws AuditUnavailableException {
+  static final int MAX_WHOLE_UNCLICKED = 64 * 1024;
+
+  /**
+   * A row's argument preview for a call that runs, or that the user declined; when it had to be
+   * cut, the whole redacted arguments are kept first (the preview ends with their hash), so that
+   * nothing a call was given is hidden from the log — for a call no one clicked for, up to {@link
+   * #MAX_WHOLE_UNCLICKED} characters, and the preview says when more was not kept.
+   */
+  private String preview(@Nullable Tool tool, JsonNode args, boolean clicked)
+      throws AuditUnavailableException {
     ArgsPreview.Preview p = ArgsPreview.of(tool, args);
-    if (p.whole() != null) audit.keepArgs(p.whole());
-    return p.text();
+    String whole = p.whole();
+    if (whole == null) return p.cut();
+    if (!clicked && whole.length() > MAX_WHOLE_UNCLICKED)
+      return p.notKept("over " + MAX_WHOLE_UNCLICKED + " for a call no one approved");
+    return p.kept(audit.keepArgs(whole));
   }
 
-  /** As {@link #preview}, for a row of a call that does not run: kept whole if it can be. */
-  private String previewQuietly(@Nullable Tool tool, JsonNode args) {
-    ArgsPreview.Preview p = ArgsPreview.of(tool, args);
-    if (p.whole() != null) {
-      try {
-        audit.keepArgs(p.whole());
-      } catch (AuditUnavailableException e) {
-        LOG.log(Level.WARNING, "audit: the whole arguments of a refused call were not kept", e);
-      }
-    }
-    return p.text();
+  /**
+   * The preview of a call that does not run (a preflight, a refusal): cut, its whole not kept — the
+   * row's hash of the arguments binds them, and refusals cost a client nothing to send.
+   */
+  private static String unkeptPreview(@Nullable Tool tool, JsonNode args) {
+    return ArgsPreview.of(tool, args).notKept("the call did not run");
   }
 
   private static AuditEntry entry(

@@ -44,7 +44,7 @@ class ArgsPreviewTest {
     String url = "https://en.wikipedia.org/wiki/Paris?pad=" + "p".repeat(300) + "&d=the-secret";
     ArgsPreview.Preview p =
         ArgsPreview.of(SENDS, Json.object().put("url", url).put("note", "n".repeat(300)));
-    String preview = p.text();
+    String preview = p.cut();
     assertTrue(preview.contains("&d=the-secret"), preview);
     assertFalse(preview.contains("n".repeat(201)), preview);
   }
@@ -54,11 +54,28 @@ class ArgsPreviewTest {
     JsonNode args = Json.object().put("url", "https://example.org/").put("note", "n".repeat(300));
     ArgsPreview.Preview p = ArgsPreview.of(SENDS, args);
     assertEquals(args.toString(), p.whole());
-    assertEquals(
-        dev.steward.protocol.json.CanonicalJson.sha256Hex(
-            p.whole().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
-        WholeArgs.hashIn(p.text()));
-    assertTrue(p.text().endsWith(WholeArgs.marker(p.whole().length(), WholeArgs.hashIn(p.text()))));
+    String hash = "c".repeat(64);
+    assertEquals(hash, WholeArgs.hashIn(p.kept(hash)));
+    assertTrue(p.kept(hash).endsWith(WholeArgs.marker(p.whole().length(), hash)));
+    assertNull(WholeArgs.hashIn(p.notKept("why")));
+    assertTrue(
+        p.notKept("why").endsWith("[whole not kept: " + p.whole().length() + " chars, why]"));
+  }
+
+  /**
+   * The log escapes control characters (six characters each) and cuts at its own bound: measured
+   * unescaped, a preview of them would lose its mark there.
+   */
+  @Test
+  void a_preview_is_measured_as_the_log_stores_it_so_its_mark_survives() {
+    com.fasterxml.jackson.databind.node.ObjectNode args = Json.object();
+    for (int i = 0; i < 3; i++) args.put("k" + i, "\u007f".repeat(150) + "\u2028" + i);
+    ArgsPreview.Preview p = ArgsPreview.of(SENDS, args);
+    assertNotNull(p.whole());
+    String hash = "d".repeat(64);
+    String stored = dev.steward.service.audit.Text.clean(
+        p.kept(hash), dev.steward.service.audit.AuditEntry.MAX_PREVIEW);
+    assertEquals(hash, WholeArgs.hashIn(stored), stored);
   }
 
   @Test
@@ -66,7 +83,7 @@ class ArgsPreviewTest {
     String mimic = WholeArgs.marker(3, "a".repeat(64));
     ArgsPreview.Preview p = ArgsPreview.of(SENDS, Json.object().put("note", mimic));
     assertNull(p.whole());
-    assertNull(WholeArgs.hashIn(p.text()), p.text());
+    assertNull(WholeArgs.hashIn(p.kept("e".repeat(64))), p.cut());
   }
 
   @Test
@@ -75,8 +92,8 @@ class ArgsPreviewTest {
     for (int i = 0; i < 40; i++) args.put("k" + i, "v".repeat(150));
     ArgsPreview.Preview p = ArgsPreview.of(SENDS, args);
     assertEquals(args.toString(), p.whole());
-    assertTrue(p.text().length() <= 1_990, p.text().length() + "");
-    assertNotNull(WholeArgs.hashIn(p.text()));
+    assertTrue(p.kept("f".repeat(64)).length() <= 1_990, p.cut().length() + "");
+    assertNotNull(WholeArgs.hashIn(p.kept("f".repeat(64))));
   }
 
   @Test

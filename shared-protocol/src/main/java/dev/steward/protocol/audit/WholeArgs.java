@@ -24,6 +24,21 @@ public final class WholeArgs {
     return "[whole: " + chars + " chars, sha256:" + sha256 + "]";
   }
 
+  /**
+   * The hash a call's row names as its whole arguments: only a decision or a completion row keeps
+   * one (other rows' text is not a call's arguments); null for any other.
+   */
+  public static @Nullable String named(@Nullable AuditKind kind, @Nullable String preview) {
+    return kind == AuditKind.DECISION || kind == AuditKind.COMPLETION ? hashIn(preview) : null;
+  }
+
+  /** As {@link #named(AuditKind, String)}, the kind as the wire spells it. */
+  public static @Nullable String named(@Nullable String kind, @Nullable String preview) {
+    return AuditKind.DECISION.wire().equals(kind) || AuditKind.COMPLETION.wire().equals(kind)
+        ? hashIn(preview)
+        : null;
+  }
+
   /** The hash a cut preview ends with; null for a preview that was not cut. */
   public static @Nullable String hashIn(@Nullable String preview) {
     if (preview == null) return null;
