@@ -65,7 +65,7 @@ final class ConfirmationRule {
       }
     }
     List<String> waivedBy = new ArrayList<>();
-    if (!waivable.isEmpty() && risk != Risk.HIGH) {
+    if (!waivable.isEmpty() && risk != Risk.HIGH && tool.boundByItsFolders()) {
       for (PolicyDocument.StandingGrant g : doc.grants()) {
         if (matches(g, tool, paths, policy, now)) {
           waivedBy.add(g.id());

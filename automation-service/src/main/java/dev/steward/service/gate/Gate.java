@@ -179,7 +179,7 @@ public final class Gate implements AutoCloseable {
             taintSources.isEmpty() ? null : taintSources,
             paths,
             preview,
-            grantFolders(c.risk(), c),
+            grantFolders(tool, c.risk(), c),
             fingerprints);
       }
       String reason = c.requirement().waivedBy().isEmpty()
@@ -224,8 +224,8 @@ public final class Gate implements AutoCloseable {
   }
 
   /** What "Always allow here" would cover: the folder of each path, when every one may have a grant. */
-  private static @Nullable List<String> grantFolders(Risk risk, Checked c) {
-    if (risk == Risk.HIGH || c.paths().isEmpty()) return null;
+  private static @Nullable List<String> grantFolders(Tool tool, Risk risk, Checked c) {
+    if (risk == Risk.HIGH || c.paths().isEmpty() || !tool.boundByItsFolders()) return null;
     java.util.Set<String> folders = new java.util.LinkedHashSet<>();
     for (ResolvedPath p : c.paths().values()) {
       Optional<java.nio.file.Path> folder = c.policy().scope().grantFolder(p.real());

@@ -116,6 +116,15 @@ public interface Tool {
     return false;
   }
 
+  /**
+   * Whether what a call does stays within the folders it names, so that a standing grant for
+   * those folders ("Always allow here") can stand for the user's click. Not so for a tool whose
+   * call starts something that acts on its own beyond them.
+   */
+  default boolean boundByItsFolders() {
+    return true;
+  }
+
   JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure;
 
   /**

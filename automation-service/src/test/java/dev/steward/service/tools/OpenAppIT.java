@@ -56,7 +56,9 @@ class OpenAppIT {
                 "recorder", List.of(recorder.toString(), "--open", "{target}")),
             new PolicyDocument.AppEntry("no-target", List.of(recorder.toString()))),
         p.hosts(),
-        p.grants(),
+        // Standing for the user's click on every file opened under the folder, were it honoured.
+        List.of(new PolicyDocument.StandingGrant(
+            "apps-here", "apps.open", List.of(p.paths().get(0).root()), null, null)),
         Map.of(),
         p.confirmUnder()));
     ui = t.client(Role.UI);
@@ -151,6 +153,20 @@ class OpenAppIT {
         open(args("app", "no-target", "target", "x.txt")).error().code());
     assertTrue(open(args("app", "recorder")).ok());
     assertEquals(List.of("--open"), argv());
+  }
+
+  /** A grant for a folder would cover every app on the list: none stands for an app's click. */
+  @Test
+  void no_standing_grant_stands_for_opening_an_app() throws Exception {
+    Path file = t.root.resolve("report.pdf");
+    Files.writeString(file, "x");
+    var args = args("app", "recorder", "target", file.toString());
+    dev.steward.protocol.method.Preflight.Result pre = ui.preflight(id(), "apps.open", args);
+    assertEquals(dev.steward.protocol.method.Preflight.CONFIRM, pre.decision());
+    org.junit.jupiter.api.Assertions.assertNull(pre.grantFolders());
+    var r = agent.execute(new Execute.Params(id(), id(), "apps.open", args, null, null));
+    assertEquals(ToolErrorCodes.TOKEN_MISSING, r.error().code());
+    org.junit.jupiter.api.Assertions.assertFalse(Files.exists(out));
   }
 
   @Test

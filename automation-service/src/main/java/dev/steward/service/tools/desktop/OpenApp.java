@@ -44,6 +44,15 @@ public final class OpenApp extends BaseTool {
     this.policy = policy;
   }
 
+  /**
+   * The app started does with its target what it does — a browser fetches what a page names —
+   * and a grant for a folder would cover every app on the list: each launch is clicked for.
+   */
+  @Override
+  public boolean boundByItsFolders() {
+    return false;
+  }
+
   @Override
   public List<PathUse> paths(JsonNode args) {
     String target = args.path("target").asText("");
