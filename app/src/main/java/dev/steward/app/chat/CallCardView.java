@@ -1,6 +1,7 @@
 package dev.steward.app.chat;
 
 import dev.steward.app.agent.CallState;
+import dev.steward.protocol.util.ShownText;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.Hyperlink;
@@ -33,7 +34,8 @@ final class CallCardView extends VBox {
 
     Label summary = new Label();
     summary.getStyleClass().add("call-summary");
-    summary.textProperty().bind(card.summaryProperty());
+    // What a card quotes — the model's arguments, a tool's result — cannot hide part of itself.
+    summary.textProperty().bind(shown(card.summaryProperty(), ShownText::escaped));
     Label detail = new Label();
     detail.setId("detail-" + card.callId());
     detail.getStyleClass().add("call-detail");
@@ -45,12 +47,12 @@ final class CallCardView extends VBox {
     TextArea args = new TextArea();
     args.setEditable(false);
     args.setPrefRowCount(4);
-    args.textProperty().bind(card.argumentsProperty());
+    args.textProperty().bind(shown(card.argumentsProperty(), ShownText::escapedKeepingLines));
     TextArea result = new TextArea();
     result.setEditable(false);
     result.setPrefRowCount(4);
     result.setWrapText(true);
-    result.textProperty().bind(card.shownResultProperty());
+    result.textProperty().bind(shown(card.shownResultProperty(), ShownText::escapedKeepingLines));
     Button all = new Button();
     all.setId("show-all-" + card.callId());
     all.getStyleClass().add("small");
@@ -110,5 +112,12 @@ final class CallCardView extends VBox {
     for (CallState each : CallState.values())
       getStyleClass().remove("state-" + each.name().toLowerCase(java.util.Locale.ROOT));
     getStyleClass().add("state-" + s.name().toLowerCase(java.util.Locale.ROOT));
+  }
+
+  private static javafx.beans.binding.StringBinding shown(
+      javafx.beans.value.ObservableStringValue text,
+      java.util.function.UnaryOperator<String> escape) {
+    return javafx.beans.binding.Bindings.createStringBinding(
+        () -> text.get() == null ? "" : escape.apply(text.get()), text);
   }
 }

@@ -26,6 +26,11 @@ public final class UrlCheck {
       char c = text.charAt(i);
       if (c < 0x20 || c == 0x7f) throw new ScopeDenied("the URL contains a control character");
     }
+    // What draws nothing could carry data past the user's eyes in the dialog; a page that means
+    // such a character writes it percent-encoded.
+    if (text.codePoints().anyMatch(dev.steward.protocol.util.ShownText::isHidden))
+      throw new ScopeDenied(
+          "the URL contains a character that draws nothing (percent-encode it if it is meant)");
     URI uri;
     try {
       uri = new URI(text).normalize();

@@ -208,6 +208,17 @@ class ScopePropertiesTest {
     return b.toString();
   }
 
+  /** A secret spelled in characters that draw blank would show in the dialog as nothing. */
+  @org.junit.jupiter.api.Test
+  void a_url_with_characters_that_draw_nothing_is_refused() {
+    for (String hidden :
+        List.of("\u3164", "\u2800", "\u034f", "\u200b", new String(Character.toChars(0x1D173)))) {
+      ScopeDenied e = org.junit.jupiter.api.Assertions.assertThrows(
+          ScopeDenied.class, () -> UrlCheck.check("https://a.example/?x=" + hidden, false));
+      org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("draws nothing"));
+    }
+  }
+
   /** A URL that passes the static check, when private hosts are not allowed. */
   static void passedUrlsAreSafe(String url) {
     URI uri;
@@ -222,6 +233,8 @@ class ScopePropertiesTest {
     if (!scheme.equals("http") && !scheme.equals("https"))
       throw new AssertionError("scheme " + scheme + " passed: " + url);
     if (uri.getRawUserInfo() != null) throw new AssertionError("a user name passed: " + url);
+    if (url.codePoints().anyMatch(dev.steward.protocol.util.ShownText::isHidden))
+      throw new AssertionError("a character that draws nothing passed: " + url);
     String host = HostScope.asciiHost(uri);
     if (host.equals("localhost") || host.endsWith(".localhost"))
       throw new AssertionError("localhost passed: " + url);

@@ -112,7 +112,8 @@ public final class Json {
       return MAPPER
           .writerWithDefaultPrettyPrinter()
           .with(VisibleEscapes.INSTANCE)
-          .writeValueAsString(node);
+          .writeValueAsString(node)
+          .transform(dev.steward.protocol.util.ShownText::escapedBeyondTheFirstPlane);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

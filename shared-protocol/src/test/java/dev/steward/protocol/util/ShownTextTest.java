@@ -55,6 +55,33 @@ class ShownTextTest {
     assertEquals("a\n\tb\\u202ec\\u000d", ShownText.escapedKeepingLines("a\n\tb\u202ec\r"));
   }
 
+  /** What draws blank carries text unseen, in the first plane and beyond it. */
+  @Test
+  void blank_letters_ignorables_and_format_characters_beyond_the_first_plane_are_written_out() {
+    String secret = "?x=\u3164\u2800\u034f\u180b" + new String(Character.toChars(0x1D173))
+        + new String(Character.toChars(0xE0041)) + "\u115f end";
+    String shown = ShownText.escaped(secret);
+    assertEquals("?x=\\u3164\\u2800\\u034f\\u180b\\ud834\\udd73\\udb40\\udc41\\u115f end", shown);
+    assertEquals("?x= end", ShownText.dropped(secret));
+    // A character beyond the first plane that draws is left as it is.
+    String drawn = new String(Character.toChars(0x1D11E));
+    assertEquals(drawn, ShownText.escaped(drawn));
+  }
+
+  @Test
+  void json_shown_visibly_writes_out_what_draws_blank_and_reads_back_the_same() throws Exception {
+    com.fasterxml.jackson.databind.JsonNode value = dev.steward.protocol.json.Json.object()
+        .put(
+            "url",
+            "https://a.example/?x=\u3164" + new String(Character.toChars(0x1D173)) + "y"
+                + new String(Character.toChars(0x1F600)));
+    String shown = dev.steward.protocol.json.Json.prettyVisible(value);
+    assertTrue(shown.contains("?x=\\u3164\\ud834\\udd73y"), shown);
+    assertTrue(shown.contains(new String(Character.toChars(0x1F600))), shown);
+    shown.codePoints().forEach(cp -> assertTrue(cp == '\n' || !ShownText.isHidden(cp), "" + cp));
+    assertEquals(value, dev.steward.protocol.json.Json.parse(shown));
+  }
+
   @Test
   void json_shown_visibly_reads_back_as_the_same_value() throws Exception {
     com.fasterxml.jackson.databind.JsonNode value = dev.steward.protocol.json.Json.object()
