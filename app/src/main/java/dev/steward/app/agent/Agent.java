@@ -57,8 +57,12 @@ public final class Agent implements Conversation, AutoCloseable {
   private final java.util.Set<String> opened = new java.util.LinkedHashSet<>();
   /** The open conversation's id and a slash (agent thread only); empty before one is opened. */
   private String tracePrefix = "";
-  /** The open conversation's id (agent thread only): the service keeps taint per conversation. */
-  private @Nullable String conversationId;
+  /**
+   * The open conversation's id (agent thread only): the service keeps taint per conversation. One
+   * of the agent's own until a conversation is opened (no history, or none opened yet): without
+   * one, the service would keep the taint on the connection, and a reconnection would start clean.
+   */
+  private String conversationId = "unsaved-" + java.util.UUID.randomUUID();
   /** Tokens kept free in the model's context for its answer. */
   static final int RESERVED_FOR_ANSWER = 1024;
 

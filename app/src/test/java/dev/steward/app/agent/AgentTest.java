@@ -93,6 +93,20 @@ class AgentTest {
     assertEquals("done", listener.events.get(listener.events.size() - 1));
   }
 
+  /**
+   * With no conversation opened (no history, or a switch refused mid-turn), calls still name one:
+   * the service would otherwise keep their taint on the connection, lost when it reconnects.
+   */
+  @Test
+  void callsBeforeAnyConversationIsOpenedStillNameOne() throws Exception {
+    Agent a = agent(r -> requests.size() < 3 ? listDir("x") : AiMessage.from("ok"));
+    a.send("list x", listener).get(10, TimeUnit.SECONDS);
+    assertEquals(2, link.executed.size());
+    String first = link.executed.get(0).conversationId();
+    assertTrue(first != null && !first.isBlank(), String.valueOf(first));
+    assertEquals(first, link.executed.get(1).conversationId());
+  }
+
   @Test
   void aRunawayLoopStopsAtTheStepLimit() throws Exception {
     Agent a = agent(r -> listDir("again"));
