@@ -406,6 +406,21 @@ class WebFetchIT {
       seen.clear();
       ok(in(conversation, "url", url("/away")));
       assertEquals(List.of("none"), seen, "after untrusted content, unasked: not sent");
+      // The user's click was for the address the dialog named, not the one it redirects to.
+      seen.clear();
+      String trace = TestService.id();
+      JsonNode away = args("url", url("/away"));
+      String token = ui.grant(new dev.steward.protocol.method.Grant.Params(
+              trace,
+              List.of(new dev.steward.protocol.method.Grant.Call("web.fetch", away)),
+              null,
+              null,
+              60,
+              null))
+          .confirmToken();
+      ok(agent.execute(new Execute.Params(
+          trace, TestService.id(), "web.fetch", away, token, null, conversation)));
+      assertEquals(List.of("none"), seen, "after untrusted content, approved: still not sent");
     } finally {
       ui.call(
           "web.fetch_header_set",

@@ -216,11 +216,11 @@ final class WebFetch extends BaseTool {
         HttpClient client = client(proxy);
         clients.add(client);
         try {
-          // Unasked after untrusted content, the user's headers go only where the call was
-          // judged (a redirect to another allowed address would carry that address's too).
-          Map<String, String> own = ctx.tainted() && !ctx.confirmed() && !sameOrigin(uri, approved)
-              ? Map.of()
-              : configured.forUri(uri);
+          // After untrusted content, the user's headers go only where the call was judged — and,
+          // approved, where the dialog said: a redirect to another allowed address would carry
+          // that address's, to a path the page chose.
+          Map<String, String> own =
+              ctx.tainted() && !sameOrigin(uri, approved) ? Map.of() : configured.forUri(uri);
           sent.addAll(own.keySet());
           response = send(client, request(uri, method, headers, own, body, deadline));
         } catch (IOException e) {
