@@ -6,6 +6,7 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.PathScope;
+import dev.steward.service.scope.Provenance;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import dev.steward.service.scope.ScopeDenied;
@@ -51,10 +52,13 @@ final class FileUndo {
       throws ToolFailure, IOException {
     ResolvedPath path = resolve(ctx.scope(), item.original());
     unchanged(path.real(), kept(item.after(), "after"), item.original());
-    byte[] old = Files.readAllBytes(ctx.stashed(kept(item.stash(), "stash")));
+    Path stashed = ctx.stashed(kept(item.stash(), "stash"));
+    byte[] old = Files.readAllBytes(stashed);
     try (SafeFs.Dir dir = SafeFs.openParent(path)) {
       SafeFs.writeAtomically(dir, old, false);
     }
+    // A stranger's file put back is a stranger's still.
+    if (Provenance.marked(stashed)) Provenance.markMade(path.real(), "a stranger's file, put back");
   }
 
   private static void restoreMove(UndoContext ctx, UndoRecord.Item item)

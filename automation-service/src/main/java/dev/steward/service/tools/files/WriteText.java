@@ -7,6 +7,7 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
+import dev.steward.service.scope.Provenance;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import dev.steward.service.tools.FileErrors;
@@ -21,6 +22,7 @@ import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.UnsupportedCharsetException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Optional;
@@ -96,11 +98,23 @@ public final class WriteText extends SinglePathTool {
               "/path",
               null);
         }
+        // A stranger's file stays a stranger's when rewritten (the new file would carry no mark),
+        // and what a conversation that took in untrusted content writes becomes one: else the
+        // next conversation would read the injection clean.
+        boolean strangers = overwritten && Provenance.marked(path.real());
         if (overwritten) {
           // Keep what is replaced before replacing it: no undo copy, no overwrite.
-          SafeFs.copyOut(dir, ctx.undo().folder().resolve(OLD));
+          Path old = ctx.undo().folder().resolve(OLD);
+          SafeFs.copyOut(dir, old);
+          if (strangers) Provenance.markMade(old, "a stranger's file, replaced by a write");
         }
         SafeFs.writeAtomically(dir, bytes, !ctx.approvedDestructive());
+        if (strangers || ctx.tainted())
+          Provenance.markMade(
+              path.real(),
+              strangers
+                  ? "a stranger's file, rewritten"
+                  : "written in a conversation that took in untrusted content");
         if (overwritten) {
           ctx.undo()
               .save(new UndoRecord(
