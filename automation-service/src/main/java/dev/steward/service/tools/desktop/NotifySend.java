@@ -93,6 +93,21 @@ public final class NotifySend extends BaseTool {
     return body.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 
+  /**
+   * A notification that names an address is a way out: desktops make it a link, and one click by
+   * the user sends what the address carries (and it reads as Steward's own word). After untrusted
+   * content, such a notification is clicked for first.
+   */
+  @Override
+  public boolean sends(JsonNode args) {
+    return ADDRESS.matcher(args.path("title").asText("")).find()
+        || ADDRESS.matcher(args.path("body").asText("")).find();
+  }
+
+  /** What a desktop may make into a link: a scheme's address, or a bare www. name. */
+  private static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile(
+      "(?i)\\b[a-z][a-z0-9+.-]*:(//|[^\\s]*@)|\\bwww\\.|\\bmailto:");
+
   @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     Command cmd = command(
