@@ -169,6 +169,19 @@ class OpenAppIT {
     org.junit.jupiter.api.Assertions.assertFalse(Files.exists(out));
   }
 
+  /**
+   * The app started reaches the network as it will — a browser fetches what a page it opens names
+   * — outside Steward's proxy: the tool says it can send data out.
+   */
+  @Test
+  void opening_an_app_is_declared_able_to_send_data_out() {
+    assertTrue(agent.tools().stream()
+        .filter(d -> d.name().equals("apps.open"))
+        .findFirst()
+        .orElseThrow()
+        .sends());
+  }
+
   @Test
   void opening_an_app_always_needs_the_users_click() {
     var r = agent.execute(
