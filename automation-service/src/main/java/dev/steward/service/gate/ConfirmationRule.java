@@ -54,6 +54,14 @@ final class ConfirmationRule {
       }
     }
     for (String host : hostsToConfirm) fixed.add(host + " is not on your list of allowed hosts");
+    if (tool.mutates(args)) {
+      for (ResolvedPath p : paths) {
+        policy.scope().runsLater(p.real()).ifPresent(place -> {
+          String why = "it changes " + place + ", whose files run as programs later";
+          if (!fixed.contains(why)) fixed.add(why);
+        });
+      }
+    }
     if (!taint.isEmpty()) {
       String from =
           "this conversation took in untrusted content (" + String.join(", ", taint) + ")";

@@ -93,6 +93,45 @@ public final class PathScope {
       List.of("appdata", "roaming", "bitwarden"),
       List.of("appdata", "local", "1password"));
 
+  /**
+   * Places whose files run as programs later, without a further word from the user: anywhere in a
+   * path (a repository's hooks and config, an editor's tasks, direnv's file) …
+   */
+  private static final List<List<String>> RUN_ANYWHERE =
+      List.of(List.of(".git"), List.of(".envrc"), List.of(".vscode"), List.of(".idea"));
+
+  /** … and in the home folder: the shells' and the session's start files, autostart, services. */
+  private static final List<List<String>> RUN_IN_HOME = List.of(
+      List.of(".bashrc"),
+      List.of(".bash_profile"),
+      List.of(".bash_login"),
+      List.of(".bash_logout"),
+      List.of(".profile"),
+      List.of(".zshrc"),
+      List.of(".zshenv"),
+      List.of(".zprofile"),
+      List.of(".zlogin"),
+      List.of(".xprofile"),
+      List.of(".xsession"),
+      List.of(".xsessionrc"),
+      List.of(".xinitrc"),
+      List.of(".pam_environment"),
+      List.of(".gitconfig"),
+      List.of(".vimrc"),
+      List.of(".emacs"),
+      List.of(".emacs.d"),
+      List.of("bin"),
+      List.of(".local", "bin"),
+      List.of(".local", "share", "applications"),
+      List.of(".local", "share", "systemd"),
+      List.of(".config", "autostart"),
+      List.of(".config", "systemd"),
+      List.of(".config", "environment.d"),
+      List.of(".config", "plasma-workspace"),
+      List.of(".config", "fish"),
+      List.of(".config", "git"),
+      List.of(".config", "nvim"));
+
   /** The last name of every refused pattern: a walked entry can only be refused if it is one. */
   private static final java.util.Set<String> LAST_NAMES = DENIED.stream()
       .map(p -> p.get(p.size() - 1))
@@ -231,6 +270,28 @@ public final class PathScope {
   }
 
   private static final boolean WINDOWS_STYLE = !java.io.File.separator.equals("\\");
+
+  /**
+   * Where {@code real} lies in a place whose files run as programs later (a repository's hooks,
+   * a shell's start file, autostart), named; empty elsewhere. Changing one is asked for, always.
+   */
+  public Optional<String> runsLater(Path real) {
+    List<String> names = folded(real);
+    for (List<String> pattern : RUN_ANYWHERE) {
+      for (int i = 0; i + pattern.size() <= names.size(); i++) {
+        if (names.subList(i, i + pattern.size()).equals(pattern))
+          return Optional.of(String.join("/", pattern));
+      }
+    }
+    List<String> home = homeFolded;
+    if (names.size() > home.size() && startsWith(names, home)) {
+      List<String> below = names.subList(home.size(), names.size());
+      for (List<String> pattern : RUN_IN_HOME) {
+        if (startsWith(below, pattern)) return Optional.of("~/" + String.join("/", pattern));
+      }
+    }
+    return Optional.empty();
+  }
 
   /**
    * The folder a standing grant for {@code real} would cover: its own folder, unless that is an
