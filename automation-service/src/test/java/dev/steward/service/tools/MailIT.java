@@ -313,9 +313,9 @@ class MailIT {
             + "\",\"server\":\"127.0.0.1:" + server.smtpPort()
             + "\",\"to\":[\"bob@example.test\"],\"cc\":[\"carol@example.test\"],"
             + "\"subject\":\"Meeting at noon ✓\",\"text\":" + Json.write(text)
-            + ",\"says\":\"Send the mail “Meeting at noon ✓” to bob@example.test, copy to"
+            + ",\"says\":\"Send a mail to bob@example.test, copy to"
             + " carol@example.test, from " + GreenMailServer.ADDRESS
-            + ": the text is exactly as in the arguments\"}"),
+            + ": its subject and text are exactly as in the arguments\"}"),
         asked.preview(),
         "the dialog shows recipients, subject and text exactly");
     ToolResult sent = TestService.execConfirmed(ui, agent, "mail.send", send);

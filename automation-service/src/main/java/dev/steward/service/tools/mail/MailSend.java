@@ -56,12 +56,14 @@ final class MailSend extends MailTool {
     p.set("cc", args.has("cc") ? args.path("cc").deepCopy() : Json.mapper().createArrayNode());
     p.put("subject", args.path("subject").asText());
     p.put("text", args.path("text").asText());
+    // Steward's sentence quotes no text the model wrote (a subject could end the quote and go on
+    // in Steward's words); the subject and text stand in the arguments, as they will be sent.
     p.put(
         "says",
-        "Send the mail “" + args.path("subject").asText() + "” to " + list(args.path("to"))
+        "Send a mail to " + list(args.path("to"))
             + (args.path("cc").isEmpty() ? "" : ", copy to " + list(args.path("cc")))
             + p.path("from").asText("").transform(f -> f.isEmpty() ? "" : ", from " + f)
-            + ": the text is exactly as in the arguments");
+            + ": its subject and text are exactly as in the arguments");
     return Optional.of(p);
   }
 
