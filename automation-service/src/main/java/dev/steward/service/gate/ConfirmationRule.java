@@ -54,13 +54,12 @@ final class ConfirmationRule {
       }
     }
     for (String host : hostsToConfirm) fixed.add(host + " is not on your list of allowed hosts");
-    if (tool.mutates(args)) {
-      for (ResolvedPath p : paths) {
-        policy.scope().runsLater(p.real()).ifPresent(place -> {
-          String why = "it changes " + place + ", whose files run as programs later";
-          if (!fixed.contains(why)) fixed.add(why);
-        });
-      }
+    // Changing such a place is a consequential act however new the file.
+    for (ResolvedPath p : paths) {
+      String place = p.runsLater();
+      if (place == null) continue;
+      String why = "it changes " + place + ", whose files run as programs later";
+      if (!fixed.contains(why)) fixed.add(why);
     }
     if (!taint.isEmpty()) {
       String from =

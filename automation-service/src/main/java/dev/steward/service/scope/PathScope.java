@@ -97,8 +97,13 @@ public final class PathScope {
    * Places whose files run as programs later, without a further word from the user: anywhere in a
    * path (a repository's hooks and config, an editor's tasks, direnv's file) …
    */
-  private static final List<List<String>> RUN_ANYWHERE =
-      List.of(List.of(".git"), List.of(".envrc"), List.of(".vscode"), List.of(".idea"));
+  private static final List<List<String>> RUN_ANYWHERE = List.of(
+      List.of(".git"),
+      List.of(".githooks"),
+      List.of(".husky"),
+      List.of(".envrc"),
+      List.of(".vscode"),
+      List.of(".idea"));
 
   /** … and in the home folder: the shells' and the session's start files, autostart, services. */
   private static final List<List<String>> RUN_IN_HOME = List.of(
@@ -106,6 +111,8 @@ public final class PathScope {
       List.of(".bash_profile"),
       List.of(".bash_login"),
       List.of(".bash_logout"),
+      List.of(".bash_aliases"),
+      List.of(".tmux.conf"),
       List.of(".profile"),
       List.of(".zshrc"),
       List.of(".zshenv"),
@@ -122,6 +129,9 @@ public final class PathScope {
       List.of(".emacs.d"),
       List.of("bin"),
       List.of(".local", "bin"),
+      List.of(".local", "lib"),
+      List.of(".cargo", "bin"),
+      List.of(".local", "share", "dbus-1"),
       List.of(".local", "share", "applications"),
       List.of(".local", "share", "systemd"),
       List.of(".config", "autostart"),
@@ -130,7 +140,12 @@ public final class PathScope {
       List.of(".config", "plasma-workspace"),
       List.of(".config", "fish"),
       List.of(".config", "git"),
-      List.of(".config", "nvim"));
+      List.of(".config", "nvim"),
+      List.of(".config", "i3"),
+      List.of(".config", "sway"),
+      List.of(".config", "hypr"),
+      List.of(".config", "openbox"),
+      List.of(".config", "labwc"));
 
   /** The last name of every refused pattern: a walked entry can only be refused if it is one. */
   private static final java.util.Set<String> LAST_NAMES = DENIED.stream()
@@ -227,7 +242,21 @@ public final class PathScope {
           "\"" + requested + "\" is in " + root.configured() + ", which is read-only");
     }
     if (access == Access.REMOVE) refuseHolder(requested, names);
-    return new ResolvedPath(requested, real, root.real());
+    // A place whose files run later counts as the refused names do: as asked, at every link
+    // followed (a ~/.config/autostart linked into a dotfiles folder is autostart still), and in
+    // the end.
+    String runsLater = null;
+    if (access != Access.READ) {
+      List<List<String>> seen = new ArrayList<>(links.size() + 2);
+      seen.add(folded(lexical));
+      for (Path l : links) seen.add(folded(l));
+      seen.add(names);
+      for (List<String> s : seen) {
+        runsLater = runsLater(s).orElse(null);
+        if (runsLater != null) break;
+      }
+    }
+    return new ResolvedPath(requested, real, root.real(), runsLater);
   }
 
   /**
@@ -272,11 +301,10 @@ public final class PathScope {
   private static final boolean WINDOWS_STYLE = !java.io.File.separator.equals("\\");
 
   /**
-   * Where {@code real} lies in a place whose files run as programs later (a repository's hooks,
-   * a shell's start file, autostart), named; empty elsewhere. Changing one is asked for, always.
+   * Where a path (its folded names) lies in a place whose files run as programs later (a
+   * repository's hooks, a shell's start file, autostart), named; empty elsewhere.
    */
-  public Optional<String> runsLater(Path real) {
-    List<String> names = folded(real);
+  private Optional<String> runsLater(List<String> names) {
     for (List<String> pattern : RUN_ANYWHERE) {
       for (int i = 0; i + pattern.size() <= names.size(); i++) {
         if (names.subList(i, i + pattern.size()).equals(pattern))

@@ -70,21 +70,25 @@ public final class Provenance {
 
   /**
    * Marks a file made from a stranger's content ({@code source} says whose), so that a later
-   * conversation that reads it is tainted; a file system that keeps no marks keeps none.
+   * conversation that reads it is tainted; a file system that keeps no marks keeps none (false).
    */
-  public static void markMade(Path real, String source) {
-    mark(real, ByteBuffer.wrap(source.getBytes(StandardCharsets.UTF_8)));
+  public static boolean markMade(Path real, String source) {
+    return mark(real, ByteBuffer.wrap(source.getBytes(StandardCharsets.UTF_8)));
   }
 
-  private static void mark(Path p, ByteBuffer value) {
+  /** Whether the mark was written (a file system without extended attributes keeps none). */
+  private static boolean mark(Path p, ByteBuffer value) {
     if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)
-        && !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) return; // a pipe would hold it
+        && !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) return false; // a pipe would hold it
     try {
       UserDefinedFileAttributeView view = Files.getFileAttributeView(
           p, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
-      if (view != null) view.write(MOVED_FROM_STRANGERS, value);
+      if (view == null) return false;
+      view.write(MOVED_FROM_STRANGERS, value);
+      return true;
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
       // no mark: only later conversations that read it miss where it came from
+      return false;
     }
   }
 }

@@ -5,9 +5,20 @@ import java.nio.file.Path;
 /**
  * A path after the scope check: absolute, normalised, every existing symlink resolved, inside
  * {@code root}. Tools operate on exactly this path, walking to it from the root without following
- * links (see {@link SafeFs}), so what was checked is what is touched.
+ * links (see {@link SafeFs}), so what was checked is what is touched. {@code runsLater}: for a
+ * path that is changed, the place whose files run as programs later that it lies in — as asked, at
+ * a link followed, or in the end ({@link PathScope#resolve}) — or null.
  */
-public record ResolvedPath(String requested, Path real, Path root) {
+public record ResolvedPath(
+    String requested,
+    Path real,
+    Path root,
+    @org.jspecify.annotations.Nullable String runsLater) {
+
+  /** A path a tool reaches only to read, or that lies nowhere whose files run later. */
+  public ResolvedPath(String requested, Path real, Path root) {
+    this(requested, real, root, null);
+  }
 
   /** The path relative to its root; empty for the root itself. */
   public Path relative() {
