@@ -330,6 +330,9 @@ final class CodeRun extends BaseTool {
         : snapshot.fromStrangers().map(f -> "a code run that could read " + f).orElse(null);
     if (strangers != null && !setup.network())
       ctx.taint().accept(strangers + " (a file that came from strangers)");
+    // A program a conversation wrote after untrusted content carries it on in what it writes.
+    if (strangers == null && ctx.tainted())
+      strangers = "a code run in a conversation that took in untrusted content";
     Sandbox.Prepared sandbox;
     try {
       sandbox = ready.take(setup);

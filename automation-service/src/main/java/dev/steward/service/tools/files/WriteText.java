@@ -34,6 +34,9 @@ import java.util.Set;
  */
 public final class WriteText extends SinglePathTool {
 
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(WriteText.class.getName());
+
   static final int MAX_BYTES = 16 << 20;
   private static final String OLD = "old";
 
@@ -98,9 +101,10 @@ public final class WriteText extends SinglePathTool {
               "/path",
               null);
         }
-        // A stranger's file stays a stranger's when rewritten (the new file would carry no mark),
-        // and what a conversation that took in untrusted content writes becomes one: else the
-        // next conversation would read the injection clean.
+        // What a conversation that took in untrusted content writes becomes a stranger's: else the
+        // next conversation would read the injection clean. A clean conversation's rewrite holds
+        // nothing of a stranger's file it replaces (reading it would have tainted it); the copy
+        // kept for an undo keeps the mark, so that one put back is a stranger's still.
         boolean strangers = overwritten && Provenance.marked(path.real());
         if (overwritten) {
           // Keep what is replaced before replacing it: no undo copy, no overwrite.
@@ -109,12 +113,11 @@ public final class WriteText extends SinglePathTool {
           if (strangers) Provenance.markMade(old, "a stranger's file, replaced by a write");
         }
         SafeFs.writeAtomically(dir, bytes, !ctx.approvedDestructive());
-        if (strangers || ctx.tainted())
-          Provenance.markMade(
-              path.real(),
-              strangers
-                  ? "a stranger's file, rewritten"
-                  : "written in a conversation that took in untrusted content");
+        if (ctx.tainted()
+            && !Provenance.markMade(
+                path.real(), "written in a conversation that took in untrusted content"))
+          LOG.warning(() -> "a file written after untrusted content could not be marked (its file"
+              + " system keeps no extended attributes): " + path.real());
         if (overwritten) {
           ctx.undo()
               .save(new UndoRecord(
