@@ -144,7 +144,7 @@ public final class AuditViewModel {
             + " characters, checked against this row's hash): "
             + (laidOut.length() <= MAX_WHOLE_SHOWN
                 ? laidOut
-                : laidOut.substring(0, MAX_WHOLE_SHOWN) + "\n… (the first " + MAX_WHOLE_SHOWN
+                : laidOut.substring(0, shownUpTo(laidOut)) + "\n… (the first " + MAX_WHOLE_SHOWN
                     + " of " + laidOut.length() + " characters shown)");
         ui.execute(() -> {
           wholes.put(hash, shown);
@@ -158,6 +158,13 @@ public final class AuditViewModel {
         });
       }
     });
+  }
+
+  /** Where a long whole is cut for the pane: a pair of surrogates is never split. */
+  private static int shownUpTo(String text) {
+    return Character.isHighSurrogate(text.charAt(MAX_WHOLE_SHOWN - 1))
+        ? MAX_WHOLE_SHOWN - 1
+        : MAX_WHOLE_SHOWN;
   }
 
   /** Arguments one per line, as JSON laid out; as they came if they are not JSON. */

@@ -491,8 +491,8 @@ class RoutesIT {
 
   /**
    * What a conversation writes after untrusted content carries the injection on: the next
-   * conversation that reads it is tainted, and a stranger's file rewritten, or put back by an undo,
-   * is a stranger's still.
+   * conversation that reads it is tainted. A clean conversation's rewrite of a stranger's file holds
+   * nothing of it; put back by an undo, the stranger's file is a stranger's still.
    */
   @Test
   void what_a_tainted_conversation_writes_taints_the_next_that_reads_it() throws Exception {
@@ -539,9 +539,9 @@ class RoutesIT {
     assertTrue(rewrote.ok(), String.valueOf(rewrote.error()));
     ran("conv-rewritten", "files.read_text", args("path", "saved.txt"));
     assertEquals(
-        Preflight.CONFIRM,
+        Preflight.ALLOW,
         preflight(agent, "conv-rewritten", "files.write_text", probe).decision(),
-        "a stranger's file rewritten is a stranger's still");
+        "rewritten whole by a clean conversation, it holds nothing of the stranger's");
 
     ToolResult undone = ui.call(
         Methods.TOOL_UNDO, new Execute.UndoParams(rewrote.audit().auditId()), ToolResult.class);
@@ -582,6 +582,17 @@ class RoutesIT {
         Preflight.CONFIRM,
         preflight(agent, "conv-a", "files.move", args("from", "a.txt", "to", home + "/.bashrc"))
             .decision());
+    // A place kept in a dotfiles folder and linked in is that place still.
+    Path dotfiles = Files.createDirectories(home.resolve("dotfiles/systemd"));
+    Files.createDirectories(home.resolve(".config"));
+    Files.createSymbolicLink(home.resolve(".config/systemd"), dotfiles);
+    Preflight.Result linked = preflight(
+        agent,
+        "conv-a",
+        "files.write_text",
+        args("path", home.resolve(".config/systemd/evil.service").toString(), "content", "x"));
+    assertEquals(Preflight.CONFIRM, linked.decision());
+    assertTrue(linked.reason().contains("~/.config/systemd"), linked.reason());
     assertEquals(
         Preflight.ALLOW,
         preflight(
@@ -617,10 +628,22 @@ class RoutesIT {
     Preflight.Result asked = preflight(agent, "conv-read", "notify.send", link);
     assertEquals(Preflight.CONFIRM, asked.decision());
     assertTrue(asked.reason().contains("send data off the machine"), asked.reason());
+    for (String linked : List.of(
+        "see www.evil.example",
+        "see WWW1.evil.example",
+        "evil.example/?d=secret",
+        "http:evil.example",
+        "write to boss@evil.example")) {
+      assertEquals(
+          Preflight.CONFIRM,
+          preflight(agent, "conv-read", "notify.send", args("title", linked)).decision(),
+          linked);
+    }
     assertEquals(
-        Preflight.CONFIRM,
-        preflight(agent, "conv-read", "notify.send", args("title", "see www.evil.example"))
-            .decision());
+        Preflight.ALLOW,
+        preflight(agent, "conv-read", "notify.send", args("title", "Saved report.pdf at 10:30"))
+            .decision(),
+        "a file's name is no address");
   }
 
   @Test

@@ -104,9 +104,15 @@ public final class NotifySend extends BaseTool {
         || ADDRESS.matcher(args.path("body").asText("")).find();
   }
 
-  /** What a desktop may make into a link: a scheme's address, or a bare www. name. */
+  /**
+   * What a desktop may make into a link (GNOME Shell's finder and more): a scheme's address, an
+   * {@code http:} or {@code mailto:} without slashes, a {@code www.} name, a bare name and path
+   * ({@code evil.example/x}), or a mail address.
+   */
   private static final java.util.regex.Pattern ADDRESS = java.util.regex.Pattern.compile(
-      "(?i)\\b[a-z][a-z0-9+.-]*:(//|[^\\s]*@)|\\bwww\\.|\\bmailto:");
+      "(?i)\\b[a-z][a-z0-9+.-]*:/|\\bhttps?:|\\bmailto:|\\bwww\\d{0,3}\\."
+          + "|[\\p{L}\\p{N}-]+(?:\\.[\\p{L}\\p{N}-]+)*\\.\\p{L}{2,}/"
+          + "|[^\\s@]+@[\\p{L}\\p{N}-]+\\.[\\p{L}\\p{N}.-]+");
 
   @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
