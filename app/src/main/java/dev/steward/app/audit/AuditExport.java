@@ -10,7 +10,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Writes audit rows as CSV (RFC 4180) or JSON, whole or not at all. A CSV cell that a spreadsheet
+ * Writes audit rows as CSV (RFC 4180) or JSON, whole or not at all; a row whose preview was cut
+ * carries its whole arguments too ({@code args_whole}), as the service read them back. A CSV cell that a spreadsheet
  * would run as a formula ({@code =}, {@code +}, {@code -}, {@code @}) is prefixed with {@code '}:
  * the log holds text that models and web pages wrote.
  */
@@ -32,11 +33,17 @@ public final class AuditExport {
       "args_preview",
       "args_hash",
       "token_id",
-      "row_hash");
+      "row_hash",
+      "args_whole");
 
   private AuditExport() {}
 
-  public static void csv(List<Audit.Row> rows, Path file) throws IOException {
+  /** {@code whole}: a row's whole arguments, or null for a row whose preview was not cut. */
+  public static void csv(
+      List<Audit.Row> rows,
+      java.util.function.Function<Audit.Row, @Nullable String> whole,
+      Path file)
+      throws IOException {
     StringBuilder out = new StringBuilder(String.join(",", COLUMNS)).append("\r\n");
     for (Audit.Row r : rows) {
       List<@Nullable Object> cells = java.util.Arrays.asList(
@@ -55,7 +62,8 @@ public final class AuditExport {
           r.argsPreview(),
           r.argsHash(),
           r.tokenId(),
-          r.rowHash());
+          r.rowHash(),
+          whole.apply(r));
       for (int i = 0; i < cells.size(); i++) {
         if (i > 0) out.append(',');
         out.append(cell(cells.get(i)));
@@ -65,9 +73,20 @@ public final class AuditExport {
     AtomicFiles.write(file, out.toString().getBytes(StandardCharsets.UTF_8), false);
   }
 
-  public static void json(List<Audit.Row> rows, Path file) throws IOException {
+  public static void json(
+      List<Audit.Row> rows,
+      java.util.function.Function<Audit.Row, @Nullable String> whole,
+      Path file)
+      throws IOException {
+    com.fasterxml.jackson.databind.node.ArrayNode out = Json.mapper().createArrayNode();
+    for (Audit.Row r : rows) {
+      com.fasterxml.jackson.databind.node.ObjectNode row = Json.mapper().valueToTree(r);
+      String w = whole.apply(r);
+      if (w != null) row.put("args_whole", w);
+      out.add(row);
+    }
     AtomicFiles.write(
-        file, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsBytes(rows), false);
+        file, Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsBytes(out), false);
   }
 
   static String cell(@Nullable Object value) {

@@ -334,12 +334,28 @@ public final class AuditViewModel {
   /** Writes the matching rows as CSV or JSON (by the file's extension); answers how many. */
   public int export(Path file) throws IOException {
     List<Audit.Row> all = allMatching();
+    java.util.Map<String, String> read = new java.util.HashMap<>();
+    java.util.function.Function<Audit.Row, @Nullable String> whole = r -> {
+      String hash = WholeArgs.named(r.kind(), r.argsPreview());
+      return hash == null ? null : read.computeIfAbsent(hash, this::readForExport);
+    };
     if (file.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".json")) {
-      AuditExport.json(all, file);
+      AuditExport.json(all, whole, file);
     } else {
-      AuditExport.csv(all, file);
+      AuditExport.csv(all, whole, file);
     }
     return all.size();
+  }
+
+  /** A whole for the export: as read back, or why it could not be (the export goes on). */
+  private String readForExport(String hash) {
+    AuditSource s = source;
+    if (s == null) return "(cannot be read: not connected)";
+    try {
+      return s.wholeArgs(hash).args();
+    } catch (RuntimeException e) {
+      return "(cannot be read: " + e.getMessage() + ")";
+    }
   }
 
   /** A line in the panel's status (export results, problems). */

@@ -132,6 +132,17 @@ class AuditPanelIT {
         .queryTextInputControl()
         .getText()
         .contains("checked against this row's hash"));
+    // An export carries the whole too.
+    Path json = w.base.resolve("whole.json");
+    w.app.audit().export(json);
+    assertTrue(
+        Json.parse(Files.readString(json)).findValuesAsText("args_whole").stream()
+            .anyMatch(a -> a.contains("/the-end")),
+        Files.readString(json));
+    Path csv = w.base.resolve("whole.csv");
+    w.app.audit().export(csv);
+    assertTrue(Files.readAllLines(csv).get(0).endsWith(",args_whole"));
+    assertTrue(Files.readString(csv).contains("/the-end"));
   }
 
   @Test
