@@ -187,6 +187,16 @@ public final class TestService implements AutoCloseable {
     return exec(agent, trace, tool, args, token);
   }
 
+  /** A call the user approved, in {@code conversation}: a token for exactly it, then the call. */
+  public static ToolResult execApproved(
+      StewardClient ui, StewardClient agent, String tool, JsonNode args, String conversation) {
+    String trace = id();
+    String token = ui.grant(
+            new Grant.Params(trace, List.of(new Grant.Call(tool, args)), null, null, 60, null))
+        .confirmToken();
+    return agent.execute(new Execute.Params(trace, id(), tool, args, token, null, conversation));
+  }
+
   public static ToolResult exec(StewardClient c, String tool, JsonNode args) {
     return exec(c, id(), tool, args, null);
   }

@@ -408,18 +408,7 @@ class WebFetchIT {
       assertEquals(List.of("none"), seen, "after untrusted content, unasked: not sent");
       // The user's click was for the address the dialog named, not the one it redirects to.
       seen.clear();
-      String trace = TestService.id();
-      JsonNode away = args("url", url("/away"));
-      String token = ui.grant(new dev.steward.protocol.method.Grant.Params(
-              trace,
-              List.of(new dev.steward.protocol.method.Grant.Call("web.fetch", away)),
-              null,
-              null,
-              60,
-              null))
-          .confirmToken();
-      ok(agent.execute(new Execute.Params(
-          trace, TestService.id(), "web.fetch", away, token, null, conversation)));
+      ok(TestService.execApproved(ui, agent, "web.fetch", args("url", url("/away")), conversation));
       assertEquals(List.of("none"), seen, "after untrusted content, approved: still not sent");
     } finally {
       ui.call(
