@@ -83,7 +83,8 @@ final class ArgsPreview {
       if (all)
         return new Preview(
             "<" + args.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + ">", null);
-      return cutAt(args.toString(), args.toString(), MAX_PREVIEW);
+      String text = args.toString();
+      return cutAt(text, text, MAX_PREVIEW);
     }
     ObjectNode redacted = args.deepCopy();
     ObjectNode shown = null;

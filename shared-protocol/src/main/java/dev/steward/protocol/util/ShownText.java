@@ -67,7 +67,7 @@ public final class ShownText {
    * character would pass unnoticed.
    */
   public static String escaped(String s) {
-    return escape(s, false);
+    return escape(s, ShownText::isHidden);
   }
 
   /**
@@ -75,21 +75,22 @@ public final class ShownText {
    * where a bidirectional control could otherwise show code or text in an order it does not run.
    */
   public static String escapedKeepingLines(String s) {
-    return escape(s, true);
+    return escape(s, cp -> cp != '\n' && cp != '\t' && isHidden(cp));
   }
 
-  private static String escape(String s, boolean keepingLines) {
+  /** {@code s} with each code point {@code hidden} says written as escaped UTF-16 halves. */
+  private static String escape(String s, java.util.function.IntPredicate hidden) {
     int i = 0;
     while (i < s.length()) {
       int cp = s.codePointAt(i);
-      if (hidden(cp, keepingLines)) break;
+      if (hidden.test(cp)) break;
       i += Character.charCount(cp);
     }
     if (i == s.length()) return s;
     StringBuilder b = new StringBuilder(s.length() + 16).append(s, 0, i);
     while (i < s.length()) {
       int cp = s.codePointAt(i);
-      if (hidden(cp, keepingLines)) {
+      if (hidden.test(cp)) {
         for (char c : Character.toChars(cp)) b.append(String.format("\\u%04x", (int) c));
       } else {
         b.appendCodePoint(cp);
@@ -97,10 +98,6 @@ public final class ShownText {
       i += Character.charCount(cp);
     }
     return b.toString();
-  }
-
-  private static boolean hidden(int cp, boolean keepingLines) {
-    return !(keepingLines && (cp == '\n' || cp == '\t')) && isHidden(cp);
   }
 
   /** {@code s} without the characters that may not stand as themselves: for prose. */
@@ -115,22 +112,6 @@ public final class ShownText {
    * (the same value read back): a JSON writer's escapes see one half at a time.
    */
   public static String escapedBeyondTheFirstPlane(String json) {
-    for (int i = 0; i < json.length(); i++) {
-      if (Character.isHighSurrogate(json.charAt(i)) && isHidden(json.codePointAt(i))) {
-        StringBuilder b = new StringBuilder(json.length() + 16);
-        int j = 0;
-        while (j < json.length()) {
-          int cp = json.codePointAt(j);
-          if (cp > 0xFFFF && isHidden(cp)) {
-            for (char c : Character.toChars(cp)) b.append(String.format("\\u%04x", (int) c));
-          } else {
-            b.appendCodePoint(cp);
-          }
-          j += Character.charCount(cp);
-        }
-        return b.toString();
-      }
-    }
-    return json;
+    return escape(json, cp -> cp > 0xFFFF && isHidden(cp));
   }
 }
