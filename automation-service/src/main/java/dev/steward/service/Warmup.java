@@ -146,7 +146,7 @@ final class Warmup implements AutoCloseable {
       }
       PathScope scope = PathScope.of(
           List.of(new PolicyDocument.PathRoot(folder.toString(), PolicyDocument.PathRoot.READ)),
-          List.of(),
+          ownStandIns(folder),
           userHome);
       for (WarmupCall call : offered) {
         Tool tool = tools.find(call.tool()).orElse(null);
@@ -191,6 +191,19 @@ final class Warmup implements AutoCloseable {
     if (tool.unavailable().isPresent()) return Optional.of("the tool is unavailable");
     if (!checks.run(tool, args)) return Optional.of("its arguments fail the tool's schema");
     return Optional.empty();
+  }
+
+  /**
+   * Folders the warm-up's scope refuses as a client's scope refuses Steward's config, data and run
+   * folders, so that its walks ask what a client's walks ask in every folder (compiled code that
+   * never saw the question is thrown away at the first call that asks it). They stand in the
+   * pack's folder, where a listing of it meets them.
+   */
+  private static List<Path> ownStandIns(Path folder) throws IOException {
+    List<Path> out = new ArrayList<>();
+    for (String name : List.of("own-config", "own-data", "own-run"))
+      out.add(ownFolder(folder.resolve(name)));
+    return out;
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.steward.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.json.Json;
@@ -117,6 +118,26 @@ class WarmupTest {
         new AtomicBoolean());
     assertEquals(3, w.finished().get(10, TimeUnit.SECONDS));
     assertEquals(List.of(mine.toRealPath(), mine.toRealPath(), mine.toRealPath()), reader.read);
+  }
+
+  @Test
+  void its_scope_refuses_stand_ins_for_stewards_own_folders_as_a_clients_does() throws Exception {
+    Reader reader = new Reader("test.read", false);
+    Path mine = dir.resolve("data/warmup/test/mine.txt");
+    Path own = dir.resolve("data/warmup/test/own-data/x.txt");
+    Files.createDirectories(own.getParent());
+    Files.writeString(own, "refused as Steward's own data would be");
+    Warmup w = start(
+        reader,
+        List.of(
+            new WarmupCall("test.read", Json.object().put("path", own.toString())),
+            new WarmupCall("test.read", Json.object().put("path", mine.toString()))),
+        1,
+        new AtomicBoolean());
+    assertEquals(1, w.finished().get(10, TimeUnit.SECONDS), "the read in a stand-in is left out");
+    assertEquals(List.of(mine.toRealPath()), reader.read);
+    for (String name : List.of("own-config", "own-data", "own-run"))
+      assertTrue(Files.isDirectory(dir.resolve("data/warmup/test").resolve(name)), name);
   }
 
   @Test
