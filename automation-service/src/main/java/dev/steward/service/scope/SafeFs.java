@@ -129,6 +129,24 @@ public final class SafeFs {
    */
   public static void writeAtomically(Dir dir, byte[] content, boolean mustNotExist)
       throws IOException {
+    writeAtomically(dir, content, mustNotExist, null);
+  }
+
+  /**
+   * A stranger's content to be kept as a stranger's: {@code source} says whose, {@code file} is
+   * the real path of the file written (its folder is the one {@link #openParent} opened).
+   */
+  public record Mark(Path file, String source) {}
+
+  /**
+   * {@link #writeAtomically(Dir, byte[], boolean)}, the new content marked as a stranger's
+   * ({@link Provenance#markMade}) before it takes the file's place: there is no moment at which
+   * the file holds it unmarked, not even after a crash. Answers whether the mark was written (a
+   * file system without extended attributes keeps none); true when none was asked for.
+   */
+  public static boolean writeAtomically(
+      Dir dir, byte[] content, boolean mustNotExist, @org.jspecify.annotations.Nullable Mark mark)
+      throws IOException {
     Path tmp = Path.of(".steward-" + UUID.randomUUID() + ".tmp");
     Set<OpenOption> opts = new HashSet<>(
         Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
@@ -145,6 +163,11 @@ public final class SafeFs {
       deleteQuietly(dir.stream(), tmp);
       throw e;
     }
+    // By path, as only a path can carry a mark here: the name is new and random, so a folder
+    // swapped since it was opened holds no such file and the mark is simply not written.
+    Path folder = mark == null ? null : mark.file().getParent();
+    boolean marked =
+        mark == null || folder != null && Provenance.markMade(folder.resolve(tmp), mark.source());
     try {
       if (mustNotExist && attributes(dir.stream(), dir.name()).isPresent()) {
         throw new FileAlreadyExistsException(dir.name().toString());
@@ -154,6 +177,7 @@ public final class SafeFs {
       deleteQuietly(dir.stream(), tmp);
       throw e;
     }
+    return marked;
   }
 
   private static final Set<PosixFilePermission> OWNER_ONLY =

@@ -54,11 +54,13 @@ final class FileUndo {
     unchanged(path.real(), kept(item.after(), "after"), item.original());
     Path stashed = ctx.stashed(kept(item.stash(), "stash"));
     byte[] old = Files.readAllBytes(stashed);
-    try (SafeFs.Dir dir = SafeFs.openParent(path)) {
-      SafeFs.writeAtomically(dir, old, false);
-    }
     // A stranger's file put back is a stranger's still.
-    if (Provenance.marked(stashed)) Provenance.markMade(path.real(), "a stranger's file, put back");
+    SafeFs.Mark mark = Provenance.marked(stashed)
+        ? new SafeFs.Mark(path.real(), "a stranger's file, put back")
+        : null;
+    try (SafeFs.Dir dir = SafeFs.openParent(path)) {
+      SafeFs.writeAtomically(dir, old, false, mark);
+    }
   }
 
   private static void restoreMove(UndoContext ctx, UndoRecord.Item item)

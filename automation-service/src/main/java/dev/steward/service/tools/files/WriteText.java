@@ -112,10 +112,11 @@ public final class WriteText extends SinglePathTool {
           SafeFs.copyOut(dir, old);
           if (strangers) Provenance.markMade(old, "a stranger's file, replaced by a write");
         }
-        SafeFs.writeAtomically(dir, bytes, !ctx.approvedDestructive());
-        if (ctx.tainted()
-            && !Provenance.markMade(
-                path.real(), "written in a conversation that took in untrusted content"))
+        SafeFs.Mark mark = ctx.tainted()
+            ? new SafeFs.Mark(
+                path.real(), "written in a conversation that took in untrusted content")
+            : null;
+        if (!SafeFs.writeAtomically(dir, bytes, !ctx.approvedDestructive(), mark))
           LOG.warning(() -> "a file written after untrusted content could not be marked (its file"
               + " system keeps no extended attributes): " + path.real());
         if (overwritten) {
