@@ -49,7 +49,7 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Every tool call passes here, in this order: the tool and ids → schema → scopes → confirmation
+ * Every tool call passes here, in this order: the tool and ids → schema and the tool's own argument checks → scopes → confirmation
  * rule → token → audit decision row → run → audit completion row → {@code tool.results}. A
  * refusal at any step is written to the audit log as a blocked decision and answered as a
  * result with {@code ok: false}; if the decision row cannot be written, nothing runs.
@@ -645,6 +645,11 @@ public final class Gate implements AutoCloseable {
           tool.name() + " is turned off (Settings → Tools); it runs again once turned on",
           "/tool");
     schemas.check(tool, args);
+    try {
+      tool.checkArgs(args);
+    } catch (ToolFailure f) {
+      throw new Refusal(f.error().code(), f.error().message(), f.error().field());
+    }
     Map<String, ResolvedPath> paths = ScopeCheck.resolve(tool, args, policy);
     List<String> hostsToConfirm = ScopeCheck.hostsToConfirm(tool, args, policy);
     ToolContext forCheck = ToolContext.forCheck(paths, policy.scope());

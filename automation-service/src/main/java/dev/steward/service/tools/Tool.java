@@ -95,6 +95,13 @@ public interface Tool {
   }
 
   /**
+   * What the schema cannot say about the arguments, checked before the call is judged, shown or
+   * run (a failure is a refusal, with its row): a call that could not run as a dialog would show
+   * it never reaches the dialog. Reads nothing but the arguments.
+   */
+  default void checkArgs(JsonNode args) throws ToolFailure {}
+
+  /**
    * A dry run of a mutating call for the confirmation dialog: resolved paths, what would be
    * overwritten, a diff for text. Reads the world, never changes it.
    */

@@ -3,6 +3,7 @@ package dev.steward.service.tools;
 import static dev.steward.service.TestService.args;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -345,29 +346,28 @@ class MailIT {
     assertTrue(
         summary != null && summary.startsWith("to 1 domain (example.test): sent to"),
         "where it went comes first in the row: " + summary);
-    // A Cyrillic "а" in the domain: the dialog would read example.test.
-    ToolResult lookalike = TestService.execConfirmed(
-        ui,
-        agent,
-        "mail.send",
-        args("to", List.of("bob@ex\u0430mple.test"), "subject", "x", "text", "y"));
-    assertEquals(
-        ToolErrorCodes.VALIDATION_ERROR,
-        lookalike.error().code(),
-        String.valueOf(lookalike.error()));
-    assertTrue(lookalike.error().message().contains("ASCII"), lookalike.error().message());
-    ToolResult bad = TestService.execConfirmed(
-        ui,
-        agent,
-        "mail.send",
-        args(
-            "to",
-            List.of("Bob <bob@example.test>, eve@evil.example"),
-            "subject",
-            "x",
-            "text",
-            "y"));
-    assertEquals(ToolErrorCodes.VALIDATION_ERROR, bad.error().code(), String.valueOf(bad.error()));
+    // A Cyrillic "а" in the domain: the dialog would read example.test. Refused before any
+    // dialog names it, as is a list in one address that a dialog would show as two.
+    JsonNode lookalike = args("to", List.of("bob@ex\u0430mple.test"), "subject", "x", "text", "y");
+    JsonNode listed = args(
+        "to",
+        List.of("bob@example.test", "Bob <bob@example.test>, eve@evil.example"),
+        "subject",
+        "x",
+        "text",
+        "y");
+    for (JsonNode refusedArgs : List.of(lookalike, listed)) {
+      Preflight.Result never = ui.preflight(TestService.id(), "mail.send", refusedArgs);
+      assertEquals(Preflight.DENY, never.decision(), never.toString());
+      assertEquals(ToolErrorCodes.VALIDATION_ERROR, never.code(), never.toString());
+      assertNull(never.preview(), "no dialog is shown for it");
+      ToolResult bad = TestService.exec(agent, "mail.send", refusedArgs);
+      assertEquals(
+          ToolErrorCodes.VALIDATION_ERROR, bad.error().code(), String.valueOf(bad.error()));
+    }
+    assertTrue(ui.preflight(TestService.id(), "mail.send", lookalike).reason().contains("ASCII"));
+    assertEquals("/to/1", ui.preflight(TestService.id(), "mail.send", listed).field());
+    assertEquals(2, server.mail.getReceivedMessages().length, "nothing more was sent");
   }
 
   @Test

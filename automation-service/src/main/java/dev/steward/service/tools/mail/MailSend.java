@@ -73,19 +73,27 @@ final class MailSend extends MailTool {
     return String.join(", ", all);
   }
 
+  /** Before a dialog names them: only plain addresses, and a subject of one line. */
   @Override
-  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
-    MailConfig config = mailbox.config();
-    List<InternetAddress> to = addresses(args.path("to"), "/to");
-    List<InternetAddress> cc = addresses(args.path("cc"), "/cc");
-    String subject = args.path("subject").asText();
-    if (subject.chars().anyMatch(Character::isISOControl)) {
+  public void checkArgs(JsonNode args) throws ToolFailure {
+    addresses(args.path("to"), "/to");
+    addresses(args.path("cc"), "/cc");
+    if (args.path("subject").asText().chars().anyMatch(Character::isISOControl)) {
       throw new ToolFailure(
           ToolErrorCodes.VALIDATION_ERROR,
           "a subject is one line without control characters",
           "/subject",
           null);
     }
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    checkArgs(args);
+    MailConfig config = mailbox.config();
+    List<InternetAddress> to = addresses(args.path("to"), "/to");
+    List<InternetAddress> cc = addresses(args.path("cc"), "/cc");
+    String subject = args.path("subject").asText();
     Session session = MailSessions.smtp(config.smtp(), config.address());
     MimeMessage message = new MimeMessage(session);
     String messageId;
