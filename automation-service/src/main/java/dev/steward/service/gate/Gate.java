@@ -49,10 +49,11 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Every tool call passes here, in this order: the tool and ids → schema and the tool's own argument checks → scopes → confirmation
- * rule → token → audit decision row → run → audit completion row → {@code tool.results}. A
- * refusal at any step is written to the audit log as a blocked decision and answered as a
- * result with {@code ok: false}; if the decision row cannot be written, nothing runs.
+ * Every tool call passes here, in this order: the tool and ids → schema and the tool's own
+ * argument checks → scopes → confirmation rule → token → audit decision row → run → audit
+ * completion row → {@code tool.results}. A refusal at any step is written to the audit log as a
+ * blocked decision and answered as a result with {@code ok: false}; if the decision row cannot
+ * be written, nothing runs.
  */
 public final class Gate implements AutoCloseable {
 

@@ -83,7 +83,7 @@ final class FilesWarmup {
     "z",
     "Z",
     "keys",
-    "A long name with" + " several words in it, as a download often has (1).pdf"
+    "A long name with several words, as a download often has (1).pdf"
   };
 
   private FilesWarmup() {}
