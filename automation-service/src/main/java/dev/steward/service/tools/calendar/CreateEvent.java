@@ -52,6 +52,11 @@ final class CreateEvent extends CalendarTool {
   }
 
   @Override
+  public void checkArgs(JsonNode args) throws ToolFailure {
+    Times.checkZone(args);
+  }
+
+  @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     ZoneId local = access.zone();
     String title = args.path("title").asText();

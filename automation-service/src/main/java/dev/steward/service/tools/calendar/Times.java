@@ -173,6 +173,11 @@ final class Times {
     return o.format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
   }
 
+  /** The call's time zone, checked as {@link #zone} checks it: before a dialog names it. */
+  static void checkZone(JsonNode args) throws ToolFailure {
+    zone(args, ZoneOffset.UTC);
+  }
+
   private static ZoneId zone(JsonNode args, ZoneId fallback) throws ToolFailure {
     if (!args.hasNonNull("time_zone")) return fallback;
     String id = args.get("time_zone").asText();
@@ -180,6 +185,15 @@ final class Times {
       ZoneId z = ZoneId.of(id);
       if (z instanceof ZoneOffset && !id.equals("Z")) {
         throw invalid("/time_zone", "a time zone is a name such as Europe/Berlin, not an offset");
+      }
+      // "EST" reads as New York's time and is fixed at -05:00 all year; "Etc/GMT+5" is UTC-5. A
+      // dialog would show a name that places the event an hour or ten hours from where it lands.
+      if (z.getRules().isFixedOffset()
+          && z.getRules().getOffset(Instant.EPOCH).getTotalSeconds() != 0) {
+        throw invalid(
+            "/time_zone",
+            "\"" + id + "\" is a fixed offset, not a place's time; name the place, such as"
+                + " America/New_York or Europe/Berlin");
       }
       return z;
     } catch (DateTimeException e) {

@@ -83,6 +83,11 @@ final class UpdateEvent extends CalendarTool {
   }
 
   @Override
+  public void checkArgs(JsonNode args) throws ToolFailure {
+    Times.checkZone(args);
+  }
+
+  @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     if (!args.has("title")
         && !args.has("start")

@@ -59,8 +59,28 @@ public final class WriteText extends SinglePathTool {
     return existing(ctx.path("/path")).filter(a -> !a.isDirectory()).isPresent();
   }
 
+  /**
+   * Before a dialog shows the text: an encoding that exists and can write every character of it
+   * (else characters it cannot hold would be written as "?", unlike the diff the user read).
+   */
+  @Override
+  public void checkArgs(JsonNode args) throws ToolFailure {
+    String encoding = args.path("encoding").asText("utf-8");
+    Charset charset = charset(encoding);
+    if (!charset.canEncode()
+        || !charset.newEncoder().canEncode(args.path("content").asText())) {
+      throw new ToolFailure(
+          ToolErrorCodes.VALIDATION_ERROR,
+          "the content has characters that " + charset.name()
+              + " cannot hold; write it in utf-8, or without them",
+          "/content",
+          null);
+    }
+  }
+
   @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    checkArgs(args);
     ResolvedPath path = ctx.path("/path");
     if (path.isRoot()) {
       throw new ToolFailure(
@@ -186,8 +206,12 @@ public final class WriteText extends SinglePathTool {
   }
 
   private static byte[] encode(String content, String encoding) throws ToolFailure {
+    return content.getBytes(charset(encoding));
+  }
+
+  private static Charset charset(String encoding) throws ToolFailure {
     try {
-      return content.getBytes(Charset.forName(encoding));
+      return Charset.forName(encoding);
     } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
       throw new ToolFailure(
           ToolErrorCodes.VALIDATION_ERROR,

@@ -309,6 +309,17 @@ class CalendarIT {
             .asText()
             .contains("“Lunch” on Thu 2026-04-02 12:00–13:00 (Europe/Berlin)"),
         check.preview().toString());
+    // A zone whose name is a fixed offset ("Etc/GMT+5" is UTC-5, "GMT+5" UTC+5) is refused before
+    // a dialog names it.
+    for (String fixed : List.of("Etc/GMT+5", "GMT+5")) {
+      JsonNode misleading =
+          ((com.fasterxml.jackson.databind.node.ObjectNode) a.deepCopy()).put("time_zone", fixed);
+      Preflight.Result never =
+          agent.preflight(TestService.id(), "calendar.create_event", misleading);
+      assertEquals(Preflight.DENY, never.decision(), never.toString());
+      assertEquals("/time_zone", never.field(), never.toString());
+      assertTrue(never.reason().contains("fixed offset"), never.reason());
+    }
 
     ToolResult created = TestService.execConfirmed(ui, agent, "calendar.create_event", a);
     String id = ok(created).path("event_id").asText();
