@@ -953,16 +953,17 @@ public final class Gate implements AutoCloseable {
     return runner.cancelledEarly(runKey(connection, callId));
   }
   /**
-   * The checks of a call that change nothing — its schema, its hash, its audit preview — run for
+   * The checks of a call that change nothing — its schema and the tool's own, its hash, its audit preview — run for
    * the warm-up (issue 23), which runs its calls on the tools itself: no decision, no row. False
    * when the arguments fail the schema (the warm-up then leaves the call out).
    */
   public boolean warmUp(Tool tool, JsonNode args) {
     try {
       schemas.check(tool, args);
-    } catch (Refusal r) {
+      tool.checkArgs(args);
+    } catch (Refusal | ToolFailure r) {
       LOG.warning(
-          () -> "a warm-up call of " + tool.name() + " fails its schema: " + r.getMessage());
+          () -> "a warm-up call of " + tool.name() + " fails its checks: " + r.getMessage());
       return false;
     }
     safeHash(args);

@@ -97,7 +97,8 @@ public interface Tool {
   /**
    * What the schema cannot say about the arguments, checked before the call is judged, shown or
    * run (a failure is a refusal, with its row): a call that could not run as a dialog would show
-   * it never reaches the dialog. Reads nothing but the arguments.
+   * it never reaches the dialog. Reads nothing but the arguments. The gate runs it before every
+   * {@link #run}, the warm-up's calls included: {@code run} need not check again.
    */
   default void checkArgs(JsonNode args) throws ToolFailure {}
 

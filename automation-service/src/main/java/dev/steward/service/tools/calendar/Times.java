@@ -186,8 +186,8 @@ final class Times {
       if (z instanceof ZoneOffset && !id.equals("Z")) {
         throw invalid("/time_zone", "a time zone is a name such as Europe/Berlin, not an offset");
       }
-      // "EST" reads as New York's time and is fixed at -05:00 all year; "Etc/GMT+5" is UTC-5. A
-      // dialog would show a name that places the event an hour or ten hours from where it lands.
+      // "Etc/GMT+5" is UTC-5 and "GMT+5" UTC+5, all year: a dialog would show a name read as a
+      // place, or as the opposite offset, for an event that lands hours from where it seems.
       if (z.getRules().isFixedOffset()
           && z.getRules().getOffset(Instant.EPOCH).getTotalSeconds() != 0) {
         throw invalid(

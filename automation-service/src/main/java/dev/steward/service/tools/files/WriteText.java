@@ -80,7 +80,6 @@ public final class WriteText extends SinglePathTool {
 
   @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
-    checkArgs(args);
     ResolvedPath path = ctx.path("/path");
     if (path.isRoot()) {
       throw new ToolFailure(

@@ -89,7 +89,6 @@ final class MailSend extends MailTool {
 
   @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
-    checkArgs(args);
     MailConfig config = mailbox.config();
     List<InternetAddress> to = addresses(args.path("to"), "/to");
     List<InternetAddress> cc = addresses(args.path("cc"), "/cc");
