@@ -654,6 +654,11 @@ public final class Gate implements AutoCloseable {
     Map<String, ResolvedPath> paths = ScopeCheck.resolve(tool, args, policy);
     List<String> hostsToConfirm = ScopeCheck.hostsToConfirm(tool, args, policy);
     ToolContext forCheck = ToolContext.forCheck(paths, policy.scope());
+    try {
+      tool.checkNow(args, forCheck);
+    } catch (ToolFailure f) {
+      throw new Refusal(f.error().code(), f.error().message(), f.error().field());
+    }
     boolean destructive;
     Risk risk;
     try {

@@ -235,8 +235,8 @@ public final class SafeFs {
     }
   }
 
-  /** The first {@code max} bytes of a child file, or null when it is longer (or binary). */
-  public static @org.jspecify.annotations.Nullable String readBounded(Dir dir, int max)
+  /** A child file's bytes, or null when it is longer than {@code max}. */
+  public static byte @org.jspecify.annotations.Nullable [] readBounded(Dir dir, int max)
       throws IOException {
     try (SeekableByteChannel ch = openRead(dir)) {
       if (ch.size() > max) return null;
@@ -244,9 +244,7 @@ public final class SafeFs {
       while (buf.hasRemaining() && ch.read(buf) > 0) {
         // reading
       }
-      byte[] bytes = buf.array();
-      for (byte b : bytes) if (b == 0) return null;
-      return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+      return buf.array();
     }
   }
 

@@ -103,6 +103,14 @@ public interface Tool {
   default void checkArgs(JsonNode args) throws ToolFailure {}
 
   /**
+   * What the call would meet if it ran now (the paths it names, the policy's lists), checked once
+   * its paths are resolved and before it is judged or shown: a call that would fail as things
+   * stand is refused with its row rather than offered for a click that could not make it run.
+   * Reads the world, never changes it; {@link #run} checks again, since the world may change.
+   */
+  default void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {}
+
+  /**
    * A dry run of a mutating call for the confirmation dialog: resolved paths, what would be
    * overwritten, a diff for text. Reads the world, never changes it.
    */

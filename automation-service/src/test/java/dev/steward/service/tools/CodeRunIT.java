@@ -421,6 +421,20 @@ class CodeRunIT {
   }
 
   @Test
+  void a_run_that_could_not_start_as_shown_is_refused_before_any_dialog() {
+    enable(true);
+    for (var call : List.of(
+        args("language", "bash", "code", "true", "env", java.util.Map.of("BASH_ENV", "/x")),
+        args("language", "bash", "code", "echo a\u0000rm -rf ~"),
+        args("language", "python", "code", "1", "args", List.of("ok", "x\u0000y")))) {
+      var shown = ui.preflight(TestService.id(), "code.run", call);
+      assertEquals("deny", shown.decision(), shown.toString());
+      assertEquals(ToolErrorCodes.VALIDATION_ERROR, shown.code());
+      assertEquals(null, shown.preview(), "no code is shown for approval");
+    }
+  }
+
+  @Test
   void a_variable_that_would_run_code_the_dialog_does_not_show_is_refused() {
     ToolResult r = run(
         "language",

@@ -133,7 +133,12 @@ class OpenAppIT {
   }
 
   @Test
-  void an_app_not_in_the_allowlist_is_refused() {
+  void an_app_not_in_the_allowlist_is_refused_before_any_dialog() {
+    dev.steward.protocol.method.Preflight.Result shown =
+        ui.preflight(id(), "apps.open", args("app", "xterm"));
+    assertEquals("deny", shown.decision(), shown.toString());
+    assertEquals(ToolErrorCodes.SCOPE_DENIED, shown.code());
+    assertEquals("/app", shown.field());
     ToolResult r = open(args("app", "xterm"));
     assertEquals(ToolErrorCodes.SCOPE_DENIED, r.error().code());
     assertEquals("/app", r.error().field());
@@ -151,6 +156,10 @@ class OpenAppIT {
     assertEquals(
         ToolErrorCodes.VALIDATION_ERROR,
         open(args("app", "no-target", "target", "x.txt")).error().code());
+    assertEquals(
+        "deny",
+        ui.preflight(id(), "apps.open", args("app", "no-target", "target", "x.txt"))
+            .decision());
     assertTrue(open(args("app", "recorder")).ok());
     assertEquals(List.of("--open"), argv());
   }

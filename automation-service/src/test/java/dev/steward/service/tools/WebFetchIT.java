@@ -260,6 +260,19 @@ class WebFetchIT {
   }
 
   @Test
+  void a_header_that_cannot_be_sent_is_refused_before_any_dialog() {
+    for (var headers : List.of(
+        java.util.Map.of("Cookie", "a=b"),
+        java.util.Map.of("Accept", "text/html\r\nX-Injected: 1"))) {
+      var post = args("url", url("/echo"), "method", "POST", "body", "x", "headers", headers);
+      Preflight.Result shown = ui.preflight(TestService.id(), "web.fetch", post);
+      assertEquals(Preflight.DENY, shown.decision(), shown.toString());
+      assertEquals(ToolErrorCodes.VALIDATION_ERROR, shown.code());
+      assertEquals("/headers/" + headers.keySet().iterator().next(), shown.field());
+    }
+  }
+
+  @Test
   void headers_configured_for_an_address_go_there_only_and_their_values_never_come_back()
       throws IOException {
     String origin = "http://127.0.0.1:" + port;

@@ -147,10 +147,11 @@ class UndoIT {
     Files.createDirectories(t.root.resolve("tree/a/b"));
     Files.writeString(t.root.resolve("tree/a/b/leaf.txt"), "leaf");
     Files.writeString(t.root.resolve("tree/top.txt"), "top");
-    ToolResult refused = agent.execute(
-        new Execute.Params(id(), id(), "files.delete", args("path", "tree"), null, null));
+    JsonNode all = args("path", "tree", "recursive", true);
+    ToolResult refused =
+        agent.execute(new Execute.Params(id(), id(), "files.delete", all, null, null));
     assertEquals(ToolErrorCodes.TOKEN_MISSING, refused.error().code());
-    ToolResult d = run("files.delete", args("path", "tree", "recursive", true));
+    ToolResult d = run("files.delete", all);
     assertFalse(Files.exists(t.root.resolve("tree")));
     assertTrue(undo(d).ok());
     assertEquals("leaf", Files.readString(t.root.resolve("tree/a/b/leaf.txt")));

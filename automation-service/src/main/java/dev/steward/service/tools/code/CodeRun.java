@@ -241,17 +241,12 @@ final class CodeRun extends BaseTool {
     return java.util.Set.of("stdin");
   }
 
+  /** Before a dialog shows the run: variables a run may be given, and text a shell can hold. */
   @Override
-  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
-    Optional<String> why = unavailable();
-    if (why.isPresent()) throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, why.get());
-    PolicyDocument.Code code = policy.get().code();
-    Sandbox.Setup setup = setup(code);
-    int timeout = args.path("timeout_s").asInt(60);
-    List<String> programArgs = new ArrayList<>();
+  public void checkArgs(JsonNode args) throws ToolFailure {
+    checkText(args.path("code").asText(), "/code");
     int i = 0;
-    for (JsonNode a : args.path("args")) programArgs.add(text(a.asText(), "/args/" + i++));
-    Map<String, String> env = new LinkedHashMap<>();
+    for (JsonNode a : args.path("args")) checkText(a.asText(), "/args/" + i++);
     var names = args.path("env").fieldNames();
     while (names.hasNext()) {
       String name = names.next();
@@ -265,14 +260,27 @@ final class CodeRun extends BaseTool {
             "/env/" + name,
             null);
       }
-      env.put(name, text(args.path("env").path(name).asText(), "/env/" + name));
+      checkText(args.path("env").path(name).asText(), "/env/" + name);
+    }
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    Optional<String> why = unavailable();
+    if (why.isPresent()) throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, why.get());
+    PolicyDocument.Code code = policy.get().code();
+    Sandbox.Setup setup = setup(code);
+    int timeout = args.path("timeout_s").asInt(60);
+    List<String> programArgs = new ArrayList<>();
+    for (JsonNode a : args.path("args")) programArgs.add(a.asText());
+    Map<String, String> env = new LinkedHashMap<>();
+    var names = args.path("env").fieldNames();
+    while (names.hasNext()) {
+      String name = names.next();
+      env.put(name, args.path("env").path(name).asText());
     }
     Sandbox.Program program = new Sandbox.Program(
-        args.path("language").asText(),
-        text(args.path("code").asText(), "/code"),
-        programArgs,
-        env,
-        timeout + 1);
+        args.path("language").asText(), args.path("code").asText(), programArgs, env, timeout + 1);
     takeTurn();
     try {
       return runAlone(setup, program, timeout, args, ctx);
@@ -462,14 +470,13 @@ final class CodeRun extends BaseTool {
   }
 
   /** Text that goes into a file the sandbox's shell reads: a NUL would cut it short. */
-  private static String text(String value, String field) throws ToolFailure {
+  private static void checkText(String value, String field) throws ToolFailure {
     if (value.indexOf('\0') >= 0)
       throw new ToolFailure(
           ToolErrorCodes.VALIDATION_ERROR,
           "a NUL character cannot be passed to a run",
           field,
           null);
-    return value;
   }
 
   private Sandbox.Setup setup(PolicyDocument.Code code) throws ToolFailure {

@@ -62,28 +62,20 @@ public final class DeleteFile extends SinglePathTool {
   }
 
   @Override
+  public void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {
+    ResolvedPath path = ctx.path("/path");
+    try (SafeFs.Dir dir = openDeletable(path)) {
+      checkDeletable(args, path, dir);
+    } catch (IOException e) {
+      throw FileErrors.of(e, path.requested());
+    }
+  }
+
+  @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     ResolvedPath path = ctx.path("/path");
-    if (path.isRoot()) {
-      throw new ToolFailure(
-          ToolErrorCodes.EXECUTION_ERROR,
-          "an allowed folder itself cannot be deleted",
-          "/path",
-          null);
-    }
-    try (SafeFs.Dir dir = SafeFs.openParent(path)) {
-      Optional<BasicFileAttributes> attrs = SafeFs.attributes(dir.stream(), dir.name());
-      if (attrs.isEmpty()) {
-        throw new ToolFailure(
-            ToolErrorCodes.NOT_FOUND, "\"" + path.requested() + "\" does not exist", "/path", null);
-      }
-      if (attrs.get().isDirectory() && !args.path("recursive").asBoolean(false) && !isEmpty(dir)) {
-        throw new ToolFailure(
-            ToolErrorCodes.EXECUTION_ERROR,
-            "\"" + path.requested() + "\" is a folder that is not empty; pass recursive: true",
-            "/recursive",
-            null);
-      }
+    try (SafeFs.Dir dir = openDeletable(path)) {
+      checkDeletable(args, path, dir);
       Path folder = ctx.undo().folder();
       List<UndoRecord.Item> items =
           List.of(new UndoRecord.Item(path.real().toString(), null, PAYLOAD, Fingerprint.ABSENT));
@@ -157,6 +149,35 @@ public final class DeleteFile extends SinglePathTool {
       ctx.undo().save(record);
     } finally {
       if (interrupted) Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The folder that holds the path; never an allowed folder itself. */
+  private static SafeFs.Dir openDeletable(ResolvedPath path) throws ToolFailure, IOException {
+    if (path.isRoot()) {
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "an allowed folder itself cannot be deleted",
+          "/path",
+          null);
+    }
+    return SafeFs.openParent(path);
+  }
+
+  /** There, and not a folder with something in it unless the call says recursive. */
+  private static void checkDeletable(JsonNode args, ResolvedPath path, SafeFs.Dir dir)
+      throws ToolFailure, IOException {
+    Optional<BasicFileAttributes> attrs = SafeFs.attributes(dir.stream(), dir.name());
+    if (attrs.isEmpty()) {
+      throw new ToolFailure(
+          ToolErrorCodes.NOT_FOUND, "\"" + path.requested() + "\" does not exist", "/path", null);
+    }
+    if (attrs.get().isDirectory() && !args.path("recursive").asBoolean(false) && !isEmpty(dir)) {
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "\"" + path.requested() + "\" is a folder that is not empty; pass recursive: true",
+          "/recursive",
+          null);
     }
   }
 

@@ -71,6 +71,43 @@ public final class MoveFile extends BaseTool {
   }
 
   @Override
+  public void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {
+    ResolvedPath from = ctx.path("/from");
+    ResolvedPath to = ctx.path("/to");
+    checkPlaces(from, to);
+    if (!exists(from)) throw missing(from);
+    if (!args.path("overwrite").asBoolean(false) && exists(to)) throw taken(to);
+  }
+
+  /** Neither an allowed folder itself, nor a folder into itself. */
+  private static void checkPlaces(ResolvedPath from, ResolvedPath to) throws ToolFailure {
+    if (from.isRoot() || to.isRoot()) {
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "an allowed folder itself cannot be moved or replaced",
+          from.isRoot() ? "/from" : "/to",
+          null);
+    }
+    if (to.real().startsWith(from.real())) {
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR, "cannot move a folder into itself", "/to", null);
+    }
+  }
+
+  private static ToolFailure missing(ResolvedPath from) {
+    return new ToolFailure(
+        ToolErrorCodes.NOT_FOUND, "\"" + from.requested() + "\" does not exist", "/from", null);
+  }
+
+  private static ToolFailure taken(ResolvedPath to) {
+    return new ToolFailure(
+        ToolErrorCodes.ALREADY_EXISTS,
+        "\"" + to.requested() + "\" exists; pass overwrite: true to replace it",
+        "/to",
+        null);
+  }
+
+  @Override
   public Optional<JsonNode> preview(JsonNode args, ToolContext ctx) {
     ObjectNode p = Json.object();
     p.put("operation", "move");
@@ -85,34 +122,15 @@ public final class MoveFile extends BaseTool {
     ResolvedPath from = ctx.path("/from");
     ResolvedPath to = ctx.path("/to");
     boolean overwrite = args.path("overwrite").asBoolean(false);
-    if (from.isRoot() || to.isRoot()) {
-      throw new ToolFailure(
-          ToolErrorCodes.EXECUTION_ERROR,
-          "an allowed folder itself cannot be moved or replaced",
-          from.isRoot() ? "/from" : "/to",
-          null);
-    }
-    if (to.real().startsWith(from.real())) {
-      throw new ToolFailure(
-          ToolErrorCodes.EXECUTION_ERROR, "cannot move a folder into itself", "/to", null);
-    }
+    checkPlaces(from, to);
     Optional<Path> fromStrangers = strangers(ctx);
     boolean overwritten;
     try (SafeFs.Dir src = SafeFs.openParent(from);
         SafeFs.Dir dst = SafeFs.openParent(to)) {
-      if (SafeFs.attributes(src.stream(), src.name()).isEmpty()) {
-        throw new ToolFailure(
-            ToolErrorCodes.NOT_FOUND, "\"" + from.requested() + "\" does not exist", "/from", null);
-      }
+      if (SafeFs.attributes(src.stream(), src.name()).isEmpty()) throw missing(from);
       Optional<BasicFileAttributes> target = SafeFs.attributes(dst.stream(), dst.name());
       overwritten = target.isPresent();
-      if (overwritten && !overwrite) {
-        throw new ToolFailure(
-            ToolErrorCodes.ALREADY_EXISTS,
-            "\"" + to.requested() + "\" exists; pass overwrite: true to replace it",
-            "/to",
-            null);
-      }
+      if (overwritten && !overwrite) throw taken(to);
       if (overwritten && !ctx.approvedDestructive()) {
         throw new ToolFailure(
             ToolErrorCodes.ALREADY_EXISTS,

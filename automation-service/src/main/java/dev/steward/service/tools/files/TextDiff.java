@@ -3,6 +3,10 @@ package dev.steward.service.tools.files;
 import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
 import com.github.difflib.patch.Patch;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -28,10 +32,39 @@ final class TextDiff {
     return Arrays.asList(body.split("\n", -1));
   }
 
+  /**
+   * The diff of a file's bytes {@code before} and the text {@code after} that would be written in
+   * {@code charset}: what changes on disk, so that the same text in another encoding is shown as a
+   * change, not as none. The current file is read as UTF-8, else in the charset of the write.
+   */
+  static String ofWrite(String name, byte @Nullable [] before, String after, Charset charset) {
+    if (before == null) return unified(name, null, after);
+    byte[] written = after.getBytes(charset);
+    if (Arrays.equals(before, written)) return "";
+    String text = decoded(before, StandardCharsets.UTF_8);
+    if (text == null && !charset.equals(StandardCharsets.UTF_8)) text = decoded(before, charset);
+    String diff = unified(name, text, after);
+    if (!diff.isEmpty()) return diff;
+    return "--- " + name + "\n+++ " + name + " (proposed)\n(the text reads the same; its bytes"
+        + " change: " + before.length + " bytes now, " + written.length + " written in "
+        + charset.name() + ")\n";
+  }
+
+  /** The text of the bytes in that charset, or null when they are not (or hold a NUL: binary). */
+  private static @Nullable String decoded(byte[] bytes, Charset charset) {
+    String text;
+    try {
+      text = charset.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
+    return text.indexOf('\0') >= 0 ? null : text;
+  }
+
   static String unified(String name, @Nullable String before, String after) {
     if (before == null)
-      return "(the current file is binary or larger than " + MAX_INPUT_BYTES / 1024
-          + " KB; no diff)";
+      return "(the current file is binary, in another encoding or larger than "
+          + MAX_INPUT_BYTES / 1024 + " KB; no diff)";
     if (before.equals(after)) return "";
     List<String> a = lines(before);
     List<String> b = lines(after);

@@ -17,6 +17,8 @@ import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.UndoContext;
 import dev.steward.service.undo.UndoRecord;
 import java.io.IOException;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.IllegalCharsetNameException;
 import java.nio.charset.UnsupportedCharsetException;
@@ -61,14 +63,20 @@ public final class WriteText extends SinglePathTool {
 
   /**
    * Before a dialog shows the text: an encoding that exists and can write every character of it
-   * (else characters it cannot hold would be written as "?", unlike the diff the user read).
+   * (else characters it cannot hold would be written as "?", unlike the diff the user read), in
+   * no more than {@link #MAX_BYTES}.
    */
   @Override
   public void checkArgs(JsonNode args) throws ToolFailure {
-    String encoding = args.path("encoding").asText("utf-8");
-    Charset charset = charset(encoding);
-    if (!charset.canEncode()
-        || !charset.newEncoder().canEncode(args.path("content").asText())) {
+    Charset charset = charset(args.path("encoding").asText("utf-8"));
+    int size;
+    try {
+      if (!charset.canEncode()) throw new CharacterCodingException();
+      size = charset
+          .newEncoder()
+          .encode(CharBuffer.wrap(args.path("content").asText()))
+          .remaining();
+    } catch (CharacterCodingException e) {
       throw new ToolFailure(
           ToolErrorCodes.VALIDATION_ERROR,
           "the content has characters that " + charset.name()
@@ -76,11 +84,31 @@ public final class WriteText extends SinglePathTool {
           "/content",
           null);
     }
+    if (size > MAX_BYTES) {
+      throw new ToolFailure(
+          ToolErrorCodes.TOO_LARGE,
+          "the content is " + size + " bytes; the limit is " + MAX_BYTES,
+          "/content",
+          null);
+    }
   }
 
+  /** Not an allowed folder itself, nor a folder; its folder there unless the call makes it. */
   @Override
-  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+  public void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {
     ResolvedPath path = ctx.path("/path");
+    checkNotRoot(path);
+    try (SafeFs.Dir dir = SafeFs.openParent(path)) {
+      Optional<BasicFileAttributes> before = SafeFs.attributes(dir.stream(), dir.name());
+      if (before.isPresent() && before.get().isDirectory()) throw isFolder(path);
+    } catch (NoSuchFileException e) {
+      if (!args.path("create_dirs").asBoolean(false)) throw noFolder(path);
+    } catch (IOException e) {
+      throw FileErrors.of(e, path.requested());
+    }
+  }
+
+  private static void checkNotRoot(ResolvedPath path) throws ToolFailure {
     if (path.isRoot()) {
       throw new ToolFailure(
           ToolErrorCodes.EXECUTION_ERROR,
@@ -88,14 +116,27 @@ public final class WriteText extends SinglePathTool {
           "/path",
           null);
     }
+  }
+
+  private static ToolFailure isFolder(ResolvedPath path) {
+    return new ToolFailure(
+        ToolErrorCodes.EXECUTION_ERROR, "\"" + path.requested() + "\" is a folder", "/path", null);
+  }
+
+  private static ToolFailure noFolder(ResolvedPath path) {
+    return new ToolFailure(
+        ToolErrorCodes.NOT_FOUND,
+        "the folder of \"" + path.requested()
+            + "\" does not exist; pass create_dirs: true to create it",
+        "/path",
+        null);
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+    ResolvedPath path = ctx.path("/path");
+    checkNotRoot(path);
     byte[] bytes = encode(args.path("content").asText(), args.path("encoding").asText("utf-8"));
-    if (bytes.length > MAX_BYTES) {
-      throw new ToolFailure(
-          ToolErrorCodes.TOO_LARGE,
-          "the content is " + bytes.length + " bytes; the limit is " + MAX_BYTES,
-          "/content",
-          null);
-    }
     try {
       if (args.path("create_dirs").asBoolean(false)) {
         Folders.ensure(path, false);
@@ -103,13 +144,7 @@ public final class WriteText extends SinglePathTool {
       boolean overwritten;
       try (SafeFs.Dir dir = SafeFs.openParent(path)) {
         Optional<BasicFileAttributes> before = SafeFs.attributes(dir.stream(), dir.name());
-        if (before.isPresent() && before.get().isDirectory()) {
-          throw new ToolFailure(
-              ToolErrorCodes.EXECUTION_ERROR,
-              "\"" + path.requested() + "\" is a folder",
-              "/path",
-              null);
-        }
+        if (before.isPresent() && before.get().isDirectory()) throw isFolder(path);
         overwritten = before.isPresent();
         if (overwritten && !ctx.approvedDestructive()) {
           // It appeared after the gate decided this was a new file: overwriting needs approval.
@@ -154,12 +189,7 @@ public final class WriteText extends SinglePathTool {
       result.put("overwritten", overwritten);
       return result;
     } catch (NoSuchFileException e) {
-      throw new ToolFailure(
-          ToolErrorCodes.NOT_FOUND,
-          "the folder of \"" + path.requested()
-              + "\" does not exist; pass create_dirs: true to create it",
-          "/path",
-          null);
+      throw noFolder(path);
     } catch (FileAlreadyExistsException e) {
       throw new ToolFailure(
           ToolErrorCodes.ALREADY_EXISTS,
@@ -184,12 +214,15 @@ public final class WriteText extends SinglePathTool {
       try (SafeFs.Dir dir = SafeFs.openParent(path)) {
         p.put(
             "diff",
-            TextDiff.unified(
+            TextDiff.ofWrite(
                 path.real().toString(),
                 SafeFs.readBounded(dir, TextDiff.MAX_INPUT_BYTES),
-                args.path("content").asText()));
+                args.path("content").asText(),
+                charset(args.path("encoding").asText("utf-8"))));
       } catch (IOException e) {
         p.put("diff_unavailable", "cannot read the current file: " + e.getMessage());
+      } catch (ToolFailure e) {
+        p.put("diff_unavailable", e.getMessage());
       }
     }
     return Optional.of(p);

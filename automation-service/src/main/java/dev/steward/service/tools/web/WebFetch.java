@@ -320,8 +320,13 @@ final class WebFetch extends BaseTool {
     return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
   }
 
-  private static Map<String, String> headers(JsonNode given) throws ToolFailure {
-    Map<String, String> out = new java.util.LinkedHashMap<>();
+  /**
+   * Before a dialog shows the fetch: headers a model may set, with values a request can carry
+   * (the HTTP client's own rule, so that what passes here is sent as it is).
+   */
+  @Override
+  public void checkArgs(JsonNode args) throws ToolFailure {
+    JsonNode given = args.path("headers");
     var names = given.fieldNames();
     while (names.hasNext()) {
       String name = names.next();
@@ -333,6 +338,23 @@ final class WebFetch extends BaseTool {
             "/headers/" + name,
             null);
       }
+      try {
+        HttpRequest.newBuilder().setHeader(name, given.get(name).asText());
+      } catch (IllegalArgumentException e) {
+        throw new ToolFailure(
+            ToolErrorCodes.VALIDATION_ERROR,
+            "the value of " + name + " cannot be sent (a line break or a control character)",
+            "/headers/" + name,
+            null);
+      }
+    }
+  }
+
+  private static Map<String, String> headers(JsonNode given) {
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    var names = given.fieldNames();
+    while (names.hasNext()) {
+      String name = names.next();
       out.put(name, given.get(name).asText());
     }
     return out;

@@ -1,5 +1,8 @@
 package dev.steward.service.tools.files;
 
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static java.nio.charset.StandardCharsets.UTF_16;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,7 +39,28 @@ class TextDiffTest {
   }
 
   @Test
+  void the_same_text_in_another_encoding_is_a_change_of_bytes() {
+    byte[] now = "héllo\n".getBytes(UTF_8);
+    assertEquals("", TextDiff.ofWrite("e.txt", now, "héllo\n", UTF_8));
+    String diff = TextDiff.ofWrite("e.txt", now, "héllo\n", UTF_16);
+    assertTrue(diff.contains("the text reads the same; its bytes change: 7 bytes now, 14"), diff);
+    assertTrue(diff.contains("written in UTF-16"), diff);
+  }
+
+  @Test
+  void a_file_that_is_not_utf8_is_read_in_the_encoding_of_the_write() {
+    byte[] latin1 = "café\nthé\n".getBytes(ISO_8859_1);
+    String diff = TextDiff.ofWrite("l.txt", latin1, "café\nthe\n", ISO_8859_1);
+    assertTrue(diff.contains(" café\n-thé\n+the\n"), diff);
+    byte[] utf16 = "one\ntwo\n".getBytes(UTF_16);
+    assertTrue(
+        TextDiff.ofWrite("w.txt", utf16, "one\n2\n", UTF_16).contains("-two\n+2\n"),
+        "a UTF-16 file has NUL bytes, yet is text in the write's encoding");
+    assertTrue(TextDiff.ofWrite("w.txt", utf16, "one\n", UTF_8).contains("; no diff"));
+  }
+
+  @Test
   void a_binary_or_huge_file_gets_a_summary() {
-    assertTrue(TextDiff.unified("x.bin", null, "text").contains("binary or larger"));
+    assertTrue(TextDiff.unified("x.bin", null, "text").contains("; no diff"));
   }
 }
