@@ -654,11 +654,6 @@ public final class Gate implements AutoCloseable {
     Map<String, ResolvedPath> paths = ScopeCheck.resolve(tool, args, policy);
     List<String> hostsToConfirm = ScopeCheck.hostsToConfirm(tool, args, policy);
     ToolContext forCheck = ToolContext.forCheck(paths, policy.scope());
-    try {
-      tool.checkNow(args, forCheck);
-    } catch (ToolFailure f) {
-      throw new Refusal(f.error().code(), f.error().message(), f.error().field());
-    }
     boolean destructive;
     Risk risk;
     try {
@@ -682,6 +677,13 @@ public final class Gate implements AutoCloseable {
         taintOf(caller),
         policy,
         clock.instant());
+    if (req.needsToken()) {
+      try {
+        tool.checkNow(args, forCheck);
+      } catch (ToolFailure f) {
+        throw new Refusal(f.error().code(), f.error().message(), f.error().field());
+      }
+    }
     return new Checked(tool, CanonicalJson.sha256(args), paths, destructive, risk, req, policy);
   }
 

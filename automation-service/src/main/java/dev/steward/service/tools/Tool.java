@@ -103,10 +103,12 @@ public interface Tool {
   default void checkArgs(JsonNode args) throws ToolFailure {}
 
   /**
-   * What the call would meet if it ran now (the paths it names, the policy's lists), checked once
-   * its paths are resolved and before it is judged or shown: a call that would fail as things
-   * stand is refused with its row rather than offered for a click that could not make it run.
-   * Reads the world, never changes it; {@link #run} checks again, since the world may change.
+   * What the call would meet if it ran now (the paths it names, the policy's lists), checked for
+   * a call that needs the user's click, before it is shown: one that would fail as things stand
+   * is refused with its row rather than offered for a click that could not make it run. A call
+   * that needs no click goes straight to {@link #run}, which fails it the same way; so a look
+   * that costs (a transaction rolled back) is paid only where it spares a click. Changes nothing;
+   * {@code run} checks again, since the world may change.
    */
   default void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {}
 

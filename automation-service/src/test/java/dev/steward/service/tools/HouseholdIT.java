@@ -148,6 +148,11 @@ class HouseholdIT {
     ToolResult unasked =
         TestService.exec(agent, "grocery.uncheck_item", args("grocery_item_id", item));
     assertEquals(ToolErrorCodes.TOKEN_MISSING, unasked.error().code(), "unchecking asks the user");
+    var none = ui.preflight(
+        TestService.id(), "grocery.uncheck_item", args("grocery_item_id", "no-such-item"));
+    assertEquals("deny", none.decision(), "no dialog for an item that is not there: " + none);
+    assertEquals(ToolErrorCodes.NOT_FOUND, none.code());
+    assertEquals("/grocery_item_id", none.field());
     ToolResult unchecked = ok(TestService.execConfirmed(
         ui, agent, "grocery.uncheck_item", args("grocery_item_id", item)));
     assertEquals("confirmed", unchecked.audit().decision());

@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.method.Role;
+import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.Confirmation;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.protocol.tool.ToolResult;
 import dev.steward.service.TestService;
@@ -21,8 +23,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A file call that could not run as things stand is refused before any dialog, with its row: no
- * click is asked for a call that would fail after it. What a dialog shows of a write is what
+ * A file call that needs the user's click and could not run as things stand is refused before any
+ * dialog, with its row: no click is asked for a call that would fail after it. The user here
+ * approves every write and move (Settings: "always ask"). What a dialog shows of a write is what
  * changes on disk.
  */
 class WouldFailIT {
@@ -33,7 +36,9 @@ class WouldFailIT {
 
   @BeforeAll
   static void start() {
-    t = TestService.start();
+    t = TestService.start(p -> p.withOverrides(java.util.Map.of(
+        "files.write_text", new PolicyDocument.ToolOverride(Confirmation.ALWAYS),
+        "files.move", new PolicyDocument.ToolOverride(Confirmation.ALWAYS))));
     ui = t.client(Role.UI);
     agent = t.client(Role.AGENT);
   }
@@ -126,6 +131,22 @@ class WouldFailIT {
         args("path", "w/missing/new.txt", "content", "x", "create_dirs", true));
     assertTrue(made.ok(), String.valueOf(made.error()));
     assertEquals("x", Files.readString(t.root.resolve("w/missing/new.txt")));
+  }
+
+  /** No dialog, no look: the call runs and fails there, with the same error. */
+  @Test
+  void a_call_that_needs_no_click_fails_where_it_runs() throws Exception {
+    JsonNode folder = args("path", "plain", "content", "x");
+    try (TestService plain = TestService.start();
+        StewardClient a = plain.client(Role.AGENT)) {
+      Files.createDirectories(plain.root.resolve("plain"));
+      assertEquals(
+          Preflight.ALLOW,
+          a.preflight(TestService.id(), "files.write_text", folder).decision());
+      ToolResult failed = TestService.exec(a, "files.write_text", folder);
+      assertEquals(ToolErrorCodes.EXECUTION_ERROR, failed.error().code());
+      assertEquals("allowed", failed.audit().decision());
+    }
   }
 
   @Test

@@ -196,6 +196,23 @@ final class HouseholdDb implements AutoCloseable {
     throw failure(java.util.Objects.requireNonNull(last));
   }
 
+  /**
+   * Runs {@code work} in one transaction and rolls it back, whatever it did: what the call would
+   * meet now. A lost race is no answer here (the real run tries again), so it counts as none.
+   */
+  void dryRun(Work<?> work) throws ToolFailure {
+    try (Connection c = pool.getConnection()) {
+      c.setAutoCommit(false);
+      try {
+        work.apply(new Tx(c, clock.instant()));
+      } finally {
+        c.rollback();
+      }
+    } catch (SQLException e) {
+      if (!retryable(e)) throw failure(e);
+    }
+  }
+
   private static boolean retryable(SQLException e) {
     String state = e.getSQLState();
     return state != null

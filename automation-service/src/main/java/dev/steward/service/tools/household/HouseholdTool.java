@@ -54,7 +54,7 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
   final Action action;
   private final boolean destructive;
   private final java.util.function.Supplier<Optional<String>> unavailable;
-  private final java.util.function.BooleanSupplier offMachine;
+  final java.util.function.BooleanSupplier offMachine;
 
   /** A reading tool, or a {@link Write} when its definition says it mutates. */
   static Tool of(
@@ -151,29 +151,44 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
       super(tool, source, unavailable, offMachine, destructive, action);
     }
 
+    /**
+     * The call run in a transaction that is rolled back, so that one a dialog would show but that
+     * could not run (a date not in the calendar, an id that is not there, a name taken) is refused
+     * before the click. Not on a database on another machine: that would send the call before it.
+     */
+    @Override
+    public void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {
+      if (offMachine.getAsBoolean()) return;
+      String hash = argsHash(args);
+      source.db().dryRun(tx -> apply(tx, args, hash));
+    }
+
     @Override
     public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
-      HouseholdDb db = source.db();
-      String key = args.path(KEY).isTextual() ? args.path(KEY).asText() : null;
       String hash = argsHash(args);
-      record Outcome(JsonNode result, List<Tx.Change> changes) {}
-      Outcome outcome = db.transaction(tx -> {
-        if (key != null) {
-          Optional<Tx.Remembered> first = tx.remembered(key);
-          if (first.isPresent()) {
-            if (!first.get().tool().equals(name()) || !first.get().argsHash().equals(hash)) {
-              throw Failures.invalid(
-                  "/" + KEY, "this idempotency_key was used for a different call; use a new one");
-            }
-            return new Outcome(first.get().result(), List.of());
-          }
-        }
-        JsonNode result = action.apply(tx, args);
-        if (key != null) tx.remember(key, name(), hash, result);
-        return new Outcome(result, tx.changes());
-      });
+      Outcome outcome = source.db().transaction(tx -> apply(tx, args, hash));
       if (!outcome.changes().isEmpty()) keepForUndo(outcome.changes(), ctx);
       return outcome.result();
+    }
+
+    private record Outcome(JsonNode result, List<Tx.Change> changes) {}
+
+    /** The action, or the first result of a call with the same key and arguments. */
+    private Outcome apply(Tx tx, JsonNode args, String hash) throws SQLException, ToolFailure {
+      String key = args.path(KEY).isTextual() ? args.path(KEY).asText() : null;
+      if (key != null) {
+        Optional<Tx.Remembered> first = tx.remembered(key);
+        if (first.isPresent()) {
+          if (!first.get().tool().equals(name()) || !first.get().argsHash().equals(hash)) {
+            throw Failures.invalid(
+                "/" + KEY, "this idempotency_key was used for a different call; use a new one");
+          }
+          return new Outcome(first.get().result(), List.of());
+        }
+      }
+      JsonNode result = action.apply(tx, args);
+      if (key != null) tx.remember(key, name(), hash, result);
+      return new Outcome(result, tx.changes());
     }
 
     /**

@@ -290,6 +290,42 @@ abstract class HouseholdContract {
     assertEquals(List.of("rice 1.5 cup"), described());
   }
 
+  // ---- the look before a dialog ---------------------------------------------------------------
+
+  @Test
+  void the_look_before_a_dialog_fails_as_the_write_would_and_changes_nothing() throws Exception {
+    String meal = h.call(
+            "planner.add_meal",
+            args("recipe_id", recipe, "date", "2026-11-27", "meal_type", "dinner"))
+        .path("planner_meal_id")
+        .asText();
+    Map<String, List<ObjectNode>> before = h.dump();
+    h.check("planner.remove_meal", args("planner_meal_id", meal));
+    h.check("recipe.update", args("recipe_id", recipe, "title", "Renamed"));
+    h.check("grocery.create_list", args("name", "Another shop", "idempotency_key", "k-1"));
+    assertEquals(before, h.dump(), "a look that would succeed writes nothing");
+    refused(
+        ToolErrorCodes.NOT_FOUND,
+        "/planner_meal_id",
+        () -> h.check("planner.remove_meal", args("planner_meal_id", "no-such-meal")));
+    refused(
+        ToolErrorCodes.ALREADY_EXISTS,
+        "/name",
+        () -> h.check("grocery.create_list", args("name", "weekly SHOP")));
+    refused(
+        ToolErrorCodes.VALIDATION_ERROR,
+        "/date",
+        () -> h.check(
+            "planner.add_meal",
+            args("recipe_id", recipe, "date", "2026-02-30", "meal_type", "dinner")));
+    assertEquals(before, h.dump());
+    h.call("planner.remove_meal", args("planner_meal_id", meal));
+    refused(
+        ToolErrorCodes.NOT_FOUND,
+        "/planner_meal_id",
+        () -> h.check("planner.remove_meal", args("planner_meal_id", meal)));
+  }
+
   // ---- soft deletes and undo -------------------------------------------------------------------
 
   @Test

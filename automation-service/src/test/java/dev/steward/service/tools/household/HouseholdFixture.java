@@ -71,6 +71,12 @@ final class HouseholdFixture implements AutoCloseable {
     return tool(name).run(args, new ToolContext(Map.of(), scope, m -> {}, true, keep));
   }
 
+  /** The gate's look before a call is shown ({@link Tool#checkNow}). */
+  void check(String name, JsonNode args) throws ToolFailure {
+    tool(name)
+        .checkNow(args, ToolContext.forCheck(Map.of(), PathScope.of(List.of(), List.of(), stash)));
+  }
+
   JsonNode call(String name, Object... kv) throws ToolFailure {
     return call(name, args(kv));
   }
