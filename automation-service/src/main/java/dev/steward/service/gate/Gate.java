@@ -32,6 +32,7 @@ import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolRegistry;
 import dev.steward.service.tools.UndoContext;
 import dev.steward.service.tools.UndoStash;
+import dev.steward.service.tools.VersionStamp;
 import dev.steward.service.undo.UndoRecord;
 import dev.steward.service.undo.UndoStore;
 import java.time.Clock;
@@ -740,13 +741,17 @@ public final class Gate implements AutoCloseable {
     }
   }
 
-  /** Each resolved path's stamp, as the call uses it, in the order of its path arguments. */
+  /**
+   * Each resolved path's stamp, as the call uses it, in the order of its path arguments; then
+   * those of what it acts on beyond its paths ({@link Tool#versions}).
+   */
   private static List<String> stamps(Tool tool, JsonNode args, Map<String, ResolvedPath> paths) {
     List<String> out = new ArrayList<>(paths.size());
     for (PathUse use : tool.paths(args)) {
       ResolvedPath p = paths.get(use.pointer());
       if (p != null) out.add(FileStamp.of(p.real(), use.access()));
     }
+    out.addAll(tool.versions(args));
     return out;
   }
 
@@ -765,6 +770,7 @@ public final class Gate implements AutoCloseable {
       String was = out.size() < approved.size() ? approved.get(out.size()) : null;
       out.add(was != null && FileStamp.isTree(was) ? was : FileStamp.of(p.real(), use.access()));
     }
+    out.addAll(tool.versions(args));
     return out;
   }
 
@@ -806,8 +812,9 @@ public final class Gate implements AutoCloseable {
   }
 
   /**
-   * The stamps a call's paths were checked with, by argument pointer ({@link #stamps} gives them
-   * in the order of the resolved paths); none when not stamped.
+   * The stamps a call was checked with, by argument pointer ({@link #stamps} gives the paths' in
+   * the order of the resolved paths, then the versions, which name their own); none when not
+   * stamped.
    */
   private static Map<String, String> byPointer(
       Map<String, ResolvedPath> paths, @Nullable List<String> stamps) {
@@ -815,6 +822,10 @@ public final class Gate implements AutoCloseable {
     Map<String, String> out = new java.util.HashMap<>();
     java.util.Iterator<String> stamp = stamps.iterator();
     for (String pointer : paths.keySet()) if (stamp.hasNext()) out.put(pointer, stamp.next());
+    stamp.forEachRemaining(s -> {
+      String pointer = VersionStamp.pointer(s);
+      if (pointer != null) out.put(pointer, s);
+    });
     return out;
   }
 

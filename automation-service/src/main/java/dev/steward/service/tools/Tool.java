@@ -113,6 +113,16 @@ public interface Tool {
   default void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {}
 
   /**
+   * What the call acts on beyond its paths, each stamped as it is now ({@link VersionStamp}: a
+   * calendar event's version on the server). A token binds them as the dialog showed them, as it
+   * binds files: changed before the run, the call is refused; the run gets the approved ones in
+   * {@link ToolContext#approvedStamps} by pointer, to act only on that version. Reads the world.
+   */
+  default List<String> versions(JsonNode args) {
+    return List.of();
+  }
+
+  /**
    * A dry run of a mutating call for the confirmation dialog: resolved paths, what would be
    * overwritten, a diff for text. Reads the world, never changes it.
    */

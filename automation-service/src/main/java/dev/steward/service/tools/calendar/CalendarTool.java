@@ -1,14 +1,20 @@
 package dev.steward.service.tools.calendar;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.BaseTool;
+import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.tools.VersionStamp;
+import java.util.List;
 import java.util.Optional;
 
 /** A tool of the pack: unavailable until a calendar is set up, and the event lookup all share. */
 abstract class CalendarTool extends BaseTool {
+
+  private static final String EVENT = "/event_id";
 
   protected final CalendarAccess access;
 
@@ -24,6 +30,45 @@ abstract class CalendarTool extends BaseTool {
   @Override
   public Optional<String> unavailable() {
     return access.unavailable();
+  }
+
+  /**
+   * The version of the event a change or deletion acts on, as the server holds it now: its ETag
+   * and its text (a server without ETags still shows a change in the text).
+   */
+  protected List<String> eventVersion(JsonNode args) {
+    if (access.unavailable().isPresent()) return List.of();
+    try {
+      return List.of(version(find(access.dav(), args.path("event_id").asText())));
+    } catch (ToolFailure e) {
+      return List.of(
+          e.error().code().equals(ToolErrorCodes.NOT_FOUND)
+              ? VersionStamp.missing(EVENT)
+              : VersionStamp.of(EVENT, "unreadable: " + e.error().message()));
+    }
+  }
+
+  private static String version(CalDav.Resource r) {
+    return VersionStamp.of(EVENT, r.etag() + "\n" + r.ics());
+  }
+
+  /**
+   * The event as the server holds it, and, for a call the user approved, only in the version
+   * the dialog showed: changed since, the call is refused and asks again.
+   */
+  protected static CalDav.Resource approved(CalDav dav, JsonNode args, ToolContext ctx)
+      throws ToolFailure {
+    CalDav.Resource r = find(dav, args.path("event_id").asText());
+    String shown = ctx.approvedStamps().get(EVENT);
+    if (shown != null && !shown.equals(version(r))) {
+      throw new ToolFailure(
+          ToolErrorCodes.TOKEN_MISMATCH,
+          "the event changed on the calendar after the dialog showed it, so nothing was changed:"
+              + " it needs approving again",
+          EVENT,
+          null);
+    }
+    return r;
   }
 
   /** The object holding the event with this id (its UID), or NOT_FOUND naming the field. */

@@ -38,10 +38,11 @@ final class CreateEvent extends CalendarTool {
     try {
       Times.Span span = Times.event(args, access.zone(), null);
       ObjectNode p = Json.object();
+      // The sentence quotes no title (one could end the quote and go on in Steward's words).
+      p.put("says", "Create the event below in your assistant calendar");
       p.put(
-          "says",
-          "Create the event “" + args.path("title").asText() + "” on " + Times.say(span)
-              + " in your assistant calendar");
+          "diff",
+          EventLines.of('+', args.path("title").asText(), Optional.of(span), Optional.empty()));
       ObjectNode event = p.putObject("event");
       event.put("title", args.path("title").asText());
       Times.put(event, span, access.zone());

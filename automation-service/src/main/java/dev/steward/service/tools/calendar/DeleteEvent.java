@@ -9,6 +9,7 @@ import dev.steward.service.tools.UndoContext;
 import dev.steward.service.undo.UndoRecord;
 import java.net.URI;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Optional;
 import net.fortuna.ical4j.model.Calendar;
 
@@ -21,6 +22,11 @@ final class DeleteEvent extends CalendarTool {
 
   DeleteEvent(CalendarAccess access) {
     super("calendar.delete_event", access);
+  }
+
+  @Override
+  public List<String> versions(JsonNode args) {
+    return eventVersion(args);
   }
 
   @Override
@@ -38,12 +44,17 @@ final class DeleteEvent extends CalendarTool {
             Json.object().put("says", "Delete an event you made (shown to you when you approve)"));
       }
       Optional<Times.Span> span = Ics.span(parsed, local);
+      Optional<String> repeats = Ics.repeats(parsed, local);
       ObjectNode p = Json.object();
+      // The sentence quotes nothing of the event: a title (an invitation's) could end the quote
+      // and go on in Steward's words. The event stands below it, one field a line.
       p.put(
           "says",
-          "Delete the event “" + Ics.title(parsed) + "”"
-              + span.map(s -> " (" + Times.say(s) + ")").orElse("")
+          (repeats.isPresent()
+                  ? "Delete the repeating event below, every occurrence of it,"
+                  : "Delete the event below")
               + " from your assistant calendar; it is kept for undo");
+      p.put("diff", EventLines.of('-', Ics.title(parsed), span, repeats));
       ObjectNode event = p.putObject("event");
       event.put("event_id", args.path("event_id").asText());
       event.put("title", Ics.title(parsed));
@@ -58,7 +69,7 @@ final class DeleteEvent extends CalendarTool {
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     CalDav dav = access.dav();
     String id = args.path("event_id").asText();
-    CalDav.Resource r = find(dav, id);
+    CalDav.Resource r = approved(dav, args, ctx);
     String version = CalDav.version(r.etag());
     CreateEvent.Undo.keep(
         ctx,

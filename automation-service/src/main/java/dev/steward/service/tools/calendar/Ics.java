@@ -366,6 +366,44 @@ final class Ics {
         z));
   }
 
+  /**
+   * How an object's event repeats, in words ("every 2 weeks, 10 times; 1 occurrence changed
+   * apart"), or empty for an event that happens once: a change or deletion acts on all of it.
+   */
+  static Optional<String> repeats(Calendar calendar, ZoneId local) {
+    Optional<VEvent> m = master(calendar);
+    if (m.isEmpty()) return Optional.empty();
+    Optional<RRule<?>> rule = m.get().getProperty(Property.RRULE);
+    boolean dates = m.get().getProperty(Property.RDATE).isPresent();
+    if (rule.isEmpty() && !dates) return Optional.empty();
+    StringBuilder says = new StringBuilder();
+    if (rule.isPresent()) {
+      Recur<?> recur = rule.get().getRecur();
+      String ly = recur.getFrequency().name().toLowerCase(java.util.Locale.ROOT);
+      String unit = ly.equals("daily") ? "day" : ly.substring(0, ly.length() - 2);
+      int every = Math.max(1, recur.getInterval());
+      says.append(every == 1 ? "every " + unit : "every " + every + " " + unit + "s");
+      Temporal until = recur.getUntil();
+      if (recur.getCount() > 0) says.append(", ").append(recur.getCount()).append(" times");
+      else if (until != null)
+        says.append(", until ")
+            .append(
+                until instanceof LocalDate d
+                    ? d
+                    : instant(until, local).atZone(local).toLocalDate());
+      else says.append(", with no end");
+    }
+    if (dates) says.append(rule.isPresent() ? ", and on other dates" : "on other dates");
+    long apart = events(calendar).stream()
+        .filter(e -> e.getProperty(Property.RECURRENCE_ID).isPresent())
+        .count();
+    if (apart > 0)
+      says.append("; ")
+          .append(apart)
+          .append(apart == 1 ? " occurrence changed apart" : " occurrences changed apart");
+    return Optional.of(says.toString());
+  }
+
   static String title(Calendar calendar) {
     return master(calendar)
         .flatMap(e -> e.<Property>getProperty(Property.SUMMARY))

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -35,7 +36,8 @@ final class UpdateEvent extends CalendarTool {
       String oldTitle,
       String newTitle,
       Times.@Nullable Span oldSpan,
-      Times.Span newSpan) {}
+      Times.Span newSpan,
+      Optional<String> repeats) {}
 
   UpdateEvent(CalendarAccess access, Clock clock) {
     super("calendar.update_event", access);
@@ -43,10 +45,15 @@ final class UpdateEvent extends CalendarTool {
   }
 
   @Override
+  public List<String> versions(JsonNode args) {
+    return eventVersion(args);
+  }
+
+  @Override
   public Optional<JsonNode> preview(JsonNode args, ToolContext ctx) {
     if (access.unavailable().isPresent()) return Optional.empty();
     try {
-      Change c = change(args, access.dav());
+      Change c = change(args, access.dav(), ctx);
       ObjectNode p = Json.object();
       if (!ctx.forPerson()
           && !access.own().madeAsIs(args.path("event_id").asText(), c.oldTitle())) {
@@ -54,24 +61,22 @@ final class UpdateEvent extends CalendarTool {
         p.put("says", "Change an event you made (shown to you when you approve)");
         return Optional.of(p);
       }
-      String was = "“" + c.oldTitle() + "”"
-          + (c.oldSpan() == null ? "" : " (" + Times.say(c.oldSpan()) + ")");
+      // The sentence quotes no title (one could end the quote and go on in Steward's words): the
+      // event stands in the lines below it, as it is and as it will be.
       p.put(
           "says",
-          "Change the event " + was + " to “" + c.newTitle() + "” (" + Times.say(c.newSpan())
-              + "); the event as it was is kept for undo");
-      StringBuilder diff = new StringBuilder();
-      if (!c.oldTitle().equals(c.newTitle())) {
-        diff.append("- title: ").append(c.oldTitle()).append('\n');
-        diff.append("+ title: ").append(c.newTitle()).append('\n');
-      }
-      String oldWhen = c.oldSpan() == null ? "?" : Times.say(c.oldSpan());
-      String newWhen = Times.say(c.newSpan());
-      if (!oldWhen.equals(newWhen)) {
-        diff.append("- when: ").append(oldWhen).append('\n');
-        diff.append("+ when: ").append(newWhen).append('\n');
-      }
-      p.put("diff", diff.toString());
+          c.repeats().isPresent()
+              ? "Change the repeating event below, every occurrence of it (the times move each"
+                  + " one); the event as it was is kept for undo"
+              : "Change the event below; the event as it was is kept for undo");
+      p.put(
+          "diff",
+          EventLines.change(
+              c.oldTitle(),
+              Optional.ofNullable(c.oldSpan()),
+              c.newTitle(),
+              c.newSpan(),
+              c.repeats()));
       ObjectNode event = p.putObject("event");
       event.put("event_id", args.path("event_id").asText());
       event.put("title", c.newTitle());
@@ -97,7 +102,7 @@ final class UpdateEvent extends CalendarTool {
       throw Times.invalid("/title", "say what changes: title, start, end, all_day or time_zone");
     }
     CalDav dav = access.dav();
-    Change c = change(args, dav);
+    Change c = change(args, dav, ctx);
     String version = CalDav.version(c.before().etag());
     ObjectNode undo = Json.object()
         .put("href", c.before().href().toString())
@@ -127,9 +132,9 @@ final class UpdateEvent extends CalendarTool {
     return result;
   }
 
-  private Change change(JsonNode args, CalDav dav) throws ToolFailure {
+  private Change change(JsonNode args, CalDav dav, ToolContext ctx) throws ToolFailure {
     ZoneId local = access.zone();
-    CalDav.Resource before = find(dav, args.path("event_id").asText());
+    CalDav.Resource before = approved(dav, args, ctx);
     Calendar parsed = Ics.parse(before.ics());
     Times.Span oldSpan = Ics.span(parsed, local).orElse(null);
     Times.Span newSpan = Times.event(args, local, oldSpan);
@@ -142,7 +147,8 @@ final class UpdateEvent extends CalendarTool {
         args.hasNonNull("title") ? newTitle : null,
         timesChange ? newSpan : null,
         clock.instant());
-    return new Change(before, after, oldTitle, newTitle, oldSpan, newSpan);
+    return new Change(
+        before, after, oldTitle, newTitle, oldSpan, newSpan, Ics.repeats(parsed, local));
   }
 
   @Override

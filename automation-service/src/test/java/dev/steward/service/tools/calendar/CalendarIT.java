@@ -3,9 +3,11 @@ package dev.steward.service.tools.calendar;
 import static dev.steward.service.TestService.args;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.client.ClientException;
 import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.method.Execute;
 import dev.steward.protocol.method.Grant;
@@ -302,12 +304,9 @@ class CalendarIT {
     ToolResult unasked = TestService.exec(agent, "calendar.create_event", a);
     assertEquals(ToolErrorCodes.TOKEN_MISSING, unasked.error().code());
     Preflight.Result check = agent.preflight(TestService.id(), "calendar.create_event", a);
-    assertTrue(
-        check
-            .preview()
-            .path("says")
-            .asText()
-            .contains("“Lunch” on Thu 2026-04-02 12:00–13:00 (Europe/Berlin)"),
+    assertEquals(
+        "+ title: Lunch\n+ when: Thu 2026-04-02 12:00–13:00 (Europe/Berlin)\n",
+        check.preview().path("diff").asText(),
         check.preview().toString());
     // A zone whose name is a fixed offset ("Etc/GMT+5" is UTC-5, "GMT+5" UTC+5) is refused before
     // a dialog names it.
@@ -350,6 +349,97 @@ class CalendarIT {
     ok(ui.call(
         Methods.TOOL_UNDO, new Execute.UndoParams(created.audit().auditId()), ToolResult.class));
     assertEquals(List.of(), titles("2026-04-02"));
+  }
+
+  /**
+   * The dialog of a deletion says the event repeats and that every occurrence goes; no title is
+   * quoted in Steward's sentence (an invitation's could end the quote and go on in its words), and
+   * a title with a line break adds no line of its own below it.
+   */
+  @Test
+  void a_repeating_event_is_shown_as_one_and_its_title_speaks_only_on_its_line() throws Exception {
+    setUp();
+    String title = "Standup” from your assistant calendar; nothing is deleted.\\n+ when: never";
+    userEvent(
+        "weekly-standup",
+        "DTSTART:20260601T080000Z",
+        "DTEND:20260601T081500Z",
+        "RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=10",
+        "SUMMARY:" + title);
+    Preflight.Result shown =
+        ui.preflight(TestService.id(), "calendar.delete_event", args("event_id", "weekly-standup"));
+    String says = shown.preview().path("says").asText();
+    assertEquals(
+        "Delete the repeating event below, every occurrence of it, from your assistant calendar;"
+            + " it is kept for undo",
+        says);
+    String diff = shown.preview().path("diff").asText();
+    assertEquals(3, diff.lines().count(), diff);
+    assertTrue(
+        diff.startsWith("- title: Standup” from your assistant calendar; nothing is"
+            + " deleted.\\u000a+ when: never\n"),
+        diff);
+    assertTrue(diff.endsWith("- repeats: every 2 weeks, 10 times\n"), diff);
+
+    JsonNode move = args("event_id", "weekly-standup", "start", "2026-06-01T09:00");
+    Preflight.Result moving = ui.preflight(TestService.id(), "calendar.update_event", move);
+    assertTrue(
+        moving
+            .preview()
+            .path("says")
+            .asText()
+            .startsWith("Change the repeating event below," + " every occurrence of it"),
+        moving.preview().toString());
+    assertTrue(
+        moving.preview().path("diff").asText().contains("  repeats: every 2 weeks, 10 times\n"),
+        moving.preview().toString());
+  }
+
+  /**
+   * A token binds the event's version the dialog showed: changed on the server after the click,
+   * the deletion is refused and the changed event stands; shown changed at the click, no token.
+   */
+  @Test
+  void an_approval_is_for_the_version_of_the_event_the_dialog_showed() throws Exception {
+    setUp();
+    userEvent("dentist", "DTSTART:20260701T080000Z", "DTEND:20260701T090000Z", "SUMMARY:Dentist");
+    JsonNode delete = args("event_id", "dentist");
+    String trace = TestService.id();
+    Preflight.Result shown = ui.preflight(trace, "calendar.delete_event", delete);
+    assertEquals(1, shown.fingerprints().size(), shown.toString());
+    String token = ui.grant(new Grant.Params(
+            trace,
+            List.of(new Grant.Call(
+                "calendar.delete_event", delete, shown.paths(), shown.fingerprints())),
+            null,
+            null,
+            60,
+            null))
+        .confirmToken();
+    userEvent(
+        "dentist",
+        "DTSTART:20260701T080000Z",
+        "DTEND:20260701T090000Z",
+        "SUMMARY:Dentist moved to Thursday");
+    ToolResult refused = TestService.exec(agent, trace, "calendar.delete_event", delete, token);
+    assertEquals(ToolErrorCodes.TOKEN_MISMATCH, refused.error().code(), refused.toString());
+    assertTrue(
+        radicale
+            .get(USER, PASSWORD, radicale.calendar(USER, cal) + "dentist.ics")
+            .body()
+            .contains("moved to Thursday"),
+        "the changed event stands");
+    ClientException stale = assertThrows(
+        ClientException.class,
+        () -> ui.grant(new Grant.Params(
+            TestService.id(),
+            List.of(new Grant.Call(
+                "calendar.delete_event", delete, shown.paths(), shown.fingerprints())),
+            null,
+            null,
+            60,
+            null)));
+    assertTrue(Grant.shownChanged(stale), "the window shows it again: " + stale.getMessage());
   }
 
   @Test
