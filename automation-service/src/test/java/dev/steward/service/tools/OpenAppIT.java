@@ -15,6 +15,7 @@ import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.protocol.tool.ToolResult;
 import dev.steward.service.TestService;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,12 +35,13 @@ class OpenAppIT {
   TestService t;
   StewardClient ui;
   StewardClient agent;
+  Path base;
   Path out;
   Path pwned;
 
   @BeforeEach
   void start() throws Exception {
-    Path base = Files.createTempDirectory("steward-apps-").toRealPath();
+    base = Files.createTempDirectory("steward-apps-").toRealPath();
     out = base.resolve("argv.bin");
     pwned = base.resolve("pwned");
     Path recorder = base.resolve("argv-recorder");
@@ -66,8 +68,11 @@ class OpenAppIT {
   }
 
   @AfterEach
-  void stop() {
+  void stop() throws IOException {
     t.close();
+    try (var all = Files.walk(base)) {
+      for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
+    }
   }
 
   private ToolResult open(JsonNode args) {
