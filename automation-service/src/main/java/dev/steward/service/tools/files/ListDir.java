@@ -6,12 +6,17 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
+import dev.steward.service.scope.Provenance;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.tools.FileErrors;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
 
 /** {@code files.list_dir}: a folder's entries, optionally recursive; links are listed, not followed. */
@@ -66,11 +71,37 @@ public final class ListDir extends SinglePathTool {
       Thread.currentThread().interrupt();
       throw new ToolFailure(ToolErrorCodes.CANCELLED, "the listing was cancelled");
     }
+    if (!recursive) {
+      strangersNamed(dir, settings.hidden(), listing.count()).ifPresent(ctx.taint());
+    }
     ObjectNode result = Json.object();
     result.putPOJO("entries", new Entries.Listed(listing.json(), listing.count()));
     result.put("truncated", listing.truncated());
     if (listing.truncated()) result.put("stopped_because", listing.stoppedBecause());
     return result;
+  }
+
+  /**
+   * A folder's names chosen by strangers: a file or folder among them marked as a stranger's (a
+   * download, one written after untrusted content), whose name is theirs as much as its content.
+   * Only one folder's own entries (as many as were listed): a mark is read per entry, about twice
+   * a stat, too much for a tree of thousands.
+   */
+  private static Optional<String> strangersNamed(ResolvedPath dir, boolean hidden, int most) {
+    int looked = 0;
+    try (DirectoryStream<Path> children = Files.newDirectoryStream(dir.real())) {
+      for (Path child : children) {
+        if (looked >= most) break;
+        if (!hidden && child.getFileName().toString().startsWith(".")) continue;
+        looked++;
+        if (Provenance.marked(child)) {
+          return Optional.of("file names in " + dir.real() + " (a stranger's file among them)");
+        }
+      }
+    } catch (IOException | DirectoryIteratorException e) {
+      // a folder that cannot be read again shows no names to taint by
+    }
+    return Optional.empty();
   }
 
   @Override
