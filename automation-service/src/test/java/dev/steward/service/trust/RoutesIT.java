@@ -511,6 +511,15 @@ class RoutesIT {
     Preflight.Result after = preflight(agent, "conv-named", "files.write_text", probe);
     assertEquals(Preflight.CONFIRM, after.decision(), after.toString());
     assertTrue(String.valueOf(after.taint()).contains("file names in "), after.toString());
+    // Found by its name, the same name is shown: a search that names it taints too.
+    ran("conv-found-own", "files.search", args("path", "docs", "name_glob", "plan*"));
+    assertEquals(
+        Preflight.ALLOW,
+        preflight(agent, "conv-found-own", "files.write_text", probe).decision());
+    ran("conv-found", "files.search", args("path", "docs", "name_glob", "*.txt"));
+    Preflight.Result found = preflight(agent, "conv-found", "files.write_text", probe);
+    assertEquals(Preflight.CONFIRM, found.decision(), found.toString());
+    assertTrue(String.valueOf(found.taint()).contains("file names found under "), found.toString());
   }
 
   /**

@@ -264,7 +264,10 @@ public final class SearchFiles extends SinglePathTool {
         s.files.incrementAndGet();
         ObjectNode m = Json.object();
         m.put("path", child.toString());
-        s.add(m);
+        // A name found is shown: one a stranger chose (a download, a file written after untrusted
+        // content) taints, as it would listed. One mark read per name shown, not per file walked.
+        if (s.add(m) && Provenance.marked(child))
+          s.ctx.taint().accept("file names found under " + s.base);
         return;
       }
       if (attrs.size() > MAX_FILE_BYTES) return;
