@@ -162,7 +162,7 @@ public final class Gate implements AutoCloseable {
     Risk risk = tool.definition().risk();
     try {
       checkId(traceId, "/trace_id");
-      Checked c = check(tool, caller, args);
+      Checked c = check(tool, caller, args, true);
       List<String> paths = reals(c.paths());
       // Read before the preview reads the files: a change after it gives another stamp. Only the
       // window is given them: it hands them back with the user's approval, and no one else needs
@@ -350,7 +350,8 @@ public final class Gate implements AutoCloseable {
     try {
       checkId(call.traceId(), "/trace_id");
       checkId(call.callId(), "/call_id");
-      c = check(tool, call.caller(), call.args());
+      // With a token, the click was given: the run meets what the look would have.
+      c = check(tool, call.caller(), call.args(), call.confirmToken() == null);
       if (call.confirmToken() != null) {
         Checked checked = c;
         stamped = new Stamped(() -> stamps(tool, call.args(), checked.paths()));
@@ -422,8 +423,8 @@ public final class Gate implements AutoCloseable {
               approvedStamps, stampsAgain(tool, call.args(), c.paths(), approvedStamps)))
         throw new ToolFailure(
             ToolErrorCodes.TOKEN_MISMATCH,
-            "a file this call reaches changed while it was being approved and recorded, so it did"
-                + " not run: it needs approving again");
+            "what this call acts on (a file, an event) changed while it was being approved and"
+                + " recorded, so it did not run: it needs approving again");
       // Taint first: whatever the tool brings back — its result or only an error quoting what it
       // met (a page's redirect, a file's name) — the model has read it.
       tool.taintSource(call.args(), ctx)
@@ -636,7 +637,8 @@ public final class Gate implements AutoCloseable {
     return result;
   }
 
-  private Checked check(Tool tool, Caller caller, JsonNode args) throws Refusal {
+  /** {@code look}: a call that needs a click is looked at first ({@link Tool#checkNow}). */
+  private Checked check(Tool tool, Caller caller, JsonNode args, boolean look) throws Refusal {
     Policy policy = policies.current();
     Optional<String> unavailable = tool.unavailable();
     if (unavailable.isPresent())
@@ -678,11 +680,17 @@ public final class Gate implements AutoCloseable {
         taintOf(caller),
         policy,
         clock.instant());
-    if (req.needsToken()) {
+    if (look && req.needsToken()) {
       try {
         tool.checkNow(args, forCheck);
       } catch (ToolFailure f) {
         throw new Refusal(f.error().code(), f.error().message(), f.error().field());
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, tool.name() + " could not look at a call", e);
+        throw new Refusal(
+            ToolErrorCodes.EXECUTION_ERROR,
+            tool.name() + " could not look at this call (" + e.getClass().getSimpleName() + ")",
+            "/args");
       }
     }
     return new Checked(tool, CanonicalJson.sha256(args), paths, destructive, risk, req, policy);
@@ -751,8 +759,18 @@ public final class Gate implements AutoCloseable {
       ResolvedPath p = paths.get(use.pointer());
       if (p != null) out.add(FileStamp.of(p.real(), use.access()));
     }
-    out.addAll(tool.versions(args));
+    out.addAll(versions(tool, args));
     return out;
+  }
+
+  /** {@link Tool#versions}; one that cannot be read matches nothing, so nothing is approved on it. */
+  private static List<String> versions(Tool tool, JsonNode args) {
+    try {
+      return tool.versions(args);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, tool.name() + " could not stamp what a call acts on", e);
+      return List.of(FileStamp.unmatched());
+    }
   }
 
   /**
@@ -770,7 +788,7 @@ public final class Gate implements AutoCloseable {
       String was = out.size() < approved.size() ? approved.get(out.size()) : null;
       out.add(was != null && FileStamp.isTree(was) ? was : FileStamp.of(p.real(), use.access()));
     }
-    out.addAll(tool.versions(args));
+    out.addAll(versions(tool, args));
     return out;
   }
 

@@ -42,6 +42,7 @@ import dev.steward.service.tools.PackMethod;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolRegistry;
+import dev.steward.service.tools.VersionStamp;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -310,10 +311,22 @@ public final class ServiceMethods {
   private static List<Grant.Changed> changedStamps(
       String tool, List<String> paths, List<String> seen, List<String> now) {
     List<Grant.Changed> out = new ArrayList<>();
-    if (seen.size() != now.size() || paths.size() != now.size()) return out;
+    if (seen.size() != now.size() || paths.size() > now.size()) return out;
     for (int i = 0; i < now.size(); i++) {
-      String how = FileStamp.change(seen.get(i), now.get(i));
-      if (how != null) out.add(new Grant.Changed(tool, paths.get(i), how));
+      if (i < paths.size()) {
+        String how = FileStamp.change(seen.get(i), now.get(i));
+        if (how != null) out.add(new Grant.Changed(tool, paths.get(i), how));
+        continue;
+      }
+      // After the paths, what the call acts on beyond them, named by its argument.
+      String pointer = VersionStamp.pointer(now.get(i));
+      if (pointer == null || seen.get(i).equals(now.get(i))) continue;
+      out.add(new Grant.Changed(
+          tool,
+          pointer,
+          FileStamp.unreadable(now.get(i))
+              ? "unreadable"
+              : VersionStamp.isMissing(now.get(i)) ? "gone" : "written"));
     }
     return out;
   }
@@ -366,9 +379,9 @@ public final class ServiceMethods {
                   + ")",
               changedTargets(t.name(), shown, targets));
         if (bound.fingerprints().stream().anyMatch(FileStamp::unreadable))
-          throw RpcException.invalidParams(t.name() + " reaches a path Steward cannot read whole"
-              + " (its permissions, or a folder too large to stamp), so an approval cannot be"
-              + " bound to what is there");
+          throw RpcException.invalidParams(t.name() + " reaches something Steward cannot read"
+              + " whole (a path's permissions, a folder too large to stamp, a calendar that does"
+              + " not answer), so an approval cannot be bound to what is there");
         List<String> seen = c.fingerprints();
         if (seen != null && !FileStamp.allMatch(seen, bound.fingerprints()))
           throw shownChanged(

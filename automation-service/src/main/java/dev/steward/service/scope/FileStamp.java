@@ -235,7 +235,11 @@ public final class FileStamp {
     return t.getEpochSecond() + "." + t.getNano();
   }
 
-  private static String unmatched() {
+  /**
+   * A stamp that matches no other, not even itself read again: what could not be read is never
+   * approved ({@link #unreadable}).
+   */
+  public static String unmatched() {
     byte[] nonce = new byte[12];
     RANDOM.nextBytes(nonce);
     return UNREADABLE + HexFormat.of().formatHex(nonce);

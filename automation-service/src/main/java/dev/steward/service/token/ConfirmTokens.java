@@ -6,6 +6,7 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.audit.AuditUnavailableException;
 import dev.steward.service.audit.TokenRecords;
 import dev.steward.service.scope.FileStamp;
+import dev.steward.service.tools.VersionStamp;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.InvalidKeyException;
@@ -203,7 +204,8 @@ public final class ConfirmTokens {
                 && stampsNow != null
                 && !FileStamp.allMatch(fingerprints, stampsNow)) {
               changed = now;
-              gone = stampsNow.contains(FileStamp.MISSING);
+              gone = stampsNow.stream()
+                  .anyMatch(s -> s.equals(FileStamp.MISSING) || VersionStamp.isMissing(s));
               continue;
             }
             l.callUsed[i] = true;
@@ -223,11 +225,11 @@ public final class ConfirmTokens {
           throw new TokenRefused(
               ToolErrorCodes.TOKEN_MISMATCH,
               gone
-                  ? "what the user approved this call on (" + String.join(", ", changed)
+                  ? "what the user approved this call on (" + shownAs(changed)
                       + ") is gone since: there is nothing of it to act on"
-                  : "the user approved this call on " + String.join(", ", changed)
-                      + " as it was then; it has changed since (written, or another file moved"
-                      + " in its place): it needs approving again");
+                  : "the user approved this call on " + shownAs(changed)
+                      + " as it was then; it has changed since (written, or another moved in its"
+                      + " place): it needs approving again");
         boolean toolMatches = calls.stream().anyMatch(c -> c.tool().equals(call.tool()));
         throw new TokenRefused(
             ToolErrorCodes.TOKEN_MISMATCH,
@@ -307,5 +309,10 @@ public final class ConfirmTokens {
     } catch (NoSuchAlgorithmException | InvalidKeyException e) {
       throw new IllegalStateException("HmacSHA256 is required by every Java runtime", e);
     }
+  }
+
+  /** What a call was approved on, in a refusal's words: its paths, or what the dialog showed. */
+  private static String shownAs(List<String> paths) {
+    return paths.isEmpty() ? "what the dialog showed" : String.join(", ", paths);
   }
 }

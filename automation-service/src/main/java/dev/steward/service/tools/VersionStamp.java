@@ -25,6 +25,11 @@ public final class VersionStamp {
     return PREFIX + pointer + " missing";
   }
 
+  /** Whether a stamp is of an argument that named nothing when it was read. */
+  public static boolean isMissing(String stamp) {
+    return stamp.startsWith(PREFIX) && stamp.endsWith(" missing");
+  }
+
   /** The argument a version stamp is of, or null for a file's stamp. */
   public static @org.jspecify.annotations.Nullable String pointer(String stamp) {
     if (!stamp.startsWith(PREFIX)) return null;

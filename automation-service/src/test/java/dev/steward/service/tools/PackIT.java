@@ -110,6 +110,18 @@ class PackIT {
     assertFalse(ui.call(Methods.AUDIT_QUERY, Map.of("tool", "tool.undo"), Audit.QueryResult.class)
         .rows()
         .isEmpty());
+
+    // A tool whose look before a dialog breaks is refused, with its row, and answers clearly.
+    TestService.exec(agent, "sample.tally_add", args("name", "broken", "by", 1));
+    ToolResult broken =
+        TestService.exec(agent, "sample.tally_add", args("name", "broken", "by", 1));
+    assertEquals(ToolErrorCodes.EXECUTION_ERROR, broken.error().code(), broken.toString());
+    assertTrue(broken.error().message().contains("could not look at this call"), broken.toString());
+    assertEquals("blocked", broken.audit().decision());
+    assertEquals(
+        "deny",
+        ui.preflight(TestService.id(), "sample.tally_add", args("name", "broken", "by", 1))
+            .decision());
   }
 
   @Test

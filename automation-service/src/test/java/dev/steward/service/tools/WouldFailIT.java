@@ -85,6 +85,11 @@ class WouldFailIT {
         args("from", "move/gone.txt", "to", "move/c.txt"),
         ToolErrorCodes.NOT_FOUND,
         "/from");
+    refused(
+        "files.move",
+        args("from", "move/a.txt", "to", "move/no-such-folder/a.txt"),
+        ToolErrorCodes.NOT_FOUND,
+        "/to");
     assertEquals("a", Files.readString(dir.resolve("a.txt")));
     assertEquals("b", Files.readString(dir.resolve("b.txt")));
     assertTrue(Files.isDirectory(dir.resolve("sub/inner")));

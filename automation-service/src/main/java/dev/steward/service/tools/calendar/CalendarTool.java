@@ -3,6 +3,7 @@ package dev.steward.service.tools.calendar;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.scope.FileStamp;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolDefinitions;
@@ -37,19 +38,23 @@ abstract class CalendarTool extends BaseTool {
    * and its text (a server without ETags still shows a change in the text).
    */
   protected List<String> eventVersion(JsonNode args) {
-    if (access.unavailable().isPresent()) return List.of();
+    if (access.unavailable().isPresent()) return List.of(FileStamp.unmatched());
     try {
       return List.of(version(find(access.dav(), args.path("event_id").asText())));
     } catch (ToolFailure e) {
+      // Not there is a version the dialog can show; not read is none, and approves nothing.
       return List.of(
           e.error().code().equals(ToolErrorCodes.NOT_FOUND)
               ? VersionStamp.missing(EVENT)
-              : VersionStamp.of(EVENT, "unreadable: " + e.error().message()));
+              : FileStamp.unmatched());
+    } catch (RuntimeException e) {
+      return List.of(FileStamp.unmatched());
     }
   }
 
-  private static String version(CalDav.Resource r) {
-    return VersionStamp.of(EVENT, r.etag() + "\n" + r.ics());
+  /** Where the event is kept, its ETag and its text: another object with the same text differs. */
+  static String version(CalDav.Resource r) {
+    return VersionStamp.of(EVENT, r.href() + "\n" + r.etag() + "\n" + r.ics());
   }
 
   /**
@@ -59,8 +64,18 @@ abstract class CalendarTool extends BaseTool {
   protected static CalDav.Resource approved(CalDav dav, JsonNode args, ToolContext ctx)
       throws ToolFailure {
     CalDav.Resource r = find(dav, args.path("event_id").asText());
+    checkApproved(ctx, r);
+    return r;
+  }
+
+  /**
+   * A click approves the version its dialog showed; one approved with none known (a token from
+   * before versions were bound) approves none.
+   */
+  static void checkApproved(ToolContext ctx, CalDav.Resource r) throws ToolFailure {
     String shown = ctx.approvedStamps().get(EVENT);
-    if (shown != null && !shown.equals(version(r))) {
+    boolean differs = shown == null ? ctx.confirmed() : !shown.equals(version(r));
+    if (differs) {
       throw new ToolFailure(
           ToolErrorCodes.TOKEN_MISMATCH,
           "the event changed on the calendar after the dialog showed it, so nothing was changed:"
@@ -68,7 +83,6 @@ abstract class CalendarTool extends BaseTool {
           EVENT,
           null);
     }
-    return r;
   }
 
   /** The object holding the event with this id (its UID), or NOT_FOUND naming the field. */

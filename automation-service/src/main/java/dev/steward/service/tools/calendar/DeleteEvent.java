@@ -29,6 +29,12 @@ final class DeleteEvent extends CalendarTool {
     return eventVersion(args);
   }
 
+  /** An event that is there: none to delete is refused before any dialog. */
+  @Override
+  public void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {
+    find(access.dav(), args.path("event_id").asText());
+  }
+
   @Override
   public Optional<JsonNode> preview(JsonNode args, ToolContext ctx) {
     if (access.unavailable().isPresent()) return Optional.empty();

@@ -404,6 +404,19 @@ final class Ics {
     return Optional.of(says.toString());
   }
 
+  /**
+   * Whether a repeating event has occurrences held apart from its rule: left out (EXDATE), added
+   * (RDATE), or changed on their own (an event with a RECURRENCE-ID).
+   */
+  static boolean heldApart(Calendar calendar) {
+    Optional<VEvent> m = master(calendar);
+    if (m.isEmpty()) return false;
+    return m.get().getProperty(Property.EXDATE).isPresent()
+        || m.get().getProperty(Property.RDATE).isPresent()
+        || events(calendar).stream()
+            .anyMatch(e -> e.getProperty(Property.RECURRENCE_ID).isPresent());
+  }
+
   static String title(Calendar calendar) {
     return master(calendar)
         .flatMap(e -> e.<Property>getProperty(Property.SUMMARY))

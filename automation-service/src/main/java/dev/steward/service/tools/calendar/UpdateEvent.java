@@ -3,6 +3,7 @@ package dev.steward.service.tools.calendar;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.UndoContext;
@@ -49,6 +50,12 @@ final class UpdateEvent extends CalendarTool {
     return eventVersion(args);
   }
 
+  /** The change as it would be made now: an event that is there, times that can move. */
+  @Override
+  public void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {
+    change(args, access.dav(), ctx);
+  }
+
   @Override
   public Optional<JsonNode> preview(JsonNode args, ToolContext ctx) {
     if (access.unavailable().isPresent()) return Optional.empty();
@@ -66,8 +73,8 @@ final class UpdateEvent extends CalendarTool {
       p.put(
           "says",
           c.repeats().isPresent()
-              ? "Change the repeating event below, every occurrence of it (the times move each"
-                  + " one); the event as it was is kept for undo"
+              ? "Change the repeating event below, as a series (an occurrence changed apart keeps"
+                  + " its own); the event as it was is kept for undo"
               : "Change the event below; the event as it was is kept for undo");
       p.put(
           "diff",
@@ -142,6 +149,16 @@ final class UpdateEvent extends CalendarTool {
     String newTitle = args.hasNonNull("title") ? args.get("title").asText() : oldTitle;
     boolean timesChange =
         args.has("start") || args.has("end") || args.has("all_day") || args.has("time_zone");
+    if (timesChange && Ics.heldApart(parsed)) {
+      // Only the series' own times move: the occurrences left out or changed apart are kept by
+      // their old times, so left-out ones would come back and moved ones stay behind.
+      throw new ToolFailure(
+          ToolErrorCodes.EXECUTION_ERROR,
+          "this repeating event has occurrences left out, added or changed apart, which would not"
+              + " move with it: move it in your calendar app, or change only its title here",
+          "/start",
+          null);
+    }
     Calendar after = Ics.change(
         parsed,
         args.hasNonNull("title") ? newTitle : null,

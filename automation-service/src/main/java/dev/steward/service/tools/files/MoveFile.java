@@ -19,6 +19,7 @@ import dev.steward.service.tools.UndoContext;
 import dev.steward.service.undo.Fingerprint;
 import dev.steward.service.undo.UndoRecord;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -75,8 +76,25 @@ public final class MoveFile extends BaseTool {
     ResolvedPath from = ctx.path("/from");
     ResolvedPath to = ctx.path("/to");
     checkPlaces(from, to);
-    if (!exists(from)) throw missing(from);
-    if (!args.path("overwrite").asBoolean(false) && exists(to)) throw taken(to);
+    try (SafeFs.Dir src = SafeFs.openParent(from)) {
+      if (SafeFs.attributes(src.stream(), src.name()).isEmpty()) throw missing(from);
+    } catch (NoSuchFileException e) {
+      throw missing(from);
+    } catch (IOException e) {
+      throw FileErrors.of(e, from.requested());
+    }
+    try (SafeFs.Dir dst = SafeFs.openParent(to)) {
+      boolean there = SafeFs.attributes(dst.stream(), dst.name()).isPresent();
+      if (there && !args.path("overwrite").asBoolean(false)) throw taken(to);
+    } catch (NoSuchFileException e) {
+      throw new ToolFailure(
+          ToolErrorCodes.NOT_FOUND,
+          "the folder of \"" + to.requested() + "\" does not exist (files.ensure_dir makes it)",
+          "/to",
+          null);
+    } catch (IOException e) {
+      throw FileErrors.of(e, to.requested());
+    }
   }
 
   /** Neither an allowed folder itself, nor a folder into itself. */

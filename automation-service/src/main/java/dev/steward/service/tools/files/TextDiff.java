@@ -42,12 +42,32 @@ final class TextDiff {
     byte[] written = after.getBytes(charset);
     if (Arrays.equals(before, written)) return "";
     String text = decoded(before, StandardCharsets.UTF_8);
-    if (text == null && !charset.equals(StandardCharsets.UTF_8)) text = decoded(before, charset);
+    if (text == null && !charset.equals(StandardCharsets.UTF_8) && mayBeIn(before, charset))
+      text = decoded(before, charset);
     String diff = unified(name, text, after);
     if (!diff.isEmpty()) return diff;
     return "--- " + name + "\n+++ " + name + " (proposed)\n(the text reads the same; its bytes"
         + " change: " + before.length + " bytes now, " + written.length + " written in "
         + charset.name() + ")\n";
+  }
+
+  /**
+   * Whether bytes that are not UTF-8 may be read in the write's charset: a wide one (UTF-16,
+   * UTF-32) reads almost any bytes as some text, so only a file that begins with its byte-order
+   * mark is taken to be in one.
+   */
+  private static boolean mayBeIn(byte[] bytes, Charset charset) {
+    String name = charset.name();
+    if (!name.startsWith("UTF-16") && !name.startsWith("UTF-32")) return true;
+    return startsWith(bytes, 0xFE, 0xFF)
+        || startsWith(bytes, 0xFF, 0xFE)
+        || startsWith(bytes, 0x00, 0x00, 0xFE, 0xFF);
+  }
+
+  private static boolean startsWith(byte[] bytes, int... prefix) {
+    if (bytes.length < prefix.length) return false;
+    for (int i = 0; i < prefix.length; i++) if ((bytes[i] & 0xFF) != prefix[i]) return false;
+    return true;
   }
 
   /** The text of the bytes in that charset, or null when they are not (or hold a NUL: binary). */

@@ -206,7 +206,11 @@ final class HouseholdDb implements AutoCloseable {
       try {
         work.apply(new Tx(c, clock.instant()));
       } finally {
-        c.rollback();
+        try {
+          c.rollback();
+        } catch (SQLException e) {
+          // what the look met is the answer; a broken connection is the pool's to drop
+        }
       }
     } catch (SQLException e) {
       if (!retryable(e)) throw failure(e);

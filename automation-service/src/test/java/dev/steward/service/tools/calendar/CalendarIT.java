@@ -388,11 +388,38 @@ class CalendarIT {
             .preview()
             .path("says")
             .asText()
-            .startsWith("Change the repeating event below," + " every occurrence of it"),
+            .startsWith("Change the repeating event below, as a series"),
         moving.preview().toString());
     assertTrue(
         moving.preview().path("diff").asText().contains("  repeats: every 2 weeks, 10 times\n"),
         moving.preview().toString());
+
+    // A series with an occurrence left out: its times cannot move here (the left-out one would
+    // come back), so no dialog offers it; its title can change.
+    userEvent(
+        "weekly-review",
+        "DTSTART:20260602T080000Z",
+        "DTEND:20260602T090000Z",
+        "RRULE:FREQ=WEEKLY;COUNT=4",
+        "EXDATE:20260609T080000Z",
+        "SUMMARY:Review");
+    Preflight.Result held = ui.preflight(
+        TestService.id(),
+        "calendar.update_event",
+        args("event_id", "weekly-review", "start", "2026-06-02T09:00"));
+    assertEquals(Preflight.DENY, held.decision(), held.toString());
+    assertEquals("/start", held.field());
+    assertEquals(
+        Preflight.CONFIRM,
+        ui.preflight(
+                TestService.id(),
+                "calendar.update_event",
+                args("event_id", "weekly-review", "title", "Weekly review"))
+            .decision());
+    Preflight.Result none =
+        ui.preflight(TestService.id(), "calendar.delete_event", args("event_id", "no-such"));
+    assertEquals(Preflight.DENY, none.decision(), "nothing to delete, no dialog");
+    assertEquals(ToolErrorCodes.NOT_FOUND, none.code());
   }
 
   /**

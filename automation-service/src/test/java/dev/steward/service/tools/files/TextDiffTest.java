@@ -57,6 +57,10 @@ class TextDiffTest {
         TextDiff.ofWrite("w.txt", utf16, "one\n2\n", UTF_16).contains("-two\n+2\n"),
         "a UTF-16 file has NUL bytes, yet is text in the write's encoding");
     assertTrue(TextDiff.ofWrite("w.txt", utf16, "one\n", UTF_8).contains("; no diff"));
+    byte[] cp1252 = "caf\u00e9!\n".getBytes(ISO_8859_1);
+    assertTrue(
+        TextDiff.ofWrite("c.txt", cp1252, "café!\n", UTF_16).contains("; no diff"),
+        "bytes without a byte-order mark are not read as UTF-16, which takes almost any");
   }
 
   @Test

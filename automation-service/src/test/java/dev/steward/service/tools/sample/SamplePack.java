@@ -107,6 +107,13 @@ public final class SamplePack implements ToolPack {
       return tallies.containsKey(args.path("name").asText());
     }
 
+    /** A look that breaks on a tally named "broken": the gate must refuse, not fall over. */
+    @Override
+    public void checkNow(JsonNode args, ToolContext ctx) {
+      if (args.path("name").asText().equals("broken"))
+        throw new IllegalStateException("a tool's own bug");
+    }
+
     @Override
     public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
       String name = args.path("name").asText();
