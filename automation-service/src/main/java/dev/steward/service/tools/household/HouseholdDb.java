@@ -36,6 +36,9 @@ final class HouseholdDb implements AutoCloseable {
 
   private static final String MIGRATIONS = "classpath:dev/steward/service/tools/household/db/";
   private static final int ATTEMPTS = 5;
+  private static final String LOCK_TIMEOUT = "-c lock_timeout=10000";
+  /** PostgreSQL's answer when a lock was not had within the lock timeout. */
+  private static final String LOCK_NOT_AVAILABLE = "55P03";
 
   private final JdbcConnectionPool pool;
   private final Clock clock;
@@ -137,6 +140,9 @@ final class HouseholdDb implements AutoCloseable {
     ds.setURL(url);
     ds.setUser(user);
     ds.setPassword(password);
+    // As on H2: a write waits for another household member's row locks this long, not for ever.
+    String options = ds.getOptions();
+    ds.setOptions((options == null || options.isBlank() ? "" : options + " ") + LOCK_TIMEOUT);
     return ds;
   }
 
@@ -198,7 +204,8 @@ final class HouseholdDb implements AutoCloseable {
 
   /**
    * Runs {@code work} in one transaction and rolls it back, whatever it did: what the call would
-   * meet now. A lost race is no answer here (the real run tries again), so it counts as none.
+   * meet now. A lost race or a lock not had in time is no answer here (the real run tries again),
+   * so it counts as none.
    */
   void dryRun(Work<?> work) throws ToolFailure {
     try (Connection c = pool.getConnection()) {
@@ -213,7 +220,7 @@ final class HouseholdDb implements AutoCloseable {
         }
       }
     } catch (SQLException e) {
-      if (!retryable(e)) throw failure(e);
+      if (!retryable(e) && !LOCK_NOT_AVAILABLE.equals(e.getSQLState())) throw failure(e);
     }
   }
 
