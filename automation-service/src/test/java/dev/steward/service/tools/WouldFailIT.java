@@ -38,6 +38,7 @@ class WouldFailIT {
   static void start() {
     t = TestService.start(p -> p.withOverrides(java.util.Map.of(
         "files.write_text", new PolicyDocument.ToolOverride(Confirmation.ALWAYS),
+        "files.ensure_dir", new PolicyDocument.ToolOverride(Confirmation.ALWAYS),
         "files.move", new PolicyDocument.ToolOverride(Confirmation.ALWAYS))));
     ui = t.client(Role.UI);
     agent = t.client(Role.AGENT);
@@ -129,6 +130,13 @@ class WouldFailIT {
         ToolErrorCodes.NOT_FOUND,
         "/path");
     assertFalse(Files.exists(t.root.resolve("w/missing")));
+    Files.writeString(t.root.resolve("w/plain"), "a file, not a folder");
+    refused(
+        "files.ensure_dir", args("path", "w/plain/sub"), ToolErrorCodes.EXECUTION_ERROR, "/path");
+    assertEquals(
+        Preflight.CONFIRM,
+        ui.preflight(TestService.id(), "files.ensure_dir", args("path", "w/new/sub"))
+            .decision());
     ToolResult made = TestService.execConfirmed(
         ui,
         agent,

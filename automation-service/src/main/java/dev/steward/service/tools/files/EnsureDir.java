@@ -22,6 +22,17 @@ public final class EnsureDir extends SinglePathTool {
     super(DEFINITION, Access.WRITE);
   }
 
+  /** No file in the way of a folder to be made. */
+  @Override
+  public void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {
+    ResolvedPath path = ctx.path("/path");
+    try {
+      Folders.check(path, true);
+    } catch (IOException e) {
+      throw FileErrors.of(e, path.requested());
+    }
+  }
+
   @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     ResolvedPath path = ctx.path("/path");

@@ -17,6 +17,31 @@ final class Folders {
   private Folders() {}
 
   /**
+   * What {@link #ensure} would meet now, changing nothing: a part in the way that is not a folder
+   * throws {@link NotDirectoryException}, as making the folders would.
+   */
+  static void check(ResolvedPath target, boolean includeLast) throws IOException {
+    Path rel = target.relative();
+    int count = rel.toString().isEmpty() ? 0 : rel.getNameCount() - (includeLast ? 0 : 1);
+    SecureDirectoryStream<Path> dir =
+        (SecureDirectoryStream<Path>) Files.newDirectoryStream(target.root());
+    Path real = target.root();
+    try {
+      for (int i = 0; i < count; i++) {
+        Path name = rel.getName(i);
+        Optional<BasicFileAttributes> attrs = SafeFs.attributes(dir, name);
+        if (attrs.isEmpty()) return; // from here on, all would be made
+        if (!attrs.get().isDirectory())
+          throw new NotDirectoryException(real.resolve(name.toString()).toString());
+        dir = SafeFs.descend(dir, name);
+        real = real.resolve(name.toString());
+      }
+    } finally {
+      dir.close();
+    }
+  }
+
+  /**
    * Makes sure every folder from the root down to {@code target} (inclusive when {@code includeLast})
    * exists. Each existing part is entered by descriptor without following links; only a missing
    * part is created (Java has no mkdirat, so creation goes by path right after its parent was
