@@ -103,11 +103,12 @@ public interface Tool {
   default void checkArgs(JsonNode args) throws ToolFailure {}
 
   /**
-   * What the call would meet if it ran now (the paths it names, the policy's lists), checked for
-   * a call that needs the user's click, before it is shown: one that would fail as things stand
-   * is refused with its row rather than offered for a click that could not make it run. A call
-   * that needs no click goes straight to {@link #run}, which fails it the same way; so a look
-   * that costs (a transaction rolled back) is paid only where it spares a click. Changes nothing;
+   * What the call would meet if it ran now (the paths it names, the policy's lists), looked at
+   * for a call that needs the user's click before the click: at a preflight, and when it is sent
+   * without a token. One that would fail as things stand is refused with its row rather than
+   * offered for a click that could not make it run. A call that needs no click, or comes with the
+   * click's token, goes straight to {@link #run}, which fails it the same way; so a look that
+   * costs (a transaction rolled back) is paid only where it spares a click. Changes nothing;
    * {@code run} checks again, since the world may change.
    */
   default void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {}

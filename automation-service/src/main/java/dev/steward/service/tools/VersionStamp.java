@@ -14,7 +14,10 @@ public final class VersionStamp {
 
   private VersionStamp() {}
 
-  /** The stamp of the thing {@code pointer} names, from what identifies its version. */
+  /**
+   * The stamp of the thing {@code pointer} (a JSON pointer without spaces) names, from what
+   * identifies its version.
+   */
   public static String of(String pointer, String version) {
     return PREFIX + pointer + " "
         + CanonicalJson.sha256Hex(version.getBytes(StandardCharsets.UTF_8));

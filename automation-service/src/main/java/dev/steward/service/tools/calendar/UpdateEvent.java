@@ -96,11 +96,6 @@ final class UpdateEvent extends CalendarTool {
 
   @Override
   public void checkArgs(JsonNode args) throws ToolFailure {
-    Times.checkZone(args);
-  }
-
-  @Override
-  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     if (!args.has("title")
         && !args.has("start")
         && !args.has("end")
@@ -108,6 +103,11 @@ final class UpdateEvent extends CalendarTool {
         && !args.has("time_zone")) {
       throw Times.invalid("/title", "say what changes: title, start, end, all_day or time_zone");
     }
+    Times.checkZone(args);
+  }
+
+  @Override
+  public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     CalDav dav = access.dav();
     Change c = change(args, dav, ctx);
     String version = CalDav.version(c.before().etag());

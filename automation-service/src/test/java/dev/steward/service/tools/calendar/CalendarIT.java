@@ -420,6 +420,10 @@ class CalendarIT {
         ui.preflight(TestService.id(), "calendar.delete_event", args("event_id", "no-such"));
     assertEquals(Preflight.DENY, none.decision(), "nothing to delete, no dialog");
     assertEquals(ToolErrorCodes.NOT_FOUND, none.code());
+    Preflight.Result nothing =
+        ui.preflight(TestService.id(), "calendar.update_event", args("event_id", "weekly-review"));
+    assertEquals(Preflight.DENY, nothing.decision(), "a change that changes nothing, no dialog");
+    assertEquals("/title", nothing.field());
   }
 
   /**
