@@ -21,24 +21,7 @@ final class Folders {
    * throws {@link NotDirectoryException}, as making the folders would.
    */
   static void check(ResolvedPath target, boolean includeLast) throws IOException {
-    Path rel = target.relative();
-    int count = rel.toString().isEmpty() ? 0 : rel.getNameCount() - (includeLast ? 0 : 1);
-    SecureDirectoryStream<Path> dir =
-        (SecureDirectoryStream<Path>) Files.newDirectoryStream(target.root());
-    Path real = target.root();
-    try {
-      for (int i = 0; i < count; i++) {
-        Path name = rel.getName(i);
-        Optional<BasicFileAttributes> attrs = SafeFs.attributes(dir, name);
-        if (attrs.isEmpty()) return; // from here on, all would be made
-        if (!attrs.get().isDirectory())
-          throw new NotDirectoryException(real.resolve(name.toString()).toString());
-        dir = SafeFs.descend(dir, name);
-        real = real.resolve(name.toString());
-      }
-    } finally {
-      dir.close();
-    }
+    walk(target, includeLast, false);
   }
 
   /**
@@ -48,6 +31,12 @@ final class Folders {
    * checked). Answers whether anything was created.
    */
   static boolean ensure(ResolvedPath target, boolean includeLast) throws IOException {
+    return walk(target, includeLast, true);
+  }
+
+  /** The parts down to the target; a missing one is made ({@code make}) or ends the walk. */
+  private static boolean walk(ResolvedPath target, boolean includeLast, boolean make)
+      throws IOException {
     Path rel = target.relative();
     int count = rel.toString().isEmpty() ? 0 : rel.getNameCount() - (includeLast ? 0 : 1);
     boolean created = false;
@@ -59,6 +48,7 @@ final class Folders {
         Path name = rel.getName(i);
         Optional<BasicFileAttributes> attrs = SafeFs.attributes(dir, name);
         if (attrs.isEmpty()) {
+          if (!make) return false; // from here on, all would be made
           try {
             Files.createDirectory(real.resolve(name.toString()));
             created = true;
