@@ -323,10 +323,10 @@ public final class ServiceMethods {
       if (pointer == null || seen.get(i).equals(now.get(i))) continue;
       out.add(new Grant.Changed(
           tool,
-          pointer,
+          "what " + pointer + " names",
           FileStamp.unreadable(now.get(i))
               ? "unreadable"
-              : VersionStamp.isMissing(now.get(i)) ? "gone" : "written"));
+              : VersionStamp.isMissing(now.get(i)) ? "gone" : "changed"));
     }
     return out;
   }

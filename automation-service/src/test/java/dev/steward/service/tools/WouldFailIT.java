@@ -91,6 +91,16 @@ class WouldFailIT {
         args("from", "move/a.txt", "to", "move/no-such-folder/a.txt"),
         ToolErrorCodes.NOT_FOUND,
         "/to");
+    // With a token (a grant asked for without a preflight), the run meets the same: the error
+    // names the argument it is about.
+    ToolResult tokened = TestService.execApproved(
+        ui,
+        agent,
+        "files.move",
+        args("from", "move/a.txt", "to", "move/no-such-folder/a.txt"),
+        TestService.id());
+    assertEquals(ToolErrorCodes.NOT_FOUND, tokened.error().code(), tokened.toString());
+    assertEquals("/to", tokened.error().field());
     assertEquals("a", Files.readString(dir.resolve("a.txt")));
     assertEquals("b", Files.readString(dir.resolve("b.txt")));
     assertTrue(Files.isDirectory(dir.resolve("sub/inner")));

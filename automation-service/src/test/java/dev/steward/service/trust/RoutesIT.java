@@ -511,6 +511,18 @@ class RoutesIT {
     Preflight.Result after = preflight(agent, "conv-named", "files.write_text", probe);
     assertEquals(Preflight.CONFIRM, after.decision(), after.toString());
     assertTrue(String.valueOf(after.taint()).contains("file names in "), after.toString());
+    // The same listing asked as a recursive one one level deep, and one that hides the name.
+    ran("conv-deep", "files.list_dir", args("path", "docs", "recursive", true, "max_depth", 1));
+    assertEquals(
+        Preflight.CONFIRM,
+        preflight(agent, "conv-deep", "files.write_text", probe).decision());
+    Files.move(named, docs.resolve(".hidden by a dot.txt"));
+    ran("conv-hidden", "files.list_dir", args("path", "docs", "max_entries", 1));
+    assertEquals(
+        Preflight.CONFIRM,
+        preflight(agent, "conv-hidden", "files.write_text", probe).decision(),
+        "every entry is looked at, shown or not");
+    Files.move(docs.resolve(".hidden by a dot.txt"), named);
     // Found by its name, the same name is shown: a search that names it taints too.
     ran("conv-found-own", "files.search", args("path", "docs", "name_glob", "plan*"));
     assertEquals(

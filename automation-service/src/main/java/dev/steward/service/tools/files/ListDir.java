@@ -71,9 +71,7 @@ public final class ListDir extends SinglePathTool {
       Thread.currentThread().interrupt();
       throw new ToolFailure(ToolErrorCodes.CANCELLED, "the listing was cancelled");
     }
-    if (!recursive) {
-      strangersNamed(dir, settings.hidden(), listing.count()).ifPresent(ctx.taint());
-    }
+    if (settings.maxDepth() == 1) strangersNamed(dir).ifPresent(ctx.taint());
     ObjectNode result = Json.object();
     result.putPOJO("entries", new Entries.Listed(listing.json(), listing.count()));
     result.put("truncated", listing.truncated());
@@ -81,19 +79,24 @@ public final class ListDir extends SinglePathTool {
     return result;
   }
 
+  /** The most entries of a folder whose marks a listing reads (about 20 ms of them). */
+  static final int MAX_MARKS_READ = 5_000;
+
   /**
    * A folder's names chosen by strangers: a file or folder among them marked as a stranger's (a
    * download, one written after untrusted content), whose name is theirs as much as its content.
-   * Only one folder's own entries (as many as were listed): a mark is read per entry, about twice
-   * a stat, too much for a tree of thousands.
+   * Every entry of the folder is looked at, listed or not (hidden, refused, past a cap), up to
+   * {@link #MAX_MARKS_READ}; a folder with more counts as holding one. Only one folder's own
+   * entries: a mark is read per entry, about twice a stat, too much for a tree of thousands.
    */
-  private static Optional<String> strangersNamed(ResolvedPath dir, boolean hidden, int most) {
+  private static Optional<String> strangersNamed(ResolvedPath dir) {
     int looked = 0;
     try (DirectoryStream<Path> children = Files.newDirectoryStream(dir.real())) {
       for (Path child : children) {
-        if (looked >= most) break;
-        if (!hidden && child.getFileName().toString().startsWith(".")) continue;
-        looked++;
+        if (++looked > MAX_MARKS_READ) {
+          return Optional.of(
+              "file names in " + dir.real() + " (too many to look for a stranger's among them)");
+        }
         if (Provenance.marked(child)) {
           return Optional.of("file names in " + dir.real() + " (a stranger's file among them)");
         }

@@ -140,7 +140,9 @@ public final class MoveFile extends BaseTool {
     ResolvedPath from = ctx.path("/from");
     ResolvedPath to = ctx.path("/to");
     boolean overwrite = args.path("overwrite").asBoolean(false);
-    checkPlaces(from, to);
+    // The look again, for a call that came with its token and was not looked at: its failures
+    // name the argument they are about; the move below checks once more on what it holds open.
+    checkNow(args, ctx);
     Optional<Path> fromStrangers = strangers(ctx);
     boolean overwritten;
     try (SafeFs.Dir src = SafeFs.openParent(from);

@@ -57,8 +57,7 @@ final class TextDiff {
    * mark is taken to be in one.
    */
   private static boolean mayBeIn(byte[] bytes, Charset charset) {
-    String name = charset.name();
-    if (!name.startsWith("UTF-16") && !name.startsWith("UTF-32")) return true;
+    if (!charset.canEncode() || charset.newEncoder().averageBytesPerChar() < 2) return true;
     return startsWith(bytes, 0xFE, 0xFF)
         || startsWith(bytes, 0xFF, 0xFE)
         || startsWith(bytes, 0x00, 0x00, 0xFE, 0xFF);

@@ -141,8 +141,9 @@ final class HouseholdDb implements AutoCloseable {
     ds.setUser(user);
     ds.setPassword(password);
     // As on H2: a write waits for another household member's row locks this long, not for ever.
+    // First, so that one the user's URL gives wins (PostgreSQL takes the last of a setting).
     String options = ds.getOptions();
-    ds.setOptions((options == null || options.isBlank() ? "" : options + " ") + LOCK_TIMEOUT);
+    ds.setOptions(LOCK_TIMEOUT + (options == null || options.isBlank() ? "" : " " + options));
     return ds;
   }
 
@@ -220,7 +221,7 @@ final class HouseholdDb implements AutoCloseable {
         }
       }
     } catch (SQLException e) {
-      if (!retryable(e) && !LOCK_NOT_AVAILABLE.equals(e.getSQLState())) throw failure(e);
+      if (!retryable(e)) throw failure(e);
     }
   }
 
@@ -230,7 +231,8 @@ final class HouseholdDb implements AutoCloseable {
         && (state.equals("40001") // serialisation failure
             || state.equals("40P01") // PostgreSQL: deadlock
             || state.equals("23505") // a key written by a transaction that committed meanwhile
-            || state.equals("HYT00")); // H2: lock timeout
+            || state.equals("HYT00") // H2: lock timeout
+            || state.equals(LOCK_NOT_AVAILABLE)); // PostgreSQL: lock timeout
   }
 
   private ToolFailure failure(SQLException e) {
