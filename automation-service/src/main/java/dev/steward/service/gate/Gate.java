@@ -442,6 +442,16 @@ public final class Gate implements AutoCloseable {
     } catch (ToolFailure f) {
       outcome = ToolResult.failure(f.error(), null);
       summary = f.error().message();
+    } catch (RuntimeException e) {
+      // A tool's own step around its run (where its input came from, its summary) that breaks
+      // still ends the call with its completion row.
+      LOG.log(Level.WARNING, tool.name() + " failed around its run", e);
+      outcome = ToolResult.failure(
+          ToolError.of(
+              ToolErrorCodes.INTERNAL,
+              tool.name() + " failed inside Steward (" + e.getClass().getSimpleName() + ")"),
+          null);
+      summary = "failed inside Steward (" + e.getClass().getSimpleName() + ")";
     }
     Instant ended = clock.instant();
     Decision finalDecision = completed(decision, outcome);
@@ -653,6 +663,12 @@ public final class Gate implements AutoCloseable {
       tool.checkArgs(args);
     } catch (ToolFailure f) {
       throw new Refusal(f.error().code(), f.error().message(), f.error().field());
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, tool.name() + " could not check a call's arguments", e);
+      throw new Refusal(
+          ToolErrorCodes.VALIDATION_ERROR,
+          tool.name() + " could not check these arguments (" + e.getClass().getSimpleName() + ")",
+          "/args");
     }
     Map<String, ResolvedPath> paths = ScopeCheck.resolve(tool, args, policy);
     List<String> hostsToConfirm = ScopeCheck.hostsToConfirm(tool, args, policy);

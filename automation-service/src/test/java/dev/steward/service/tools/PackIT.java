@@ -111,6 +111,16 @@ class PackIT {
         .rows()
         .isEmpty());
 
+    // A tool whose own checks or summary break answers clearly, with its rows.
+    ToolResult unchecked =
+        TestService.exec(agent, "sample.tally_add", args("name", "unchecked", "by", 1));
+    assertEquals(ToolErrorCodes.VALIDATION_ERROR, unchecked.error().code(), unchecked.toString());
+    assertEquals("blocked", unchecked.audit().decision());
+    ToolResult unsummed =
+        TestService.exec(agent, "sample.tally_add", args("name", "unsummed", "by", 1));
+    assertEquals(ToolErrorCodes.INTERNAL, unsummed.error().code(), unsummed.toString());
+    assertTrue(unsummed.audit().endedAt() != null, "its completion row: " + unsummed);
+
     // A tool whose look before a dialog breaks is refused, with its row, and answers clearly.
     TestService.exec(agent, "sample.tally_add", args("name", "broken", "by", 1));
     ToolResult broken =

@@ -107,6 +107,21 @@ public final class SamplePack implements ToolPack {
       return tallies.containsKey(args.path("name").asText());
     }
 
+    /** Checks that break on a tally named "unchecked": the gate must refuse, not fall over. */
+    @Override
+    public void checkArgs(JsonNode args) {
+      if (args.path("name").asText().equals("unchecked"))
+        throw new IllegalStateException("a tool's own bug");
+    }
+
+    /** A summary that breaks on a tally named "unsummed": the call still ends with its row. */
+    @Override
+    public String summarize(JsonNode args, JsonNode value) {
+      if (args.path("name").asText().equals("unsummed"))
+        throw new IllegalStateException("a tool's own bug");
+      return "ok";
+    }
+
     /** A look that breaks on a tally named "broken": the gate must refuse, not fall over. */
     @Override
     public void checkNow(JsonNode args, ToolContext ctx) {
