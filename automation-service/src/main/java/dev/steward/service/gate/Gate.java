@@ -659,33 +659,24 @@ public final class Gate implements AutoCloseable {
           tool.name() + " is turned off (Settings → Tools); it runs again once turned on",
           "/tool");
     schemas.check(tool, args);
-    try {
+    asking(tool, "check these arguments", ToolErrorCodes.VALIDATION_ERROR, () -> {
       tool.checkArgs(args);
-    } catch (ToolFailure f) {
-      throw new Refusal(f.error().code(), f.error().message(), f.error().field());
-    } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, tool.name() + " could not check a call's arguments", e);
-      throw new Refusal(
-          ToolErrorCodes.VALIDATION_ERROR,
-          tool.name() + " could not check these arguments (" + e.getClass().getSimpleName() + ")",
-          "/args");
-    }
+      return true;
+    });
     Map<String, ResolvedPath> paths = ScopeCheck.resolve(tool, args, policy);
     List<String> hostsToConfirm = ScopeCheck.hostsToConfirm(tool, args, policy);
     ToolContext forCheck = ToolContext.forCheck(paths, policy.scope());
-    boolean destructive;
-    Risk risk;
-    try {
-      destructive = tool.destructive(args, forCheck);
-      risk = higher(tool.definition().risk(), tool.risk(args, forCheck));
-    } catch (RuntimeException e) {
-      // A tool that cannot judge a call (what it read was malformed) refuses it, in the log.
-      LOG.log(Level.WARNING, tool.name() + " could not judge a call", e);
-      throw new Refusal(
-          ToolErrorCodes.EXECUTION_ERROR,
-          tool.name() + " could not judge this call (" + e.getClass().getSimpleName() + ")",
-          "/args");
-    }
+    // A tool that cannot judge a call (what it read was malformed) refuses it, in the log.
+    boolean destructive = asking(
+        tool,
+        "judge this call",
+        ToolErrorCodes.EXECUTION_ERROR,
+        () -> tool.destructive(args, forCheck));
+    Risk risk = asking(
+        tool,
+        "judge this call",
+        ToolErrorCodes.EXECUTION_ERROR,
+        () -> higher(tool.definition().risk(), tool.risk(args, forCheck)));
     Requirement req = ConfirmationRule.evaluate(
         tool,
         risk,
@@ -697,19 +688,37 @@ public final class Gate implements AutoCloseable {
         policy,
         clock.instant());
     if (look && req.needsToken()) {
-      try {
+      asking(tool, "look at this call", ToolErrorCodes.EXECUTION_ERROR, () -> {
         tool.checkNow(args, forCheck);
-      } catch (ToolFailure f) {
-        throw new Refusal(f.error().code(), f.error().message(), f.error().field());
-      } catch (RuntimeException e) {
-        LOG.log(Level.WARNING, tool.name() + " could not look at a call", e);
-        throw new Refusal(
-            ToolErrorCodes.EXECUTION_ERROR,
-            tool.name() + " could not look at this call (" + e.getClass().getSimpleName() + ")",
-            "/args");
-      }
+        return true;
+      });
     }
     return new Checked(tool, CanonicalJson.sha256(args), paths, destructive, risk, req, policy);
+  }
+
+  /** A tool's own step in a call's check. */
+  @FunctionalInterface
+  private interface ToolStep<T> {
+    T call() throws ToolFailure;
+  }
+
+  /**
+   * A tool's own step in a call's check ({@code doing} it): its failure is a refusal, and so is
+   * a bug in it ({@code code}), logged, so that the call still has its row.
+   */
+  private static <T> T asking(Tool tool, String doing, String code, ToolStep<T> step)
+      throws Refusal {
+    try {
+      return step.call();
+    } catch (ToolFailure f) {
+      throw new Refusal(f.error().code(), f.error().message(), f.error().field());
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, tool.name() + " could not " + doing, e);
+      throw new Refusal(
+          code,
+          tool.name() + " could not " + doing + " (" + e.getClass().getSimpleName() + ")",
+          "/args");
+    }
   }
 
   /**
