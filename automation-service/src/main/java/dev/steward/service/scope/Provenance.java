@@ -34,9 +34,20 @@ public final class Provenance {
     try {
       java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(
           real, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      if (!a.isRegularFile() && !a.isDirectory()) return false;
+      return (a.isRegularFile() || a.isDirectory()) && marksOn(real);
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether {@code fileOrFolder}, just seen to be a file or a folder (a walk's own look at it),
+   * carries either mark; false where marks cannot be read. One look fewer than {@link #marked}.
+   */
+  public static boolean marksOn(Path fileOrFolder) {
+    try {
       UserDefinedFileAttributeView view = Files.getFileAttributeView(
-          real, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+          fileOrFolder, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
       if (view == null) return false;
       List<String> names = view.list();
       return names.contains(DOWNLOADED) || names.contains(MOVED_FROM_STRANGERS);

@@ -491,7 +491,8 @@ class RoutesIT {
 
   /**
    * A folder's listing shows the names in it: a file a stranger named (a download saved there)
-   * makes them a stranger's words, which taint as its content would.
+   * makes them a stranger's words, which taint as its content would, however deep the listing
+   * reaches; a name the answer does not show is no one's words.
    */
   @Test
   void a_listing_with_a_strangers_file_in_it_taints() throws Exception {
@@ -510,19 +511,45 @@ class RoutesIT {
     ran("conv-named", "files.list_dir", args("path", "docs"));
     Preflight.Result after = preflight(agent, "conv-named", "files.write_text", probe);
     assertEquals(Preflight.CONFIRM, after.decision(), after.toString());
-    assertTrue(String.valueOf(after.taint()).contains("file names in "), after.toString());
-    // The same listing asked as a recursive one one level deep, and one that hides the name.
+    assertTrue(
+        String.valueOf(after.taint()).contains("file names listed (" + named.toRealPath()),
+        after.toString());
+    // The same listing asked as a recursive one one level deep, and from further up.
     ran("conv-deep", "files.list_dir", args("path", "docs", "recursive", true, "max_depth", 1));
     assertEquals(
         Preflight.CONFIRM,
         preflight(agent, "conv-deep", "files.write_text", probe).decision());
-    Files.move(named, docs.resolve(".hidden by a dot.txt"));
-    ran("conv-hidden", "files.list_dir", args("path", "docs", "max_entries", 1));
+    Files.createDirectories(t.root.resolve("a/b"));
+    Files.writeString(t.root.resolve("a/b/own.txt"), "mine");
+    ran("conv-tree", "files.list_dir", args("path", ".", "recursive", true));
     assertEquals(
         Preflight.CONFIRM,
+        preflight(agent, "conv-tree", "files.write_text", probe).decision(),
+        "a recursive listing shows the name too");
+    ran("conv-other-tree", "files.list_dir", args("path", "a", "recursive", true));
+    assertEquals(
+        Preflight.ALLOW,
+        preflight(agent, "conv-other-tree", "files.write_text", probe).decision(),
+        "a tree without it");
+    // Hidden, or past the cut, the name is not shown: the user's own names are.
+    Files.move(named, docs.resolve(".hidden by a dot.txt"));
+    ran("conv-hidden", "files.list_dir", args("path", "docs"));
+    assertEquals(
+        Preflight.ALLOW,
         preflight(agent, "conv-hidden", "files.write_text", probe).decision(),
-        "every entry is looked at, shown or not");
+        "a hidden name is not shown");
+    ran("conv-shown", "files.list_dir", args("path", "docs", "include_hidden", true));
+    assertEquals(
+        Preflight.CONFIRM,
+        preflight(agent, "conv-shown", "files.write_text", probe).decision(),
+        "shown, it is a stranger's");
     Files.move(docs.resolve(".hidden by a dot.txt"), named);
+    Files.writeString(docs.resolve("0 first.txt"), "mine");
+    ran("conv-cut", "files.list_dir", args("path", "docs", "max_entries", 1));
+    assertEquals(
+        Preflight.ALLOW,
+        preflight(agent, "conv-cut", "files.write_text", probe).decision(),
+        "cut after plan.txt, the name is not shown");
     // Found by its name, the same name is shown: a search that names it taints too.
     ran("conv-found-own", "files.search", args("path", "docs", "name_glob", "plan*"));
     assertEquals(

@@ -6,17 +6,12 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
-import dev.steward.service.scope.Provenance;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.tools.FileErrors;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
-import java.nio.file.DirectoryIteratorException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Optional;
 
 /** {@code files.list_dir}: a folder's entries, optionally recursive; links are listed, not followed. */
@@ -55,7 +50,8 @@ public final class ListDir extends SinglePathTool {
         args.path("include_hidden").asBoolean(false),
         recursive ? args.path("max_depth").asInt(DEFAULT_MAX_DEPTH) : 1,
         args.path("max_entries").asInt(DEFAULT_MAX_ENTRIES),
-        MAX_ENTRY_BYTES);
+        MAX_ENTRY_BYTES,
+        true);
     TreeListing.Result listing;
     try {
       listing = TreeListing.list(dir, settings);
@@ -71,40 +67,14 @@ public final class ListDir extends SinglePathTool {
       Thread.currentThread().interrupt();
       throw new ToolFailure(ToolErrorCodes.CANCELLED, "the listing was cancelled");
     }
-    if (settings.maxDepth() == 1) strangersNamed(dir).ifPresent(ctx.taint());
+    // A name listed is shown: one a stranger chose (a download, a file written after untrusted
+    // content) taints, as its content would.
+    if (listing.strangers() != null) ctx.taint().accept(listing.strangers());
     ObjectNode result = Json.object();
     result.putPOJO("entries", new Entries.Listed(listing.json(), listing.count()));
     result.put("truncated", listing.truncated());
     if (listing.truncated()) result.put("stopped_because", listing.stoppedBecause());
     return result;
-  }
-
-  /** The most entries of a folder whose marks a listing reads (about 20 ms of them). */
-  static final int MAX_MARKS_READ = 5_000;
-
-  /**
-   * A folder's names chosen by strangers: a file or folder among them marked as a stranger's (a
-   * download, one written after untrusted content), whose name is theirs as much as its content.
-   * Every entry of the folder is looked at, listed or not (hidden, refused, past a cap), up to
-   * {@link #MAX_MARKS_READ}; a folder with more counts as holding one. Only one folder's own
-   * entries: a mark is read per entry, about twice a stat, too much for a tree of thousands.
-   */
-  private static Optional<String> strangersNamed(ResolvedPath dir) {
-    int looked = 0;
-    try (DirectoryStream<Path> children = Files.newDirectoryStream(dir.real())) {
-      for (Path child : children) {
-        if (++looked > MAX_MARKS_READ) {
-          return Optional.of(
-              "file names in " + dir.real() + " (too many to look for a stranger's among them)");
-        }
-        if (Provenance.marked(child)) {
-          return Optional.of("file names in " + dir.real() + " (a stranger's file among them)");
-        }
-      }
-    } catch (IOException | DirectoryIteratorException e) {
-      // a folder that cannot be read again shows no names to taint by
-    }
-    return Optional.empty();
   }
 
   @Override

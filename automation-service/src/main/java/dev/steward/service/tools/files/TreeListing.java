@@ -1,6 +1,7 @@
 package dev.steward.service.tools.files;
 
 import dev.steward.service.scope.PathScope;
+import dev.steward.service.scope.Provenance;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import java.io.IOException;
@@ -31,13 +32,30 @@ final class TreeListing {
    * What to list: the scope hides refused names; {@code maxDepth} 1 lists only the folder itself;
    * at most {@code max} entries and {@code maxBytes} bytes of them.
    */
-  record Settings(PathScope scope, boolean hidden, int maxDepth, int max, long maxBytes) {}
+  record Settings(
+      PathScope scope, boolean hidden, int maxDepth, int max, long maxBytes, boolean readMarks) {
+
+    /** Settings that read no marks. */
+    Settings(PathScope scope, boolean hidden, int maxDepth, int max, long maxBytes) {
+      this(scope, hidden, maxDepth, max, maxBytes, false);
+    }
+  }
+
+  /** The most listed entries whose marks are read (~1.5 µs each); more count as a stranger's. */
+  static final int MAX_MARKS_READ = 5_000;
 
   /**
    * The listed entries in walk order as a JSON array (UTF-8, as ranges of what the walk wrote), how
-   * many, and, when more were left out, why: {@code max_entries} or {@code max_bytes}.
+   * many, and, when more were left out, why: {@code max_entries} or {@code max_bytes}. With
+   * {@link Settings#readMarks}, {@code strangers} says why the names listed are a stranger's
+   * words, if they may be: one of them is marked as a stranger's (a download, a file written after
+   * untrusted content), or there were too many to look.
    */
-  record Result(JsonRanges json, int count, @Nullable String stoppedBecause) {
+  record Result(
+      JsonRanges json,
+      int count,
+      @Nullable String stoppedBecause,
+      @Nullable String strangers) {
     boolean truncated() {
       return stoppedBecause != null;
     }
@@ -49,6 +67,13 @@ final class TreeListing {
     final String text;
     final int depth;
     EntryJson.Written entries = EntryJson.Written.NONE;
+    /** With marks to read: each entry's name if it is a file or a folder (marks are read on those). */
+    @Nullable
+    Path[] markable = NO_NAMES;
+
+    /** Whether {@link #real} is its path's own bytes: false below a name that is not valid text. */
+    final boolean exact;
+
     final List<Folder> subs = new ArrayList<>();
     /** {@code subs.get(k)} follows entry {@code subAfter[k]}. */
     int[] subAfter = new int[0];
@@ -57,8 +82,9 @@ final class TreeListing {
 
     volatile boolean listed;
 
-    Folder(Path real, int depth, PathScope.@Nullable Children refused) {
+    Folder(Path real, int depth, PathScope.@Nullable Children refused, boolean exact) {
       this.real = real;
+      this.exact = exact;
       this.text = real.toString();
       this.depth = depth;
       this.refused = refused;
@@ -67,10 +93,13 @@ final class TreeListing {
     /** Listed but not entered: unreadable, or gone or replaced since its entry was seen. */
     void empty() {
       entries = EntryJson.Written.NONE;
+      markable = NO_NAMES;
       subs.clear();
       listed = true;
     }
   }
+
+  private static final @Nullable Path[] NO_NAMES = new Path[0];
 
   /** Each walking thread's writer, reused folder after folder. */
   private static final ThreadLocal<EntryJson> WRITERS = ThreadLocal.withInitial(EntryJson::new);
@@ -79,11 +108,37 @@ final class TreeListing {
 
   /** Lists {@code dir}; throws on the folder itself (missing, a file), skips what fails below it. */
   static Result list(ResolvedPath dir, Settings settings) throws IOException, InterruptedException {
-    Folder top = new Folder(dir.real(), 1, null);
+    Folder top = new Folder(dir.real(), 1, null, true);
     fill(top, SafeFs.openDir(dir), settings, settings.max() + 1);
     Out out = new Out(settings);
     String stop = emit(top, out, dir.root(), settings);
-    return new Result(out.json, out.count, stop);
+    return new Result(out.json, out.count, stop, settings.readMarks() ? strangers(out) : null);
+  }
+
+  /**
+   * Whether the names listed may be a stranger's: one of them marked so, or more than {@link
+   * #MAX_MARKS_READ} of them. Only names the answer shows are looked at, each one mark read.
+   */
+  private static @Nullable String strangers(Out out) {
+    if (out.count > MAX_MARKS_READ) {
+      return "file names listed (too many to look for a stranger's among them)";
+    }
+    for (Out.Shown shown : out.shown) {
+      Folder folder = shown.folder();
+      if (!folder.exact && shown.to() > shown.from()) {
+        return "file names listed (in " + folder.real
+            + ", a folder named in bytes that are not text)";
+      }
+      for (int i = shown.from(); i < shown.to(); i++) {
+        Path name = folder.markable[i];
+        if (name == null) continue;
+        Path entry = folder.real.resolve(name);
+        if (Provenance.marksOn(entry)) {
+          return "file names listed (" + entry + " is a stranger's)";
+        }
+      }
+    }
+    return null;
   }
 
   /** Lists an opened folder and what lies below it, until {@code budget} entries are known. */
@@ -109,10 +164,29 @@ final class TreeListing {
     final JsonRanges json = new JsonRanges();
     int count;
     private long bytes;
+    /** With marks to read, which entries were added, up to one past the most whose marks are read. */
+    final List<Shown> shown = new ArrayList<>();
+
+    private final boolean readMarks;
+
+    /** A folder's entries {@code [from, to)}, added to the answer. */
+    record Shown(Folder folder, int from, int to) {}
 
     Out(Settings settings) {
       this.max = settings.max();
       this.maxBytes = settings.maxBytes();
+      this.readMarks = settings.readMarks();
+    }
+
+    /** Adds entries {@code [a, b)} of {@code folder}; answers why not all of them fit, or null. */
+    @Nullable
+    String add(Folder folder, int a, int b) {
+      int before = count;
+      String stop = add(folder.entries, a, b);
+      if (readMarks && count > before && before <= MAX_MARKS_READ) {
+        shown.add(new Shown(folder, a, a + count - before));
+      }
+      return stop;
     }
 
     /** Adds entries {@code [a, b)} of a folder, back to back as they were written; answers why not all of them fit, or null. */
@@ -151,7 +225,7 @@ final class TreeListing {
       int end = sub < folder.subs.size()
           ? folder.subAfter[sub] + 1
           : entries.count(); // up to and with the next sub-folder's entry
-      String stop = out.add(entries, i, end);
+      String stop = out.add(folder, i, end);
       if (stop != null) return stop;
       i = end;
       if (sub < folder.subs.size() && folder.subAfter[sub] == end - 1) {
@@ -249,6 +323,7 @@ final class TreeListing {
       List<Named> names = new ArrayList<>();
       for (Path entry : open) names.add(Named.of(entry));
       names.sort(null);
+      @Nullable Path[] markable = settings.readMarks() ? new Path[names.size()] : NO_NAMES;
       List<ParallelWalk.Sub<Folder>> subs = new ArrayList<>();
       int[] subAfter = new int[8];
       PathScope.Children refused =
@@ -266,9 +341,14 @@ final class TreeListing {
           if (attrs.isEmpty()) continue; // removed while we listed
           json.entry(text, attrs.get());
           found.incrementAndGet();
+          if (settings.readMarks()
+              && (attrs.get().isRegularFile() || attrs.get().isDirectory())) {
+            markable[json.count() - 1] = name;
+          }
           if (attrs.get().isDirectory() && folder.depth < settings.maxDepth()) {
             Path subReal = folder.real.resolve(text);
-            Folder sub = new Folder(subReal, folder.depth + 1, refused.below(subReal));
+            Folder sub = new Folder(
+                subReal, folder.depth + 1, refused.below(subReal), folder.exact && named.exact());
             if (subs.size() == subAfter.length)
               subAfter = java.util.Arrays.copyOf(subAfter, subAfter.length * 2);
             subAfter[subs.size()] = json.count() - 1;
@@ -280,6 +360,7 @@ final class TreeListing {
         folder.entries =
             json.take(); // before the sub-folders: their visits may run on this thread and reuse
         // the writer
+        folder.markable = markable;
       }
       folder.subAfter = subAfter;
       folder.listed = true;

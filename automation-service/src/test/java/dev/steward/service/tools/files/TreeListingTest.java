@@ -168,6 +168,70 @@ class TreeListingTest {
     assertEquals(all.subList(0, got.size()), got);
   }
 
+  /**
+   * With marks to read, a listing says a stranger named what it shows: a download deep in the tree,
+   * found whichever thread walked its folder; not one the cut leaves out; every name past the most
+   * it looks at counts as one.
+   */
+  @Test
+  void a_listing_finds_a_strangers_name_among_what_it_shows() throws Exception {
+    Path tree = Files.createDirectories(tmp.resolve("marked-tree"));
+    for (int i = 0; i < 8; i++) {
+      Path sub = Files.createDirectories(tree.resolve("d" + i + "/inner"));
+      for (int j = 0; j < 20; j++) Files.writeString(sub.resolve("f" + j), "x");
+    }
+    Path stranger = tree.resolve("d6/inner/f7");
+    java.nio.file.attribute.UserDefinedFileAttributeView view = Files.getFileAttributeView(
+        stranger, java.nio.file.attribute.UserDefinedFileAttributeView.class);
+    view.write("xdg.origin.url", StandardCharsets.UTF_8.encode("https://example.org/f7"));
+    PathScope treeScope = PathScope.of(
+        List.of(new PolicyDocument.PathRoot(tree.toString(), "read")),
+        List.of(tmp.resolve("own")),
+        tmp);
+    ResolvedPath dir = treeScope.resolve(tree.toString(), Access.READ);
+    for (int round = 0; round < 20; round++) {
+      TreeListing.Result all = TreeListing.list(
+          dir, new TreeListing.Settings(treeScope, true, 64, 1_000, Long.MAX_VALUE, true));
+      assertEquals(8 * 22, all.count());
+      assertEquals("file names listed (" + stranger + " is a stranger's)", all.strangers());
+    }
+    // Before d6/inner/f7: six folders of 22 entries, d6 and its inner, then f0, f1, f10-f19, f2-f6.
+    int before = 6 * 22 + 2 + 17;
+    TreeListing.Result cut = TreeListing.list(
+        dir, new TreeListing.Settings(treeScope, true, 64, before, Long.MAX_VALUE, true));
+    assertEquals(before, cut.count());
+    assertEquals(null, cut.strangers());
+    TreeListing.Result upTo = TreeListing.list(
+        dir, new TreeListing.Settings(treeScope, true, 64, before + 1, Long.MAX_VALUE, true));
+    org.junit.jupiter.api.Assertions.assertNotNull(upTo.strangers());
+    assertEquals(
+        null,
+        TreeListing.list(dir, new TreeListing.Settings(treeScope, true, 64, 1_000, Long.MAX_VALUE))
+            .strangers());
+
+    Path many = Files.createDirectories(tmp.resolve("many"));
+    for (int i = 0; i < TreeListing.MAX_MARKS_READ; i++) Files.createFile(many.resolve("n" + i));
+    PathScope manyScope = PathScope.of(
+        List.of(new PolicyDocument.PathRoot(many.toString(), "read")),
+        List.of(tmp.resolve("own")),
+        tmp);
+    ResolvedPath manyDir = manyScope.resolve(many.toString(), Access.READ);
+    assertEquals(
+        null,
+        TreeListing.list(
+                manyDir,
+                new TreeListing.Settings(manyScope, true, 1, 100_000, Long.MAX_VALUE, true))
+            .strangers(),
+        "as many as are looked at");
+    Files.createFile(many.resolve("one-more"));
+    assertEquals(
+        "file names listed (too many to look for a stranger's among them)",
+        TreeListing.list(
+                manyDir,
+                new TreeListing.Settings(manyScope, true, 1, 100_000, Long.MAX_VALUE, true))
+            .strangers());
+  }
+
   /** A name whose bytes are not valid UTF-8 is still listed, with its size: its stat goes by its own bytes. */
   @Test
   void a_name_that_is_not_valid_utf8_is_listed_by_its_own_bytes() throws Exception {
@@ -192,6 +256,35 @@ class TreeListingTest {
         bad.get("name").asText().startsWith("bad"), bad.toString());
     assertEquals("file", bad.get("type").asText());
     assertEquals(5, bad.get("size").asLong());
+
+    // Its marks are read by its own bytes too; below a folder so named, every name counts.
+    TreeListing.Settings marks =
+        new TreeListing.Settings(oddScope, true, 64, 100, Long.MAX_VALUE, true);
+    assertEquals(
+        null,
+        TreeListing.list(oddScope.resolve(odd.toString(), Access.READ), marks).strangers());
+    Path badFile;
+    try (Stream<Path> s = Files.list(odd)) {
+      badFile = s.filter(f -> f.getFileName().toString().startsWith("bad"))
+          .findFirst()
+          .orElseThrow();
+    }
+    Files.getFileAttributeView(badFile, java.nio.file.attribute.UserDefinedFileAttributeView.class)
+        .write("xdg.origin.url", StandardCharsets.UTF_8.encode("https://example.org/bad"));
+    org.junit.jupiter.api.Assertions.assertNotNull(
+        TreeListing.list(oddScope.resolve(odd.toString(), Access.READ), marks).strangers());
+    Files.delete(badFile);
+    Process folder = new ProcessBuilder(
+            "sh", "-c", "d=\"$(printf 'dir\\377')\"; mkdir \"$d\" && echo x > \"$d/inside.txt\"")
+        .directory(odd.toFile())
+        .inheritIO()
+        .start();
+    assertEquals(0, folder.waitFor());
+    String strangers =
+        TreeListing.list(oddScope.resolve(odd.toString(), Access.READ), marks).strangers();
+    org.junit.jupiter.api.Assertions.assertTrue(
+        String.valueOf(strangers).endsWith("a folder named in bytes that are not text)"),
+        strangers);
   }
 
   @Test
