@@ -25,6 +25,7 @@ import dev.steward.service.scope.HostResolver;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.token.ConfirmTokens;
 import dev.steward.service.token.TokenRefused;
+import dev.steward.service.tools.OneLook;
 import dev.steward.service.tools.PathUse;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
@@ -136,7 +137,10 @@ public final class Gate implements AutoCloseable {
           null,
           null);
     } else {
-      result = decide(caller, found.get(), traceId, args);
+      Tool tool = found.get();
+      // The look, the stamps and the preview see the world as one read: what is approved is what
+      // the dialog showed.
+      result = OneLook.during(() -> decide(caller, tool, traceId, args));
     }
     audit.recordQuietly(new AuditEntry(
         AuditKind.PREFLIGHT,

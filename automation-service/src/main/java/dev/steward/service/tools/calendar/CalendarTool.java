@@ -5,6 +5,7 @@ import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.FileStamp;
 import dev.steward.service.tools.BaseTool;
+import dev.steward.service.tools.OneLook;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
@@ -85,8 +86,18 @@ abstract class CalendarTool extends BaseTool {
     }
   }
 
-  /** The object holding the event with this id (its UID), or NOT_FOUND naming the field. */
+  /**
+   * The object holding the event with this id (its UID), or NOT_FOUND naming the field; read once
+   * for a check before a dialog ({@link OneLook}), so that its look, stamp and preview agree.
+   */
   protected static CalDav.Resource find(CalDav dav, String eventId) throws ToolFailure {
+    return OneLook.of(
+        "calendar event " + dav.collection() + " " + eventId,
+        CalDav.Resource.class,
+        () -> byUid(dav, eventId));
+  }
+
+  private static CalDav.Resource byUid(CalDav dav, String eventId) throws ToolFailure {
     return dav.byUid(eventId)
         .orElseThrow(() -> new ToolFailure(
             ToolErrorCodes.NOT_FOUND,

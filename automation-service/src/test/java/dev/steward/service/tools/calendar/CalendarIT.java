@@ -436,8 +436,15 @@ class CalendarIT {
     userEvent("dentist", "DTSTART:20260701T080000Z", "DTEND:20260701T090000Z", "SUMMARY:Dentist");
     JsonNode delete = args("event_id", "dentist");
     String trace = TestService.id();
+    int mark = radicale.requests().size();
     Preflight.Result shown = ui.preflight(trace, "calendar.delete_event", delete);
     assertEquals(1, shown.fingerprints().size(), shown.toString());
+    List<String> asked = radicale.requests().subList(mark, radicale.requests().size());
+    assertEquals(
+        1,
+        asked.stream().filter(r -> r.startsWith("REPORT ")).count(),
+        "the look, the version bound and the dialog's preview read the event once: " + asked);
+    assertTrue(shown.preview().toString().contains("Dentist"), shown.toString());
     String token = ui.grant(new Grant.Params(
             trace,
             List.of(new Grant.Call(
