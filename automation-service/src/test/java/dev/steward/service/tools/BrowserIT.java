@@ -514,5 +514,31 @@ class BrowserIT {
                     t.outside.resolve("x.png").toString()),
                 null)
             .errorCode());
+
+    // After the page, a screenshot needs a click: the dialog names the file as it will be
+    // written, and one that could not be written is refused before it, not after the visit.
+    StewardClient tainted = t.client(Role.AGENT);
+    assertTrue(
+        exec(tainted, id(), "browser.open_url", args("url", at("/page")), null).ok());
+    Preflight.Result taken = tainted.preflight(
+        id(), "browser.open_url", args("url", at("/page"), "screenshot_path", "page.png"));
+    assertEquals(Preflight.DENY, taken.decision(), taken.toString());
+    assertEquals(ToolErrorCodes.ALREADY_EXISTS, taken.code());
+    Preflight.Result noFolder = tainted.preflight(
+        id(), "browser.open_url", args("url", at("/page"), "screenshot_path", "gone/x.png"));
+    assertEquals(Preflight.DENY, noFolder.decision(), noFolder.toString());
+    Preflight.Result asked = tainted.preflight(
+        id(), "browser.open_url", args("url", at("/page"), "screenshot_path", "new.png"));
+    assertEquals(Preflight.CONFIRM, asked.decision(), asked.toString());
+    String file = t.root.toRealPath().resolve("new.png").toString();
+    assertTrue(
+        asked
+            .preview()
+            .path("says")
+            .asText()
+            .endsWith("save a screenshot to " + file
+                + "; the page's own requests (images, scripts) may go to other public hosts"),
+        asked.preview().toString());
+    assertEquals(file, asked.preview().path("screenshot_path").asText());
   }
 }

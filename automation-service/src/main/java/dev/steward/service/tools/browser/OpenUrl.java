@@ -109,8 +109,9 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
     p.put("operation", "open a page");
     p.put("url", url);
     p.put("profile", kept ? "kept" : "fresh");
-    if (args.hasNonNull("screenshot_path"))
-      p.put("screenshot_path", args.path("screenshot_path").asText());
+    // The file the screenshot goes to as the gate resolved it, not as the model spelled it.
+    ResolvedPath shot = ctx.paths().get("/screenshot_path");
+    if (shot != null) p.put("screenshot_path", shot.real().toString());
     p.put(
         "says",
         "Open " + url
@@ -118,9 +119,7 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
                 ? " in the browser profile Steward keeps: your sign-ins and cookies there go with"
                     + " the visit"
                 : " in a fresh browser context, with no cookies")
-            + (args.hasNonNull("screenshot_path")
-                ? "; save a screenshot to " + args.path("screenshot_path").asText()
-                : "")
+            + (shot != null ? "; save a screenshot to " + shot.real() : "")
             + "; the page's own requests (images, scripts) may go to other public hosts");
     return Optional.of(p);
   }
@@ -184,17 +183,36 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
       try (SafeFs.Dir dir = SafeFs.openParent(target)) {
         SafeFs.writeAtomically(dir, page.screenshot(), true);
       } catch (FileAlreadyExistsException e) {
-        throw new ToolFailure(
-            ToolErrorCodes.ALREADY_EXISTS,
-            "\"" + target.requested() + "\" exists; choose a new file for the screenshot",
-            "/screenshot_path",
-            null);
+        throw taken(target);
       } catch (IOException e) {
         throw FileErrors.of(e, target.requested());
       }
       result.put("screenshot", target.real().toString());
     }
     return result;
+  }
+
+  /**
+   * A screenshot goes to a new file in a folder that is there: one that would not be written is
+   * refused before the dialog, not after the visit it asked for.
+   */
+  @Override
+  public void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {
+    ResolvedPath target = ctx.paths().get("/screenshot_path");
+    if (target == null) return;
+    try (SafeFs.Dir dir = SafeFs.openParent(target)) {
+      if (SafeFs.attributes(dir.stream(), dir.name()).isPresent()) throw taken(target);
+    } catch (IOException e) {
+      throw FileErrors.of(e, target.requested());
+    }
+  }
+
+  private static ToolFailure taken(ResolvedPath target) {
+    return new ToolFailure(
+        ToolErrorCodes.ALREADY_EXISTS,
+        "\"" + target.requested() + "\" exists; choose a new file for the screenshot",
+        "/screenshot_path",
+        null);
   }
 
   /** What a visit brought back, read on the browser thread. */
