@@ -263,4 +263,69 @@ class HouseholdPostgresIT extends HouseholdContract {
       assertEquals(List.of("rice 12.5 cup", "egg 50 whole"), items);
     }
   }
+
+  /**
+   * A write behind another member's open transaction waits for its locks a while (10 s unless the
+   * user's URL says otherwise), tries again, and then fails clearly, rather than for ever.
+   */
+  @Test
+  void a_write_behind_anothers_lock_waits_a_while_not_for_ever() throws Exception {
+    String db = database();
+    try (HouseholdFixture alice = as(db, "alice")) {
+      assertEquals("10s", alice.db.transaction(tx -> {
+        try (Statement st = tx.connection().createStatement();
+            ResultSet rs = st.executeQuery("SHOW lock_timeout")) {
+          rs.next();
+          return rs.getString(1);
+        }
+      }));
+      String list = alice
+          .call("grocery.create_list", args("name", "Shop"))
+          .path("grocery_list_id")
+          .asText();
+      Path stash = Files.createDirectories(dir.resolve("quick-" + db));
+      try (HouseholdFixture quick = new HouseholdFixture(
+              HouseholdDb.postgres(
+                  pg.jdbcUrl(db) + "?options=-c%20lock_timeout%3D300ms",
+                  "alice",
+                  "alice-secret-1",
+                  Clock.systemUTC()),
+              stash);
+          Connection holder = sql(db, "alice")) {
+        holder.setAutoCommit(false);
+        try (Statement st = holder.createStatement()) {
+          assertEquals(
+              1, st.executeUpdate("UPDATE grocery_list SET name = name WHERE id = '" + list + "'"));
+        }
+        long started = System.nanoTime();
+        ToolFailure f = assertThrows(
+            ToolFailure.class,
+            () -> quick.call(
+                "grocery.add_item",
+                args(
+                    "grocery_list_id",
+                    list,
+                    "ingredient_id",
+                    "rice",
+                    "quantity",
+                    1,
+                    "unit",
+                    "cup")));
+        long waited = (System.nanoTime() - started) / 1_000_000;
+        assertEquals(ToolErrorCodes.EXECUTION_ERROR, f.error().code());
+        assertTrue(f.getMessage().contains("lock timeout"), f.getMessage());
+        assertTrue(waited < 9_000, "the user's own timeout holds: waited " + waited + " ms");
+        holder.rollback();
+        quick.call(
+            "grocery.add_item",
+            args("grocery_list_id", list, "ingredient_id", "rice", "quantity", 1, "unit", "cup"));
+      }
+      assertEquals(
+          1,
+          alice
+              .call("grocery.get_list", args("grocery_list_id", list))
+              .path("items")
+              .size());
+    }
+  }
 }
