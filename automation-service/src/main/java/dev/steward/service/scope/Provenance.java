@@ -34,7 +34,7 @@ public final class Provenance {
     try {
       java.nio.file.attribute.BasicFileAttributes a = Files.readAttributes(
           real, java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-      return (a.isRegularFile() || a.isDirectory()) && marksOn(real);
+      return (a.isRegularFile() || a.isDirectory()) && hasMark(real);
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
       return false;
     }
@@ -42,18 +42,26 @@ public final class Provenance {
 
   /**
    * Whether {@code fileOrFolder}, just seen to be a file or a folder (a walk's own look at it),
-   * carries either mark; false where marks cannot be read. One look fewer than {@link #marked}.
+   * carries either mark, or may: one whose marks it may not read (a file it cannot open) counts as
+   * marked, as its name was shown all the same. False where the file system keeps no marks, and
+   * for what is gone. One look fewer than {@link #marked}.
    */
   public static boolean marksOn(Path fileOrFolder) {
     try {
-      UserDefinedFileAttributeView view = Files.getFileAttributeView(
-          fileOrFolder, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
-      if (view == null) return false;
-      List<String> names = view.list();
-      return names.contains(DOWNLOADED) || names.contains(MOVED_FROM_STRANGERS);
+      return hasMark(fileOrFolder);
+    } catch (java.nio.file.AccessDeniedException e) {
+      return true;
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
       return false;
     }
+  }
+
+  private static boolean hasMark(Path fileOrFolder) throws IOException {
+    UserDefinedFileAttributeView view = Files.getFileAttributeView(
+        fileOrFolder, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+    if (view == null) return false;
+    List<String> names = view.list();
+    return names.contains(DOWNLOADED) || names.contains(MOVED_FROM_STRANGERS);
   }
 
   /** The most entries of a moved folder that are marked one by one. */

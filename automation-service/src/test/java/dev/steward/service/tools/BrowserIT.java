@@ -527,6 +527,7 @@ class BrowserIT {
     Preflight.Result noFolder = tainted.preflight(
         id(), "browser.open_url", args("url", at("/page"), "screenshot_path", "gone/x.png"));
     assertEquals(Preflight.DENY, noFolder.decision(), noFolder.toString());
+    assertEquals(ToolErrorCodes.NOT_FOUND, noFolder.code(), noFolder.toString());
     Preflight.Result asked = tainted.preflight(
         id(), "browser.open_url", args("url", at("/page"), "screenshot_path", "new.png"));
     assertEquals(Preflight.CONFIRM, asked.decision(), asked.toString());

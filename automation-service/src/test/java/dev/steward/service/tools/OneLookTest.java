@@ -48,6 +48,23 @@ class OneLookTest {
     assertEquals(2, reads.get());
   }
 
+  @Test
+  void a_check_that_throws_keeps_nothing_after_it() throws Exception {
+    AtomicInteger reads = new AtomicInteger();
+    OneLook.Read<Integer> read = reads::incrementAndGet;
+    assertThrows(
+        IllegalStateException.class,
+        () -> OneLook.during(() -> {
+          try {
+            OneLook.of("x", Integer.class, read);
+          } catch (ToolFailure e) {
+            throw new AssertionError(e);
+          }
+          throw new IllegalStateException("the check broke");
+        }));
+    assertEquals(2, OneLook.of("x", Integer.class, read), "read afresh after it");
+  }
+
   private static String of(String key, OneLook.Read<String> read) {
     try {
       return OneLook.of(key, String.class, read);

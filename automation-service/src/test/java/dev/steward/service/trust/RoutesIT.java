@@ -549,7 +549,7 @@ class RoutesIT {
     assertEquals(
         Preflight.ALLOW,
         preflight(agent, "conv-cut", "files.write_text", probe).decision(),
-        "cut after plan.txt, the name is not shown");
+        "cut after \"0 first.txt\", the name is not shown");
     // Found by its name, the same name is shown: a search that names it taints too.
     ran("conv-found-own", "files.search", args("path", "docs", "name_glob", "plan*"));
     assertEquals(
