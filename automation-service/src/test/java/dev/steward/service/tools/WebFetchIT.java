@@ -97,6 +97,20 @@ class WebFetchIT {
         send(x, 200, "text/plain", "ok");
       }
       case "/away" -> redirect(x, "http://127.0.0.1:" + otherPort + "/whoami");
+      case "/tell" -> {
+        // An API that quotes the credentials it was sent, whole and as the bare token.
+        String auth = String.valueOf(x.getRequestHeaders().getFirst("Authorization"));
+        send(
+            x,
+            401,
+            "text/plain",
+            "the credentials \"" + auth + "\" are not valid; token "
+                + auth.substring(auth.lastIndexOf(' ') + 1) + " has expired");
+      }
+      case "/tell-on" -> {
+        String auth = String.valueOf(x.getRequestHeaders().getFirst("Authorization"));
+        redirect(x, "/whoami?was=" + java.net.URLEncoder.encode(auth, StandardCharsets.UTF_8));
+      }
       case "/data.json" -> send(x, 200, "application/json", "{\"a\": [1, 2], \"b\": \"<i>x</i>\"}");
       case "/chain" -> redirect(x, "/page.html");
       case "/out" -> redirect(x, "http://not-listed.test/steal?data=secret");
@@ -327,6 +341,29 @@ class WebFetchIT {
       for (var row : t.rows(ui, t.row(ui, r.audit().auditId()).callId())) {
         assertFalse(row.toString().contains("s3cret"), row.toString());
       }
+      assertEquals(
+          "status 200 from " + url("/whoami") + "; sent your configured headers Authorization",
+          t.rows(ui, t.row(ui, r.audit().auditId()).callId()).stream()
+              .filter(row -> row.kind().equals("completion"))
+              .findFirst()
+              .orElseThrow()
+              .summary(),
+          "the row says where it went and with what");
+      // A server that quotes what it was sent, in its text or in where it sends the next hop,
+      // hands none of it to the model.
+      JsonNode told = ok(fresh("url", url("/tell")));
+      assertFalse(told.toString().contains("s3cret"), told.toString());
+      assertTrue(
+          told.path("text")
+              .asText()
+              .equals("the credentials \"«your Authorization header»\" are"
+                  + " not valid; token «your Authorization header» has expired"),
+          told.toString());
+      JsonNode carried = ok(fresh("url", url("/tell-on")));
+      assertFalse(carried.toString().contains("s3cret"), carried.toString());
+      assertTrue(
+          carried.path("final_url").asText().startsWith(url("/whoami?was=«your")),
+          carried.toString());
 
       // It acts as the user there: after untrusted content, it asks first, and nothing is sent.
       String conversation = TestService.id();

@@ -199,6 +199,7 @@ final class WebFetch extends BaseTool {
       configNote = e.getMessage() + "; no configured header was sent";
     }
     Set<String> sent = new java.util.LinkedHashSet<>();
+    SentSecrets secrets = new SentSecrets();
     Pins pins = new Pins(scope);
     PinningProxy proxy;
     try {
@@ -222,6 +223,7 @@ final class WebFetch extends BaseTool {
           Map<String, String> own =
               ctx.tainted() && !sameOrigin(uri, approved) ? Map.of() : configured.forUri(uri);
           sent.addAll(own.keySet());
+          own.forEach(secrets::add);
           response = send(client, request(uri, method, headers, own, body, deadline));
         } catch (IOException e) {
           pins.check(uri);
@@ -255,7 +257,7 @@ final class WebFetch extends BaseTool {
         uri = next;
       }
       ObjectNode result =
-          result(response, uri, read(response.body(), deadline), maxChars, raw, pins);
+          result(response, uri, read(response.body(), deadline), maxChars, raw, pins, secrets);
       if (!sent.isEmpty()) sent.forEach(result.putArray("configured_headers")::add);
       if (configNote != null) {
         result.put(
@@ -265,7 +267,10 @@ final class WebFetch extends BaseTool {
       return result;
     } catch (IOException e) {
       throw new ToolFailure(
-          ToolErrorCodes.EXECUTION_ERROR, "the fetch failed: " + e.getMessage(), "/url", null);
+          ToolErrorCodes.EXECUTION_ERROR,
+          "the fetch failed: " + secrets.clean(String.valueOf(e.getMessage())),
+          "/url",
+          null);
     } finally {
       for (HttpClient client : clients) {
         if ((Object) client instanceof AutoCloseable closeable) {
@@ -277,6 +282,27 @@ final class WebFetch extends BaseTool {
         }
       }
     }
+  }
+
+  /**
+   * The audit row says where the request ended (a redirect may take it to another allowed host,
+   * with that host's configured headers), which of the user's headers went, and what was stopped.
+   */
+  @Override
+  public String summarize(JsonNode args, JsonNode value) {
+    StringBuilder s = new StringBuilder("status ")
+        .append(value.path("status").asInt())
+        .append(" from ")
+        .append(value.path("final_url").asText());
+    JsonNode sent = value.path("configured_headers");
+    if (!sent.isEmpty()) {
+      List<String> names = new java.util.ArrayList<>();
+      sent.forEach(n -> names.add(n.asText()));
+      s.append("; sent your configured headers ").append(String.join(", ", names));
+    }
+    int blocked = value.path("blocked").size();
+    if (blocked > 0) s.append("; ").append(blocked).append(" blocked (redirects or addresses)");
+    return s.toString();
   }
 
   private static HttpClient client(PinningProxy proxy) {
@@ -469,15 +495,16 @@ final class WebFetch extends BaseTool {
       Body body,
       int maxChars,
       boolean raw,
-      Pins pins) {
+      Pins pins,
+      SentSecrets secrets) {
     ObjectNode result = Json.object();
     result.put("status", response.statusCode());
-    result.put("final_url", finalUri.toString());
+    result.put("final_url", secrets.clean(finalUri.toString()));
     ObjectNode headers = result.putObject("headers");
     for (String name : SHOWN)
-      response.headers().firstValue(name).ifPresent(v -> headers.put(name, v));
+      response.headers().firstValue(name).ifPresent(v -> headers.put(name, secrets.clean(v)));
     String contentType = response.headers().firstValue("content-type").orElse("");
-    result.put("content_type", contentType);
+    result.put("content_type", secrets.clean(contentType));
     String mime = contentType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
     Charset charset = charset(contentType);
     String text;
@@ -510,7 +537,9 @@ final class WebFetch extends BaseTool {
       text = "";
       note = "the body is " + mime + " (" + body.bytes().length + " bytes), not text";
     }
-    if (title != null) result.put("title", title);
+    // What the server sent back may quote what it was sent; the user's header values stay out.
+    text = secrets.clean(text);
+    if (title != null) result.put("title", secrets.clean(title));
     boolean truncated = body.cut() != null || text.length() > maxChars;
     if (text.length() > maxChars) {
       note = (note == null ? "" : note + "; ") + "the text has " + text.length()
@@ -519,9 +548,9 @@ final class WebFetch extends BaseTool {
     }
     result.put("text", text);
     result.put("truncated", truncated);
-    if (note != null) result.put("note", note);
+    if (note != null) result.put("note", secrets.clean(note));
     ArrayNode blocked = result.putArray("blocked");
-    pins.blocked.forEach(blocked::add);
+    pins.blocked.forEach(b -> blocked.add(secrets.clean(b)));
     return result;
   }
 
