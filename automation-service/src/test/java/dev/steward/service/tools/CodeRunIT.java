@@ -418,6 +418,14 @@ class CodeRunIT {
     assertEquals(ToolErrorCodes.VALIDATION_ERROR, r.error().code());
     assertEquals("/env/LD_PRELOAD", r.error().field());
     assertNotEquals(null, r.error().message());
+    // A locale is the run's own (C.UTF-8): one where a character's last byte is a backslash's
+    // would read a quote shown as escaped as a closing one.
+    for (String name : List.of("LC_ALL", "LC_CTYPE", "LANGUAGE", "LOCPATH")) {
+      ToolResult locale =
+          run("language", "bash", "code", "true", "env", java.util.Map.of(name, "zh_CN.GBK"));
+      assertEquals(ToolErrorCodes.VALIDATION_ERROR, locale.error().code(), name);
+      assertEquals("/env/" + name, locale.error().field());
+    }
   }
 
   @Test

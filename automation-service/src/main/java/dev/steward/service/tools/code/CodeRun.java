@@ -64,7 +64,11 @@ final class CodeRun extends BaseTool {
       "IFS",
       "CDPATH",
       "GLOBIGNORE",
-      "BASH_LOADABLES_PATH");
+      "BASH_LOADABLES_PATH",
+      // A locale whose multi-byte characters end in a backslash's byte (GBK, Big5, Shift JIS)
+      // makes the shell read a quote the dialog shows as escaped as a closing one.
+      "LANGUAGE",
+      "LOCPATH");
 
   private static final ToolDefinition DEFINITION =
       ToolDefinitions.load(CodeRun.class, "code.run.json");
@@ -253,7 +257,8 @@ final class CodeRun extends BaseTool {
       if (!ENV_NAME.matcher(name).matches()
           || ENV_RESERVED.contains(name)
           || ENV_RUNS_CODE.contains(name)
-          || name.startsWith("LD_")) {
+          || name.startsWith("LD_")
+          || name.startsWith("LC_")) {
         throw new ToolFailure(
             ToolErrorCodes.VALIDATION_ERROR,
             name + " cannot be set for a run",
