@@ -52,6 +52,25 @@ final class CalendarAccess {
     return Optional.empty();
   }
 
+  /**
+   * Whether the calendar is on another machine: then every call sends its words there, a read's
+   * dates as much as a new event (SPEC §10 {@code sends}), as a household database's calls do.
+   */
+  boolean offMachine() {
+    String url = policy.get().calendar().url();
+    return url != null && !onThisMachine(url);
+  }
+
+  /** Whether the CalDAV address names a loopback host (an unreadable one counts as not). */
+  static boolean onThisMachine(String url) {
+    try {
+      String host = URI.create(url).getHost();
+      return host != null && dev.steward.protocol.util.Loopback.host(host);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
   /** The calendar, for a call the gate found available. */
   CalDav dav() {
     String url =

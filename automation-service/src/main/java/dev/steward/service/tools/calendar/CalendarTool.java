@@ -34,6 +34,12 @@ abstract class CalendarTool extends BaseTool {
     return access.unavailable();
   }
 
+  /** A calendar on another machine is sent every call's words, a read's dates as well. */
+  @Override
+  public boolean sends(JsonNode args) {
+    return definition().sends() || access.offMachine();
+  }
+
   /**
    * The version of the event a change or deletion acts on, as the server holds it now: its ETag
    * and its text (a server without ETags still shows a change in the text).

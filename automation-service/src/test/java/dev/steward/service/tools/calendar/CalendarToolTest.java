@@ -34,6 +34,34 @@ class CalendarToolTest {
   }
 
   @Test
+  void a_calendar_on_another_machine_is_sent_every_calls_words() {
+    for (String here : List.of(
+        "http://127.0.0.1:5232/alice/cal/", "http://localhost/dav/", "http://[::1]:8080/cal/")) {
+      assertEquals(true, CalendarAccess.onThisMachine(here), here);
+    }
+    for (String there : List.of(
+        "https://cal.example.org/dav/alice/cal/",
+        "https://127.0.0.1.example.org/cal/",
+        "http://10.0.0.5/cal/",
+        "not a url")) {
+      assertEquals(false, CalendarAccess.onThisMachine(there), there);
+    }
+    for (String url : List.of("http://127.0.0.1:5232/alice/cal/", "https://cal.example.org/a/")) {
+      CalendarAccess access = new CalendarAccess(
+          () -> dev.steward.protocol.policy.PolicyDocument.defaults()
+              .withCalendar(new dev.steward.protocol.policy.PolicyDocument.Calendar(url)),
+          dev.steward.service.tools.PackSecrets.none(),
+          new OwnEvents(Path.of("/tmp/steward-calendar-test-unused")),
+          () -> java.time.ZoneOffset.UTC);
+      assertEquals(
+          url.contains("example.org"),
+          new Availability(access)
+              .sends(com.fasterxml.jackson.databind.node.NullNode.getInstance()),
+          "availability of " + url + " sends");
+    }
+  }
+
+  @Test
   void the_version_shown_runs_and_any_other_asks_again() {
     String stamp = CalendarTool.version(SHOWN);
     assertDoesNotThrow(
