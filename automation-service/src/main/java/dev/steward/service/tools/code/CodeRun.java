@@ -453,6 +453,7 @@ final class CodeRun extends BaseTool {
     if (strangers != null) {
       for (String written : changes.written())
         Provenance.markMade(changes.workspace().resolve(written), strangers);
+      WorkspaceSnapshot.markChanged(changes, strangers);
     }
     if (changes.undo().isEmpty()) return;
     ObjectNode data = Json.object();

@@ -46,14 +46,22 @@ final class WorkspaceSnapshot {
 
   private static final int DEPTH = 16;
 
-  /** What a run changed: the paths it wrote and removed, and how to put them back. */
+  /**
+   * What a run changed: the paths it wrote and removed, and how to put them back; {@code whole}:
+   * the walk after the run saw all of the workspace; {@code since}: a moment before the run.
+   */
   record Changes(
       Path workspace,
       List<String> written,
       List<String> removed,
       List<String> notUndoable,
       List<UndoRecord.Item> undo,
-      Map<String, Integer> modes) {}
+      Map<String, Integer> modes,
+      boolean whole,
+      java.time.Instant since) {}
+
+  /** The most entries {@link #markChanged} looks at; a run that made more spent its own time. */
+  private static final int MAX_MARKED = 500_000;
 
   private record Seen(
       String stamp,
@@ -70,6 +78,8 @@ final class WorkspaceSnapshot {
 
   private final Map<String, Seen> before;
   private final boolean beforeComplete;
+  /** A moment before the run: change times at or after it are the run's (or later) doing. */
+  private final java.time.Instant takenAt;
   /** Where the copies are, when any was made. */
   private final @Nullable Path keptIn;
 
@@ -84,6 +94,8 @@ final class WorkspaceSnapshot {
     this.before = before;
     this.beforeComplete = beforeComplete;
     this.keptIn = keptIn;
+    // The file system's times may be coarser than the clock's: a little before, not after.
+    this.takenAt = java.time.Instant.now().minusSeconds(2);
   }
 
   /** Notes every file and copies the small ones into the folder {@code keep} gives (made on first use). */
@@ -109,7 +121,54 @@ final class WorkspaceSnapshot {
       seen.put(
           e.getKey(), new Seen(stamp(a), a.fileKey(), mode(workspace.resolve(e.getKey())), copy));
     }
+    // A marked file past what the walk saw (deeper, or past its count, or in a folder it could
+    // not read) is unknown: the run may read it, so the workspace counts as holding one.
+    if (stranger == null && !walk.complete()) {
+      stranger = "files past the " + MAX_ENTRIES + " entries and " + DEPTH
+          + " folders deep that are looked at";
+    }
     return new WorkspaceSnapshot(workspace, stranger, seen, walk.complete(), folder);
+  }
+
+  /**
+   * Marks as {@code source}'s every file whose change time is the run's, past what the walk after
+   * it saw: a run that hid what it wrote (deeper than the walk goes, past its count) would
+   * otherwise leave it unmarked for a later conversation to read as the user's. Its status change
+   * time is what a run cannot set back, as it can its modification time.
+   */
+  static void markChanged(Changes changes, String source) {
+    if (changes.whole()) return;
+    int[] seen = {0};
+    try {
+      Files.walkFileTree(
+          changes.workspace(),
+          EnumSet.noneOf(FileVisitOption.class),
+          Integer.MAX_VALUE,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes a) {
+              if (++seen[0] > MAX_MARKED) return FileVisitResult.TERMINATE;
+              if (!a.isRegularFile()) return FileVisitResult.CONTINUE;
+              try {
+                java.nio.file.attribute.FileTime changed = (java.nio.file.attribute.FileTime)
+                    Files.getAttribute(file, "unix:ctime", LinkOption.NOFOLLOW_LINKS);
+                if (changed.toInstant().compareTo(changes.since()) >= 0) {
+                  Provenance.markMade(file, source);
+                }
+              } catch (IOException | UnsupportedOperationException | ClassCastException e) {
+                Provenance.markMade(file, source); // its time unread: counted as the run's
+              }
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+              return FileVisitResult.CONTINUE; // unreadable here is unreadable to every tool
+            }
+          });
+    } catch (IOException e) {
+      // what was marked stays marked
+    }
   }
 
   /**
@@ -192,7 +251,8 @@ final class WorkspaceSnapshot {
     List<UndoRecord.Item> undo = new ArrayList<>(restores);
     if (notUndoable.isEmpty()) undo.addAll(made);
     if (keptIn != null) settle(keptIn, keptNeeded);
-    return new Changes(workspace, written, removed, notUndoable, undo, modes);
+    return new Changes(
+        workspace, written, removed, notUndoable, undo, modes, walk.complete(), takenAt);
   }
 
   /** Drops every copy: the run did not happen. */
