@@ -331,7 +331,18 @@ public final class ApprovalDialog {
     // As tall as its lines, up to a screenful's part; a longer program scrolls.
     code.layoutBoundsProperty()
         .addListener((o, was, now) -> scroll.setPrefViewportHeight(Math.min(now.getHeight(), 280)));
-    VBox box = new VBox(4, heading, scroll);
+    Label inputHeading = meta("The input it is given (it may run what it reads):");
+    Label input = new Label();
+    input.setId("stdin-" + item.pending().call().callId());
+    input.getStyleClass().add("approval-stdin");
+    ScrollPane inputScroll = new ScrollPane(input);
+    inputScroll.getStyleClass().add("approval-code-scroll");
+    inputScroll.setFocusTraversable(false);
+    input
+        .layoutBoundsProperty()
+        .addListener(
+            (o, was, now) -> inputScroll.setPrefViewportHeight(Math.min(now.getHeight(), 160)));
+    VBox box = new VBox(4, heading, scroll, inputHeading, inputScroll);
     Runnable show = () -> {
       ApprovalItem.Program p = item.programProperty().get();
       box.setVisible(p != null);
@@ -340,6 +351,12 @@ public final class ApprovalDialog {
       heading.setText(
           "Code that will run (" + (p.language().isEmpty() ? "code" : p.language()) + "):");
       code.show(p.language(), p.code());
+      boolean given = p.input() != null;
+      input.setText(given ? p.input() : "");
+      for (javafx.scene.Node n : java.util.List.of(inputHeading, inputScroll)) {
+        n.setVisible(given);
+        n.setManaged(given);
+      }
     };
     item.programProperty().addListener((o, was, now) -> show.run());
     show.run();

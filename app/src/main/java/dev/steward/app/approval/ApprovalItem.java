@@ -49,8 +49,12 @@ public final class ApprovalItem {
   private final ObjectBinding<Risk> risk;
   private final ObjectBinding<@Nullable Program> program;
 
-  /** A program the call runs, as the gate's preview gives it. */
-  public record Program(String language, String code) {}
+  /**
+   * A program the call runs, as the gate's preview gives it, and the input it is given (what it
+   * reads may be what it runs), or null.
+   */
+  public record Program(
+      String language, String code, @Nullable String input) {}
 
   ApprovalItem(Approver.Pending pending) {
     this.pending = pending;
@@ -176,9 +180,14 @@ public final class ApprovalItem {
     JsonNode preview = r.preview();
     if (preview == null || !preview.path("code").isTextual()) return null;
     // A bidirectional control written out: code cannot show in an order it does not run in.
+    String input =
+        preview.path("stdin").isTextual() && !preview.path("stdin").asText().isEmpty()
+            ? ShownText.escapedKeepingLines(preview.path("stdin").asText())
+            : null;
     return new Program(
         ShownText.escaped(preview.path("language").asText("")),
-        ShownText.escapedKeepingLines(preview.path("code").asText()));
+        ShownText.escapedKeepingLines(preview.path("code").asText()),
+        input);
   }
 
   /** Whether what is shown was made for exactly the arguments in the editor. */

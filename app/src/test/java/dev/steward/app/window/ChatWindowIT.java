@@ -368,8 +368,23 @@ class ChatWindowIT {
     w.robot.interact(() -> args.setText("{\"language\":\"bash\",\"code\":\"echo $HOME\"}"));
     w.waitFor(() ->
         styled(code, "code-variable").contains("$HOME") && shownText(code).equals("echo $HOME"));
+    // A program that runs what it reads: the input stands beside it.
+    assertFalse(showing(w.robot.lookup(".approval-stdin").queryAs(Label.class)));
+    w.robot.interact(() ->
+        args.setText("{\"language\":\"python\",\"code\":\"import sys; exec(sys.stdin.read())\","
+            + "\"stdin\":\"import os\\nos.remove('notes.md')\"}"));
+    Label input = w.robot.lookup(".approval-stdin").queryAs(Label.class);
+    w.waitFor(() -> showing(input) && input.getText().equals("import os\nos.remove('notes.md')"));
     w.click("#deny");
     w.waitForTurnEnd();
+  }
+
+  /** Whether the node and every parent of it are shown. */
+  private static boolean showing(javafx.scene.Node node) {
+    for (javafx.scene.Node n = node; n != null; n = n.getParent()) {
+      if (!n.isVisible()) return false;
+    }
+    return true;
   }
 
   private static List<String> styled(javafx.scene.text.TextFlow flow, String styleClass) {

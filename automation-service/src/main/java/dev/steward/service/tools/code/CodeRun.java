@@ -221,8 +221,13 @@ final class CodeRun extends BaseTool {
     p.put("code", args.path("code").asText());
     if (args.path("args").size() > 0) p.set("args", args.path("args"));
     if (args.path("env").size() > 0) p.set("env", args.path("env"));
-    if (args.hasNonNull("stdin"))
-      p.put("stdin_bytes", args.path("stdin").asText().getBytes(StandardCharsets.UTF_8).length);
+    String input = args.hasNonNull("stdin") ? args.path("stdin").asText() : null;
+    if (input != null) {
+      p.put("stdin_bytes", input.getBytes(StandardCharsets.UTF_8).length);
+      // A program can run what it reads ("exec(sys.stdin.read())"): the person approving sees
+      // the input beside the code. The log keeps its size and hash, as it does a file's text.
+      if (ctx.forPerson()) p.put("stdin", input);
+    }
     p.put("network", policy.get().code().network());
     try {
       p.put("workspace", workspace(policy.get().code()).toString());
@@ -236,7 +241,8 @@ final class CodeRun extends BaseTool {
             + " program in a sandbox that sees only " + code.workspace()
             + (code.network()
                 ? ", with the network (it could send data out)"
-                : ", without the network"));
+                : ", without the network")
+            + (input != null && !input.isEmpty() ? "; it is given the input shown below" : ""));
     return Optional.of(p);
   }
 
