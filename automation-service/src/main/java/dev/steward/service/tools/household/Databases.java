@@ -37,12 +37,14 @@ final class Databases implements AutoCloseable {
   }
 
   /**
-   * Whether what the tools read and write goes to another machine (SPEC §10 {@code sends}): a
-   * shared database's server sees every call's arguments — a search's words as much as a row.
+   * Where the database is, without its parameters, when it is on another machine: then what the
+   * tools read and write goes there (SPEC §10 {@code sends}), a search's words as much as a row.
    */
-  boolean offMachine() {
+  Optional<String> remote() {
     String url = context == null ? null : url();
-    return url != null && !onThisMachine(url);
+    return url != null && !onThisMachine(url)
+        ? Optional.of(HouseholdDb.shown(url))
+        : Optional.empty();
   }
 
   /** Whether every host of a {@code jdbc:postgresql://} URL is a loopback name or address. */

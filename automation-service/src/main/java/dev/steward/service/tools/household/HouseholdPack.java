@@ -35,7 +35,7 @@ public final class HouseholdPack implements ToolPack {
   public List<Tool> tools(PackContext context) {
     Databases dbs = new Databases(context, clock);
     databases = dbs;
-    return tools(Catalogue.shipped(), dbs::current, dbs::unavailable, dbs::offMachine);
+    return tools(Catalogue.shipped(), dbs::current, dbs::unavailable, dbs::remote);
   }
 
   /** The pack's tools over a database of the caller's choosing. */
@@ -43,7 +43,7 @@ public final class HouseholdPack implements ToolPack {
       Catalogue catalogue,
       HouseholdTool.Source source,
       Supplier<Optional<String>> unavailable,
-      java.util.function.BooleanSupplier offMachine) {
+      HouseholdTool.Remote remote) {
     Recipes recipes = new Recipes(catalogue);
     Planner planner = new Planner();
     Grocery grocery = new Grocery(catalogue);
@@ -65,8 +65,8 @@ public final class HouseholdPack implements ToolPack {
         new Spec("grocery.check_item", false, (tx, args) -> grocery.setChecked(tx, args, true)),
         new Spec("grocery.uncheck_item", true, (tx, args) -> grocery.setChecked(tx, args, false)));
     return specs.stream()
-        .map(s -> HouseholdTool.of(
-            s.name(), source, unavailable, offMachine, s.destructive(), s.action()))
+        .map(s ->
+            HouseholdTool.of(s.name(), source, unavailable, remote, s.destructive(), s.action()))
         .toList();
   }
 

@@ -40,6 +40,15 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
     JsonNode apply(Tx tx, JsonNode args) throws SQLException, ToolFailure;
   }
 
+  /**
+   * Where the database is when it is on another machine (its address without parameters), or
+   * empty for one on this machine.
+   */
+  @FunctionalInterface
+  interface Remote {
+    Optional<String> where();
+  }
+
   /** The database the pack uses now (the user can point it elsewhere at any time). */
   @FunctionalInterface
   interface Source {
@@ -54,33 +63,33 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
   final Action action;
   private final boolean destructive;
   private final java.util.function.Supplier<Optional<String>> unavailable;
-  final java.util.function.BooleanSupplier offMachine;
+  final Remote remote;
 
   /** A reading tool, or a {@link Write} when its definition says it mutates. */
   static Tool of(
       String tool,
       Source source,
       java.util.function.Supplier<Optional<String>> unavailable,
-      java.util.function.BooleanSupplier offMachine,
+      Remote remote,
       boolean destructive,
       Action action) {
     ToolDefinition definition = ToolDefinitions.load(HouseholdTool.class, tool + ".json");
     return definition.mutates()
-        ? new Write(definition, source, unavailable, offMachine, destructive, action)
-        : new HouseholdTool(definition, source, unavailable, offMachine, false, action);
+        ? new Write(definition, source, unavailable, remote, destructive, action)
+        : new HouseholdTool(definition, source, unavailable, remote, false, action);
   }
 
   HouseholdTool(
       ToolDefinition definition,
       Source source,
       java.util.function.Supplier<Optional<String>> unavailable,
-      java.util.function.BooleanSupplier offMachine,
+      Remote remote,
       boolean destructive,
       Action action) {
     super(definition);
     this.source = source;
     this.unavailable = unavailable;
-    this.offMachine = offMachine;
+    this.remote = remote;
     this.destructive = destructive;
     this.action = action;
   }
@@ -88,7 +97,7 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
   /** A database on another machine receives every call: its tools send, whatever they do. */
   @Override
   public boolean sends(JsonNode args) {
-    return definition().sends() || offMachine.getAsBoolean();
+    return definition().sends() || remote.where().isPresent();
   }
 
   @Override
@@ -106,10 +115,24 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
     return source.db().transaction(tx -> action.apply(tx, args));
   }
 
+  /** On another machine, the dialog says where the call's words go. */
+  @Override
+  public Optional<JsonNode> preview(JsonNode args, ToolContext ctx) {
+    return remote
+        .where()
+        .map(where -> Json.object()
+            .put(
+                "says",
+                "Run " + name() + " on the household database at " + where
+                    + ": what the call is given is sent there"));
+  }
+
+  /** The row says where a call to a database on another machine went. */
   @Override
   public String summarize(JsonNode args, JsonNode value) {
     JsonNode summary = value.path("summary");
-    return summary.isTextual() ? summary.asText() : "ok";
+    String said = summary.isTextual() ? summary.asText() : "ok";
+    return remote.where().map(where -> said + " (at " + where + ")").orElse(said);
   }
 
   /** A digest of the call's arguments but its key, keys in order, so a true retry matches. */
@@ -145,10 +168,10 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
         ToolDefinition tool,
         Source source,
         java.util.function.Supplier<Optional<String>> unavailable,
-        java.util.function.BooleanSupplier offMachine,
+        Remote remote,
         boolean destructive,
         Action action) {
-      super(tool, source, unavailable, offMachine, destructive, action);
+      super(tool, source, unavailable, remote, destructive, action);
     }
 
     /**
@@ -158,7 +181,7 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
      */
     @Override
     public void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {
-      if (offMachine.getAsBoolean()) return;
+      if (remote.where().isPresent()) return;
       String hash = argsHash(args);
       source.db().dryRun(tx -> apply(tx, args, hash));
     }

@@ -38,7 +38,7 @@ final class HouseholdFixture implements AutoCloseable {
     this.db = db;
     this.stash = stash;
     for (Tool t :
-        HouseholdPack.tools(Catalogue.shipped(), () -> db, Optional::empty, () -> false)) {
+        HouseholdPack.tools(Catalogue.shipped(), () -> db, Optional::empty, Optional::empty)) {
       tools.put(t.name(), t);
     }
   }

@@ -1,7 +1,9 @@
 package dev.steward.service.tools.household;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steward.protocol.json.Json;
 import dev.steward.service.scope.PathScope;
@@ -26,12 +28,43 @@ class HouseholdLookTest {
     };
     ToolContext ctx =
         ToolContext.forCheck(Map.of(), PathScope.of(List.of(), List.of(), Path.of("/tmp")));
-    for (Tool tool :
-        HouseholdPack.tools(Catalogue.shipped(), remote, Optional::empty, () -> true)) {
+    for (Tool tool : HouseholdPack.tools(
+        Catalogue.shipped(),
+        remote,
+        Optional::empty,
+        () -> Optional.of("jdbc:postgresql://db.example.org/household"))) {
       if (!tool.definition().mutates()) continue;
       assertDoesNotThrow(
           () -> tool.checkNow(Json.object().put("planner_meal_id", "m1"), ctx), tool.name());
     }
     assertFalse(asked.get());
+  }
+
+  @Test
+  void a_database_on_another_machine_is_named_in_the_dialog_and_the_row() {
+    String where = "jdbc:postgresql://db.example.org/household";
+    ToolContext ctx =
+        ToolContext.forCheck(Map.of(), PathScope.of(List.of(), List.of(), Path.of("/tmp")));
+    for (boolean away : List.of(true, false)) {
+      for (Tool tool : HouseholdPack.tools(
+          Catalogue.shipped(),
+          () -> {
+            throw new AssertionError("not asked");
+          },
+          Optional::empty,
+          () -> away ? Optional.of(where) : Optional.empty())) {
+        Optional<com.fasterxml.jackson.databind.JsonNode> preview =
+            tool.preview(Json.object(), ctx);
+        String summary = tool.summarize(Json.object(), Json.object().put("summary", "2 recipes"));
+        if (away) {
+          assertTrue(preview.orElseThrow().path("says").asText().contains("at " + where + ":"));
+          assertEquals("2 recipes (at " + where + ")", summary, tool.name());
+          assertTrue(tool.sends(Json.object()), tool.name());
+        } else {
+          assertFalse(preview.isPresent(), tool.name());
+          assertEquals("2 recipes", summary, tool.name());
+        }
+      }
+    }
   }
 }
