@@ -103,11 +103,34 @@ public final class Provenance {
       UserDefinedFileAttributeView view = Files.getFileAttributeView(
           p, UserDefinedFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
       if (view == null) return false;
-      view.write(MOVED_FROM_STRANGERS, value);
+      try {
+        view.write(MOVED_FROM_STRANGERS, value.duplicate());
+      } catch (java.nio.file.AccessDeniedException e) {
+        writeUnlocked(p, view, value);
+      }
       return true;
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
       // no mark: only later conversations that read it miss where it came from
       return false;
+    }
+  }
+
+  /**
+   * Writes the mark on a file or folder its owner may not write (a program that made it read-only
+   * to keep it unmarked): writable to its owner for the moment of the write, then as it was.
+   */
+  private static void writeUnlocked(Path p, UserDefinedFileAttributeView view, ByteBuffer value)
+      throws IOException {
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> was =
+        Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS);
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> open = java.util.EnumSet.copyOf(was);
+    open.add(java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+    open.add(java.nio.file.attribute.PosixFilePermission.OWNER_READ);
+    Files.setPosixFilePermissions(p, open);
+    try {
+      view.write(MOVED_FROM_STRANGERS, value.duplicate());
+    } finally {
+      Files.setPosixFilePermissions(p, was);
     }
   }
 }

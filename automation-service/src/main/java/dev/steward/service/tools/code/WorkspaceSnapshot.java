@@ -47,8 +47,8 @@ final class WorkspaceSnapshot {
   private static final int DEPTH = 16;
 
   /**
-   * What a run changed: the paths it wrote and removed, and how to put them back; {@code whole}:
-   * the walk after the run saw all of the workspace; {@code since}: a moment before the run.
+   * What a run changed: the paths it wrote and removed, and how to put them back; {@code since}: a
+   * moment before the run.
    */
   record Changes(
       Path workspace,
@@ -57,7 +57,6 @@ final class WorkspaceSnapshot {
       List<String> notUndoable,
       List<UndoRecord.Item> undo,
       Map<String, Integer> modes,
-      boolean whole,
       java.time.Instant since) {}
 
   /** The most entries {@link #markChanged} looks at; a run that made more spent its own time. */
@@ -131,13 +130,12 @@ final class WorkspaceSnapshot {
   }
 
   /**
-   * Marks as {@code source}'s every file whose change time is the run's, past what the walk after
-   * it saw: a run that hid what it wrote (deeper than the walk goes, past its count) would
-   * otherwise leave it unmarked for a later conversation to read as the user's. Its status change
-   * time is what a run cannot set back, as it can its modification time.
+   * Marks as {@code source}'s every file whose change time is the run's, wherever it lies: a run
+   * that hid what it wrote (deeper than the walk goes, past its count, or rewritten in place with
+   * its size and modification time put back) would otherwise leave it unmarked for a later
+   * conversation to read as the user's. Its status change time is what a run cannot set back.
    */
   static void markChanged(Changes changes, String source) {
-    if (changes.whole()) return;
     int[] seen = {0};
     try {
       Files.walkFileTree(
@@ -145,6 +143,11 @@ final class WorkspaceSnapshot {
           EnumSet.noneOf(FileVisitOption.class),
           Integer.MAX_VALUE,
           new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes a) {
+              return ++seen[0] > MAX_MARKED ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
+            }
+
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes a) {
               if (++seen[0] > MAX_MARKED) return FileVisitResult.TERMINATE;
@@ -251,8 +254,7 @@ final class WorkspaceSnapshot {
     List<UndoRecord.Item> undo = new ArrayList<>(restores);
     if (notUndoable.isEmpty()) undo.addAll(made);
     if (keptIn != null) settle(keptIn, keptNeeded);
-    return new Changes(
-        workspace, written, removed, notUndoable, undo, modes, walk.complete(), takenAt);
+    return new Changes(workspace, written, removed, notUndoable, undo, modes, takenAt);
   }
 
   /** Drops every copy: the run did not happen. */
