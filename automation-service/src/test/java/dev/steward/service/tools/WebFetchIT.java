@@ -107,6 +107,18 @@ class WebFetchIT {
             "the credentials \"" + auth + "\" are not valid; token "
                 + auth.substring(auth.lastIndexOf(' ') + 1) + " has expired");
       }
+      case "/tell-json" -> {
+        // The same, as a JSON API escapes it, and as a lower-case URL encoding.
+        String auth = String.valueOf(x.getRequestHeaders().getFirst("Authorization"));
+        send(
+            x,
+            200,
+            "application/json",
+            "{\"auth\":\"" + auth.replace("/", "\\/") + "\",\"q\":\""
+                + java.net.URLEncoder.encode(auth, StandardCharsets.UTF_8)
+                    .toLowerCase(java.util.Locale.ROOT)
+                + "\"}");
+      }
       case "/tell-on" -> {
         String auth = String.valueOf(x.getRequestHeaders().getFirst("Authorization"));
         redirect(x, "/whoami?was=" + java.net.URLEncoder.encode(auth, StandardCharsets.UTF_8));
@@ -290,7 +302,7 @@ class WebFetchIT {
   void headers_configured_for_an_address_go_there_only_and_their_values_never_come_back()
       throws IOException {
     String origin = "http://127.0.0.1:" + port;
-    String secret = "Bearer s3cret-token-" + TestService.id();
+    String secret = "Bearer s3cret/token-" + TestService.id();
     JsonNode set = ui.call(
         "web.fetch_header_set",
         Map.of("origin", origin + "/", "name", "Authorization", "value", secret),
@@ -314,7 +326,7 @@ class WebFetchIT {
               JsonNode.class),
           "only the window sets them");
       java.nio.file.Path file = t.home.config().resolve("secrets.json");
-      assertTrue(java.nio.file.Files.readString(file).contains("s3cret-token"));
+      assertTrue(java.nio.file.Files.readString(file).contains("s3cret/token"));
       assertEquals(
           "rw-------",
           java.nio.file.attribute.PosixFilePermissions.toString(
@@ -359,6 +371,13 @@ class WebFetchIT {
               .equals("the credentials \"«your Authorization header»\" are"
                   + " not valid; token «your Authorization header» has expired"),
           told.toString());
+      JsonNode escaped = ok(fresh("url", url("/tell-json")));
+      assertFalse(
+          escaped.toString().toLowerCase(java.util.Locale.ROOT).contains("s3cret"),
+          escaped.toString());
+      assertEquals(
+          "{\"auth\":\"«your Authorization header»\",\"q\":\"«your Authorization header»\"}",
+          escaped.path("text").asText());
       JsonNode carried = ok(fresh("url", url("/tell-on")));
       assertFalse(carried.toString().contains("s3cret"), carried.toString());
       assertTrue(

@@ -68,7 +68,10 @@ final class CodeRun extends BaseTool {
       // A locale whose multi-byte characters end in a backslash's byte (GBK, Big5, Shift JIS)
       // makes the shell read a quote the dialog shows as escaped as a closing one.
       "LANGUAGE",
-      "LOCPATH");
+      "LOCPATH",
+      // The shell runs the same text by other rules.
+      "BASH_COMPAT",
+      "POSIXLY_CORRECT");
 
   private static final ToolDefinition DEFINITION =
       ToolDefinitions.load(CodeRun.class, "code.run.json");

@@ -1,58 +1,131 @@
 package dev.steward.service.tools.web;
 
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The values of the user's configured headers that a fetch sent, kept out of what it brings back:
  * a server that echoes its request (an API's "invalid token X", a test endpoint's copy of the
- * headers) would otherwise hand a secret from {@code config/} to the model.
+ * headers, a redirect that carries them in its address) would otherwise hand a secret from {@code
+ * config/} to the model. A value is found however the echo spells it: in any case, and with any of
+ * its characters written as a URL's {@code %XX}, a JSON {@code \\uXXXX} or {@code \\/}, or an
+ * HTML {@code &#N;}.
  */
 final class SentSecrets {
 
   /** Shorter values are not worth hiding and would cut words out of any text. */
   static final int SHORTEST = 6;
 
-  /** Each spelling of a sent value, longest first when replaced, to what stands in for it. */
-  private final Map<String, String> spellings = new LinkedHashMap<>();
+  /** Each piece of a sent value to what stands in for it, longest first when replaced. */
+  private final Map<String, String> pieces = new LinkedHashMap<>();
+
+  private Pattern pattern = Pattern.compile("(?!)");
+  private final List<String> order = new ArrayList<>();
 
   /**
-   * Adds a header's value as sent, as the URL-encoded text a redirect could carry it in, and its
-   * last word alone (the token of {@code Bearer <token>}).
+   * Adds a header's value as sent, its words (a cookie's values, {@code Bearer <token>}'s token),
+   * and, for a Basic credential, what it encodes and its password.
    */
   void add(String name, String value) {
     String shown = "«your " + name + " header»";
     String v = value.strip();
-    List<String> forms = new ArrayList<>(List.of(v, URLEncoder.encode(v, StandardCharsets.UTF_8)));
-    int space = v.lastIndexOf(' ');
-    if (space > 0) {
-      String last = v.substring(space + 1);
-      forms.add(last);
-      forms.add(URLEncoder.encode(last, StandardCharsets.UTF_8));
+    List<String> forms = new ArrayList<>(List.of(v));
+    String[] words = v.split("[\\s;,]+");
+    for (int i = 0; i < words.length; i++) {
+      String word = words[i];
+      // The scheme before a credential ("Bearer", "Basic") is no secret; a cookie's name is not.
+      if (i == 0 && words.length > 1 && word.chars().allMatch(Character::isLetter)) continue;
+      int eq = word.indexOf('=');
+      boolean named =
+          eq > 0 && eq < word.length() - 1 && word.substring(0, eq).matches("[A-Za-z0-9_.-]+");
+      forms.add(word);
+      if (named) forms.add(word.substring(eq + 1));
+    }
+    if (v.regionMatches(true, 0, "Basic ", 0, 6)) {
+      try {
+        String decoded =
+            new String(Base64.getDecoder().decode(v.substring(6).strip()), StandardCharsets.UTF_8);
+        forms.add(decoded);
+        int colon = decoded.indexOf(':');
+        if (colon >= 0) forms.add(decoded.substring(colon + 1));
+      } catch (IllegalArgumentException e) {
+        // not Base64: its words are enough
+      }
     }
     for (String form : forms) {
-      if (form.length() >= SHORTEST) spellings.putIfAbsent(form, shown);
+      if (form.length() >= SHORTEST) pieces.putIfAbsent(form, shown);
     }
+    order.clear();
+    order.addAll(pieces.keySet());
+    order.sort(Comparator.comparingInt(String::length).reversed());
+    List<String> alternatives = new ArrayList<>();
+    for (String piece : order) alternatives.add(spelledAnyWay(piece));
+    pattern = Pattern.compile(
+        String.join("|", alternatives), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+  }
+
+  /** A pattern for {@code piece} with each character as itself or in an escape that spells it. */
+  private static String spelledAnyWay(String piece) {
+    StringBuilder b = new StringBuilder("(?:");
+    piece.codePoints().forEach(cp -> {
+      String self = Pattern.quote(new String(Character.toChars(cp)));
+      if (cp < 0x80 && !Character.isLetterOrDigit(cp)) {
+        String hex = String.format("%02x", cp);
+        b.append("(?:")
+            .append(self)
+            .append("|%")
+            .append(hex)
+            .append("|\\\\u00")
+            .append(hex)
+            .append("|&#")
+            .append(cp)
+            .append(';')
+            .append("|&#x")
+            .append(hex)
+            .append(';');
+        if (cp == '/') b.append("|\\\\/");
+        if (cp == ' ') b.append("|\\+");
+        b.append(')');
+      } else {
+        b.append(self);
+      }
+    });
+    return b.append(')').toString();
   }
 
   boolean isEmpty() {
-    return spellings.isEmpty();
+    return pieces.isEmpty();
   }
 
-  /** {@code text} with every sent value in it replaced by what stands in for it. */
+  /** {@code text} with every sent value in it, however spelled, replaced by what stands in for it. */
   String clean(String text) {
-    if (spellings.isEmpty()) return text;
-    String out = text;
-    List<String> longestFirst = new ArrayList<>(spellings.keySet());
-    longestFirst.sort(Comparator.comparingInt(String::length).reversed());
-    for (String value : longestFirst) {
-      if (out.contains(value)) out = out.replace(value, spellings.get(value));
+    if (pieces.isEmpty()) return text;
+    Matcher m = pattern.matcher(text);
+    if (!m.find()) return text;
+    StringBuilder out = new StringBuilder(text.length());
+    do {
+      m.appendReplacement(out, Matcher.quoteReplacement(shownFor(m.group())));
+    } while (m.find());
+    m.appendTail(out);
+    return out.toString();
+  }
+
+  /** What stands in for a match: the longest piece's header it spells. */
+  private String shownFor(String match) {
+    for (String piece : order) {
+      if (Pattern.compile(spelledAnyWay(piece), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE)
+          .matcher(match)
+          .matches()) {
+        return pieces.getOrDefault(piece, "«your header»");
+      }
     }
-    return out;
+    return "«your header»";
   }
 }

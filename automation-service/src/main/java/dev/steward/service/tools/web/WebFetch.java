@@ -271,6 +271,10 @@ final class WebFetch extends BaseTool {
           "the fetch failed: " + secrets.clean(String.valueOf(e.getMessage())),
           "/url",
           null);
+    } catch (ToolFailure f) {
+      // A refusal may quote an address a server chose (a redirect to "<token>.example.com").
+      throw new ToolFailure(
+          f.error().code(), secrets.clean(f.error().message()), f.error().field(), null);
     } finally {
       for (HttpClient client : clients) {
         if ((Object) client instanceof AutoCloseable closeable) {
