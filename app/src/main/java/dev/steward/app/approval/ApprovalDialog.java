@@ -331,12 +331,14 @@ public final class ApprovalDialog {
     // As tall as its lines, up to a screenful's part; a longer program scrolls.
     code.layoutBoundsProperty()
         .addListener((o, was, now) -> scroll.setPrefViewportHeight(Math.min(now.getHeight(), 280)));
-    Label inputHeading = meta("The input it is given (it may run what it reads):");
+    Label inputHeading = meta("What it is given (a program may run what it is given):");
     Label input = new Label();
-    input.setId("stdin-" + item.pending().call().callId());
-    input.getStyleClass().add("approval-stdin");
+    input.setId("given-" + item.pending().call().callId());
+    input.getStyleClass().add("approval-given");
+    input.setWrapText(true);
     ScrollPane inputScroll = new ScrollPane(input);
     inputScroll.getStyleClass().add("approval-code-scroll");
+    inputScroll.setFitToWidth(true);
     inputScroll.setFocusTraversable(false);
     input
         .layoutBoundsProperty()
@@ -351,11 +353,11 @@ public final class ApprovalDialog {
       heading.setText(
           "Code that will run (" + (p.language().isEmpty() ? "code" : p.language()) + "):");
       code.show(p.language(), p.code());
-      boolean given = p.input() != null;
-      input.setText(given ? p.input() : "");
+      String given = p.given();
+      input.setText(given != null ? given : "");
       for (javafx.scene.Node n : java.util.List.of(inputHeading, inputScroll)) {
-        n.setVisible(given);
-        n.setManaged(given);
+        n.setVisible(given != null);
+        n.setManaged(given != null);
       }
     };
     item.programProperty().addListener((o, was, now) -> show.run());

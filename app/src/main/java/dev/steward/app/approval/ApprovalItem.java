@@ -50,11 +50,14 @@ public final class ApprovalItem {
   private final ObjectBinding<@Nullable Program> program;
 
   /**
-   * A program the call runs, as the gate's preview gives it, and the input it is given (what it
-   * reads may be what it runs), or null.
+   * A program the call runs, as the gate's preview gives it, and what it is given besides (its
+   * arguments, variables and input: a program may run what it is given), or null.
    */
   public record Program(
-      String language, String code, @Nullable String input) {}
+      String language, String code, @Nullable String given) {}
+
+  /** The most of what a program is given that the dialog lays out; the editor holds all of it. */
+  static final int MAX_GIVEN_SHOWN = 20_000;
 
   ApprovalItem(Approver.Pending pending) {
     this.pending = pending;
@@ -180,14 +183,39 @@ public final class ApprovalItem {
     JsonNode preview = r.preview();
     if (preview == null || !preview.path("code").isTextual()) return null;
     // A bidirectional control written out: code cannot show in an order it does not run in.
-    String input =
-        preview.path("stdin").isTextual() && !preview.path("stdin").asText().isEmpty()
-            ? ShownText.escapedKeepingLines(preview.path("stdin").asText())
-            : null;
     return new Program(
         ShownText.escaped(preview.path("language").asText("")),
         ShownText.escapedKeepingLines(preview.path("code").asText()),
-        input);
+        given(preview));
+  }
+
+  /** A program's arguments, variables and input, one part a section, or null when it has none. */
+  private static @Nullable String given(JsonNode preview) {
+    StringBuilder b = new StringBuilder();
+    if (preview.path("args").size() > 0) {
+      b.append("Arguments:\n");
+      preview.path("args").forEach(a -> b.append("  ").append(a.asText()).append('\n'));
+    }
+    if (preview.path("env").size() > 0) {
+      b.append("Variables:\n");
+      preview
+          .path("env")
+          .fields()
+          .forEachRemaining(e -> b.append("  ")
+              .append(e.getKey())
+              .append('=')
+              .append(e.getValue().asText())
+              .append('\n'));
+    }
+    if (preview.path("stdin").isTextual() && !preview.path("stdin").asText().isEmpty()) {
+      b.append("Input (stdin):\n").append(preview.path("stdin").asText());
+    }
+    if (b.length() == 0) return null;
+    String text = b.length() > MAX_GIVEN_SHOWN
+        ? b.substring(0, MAX_GIVEN_SHOWN) + "\n… " + (b.length() - MAX_GIVEN_SHOWN)
+            + " more characters: all of it is in the arguments below"
+        : b.toString();
+    return ShownText.escapedKeepingLines(text);
   }
 
   /** Whether what is shown was made for exactly the arguments in the editor. */

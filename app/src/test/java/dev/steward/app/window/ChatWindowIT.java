@@ -369,12 +369,17 @@ class ChatWindowIT {
     w.waitFor(() ->
         styled(code, "code-variable").contains("$HOME") && shownText(code).equals("echo $HOME"));
     // A program that runs what it reads: the input stands beside it.
-    assertFalse(showing(w.robot.lookup(".approval-stdin").queryAs(Label.class)));
+    assertFalse(showing(w.robot.lookup(".approval-given").queryAs(Label.class)));
     w.robot.interact(() ->
         args.setText("{\"language\":\"python\",\"code\":\"import sys; exec(sys.stdin.read())\","
+            + "\"args\":[\"--all\"],\"env\":{\"P\":\"print(1)\"},"
             + "\"stdin\":\"import os\\nos.remove('notes.md')\"}"));
-    Label input = w.robot.lookup(".approval-stdin").queryAs(Label.class);
-    w.waitFor(() -> showing(input) && input.getText().equals("import os\nos.remove('notes.md')"));
+    Label input = w.robot.lookup(".approval-given").queryAs(Label.class);
+    w.waitFor(() -> showing(input)
+        && input
+            .getText()
+            .equals("Arguments:\n  --all\nVariables:\n  P=print(1)\n"
+                + "Input (stdin):\nimport os\nos.remove('notes.md')"));
     w.click("#deny");
     w.waitForTurnEnd();
   }
