@@ -57,7 +57,7 @@ public final class ApprovalItem {
       String language, String code, @Nullable String given) {}
 
   /** The most of what a program is given that the dialog lays out; the editor holds all of it. */
-  static final int MAX_GIVEN_SHOWN = 20_000;
+  private static final int MAX_GIVEN_SHOWN = 20_000;
 
   ApprovalItem(Approver.Pending pending) {
     this.pending = pending;

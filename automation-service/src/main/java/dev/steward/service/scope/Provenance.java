@@ -79,9 +79,7 @@ public final class Provenance {
       return;
     }
     try (var walk = Files.walk(real)) {
-      walk.limit(MAX_MARKED)
-          .filter(p -> !Files.isSymbolicLink(p))
-          .forEach(p -> mark(p, value.duplicate()));
+      walk.limit(MAX_MARKED).filter(p -> !Files.isSymbolicLink(p)).forEach(p -> mark(p, value));
     } catch (IOException | java.io.UncheckedIOException | SecurityException e) {
       // what was marked stays marked; the rest is read as where it lies
     }
@@ -123,7 +121,9 @@ public final class Provenance {
       throws IOException {
     java.util.Set<java.nio.file.attribute.PosixFilePermission> was =
         Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS);
-    java.util.Set<java.nio.file.attribute.PosixFilePermission> open = java.util.EnumSet.copyOf(was);
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> open =
+        java.util.EnumSet.noneOf(java.nio.file.attribute.PosixFilePermission.class);
+    open.addAll(was); // a file of mode 000 has none
     open.add(java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
     open.add(java.nio.file.attribute.PosixFilePermission.OWNER_READ);
     Files.setPosixFilePermissions(p, open);

@@ -451,22 +451,13 @@ public record PolicyDocument(
           throw new IllegalArgumentException(
               "calendar.url names no user: the user name and password go in config/secrets.json");
         }
-        if (url.startsWith("http://") && !loopback(url)) {
+        if (url.startsWith("http://") && !dev.steward.protocol.util.Loopback.url(url)) {
           throw new IllegalArgumentException(
               "calendar.url is https://: over http:// the password would travel in clear text"
                   + " (only a server on this machine may use http://)");
         }
         if (!url.endsWith("/")) url = url + "/";
       }
-    }
-  }
-
-  private static boolean loopback(String url) {
-    try {
-      String host = java.net.URI.create(url).getHost();
-      return host != null && dev.steward.protocol.util.Loopback.host(host);
-    } catch (IllegalArgumentException e) {
-      return false;
     }
   }
 

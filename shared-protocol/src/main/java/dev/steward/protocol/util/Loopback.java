@@ -70,4 +70,14 @@ public final class Loopback {
     // ::1, ::, and ::a.b.c.d carrying 127/8 or 0.0.0.0
     return (b[12] & 0xff) == 127 || (b[12] | b[13] | b[14]) == 0 && ((b[15] & 0xff) <= 1);
   }
+
+  /** Whether a URL's host names this machine by its spelling alone; an unreadable URL does not. */
+  public static boolean url(String url) {
+    try {
+      String host = java.net.URI.create(url).getHost();
+      return host != null && host(host);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
 }

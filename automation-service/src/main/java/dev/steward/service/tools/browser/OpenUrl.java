@@ -185,7 +185,7 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
       } catch (FileAlreadyExistsException e) {
         throw taken(target);
       } catch (IOException e) {
-        throw FileErrors.of(e, target.requested());
+        throw onScreenshot(FileErrors.of(e, target.requested()));
       }
       result.put("screenshot", target.real().toString());
     }
@@ -203,8 +203,14 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
     try (SafeFs.Dir dir = SafeFs.openParent(target)) {
       if (SafeFs.attributes(dir.stream(), dir.name()).isPresent()) throw taken(target);
     } catch (IOException e) {
-      throw FileErrors.of(e, target.requested());
+      throw onScreenshot(FileErrors.of(e, target.requested()));
     }
+  }
+
+  /** A file error of the screenshot's path, named by its own argument. */
+  private static ToolFailure onScreenshot(ToolFailure f) {
+    return new ToolFailure(
+        f.error().code(), f.error().message(), "/screenshot_path", f.error().details());
   }
 
   private static ToolFailure taken(ResolvedPath target) {

@@ -58,17 +58,7 @@ final class CalendarAccess {
    */
   boolean offMachine() {
     String url = policy.get().calendar().url();
-    return url != null && !onThisMachine(url);
-  }
-
-  /** Whether the CalDAV address names a loopback host (an unreadable one counts as not). */
-  static boolean onThisMachine(String url) {
-    try {
-      String host = URI.create(url).getHost();
-      return host != null && dev.steward.protocol.util.Loopback.host(host);
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
+    return url != null && !dev.steward.protocol.util.Loopback.url(url);
   }
 
   /** The calendar, for a call the gate found available. */

@@ -65,8 +65,9 @@ final class CodeRun extends BaseTool {
       "CDPATH",
       "GLOBIGNORE",
       "BASH_LOADABLES_PATH",
-      // A locale whose multi-byte characters end in a backslash's byte (GBK, Big5, Shift JIS)
-      // makes the shell read a quote the dialog shows as escaped as a closing one.
+      // A run's locale is its own (LC_* below): one whose multi-byte characters end in a
+      // backslash's byte (GBK, Big5, Shift JIS) makes the shell read a quote the dialog shows as
+      // escaped as a closing one; these choose or load locales too.
       "LANGUAGE",
       "LOCPATH",
       // The shell runs the same text by other rules.
@@ -245,7 +246,10 @@ final class CodeRun extends BaseTool {
             + (code.network()
                 ? ", with the network (it could send data out)"
                 : ", without the network")
-            + (input != null && !input.isEmpty() ? "; it is given the input shown below" : ""));
+            + (input != null && !input.isEmpty()
+                ? "; it is given an input (" + input.getBytes(StandardCharsets.UTF_8).length
+                    + " bytes)"
+                : ""));
     return Optional.of(p);
   }
 
@@ -460,6 +464,8 @@ final class CodeRun extends BaseTool {
   private void keep(
       WorkspaceSnapshot.Changes changes, ToolContext ctx, @Nullable String strangers) {
     if (strangers != null) {
+      // What the walks saw change, by its stamp (a network file system's change times may run
+      // behind this clock); then whatever else changed, by its change time.
       for (String written : changes.written())
         Provenance.markMade(changes.workspace().resolve(written), strangers);
       WorkspaceSnapshot.markChanged(changes, strangers);

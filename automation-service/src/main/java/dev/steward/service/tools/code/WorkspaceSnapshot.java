@@ -136,6 +136,7 @@ final class WorkspaceSnapshot {
    * conversation to read as the user's. Its status change time is what a run cannot set back.
    */
   static void markChanged(Changes changes, String source) {
+    Set<String> marked = new HashSet<>(changes.written()); // marked already, by their stamps
     int[] seen = {0};
     try {
       Files.walkFileTree(
@@ -152,6 +153,9 @@ final class WorkspaceSnapshot {
             public FileVisitResult visitFile(Path file, BasicFileAttributes a) {
               if (++seen[0] > MAX_MARKED) return FileVisitResult.TERMINATE;
               if (!a.isRegularFile()) return FileVisitResult.CONTINUE;
+              if (marked.contains(changes.workspace().relativize(file).toString())) {
+                return FileVisitResult.CONTINUE;
+              }
               try {
                 java.nio.file.attribute.FileTime changed = (java.nio.file.attribute.FileTime)
                     Files.getAttribute(file, "unix:ctime", LinkOption.NOFOLLOW_LINKS);

@@ -118,7 +118,8 @@ final class TreeListing {
   /**
    * Whether the names listed may be a stranger's: one of them marked so, or more than {@link
    * #MAX_MARKS_READ} of them. Only names the answer shows are looked at, each one mark read, on
-   * the walk's threads (a read opens the file: ~4 µs, twice the listing's own time an entry).
+   * the walk's threads when there are many (a read opens the file: ~4 µs, twice the listing's own
+   * time an entry).
    */
   private static @Nullable String strangers(Out out) throws InterruptedException {
     if (out.count > MAX_MARKS_READ) {

@@ -9,13 +9,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The values of the user's configured headers that a fetch sent, kept out of what it brings back:
  * a server that echoes its request (an API's "invalid token X", a test endpoint's copy of the
  * headers, a redirect that carries them in its address) would otherwise hand a secret from {@code
  * config/} to the model. A value is found however the echo spells it: in any case, and with any of
- * its characters written as a URL's {@code %XX}, a JSON {@code \\uXXXX} or {@code \\/}, or an
+ * its punctuation written as a URL's {@code %XX}, a JSON {@code \\uXXXX} or {@code \\/}, or an
  * HTML {@code &#N;}.
  */
 final class SentSecrets {
@@ -23,11 +24,13 @@ final class SentSecrets {
   /** Shorter values are not worth hiding and would cut words out of any text. */
   static final int SHORTEST = 6;
 
-  /** Each piece of a sent value to what stands in for it, longest first when replaced. */
+  /** Each piece of a sent value to what stands in for it. */
   private final Map<String, String> pieces = new LinkedHashMap<>();
 
-  private Pattern pattern = Pattern.compile("(?!)");
-  private final List<String> order = new ArrayList<>();
+  /** Each piece as its echoes may spell it, longest first, with what stands in for it. */
+  private final List<Map.Entry<Pattern, String>> spellings = new ArrayList<>();
+
+  private @Nullable Pattern any;
 
   /**
    * Adds a header's value as sent, its words (a cookie's values, {@code Bearer <token>}'s token),
@@ -59,17 +62,25 @@ final class SentSecrets {
         // not Base64: its words are enough
       }
     }
+    boolean added = false;
     for (String form : forms) {
-      if (form.length() >= SHORTEST) pieces.putIfAbsent(form, shown);
+      if (form.length() >= SHORTEST && pieces.putIfAbsent(form, shown) == null) added = true;
     }
-    order.clear();
-    order.addAll(pieces.keySet());
-    order.sort(Comparator.comparingInt(String::length).reversed());
+    if (!added) return;
+    List<String> longestFirst = new ArrayList<>(pieces.keySet());
+    longestFirst.sort(Comparator.comparingInt(String::length).reversed());
+    spellings.clear();
     List<String> alternatives = new ArrayList<>();
-    for (String piece : order) alternatives.add(spelledAnyWay(piece));
-    pattern = Pattern.compile(
-        String.join("|", alternatives), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    for (String piece : longestFirst) {
+      String spelled = spelledAnyWay(piece);
+      alternatives.add(spelled);
+      spellings.add(Map.entry(
+          Pattern.compile(spelled, FLAGS), java.util.Objects.requireNonNull(pieces.get(piece))));
+    }
+    any = Pattern.compile(String.join("|", alternatives), FLAGS);
   }
+
+  private static final int FLAGS = Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
 
   /** A pattern for {@code piece} with each character as itself or in an escape that spells it. */
   private static String spelledAnyWay(String piece) {
@@ -100,14 +111,11 @@ final class SentSecrets {
     return b.append(')').toString();
   }
 
-  boolean isEmpty() {
-    return pieces.isEmpty();
-  }
-
   /** {@code text} with every sent value in it, however spelled, replaced by what stands in for it. */
   String clean(String text) {
-    if (pieces.isEmpty()) return text;
-    Matcher m = pattern.matcher(text);
+    Pattern p = any;
+    if (p == null) return text;
+    Matcher m = p.matcher(text);
     if (!m.find()) return text;
     StringBuilder out = new StringBuilder(text.length());
     do {
@@ -117,15 +125,11 @@ final class SentSecrets {
     return out.toString();
   }
 
-  /** What stands in for a match: the longest piece's header it spells. */
+  /** What stands in for a match: the header of the longest piece it spells. */
   private String shownFor(String match) {
-    for (String piece : order) {
-      if (Pattern.compile(spelledAnyWay(piece), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE)
-          .matcher(match)
-          .matches()) {
-        return pieces.getOrDefault(piece, "«your header»");
-      }
+    for (Map.Entry<Pattern, String> s : spellings) {
+      if (s.getKey().matcher(match).matches()) return s.getValue();
     }
-    return "«your header»";
+    throw new IllegalStateException("a match that spells no piece");
   }
 }

@@ -273,8 +273,10 @@ final class WebFetch extends BaseTool {
           null);
     } catch (ToolFailure f) {
       // A refusal may quote an address a server chose (a redirect to "<token>.example.com").
+      String message = secrets.clean(f.error().message());
+      if (message.equals(f.error().message())) throw f;
       throw new ToolFailure(
-          f.error().code(), secrets.clean(f.error().message()), f.error().field(), null);
+          f.error().code(), message, f.error().field(), f.error().details());
     } finally {
       for (HttpClient client : clients) {
         if ((Object) client instanceof AutoCloseable closeable) {

@@ -37,14 +37,14 @@ class CalendarToolTest {
   void a_calendar_on_another_machine_is_sent_every_calls_words() {
     for (String here : List.of(
         "http://127.0.0.1:5232/alice/cal/", "http://localhost/dav/", "http://[::1]:8080/cal/")) {
-      assertEquals(true, CalendarAccess.onThisMachine(here), here);
+      assertEquals(true, dev.steward.protocol.util.Loopback.url(here), here);
     }
     for (String there : List.of(
         "https://cal.example.org/dav/alice/cal/",
         "https://127.0.0.1.example.org/cal/",
         "http://10.0.0.5/cal/",
         "not a url")) {
-      assertEquals(false, CalendarAccess.onThisMachine(there), there);
+      assertEquals(false, dev.steward.protocol.util.Loopback.url(there), there);
     }
     for (String url : List.of("http://127.0.0.1:5232/alice/cal/", "https://cal.example.org/a/")) {
       CalendarAccess access = new CalendarAccess(
