@@ -323,27 +323,13 @@ public final class ApprovalDialog {
     Label heading = meta("");
     HighlightedCode code = new HighlightedCode();
     code.setId("code-" + item.pending().call().callId());
-    ScrollPane scroll = new ScrollPane(code);
-    scroll.getStyleClass().add("approval-code-scroll");
-    scroll.setFitToWidth(false);
-
-    scroll.setFocusTraversable(false);
-    // As tall as its lines, up to a screenful's part; a longer program scrolls.
-    code.layoutBoundsProperty()
-        .addListener((o, was, now) -> scroll.setPrefViewportHeight(Math.min(now.getHeight(), 280)));
+    ScrollPane scroll = scrolled(code, false, 280);
     Label inputHeading = meta("What it is given (a program may run what it is given):");
     Label input = new Label();
     input.setId("given-" + item.pending().call().callId());
     input.getStyleClass().add("approval-given");
     input.setWrapText(true);
-    ScrollPane inputScroll = new ScrollPane(input);
-    inputScroll.getStyleClass().add("approval-code-scroll");
-    inputScroll.setFitToWidth(true);
-    inputScroll.setFocusTraversable(false);
-    input
-        .layoutBoundsProperty()
-        .addListener(
-            (o, was, now) -> inputScroll.setPrefViewportHeight(Math.min(now.getHeight(), 160)));
+    ScrollPane inputScroll = scrolled(input, true, 160);
     VBox box = new VBox(4, heading, scroll, inputHeading, inputScroll);
     Runnable show = () -> {
       ApprovalItem.Program p = item.programProperty().get();
@@ -363,6 +349,23 @@ public final class ApprovalDialog {
     item.programProperty().addListener((o, was, now) -> show.run());
     show.run();
     return box;
+  }
+
+  /**
+   * {@code content} in a scroll pane as tall as it is, up to {@code maxHeight} (a screenful's part):
+   * longer, it scrolls; {@code fitWidth} for text that wraps.
+   */
+  private static ScrollPane scrolled(
+      javafx.scene.layout.Region content, boolean fitWidth, double maxHeight) {
+    ScrollPane scroll = new ScrollPane(content);
+    scroll.getStyleClass().add("approval-code-scroll");
+    scroll.setFitToWidth(fitWidth);
+    scroll.setFocusTraversable(false);
+    content
+        .layoutBoundsProperty()
+        .addListener(
+            (o, was, now) -> scroll.setPrefViewportHeight(Math.min(now.getHeight(), maxHeight)));
+    return scroll;
   }
 
   private static Label meta(String text) {
