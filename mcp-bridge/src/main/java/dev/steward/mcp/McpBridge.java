@@ -62,8 +62,6 @@ public final class McpBridge {
     QuietStart stdout = new QuietStart(System.out);
     StdioTransport stdio = StdioTransport.gated(mapper, System.in, stdout, CANCELLATIONS::message);
     McpSyncServer server = McpServer.sync(stdio)
-        // A call runs on the thread that read it (StdioTransport): no hand-off on its way.
-        .immediateExecution(true)
         .serverInfo("steward", VERSION)
         .instructions("Steward's desktop tools. Every call passes Steward's gate: scopes, the"
             + " user's approval in the Steward window where the rules ask for it, and an audit"
@@ -91,8 +89,16 @@ public final class McpBridge {
     }
     connected = service;
     McpFront.Link link = new McpFront.Link(service, SESSION, "");
+    // A call is sent where it is read, and answered where its answer arrives (StdioTransport): no
+    // thread waits for it, so none need be woken on its way.
     McpFront front = new McpFront(
-        server, service, tools, exchange -> link, () -> stdout.expect(1), CANCELLATIONS);
+        server,
+        service,
+        tools,
+        exchange -> link,
+        () -> stdout.expect(1),
+        CANCELLATIONS,
+        McpFront.Calls.ANSWERED_ON_ARRIVAL);
     service.onNotification(n -> {
       if (Methods.TOOL_PROGRESS.equals(n.method())) McpFront.progress(n.params());
       if (Methods.TOOLS_CHANGED.equals(n.method()))

@@ -10,25 +10,27 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * MCP on stdin and stdout with no hand-off on a call's way. The thread that reads a {@code
- * tools/call} runs it and writes its answer, while another thread, already waiting, takes over
- * reading (leader and followers): the server's handlers run where they are called (the SDK's
- * {@code immediateExecution}). Every other message is handled by the reading thread before it
- * reads on, in the order the client sent them, as the SDK's own stdio transport handles them; what
- * they and the service's notifications say is written by a writer thread of its own, so that a
- * client slow to read stdout holds up no reader. A line that is not JSON-RPC, or too long, is
- * answered with an error and the next is read.
+ * MCP on stdin and stdout with no hand-off on a call's way. One thread reads, and hands each
+ * message to the server in the order the client sent them, as the SDK's own stdio transport does;
+ * a {@code tools/call} must not hold it (the bridge's tools send the call to the service and return;
+ * the SDK runs synchronous tools on a pool of its own unless told to run them where they are
+ * called), so a cancellation is read while calls run. A call's answer is written on the thread it
+ * is made on — for the bridge, the thread its answer from the service arrived on — after what
+ * waits in the outbox; everything else (answers to other messages, the service's progress, list
+ * changes) is written by a writer thread of its own, so that a client slow to read stdout holds
+ * up no reader. A line that is not JSON-RPC, or too long, is answered with an error and the next is
+ * read.
  *
  * <p>A gated transport reads the first message (MCP's {@code initialize}, which a client sends
  * alone and then waits for) at once and the rest only once {@link #open opened}: {@code initialize}
@@ -47,19 +49,17 @@ final class StdioTransport implements McpServerTransportProvider {
   /** Messages waiting to be written; progress beyond it is dropped, anything else waits. */
   private static final int OUTBOX = 1024;
 
-  /** Set while a thread runs a tools/call: the answer it sends is written on it. */
-  private static final ThreadLocal<Boolean> ON_A_CALL = ThreadLocal.withInitial(() -> false);
-
   private final McpJsonMapper mapper;
   private final int maxLine;
   private final InputStream in;
   private final OutputStream out;
-  /** Held by the one thread that reads stdin now. */
-  private final ReentrantLock reading = new ReentrantLock();
-  /** Threads waiting to read next; one waits while another handles a call. */
-  private final AtomicInteger waiting = new AtomicInteger();
-  /** Calls running at once, each on a thread of its own. */
+  /** Calls running at once. */
   private final Semaphore calls = new Semaphore(MAX_CALLS);
+  /**
+   * The calls not yet answered, by request id (a client may give two the same): an answer to one
+   * is written where it is made.
+   */
+  private final Map<Object, Integer> unanswered = new ConcurrentHashMap<>();
   /**
    * What is written on the writer thread: every message but a call's answer, which the call's
    * thread writes itself after what waits here. Taken only while {@link #out} is held, so that a
@@ -128,7 +128,9 @@ final class StdioTransport implements McpServerTransportProvider {
     Thread writer = new Thread(this::writeQueued, "steward-mcp-stdout");
     writer.setDaemon(true);
     writer.start();
-    if (!startReader()) throw new IllegalStateException("cannot start a thread to read stdin");
+    Thread reader = new Thread(this::serve, "steward-mcp-stdio");
+    reader.setDaemon(true);
+    reader.start();
   }
 
   @Override
@@ -144,81 +146,61 @@ final class StdioTransport implements McpServerTransportProvider {
     return s == null ? Mono.empty() : s.closeGracefully();
   }
 
-  /** Starts a thread that waits to read; false when none can be started now. */
-  private boolean startReader() {
-    try {
-      Thread reader = new Thread(this::serve, "steward-mcp-stdio");
-      reader.setDaemon(true);
-      reader.start();
-      return true;
-    } catch (OutOfMemoryError | RuntimeException e) {
-      return false; // the message is handled by the thread that read it, reading paused
-    }
-  }
-
   private void serve() {
-    while (true) {
-      waiting.incrementAndGet();
-      reading.lock();
-      waiting.decrementAndGet();
-      boolean holding = true;
+    while (!closing) {
       try {
-        if (closing) return;
         McpSchema.@Nullable JSONRPCMessage message = next();
         if (message == null) continue;
-        if (!(message instanceof McpSchema.JSONRPCRequest request
-            && McpSchema.METHOD_TOOLS_CALL.equals(request.method()))) {
-          handle(message, false); // in turn, before the next is read
-          continue;
+        if (message instanceof McpSchema.JSONRPCRequest request
+            && McpSchema.METHOD_TOOLS_CALL.equals(request.method())
+            && request.id() != null) {
+          call(request, request.id());
+        } else {
+          handle(message, null);
         }
-        // A call runs on this thread while another reads on, so a cancellation is read too.
-        if (!calls.tryAcquire()) {
-          busy(request, MAX_CALLS + " calls are running; wait for one to end");
-          continue;
-        }
-        if (waiting.get() == 0 && !startReader()) {
-          calls.release();
-          busy(request, "no thread can be started for the call now");
-          continue;
-        }
-        reading.unlock();
-        holding = false;
-        try {
-          handle(message, true);
-        } finally {
-          calls.release();
-        }
-        // Two waiting is one more than a lone client's calls need: this one is not needed.
-        if (waiting.get() >= 2) return;
       } catch (IOException e) {
         closing = true;
-        // Every message read before it has been handled, or its call holds a permit by now.
+        // Every message read before it has been handed on, and each call holds a permit by now.
         inputEnded.countDown();
         McpServerSession s = session;
         if (s != null) s.close();
         return;
       } catch (RuntimeException e) {
-        // One message's failure ends neither the session nor its thread's turn at reading.
+        // One message's failure ends neither the session nor the reading.
         System.err.println("steward mcp: a message could not be handled: " + e);
-      } finally {
-        if (holding) reading.unlock();
       }
     }
   }
 
-  /** {@code call}: a tools/call, whose answer this thread writes itself. */
-  private void handle(McpSchema.JSONRPCMessage message, boolean call) {
-    McpServerSession s = session;
-    if (s == null) return;
-    ON_A_CALL.set(call);
-    try {
-      s.handle(message)
-          .subscribe(
-              null,
-              error -> System.err.println("steward mcp: a message could not be handled: " + error));
-    } finally {
-      ON_A_CALL.set(false);
+  private void call(McpSchema.JSONRPCRequest request, Object id) {
+    if (!calls.tryAcquire()) {
+      busy(request, MAX_CALLS + " calls are running; wait for one to end");
+      return;
     }
+    unanswered.merge(id, 1, Integer::sum);
+    handle(request, () -> {
+      unanswered.computeIfPresent(id, (key, count) -> count == 1 ? null : count - 1);
+      calls.release();
+    });
+  }
+
+  /** Hands a message to the server; {@code ended} runs once it is handled, answered or not. */
+  private void handle(McpSchema.JSONRPCMessage message, @Nullable Runnable ended) {
+    McpServerSession s = session;
+    if (s == null) {
+      if (ended != null) ended.run();
+      return;
+    }
+    Mono<Void> handled;
+    try {
+      handled = s.handle(message);
+    } catch (RuntimeException e) {
+      if (ended != null) ended.run();
+      throw e;
+    }
+    if (ended != null) handled = handled.doFinally(signal -> ended.run());
+    handled.subscribe(
+        null, error -> System.err.println("steward mcp: a message could not be handled: " + error));
   }
 
   /**
@@ -428,7 +410,9 @@ final class StdioTransport implements McpServerTransportProvider {
       return Mono.fromCallable(() -> {
         if (mute) return null;
         String json = mapper.writeValueAsString(message);
-        if (ON_A_CALL.get() && message instanceof McpSchema.JSONRPCResponse) {
+        if (message instanceof McpSchema.JSONRPCResponse response
+            && response.id() != null
+            && unanswered.containsKey(response.id())) {
           write(json);
         } else {
           queue(

@@ -54,15 +54,20 @@ final class Training {
         new dev.steward.mcp.front.Cancellations(callId -> {})::message);
     stdio.open();
     McpSyncServer server = McpServer.sync(stdio)
-        .immediateExecution(true)
         .serverInfo("steward", McpBridge.VERSION)
         .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
         .validateToolInputs(false)
         .build();
-    server.addTool(new McpServerFeatures.SyncToolSpecification(
-        McpTools.tool(sample),
-        (exchange, request) -> McpTools.result(
-            dev.steward.protocol.tool.ToolResult.success(Json.object().put("ok", true), null))));
+    // As the bridge's tools are: answered on the thread the answer arrives on.
+    server
+        .getAsyncServer()
+        .addTool(new McpServerFeatures.AsyncToolSpecification(
+            McpTools.tool(sample),
+            (exchange, request) -> reactor.core.publisher.Mono.fromFuture(
+                java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> McpTools.result(dev.steward.protocol.tool.ToolResult.success(
+                        Json.object().put("ok", true), null))))))
+        .block();
     Thread.sleep(800);
     server.closeGracefully();
   }

@@ -25,14 +25,19 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The bridge's stdio transport under the SDK's server: a call runs on the thread that read it while
- * the next message is read by another, and a line that is not a message is answered, not fatal.
+ * The bridge's stdio transport under the SDK's server: one thread reads while calls run, a call's
+ * answer is written on the thread it is made on, and a line that is not a message is answered, not
+ * fatal.
  */
 class StdioTransportTest {
 
   private final BlockingQueue<byte[]> toServer = new LinkedBlockingQueue<>();
   private final BlockingQueue<JsonNode> fromServer = new LinkedBlockingQueue<>();
   private final CountDownLatch release = new CountDownLatch(1);
+  /** The answer of the "arrives" tool, completed by a test on a thread of its own. */
+  private final java.util.concurrent.CompletableFuture<McpSchema.CallToolResult> arriving =
+      new java.util.concurrent.CompletableFuture<>();
+
   private McpSyncServer server;
   private StdioTransport transport;
 
@@ -43,7 +48,6 @@ class StdioTransportTest {
     transport = new StdioTransport(
         McpJsonDefaults.getMapper(), new QueueInput(toServer), new LineOutput(fromServer), 200);
     server = McpServer.sync(transport)
-        .immediateExecution(true)
         .serverInfo("test", "1")
         .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
         .tools(
@@ -70,6 +74,14 @@ class StdioTransportTest {
     send(INITIALIZE);
     assertEquals(1, next().path("id").asInt());
     send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+    // As the bridge's tools are: the call sent on, its answer made where it arrives.
+    server
+        .getAsyncServer()
+        .addTool(new McpServerFeatures.AsyncToolSpecification(
+            McpSchema.Tool.builder().name("arrives").inputSchema(anything).build(),
+            (exchange, request) -> reactor.core.publisher.Mono.fromFuture(arriving)))
+        .block();
+    assertEquals("notifications/tools/list_changed", next().path("method").asText());
   }
 
   @AfterEach
@@ -210,7 +222,7 @@ class StdioTransportTest {
     assertTrue(pinged, "a ping is read and answered while the calls wait");
     assertEquals(over, refused);
     long started = readers() - before;
-    assertTrue(started <= StdioTransport.MAX_CALLS + 1, started + " threads started");
+    assertTrue(started <= 0, started + " reading threads started for the calls");
     release.countDown();
     java.util.Set<Integer> answered = new java.util.HashSet<>();
     for (int i = 0; i < StdioTransport.MAX_CALLS; i++) {
@@ -247,6 +259,23 @@ class StdioTransportTest {
     release.countDown();
     finished.get(10, TimeUnit.SECONDS);
     assertEquals(8, fromServer.poll().path("id").asInt(), "written before finish returns");
+  }
+
+  @Test
+  void aCallsAnswerIsWrittenOnTheThreadItArrivesOn() throws Exception {
+    send(call(11, "arrives"));
+    send("{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"ping\"}");
+    assertEquals(12, next().path("id").asInt(), "read on while the call waits for its answer");
+    Thread arrival = new Thread(
+        () -> arriving.complete(
+            McpSchema.CallToolResult.builder().addTextContent("arrived").build()),
+        "the-answer-arrives");
+    arrival.start();
+    JsonNode answer = next();
+    assertEquals(11, answer.path("id").asInt());
+    assertEquals("arrived", answer.at("/result/content/0/text").asText());
+    assertEquals("the-answer-arrives", writers.get(11), "no thread woken to write it");
+    assertEquals("steward-mcp-stdout", writers.get(12), "other answers by the writer thread");
   }
 
   @Test
@@ -293,8 +322,11 @@ class StdioTransportTest {
     }
   }
 
+  /** The thread that wrote each answer, by its id. */
+  private final Map<Integer, String> writers = new java.util.concurrent.ConcurrentHashMap<>();
+
   /** stdout: each line parsed onto a queue. */
-  private static final class LineOutput extends OutputStream {
+  private final class LineOutput extends OutputStream {
     private final BlockingQueue<JsonNode> queue;
     private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
 
@@ -308,7 +340,10 @@ class StdioTransportTest {
         line.write(b);
         return;
       }
-      queue.add(Json.parse(line.toString(StandardCharsets.UTF_8)));
+      JsonNode message = Json.parse(line.toString(StandardCharsets.UTF_8));
+      if (message.has("id"))
+        writers.put(message.path("id").asInt(), Thread.currentThread().getName());
+      queue.add(message);
       line.reset();
     }
 

@@ -213,7 +213,8 @@ final class McpHttp implements AutoCloseable {
                   link(exchange.sessionId()), conversation, exchange.sessionId() + "/");
             },
             () -> {},
-            cancellations);
+            cancellations,
+            McpFront.Calls.BLOCKING);
         lister.onNotification(n -> {
           if (Methods.TOOLS_CHANGED.equals(n.method()))
             DaemonThreads.start("steward-mcp-http-relist", front::relist);

@@ -8,7 +8,6 @@ import dev.steward.protocol.method.Hello;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.ToolsList;
 import dev.steward.protocol.tool.ToolDefinition;
-import dev.steward.protocol.tool.ToolResult;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -19,8 +18,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.WeakHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Steward's tools as one MCP server's tools, whatever carries MCP (stdio's one session, Streamable
@@ -41,11 +44,31 @@ public final class McpFront {
    */
   public record Link(ServiceLink service, String conversation, String scope) {}
 
+  /** How a transport runs the calls it reads. */
+  public enum Calls {
+    /** Each call holds the thread it runs on until its answer (Streamable HTTP's requests). */
+    BLOCKING,
+    /**
+     * A call is sent to the service on the thread that read it, which reads on at once; its answer
+     * is handed to the transport on the thread it arrives on (stdio: no thread waits for it, so
+     * none need be woken).
+     */
+    ANSWERED_ON_ARRIVAL
+  }
+
+  /** A call sent on: what its end must undo. */
+  private record Started(
+      String callId,
+      Link link,
+      Execute.Params params,
+      @Nullable Object requestId) {}
+
   private final McpSyncServer server;
   private final ServiceLink lister;
   private final Function<McpSyncServerExchange, Link> links;
   private final Runnable beforeChange;
   private final @Nullable Cancellations cancellations;
+  private final Calls calls;
   private final Map<String, ToolDefinition> now = new LinkedHashMap<>();
   /** The calls running now, by call id: the connection each went through (to cancel it there). */
   private final Map<String, ServiceLink> running = new java.util.concurrent.ConcurrentHashMap<>();
@@ -64,14 +87,16 @@ public final class McpFront {
       List<ToolDefinition> first,
       Function<McpSyncServerExchange, Link> links,
       Runnable beforeChange,
-      @Nullable Cancellations cancellations) {
+      @Nullable Cancellations cancellations,
+      Calls calls) {
     this.server = server;
     this.lister = lister;
     this.links = links;
     this.beforeChange = beforeChange;
     this.cancellations = cancellations;
+    this.calls = calls;
     for (ToolDefinition t : first) {
-      server.addTool(specification(t));
+      add(t);
       now.put(t.name(), t);
     }
   }
@@ -101,7 +126,7 @@ public final class McpFront {
     for (ToolDefinition t : listed) {
       if (!now.containsKey(t.name())) {
         beforeChange.run();
-        server.addTool(specification(t));
+        add(t);
         now.put(t.name(), t);
       }
     }
@@ -124,8 +149,17 @@ public final class McpFront {
     if (name != null) hello(service, name);
   }
 
-  private McpServerFeatures.SyncToolSpecification specification(ToolDefinition definition) {
-    return new McpServerFeatures.SyncToolSpecification(McpTools.tool(definition), this::call);
+  private void add(ToolDefinition definition) {
+    McpSchema.Tool tool = McpTools.tool(definition);
+    if (calls == Calls.BLOCKING) {
+      server.addTool(new McpServerFeatures.SyncToolSpecification(tool, this::call));
+      return;
+    }
+    server
+        .getAsyncServer()
+        .addTool(new McpServerFeatures.AsyncToolSpecification(
+            tool, (exchange, request) -> callSent(new McpSyncServerExchange(exchange), request)))
+        .block();
   }
 
   /**
@@ -140,15 +174,61 @@ public final class McpFront {
 
   private McpSchema.CallToolResult call(
       McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
-    JsonNode args =
-        Json.tree(request.arguments() == null ? Map.<String, Object>of() : request.arguments());
-    String callId = CALL_IDS + CALLS.incrementAndGet();
-    Link link;
+    Started call;
     try {
-      link = links.apply(exchange);
+      call = begin(exchange, request);
     } catch (RuntimeException e) {
       return unavailable(e);
     }
+    return runHere(call);
+  }
+
+  /** Sends the call on and leaves its answer to the thread it arrives on (see {@link Calls}). */
+  private Mono<McpSchema.CallToolResult> callSent(
+      McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+    Started call;
+    try {
+      call = begin(exchange, request);
+    } catch (RuntimeException e) {
+      return Mono.just(unavailable(e));
+    }
+    ServiceLink service = call.link().service();
+    // Waiting for a lost connection to come back would hold the thread that reads the client.
+    if (!service.isConnected())
+      return Mono.fromCallable(() -> runHere(call)).subscribeOn(Schedulers.boundedElastic());
+    CompletableFuture<McpSchema.CallToolResult> answered;
+    try {
+      answered = service.executeAsync(call.params()).handle((result, error) -> {
+        end(call);
+        return error == null ? McpTools.result(result) : unavailable(error);
+      });
+    } catch (RuntimeException e) {
+      end(call);
+      return Mono.just(unavailable(e));
+    }
+    return Mono.fromFuture(answered);
+  }
+
+  private McpSchema.CallToolResult runHere(Started call) {
+    try {
+      awaitConnected(call.link().service());
+      return McpTools.result(call.link().service().execute(call.params()));
+    } catch (RuntimeException e) {
+      return unavailable(e);
+    } finally {
+      end(call);
+    }
+  }
+
+  /**
+   * What every call does before it is sent: the client named on its connection, its progress
+   * watched, its request id kept for a cancellation, and it known as running.
+   */
+  private Started begin(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+    JsonNode args =
+        Json.tree(request.arguments() == null ? Map.<String, Object>of() : request.arguments());
+    String callId = CALL_IDS + CALLS.incrementAndGet();
+    Link link = links.apply(exchange);
     McpSchema.Implementation client = exchange.getClientInfo();
     if (client != null) {
       String name = client.name() + (client.version() == null ? "" : " " + client.version());
@@ -171,25 +251,25 @@ public final class McpFront {
     running.put(callId, link.service());
     if (requestId != null && cancelling != null)
       cancelling.started(link.scope(), requestId, callId);
-    try {
-      awaitConnected(link.service());
-      ToolResult result = link.service()
-          .execute(new Execute.Params(
-              "mcp/" + exchange.sessionId() + "/" + callId,
-              callId,
-              request.name(),
-              args,
-              null,
-              null,
-              link.conversation()));
-      return McpTools.result(result);
-    } catch (RuntimeException e) {
-      return unavailable(e);
-    } finally {
-      running.remove(callId);
-      Progress.done(callId);
-      if (requestId != null && cancelling != null) cancelling.finished(requestId);
-    }
+    return new Started(
+        callId,
+        link,
+        new Execute.Params(
+            "mcp/" + exchange.sessionId() + "/" + callId,
+            callId,
+            request.name(),
+            args,
+            null,
+            null,
+            link.conversation()),
+        requestId);
+  }
+
+  private void end(Started call) {
+    running.remove(call.callId());
+    Progress.done(call.callId());
+    Cancellations cancelling = cancellations;
+    if (call.requestId() != null && cancelling != null) cancelling.finished(call.requestId());
   }
 
   /**
@@ -221,9 +301,10 @@ public final class McpFront {
     }
   }
 
-  private static McpSchema.CallToolResult unavailable(RuntimeException e) {
+  private static McpSchema.CallToolResult unavailable(Throwable e) {
+    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
     return McpSchema.CallToolResult.builder()
-        .addTextContent("UNAVAILABLE: the Steward service did not answer: " + e.getMessage())
+        .addTextContent("UNAVAILABLE: the Steward service did not answer: " + cause.getMessage())
         .isError(true)
         .build();
   }

@@ -1,7 +1,9 @@
 package dev.steward.protocol.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Execute;
+import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.tool.ToolResult;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
@@ -25,4 +27,12 @@ public interface ServiceLink {
   CompletableFuture<Void> notify(String method, @Nullable Object params);
 
   ToolResult execute(Execute.Params params);
+
+  /**
+   * Sends a {@code tool.execute}; the future completes on the thread the answer arrives on (a
+   * dependent stage runs there, with no thread woken for it).
+   */
+  default CompletableFuture<ToolResult> executeAsync(Execute.Params params) {
+    return call(Methods.TOOL_EXECUTE, params).thenApply(n -> Json.convert(n, ToolResult.class));
+  }
 }

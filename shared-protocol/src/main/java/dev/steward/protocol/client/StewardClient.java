@@ -248,10 +248,6 @@ public final class StewardClient implements ServiceLink, AutoCloseable {
     return call(Methods.TOOL_EXECUTE, params, ToolResult.class);
   }
 
-  public CompletableFuture<ToolResult> executeAsync(Execute.Params params) {
-    return call(Methods.TOOL_EXECUTE, params).thenApply(n -> Json.convert(n, ToolResult.class));
-  }
-
   // ---- connection -------------------------------------------------------------------------
 
   private void open() {
