@@ -288,6 +288,45 @@ class McpBridgeIT {
   }
 
   @Test
+  void clientsTogetherCannotStackMoreThanThreeDialogs() throws Exception {
+    List<StewardClient> clients = new java.util.ArrayList<>();
+    try {
+      for (int i = 1; i <= 4; i++) {
+        StewardClient mcp = service.connect(Role.MCP, "stacks-" + i);
+        clients.add(mcp);
+        String content = "stack " + i + " on hold"; // the user looks away
+        CompletableFuture<ToolResult> call = mcp.executeAsync(new Execute.Params(
+            "mcp/stack",
+            "stack-" + i,
+            "files.write_text",
+            Json.object().put("path", "~/Steward/held.txt").put("content", content),
+            null,
+            null));
+        if (i < 4) {
+          waitFor(() -> asks.stream()
+              .anyMatch(a -> a.calls().get(0).args().path("content").asText().equals(content)));
+          continue;
+        }
+        ToolResult fourth = call.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertFalse(fourth.ok());
+        assertTrue(
+            String.valueOf(fourth.error()).contains("3 calls from MCP clients already wait"),
+            String.valueOf(fourth.error()));
+      }
+      assertEquals(
+          0,
+          asks.stream()
+              .filter(
+                  a -> a.calls().get(0).args().path("content").asText().equals("stack 4 on hold"))
+              .count(),
+          "no fourth dialog");
+    } finally {
+      clients.forEach(StewardClient::close);
+    }
+    assertEquals("held\n", Files.readString(user.resolve("Steward/held.txt")));
+  }
+
+  @Test
   void aCallCancelledWhileItWaitsForTheUserEndsAndItsDialogIsWithdrawn() throws Exception {
     try (StewardClient mcp = service.connect(Role.MCP, "cancels")) {
       JsonNode args = Json.object().put("path", "~/Steward/held.txt").put("content", "hold-3");

@@ -36,22 +36,27 @@ public record Caller(Role role, String connection, String conversation, String c
    * The window's roles (ui, agent) name their conversations. The MCP bridge names its session
    * ({@code mcp-…}) so that its taint outlives a reconnection; the MCP client behind it never
    * reaches this id, and a holder of the bridge's secret gains nothing by naming a new one that a
-   * new connection would not give it. Any other client is kept per connection whatever it sends.
-   * An id that is not a plain id is not honoured.
+   * new connection would not give it. A connection of the mcp role that names none (a client of
+   * its own on the WebSocket) is kept under a session named for the connection, which the window
+   * can name when it shows that client's dialog. Any other client is kept per connection whatever
+   * it sends. An id that is not a plain id is not honoured.
    */
   public static Caller of(Role role, String connection, @Nullable String conversationId) {
-    if (conversationId == null || !ID.matcher(conversationId).matches())
-      return connection(role, connection);
-    boolean names = role == Role.AGENT
-        || role == Role.UI
-        || (role == Role.MCP && conversationId.startsWith(MCP_SESSION));
-    return names
-        ? new Caller(role, connection, "conversation:" + conversationId)
-        : connection(role, connection);
+    String named =
+        conversationId != null && ID.matcher(conversationId).matches() ? conversationId : null;
+    if (named != null && (role == Role.AGENT || role == Role.UI))
+      return new Caller(role, connection, "conversation:" + named);
+    if (role != Role.MCP) return connection(role, connection);
+    if (named != null && named.startsWith(MCP_SESSION) && !named.startsWith(MCP_CONNECTION))
+      return new Caller(role, connection, "conversation:" + named);
+    return new Caller(role, connection, "conversation:" + MCP_CONNECTION + connection);
   }
 
   /** How the MCP bridge's session ids start: apart from the window's conversations. */
   public static final String MCP_SESSION = "mcp-";
+
+  /** How the session of an mcp connection that names none is named: no client may name one. */
+  static final String MCP_CONNECTION = "mcp-connection-";
 
   /**
    * Whether the conversation is an MCP client's: its calls, or the window's looks at them (which

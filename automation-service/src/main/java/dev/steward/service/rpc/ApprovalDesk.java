@@ -44,6 +44,12 @@ final class ApprovalDesk {
    */
   static final int PER_CONNECTION = 1;
 
+  /**
+   * Requests all clients together may have waiting at once: one holder of the mcp role's secret
+   * can open many connections and sessions, and must not stack their dialogs on the user either.
+   */
+  static final int ALL_CLIENTS = 3;
+
   private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
 
   /** How a named conversation's key starts ({@link dev.steward.service.gate.Caller}). */
@@ -98,6 +104,11 @@ final class ApprovalDesk {
           .count();
       if (mine >= PER_CONNECTION)
         return declined(call, "another call from this client already waits for the user's answer");
+      if (waiting.size() >= ALL_CLIENTS)
+        return declined(
+            call,
+            ALL_CLIENTS + " calls from MCP clients already wait for the user's answer; ask again"
+                + " once the user has answered them");
       waiting.put(requestId, w);
     }
     try {

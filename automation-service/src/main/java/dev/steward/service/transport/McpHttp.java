@@ -276,7 +276,8 @@ final class McpHttp implements AutoCloseable {
         return;
       }
       String session = request.getHeader("Mcp-Session-Id");
-      if (session == null && !newSessions.tryAcquire(1)) {
+      // The SDK starts a session for an initialize whatever session header it carries.
+      if ((session == null || opensSession(body)) && !newSessions.tryAcquire(1)) {
         response.sendError(
             429,
             "more than " + NEW_SESSIONS_PER_SECOND
@@ -287,6 +288,47 @@ final class McpHttp implements AutoCloseable {
           new String(body, StandardCharsets.UTF_8), (session == null ? "" : session) + "/");
       chain.doFilter(new Body(request, read.getBytes(StandardCharsets.UTF_8)), response);
     }
+  }
+
+  private static final com.fasterxml.jackson.core.JsonFactory JSON =
+      new com.fasterxml.jackson.core.JsonFactory();
+
+  /**
+   * Whether a body asks for a new session: an {@code initialize}, alone or in a batch, its method
+   * read as JSON reads it (escapes and all). The top level is read; what lies below is skipped.
+   */
+  static boolean opensSession(byte[] body) {
+    try (com.fasterxml.jackson.core.JsonParser in = JSON.createParser(body)) {
+      com.fasterxml.jackson.core.JsonToken first = in.nextToken();
+      if (first == com.fasterxml.jackson.core.JsonToken.START_OBJECT) return initializes(in);
+      if (first != com.fasterxml.jackson.core.JsonToken.START_ARRAY) return false;
+      for (com.fasterxml.jackson.core.JsonToken t = in.nextToken();
+          t != null && t != com.fasterxml.jackson.core.JsonToken.END_ARRAY;
+          t = in.nextToken()) {
+        if (t == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+          if (initializes(in)) return true;
+        } else {
+          in.skipChildren(); // an array inside; a value is skipped by reading on
+        }
+      }
+      return false;
+    } catch (IOException e) {
+      return false; // the SDK answers what it cannot parse
+    }
+  }
+
+  /** Reads one object's fields, from after its start: whether its method is initialize. */
+  private static boolean initializes(com.fasterxml.jackson.core.JsonParser in) throws IOException {
+    boolean initializes = false;
+    while (in.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+      String field = in.currentName();
+      com.fasterxml.jackson.core.JsonToken value = in.nextToken();
+      if ("method".equals(field)
+          && value == com.fasterxml.jackson.core.JsonToken.VALUE_STRING
+          && McpSchema.METHOD_INITIALIZE.equals(in.getText())) initializes = true;
+      in.skipChildren();
+    }
+    return initializes;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.steward.service.gate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steward.protocol.method.Role;
 import org.junit.jupiter.api.Test;
@@ -29,9 +30,18 @@ class CallerTest {
         Caller.of(Role.MCP, "c9", "mcp-1234").conversation(),
         "the bridge's session outlives a reconnection");
     assertEquals(
-        Caller.connection(Role.MCP, "c9"),
-        Caller.of(Role.MCP, "c9", "conv-1"),
-        "never a window conversation");
+        "conversation:mcp-connection-c9",
+        Caller.of(Role.MCP, "c9", "conv-1").conversation(),
+        "never a window conversation: the connection's own session");
+    assertEquals(
+        "conversation:mcp-connection-c9",
+        Caller.of(Role.MCP, "c9", null).conversation(),
+        "a connection that names none: a session the window can name");
+    assertEquals(
+        "conversation:mcp-connection-c9",
+        Caller.of(Role.MCP, "c9", "mcp-connection-c1").conversation(),
+        "never another connection's");
+    assertTrue(Caller.of(Role.MCP, "c9", null).mcpConversation());
   }
 
   @Test

@@ -321,6 +321,18 @@ class McpHttpIT {
     Thread.sleep(1_100);
     String next = RawHttp.exchange(t.port(), post(host, mcp, "", initialize("next")));
     assertTrue(next.startsWith("HTTP/1.1 200 "), next);
+    // A session header of the client's own making, and the method in escapes, open sessions too.
+    Thread.sleep(1_100);
+    List<String> forged = new java.util.ArrayList<>();
+    for (int i = 0; i < 80; i++) {
+      String body = initialize("forged-" + i).replace("\"initialize\"", "\"initi\\u0061lize\"");
+      String reply = RawHttp.exchange(
+          t.port(), post(host, mcp, "Mcp-Session-Id: made-up-" + i + "\r\n", body));
+      forged.add(reply.lines().findFirst().orElse(""));
+    }
+    assertTrue(
+        forged.stream().anyMatch(s -> s.startsWith("HTTP/1.1 429 ")),
+        "a made-up session id opens no more sessions than none: " + forged);
   }
 
   /** MCP's initialize, as a client named {@code name} sends it. */

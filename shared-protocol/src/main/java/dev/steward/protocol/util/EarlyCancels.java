@@ -9,8 +9,11 @@ import java.util.function.LongSupplier;
 /**
  * Cancels that overtook their calls: kept a short while, so that the call stops as it begins.
  * Bounded per client ({@code scope}: a connection, an MCP session), oldest first out, so that a
- * client that cancels calls it never makes displaces only its own; and bounded in all, so that
- * many clients together cannot grow it either.
+ * client that cancels calls it never makes displaces only its own; and bounded in all, oldest first
+ * out again, so that many clients together cannot grow it either. A cancel overtakes its call by
+ * moments: a flood under scopes made up for it (a session header is the client's to write) would
+ * have to push out thousands in those moments to lose another client's, where refusing the newest
+ * once full would lose every cancel after the flood's.
  */
 public final class EarlyCancels {
 
@@ -37,14 +40,11 @@ public final class EarlyCancels {
   /** Keeps the cancel of {@code key}, a call of {@code scope}'s that has not begun. */
   public synchronized void add(String scope, String key) {
     long now = clock.getAsLong();
-    LinkedHashMap<String, Long> mine = byScope.get(scope);
-    if (mine != null) expire(mine, now);
     if (size >= total) sweep(now);
-    if (size >= total) return; // many clients at once: the newest cancel is the one not kept
-    if (mine == null) {
-      mine = new LinkedHashMap<>();
-      byScope.put(scope, mine);
-    }
+    if (size >= total) dropOldest();
+    // Looked up after the sweep, which removes a scope left empty.
+    LinkedHashMap<String, Long> mine = byScope.computeIfAbsent(scope, s -> new LinkedHashMap<>());
+    expire(mine, now);
     if (mine.containsKey(key)) return;
     if (mine.size() >= perScope) {
       Iterator<String> oldest = mine.keySet().iterator();
@@ -88,6 +88,26 @@ public final class EarlyCancels {
       times.remove();
       size--;
     }
+  }
+
+  /** Forgets the cancel kept longest, whichever client's (the sweep left no scope empty). */
+  private void dropOldest() {
+    Map.Entry<String, LinkedHashMap<String, Long>> oldestScope = null;
+    long oldest = 0;
+    for (Map.Entry<String, LinkedHashMap<String, Long>> scope : byScope.entrySet()) {
+      long first = scope.getValue().values().iterator().next();
+      if (oldestScope == null || first - oldest < 0) {
+        oldestScope = scope;
+        oldest = first;
+      }
+    }
+    if (oldestScope == null) return;
+    LinkedHashMap<String, Long> its = oldestScope.getValue();
+    Iterator<String> keys = its.keySet().iterator();
+    keys.next();
+    keys.remove();
+    size--;
+    if (its.isEmpty()) byScope.remove(oldestScope.getKey());
   }
 
   private void sweep(long now) {

@@ -45,4 +45,18 @@ class EarlyCancelsTest {
     assertEquals(1, cancels.size(), "the old ones were swept to make room");
     assertTrue(cancels.take("late", "call-x"));
   }
+
+  @Test
+  void a_flood_under_made_up_scopes_pushes_out_the_oldest_not_the_newest() {
+    for (int i = 0; i < 1_000; i++) {
+      now.incrementAndGet();
+      cancels.add("made-up-" + i, "never");
+    }
+    now.incrementAndGet();
+    cancels.add("honest", "call-1");
+    assertEquals(10, cancels.size());
+    assertTrue(cancels.take("honest", "call-1"), "the newest cancel is kept when it is full");
+    assertTrue(cancels.has("made-up-999", "never"));
+    assertFalse(cancels.has("made-up-990", "never"), "the oldest went to make room");
+  }
 }
