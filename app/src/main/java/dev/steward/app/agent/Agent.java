@@ -13,6 +13,7 @@ import dev.langchain4j.model.chat.response.PartialResponseContext;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.chat.response.StreamingHandle;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Deny;
 import dev.steward.protocol.util.DaemonThreads;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +66,15 @@ public final class Agent implements Conversation, AutoCloseable {
   private String conversationId = "unsaved-" + java.util.UUID.randomUUID();
   /** Tokens kept free in the model's context for its answer. */
   static final int RESERVED_FOR_ANSWER = 1024;
+
+  /**
+   * Calls one answer may make: more are not run. A model turned by what it read could otherwise
+   * ask for hundreds at once, past the service's limit of calls in flight.
+   */
+  static final int CALLS_PER_ANSWER = 8;
+
+  /** The longest answer taken: a stream that runs past it is cut off there. */
+  static final int MAX_ANSWER_CHARS = 200_000;
 
   /** The least budget for messages, however small the context: the newest turn must go. */
   static final int LEAST_BUDGET = 512;
@@ -244,7 +254,7 @@ public final class Agent implements Conversation, AutoCloseable {
    */
   private void resume(ProposedCall asked, TurnListener listener) {
     RemoteTools tools = new RemoteTools(link.tools());
-    ProposedCall again = new ProposedCall(newId("c"), asked.tool(), asked.args());
+    ProposedCall again = asked.withId(newId("c"));
     String traceId = newTraceId();
     ToolExecutionRequest request = ToolExecutionRequest.builder()
         .id(again.callId())
@@ -282,11 +292,14 @@ public final class Agent implements Conversation, AutoCloseable {
       List<ToolExecutionRequest> requests =
           answer.hasToolExecutionRequests() ? answer.toolExecutionRequests() : List.of();
       String text = answer.text();
+      // Calls written among the answer's words may be ones the model quotes from what it read.
+      boolean inProse = false;
       if (requests.isEmpty() && text != null) {
         var written = TextCalls.find(text, tools);
         if (written.isPresent()) {
           text = written.get().text();
           requests = written.get().calls();
+          inProse = !text.isBlank();
           listener.assistantRewritten(text);
         }
       }
@@ -333,9 +346,18 @@ public final class Agent implements Conversation, AutoCloseable {
           listener.notice(mistake.plain());
           results.add(ToolExecutionResultMessage.from(call.request(), mistake.problem()));
         } else if (call instanceof ModelCall.Ready ready) {
-          calls.add(new ProposedCall(newId("c"), ready.tool(), ready.args()));
+          calls.add(new ProposedCall(newId("c"), ready.tool(), ready.args(), inProse));
           forCalls.add(call);
         }
+      }
+      List<ProposedCall> over = List.of();
+      List<ModelCall> overFor = List.of();
+      if (calls.size() > CALLS_PER_ANSWER) {
+        over = List.copyOf(calls.subList(CALLS_PER_ANSWER, calls.size()));
+        overFor = List.copyOf(forCalls.subList(CALLS_PER_ANSWER, forCalls.size()));
+        calls = new ArrayList<>(calls.subList(0, CALLS_PER_ANSWER));
+        forCalls = new ArrayList<>(forCalls.subList(0, CALLS_PER_ANSWER));
+        notRun(traceId, over, listener);
       }
       List<CallOutcome> outcomes = runCalls(traceId, calls, listener);
       for (int i = 0; i < outcomes.size(); i++) {
@@ -343,10 +365,33 @@ public final class Agent implements Conversation, AutoCloseable {
         if (RepeatGuard.failed(outcome.state())) guard.failed(forCalls.get(i));
         results.add(ToolExecutionResultMessage.from(forCalls.get(i).request(), outcome.forModel()));
       }
+      for (ModelCall call : overFor)
+        results.add(ToolExecutionResultMessage.from(
+            call.request(),
+            "Not run: more than " + CALLS_PER_ANSWER + " calls in one answer. Ask for at most "
+                + CALLS_PER_ANSWER + " at a time."));
       history.addAll(results);
     }
     listener.notice("Stopped after " + stepLimit
         + " steps: the assistant kept calling tools. Ask again to continue.");
+  }
+
+  /**
+   * Calls past the limit of one answer: not run, and yet in the audit log (a denied row each), so
+   * that the log holds every call the model proposed.
+   */
+  private void notRun(String traceId, List<ProposedCall> over, TurnListener listener) {
+    String reason = "not run: more than " + CALLS_PER_ANSWER + " calls in one answer";
+    for (int from = 0; from < over.size(); from += Deny.MAX_CALLS) {
+      List<Deny.Call> denied =
+          over.subList(from, Math.min(over.size(), from + Deny.MAX_CALLS)).stream()
+              .map(c -> new Deny.Call(c.toolName(), c.args(), c.callId()))
+              .toList();
+      link.declined(new Deny.Params(null, traceId, denied, conversationId, reason));
+    }
+    listener.notice("The assistant asked for " + (CALLS_PER_ANSWER + over.size())
+        + " calls in one answer: the first " + CALLS_PER_ANSWER + " were taken, the other "
+        + over.size() + " not run (the audit log lists them).");
   }
 
   private List<CallOutcome> runCalls(
@@ -383,11 +428,24 @@ public final class Agent implements Conversation, AutoCloseable {
         listener.notice("Stopped.");
         return null;
       }
+      if (e.getCause() instanceof AnswerTooLong) {
+        listener.notice("Stopped: the answer ran past "
+            + String.format(java.util.Locale.ROOT, "%,d", MAX_ANSWER_CHARS)
+            + " characters and was cut off there.");
+        return null;
+      }
       listener.modelFailed("The model server failed: " + CallRunner.message(e));
       return null;
     } finally {
       streaming = null;
       listener.assistantFinished();
+    }
+  }
+
+  /** An answer that ran past {@link #MAX_ANSWER_CHARS}: cut off, and the turn ends. */
+  private static final class AnswerTooLong extends RuntimeException {
+    AnswerTooLong() {
+      super(null, null, false, false);
     }
   }
 
@@ -411,12 +469,17 @@ public final class Agent implements Conversation, AutoCloseable {
         .messages(view.messages())
         .toolSpecifications(specifications)
         .build();
+    int[] length = {0};
     model.chat().chat(request, new StreamingChatResponseHandler() {
       @Override
       public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
         streamHandle = context.streamingHandle();
+        length[0] += partial.text() == null ? 0 : partial.text().length();
         if (stopping) {
           context.streamingHandle().cancel();
+        } else if (length[0] > MAX_ANSWER_CHARS) {
+          context.streamingHandle().cancel();
+          done.completeExceptionally(new AnswerTooLong());
         } else {
           streamed.any = true;
           listener.assistantToken(partial.text());

@@ -105,8 +105,8 @@ public final class CallRunner {
     for (ProposedCall call : calls)
       checks.put(
           call.callId(),
-          link.preflight(
-              new Preflight.Params(traceId, call.toolName(), call.args(), conversationId)));
+          link.preflight(new Preflight.Params(
+              traceId, call.toolName(), call.args(), conversationId, call.inProseOnTheWire())));
 
     List<Approver.Pending> toConfirm = new ArrayList<>();
     for (ProposedCall call : calls) {
@@ -212,8 +212,7 @@ public final class CallRunner {
         List<Grant.Changed> changes = Grant.changes(e);
         listener.notice(Approver.whatChanged(changes));
         List<ProposedCall> again = approved.stream()
-            .map(p -> new ProposedCall(
-                p.call().callId(), p.call().tool(), answerOf(byId, p).args()))
+            .map(p -> p.call().withArgs(answerOf(byId, p).args()))
             .toList();
         outcomes.putAll(
             checkAndRun(traceId, conversationId, again, proposed, round + 1, changes, listener));
@@ -297,7 +296,14 @@ public final class CallRunner {
     listener.callUpdated(
         new CallUpdate(call.callId(), CallState.RUNNING, "", edited ? args : null, null));
     return link.execute(new Execute.Params(
-            traceId, call.callId(), call.toolName(), args, token, call.callId(), conversationId))
+            traceId,
+            call.callId(),
+            call.toolName(),
+            args,
+            token,
+            call.callId(),
+            conversationId,
+            call.inProseOnTheWire()))
         .handle((result, error) -> {
           if (error != null)
             return failed(call, "the service did not answer: " + message(error), listener);

@@ -130,12 +130,7 @@ public final class ClientApprovals {
       } catch (RuntimeException e) {
         if (Grant.shownChanged(e) && round < CallRunner.SHOWN_AGAIN) {
           // What the user approved is no longer so: shown again as it is now.
-          review(
-              asked,
-              call,
-              new ProposedCall(proposed.callId(), proposed.tool(), a.args()),
-              round + 1,
-              Grant.changes(e));
+          review(asked, call, proposed.withArgs(a.args()), round + 1, Grant.changes(e));
           return;
         }
         // Not granted after all (the request ran out as the dialog closed): say no at once

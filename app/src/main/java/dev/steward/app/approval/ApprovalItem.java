@@ -105,9 +105,7 @@ public final class ApprovalItem {
   /** The call as the shown preview describes it: the arguments that preview was made for. */
   private ProposedCall shownCall() {
     JsonNode args = shownFor.get() == null ? null : parse(shownFor.get());
-    return args == null
-        ? pending.call()
-        : new ProposedCall(pending.call().callId(), pending.call().tool(), args);
+    return args == null ? pending.call() : pending.call().withArgs(args);
   }
 
   /**

@@ -30,8 +30,13 @@ public final class FxApprover implements Approver {
           request,
           answer,
           Clock.systemUTC(),
-          (tool, args) -> link.preview(
-              new Preflight.Params(request.traceId(), tool, args, request.conversationId())),
+          (tool, args) -> link.preview(new Preflight.Params(
+              request.traceId(),
+              tool,
+              args,
+              request.conversationId(),
+              // Calls of one answer: written among its words, or none of them.
+              request.calls().stream().anyMatch(p -> p.call().inProse()) ? Boolean.TRUE : null)),
           Platform::runLater);
       new ApprovalDialog(model, owner.get()).show();
     });

@@ -164,6 +164,9 @@ class AgentTest {
         : AiMessage.from("Found it."));
     a.send("x", listener).get(10, TimeUnit.SECONDS);
     assertEquals(1, link.executed.size());
+    // Among words the model may be quoting a call it read: judged as after untrusted content.
+    assertEquals(Boolean.TRUE, link.preflights.get(0).inProse());
+    assertEquals(Boolean.TRUE, link.executed.get(0).inProse());
     assertTrue(listener.events.contains("rewritten Looking."), listener.events.toString());
     List<ChatMessage> second = requests.get(1).messages();
     AiMessage asked = (AiMessage) second.get(second.size() - 2);
@@ -171,6 +174,58 @@ class AgentTest {
     assertEquals(1, asked.toolExecutionRequests().size());
     ToolExecutionResultMessage result = (ToolExecutionResultMessage) second.get(second.size() - 1);
     assertEquals(asked.toolExecutionRequests().get(0).id(), result.id());
+  }
+
+  @Test
+  void anAnswerThatIsNothingButACallIsNotSaidToBeWrittenAmongWords() throws Exception {
+    Agent a = agent(r -> requests.size() == 1
+        ? AiMessage.from("<tool_call>\n{\"name\": \"files__list_dir\", "
+            + "\"arguments\": {\"path\": \"docs\"}}\n</tool_call>")
+        : AiMessage.from("Found it."));
+    a.send("x", listener).get(10, TimeUnit.SECONDS);
+    assertEquals(1, link.executed.size());
+    assertEquals(null, link.preflights.get(0).inProse());
+    assertEquals(null, link.executed.get(0).inProse());
+  }
+
+  @Test
+  void callsPastTheLimitOfOneAnswerAreNotRunYetAreLogged() throws Exception {
+    int asked = Agent.CALLS_PER_ANSWER + 5;
+    Agent a = agent(r -> {
+      if (requests.size() > 1) return AiMessage.from("done");
+      List<ToolExecutionRequest> many = new java.util.ArrayList<>();
+      for (int i = 0; i < asked; i++)
+        many.add(ToolExecutionRequest.builder()
+            .id("r" + i)
+            .name("files__list_dir")
+            .arguments("{\"path\":\"d" + i + "\"}")
+            .build());
+      return AiMessage.from(many);
+    });
+    a.send("x", listener).get(10, TimeUnit.SECONDS);
+    assertEquals(Agent.CALLS_PER_ANSWER, link.executed.size());
+    assertEquals(1, link.denied.size());
+    assertEquals(5, link.denied.get(0).calls().size());
+    assertEquals(
+        "d" + Agent.CALLS_PER_ANSWER,
+        link.denied.get(0).calls().get(0).args().path("path").asText());
+    assertTrue(String.valueOf(link.denied.get(0).reason()).contains("more than 8 calls"));
+    List<ChatMessage> second = requests.get(1).messages();
+    long notRun = second.stream()
+        .filter(m ->
+            m instanceof ToolExecutionResultMessage t && t.text().startsWith("Not run: more than"))
+        .count();
+    assertEquals(5, notRun, "each call the model made has its answer");
+  }
+
+  @Test
+  void anAnswerPastTheLongestTakenIsCutOffAndTheTurnEnds() throws Exception {
+    Agent a = agent(r -> AiMessage.from("x".repeat(Agent.MAX_ANSWER_CHARS + 1)));
+    a.send("x", listener).get(10, TimeUnit.SECONDS);
+    assertTrue(
+        listener.events.stream().anyMatch(e -> e.startsWith("notice Stopped: the answer ran past")),
+        listener.events.toString());
+    assertEquals(1, requests.size());
   }
 
   @Test

@@ -35,6 +35,7 @@ final class FakeLink implements ServiceLink {
   final List<Execute.Params> executed = new CopyOnWriteArrayList<>();
   final List<String> standingGrants = new CopyOnWriteArrayList<>();
   final List<Preflight.Params> previews = new CopyOnWriteArrayList<>();
+  final List<Preflight.Params> preflights = new CopyOnWriteArrayList<>();
   final List<Deny.Params> denied = new CopyOnWriteArrayList<>();
   /** What the next grants throw, in turn; an empty queue mints. */
   final java.util.Queue<RuntimeException> grantRefusals =
@@ -98,6 +99,7 @@ final class FakeLink implements ServiceLink {
 
   @Override
   public CompletableFuture<Preflight.Result> preflight(Preflight.Params params) {
+    preflights.add(params);
     String tool = params.tool();
     JsonNode args = params.args();
     String decision = decisions.getOrDefault(tool, Preflight.DENY);

@@ -6,12 +6,20 @@ import org.jspecify.annotations.Nullable;
 /**
  * Who sent a call: the connection's role, the connection itself (a call can be cancelled only by
  * the connection that sent it), the conversation whose taint it shares — the one the client named,
- * or the connection's own when it named none (an MCP client) — and the client's name as it gave it.
+ * or the connection's own when it named none (an MCP client) — the client's name as it gave it,
+ * and whether the model wrote the call among its words ({@code inProse}: it may be quoting one it
+ * read, and the call is judged as after untrusted content).
  */
-public record Caller(Role role, String connection, String conversation, String client) {
+public record Caller(
+    Role role, String connection, String conversation, String client, boolean inProse) {
 
   public Caller(Role role, String connection, String conversation) {
-    this(role, connection, conversation, role.wire());
+    this(role, connection, conversation, role.wire(), false);
+  }
+
+  /** The same caller, for a call the model wrote among its words (or not). */
+  public Caller inProse(boolean value) {
+    return new Caller(role, connection, conversation, client, value);
   }
 
   /**
@@ -26,7 +34,7 @@ public record Caller(Role role, String connection, String conversation, String c
 
   /** The same caller, named as its {@code session.hello} named it. */
   public Caller named(String name) {
-    return new Caller(role, connection, conversation, name);
+    return new Caller(role, connection, conversation, name, inProse);
   }
 
   private static final java.util.regex.Pattern ID =

@@ -733,12 +733,21 @@ public final class Gate implements AutoCloseable {
   static final String MCP_CONTEXT =
       "the MCP client's own context (what it read elsewhere is out of Steward's sight)";
 
+  /**
+   * The source a call the model wrote among the words of its answer is judged by: the model may be
+   * quoting a call it read (a pasted mail, a file) rather than making one (ADR 42).
+   */
+  static final String IN_PROSE =
+      "a call the assistant wrote among the words of its answer, where it may be quoting one it"
+          + " read";
+
   /** Where untrusted content in the caller's conversation came from, as the rules count it. */
   private List<String> taintOf(Caller caller) {
     List<String> kept = taint.of(caller.conversation());
-    if (!caller.mcpConversation()) return kept;
-    List<String> all = new java.util.ArrayList<>(kept.size() + 1);
-    all.add(MCP_CONTEXT);
+    if (!caller.mcpConversation() && !caller.inProse()) return kept;
+    List<String> all = new java.util.ArrayList<>(kept.size() + 2);
+    if (caller.mcpConversation()) all.add(MCP_CONTEXT);
+    if (caller.inProse()) all.add(IN_PROSE);
     all.addAll(kept);
     return all;
   }

@@ -201,7 +201,8 @@ public final class ServiceMethods {
   private Preflight.Result preflight(Session session, JsonNode p) {
     Preflight.Params params = Params.read(p, Preflight.Params.class);
     return gate.preflight(
-        Caller.of(session.role(), session.id(), params.conversationId()),
+        Caller.of(session.role(), session.id(), params.conversationId())
+            .inProse(Boolean.TRUE.equals(params.inProse())),
         Params.require(params.traceId(), "trace_id"),
         Params.require(params.tool(), "tool"),
         Params.require(params.args(), "args"));
@@ -216,8 +217,8 @@ public final class ServiceMethods {
     }
     String traceId = Params.require(p.traceId(), "trace_id");
     List<Deny.Call> calls = Params.require(p.calls(), "calls");
-    if (calls.isEmpty() || calls.size() > 100)
-      throw RpcException.invalidParams("calls must name 1–100 calls");
+    if (calls.isEmpty() || calls.size() > Deny.MAX_CALLS)
+      throw RpcException.invalidParams("calls must name 1–" + Deny.MAX_CALLS + " calls");
     String reason =
         p.reason() == null || p.reason().isBlank() ? "declined by the user" : p.reason();
     Caller caller = Caller.of(session.role(), session.id(), p.conversationId());
@@ -248,7 +249,9 @@ public final class ServiceMethods {
         Params.require(e.args(), "args"),
         e.confirmToken(),
         e.idempotencyKey(),
-        Caller.of(session.role(), session.id(), e.conversationId()).named(session.client()),
+        Caller.of(session.role(), session.id(), e.conversationId())
+            .named(session.client())
+            .inProse(Boolean.TRUE.equals(e.inProse())),
         message -> session.send(new Notification(
             Methods.TOOL_PROGRESS,
             Json.pojo(new ToolProgress(e.traceId(), e.callId(), message, null)))));

@@ -490,6 +490,35 @@ class RoutesIT {
   }
 
   /**
+   * A call the model wrote among the words of its answer may be one it quotes from what it read (a
+   * pasted mail): the gate judges it as after untrusted content, for that call only.
+   */
+  @Test
+  void a_call_written_among_the_models_words_is_asked_for() throws Exception {
+    start(p -> p);
+    JsonNode probe = args("path", "quoted.txt", "content", "x");
+    assertEquals(
+        Preflight.ALLOW,
+        preflight(agent, "conv-words", "files.write_text", probe).decision(),
+        "a new file in a clean conversation");
+    Preflight.Result quoted =
+        agent.preflight(new Preflight.Params(id(), "files.write_text", probe, "conv-words", true));
+    assertEquals(Preflight.CONFIRM, quoted.decision(), quoted.toString());
+    assertTrue(
+        String.valueOf(quoted.taint()).contains("among the words of its answer"),
+        quoted.toString());
+    ToolResult r = agent.execute(
+        new Execute.Params(id(), id(), "files.write_text", probe, null, null, "conv-words", true));
+    assertFalse(r.ok());
+    assertEquals(ToolErrorCodes.TOKEN_MISSING, r.error().code());
+    assertFalse(Files.exists(t.root.resolve("quoted.txt")), "not written without a click");
+    assertEquals(
+        Preflight.ALLOW,
+        preflight(agent, "conv-words", "files.write_text", probe).decision(),
+        "the conversation is not tainted by it");
+  }
+
+  /**
    * A folder's listing shows the names in it: a file a stranger named (a download saved there)
    * makes them a stranger's words, which taint as its content would, however deep the listing
    * reaches; a name the answer does not show is no one's words.

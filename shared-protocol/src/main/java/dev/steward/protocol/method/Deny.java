@@ -14,6 +14,9 @@ public final class Deny {
 
   private Deny() {}
 
+  /** The most calls one {@code approval.deny} may name. */
+  public static final int MAX_CALLS = 100;
+
   public record Call(String tool, JsonNode args, @Nullable String callId) {}
 
   public record Params(

@@ -12,6 +12,7 @@ public final class Execute {
    * {@code conversation_id} names the conversation the call belongs to: the service keeps taint
    * per conversation (SPEC §10), and per connection for a client that sends none.
    */
+  /** {@code in_prose}: as {@link Preflight.Params#inProse()}. */
   public record Params(
       String traceId,
       String callId,
@@ -19,7 +20,19 @@ public final class Execute {
       JsonNode args,
       @Nullable String confirmToken,
       @Nullable String idempotencyKey,
-      @Nullable String conversationId) {
+      @Nullable String conversationId,
+      @Nullable Boolean inProse) {
+
+    public Params(
+        String traceId,
+        String callId,
+        String tool,
+        JsonNode args,
+        @Nullable String confirmToken,
+        @Nullable String idempotencyKey,
+        @Nullable String conversationId) {
+      this(traceId, callId, tool, args, confirmToken, idempotencyKey, conversationId, null);
+    }
 
     public Params(
         String traceId,

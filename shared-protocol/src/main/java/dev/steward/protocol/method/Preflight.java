@@ -10,11 +10,24 @@ public final class Preflight {
 
   private Preflight() {}
 
+  /**
+   * {@code in_prose} (beyond SPEC §3.1): the model wrote the call among the words of its answer,
+   * not in its tool-call field, and may be quoting a call it read; the gate judges it as after
+   * untrusted content. A client can only make a call stricter with it.
+   */
   public record Params(
-      String traceId, String tool, JsonNode args, @Nullable String conversationId) {
+      String traceId,
+      String tool,
+      JsonNode args,
+      @Nullable String conversationId,
+      @Nullable Boolean inProse) {
 
     public Params(String traceId, String tool, JsonNode args) {
-      this(traceId, tool, args, null);
+      this(traceId, tool, args, null, null);
+    }
+
+    public Params(String traceId, String tool, JsonNode args, @Nullable String conversationId) {
+      this(traceId, tool, args, conversationId, null);
     }
   }
 
