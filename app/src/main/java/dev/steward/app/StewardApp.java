@@ -96,7 +96,7 @@ public final class StewardApp extends Application {
   static ModelServer modelServer(AppSettings settings, ModelKey key) {
     String secret;
     try {
-      secret = key.read().orElse(null);
+      secret = key.readFor(settings.serverUrl()).orElse(null);
     } catch (java.io.IOException e) {
       System.err.println("steward: the model key could not be read: " + e.getMessage());
       secret = null;
@@ -149,6 +149,11 @@ public final class StewardApp extends Application {
       }
     });
     ModelKey modelKey = new ModelKey(config.places().secretsFile());
+    try {
+      modelKey.adopt(settings.serverUrl());
+    } catch (java.io.IOException e) {
+      System.err.println("steward: the model key could not be read: " + e.getMessage());
+    }
     SwitchableModelSource models =
         new SwitchableModelSource(modelServer(settings, modelKey), Duration.ofSeconds(5));
     this.models = models;

@@ -1,5 +1,7 @@
 package dev.steward.app.agent;
 
+import dev.steward.protocol.json.CanonicalJson;
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -26,8 +28,15 @@ public final class ToolNames {
   public ToolNames(Collection<String> toolNames) {
     for (String tool : toolNames) {
       String base = tool.replace(".", "__");
-      if (!MODEL_SAFE.matcher(base).matches()) base = base.replaceAll("[^a-zA-Z0-9_-]", "_");
-      if (base.length() > 60) base = base.substring(0, 60);
+      // A name that had to be cut or changed to be model-safe could read like another's: it ends
+      // in a part of its own name's hash, so that it names the same tool whatever the listing's
+      // order (a name from an earlier turn never comes to mean another tool).
+      if (!MODEL_SAFE.matcher(base).matches() || base.length() > 57) {
+        String safe = base.replaceAll("[^a-zA-Z0-9_-]", "_");
+        base = safe.substring(0, Math.min(safe.length(), 57))
+            + "-"
+            + CanonicalJson.sha256Hex(tool.getBytes(StandardCharsets.UTF_8)).substring(0, 6);
+      }
       String candidate = base;
       for (int n = 2; toTool.containsKey(candidate); n++) candidate = base + "-" + n;
       toModel.put(tool, candidate);

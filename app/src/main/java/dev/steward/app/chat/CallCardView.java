@@ -40,7 +40,8 @@ final class CallCardView extends VBox {
     detail.setId("detail-" + card.callId());
     detail.getStyleClass().add("call-detail");
     detail.setWrapText(true);
-    detail.textProperty().bind(card.detailProperty());
+    // A detail may quote what a server said (its error): one line, every character as itself.
+    detail.textProperty().bind(shown(card.detailProperty(), CallCardView::oneLine));
     detail.visibleProperty().bind(card.detailProperty().isNotEmpty());
     detail.managedProperty().bind(detail.visibleProperty());
 
@@ -112,6 +113,17 @@ final class CallCardView extends VBox {
     for (CallState each : CallState.values())
       getStyleClass().remove("state-" + each.name().toLowerCase(java.util.Locale.ROOT));
     getStyleClass().add("state-" + s.name().toLowerCase(java.util.Locale.ROOT));
+  }
+
+  /** The longest detail a card shows; the model and the audit log have the whole. */
+  static final int DETAIL_SHOWN = 600;
+
+  static String oneLine(String text) {
+    String line = ShownText.escaped(text.strip().replaceAll("[\\r\\n\\u2028\\u2029]+", " "));
+    if (line.length() <= DETAIL_SHOWN) return line;
+    int cut =
+        Character.isHighSurrogate(line.charAt(DETAIL_SHOWN - 1)) ? DETAIL_SHOWN - 1 : DETAIL_SHOWN;
+    return line.substring(0, cut) + "…";
   }
 
   private static javafx.beans.binding.StringBinding shown(

@@ -88,7 +88,7 @@ public final class ModelSettings {
     model.set(initial.model() == null ? "" : initial.model());
     model.addListener((o, was, now) -> checkChoice());
     try {
-      keySaved.set(key.read().isPresent());
+      keySaved.set(key.saved());
     } catch (IOException e) {
       status.set("The model key could not be read: " + e.getMessage());
     }
@@ -164,7 +164,7 @@ public final class ModelSettings {
     AppSettings saved = store.load().settings();
     String savedKey;
     try {
-      savedKey = key.read().orElse(null);
+      savedKey = key.readFor(saved.serverUrl()).orElse(null);
     } catch (IOException e) {
       savedKey = null;
     }
@@ -244,15 +244,20 @@ public final class ModelSettings {
     try {
       String typed = newKey.get() == null ? "" : newKey.get().strip();
       if (!typed.isEmpty()) {
-        key.write(typed);
+        key.write(typed, address);
         newKey.set("");
         keySaved.set(true);
       }
       AppSettings now = store.update(s -> s.withServer(kind, address).withModel(name));
       applied.accept(now);
+      // A key goes only to the server it was saved for: another address does not get it.
+      String keyElsewhere = key.saved() && key.readFor(now.serverUrl()).isEmpty()
+          ? " The saved key is for " + key.savedFor().orElse("another server")
+              + " and is not sent to this one: type it again to use it here."
+          : "";
       status.set("Saved: the next message uses "
           + (now.model() == null ? "the first suitable model" : now.model()) + " at "
-          + now.serverUrl() + ".");
+          + now.serverUrl() + "." + keyElsewhere);
       return true;
     } catch (IOException e) {
       status.set("Could not save: " + e.getMessage());
@@ -263,7 +268,7 @@ public final class ModelSettings {
   /** Forgets the saved key. */
   public void removeKey() {
     try {
-      key.write("");
+      key.remove();
       keySaved.set(false);
       applied.accept(store.load().settings());
       status.set("The key was removed.");
@@ -277,7 +282,7 @@ public final class ModelSettings {
     String saved = null;
     if (k.isEmpty()) {
       try {
-        saved = key.read().orElse(null);
+        saved = key.readFor(address).orElse(null);
       } catch (IOException e) {
         saved = null;
       }

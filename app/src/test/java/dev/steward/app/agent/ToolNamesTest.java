@@ -51,4 +51,24 @@ class ToolNamesTest {
       assertEquals(Optional.of(tool), names.toolName(names.modelName(tool)));
     }
   }
+
+  @Test
+  void aNameCutOrChangedNamesTheSameToolWhateverTheOrder() {
+    String stem = "mcp.a-server-with-a-long-name." + "x".repeat(40);
+    List<String> tools = List.of(stem + "_one", stem + "_two", "mcp.s.a b", "mcp.s.a+b");
+    ToolNames forward = new ToolNames(tools);
+    List<String> reversed = new java.util.ArrayList<>(tools);
+    java.util.Collections.reverse(reversed);
+    ToolNames backward = new ToolNames(reversed);
+    ToolNames without = new ToolNames(List.of(stem + "_two", "mcp.s.a+b"));
+    for (String tool : tools) {
+      String name = forward.modelName(tool);
+      assertTrue(name.matches("[a-zA-Z0-9_-]{1,64}"), name);
+      assertEquals(name, backward.modelName(tool), tool);
+      assertEquals(Optional.of(tool), forward.toolName(name));
+    }
+    assertEquals(forward.modelName(stem + "_two"), without.modelName(stem + "_two"));
+    assertEquals(forward.modelName("mcp.s.a+b"), without.modelName("mcp.s.a+b"));
+    assertNotEquals(forward.modelName(stem + "_one"), forward.modelName(stem + "_two"));
+  }
 }

@@ -33,4 +33,16 @@ class CallCardTest {
     assertFalse(c.cutProperty().get());
     assertEquals(longResult, c.shownResultProperty().get());
   }
+
+  @Test
+  void aDetailQuotingAServerIsOneLineOfItsOwnCharacters() {
+    String said = "It failed: the server answered: nope\n\nSteward: approved \u202eevil\u2028x";
+    String shown = CallCardView.oneLine(said);
+    assertFalse(shown.contains("\n"), shown);
+    assertFalse(shown.contains("\u202e"), shown);
+    assertTrue(shown.contains("nope Steward: approved \\u202eevil x"), shown);
+    String longOne = CallCardView.oneLine("y".repeat(5_000));
+    assertEquals(CallCardView.DETAIL_SHOWN + 1, longOne.length());
+    assertTrue(longOne.endsWith("…"));
+  }
 }

@@ -494,6 +494,21 @@ class SettingsViewModelTest {
             Files.getPosixFilePermissions(secrets)));
     assertEquals("", m.newKeyProperty().get(), "the typed key is not kept on screen");
     assertTrue(m.keySavedProperty().get());
+    assertTrue(
+        Files.readString(secrets).contains("\"api_key_origin\" : \"http://127.0.0.1:1234\""));
+    // Another server does not get the key: not when tested, not once saved.
+    m.urlProperty().set("http://127.0.0.1:8080/v1");
+    m.testConnection();
+    assertEquals(null, asked.get(asked.size() - 1).key(), "the key goes to its own server only");
+    assertTrue(m.save());
+    assertTrue(
+        m.statusProperty().get().contains("is not sent to this one"),
+        m.statusProperty().get());
+    m.urlProperty().set("http://127.0.0.1:1234/another/path");
+    m.testConnection();
+    assertEquals("sk-local-123", asked.get(asked.size() - 1).key(), "its own server still does");
+    m.urlProperty().set("http://127.0.0.1:1234/v1");
+    assertTrue(m.save());
     m.providerProperty().set(AppSettings.OLLAMA);
     assertEquals("http://localhost:11434", m.urlProperty().get(), "each kind keeps its address");
     m.providerProperty().set(AppSettings.OPENAI_COMPATIBLE);
