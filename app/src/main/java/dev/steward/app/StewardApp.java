@@ -150,7 +150,9 @@ public final class StewardApp extends Application {
     });
     ModelKey modelKey = new ModelKey(config.places().secretsFile());
     try {
-      modelKey.adopt(settings.serverUrl());
+      // The server the key was saved with: the file's, never one the environment names now.
+      var own = settingsStore.own();
+      if (own.isPresent()) modelKey.adopt(own.get().serverUrl());
     } catch (java.io.IOException e) {
       System.err.println("steward: the model key could not be read: " + e.getMessage());
     }

@@ -21,16 +21,15 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
- * MCP on stdin and stdout with no hand-off on a call's way. One thread reads, and hands each
- * message to the server in the order the client sent them, as the SDK's own stdio transport does;
- * a {@code tools/call} must not hold it (the bridge's tools send the call to the service and return;
- * the SDK runs synchronous tools on a pool of its own unless told to run them where they are
- * called), so a cancellation is read while calls run. A call's answer is written on the thread it
- * is made on — for the bridge, the thread its answer from the service arrived on — after what
- * waits in the outbox; everything else (answers to other messages, the service's progress, list
- * changes) is written by a writer thread of its own, so that a client slow to read stdout holds
- * up no reader. A line that is not JSON-RPC, or too long, is answered with an error and the next is
- * read.
+ * MCP on stdin and stdout. One thread reads, and hands each message to the server in the order the
+ * client sent them, as the SDK's own stdio transport does; a {@code tools/call} must not hold it
+ * (the bridge's tools send the call to the service and return; the SDK runs synchronous tools on a
+ * pool of its own unless told to run them where they are called), so a cancellation is read while
+ * calls run. What the server says is written by a writer thread of its own, in the order it was
+ * said (a call's progress before its answer), so that a client slow to read stdout holds up
+ * neither the reader nor the thread a call's answer arrives on — for the bridge, its connection
+ * to the service. A line that is not JSON-RPC, or too long, is answered with an error and the next
+ * is read.
  *
  * <p>A gated transport reads the first message (MCP's {@code initialize}, which a client sends
  * alone and then waits for) at once and the rest only once {@link #open opened}: {@code initialize}
@@ -46,7 +45,10 @@ final class StdioTransport implements McpServerTransportProvider {
   /** Calls that run at once (an MCP client rarely has more than a few in flight). */
   static final int MAX_CALLS = 16;
 
-  /** Messages waiting to be written; progress beyond it is dropped, anything else waits. */
+  /**
+   * Messages waiting to be written; progress beyond it is dropped, and anything else but a call's
+   * answer waits for room. The outbox holds this many more for the answers of the calls running.
+   */
   private static final int OUTBOX = 1024;
 
   private final McpJsonMapper mapper;
@@ -57,15 +59,11 @@ final class StdioTransport implements McpServerTransportProvider {
   private final Semaphore calls = new Semaphore(MAX_CALLS);
   /**
    * The calls not yet answered, by request id (a client may give two the same): an answer to one
-   * is written where it is made.
+   * is never dropped, and does not wait for room.
    */
   private final Map<Object, Integer> unanswered = new ConcurrentHashMap<>();
-  /**
-   * What is written on the writer thread: every message but a call's answer, which the call's
-   * thread writes itself after what waits here. Taken only while {@link #out} is held, so that a
-   * call's progress is never written after its answer.
-   */
-  private final BlockingQueue<String> outbox = new LinkedBlockingQueue<>(OUTBOX);
+  /** What the writer thread writes, in turn; taken only while {@link #out} is held. */
+  private final BlockingQueue<String> outbox = new LinkedBlockingQueue<>(OUTBOX + MAX_CALLS);
   /** One permit per message put in the outbox: the writer thread waits on it. */
   private final Semaphore queued = new Semaphore(0);
   /** Stdin has ended, and every message read from it has been handed on. */
@@ -305,7 +303,7 @@ final class StdioTransport implements McpServerTransportProvider {
                   .addTextContent("UNAVAILABLE: " + why)
                   .isError(true)
                   .build())),
-          false);
+          Kind.OTHER);
     } catch (IOException e) {
       mute = true;
     } catch (InterruptedException e) {
@@ -348,7 +346,7 @@ final class StdioTransport implements McpServerTransportProvider {
       queue(
           "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + code + ",\"message\":"
               + mapper.writeValueAsString(message) + "}}",
-          false);
+          Kind.OTHER);
     } catch (IOException e) {
       mute = true;
     } catch (InterruptedException e) {
@@ -356,29 +354,38 @@ final class StdioTransport implements McpServerTransportProvider {
     }
   }
 
-  /**
-   * Writes {@code json} now, after what waits in the outbox; on the caller's thread. Compact JSON
-   * escapes every line break inside strings: one message, one line.
-   */
-  private void write(String json) throws IOException {
-    synchronized (out) {
-      try {
-        writeQueuedLocked();
-        out.write((json + "\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
-      } catch (IOException e) {
-        mute = true;
-        throw e;
-      }
-    }
+  /** How a message waits in the outbox. */
+  private enum Kind {
+    /** Dropped when the outbox is full. */
+    PROGRESS,
+    /** A call's answer: takes the room kept for the calls running, and waits only past it. */
+    ANSWER,
+    /** Anything else: waits for room. */
+    OTHER
   }
 
-  /** Puts a message in the outbox; false when it is full and the message is dropped. */
-  private boolean queue(String json, boolean mayDrop) throws InterruptedException {
-    if (mayDrop) {
-      if (!outbox.offer(json)) return false;
-    } else {
-      outbox.put(json);
+  /**
+   * Puts a message in the outbox; false when it is full and the message is dropped. Compact JSON
+   * escapes every line break inside strings: one message, one line.
+   */
+  private boolean queue(String json, Kind kind) throws InterruptedException {
+    switch (kind) {
+      case PROGRESS -> {
+        if (outbox.size() >= OUTBOX || !outbox.offer(json)) return false;
+      }
+      case ANSWER -> {
+        // Full only when the client has left more than a thousand messages unread.
+        while (!outbox.offer(json)) {
+          if (mute) return false;
+          Thread.sleep(5);
+        }
+      }
+      case OTHER -> {
+        while (outbox.size() >= OUTBOX || !outbox.offer(json)) {
+          if (mute) return false;
+          Thread.sleep(5);
+        }
+      }
     }
     queued.release();
     return true;
@@ -410,16 +417,16 @@ final class StdioTransport implements McpServerTransportProvider {
       return Mono.fromCallable(() -> {
         if (mute) return null;
         String json = mapper.writeValueAsString(message);
-        if (message instanceof McpSchema.JSONRPCResponse response
-            && response.id() != null
-            && unanswered.containsKey(response.id())) {
-          write(json);
-        } else {
-          queue(
-              json,
-              message instanceof McpSchema.JSONRPCNotification n
-                  && McpSchema.METHOD_NOTIFICATION_PROGRESS.equals(n.method()));
-        }
+        queue(
+            json,
+            message instanceof McpSchema.JSONRPCResponse response
+                    && response.id() != null
+                    && unanswered.containsKey(response.id())
+                ? Kind.ANSWER
+                : message instanceof McpSchema.JSONRPCNotification n
+                        && McpSchema.METHOD_NOTIFICATION_PROGRESS.equals(n.method())
+                    ? Kind.PROGRESS
+                    : Kind.OTHER);
         return null;
       });
     }

@@ -288,6 +288,35 @@ class McpBridgeIT {
   }
 
   @Test
+  void aDialogSaysWhenAnotherConnectedClientGivesTheSameName() throws Exception {
+    try (StewardClient honest = service.connect(Role.MCP, "Twin Client 1.0");
+        StewardClient other = service.connect(Role.MCP, "Twin Client 1.0");
+        StewardClient third = service.connect(Role.MCP, "Another Client 1.0")) {
+      honest.hello();
+      other.hello();
+      third.hello();
+      for (StewardClient c : List.of(other, third)) {
+        String content = "twin " + c.hashCode() + " on hold";
+        CompletableFuture<ToolResult> call = c.executeAsync(new Execute.Params(
+            "mcp/twin",
+            "twin-" + c.hashCode(),
+            "files.write_text",
+            Json.object().put("path", "~/Steward/held.txt").put("content", content),
+            null,
+            null));
+        waitFor(() -> asks.stream()
+            .anyMatch(a -> a.calls().get(0).args().path("content").asText().equals(content)));
+        Approval.Requested asked = asks.stream()
+            .filter(a -> a.calls().get(0).args().path("content").asText().equals(content))
+            .findFirst()
+            .orElseThrow();
+        assertEquals(c == other ? Integer.valueOf(1) : null, asked.clientsAlike(), asked.client());
+        assertFalse(call.isDone());
+      }
+    }
+  }
+
+  @Test
   void clientsTogetherCannotStackMoreThanThreeDialogs() throws Exception {
     List<StewardClient> clients = new java.util.ArrayList<>();
     try {

@@ -262,20 +262,24 @@ class StdioTransportTest {
   }
 
   @Test
-  void aCallsAnswerIsWrittenOnTheThreadItArrivesOn() throws Exception {
+  void aClientThatStopsReadingHoldsNotTheThreadAnAnswerArrivesOn() throws Exception {
     send(call(11, "arrives"));
     send("{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"ping\"}");
     assertEquals(12, next().path("id").asInt(), "read on while the call waits for its answer");
+    CountDownLatch reading = new CountDownLatch(1);
+    stalled = reading; // the client stops reading stdout
     Thread arrival = new Thread(
         () -> arriving.complete(
             McpSchema.CallToolResult.builder().addTextContent("arrived").build()),
         "the-answer-arrives");
     arrival.start();
+    arrival.join(5_000);
+    assertFalse(arrival.isAlive(), "the answer's thread went on while stdout was not read");
+    reading.countDown();
     JsonNode answer = next();
     assertEquals(11, answer.path("id").asInt());
     assertEquals("arrived", answer.at("/result/content/0/text").asText());
-    assertEquals("the-answer-arrives", writers.get(11), "no thread woken to write it");
-    assertEquals("steward-mcp-stdout", writers.get(12), "other answers by the writer thread");
+    assertEquals("steward-mcp-stdout", writers.get(11));
   }
 
   @Test
@@ -322,6 +326,9 @@ class StdioTransportTest {
     }
   }
 
+  /** While set, stdout's writes wait for it: a client that does not read. */
+  private volatile @org.jspecify.annotations.Nullable CountDownLatch stalled;
+
   /** The thread that wrote each answer, by its id. */
   private final Map<Integer, String> writers = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -336,6 +343,14 @@ class StdioTransportTest {
 
     @Override
     public synchronized void write(int b) throws IOException {
+      CountDownLatch wait = stalled;
+      if (wait != null) {
+        try {
+          wait.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          throw new java.io.InterruptedIOException();
+        }
+      }
       if (b != '\n') {
         line.write(b);
         return;

@@ -299,7 +299,8 @@ public final class Agent implements Conversation, AutoCloseable {
         if (written.isPresent()) {
           text = written.get().text();
           requests = written.get().calls();
-          inProse = !text.isBlank();
+          // Among other words, or naming a tool named in what the user or a tool gave it.
+          inProse = !text.isBlank() || TextCalls.named(requests, history);
           listener.assistantRewritten(text);
         }
       }
@@ -387,7 +388,13 @@ public final class Agent implements Conversation, AutoCloseable {
           over.subList(from, Math.min(over.size(), from + Deny.MAX_CALLS)).stream()
               .map(c -> new Deny.Call(c.toolName(), c.args(), c.callId()))
               .toList();
-      link.declined(new Deny.Params(null, traceId, denied, conversationId, reason));
+      try {
+        link.declined(new Deny.Params(null, traceId, denied, conversationId, reason));
+      } catch (RuntimeException e) {
+        listener.notice(
+            "The calls not run could not be written to the audit log: " + CallRunner.message(e));
+        break;
+      }
     }
     listener.notice("The assistant asked for " + (CALLS_PER_ANSWER + over.size())
         + " calls in one answer: the first " + CALLS_PER_ANSWER + " were taken, the other "

@@ -60,6 +60,15 @@ public final class ClientApprovals {
     }
   }
 
+  /** Who asks, as the dialog says it: the client's name, and whether others give it too. */
+  static String asker(Approval.Requested asked) {
+    String named = "The MCP client \u201c" + asked.client() + "\u201d";
+    Integer alike = asked.clientsAlike();
+    if (alike == null || alike <= 0) return named;
+    return named + " (careful: " + alike + (alike == 1 ? " other client" : " other clients")
+        + " connected now " + (alike == 1 ? "gives" : "give") + " the same name)";
+  }
+
   /** Handles one {@code approval.requested} notification's parameters. */
   public void requested(JsonNode params) {
     Approval.Requested asked = Json.convert(params, Approval.Requested.class);
@@ -95,8 +104,8 @@ public final class ClientApprovals {
         List.of(new Approver.Pending(proposed, call.preflight())),
         asked.expiresAt(),
         // The name is the client's own word: quoted, and said to be an MCP client's, so that no
-        // client can pass for Steward's own assistant in the title.
-        "The MCP client \u201c" + asked.client() + "\u201d");
+        // client can pass for Steward's own assistant in the title — nor, unsaid, for another.
+        asker(asked));
     java.util.concurrent.CompletableFuture<List<Approver.Answer>> dialog =
         approver.review(round == 0 ? request : request.shownAgain(changed));
     showing.put(asked.requestId(), dialog);

@@ -36,6 +36,34 @@ final class TextCalls {
 
   private TextCalls() {}
 
+  /**
+   * Whether a call the model wrote may be one it quotes: a tool it names is named in what the user
+   * gave it or a tool returned (a pasted mail, a file, a page), in any spelling. A call the model
+   * makes of its own accord names a tool that is only in its tool list.
+   */
+  static boolean named(
+      List<ToolExecutionRequest> calls, List<dev.langchain4j.data.message.ChatMessage> history) {
+    List<String> keys = calls.stream()
+        .map(ToolExecutionRequest::name)
+        .filter(n -> n != null && !n.isBlank())
+        .map(ToolNames::key)
+        .toList();
+    if (keys.isEmpty()) return false;
+    for (dev.langchain4j.data.message.ChatMessage m : history) {
+      String text = m instanceof dev.langchain4j.data.message.UserMessage u && u.hasSingleText()
+          ? u.singleText()
+          : m instanceof dev.langchain4j.data.message.ToolExecutionResultMessage r
+                  && !Recall.named(String.valueOf(r.toolName()))
+                  && !ToolShelf.named(String.valueOf(r.toolName()))
+              ? r.text()
+              : null;
+      if (text == null) continue;
+      String said = ToolNames.key(text);
+      for (String key : keys) if (said.contains(key)) return true;
+    }
+    return false;
+  }
+
   static Optional<Found> find(String text, RemoteTools tools) {
     List<ToolExecutionRequest> calls = new ArrayList<>();
     String rest = tagged(text, calls);

@@ -38,7 +38,10 @@ public final class ToolNames {
             + CanonicalJson.sha256Hex(tool.getBytes(StandardCharsets.UTF_8)).substring(0, 6);
       }
       String candidate = base;
-      for (int n = 2; toTool.containsKey(candidate); n++) candidate = base + "-" + n;
+      for (int n = 2; toTool.containsKey(candidate); n++) {
+        String suffix = "-" + n;
+        candidate = base.substring(0, Math.min(base.length(), 64 - suffix.length())) + suffix;
+      }
       toModel.put(tool, candidate);
       toTool.put(candidate, tool);
       byKey.merge(key(tool), Optional.of(tool), (a, b) -> Optional.empty());

@@ -119,7 +119,8 @@ final class CallCardView extends VBox {
   static final int DETAIL_SHOWN = 600;
 
   static String oneLine(String text) {
-    String line = ShownText.escaped(text.strip().replaceAll("[\\r\\n\\u2028\\u2029]+", " "));
+    // Line breaks and runs of blanks (which wrap a label onto a line of its own) as one space.
+    String line = ShownText.escaped(text.strip().replaceAll("[\\s\\p{Z}\\u0085]+", " "));
     if (line.length() <= DETAIL_SHOWN) return line;
     int cut =
         Character.isHighSurrogate(line.charAt(DETAIL_SHOWN - 1)) ? DETAIL_SHOWN - 1 : DETAIL_SHOWN;

@@ -54,6 +54,15 @@ public final class SettingsStore {
     }
   }
 
+  /** What the file itself says, without the environment; empty when there is none, or unread. */
+  public java.util.Optional<AppSettings> own() {
+    if (!Files.exists(file)) return java.util.Optional.empty();
+    Loaded own = loadFile();
+    return own.problem() == null
+        ? java.util.Optional.of(own.settings())
+        : java.util.Optional.empty();
+  }
+
   /**
    * Changes what the file says, and only that, and answers the settings now in effect. A value
    * the environment overrides is not written by a change that leaves it as the override: the file

@@ -132,4 +132,17 @@ class ClientApprovalsTest {
             Instant.now().plusSeconds(60),
             "mcp-session"));
   }
+
+  @Test
+  void aNameAnotherConnectedClientAlsoGivesIsSaidToBeShared() {
+    Approval.Requested alone = new Approval.Requested(
+        "r1", "Claude Desktop 1.0", "t", List.of(), Instant.now(), null, null);
+    assertEquals("The MCP client \u201cClaude Desktop 1.0\u201d", ClientApprovals.asker(alone));
+    Approval.Requested shared =
+        new Approval.Requested("r1", "Claude Desktop 1.0", "t", List.of(), Instant.now(), null, 1);
+    assertEquals(
+        "The MCP client \u201cClaude Desktop 1.0\u201d (careful: 1 other client connected now"
+            + " gives the same name)",
+        ClientApprovals.asker(shared));
+  }
 }

@@ -36,11 +36,12 @@ class CallCardTest {
 
   @Test
   void aDetailQuotingAServerIsOneLineOfItsOwnCharacters() {
-    String said = "It failed: the server answered: nope\n\nSteward: approved \u202eevil\u2028x";
+    String said = "It failed: the server answered: nope\n\nSteward: approved \u202eevil\u2028x"
+        + "\u3000".repeat(200) + "padded";
     String shown = CallCardView.oneLine(said);
     assertFalse(shown.contains("\n"), shown);
     assertFalse(shown.contains("\u202e"), shown);
-    assertTrue(shown.contains("nope Steward: approved \\u202eevil x"), shown);
+    assertTrue(shown.contains("nope Steward: approved \\u202eevil x padded"), shown);
     String longOne = CallCardView.oneLine("y".repeat(5_000));
     assertEquals(CallCardView.DETAIL_SHOWN + 1, longOne.length());
     assertTrue(longOne.endsWith("…"));

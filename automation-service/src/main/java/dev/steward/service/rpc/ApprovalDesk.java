@@ -92,19 +92,21 @@ final class ApprovalDesk {
    * Runs a call that needs the user's click once the window has given it; without a window, or
    * when the user says no or lets the dialog expire, the call fails and says why.
    */
-  ToolResult execute(CallRequest call, String client, Preflight.Result preflight) {
+  ToolResult execute(
+      CallRequest call, String client, int clientsAlike, Preflight.Result preflight) {
     String requestId = "approval-" + UUID.randomUUID();
     Instant expires = clock.instant().plus(WAIT);
     String connection = call.caller().connection();
     Waiting w = new Waiting(
         call.tool(), call.traceId(), connection, call.callId(), new CompletableFuture<>());
     synchronized (waiting) {
+      // Counted while they wait for the user: an approved call that runs on waits for no one.
       long mine = waiting.values().stream()
-          .filter(o -> o.connection().equals(connection))
+          .filter(o -> o.connection().equals(connection) && !o.answer().isDone())
           .count();
       if (mine >= PER_CONNECTION)
         return declined(call, "another call from this client already waits for the user's answer");
-      if (waiting.size() >= ALL_CLIENTS)
+      if (waiting.values().stream().filter(o -> !o.answer().isDone()).count() >= ALL_CLIENTS)
         return declined(
             call,
             ALL_CLIENTS + " calls from MCP clients already wait for the user's answer; ask again"
@@ -121,7 +123,8 @@ final class ApprovalDesk {
           call.traceId(),
           List.of(new Approval.Call(call.tool(), call.args(), preflight)),
           expires,
-          conversation.startsWith(NAMED) ? conversation.substring(NAMED.length()) : null);
+          conversation.startsWith(NAMED) ? conversation.substring(NAMED.length()) : null,
+          clientsAlike > 0 ? clientsAlike : null);
       if (!toWindow.test(new Notification(Methods.APPROVAL_REQUESTED, Json.pojo(asked)))) {
         return gate.execute(call); // no window to ask: refused, and audited, as TOKEN_MISSING
       }

@@ -97,13 +97,29 @@ public final class ServiceMethods {
 
   /** A connection closed: its waiting approval requests are answered no. */
   public void connectionClosed(String connection) {
+    mcpSessions.remove(connection);
     approvals.abandon(connection);
+  }
+
+  /** The mcp role's sessions open now, by id: the names their clients give. */
+  private final java.util.Map<String, Session> mcpSessions =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** How many other MCP clients connected now give {@code session}'s client's name. */
+  private int alike(Session session) {
+    mcpSessions.put(session.id(), session);
+    String name = session.client();
+    int alike = 0;
+    for (Session other : mcpSessions.values())
+      if (!other.id().equals(session.id()) && other.client().equals(name)) alike++;
+    return alike;
   }
 
   public void registerOn(Dispatcher d) {
     d.register(Methods.SESSION_HELLO, (s, p) -> {
       JsonNode client = p.path("client");
       if (client.isTextual()) s.named(client.asText());
+      if (s.role() == Role.MCP) mcpSessions.put(s.id(), s);
       return new Hello.Result(SERVICE_VERSION, s.role(), limits.wire());
     });
     d.register(Methods.TOOLS_LIST, (s, p) -> new ToolsList.Result(listed()));
@@ -260,7 +276,7 @@ public final class ServiceMethods {
       Preflight.Result pre =
           gate.preflight(call.caller(), call.traceId(), call.tool(), call.args());
       if (Preflight.CONFIRM.equals(pre.decision()))
-        return approvals.execute(call, session.client(), pre);
+        return approvals.execute(call, session.client(), alike(session), pre);
     }
     return gate.execute(call);
   }

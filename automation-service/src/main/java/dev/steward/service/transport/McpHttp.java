@@ -276,16 +276,17 @@ final class McpHttp implements AutoCloseable {
         return;
       }
       String session = request.getHeader("Mcp-Session-Id");
+      // Read as the SDK reads it: from this text, bytes that are not UTF-8 replaced.
+      String text = new String(body, StandardCharsets.UTF_8);
       // The SDK starts a session for an initialize whatever session header it carries.
-      if ((session == null || opensSession(body)) && !newSessions.tryAcquire(1)) {
+      if ((session == null || opensSession(text)) && !newSessions.tryAcquire(1)) {
         response.sendError(
             429,
             "more than " + NEW_SESSIONS_PER_SECOND
                 + " new MCP sessions a second; a client starts one and keeps it");
         return;
       }
-      String read = cancellations.message(
-          new String(body, StandardCharsets.UTF_8), (session == null ? "" : session) + "/");
+      String read = cancellations.message(text, (session == null ? "" : session) + "/");
       chain.doFilter(new Body(request, read.getBytes(StandardCharsets.UTF_8)), response);
     }
   }
@@ -294,10 +295,11 @@ final class McpHttp implements AutoCloseable {
       new com.fasterxml.jackson.core.JsonFactory();
 
   /**
-   * Whether a body asks for a new session: an {@code initialize}, alone or in a batch, its method
-   * read as JSON reads it (escapes and all). The top level is read; what lies below is skipped.
+   * Whether a body may ask for a new session: an {@code initialize}, alone or in a batch, its
+   * method read as JSON reads it (escapes and all), or a body this cannot read to its end (the
+   * SDK's reader may read it otherwise). The top level is read; what lies below is skipped.
    */
-  static boolean opensSession(byte[] body) {
+  static boolean opensSession(String body) {
     try (com.fasterxml.jackson.core.JsonParser in = JSON.createParser(body)) {
       com.fasterxml.jackson.core.JsonToken first = in.nextToken();
       if (first == com.fasterxml.jackson.core.JsonToken.START_OBJECT) return initializes(in);
@@ -313,7 +315,7 @@ final class McpHttp implements AutoCloseable {
       }
       return false;
     } catch (IOException e) {
-      return false; // the SDK answers what it cannot parse
+      return true;
     }
   }
 

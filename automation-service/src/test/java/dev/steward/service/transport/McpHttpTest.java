@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class McpHttpTest {
 
   private static boolean opens(String body) {
-    return McpHttp.opensSession(body.getBytes(StandardCharsets.UTF_8));
+    return McpHttp.opensSession(
+        new String(body.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8));
   }
 
   @Test
@@ -25,7 +26,16 @@ class McpHttpTest {
     assertFalse(opens("{\"method\":\"tools/call\",\"params\":{\"name\":\"files.write_text\","
         + "\"arguments\":{\"method\":\"initialize\",\"content\":\"\\\"initialize\\\"\"}}}"));
     assertFalse(opens("{\"method\":{\"initialize\":1}}"));
-    assertFalse(opens("not json \"method\":\"initialize\""));
     assertFalse(opens(""));
+  }
+
+  @Test
+  void aBodyThatCannotBeReadToItsEndIsCountedAsOpeningOne() {
+    assertTrue(opens("not json \"method\":\"initialize\""));
+    assertTrue(opens("{\"method\":\"initialize\",\"x\":\"unclosed"));
+    // Bytes that are not UTF-8, as the SDK reads them (replaced), after the method.
+    byte[] bad =
+        "{\"method\":\"initialize\",\"x\":\"\u00c3(\"}".getBytes(StandardCharsets.ISO_8859_1);
+    assertTrue(McpHttp.opensSession(new String(bad, StandardCharsets.UTF_8)));
   }
 }

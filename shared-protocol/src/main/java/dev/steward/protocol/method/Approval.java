@@ -22,7 +22,9 @@ public final class Approval {
 
   /**
    * {@code conversation_id} (beyond SPEC §3.1, optional): the session the call's taint is kept in,
-   * so that the window's own preview of the call judges it as the gate does.
+   * so that the window's own preview of the call judges it as the gate does. {@code
+   * clients_alike} (beyond SPEC §3.1, optional): how many other clients connected now give the same
+   * name — a name is the client's own word, and one client can take another's.
    */
   public record Requested(
       String requestId,
@@ -30,5 +32,17 @@ public final class Approval {
       String traceId,
       List<Call> calls,
       Instant expiresAt,
-      @Nullable String conversationId) {}
+      @Nullable String conversationId,
+      @Nullable Integer clientsAlike) {
+
+    public Requested(
+        String requestId,
+        String client,
+        String traceId,
+        List<Call> calls,
+        Instant expiresAt,
+        @Nullable String conversationId) {
+      this(requestId, client, traceId, calls, expiresAt, conversationId, null);
+    }
+  }
 }
