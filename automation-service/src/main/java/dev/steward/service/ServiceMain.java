@@ -89,6 +89,9 @@ public final class ServiceMain {
       mcp(java.util.Arrays.copyOfRange(args, 1, args.length));
       return;
     }
+    // H2's LOWER follows the default locale: under a Turkish one LOWER('INVOICE') is "ınvoıce",
+    // and the audit log's text search, lower-cased by Locale.ROOT, would miss the row.
+    java.util.Locale.setDefault(java.util.Locale.ROOT);
     JETTY.setLevel(Level.WARNING);
     MCP_SDK.setLevel(Level.SEVERE);
     // Jetty pads its queues to cache lines; unless told how many references fill one, it asks the

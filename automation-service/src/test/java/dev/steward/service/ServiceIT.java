@@ -242,6 +242,34 @@ class ServiceIT {
     assertTrue(verified.problem().contains("whole arguments"), verified.problem());
   }
 
+  /** A path that reaches another file through a link: the row names the file reached. */
+  @Test
+  void a_row_names_the_place_a_link_led_the_call_to() throws Exception {
+    java.nio.file.Path drafts = Files.createDirectories(t.root.resolve("drafts"));
+    Files.writeString(drafts.resolve("ch1.md"), "chapter one");
+    java.nio.file.Path scratch = Files.createDirectories(t.root.resolve("scratch"));
+    Files.createSymbolicLink(scratch.resolve("notes.md"), drafts.resolve("ch1.md"));
+    String trace = id();
+    assertTrue(agent
+        .execute(new Execute.Params(
+            trace, id(), "files.read_text", args("path", t.root + "/scratch/notes.md"), null, null))
+        .ok());
+    Audit.Row row = ui
+        .call(
+            Methods.AUDIT_QUERY,
+            new Audit.QueryParams(null, null, null, trace, null, null, null, 10, null),
+            Audit.QueryResult.class)
+        .rows()
+        .stream()
+        .filter(r -> r.kind().equals("decision"))
+        .findFirst()
+        .orElseThrow();
+    assertTrue(
+        String.valueOf(row.reason())
+            .contains("reaches " + drafts.resolve("ch1.md").toRealPath() + " through a link"),
+        row.reason());
+  }
+
   /** A refusal costs a client nothing to send: its cut arguments are bound by their hash alone. */
   @Test
   void a_refused_call_keeps_no_whole_and_says_so() throws Exception {

@@ -324,11 +324,15 @@ class McpBridgeIT {
         StewardClient mcp = service.connect(Role.MCP, "stacks-" + i);
         clients.add(mcp);
         String content = "stack " + i + " on hold"; // the user looks away
+        // The fourth with a path long enough that its row's preview is cut.
         CompletableFuture<ToolResult> call = mcp.executeAsync(new Execute.Params(
             "mcp/stack",
             "stack-" + i,
-            "files.write_text",
-            Json.object().put("path", "~/Steward/held.txt").put("content", content),
+            i < 4 ? "files.write_text" : "files.ensure_dir",
+            i < 4
+                ? Json.object().put("path", "~/Steward/held.txt").put("content", content)
+                : Json.object()
+                    .put("path", "~/Steward/stack/" + "x".repeat(150) + "/" + "y".repeat(150)),
             null,
             null));
         if (i < 4) {
@@ -341,14 +345,27 @@ class McpBridgeIT {
         assertTrue(
             String.valueOf(fourth.error()).contains("3 calls from MCP clients already wait"),
             String.valueOf(fourth.error()));
+        // Turned away on its way to the user: a row, and no whole kept (it costs nothing to send).
+        Audit.Row row = ui
+            .call(
+                Methods.AUDIT_QUERY,
+                new Audit.QueryParams(null, null, null, "mcp/stack", null, null, null, 10, null),
+                Audit.QueryResult.class)
+            .rows()
+            .stream()
+            .filter(r -> "denied".equals(r.decision()) && "stack-4".equals(r.callId()))
+            .findFirst()
+            .orElseThrow();
+        assertTrue(row.argsPreview().contains("[whole not kept: "), row.argsPreview());
       }
       assertEquals(
           0,
           asks.stream()
               .filter(
-                  a -> a.calls().get(0).args().path("content").asText().equals("stack 4 on hold"))
+                  a -> a.calls().get(0).args().path("path").asText().startsWith("~/Steward/stack/"))
               .count(),
           "no fourth dialog");
+      assertFalse(Files.exists(user.resolve("Steward/stack")));
     } finally {
       clients.forEach(StewardClient::close);
     }

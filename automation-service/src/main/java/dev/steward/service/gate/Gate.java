@@ -252,6 +252,24 @@ public final class Gate implements AutoCloseable {
       JsonNode args,
       String reason)
       throws AuditUnavailableException {
+    return denied(caller, traceId, callId, toolName, args, reason, true);
+  }
+
+  /**
+   * A call that did not run: one decision row, {@code denied}. {@code byTheUser}: the user said no
+   * (the whole arguments are kept beside the log, as for a call that ran); otherwise it was turned
+   * away on its way to the user (a limit, a cancel, a client gone), which costs a client nothing to
+   * ask for, and only the row's preview is kept (ADR 44).
+   */
+  public String denied(
+      Caller caller,
+      String traceId,
+      @Nullable String callId,
+      String toolName,
+      JsonNode args,
+      String reason,
+      boolean byTheUser)
+      throws AuditUnavailableException {
     Instant now = clock.instant();
     Optional<Tool> tool = tools.find(toolName);
     ChainedRow row = audit.record(new AuditEntry(
@@ -260,7 +278,7 @@ public final class Gate implements AutoCloseable {
         callId,
         toolName,
         safeHash(args),
-        preview(tool.orElse(null), args, true),
+        byTheUser ? preview(tool.orElse(null), args, true) : unkeptPreview(tool.orElse(null), args),
         Decision.DENIED,
         reason + caller.askedBy(),
         null,
@@ -375,11 +393,12 @@ public final class Gate implements AutoCloseable {
     } catch (Refusal r) {
       return refuse(call, tool, started, r);
     }
-    String reason = decision.equals(Decision.CONFIRMED)
-        ? "confirmed by the user"
-        : c.requirement().waivedBy().isEmpty()
-            ? "allowed by policy"
-            : "standing grant " + c.requirement().waivedBy().get(0);
+    String reason = (decision.equals(Decision.CONFIRMED)
+            ? "confirmed by the user"
+            : c.requirement().waivedBy().isEmpty()
+                ? "allowed by policy"
+                : "standing grant " + c.requirement().waivedBy().get(0))
+        + throughLinks(c.paths());
     String preview;
     ChainedRow decisionRow;
     try {
@@ -831,6 +850,23 @@ public final class Gate implements AutoCloseable {
   }
 
   /** A call's resolved paths as the wire and the token records give them, in argument order. */
+  /**
+   * What a row adds for each path that reaches another place than it names, through a link: the
+   * place reached, first (a row's reason is cut at its end), then the path as asked.
+   */
+  private static String throughLinks(Map<String, ResolvedPath> paths) {
+    StringBuilder b = new StringBuilder();
+    for (ResolvedPath p : paths.values()) {
+      if (!p.throughLink()) continue;
+      b.append(b.length() == 0 ? " — reaches " : "; reaches ")
+          .append(p.real())
+          .append(" through a link (asked as ")
+          .append(p.requested())
+          .append(")");
+    }
+    return b.toString();
+  }
+
   private static List<String> reals(Map<String, ResolvedPath> paths) {
     return paths.values().stream().map(p -> p.real().toString()).toList();
   }

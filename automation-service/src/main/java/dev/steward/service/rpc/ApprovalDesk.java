@@ -105,12 +105,14 @@ final class ApprovalDesk {
           .filter(o -> o.connection().equals(connection) && !o.answer().isDone())
           .count();
       if (mine >= PER_CONNECTION)
-        return declined(call, "another call from this client already waits for the user's answer");
+        return declined(
+            call, "another call from this client already waits for the user's answer", false);
       if (waiting.values().stream().filter(o -> !o.answer().isDone()).count() >= ALL_CLIENTS)
         return declined(
             call,
             ALL_CLIENTS + " calls from MCP clients already wait for the user's answer; ask again"
-                + " once the user has answered them");
+                + " once the user has answered them",
+            false);
       waiting.put(requestId, w);
     }
     try {
@@ -144,7 +146,8 @@ final class ApprovalDesk {
             call.caller(),
             call.progress()));
       }
-      return declined(call, ((Declined) answer).reason());
+      Declined no = (Declined) answer;
+      return declined(call, no.reason(), no.fromWindow());
     } finally {
       waiting.remove(requestId);
     }
@@ -162,21 +165,33 @@ final class ApprovalDesk {
     return denied(
         call,
         "cancelled by the client while it waited for the user",
-        ToolError.of(ToolErrorCodes.CANCELLED, "the call was cancelled before anyone approved it"));
+        ToolError.of(ToolErrorCodes.CANCELLED, "the call was cancelled before anyone approved it"),
+        false);
   }
 
-  /** A denied row for the call, and the result that tells the client why it did not run. */
-  private ToolResult declined(CallRequest call, String reason) {
+  /**
+   * A denied row for the call, and the result that tells the client why it did not run; {@code
+   * byTheUser}: the user's own no in the window.
+   */
+  private ToolResult declined(CallRequest call, String reason, boolean byTheUser) {
     return denied(
         call,
         reason,
-        ToolError.of(ToolErrorCodes.CONFIRMATION_REQUIRED, "the call did not run: " + reason));
+        ToolError.of(ToolErrorCodes.CONFIRMATION_REQUIRED, "the call did not run: " + reason),
+        byTheUser);
   }
 
   /** The call's denied row ({@code reason}), then {@code said} — unless the log cannot keep it. */
-  private ToolResult denied(CallRequest call, String reason, ToolError said) {
+  private ToolResult denied(CallRequest call, String reason, ToolError said, boolean byTheUser) {
     try {
-      gate.denied(call.caller(), call.traceId(), call.callId(), call.tool(), call.args(), reason);
+      gate.denied(
+          call.caller(),
+          call.traceId(),
+          call.callId(),
+          call.tool(),
+          call.args(),
+          reason,
+          byTheUser);
     } catch (AuditUnavailableException e) {
       return ToolResult.failure(
           ToolError.of(

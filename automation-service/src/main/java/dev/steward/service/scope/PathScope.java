@@ -256,7 +256,7 @@ public final class PathScope {
         if (runsLater != null) break;
       }
     }
-    return new ResolvedPath(requested, real, root.real(), runsLater);
+    return new ResolvedPath(requested, real, root.real(), runsLater, !links.isEmpty());
   }
 
   /**

@@ -7,7 +7,9 @@ import dev.steward.protocol.json.CanonicalJson;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.McpToolNames;
+import dev.steward.protocol.tool.ToolError;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.tools.SentSecrets;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -634,8 +636,32 @@ final class ServerLink implements AutoCloseable {
     return d == Math.rint(d) ? Long.toString(d.longValue()) : d.toString();
   }
 
-  /** Forwards one call; fails at once if the server goes away meanwhile. */
+  /**
+   * Forwards one call; fails at once if the server goes away meanwhile. What comes back, answer or
+   * failure, says none of the user's secrets this server is sent (a server that echoes them).
+   */
   JsonNode call(String remoteName, JsonNode args, ToolContext ctx) throws ToolFailure {
+    SentSecrets sent = sent();
+    try {
+      return sent.cleaned(forward(remoteName, args, ctx));
+    } catch (ToolFailure f) {
+      ToolError e = f.error();
+      throw new ToolFailure(e.code(), sent.clean(e.message()), e.field(), e.details());
+    }
+  }
+
+  /** The user's secrets this server is sent: its entry's headers and values, and its sign-in. */
+  private SentSecrets sent() {
+    SentSecrets s = new SentSecrets();
+    entry.headers().forEach(s::add);
+    entry.env().forEach((k, v) -> s.add(k, v, "your " + k + " value"));
+    String url = entry.url();
+    if (url != null)
+      setting.signIns().bearer(name, url).ifPresent(t -> s.add("Authorization", t, "your sign-in"));
+    return s;
+  }
+
+  private JsonNode forward(String remoteName, JsonNode args, ToolContext ctx) throws ToolFailure {
     McpAsyncClient c;
     TrackedTransport t;
     CompletableFuture<String> gone;

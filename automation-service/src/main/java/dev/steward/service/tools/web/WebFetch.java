@@ -14,6 +14,7 @@ import dev.steward.service.scope.ScopeDenied;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.HostUse;
 import dev.steward.service.tools.PackSecrets;
+import dev.steward.service.tools.SentSecrets;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;

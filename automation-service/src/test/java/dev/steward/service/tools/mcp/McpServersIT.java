@@ -306,24 +306,58 @@ class McpServersIT {
         node(
             "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
             List.of("stdio"),
-            Map.of("STEWARD_TEST_VAR", "rotated")));
+            Map.of("STEWARD_TEST_VAR", "spun")));
     try {
       JsonNode saved = ui.call(Methods.POLICY_UPDATE, doc.withMcpServers(changed), JsonNode.class);
-      assertFalse(saved.toString().contains("rotated"), saved.toString());
-      assertFalse(Files.readString(policy).contains("rotated"));
+      assertFalse(saved.toString().contains("spun"), saved.toString());
+      assertFalse(Files.readString(policy).contains("spun"));
       String seen = "";
-      for (int i = 0; i < 200 && !seen.contains("rotated"); i++) {
+      for (int i = 0; i < 200 && !seen.contains("spun"); i++) {
         Thread.sleep(50);
         accept("everything");
         ToolResult r = exec(agent, "mcp.everything.get_env", args());
         if (r.ok()) seen = r.value().at("/content/0/text").asText();
       }
-      assertTrue(seen.contains("\"STEWARD_TEST_VAR\": \"rotated\""), seen);
-      assertFalse(servers().toString().contains("rotated"), "no value in the servers' state");
+      assertTrue(seen.contains("\"STEWARD_TEST_VAR\": \"spun\""), seen);
+      assertFalse(servers().toString().contains("spun"), "no value in the servers' state");
     } finally {
       Map<String, PolicyDocument.McpServer> back = new HashMap<>(doc.mcpServers());
       back.put("everything", servers("Repeats a note.").get("everything"));
       ui.call(Methods.POLICY_UPDATE, doc.withMcpServers(back), JsonNode.class);
+      awaitRunning("everything");
+    }
+  }
+
+  @Test
+  void a_value_of_the_users_that_a_server_sends_back_reaches_neither_model_nor_log()
+      throws Exception {
+    String setValue = dev.steward.protocol.method.Mcp.SET_VALUE;
+    try {
+      ui.call(
+          setValue,
+          Map.of("server", "everything", "name", "STEWARD_TEST_KEY", "value", "sk-test-0123456789"),
+          JsonNode.class);
+      String seen = "";
+      for (int i = 0; i < 200 && !seen.contains("STEWARD_TEST_KEY"); i++) {
+        Thread.sleep(50);
+        accept("everything");
+        ToolResult r = exec(agent, "mcp.everything.get_env", args());
+        if (r.ok()) seen = r.value().at("/content/0/text").asText();
+      }
+      assertFalse(seen.contains("sk-test-0123456789"), seen);
+      assertTrue(seen.contains("\"STEWARD_TEST_KEY\": \"«your STEWARD_TEST_KEY value»\""), seen);
+      ToolResult echo =
+          exec(agent, "mcp.everything.echo", args("message", "the key is SK-TEST-0123456789"));
+      assertTrue(echo.ok(), String.valueOf(echo.error()));
+      assertFalse(
+          echo.value().toString().toLowerCase(java.util.Locale.ROOT).contains("sk-test"),
+          echo.value().toString());
+    } finally {
+      java.util.Map<String, Object> remove = new HashMap<>();
+      remove.put("server", "everything");
+      remove.put("name", "STEWARD_TEST_KEY");
+      remove.put("value", null);
+      ui.call(setValue, remove, JsonNode.class);
       awaitRunning("everything");
     }
   }
@@ -335,25 +369,26 @@ class McpServersIT {
     try {
       JsonNode names = ui.call(
           setValue,
-          Map.of("server", "everything", "name", "STEWARD_OTHER", "value", "second"),
+          Map.of("server", "everything", "name", "STEWARD_OTHER", "value", "other"),
           JsonNode.class);
       assertEquals(
           "[\"STEWARD_OTHER\",\"STEWARD_TEST_VAR\"]", names.get("names").toString());
       ui.call(
           setValue,
-          Map.of("server", "everything", "name", "STEWARD_TEST_VAR", "value", "set-alone"),
+          Map.of("server", "everything", "name", "STEWARD_TEST_VAR", "value", "alone"),
           JsonNode.class);
       String seen = "";
-      for (int i = 0; i < 200 && !seen.contains("set-alone"); i++) {
+      for (int i = 0; i < 200 && !seen.contains("alone"); i++) {
         Thread.sleep(50);
         accept("everything");
         ToolResult r = exec(agent, "mcp.everything.get_env", args());
         if (r.ok()) seen = r.value().at("/content/0/text").asText();
       }
-      assertTrue(seen.contains("\"STEWARD_TEST_VAR\": \"set-alone\""), seen);
-      assertTrue(seen.contains("\"STEWARD_OTHER\": \"second\""), "the other value stays: " + seen);
-      assertFalse(Files.readString(t.home.policyFile()).contains("set-alone"));
-      assertTrue(Files.readString(secrets).contains("set-alone"));
+      // Values shorter than six characters are not hidden from what the server answers.
+      assertTrue(seen.contains("\"STEWARD_TEST_VAR\": \"alone\""), seen);
+      assertTrue(seen.contains("\"STEWARD_OTHER\": \"other\""), "the other value stays: " + seen);
+      assertFalse(Files.readString(t.home.policyFile()).contains("alone"));
+      assertTrue(Files.readString(secrets).contains("alone"));
       java.util.Map<String, Object> remove = new HashMap<>();
       remove.put("server", "everything");
       remove.put("name", "STEWARD_OTHER");
@@ -371,6 +406,7 @@ class McpServersIT {
           .stream()
           .filter(r -> setValue.equals(r.tool()) && r.kind().equals("policy"))
           .map(dev.steward.protocol.method.Audit.Row::summary)
+          .filter(summary -> !String.valueOf(summary).contains("STEWARD_TEST_KEY"))
           .toList();
       assertEquals(
           List.of(
@@ -378,7 +414,7 @@ class McpServersIT {
               "set the value \"STEWARD_TEST_VAR\" of the MCP server \"everything\"",
               "set the value \"STEWARD_OTHER\" of the MCP server \"everything\""),
           said);
-      assertFalse(said.toString().contains("set-alone") || said.toString().contains("second"));
+      assertFalse(said.toString().contains("alone") || said.toString().contains("other\""));
       ClientException agentAsks = org.junit.jupiter.api.Assertions.assertThrows(
           ClientException.class,
           () -> agent.call(

@@ -1,4 +1,4 @@
-package dev.steward.service.tools.web;
+package dev.steward.service.tools;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -12,14 +12,15 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The values of the user's configured headers that a fetch sent, kept out of what it brings back:
- * a server that echoes its request (an API's "invalid token X", a test endpoint's copy of the
- * headers, a redirect that carries them in its address) would otherwise hand a secret from {@code
- * config/} to the model. A value is found however the echo spells it: in any case, and with any of
- * its punctuation written as a URL's {@code %XX}, a JSON {@code \\uXXXX} or {@code \\/}, or an
- * HTML {@code &#N;}.
+ * The user's secrets that a call sent (a fetch's configured headers; an MCP server's headers,
+ * environment values and sign-in), kept out of what it brings back: a server that echoes its
+ * request (an API's "invalid token X", a test endpoint's copy of the headers, a redirect that
+ * carries them in its address, an error that quotes its connection string) would otherwise hand a
+ * secret from {@code config/} to the model and the audit log. A value is found however the echo
+ * spells it: in any case, and with any of its punctuation written as a URL's {@code %XX}, a JSON
+ * {@code \\uXXXX} or {@code \\/}, or an HTML {@code &#N;}.
  */
-final class SentSecrets {
+public final class SentSecrets {
 
   /** Shorter values are not worth hiding and would cut words out of any text. */
   static final int SHORTEST = 6;
@@ -32,12 +33,17 @@ final class SentSecrets {
 
   private @Nullable Pattern any;
 
+  /** Adds a header's value as sent: {@link #add(String, String, String)} as "your X header". */
+  public void add(String name, String value) {
+    add(name, value, "your " + name + " header");
+  }
+
   /**
-   * Adds a header's value as sent, its words (a cookie's values, {@code Bearer <token>}'s token),
-   * and, for a Basic credential, what it encodes and its password.
+   * Adds a value as sent, its words (a cookie's values, {@code Bearer <token>}'s token), and, for
+   * a Basic credential, what it encodes and its password; {@code shownAs} stands in for it.
    */
-  void add(String name, String value) {
-    String shown = "«your " + name + " header»";
+  public void add(String name, String value, String shownAs) {
+    String shown = "«" + shownAs + "»";
     String v = value.strip();
     List<String> forms = new ArrayList<>(List.of(v));
     String[] words = v.split("[\\s;,]+");
@@ -111,8 +117,28 @@ final class SentSecrets {
     return b.append(')').toString();
   }
 
+  /** {@code value} with every string in it, names and values, {@link #clean cleaned}. */
+  public com.fasterxml.jackson.databind.JsonNode cleaned(
+      com.fasterxml.jackson.databind.JsonNode value) {
+    if (any == null) return value;
+    if (value.isTextual())
+      return com.fasterxml.jackson.databind.node.TextNode.valueOf(clean(value.asText()));
+    if (value.isArray()) {
+      com.fasterxml.jackson.databind.node.ArrayNode out =
+          dev.steward.protocol.json.Json.mapper().createArrayNode();
+      value.forEach(v -> out.add(cleaned(v)));
+      return out;
+    }
+    if (value.isObject()) {
+      com.fasterxml.jackson.databind.node.ObjectNode out = dev.steward.protocol.json.Json.object();
+      value.fields().forEachRemaining(e -> out.set(clean(e.getKey()), cleaned(e.getValue())));
+      return out;
+    }
+    return value;
+  }
+
   /** {@code text} with every sent value in it, however spelled, replaced by what stands in for it. */
-  String clean(String text) {
+  public String clean(String text) {
     Pattern p = any;
     if (p == null) return text;
     Matcher m = p.matcher(text);

@@ -1,4 +1,4 @@
-package dev.steward.service.tools.web;
+package dev.steward.service.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
