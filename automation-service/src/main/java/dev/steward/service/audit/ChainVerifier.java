@@ -10,7 +10,9 @@ import org.jspecify.annotations.Nullable;
  * named, and so is a row that records the log was cut while the service was stopped; rows cut off
  * the end are found by comparing with the heads kept outside H2 — the journal's (every
  * acknowledged row) and the sealed one outside the data folder. A row whose preview was cut is
- * checked to have its whole arguments kept beside the log, as its preview's hash names them.
+ * checked to have its whole arguments kept beside the log, as its preview's hash names them. A
+ * recorded cut is named, yet the check goes on past it: a change after it is found, not hidden
+ * behind an old report the user has learnt to see.
  */
 final class ChainVerifier {
 
@@ -21,6 +23,10 @@ final class ChainVerifier {
 
   private @Nullable String firstBad;
   private @Nullable String problem;
+  /** The first row that records the log was cut, and what it says. */
+  private long recordedCut;
+
+  private @Nullable String recordedWhy;
   private long count;
   private long expectedSeq = 1;
   private String prev = ChainedRow.GENESIS;
@@ -55,7 +61,10 @@ final class ChainVerifier {
     } else if (!row.hashMatches(key)) {
       bad(row.seq(), "row " + row.seq() + " was changed after it was written");
     } else if (AuditLog.TAMPERED.equals(row.entry().errorCode())) {
-      bad(row.seq(), String.valueOf(row.entry().reason()));
+      if (recordedWhy == null) {
+        recordedCut = row.seq();
+        recordedWhy = String.valueOf(row.entry().reason());
+      }
     } else if (row.seq() == sealed.seq() && !row.rowHash().equals(sealed.hash())) {
       bad(
           row.seq(),
@@ -90,6 +99,18 @@ final class ChainVerifier {
   }
 
   private Audit.VerifyResult result(ChainMark acknowledged, ChainMark sealed) {
+    Audit.VerifyResult found = found(acknowledged, sealed);
+    String why = recordedWhy;
+    if (why == null) return found;
+    if (found.ok()) return new Audit.VerifyResult(false, count, Long.toString(recordedCut), why);
+    return new Audit.VerifyResult(
+        false,
+        count,
+        found.firstBadRow(),
+        found.problem() + " (and row " + recordedCut + " records: " + why + ")");
+  }
+
+  private Audit.VerifyResult found(ChainMark acknowledged, ChainMark sealed) {
     if (problem != null) return new Audit.VerifyResult(false, count, firstBad, problem);
     long last = expectedSeq - 1;
     if (last < sealed.seq()) {

@@ -135,4 +135,37 @@ class ChainVerifierTest {
     assertEquals("3", v.firstBadRow());
     assertEquals("rows 3 to 9 were cut off", v.problem());
   }
+
+  @Test
+  void a_change_after_a_recorded_cut_is_found_not_hidden_behind_it() throws Exception {
+    List<ChainedRow> all = new ArrayList<>(chain(2, KEY));
+    all.add(ChainedRow.chain(3, cutRecord(), all.get(1).rowHash(), KEY));
+    ChainedRow four = ChainedRow.chain(4, entry(4), all.get(2).rowHash(), KEY);
+    ChainedRow five = ChainedRow.chain(5, entry(5), four.rowHash(), KEY);
+    // Row 4 replaced by another, chained as well, after the cut was recorded.
+    all.add(ChainedRow.chain(4, entry(44), all.get(2).rowHash(), KEY));
+    all.add(five);
+    Audit.VerifyResult v = verify(all, ChainMark.of(five), ChainMark.START);
+    assertFalse(v.ok());
+    assertEquals("5", v.firstBadRow(), v.problem());
+    assertTrue(v.problem().contains("and row 3 records: rows 3 to 9 were cut off"), v.problem());
+  }
+
+  private static AuditEntry cutRecord() {
+    return new AuditEntry(
+        AuditKind.PROTOCOL,
+        null,
+        null,
+        null,
+        null,
+        null,
+        Decision.BLOCKED,
+        "rows 3 to 9 were cut off",
+        null,
+        Outcome.ERROR,
+        AuditLog.TAMPERED,
+        "altered",
+        Instant.ofEpochSecond(1_700_000_100L),
+        null);
+  }
 }
