@@ -261,9 +261,51 @@ public final class AuditViewModel {
     });
   }
 
-  /** A call finished somewhere: show it (one refresh however many arrive at once). */
+  /**
+   * A call finished somewhere: show it (one look however many arrive at once). The rows it adds
+   * come on top of what is shown; pages the user loaded stay, so that a stream of calls (a model's,
+   * one every moment) cannot keep older rows out of reach.
+   */
   public void callFinished() {
-    if (refreshQueued.compareAndSet(false, true)) ui.execute(this::refresh);
+    if (refreshQueued.compareAndSet(false, true)) ui.execute(this::newest);
+  }
+
+  private void newest() {
+    AuditSource s = source;
+    if (s == null) return;
+    if (rows.size() <= PAGE) {
+      refresh();
+      return;
+    }
+    AuditFilter f = filter();
+    long mine = generation;
+    background.execute(() -> {
+      refreshQueued.set(false);
+      try {
+        Audit.QueryResult page = s.query(f.params(PAGE, null));
+        ui.execute(() -> {
+          if (mine != generation || rows.isEmpty()) return;
+          long top = seq(rows.get(0));
+          List<Audit.Row> newer = page.rows().stream().filter(r -> seq(r) > top).toList();
+          if (newer.size() == page.rows().size() && page.nextCursor() != null) {
+            // More came than a page holds: the rows between would be missing from the list.
+            status.set("More than " + PAGE + " new rows: Refresh to see the newest.");
+            return;
+          }
+          rows.addAll(0, newer);
+        });
+      } catch (RuntimeException e) {
+        ui.execute(() -> status.set("Could not read the audit log: " + e.getMessage()));
+      }
+    });
+  }
+
+  private static long seq(Audit.Row row) {
+    try {
+      return Long.parseLong(row.auditId());
+    } catch (NumberFormatException e) {
+      return Long.MIN_VALUE;
+    }
   }
 
   /** Checks the hash chain of the whole log. */

@@ -113,6 +113,24 @@ class AuditViewModelTest {
   }
 
   @Test
+  void rowsThatComeWhileTheUserReadsOlderPagesGoOnTopAndThePagesStay() {
+    vm.attach(log);
+    vm.loadMore();
+    assertEquals(2 * AuditViewModel.PAGE, vm.rows().size());
+    for (int i = 451; i <= 453; i++) log.rows.add(0, row(i, "files.list_dir", "allowed", "new"));
+    vm.callFinished();
+    assertEquals(2 * AuditViewModel.PAGE + 3, vm.rows().size());
+    assertEquals("453", vm.rows().get(0).auditId());
+    assertEquals("51", vm.rows().get(vm.rows().size() - 1).auditId(), "the loaded pages stay");
+    for (int i = 454; i <= 454 + AuditViewModel.PAGE; i++)
+      log.rows.add(0, row(i, "files.list_dir", "allowed", "new"));
+    vm.callFinished();
+    assertEquals(2 * AuditViewModel.PAGE + 3, vm.rows().size(), "no gap in the list");
+    assertTrue(
+        vm.statusProperty().get().contains("Refresh"), vm.statusProperty().get());
+  }
+
+  @Test
   void filtersGoToTheQueryAndReplaceTheRows() {
     vm.attach(log);
     vm.toolProperty().set("files.write_text");
