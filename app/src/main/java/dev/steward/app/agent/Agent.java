@@ -493,6 +493,34 @@ public final class Agent implements Conversation, AutoCloseable {
         }
       }
 
+      // A call's arguments and the model's thinking count toward the longest answer too: either
+      // can stream without end.
+      @Override
+      public void onPartialToolCall(
+          dev.langchain4j.model.chat.response.PartialToolCall partial,
+          dev.langchain4j.model.chat.response.PartialToolCallContext context) {
+        streamHandle = context.streamingHandle();
+        counted(partial.partialArguments(), context.streamingHandle());
+      }
+
+      @Override
+      public void onPartialThinking(
+          dev.langchain4j.model.chat.response.PartialThinking partial,
+          dev.langchain4j.model.chat.response.PartialThinkingContext context) {
+        streamHandle = context.streamingHandle();
+        counted(partial.text(), context.streamingHandle());
+      }
+
+      private void counted(@Nullable String more, StreamingHandle handle) {
+        length[0] += more == null ? 0 : more.length();
+        if (stopping) {
+          handle.cancel();
+        } else if (length[0] > MAX_ANSWER_CHARS) {
+          handle.cancel();
+          done.completeExceptionally(new AnswerTooLong());
+        }
+      }
+
       @Override
       public void onCompleteResponse(ChatResponse response) {
         done.complete(response);

@@ -239,6 +239,39 @@ class AgentTest {
   }
 
   @Test
+  void aCallWhoseArgumentsStreamPastTheLongestAnswerIsCutOffAndNotRun() throws Exception {
+    StreamingChatModel endless = new StreamingChatModel() {
+      @Override
+      public void doChat(ChatRequest request, StreamingChatResponseHandler handler) {
+        requests.add(request);
+        String piece = "x".repeat(10_000);
+        for (int sent = 0; sent <= Agent.MAX_ANSWER_CHARS; sent += piece.length())
+          handler.onPartialToolCall(
+              dev.langchain4j.model.chat.response.PartialToolCall.builder()
+                  .index(0)
+                  .id("t1")
+                  .name("files__list_dir")
+                  .partialArguments(piece)
+                  .build(),
+              new dev.langchain4j.model.chat.response.PartialToolCallContext(new NoHandle()));
+        handler.onCompleteResponse(
+            ChatResponse.builder().aiMessage(listDir("x")).build());
+      }
+    };
+    Agent a = new Agent(
+        () -> new ModelSource.Model("scripted", endless),
+        link,
+        r -> new CompletableFuture<>(),
+        Duration.ofSeconds(120),
+        3);
+    a.send("x", listener).get(10, TimeUnit.SECONDS);
+    assertTrue(
+        listener.events.stream().anyMatch(e -> e.startsWith("notice Stopped: the answer ran past")),
+        listener.events.toString());
+    assertEquals(0, link.executed.size());
+  }
+
+  @Test
   void theSameFailingCallAskedForAThirdTimeEndsTheTurnWithAMessage() throws Exception {
     Agent a = agent(
         r -> requests.size() <= 3
