@@ -69,6 +69,8 @@ public final class Connection implements Session.Listener, dev.steward.service.r
     this.holderRate = holderRate;
     this.role = role;
     this.dispatcher = dispatcher;
+    this.tally = new RefusalTally(
+        (code, message) -> dispatcher.refuseInvalid(this, RpcError.of(code, message)));
     this.workers = workers;
     this.limits = limits;
     this.inFlight = new Semaphore(limits.maxConcurrentCalls());
@@ -170,6 +172,7 @@ public final class Connection implements Session.Listener, dev.steward.service.r
 
   /** Answers every request of a frame with {@code error}, under its own id, so no caller waits for an answer that never comes. */
   private void refuse(MessageCodec.Frame frame, RpcError error) {
+    tally.refused(error.code(), error.message(), frame.items().size(), System.nanoTime());
     List<Response> out = new ArrayList<>();
     for (MessageCodec.Inbound item : frame.items()) {
       if (item instanceof MessageCodec.Invalid invalid) out.add(invalid.response());
@@ -212,13 +215,16 @@ public final class Connection implements Session.Listener, dev.steward.service.r
   }
 
   private Response tooMany(Request r) {
-    return Response.error(
-        r.id(),
-        RpcError.of(
-            ErrorCodes.TOO_MANY_CALLS,
-            "more than " + limits.maxConcurrentCalls()
-                + " calls in flight on this connection; wait for some to finish"));
+    RpcError error = RpcError.of(
+        ErrorCodes.TOO_MANY_CALLS,
+        "more than " + limits.maxConcurrentCalls()
+            + " calls in flight on this connection; wait for some to finish");
+    tally.refused(error.code(), error.message(), 1, System.nanoTime());
+    return Response.error(r.id(), error);
   }
+
+  /** Refusals for this connection's limits, on their way to the audit log. */
+  private final RefusalTally tally;
 
   /** Handles one element of a batch on the worker pool, so a batch's calls run side by side. */
   private CompletableFuture<Optional<Response>> handle(MessageCodec.Inbound item) {
@@ -287,6 +293,7 @@ public final class Connection implements Session.Listener, dev.steward.service.r
 
   @Override
   public void onWebSocketClose(int statusCode, String reason) {
+    tally.flush(System.nanoTime());
     onClose.accept(this);
   }
 

@@ -55,6 +55,25 @@ class LimitsIT {
       }
       StewardClient other = t.client(Role.AGENT);
       assertEquals(Role.AGENT, other.hello().role());
+      // In the audit log: the first refusal at once, the rest counted in one row (here written
+      // when the connection closed), never a row each.
+      StewardClient ui = t.client(Role.UI);
+      List<String> said = new ArrayList<>();
+      for (int i = 0; i < 100 && said.size() < 2; i++) {
+        Thread.sleep(50);
+        said = ui
+            .call(
+                dev.steward.protocol.method.Methods.AUDIT_QUERY,
+                java.util.Map.of("limit", 100),
+                dev.steward.protocol.method.Audit.QueryResult.class)
+            .rows()
+            .stream()
+            .filter(r -> Integer.toString(ErrorCodes.RATE_LIMITED).equals(r.errorCode()))
+            .map(r -> String.valueOf(r.reason()))
+            .toList();
+      }
+      assertEquals(2, said.size(), said.toString());
+      assertTrue(said.stream().anyMatch(s -> s.endsWith("(60 messages refused)")), said.toString());
     }
   }
 
