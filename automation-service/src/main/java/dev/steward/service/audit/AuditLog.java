@@ -137,8 +137,15 @@ public final class AuditLog implements AutoCloseable {
           head,
           new KeptArgs(dataDir.resolve("audit-args"), durability));
       log.loader.start();
-      head.problemAtStart().ifPresent(log::recordTampering);
-      head.seal(log.acked);
+      java.util.Optional<String> cut = head.problemAtStart();
+      if (cut.isPresent()) {
+        ChainMark before = log.acked;
+        log.recordTampering(cut.get());
+        // Only once the row recording the cut is in the chain may the head move back to it.
+        if (log.acked.seq() > before.seq()) head.sealAfterRecordedCut(log.acked);
+      } else {
+        head.seal(log.acked);
+      }
       return log;
     } catch (SQLException | RuntimeException e) {
       store.close();

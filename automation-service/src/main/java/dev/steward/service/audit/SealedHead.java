@@ -76,8 +76,22 @@ final class SealedHead {
 
   /** Keeps {@code head} outside the data folder, unless it is behind what is kept there already. */
   void seal(ChainMark head) {
+    if (head.seq() < sealed.seq()) return;
+    keep(head);
+  }
+
+  /**
+   * Keeps {@code head} even behind what is kept: once the log holds a row recording the cut the
+   * start found ({@link #problemAtStart}), the head names that row, and what comes after it is
+   * checked against it, not against rows that are gone.
+   */
+  void sealAfterRecordedCut(ChainMark head) {
+    keep(head);
+  }
+
+  private void keep(ChainMark head) {
     ChainHeadFile f = file;
-    if (f == null || head.seq() < sealed.seq()) return;
+    if (f == null) return;
     try {
       f.write(key.keyedFrom(), head.seq(), head.hash());
       sealed = head;

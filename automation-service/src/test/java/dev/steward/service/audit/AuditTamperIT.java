@@ -189,7 +189,7 @@ class AuditTamperIT {
     Journal.create(Journal.fileIn(t.home.data()), 16, rows.get(15).rowHash()).close();
     Audit.VerifyResult v = restartAndVerify();
     assertFalse(v.ok());
-    assertEquals("17", v.firstBadRow());
+    assertEquals("17", v.firstBadRow(), v.problem());
     assertTrue(v.problem().contains("17 to 20 were cut off"), v.problem());
     // The finding is a row of its own: later rows do not hide it.
     StewardClient agent = t.client(Role.AGENT);
