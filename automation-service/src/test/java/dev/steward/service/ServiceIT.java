@@ -266,7 +266,7 @@ class ServiceIT {
         .orElseThrow();
     assertTrue(
         String.valueOf(row.reason())
-            .contains("reaches " + drafts.resolve("ch1.md").toRealPath() + " through a link"),
+            .contains("reaches “" + drafts.resolve("ch1.md").toRealPath() + "” through a link"),
         row.reason());
   }
 

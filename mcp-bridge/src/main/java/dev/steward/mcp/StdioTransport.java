@@ -374,7 +374,10 @@ final class StdioTransport implements McpServerTransportProvider {
         if (outbox.size() >= OUTBOX || !outbox.offer(json)) return false;
       }
       case ANSWER -> {
-        // Full only when the client has left more than a thousand messages unread.
+        // Full only when the client has left more than a thousand messages unread (a call's room
+        // is given back once its answer is queued, so a client that sends calls and reads nothing
+        // fills it): then the thread the answer came on waits, and the service, which queues at
+        // most 256 frames for a connection that does not read, drops the bridge's.
         while (!outbox.offer(json)) {
           if (mute) return false;
           Thread.sleep(5);

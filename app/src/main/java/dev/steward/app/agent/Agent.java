@@ -300,7 +300,7 @@ public final class Agent implements Conversation, AutoCloseable {
           text = written.get().text();
           requests = written.get().calls();
           // Among other words, or naming a tool named in what the user or a tool gave it.
-          inProse = !text.isBlank() || TextCalls.named(requests, history);
+          inProse = !text.isBlank() || TextCalls.named(requests, history, tools);
           listener.assistantRewritten(text);
         }
       }
@@ -493,22 +493,13 @@ public final class Agent implements Conversation, AutoCloseable {
         }
       }
 
-      // A call's arguments and the model's thinking count toward the longest answer too: either
-      // can stream without end.
+      // A call's arguments count toward the longest answer too: they can stream without end.
       @Override
       public void onPartialToolCall(
           dev.langchain4j.model.chat.response.PartialToolCall partial,
           dev.langchain4j.model.chat.response.PartialToolCallContext context) {
         streamHandle = context.streamingHandle();
         counted(partial.partialArguments(), context.streamingHandle());
-      }
-
-      @Override
-      public void onPartialThinking(
-          dev.langchain4j.model.chat.response.PartialThinking partial,
-          dev.langchain4j.model.chat.response.PartialThinkingContext context) {
-        streamHandle = context.streamingHandle();
-        counted(partial.text(), context.streamingHandle());
       }
 
       private void counted(@Nullable String more, StreamingHandle handle) {

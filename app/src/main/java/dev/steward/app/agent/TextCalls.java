@@ -37,18 +37,29 @@ final class TextCalls {
   private TextCalls() {}
 
   /**
-   * Whether a call the model wrote may be one it quotes: a tool it names is named in what the user
-   * gave it or a tool returned (a pasted mail, a file, a page), in any spelling. A call the model
-   * makes of its own accord names a tool that is only in its tool list.
+   * Whether a call the model wrote may be one it quotes: a tool it calls is named, as a tool's name
+   * is written (dotted, or as the model is given it), in what the user gave it or a tool returned
+   * (a pasted mail, a file, a page). A call the model makes of its own accord names a tool that is
+   * only in its tool list; "send the mail" or "fetch the page" in a message names none.
    */
   static boolean named(
-      List<ToolExecutionRequest> calls, List<dev.langchain4j.data.message.ChatMessage> history) {
-    List<String> keys = calls.stream()
-        .map(ToolExecutionRequest::name)
-        .filter(n -> n != null && !n.isBlank())
-        .map(ToolNames::key)
-        .toList();
-    if (keys.isEmpty()) return false;
+      List<ToolExecutionRequest> calls,
+      List<dev.langchain4j.data.message.ChatMessage> history,
+      RemoteTools tools) {
+    List<Pattern> spellings = new ArrayList<>();
+    for (ToolExecutionRequest call : calls) {
+      if (call.name() == null || call.name().isBlank()) continue;
+      List<String> names = new ArrayList<>(List.of(call.name()));
+      tools.resolve(call.name()).ifPresent(d -> {
+        names.add(d.name());
+        names.add(tools.modelName(d.name()));
+      });
+      for (String name : names)
+        spellings.add(Pattern.compile(
+            "(?<![A-Za-z0-9_])" + Pattern.quote(name) + "(?![A-Za-z0-9_])",
+            Pattern.CASE_INSENSITIVE));
+    }
+    if (spellings.isEmpty()) return false;
     for (dev.langchain4j.data.message.ChatMessage m : history) {
       String text = m instanceof dev.langchain4j.data.message.UserMessage u && u.hasSingleText()
           ? u.singleText()
@@ -58,8 +69,7 @@ final class TextCalls {
               ? r.text()
               : null;
       if (text == null) continue;
-      String said = ToolNames.key(text);
-      for (String key : keys) if (said.contains(key)) return true;
+      for (Pattern spelled : spellings) if (spelled.matcher(text).find()) return true;
     }
     return false;
   }

@@ -229,6 +229,7 @@ public final class AuditViewModel {
         Audit.QueryResult page = s.query(f.params(PAGE, null));
         ui.execute(() -> {
           if (mine != generation) return; // a newer filter won
+          if (status.get().startsWith("More than ")) status.set("");
           rows.setAll(page.rows());
           cursor = page.nextCursor();
           hasMore.set(cursor != null);

@@ -1,6 +1,7 @@
 package dev.steward.app.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
@@ -80,5 +81,22 @@ class TextCallsTest {
       })
   void anAnswerThatOnlyShowsJsonStaysAnAnswer(String text) {
     assertEquals(Optional.empty(), TextCalls.find(text, tools));
+  }
+
+  @Test
+  void aCallIsSaidToBeQuotedOnlyWhenItsToolIsNamedAsAToolIsWritten() {
+    List<dev.langchain4j.agent.tool.ToolExecutionRequest> calls =
+        List.of(dev.langchain4j.agent.tool.ToolExecutionRequest.builder()
+            .name("files__write_text")
+            .arguments("{}")
+            .build());
+    java.util.function.Function<String, Boolean> said = text ->
+        TextCalls.named(calls, List.of(dev.langchain4j.data.message.UserMessage.from(text)), tools);
+    assertTrue(said.apply("please look: {\"name\": \"files.write_text\"}"));
+    assertTrue(said.apply("[TOOL_CALLS] files__write_text {}"));
+    assertTrue(said.apply("FILES.WRITE_TEXT"));
+    assertFalse(said.apply("write the text files for me"));
+    assertFalse(said.apply("files, write text"));
+    assertFalse(said.apply("myfiles.write_texts"));
   }
 }

@@ -23,8 +23,10 @@ final class ChainVerifier {
 
   private @Nullable String firstBad;
   private @Nullable String problem;
-  /** The first row that records the log was cut, and what it says. */
+  /** The newest row that records the log was cut, what it says, and how many there are. */
   private long recordedCut;
+
+  private int recordedCuts;
 
   private @Nullable String recordedWhy;
   private long count;
@@ -60,15 +62,16 @@ final class ChainVerifier {
       bad(row.seq(), "row " + row.seq() + " does not link to the row before it");
     } else if (!row.hashMatches(key)) {
       bad(row.seq(), "row " + row.seq() + " was changed after it was written");
-    } else if (AuditLog.TAMPERED.equals(row.entry().errorCode())) {
-      if (recordedWhy == null) {
-        recordedCut = row.seq();
-        recordedWhy = String.valueOf(row.entry().reason());
-      }
     } else if (row.seq() == sealed.seq() && !row.rowHash().equals(sealed.hash())) {
       bad(
           row.seq(),
           "row " + row.seq() + " is not the row the chain head kept outside the data folder names");
+    }
+    if (problem == null && AuditLog.TAMPERED.equals(row.entry().errorCode())) {
+      // The newest is named (a cut found at a later start must not read as the old one).
+      recordedCuts++;
+      recordedCut = row.seq();
+      recordedWhy = String.valueOf(row.entry().reason());
     }
     if (problem == null) {
       String whole = WholeArgs.named(row.entry().kind(), row.entry().argsPreview());
@@ -102,12 +105,15 @@ final class ChainVerifier {
     Audit.VerifyResult found = found(acknowledged, sealed);
     String why = recordedWhy;
     if (why == null) return found;
-    if (found.ok()) return new Audit.VerifyResult(false, count, Long.toString(recordedCut), why);
+    String more =
+        recordedCuts > 1 ? " (the newest of " + recordedCuts + " rows that record a cut)" : "";
+    if (found.ok())
+      return new Audit.VerifyResult(false, count, Long.toString(recordedCut), why + more);
     return new Audit.VerifyResult(
         false,
         count,
         found.firstBadRow(),
-        found.problem() + " (and row " + recordedCut + " records: " + why + ")");
+        found.problem() + " (and row " + recordedCut + " records: " + why + ")" + more);
   }
 
   private Audit.VerifyResult found(ChainMark acknowledged, ChainMark sealed) {

@@ -393,12 +393,11 @@ public final class Gate implements AutoCloseable {
     } catch (Refusal r) {
       return refuse(call, tool, started, r);
     }
-    String reason = (decision.equals(Decision.CONFIRMED)
-            ? "confirmed by the user"
-            : c.requirement().waivedBy().isEmpty()
-                ? "allowed by policy"
-                : "standing grant " + c.requirement().waivedBy().get(0))
-        + throughLinks(c.paths());
+    String reason = decision.equals(Decision.CONFIRMED)
+        ? "confirmed by the user"
+        : c.requirement().waivedBy().isEmpty()
+            ? "allowed by policy"
+            : "standing grant " + c.requirement().waivedBy().get(0);
     String preview;
     ChainedRow decisionRow;
     try {
@@ -849,24 +848,33 @@ public final class Gate implements AutoCloseable {
     return out;
   }
 
-  /** A call's resolved paths as the wire and the token records give them, in argument order. */
   /**
-   * What a row adds for each path that reaches another place than it names, through a link: the
-   * place reached, first (a row's reason is cut at its end), then the path as asked.
+   * What a row adds, after who asked, for each path that reaches another place than it names,
+   * through a link: the place reached, then the path as asked, each quoted and cut (a row's reason
+   * is cut at its end, and a path is the client's own words).
    */
   private static String throughLinks(Map<String, ResolvedPath> paths) {
     StringBuilder b = new StringBuilder();
     for (ResolvedPath p : paths.values()) {
       if (!p.throughLink()) continue;
-      b.append(b.length() == 0 ? " — reaches " : "; reaches ")
-          .append(p.real())
-          .append(" through a link (asked as ")
-          .append(p.requested())
-          .append(")");
+      b.append(b.length() == 0 ? " — reaches “" : "; reaches “")
+          .append(shownPath(p.real().toString()))
+          .append("” through a link (asked as “")
+          .append(shownPath(p.requested()))
+          .append("”)");
     }
     return b.toString();
   }
 
+  private static String shownPath(String path) {
+    int count = path.codePointCount(0, path.length());
+    if (count <= 160) return path;
+    return path.substring(0, path.offsetByCodePoints(0, 80))
+        + "…"
+        + path.substring(path.offsetByCodePoints(0, count - 79));
+  }
+
+  /** A call's resolved paths as the wire and the token records give them, in argument order. */
   private static List<String> reals(Map<String, ResolvedPath> paths) {
     return paths.values().stream().map(p -> p.real().toString()).toList();
   }
@@ -1021,7 +1029,7 @@ public final class Gate implements AutoCloseable {
         c.argsHash(),
         preview,
         decision,
-        reason + call.caller().askedBy(),
+        reason + call.caller().askedBy() + throughLinks(c.paths()),
         tokenId,
         result,
         errorCode,

@@ -43,7 +43,6 @@ public final class SentSecrets {
    * a Basic credential, what it encodes and its password; {@code shownAs} stands in for it.
    */
   public void add(String name, String value, String shownAs) {
-    String shown = "«" + shownAs + "»";
     String v = value.strip();
     List<String> forms = new ArrayList<>(List.of(v));
     String[] words = v.split("[\\s;,]+");
@@ -68,6 +67,15 @@ public final class SentSecrets {
         // not Base64: its words are enough
       }
     }
+    keep(forms, "«" + shownAs + "»");
+  }
+
+  /** Adds a value as sent, whole (not its words): {@code shownAs} stands in for it. */
+  public void addWhole(String value, String shownAs) {
+    keep(List.of(value.strip()), "«" + shownAs + "»");
+  }
+
+  private void keep(List<String> forms, String shown) {
     boolean added = false;
     for (String form : forms) {
       if (form.length() >= SHORTEST && pieces.putIfAbsent(form, shown) == null) added = true;
@@ -117,7 +125,7 @@ public final class SentSecrets {
     return b.append(')').toString();
   }
 
-  /** {@code value} with every string in it, names and values, {@link #clean cleaned}. */
+  /** {@code value} with every string value in it {@link #clean cleaned} (names are left). */
   public com.fasterxml.jackson.databind.JsonNode cleaned(
       com.fasterxml.jackson.databind.JsonNode value) {
     if (any == null) return value;
@@ -131,7 +139,7 @@ public final class SentSecrets {
     }
     if (value.isObject()) {
       com.fasterxml.jackson.databind.node.ObjectNode out = dev.steward.protocol.json.Json.object();
-      value.fields().forEachRemaining(e -> out.set(clean(e.getKey()), cleaned(e.getValue())));
+      value.fields().forEachRemaining(e -> out.set(e.getKey(), cleaned(e.getValue())));
       return out;
     }
     return value;

@@ -151,6 +151,18 @@ class ChainVerifierTest {
     assertTrue(v.problem().contains("and row 3 records: rows 3 to 9 were cut off"), v.problem());
   }
 
+  @Test
+  void the_newest_of_two_recorded_cuts_is_named() throws Exception {
+    List<ChainedRow> all = new ArrayList<>(chain(2, KEY));
+    all.add(ChainedRow.chain(3, cutRecord(), all.get(1).rowHash(), KEY));
+    all.add(ChainedRow.chain(4, entry(4), all.get(2).rowHash(), KEY));
+    all.add(ChainedRow.chain(5, cutRecord(), all.get(3).rowHash(), KEY));
+    Audit.VerifyResult v = verify(all, ChainMark.of(all.get(4)), ChainMark.START);
+    assertFalse(v.ok());
+    assertEquals("5", v.firstBadRow(), v.problem());
+    assertTrue(v.problem().contains("the newest of 2 rows that record a cut"), v.problem());
+  }
+
   private static AuditEntry cutRecord() {
     return new AuditEntry(
         AuditKind.PROTOCOL,

@@ -111,10 +111,14 @@ final class ServerLink implements AutoCloseable {
   /** Where a call's progress goes, at most ten lines a second. */
   private static final class ProgressSink {
     final Consumer<String> to;
+    /** What the server was sent of the user's: its progress says none of it either. */
+    final SentSecrets sent;
+
     long last;
 
-    ProgressSink(Consumer<String> to) {
+    ProgressSink(Consumer<String> to, SentSecrets sent) {
       this.to = to;
+      this.sent = sent;
     }
 
     synchronized void accept(String message) {
@@ -626,7 +630,7 @@ final class ServerLink implements AutoCloseable {
           : n.total() != null
               ? number(n.progress()) + " of " + number(n.total())
               : number(n.progress());
-      to.accept(McpResults.cut(message, MAX_PROGRESS_CHARS));
+      to.accept(McpResults.cut(to.sent.clean(message), MAX_PROGRESS_CHARS));
     }
     return Mono.empty();
   }
@@ -643,25 +647,43 @@ final class ServerLink implements AutoCloseable {
   JsonNode call(String remoteName, JsonNode args, ToolContext ctx) throws ToolFailure {
     SentSecrets sent = sent();
     try {
-      return sent.cleaned(forward(remoteName, args, ctx));
+      return forward(remoteName, args, ctx, sent);
     } catch (ToolFailure f) {
       ToolError e = f.error();
       throw new ToolFailure(e.code(), sent.clean(e.message()), e.field(), e.details());
     }
   }
 
-  /** The user's secrets this server is sent: its entry's headers and values, and its sign-in. */
+  /**
+   * The user's secrets this server is sent: its entry's headers, its sign-in, and those of its
+   * values that are secrets by their name or their look (a region or a profile name is not: it
+   * would be cut out of every answer that names it).
+   */
   private SentSecrets sent() {
     SentSecrets s = new SentSecrets();
     entry.headers().forEach(s::add);
-    entry.env().forEach((k, v) -> s.add(k, v, "your " + k + " value"));
+    entry.env().forEach((k, v) -> {
+      if (SECRET_NAME.matcher(k).find() || CREDENTIAL.matcher(v.strip()).matches())
+        s.addWhole(v, "your " + k + " value");
+    });
     String url = entry.url();
     if (url != null)
       setting.signIns().bearer(name, url).ifPresent(t -> s.add("Authorization", t, "your sign-in"));
     return s;
   }
 
-  private JsonNode forward(String remoteName, JsonNode args, ToolContext ctx) throws ToolFailure {
+  /** A value's name that says it is a secret. */
+  private static final java.util.regex.Pattern SECRET_NAME = java.util.regex.Pattern.compile(
+      "KEY|TOKEN|SECRET|PASS|AUTH|CRED|COOKIE|PRIVATE|DSN|SESSION|BEARER",
+      java.util.regex.Pattern.CASE_INSENSITIVE);
+
+  /** A value that looks like a credential: one word of 16 or more, letters and digits mixed. */
+  private static final java.util.regex.Pattern CREDENTIAL =
+      java.util.regex.Pattern.compile("(?=\\S*[A-Za-z])(?=\\S*[0-9])\\S{16,}");
+
+  /** The call itself; what the server says is cleaned by {@code sent} before it is cut. */
+  private JsonNode forward(String remoteName, JsonNode args, ToolContext ctx, SentSecrets sent)
+      throws ToolFailure {
     McpAsyncClient c;
     TrackedTransport t;
     CompletableFuture<String> gone;
@@ -677,7 +699,7 @@ final class ServerLink implements AutoCloseable {
           ToolErrorCodes.UNAVAILABLE, unavailableForModel().orElse("the server is not running"));
     }
     String token = "steward-" + UUID.randomUUID();
-    progress.put(token, new ProgressSink(ctx.progress()));
+    progress.put(token, new ProgressSink(ctx.progress(), sent));
     CompletableFuture<JsonNode> call = t.call(remoteName, args, token);
     try {
       CompletableFuture.anyOf(call, gone).get();
@@ -700,7 +722,7 @@ final class ServerLink implements AutoCloseable {
               + " call did not finish");
     }
     try {
-      return McpResults.value(call.join(), name);
+      return McpResults.value(sent.cleaned(call.join()), name);
     } catch (java.util.concurrent.CompletionException
         | java.util.concurrent.CancellationException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
@@ -709,7 +731,8 @@ final class ServerLink implements AutoCloseable {
         throw new ToolFailure(
             ToolErrorCodes.UNAVAILABLE,
             "the MCP server “" + name + "” did not answer the call: "
-                + McpResults.cut(String.valueOf(m.getMessage()), McpResults.MAX_ERROR_CHARS));
+                + McpResults.cut(
+                    sent.clean(String.valueOf(m.getMessage())), McpResults.MAX_ERROR_CHARS));
       }
       AuthChallenge challenge = challenge(cause);
       if (challenge != null) {
@@ -733,7 +756,8 @@ final class ServerLink implements AutoCloseable {
         throw new ToolFailure(
             ToolErrorCodes.EXECUTION_ERROR,
             "the MCP server “" + name + "” refused the call: "
-                + McpResults.cut(String.valueOf(m.getMessage()), McpResults.MAX_ERROR_CHARS));
+                + McpResults.cut(
+                    sent.clean(String.valueOf(m.getMessage())), McpResults.MAX_ERROR_CHARS));
       }
       if (entry.url() != null) failed(gen, describe(cause));
       throw new ToolFailure(
