@@ -199,16 +199,7 @@ class ServiceIT {
         .execute(
             new Execute.Params(trace, id(), "files.ensure_dir", args("path", path), null, null))
         .ok());
-    Audit.Row row = ui
-        .call(
-            Methods.AUDIT_QUERY,
-            new Audit.QueryParams(null, null, null, trace, null, null, null, 10, null),
-            Audit.QueryResult.class)
-        .rows()
-        .stream()
-        .filter(r -> r.kind().equals("decision"))
-        .findFirst()
-        .orElseThrow();
+    Audit.Row row = decisionRow(trace);
     assertFalse(row.argsPreview().contains("the-end"), row.argsPreview());
     String hash = dev.steward.protocol.audit.WholeArgs.hashIn(row.argsPreview());
     assertNotNull(hash, row.argsPreview());
@@ -254,7 +245,16 @@ class ServiceIT {
         .execute(new Execute.Params(
             trace, id(), "files.read_text", args("path", t.root + "/scratch/notes.md"), null, null))
         .ok());
-    Audit.Row row = ui
+    Audit.Row row = decisionRow(trace);
+    assertTrue(
+        String.valueOf(row.reason())
+            .contains("reaches “" + drafts.resolve("ch1.md").toRealPath() + "” through a link"),
+        row.reason());
+  }
+
+  /** The decision row of the call traced {@code trace}. */
+  private Audit.Row decisionRow(String trace) {
+    return ui
         .call(
             Methods.AUDIT_QUERY,
             new Audit.QueryParams(null, null, null, trace, null, null, null, 10, null),
@@ -264,10 +264,6 @@ class ServiceIT {
         .filter(r -> r.kind().equals("decision"))
         .findFirst()
         .orElseThrow();
-    assertTrue(
-        String.valueOf(row.reason())
-            .contains("reaches “" + drafts.resolve("ch1.md").toRealPath() + "” through a link"),
-        row.reason());
   }
 
   /** A refusal costs a client nothing to send: its cut arguments are bound by their hash alone. */

@@ -113,23 +113,8 @@ class ChainVerifierTest {
   @Test
   void a_row_recording_a_cut_at_start_is_named() throws Exception {
     List<ChainedRow> rows = chain(2, KEY);
-    AuditEntry cut = new AuditEntry(
-        AuditKind.PROTOCOL,
-        null,
-        null,
-        null,
-        null,
-        null,
-        Decision.BLOCKED,
-        "rows 3 to 9 were cut off",
-        null,
-        Outcome.ERROR,
-        AuditLog.TAMPERED,
-        "altered",
-        Instant.ofEpochSecond(1_700_000_100L),
-        null);
     List<ChainedRow> all = new ArrayList<>(rows);
-    all.add(ChainedRow.chain(3, cut, rows.get(1).rowHash(), KEY));
+    all.add(ChainedRow.chain(3, cutRecord(), rows.get(1).rowHash(), KEY));
     Audit.VerifyResult v = verify(all, ChainMark.of(all.get(2)), ChainMark.START);
     assertFalse(v.ok());
     assertEquals("3", v.firstBadRow());
