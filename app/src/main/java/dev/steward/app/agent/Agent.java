@@ -389,7 +389,7 @@ public final class Agent implements Conversation, AutoCloseable {
               .map(c -> new Deny.Call(c.toolName(), c.args(), c.callId()))
               .toList();
       try {
-        link.declined(new Deny.Params(null, traceId, denied, conversationId, reason));
+        link.declined(new Deny.Params(null, traceId, denied, conversationId, reason, false));
       } catch (RuntimeException e) {
         listener.notice(
             "The calls not run could not be written to the audit log: " + CallRunner.message(e));

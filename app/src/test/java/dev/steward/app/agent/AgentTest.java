@@ -220,6 +220,7 @@ class AgentTest {
         "d" + Agent.CALLS_PER_ANSWER,
         link.denied.get(0).calls().get(0).args().path("path").asText());
     assertTrue(String.valueOf(link.denied.get(0).reason()).contains("more than 8 calls"));
+    assertEquals(Boolean.FALSE, link.denied.get(0).byUser(), "no one's click: no whole kept");
     List<ChatMessage> second = requests.get(1).messages();
     long notRun = second.stream()
         .filter(m ->

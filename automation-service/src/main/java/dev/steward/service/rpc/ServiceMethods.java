@@ -247,7 +247,8 @@ public final class ServiceMethods {
             c.callId(),
             Params.require(c.tool(), "calls[].tool"),
             Params.require(c.args(), "calls[].args"),
-            reason));
+            reason,
+            !Boolean.FALSE.equals(p.byUser())));
       }
     } catch (AuditUnavailableException e) {
       throw new RpcException(

@@ -290,6 +290,18 @@ class RoutesIT {
         () -> agent.deny(new Deny.Params(
             null, trace, List.of(new Deny.Call("files.write_text", a, null)), null, null)));
     assertEquals(ErrorCodes.FORBIDDEN, e.rpcError().code());
+    // Turned away by the window itself (no one's click): a row, and no whole kept.
+    JsonNode longArgs = args("path", "w/" + "x".repeat(400) + ".txt", "content", "y");
+    Deny.Result unclicked = ui.deny(new Deny.Params(
+        null,
+        id(),
+        List.of(new Deny.Call("files.write_text", longArgs, "call-2")),
+        "conv-1",
+        "not run: more than 8 calls in one answer",
+        false));
+    Audit.Row notRun = t.row(ui, unclicked.auditIds().get(0));
+    assertEquals("denied", notRun.decision());
+    assertTrue(notRun.argsPreview().contains("[whole not kept: "), notRun.argsPreview());
   }
 
   // ---- route 3: taint per conversation ----------------------------------------------------

@@ -19,12 +19,28 @@ public final class Deny {
 
   public record Call(String tool, JsonNode args, @Nullable String callId) {}
 
+  /**
+   * {@code by_user} (beyond SPEC §3.1, optional): false for calls the window turned away itself,
+   * with no one's click (an answer's calls past its limit); their whole arguments are not kept
+   * beside the log, as for a blocked call. Absent: the user's own no.
+   */
   public record Params(
       @Nullable String requestId,
       @Nullable String traceId,
       @Nullable List<Call> calls,
       @Nullable String conversationId,
-      @Nullable String reason) {}
+      @Nullable String reason,
+      @Nullable Boolean byUser) {
+
+    public Params(
+        @Nullable String requestId,
+        @Nullable String traceId,
+        @Nullable List<Call> calls,
+        @Nullable String conversationId,
+        @Nullable String reason) {
+      this(requestId, traceId, calls, conversationId, reason, null);
+    }
+  }
 
   public record Result(List<String> auditIds) {}
 }
