@@ -311,13 +311,7 @@ class McpServersIT {
       JsonNode saved = ui.call(Methods.POLICY_UPDATE, doc.withMcpServers(changed), JsonNode.class);
       assertFalse(saved.toString().contains("spun"), saved.toString());
       assertFalse(Files.readString(policy).contains("spun"));
-      String seen = "";
-      for (int i = 0; i < 200 && !seen.contains("spun"); i++) {
-        Thread.sleep(50);
-        accept("everything");
-        ToolResult r = exec(agent, "mcp.everything.get_env", args());
-        if (r.ok()) seen = r.value().at("/content/0/text").asText();
-      }
+      String seen = envOnceItSays("spun");
       assertTrue(seen.contains("\"STEWARD_TEST_VAR\": \"spun\""), seen);
       assertFalse(servers().toString().contains("spun"), "no value in the servers' state");
     } finally {
@@ -337,13 +331,7 @@ class McpServersIT {
           setValue,
           Map.of("server", "everything", "name", "STEWARD_TEST_KEY", "value", "sk-test-0123456789"),
           JsonNode.class);
-      String seen = "";
-      for (int i = 0; i < 200 && !seen.contains("STEWARD_TEST_KEY"); i++) {
-        Thread.sleep(50);
-        accept("everything");
-        ToolResult r = exec(agent, "mcp.everything.get_env", args());
-        if (r.ok()) seen = r.value().at("/content/0/text").asText();
-      }
+      String seen = envOnceItSays("STEWARD_TEST_KEY");
       assertFalse(seen.contains("sk-test-0123456789"), seen);
       assertTrue(seen.contains("\"STEWARD_TEST_KEY\": \"«your STEWARD_TEST_KEY value»\""), seen);
       ToolResult echo =
@@ -377,13 +365,7 @@ class McpServersIT {
           setValue,
           Map.of("server", "everything", "name", "STEWARD_TEST_VAR", "value", "alone"),
           JsonNode.class);
-      String seen = "";
-      for (int i = 0; i < 200 && !seen.contains("alone"); i++) {
-        Thread.sleep(50);
-        accept("everything");
-        ToolResult r = exec(agent, "mcp.everything.get_env", args());
-        if (r.ok()) seen = r.value().at("/content/0/text").asText();
-      }
+      String seen = envOnceItSays("alone");
       // Values shorter than six characters are not hidden from what the server answers.
       assertTrue(seen.contains("\"STEWARD_TEST_VAR\": \"alone\""), seen);
       assertTrue(seen.contains("\"STEWARD_OTHER\": \"other\""), "the other value stays: " + seen);
@@ -437,6 +419,21 @@ class McpServersIT {
           JsonNode.class);
       awaitRunning("everything");
     }
+  }
+
+  /**
+   * The "everything" server's environment as its get_env tool says it, once it says {@code text}
+   * (the server restarts with a changed value), or as it last said it after ten seconds.
+   */
+  private static String envOnceItSays(String text) throws Exception {
+    String seen = "";
+    for (int i = 0; i < 200 && !seen.contains(text); i++) {
+      Thread.sleep(50);
+      accept("everything");
+      ToolResult r = exec(agent, "mcp.everything.get_env", args());
+      if (r.ok()) seen = r.value().at("/content/0/text").asText();
+    }
+    return seen;
   }
 
   @Test
