@@ -131,6 +131,11 @@ public final class PathScope {
       List.of(".local", "bin"),
       List.of(".local", "lib"),
       List.of(".cargo", "bin"),
+      // What Steward itself runs: Playwright's browsers, JavaFX's unpacked libraries, and the jars
+      // a source checkout starts from.
+      List.of(".cache", "ms-playwright"),
+      List.of(".openjfx"),
+      List.of(".m2"),
       List.of(".local", "share", "dbus-1"),
       List.of(".local", "share", "applications"),
       List.of(".local", "share", "systemd"),
@@ -146,6 +151,16 @@ public final class PathScope {
       List.of(".config", "hypr"),
       List.of(".config", "openbox"),
       List.of(".config", "labwc"));
+
+  /**
+   * The places under {@code home} whose files run as programs later (the shells' and the
+   * session's start files, autostart, what Steward itself runs), whether or not they exist.
+   */
+  public static List<Path> startPlaces(Path home) {
+    return RUN_IN_HOME.stream()
+        .map(names -> home.resolve(String.join(java.io.File.separator, names)))
+        .toList();
+  }
 
   /** The last name of every refused pattern: a walked entry can only be refused if it is one. */
   private static final java.util.Set<String> LAST_NAMES = DENIED.stream()

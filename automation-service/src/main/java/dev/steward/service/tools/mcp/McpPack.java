@@ -52,6 +52,7 @@ public final class McpPack implements ToolPack {
         context.policy(),
         context.data().resolve("mcp"),
         context.privateFolders(),
+        context.userHome(),
         context.environment(),
         context.secrets(),
         context.toolsChanged(),

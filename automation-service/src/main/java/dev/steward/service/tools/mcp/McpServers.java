@@ -38,6 +38,7 @@ final class McpServers implements ToolFamily, AutoCloseable {
       Supplier<PolicyDocument> policy,
       java.nio.file.Path folder,
       List<java.nio.file.Path> privateFolders,
+      java.nio.file.Path userHome,
       Map<String, String> environment,
       PackSecrets secrets,
       Runnable toolsChanged,
@@ -49,7 +50,13 @@ final class McpServers implements ToolFamily, AutoCloseable {
     this.setting = new ServerLink.Setting(
         folder,
         // Looked for once, when the first server starts (a service with none never spawns bwrap).
-        memoize(() -> Sandbox.find(environment, privateFolders)),
+        memoize(() -> Sandbox.find(
+            privateFolders,
+            RunPlaces.of(
+                userHome,
+                environment,
+                System.getProperty("java.class.path", ""),
+                java.nio.file.Path.of(System.getProperty("java.home", "/"))))),
         environment,
         new Pins(folder.resolve("pins.json")),
         policy,

@@ -1,44 +1,46 @@
 package dev.steward.service.tools.mcp;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Where a stdio server runs: with bubblewrap, in a view of the machine in which Steward's own
- * folders (its secrets, audit log, run folder) are empty — a server reads the user's files as the
- * user's other programs do, but cannot take the window's secret and act as the user in Steward —
- * and which ends when the service does. Without bubblewrap the server runs as it would in any
- * other MCP client, and Settings says so.
+ * folders (its secrets, audit log, run folder) are empty and the places programs run from later
+ * are read-only ({@link RunPlaces}) — a server reads and writes the user's files as the user's
+ * other programs do, but cannot take the window's secret, nor leave a program that Steward or the
+ * user's session would run outside the sandbox — and which ends when the service does. Without
+ * bubblewrap the server runs as it would in any other MCP client, and Settings says so.
  */
 final class Sandbox {
 
   private static final Logger LOG = Logger.getLogger(Sandbox.class.getName());
 
+  /**
+   * The system's, never one found on the {@code PATH}: a folder there that the user can write
+   * would let a server put its own in, which the service then runs outside any sandbox.
+   */
+  static final Path BWRAP = Path.of("/usr/bin/bwrap");
+
   private final @Nullable Path bwrap;
   private final List<Path> hidden;
+  private final RunPlaces readOnly;
 
-  private Sandbox(@Nullable Path bwrap, List<Path> hidden) {
+  private Sandbox(@Nullable Path bwrap, List<Path> hidden, RunPlaces readOnly) {
     this.bwrap = bwrap;
     this.hidden = List.copyOf(hidden);
+    this.readOnly = readOnly;
   }
 
-  /** Bubblewrap from the service's {@code PATH}, if it is there and works on this machine. */
-  static Sandbox find(Map<String, String> environment, List<Path> hidden) {
-    String path = environment.getOrDefault("PATH", "");
-    for (String dir : path.split(File.pathSeparator)) {
-      if (dir.isEmpty()) continue;
-      Path candidate = Path.of(dir, "bwrap");
-      if (Files.isExecutable(candidate) && works(candidate)) return new Sandbox(candidate, hidden);
-    }
-    LOG.warning("bubblewrap (bwrap) is not available: MCP servers run without a sandbox");
-    return new Sandbox(null, hidden);
+  /** Bubblewrap, if it is installed and works on this machine. */
+  static Sandbox find(List<Path> hidden, RunPlaces readOnly) {
+    if (Files.isExecutable(BWRAP) && works(BWRAP)) return new Sandbox(BWRAP, hidden, readOnly);
+    LOG.warning("bubblewrap (" + BWRAP + ") is not available: MCP servers run without a sandbox");
+    return new Sandbox(null, hidden, readOnly);
   }
 
   /** User namespaces can be off (a hardened kernel, a container): then bwrap cannot run at all. */
@@ -73,6 +75,7 @@ final class Sandbox {
     // Run by root, bubblewrap keeps root's capabilities inside: a server could unmount what
     // hides Steward's folders and read the secrets under it.
     if ("root".equals(System.getProperty("user.name"))) out.addAll(List.of("--cap-drop", "ALL"));
+    for (Path p : readOnly.paths()) out.addAll(List.of("--ro-bind", p.toString(), p.toString()));
     for (Path h : hidden) {
       if (Files.isDirectory(h)) out.addAll(List.of("--tmpfs", h.toString()));
     }

@@ -12,7 +12,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A stdio server in bubblewrap cannot uncover Steward's hidden folders, not even as root. */
+/**
+ * A stdio server in bubblewrap cannot uncover Steward's hidden folders, nor write where programs
+ * run from later, not even as root; it writes the user's other files.
+ */
 class McpSandboxTest {
 
   @TempDir
@@ -23,7 +26,7 @@ class McpSandboxTest {
     Path config = Files.createDirectories(dir.resolve("config"));
     Files.writeString(config.resolve("ui.secret"), "the-window-secret");
     Path own = Files.createDirectories(dir.resolve("server"));
-    Sandbox sandbox = Sandbox.find(Map.of("PATH", "/usr/bin:/bin"), List.of(config));
+    Sandbox sandbox = Sandbox.find(List.of(config), new RunPlaces(List.of()));
     assertTrue(sandbox.available(), "the tests need bubblewrap (./steward test installs it)");
     // Also through the service's own /proc entry, whose root is the machine's as the service sees
     // it.
@@ -42,5 +45,43 @@ class McpSandboxTest {
     assertFalse(out.contains("the-window-secret"), out);
     assertFalse(out.contains("SEES-THE-SERVICE"), out);
     assertEquals("end\n", out.substring(out.length() - 4), out);
+  }
+
+  @Test
+  void aServerCannotLeaveAProgramThatRunsLaterOutsideItsSandbox() throws Exception {
+    Path home = Files.createDirectories(dir.resolve("home"));
+    Path chrome =
+        Files.createDirectories(home.resolve(".cache/ms-playwright/chromium-1181/chrome-linux"));
+    Files.writeString(home.resolve(".bashrc"), "# the user's\n");
+    Path bin = Files.createDirectories(home.resolve("tools/bin"));
+    Path checkout = Files.createDirectories(dir.resolve("checkout"));
+    Files.writeString(checkout.resolve("steward"), "#!/bin/sh\n");
+    Files.writeString(checkout.resolve("pom.xml"), "<project/>");
+    Path classes = Files.createDirectories(checkout.resolve("service/target/classes"));
+    Path documents = Files.createDirectories(home.resolve("Documents"));
+    RunPlaces places = RunPlaces.of(
+        home, Map.of("PATH", bin + ":/usr/bin"), classes.toString(), dir.resolve("no-jdk"));
+    assertTrue(places.paths().contains(checkout.toRealPath()), places.toString());
+    assertTrue(places.paths().contains(bin.toRealPath()), places.toString());
+    Sandbox sandbox = Sandbox.find(List.of(Files.createDirectories(dir.resolve("config"))), places);
+    Path own = Files.createDirectories(dir.resolve("server"));
+    String attack = "for f in " + chrome + "/chrome " + home + "/.bashrc " + bin + "/notify-send "
+        + checkout + "/steward " + classes
+        + "/Main.class; do (echo planted > $f) 2>/dev/null; done;"
+        + " unshare -rm sh -c 'mount -o remount,bind,rw " + home + "/.bashrc && echo planted > "
+        + home + "/.bashrc' 2>/dev/null;"
+        + " echo mine > " + documents + "/note.txt; echo end";
+    Process p = new ProcessBuilder(sandbox.wrap(List.of("/bin/sh", "-c", attack), own))
+        .redirectErrorStream(true)
+        .start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    p.waitFor();
+    assertEquals("end\n", out, out);
+    assertFalse(Files.exists(chrome.resolve("chrome")));
+    assertFalse(Files.exists(bin.resolve("notify-send")));
+    assertFalse(Files.exists(classes.resolve("Main.class")));
+    assertEquals("# the user's\n", Files.readString(home.resolve(".bashrc")));
+    assertEquals("#!/bin/sh\n", Files.readString(checkout.resolve("steward")));
+    assertEquals("mine\n", Files.readString(documents.resolve("note.txt")));
   }
 }
