@@ -86,7 +86,7 @@ public final class UndoStore {
       Path dir = root.resolve(Long.toString(id));
       try {
         long size = size(dir);
-        deleteTree(dir);
+        dev.steward.service.util.Trees.delete(dir);
         total.addAndGet(-size);
         LOG.info("undo: expired the undo data of call " + id + " (" + size
             + " bytes) to stay under the cap");
@@ -107,23 +107,5 @@ public final class UndoStore {
       }
     });
     return sum[0];
-  }
-
-  static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
-    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.delete(file);
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-        if (e != null) throw e;
-        Files.delete(d);
-        return FileVisitResult.CONTINUE;
-      }
-    });
   }
 }

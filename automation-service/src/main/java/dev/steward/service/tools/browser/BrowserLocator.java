@@ -67,6 +67,12 @@ final class BrowserLocator {
     return out;
   }
 
+  /** A folder's revision as a number ({@code chromium-999} is older than {@code chromium-1181}). */
+  private static long revision(Path dir) {
+    String digits = dir.getFileName().toString().substring("chromium-".length());
+    return digits.matches("[0-9]{1,18}") ? Long.parseLong(digits) : -1;
+  }
+
   /** Newest first: Playwright keeps one folder per revision ({@code chromium-1234}). */
   private static List<Path> playwrightBrowsers(Path cache, String os) {
     if (!Files.isDirectory(cache)) return List.of();
@@ -75,7 +81,7 @@ final class BrowserLocator {
         : os.contains("win") ? "chrome-win/chrome.exe" : "chrome-linux/chrome";
     try (Stream<Path> dirs = Files.list(cache)) {
       return dirs.filter(d -> d.getFileName().toString().startsWith("chromium-"))
-          .sorted(Comparator.comparing((Path d) -> d.getFileName().toString()).reversed())
+          .sorted(Comparator.comparingLong(BrowserLocator::revision).reversed())
           .map(d -> d.resolve(relative))
           .toList();
     } catch (IOException e) {

@@ -24,7 +24,8 @@ public final class BrowserPack implements ToolPack {
           context.resolver(),
           context.environment(),
           context.userHome(),
-          context.data().resolve("browser-profile"));
+          context.data().resolve("browser-profile"),
+          context.data().resolve("browser-driver"));
     }
     return List.of(openUrl);
   }

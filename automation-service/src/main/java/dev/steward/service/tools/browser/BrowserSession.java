@@ -54,6 +54,7 @@ final class BrowserSession implements AutoCloseable {
 
   private final Supplier<Optional<Path>> executable;
   private final Path profileDir;
+  private final Path driverDir;
   private final ExecutorService thread =
       Executors.newSingleThreadExecutor(DaemonThreads.named("steward-browser"));
   private @Nullable Playwright playwright;
@@ -66,9 +67,10 @@ final class BrowserSession implements AutoCloseable {
   private @Nullable BrowserContext spare;
   private @Nullable BrowserContext profile;
 
-  BrowserSession(Supplier<Optional<Path>> executable, Path profileDir) {
+  BrowserSession(Supplier<Optional<Path>> executable, Path profileDir, Path driverDir) {
     this.executable = executable;
     this.profileDir = profileDir;
+    this.driverDir = driverDir;
   }
 
   /**
@@ -173,6 +175,7 @@ final class BrowserSession implements AutoCloseable {
               new BrowserType.LaunchPersistentContextOptions()
                   .setExecutablePath(exe)
                   .setHeadless(true)
+                  .setChromiumSandbox(sandboxed(USER))
                   .setArgs(args())
                   .setProxy(proxySetting())
                   .setTimeout(30_000)
@@ -269,6 +272,7 @@ final class BrowserSession implements AutoCloseable {
           .launch(new BrowserType.LaunchOptions()
               .setExecutablePath(exe)
               .setHeadless(true)
+              .setChromiumSandbox(sandboxed(USER))
               .setArgs(args())
               .setProxy(proxySetting())
               .setTimeout(30_000));
@@ -292,6 +296,7 @@ final class BrowserSession implements AutoCloseable {
 
   private Playwright playwright() {
     if (playwright == null) {
+      useDriverDir(driverDir);
       playwright = Playwright.create(
           new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
     }
@@ -316,10 +321,46 @@ final class BrowserSession implements AutoCloseable {
         .setBypass("<-loopback>");
   }
 
+  private static final String USER = System.getProperty("user.name", "");
+
+  /**
+   * Whether Chromium runs in its own sandbox: Playwright turns it off unless asked, and a page's
+   * renderer would then run as the user, able to read Steward's secrets. Chromium's sandbox
+   * refuses to run as root (CI, containers).
+   */
+  static boolean sandboxed(String user) {
+    return !"root".equals(user);
+  }
+
+  static final String DRIVER_DIR_PROPERTY = "playwright.driver.tmpdir";
+
+  /**
+   * Playwright unpacks its driver (a Node.js and its scripts, which the service then runs) into
+   * {@code java.io.tmpdir} unless told otherwise, where a program of the user's that is kept from
+   * Steward's folders (an MCP server in its sandbox) could replace it first. Steward's data folder
+   * is the user's alone and hidden from those programs; what a killed service left there goes.
+   * The driver is the JVM's, unpacked once: a folder already named (the tests' JVM, which runs
+   * many services) is kept.
+   */
+  static Path useDriverDir(Path driverDir) {
+    try {
+      String named = System.getProperty(DRIVER_DIR_PROPERTY);
+      if (named != null) return Files.createDirectories(Path.of(named));
+      Files.createDirectories(driverDir);
+      try (var old = Files.newDirectoryStream(driverDir, "playwright-java-*")) {
+        for (Path p : old) dev.steward.service.util.Trees.delete(p);
+      }
+      System.setProperty(DRIVER_DIR_PROPERTY, driverDir.toString());
+      return driverDir;
+    } catch (IOException e) {
+      throw new VisitFailure(new ToolFailure(
+          ToolErrorCodes.UNAVAILABLE,
+          "cannot prepare the browser's driver folder: " + e.getMessage()));
+    }
+  }
+
   private static List<String> args() {
     List<String> args = new ArrayList<>();
-    // Chromium's sandbox refuses to run as root; a desktop user's session keeps it on.
-    if ("root".equals(System.getProperty("user.name"))) args.add("--no-sandbox");
     args.add("--disable-dev-shm-usage");
     // Chromium finds no host by itself: every name goes to the proxy, which looks it up once per
     // visit and connects to the address it checked. No UDP leaves outside the proxy (WebRTC).

@@ -60,18 +60,24 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
   private final HostResolver resolver;
   private final BrowserSession session;
 
-  /** {@code profileDir}: where the browser profile is kept when the user turns that on (policy.json's browser.keep_profile). */
+  /**
+   * {@code profileDir}: where the browser profile is kept when the user turns that on (policy.json's
+   * browser.keep_profile); {@code driverDir}: where Playwright unpacks the program that drives it.
+   */
   public OpenUrl(
       Supplier<PolicyDocument> policy,
       HostResolver resolver,
       Map<String, String> env,
       Path userHome,
-      Path profileDir) {
+      Path profileDir,
+      Path driverDir) {
     super(DEFINITION);
     this.policy = policy;
     this.resolver = resolver;
     this.session = new BrowserSession(
-        () -> BrowserLocator.find(env, userHome, System.getProperty("os.name", "")), profileDir);
+        () -> BrowserLocator.find(env, userHome, System.getProperty("os.name", "")),
+        profileDir,
+        driverDir);
   }
 
   @Override

@@ -93,7 +93,7 @@ final class FilesWarmup {
     if (!Files.exists(tree.resolve(".complete"))) {
       Path earlier = scratch.resolve("tree-1");
       if (Files.isSymbolicLink(earlier)) Files.delete(earlier);
-      deleteTree(earlier);
+      dev.steward.service.util.Trees.delete(earlier);
       build(tree);
     }
     String root = tree.toString();
@@ -139,7 +139,7 @@ final class FilesWarmup {
   /** Made again from nothing whenever it is not known to be whole. */
   private static void build(Path tree) throws IOException {
     if (Files.isSymbolicLink(tree)) Files.delete(tree); // the link, never where it points
-    deleteTree(tree);
+    dev.steward.service.util.Trees.delete(tree);
     for (int f = 0; f < FOLDERS; f++) {
       Path folder = tree.resolve("f" + f);
       Files.createDirectories(folder);
@@ -228,12 +228,5 @@ final class FilesWarmup {
             .append("\");\n");
     }
     return text.append("}\n").toString();
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) return;
-    try (var walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
-    }
   }
 }
