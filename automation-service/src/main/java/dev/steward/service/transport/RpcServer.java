@@ -173,7 +173,15 @@ public final class RpcServer implements AutoCloseable {
       server.addConnector(v6);
       v6.start();
     } catch (Exception e) {
-      LOG.log(Level.FINE, "no IPv6 loopback; serving on 127.0.0.1 only", e);
+      if (requestedPort != 0 && taken(e)) {
+        // A client told "localhost:<port>" tries ::1 first, and would give the program there the
+        // mcp secret in its Authorization header: a port the user fixed is Steward's on both.
+        server.stop();
+        throw new java.io.IOException("another program listens on [::1]:" + port
+            + ", the port Steward is set to (STEWARD_PORT or --port): stop it or choose another"
+            + " port");
+      }
+      LOG.log(Level.FINE, "no IPv6 loopback, or its port is taken: serving on 127.0.0.1 only", e);
     }
     RpcServer rpc = new RpcServer(server, workers, port, holders, mcp);
     self[0] = rpc;
@@ -182,6 +190,14 @@ public final class RpcServer implements AutoCloseable {
 
   public int port() {
     return port;
+  }
+
+  private static boolean taken(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.BindException && String.valueOf(t.getMessage()).contains("in use"))
+        return true;
+    }
+    return false;
   }
 
   /** The Streamable HTTP sessions whose conversation is kept. */

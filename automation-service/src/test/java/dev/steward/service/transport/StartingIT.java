@@ -1,6 +1,8 @@
 package dev.steward.service.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steward.protocol.method.Role;
 import dev.steward.service.config.Secrets;
@@ -39,6 +41,32 @@ class StartingIT {
       dispatcher.complete(new Dispatcher((session, error) -> {}));
       assertEquals(101, status(server.port(), secrets.secret(Role.UI)));
       assertEquals(401, status(server.port(), "x".repeat(43)), "the secret is still checked first");
+    }
+  }
+
+  @Test
+  void a_fixed_port_that_another_program_holds_on_the_ipv6_loopback_stops_the_start()
+      throws Exception {
+    StewardHome home = StewardHome.under(tmp.resolve("home"), tmp);
+    home.create();
+    Secrets secrets = Secrets.loadOrCreate(home);
+    try (java.net.ServerSocket squatter = new java.net.ServerSocket()) {
+      squatter.bind(new java.net.InetSocketAddress(java.net.InetAddress.getByName("::1"), 0));
+      int port = squatter.getLocalPort();
+      Exception refused = assertThrows(
+          java.io.IOException.class,
+          () -> RpcServer.start(
+              port,
+              new HandshakeGuard(secrets),
+              new CompletableFuture<>(),
+              Limits.defaults(),
+              new dev.steward.service.tools.BrowserReturns()));
+      assertTrue(refused.getMessage().contains("[::1]:" + port), refused.getMessage());
+      // the IPv4 half it had bound is free again
+      try (java.net.ServerSocket again = new java.net.ServerSocket()) {
+        again.bind(
+            new java.net.InetSocketAddress(java.net.InetAddress.getByName("127.0.0.1"), port));
+      }
     }
   }
 }
