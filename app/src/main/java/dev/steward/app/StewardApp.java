@@ -290,15 +290,12 @@ public final class StewardApp extends Application {
       }
       StewardClient agentClient = s.connect(Role.AGENT, "steward-agent");
       ClientServiceLink link = new ClientServiceLink(agentClient, ui);
-      approvals[0] =
-          new ClientApprovals(new FxApprover(() -> stage, link), link, java.time.Clock.systemUTC());
+      // One approver for the assistant and for other clients: it shows one dialog at a time.
+      FxApprover approver = new FxApprover(() -> stage, link);
+      approvals[0] = new ClientApprovals(approver, link, java.time.Clock.systemUTC());
       SwitchableModelSource models = java.util.Objects.requireNonNull(this.models, "made in start");
       Agent a = new Agent(
-          models,
-          link,
-          new FxApprover(() -> stage, link),
-          Duration.ofSeconds(settings.confirmTtlS()),
-          settings.stepLimit());
+          models, link, approver, Duration.ofSeconds(settings.confirmTtlS()), settings.stepLimit());
       agent = a;
       Platform.runLater(() -> {
         chat.attach(a);

@@ -33,7 +33,8 @@ import org.jspecify.annotations.Nullable;
  * risk (as the gate judges the arguments now in the editor), denies, and approving takes the
  * deliberate Ctrl+Enter or a click (Space on Approve does nothing then); Tab leaves the argument
  * editor.
- * Approve stays off for half a second after the dialog appears (another client's, a second and a half).
+ * Approve stays off for half a second after the dialog appears (another client's, or one shown
+ * just after another closed, a second and a half).
  */
 public final class ApprovalDialog {
 
@@ -41,8 +42,9 @@ public final class ApprovalDialog {
   private static final Duration ARMING_DELAY = Duration.millis(500);
 
   /**
-   * Another client's dialog comes unprompted, maybe while the user types in the chat: a key meant
-   * for the chat must not approve it, so it waits longer before a key can.
+   * Another client's dialog comes unprompted, maybe while the user types in the chat, and a dialog
+   * in the place of one just closed where the user's click may be on its way: a key or click meant
+   * for something else must not approve it, so it waits longer before one can.
    */
   private static final Duration ARMING_DELAY_UNPROMPTED = Duration.millis(1500);
 
@@ -166,6 +168,15 @@ public final class ApprovalDialog {
       changed.getStyleClass().add("approval-taint");
       root.getChildren().add(0, changed);
     }
+    String replaces = model.replacesWithdrawn();
+    if (replaces != null) {
+      // Above all else: the click the user was about to make was meant for another request.
+      Label other = new Label(replaces);
+      other.setId("approval-replaces");
+      other.setWrapText(true);
+      other.getStyleClass().add("approval-taint");
+      root.getChildren().add(0, other);
+    }
     root.setPadding(new Insets(16));
     root.getStyleClass().add("approval-dialog");
     Scene scene = new Scene(root, 640, Math.min(720, 260 + 240 * model.items().size()));
@@ -184,7 +195,7 @@ public final class ApprovalDialog {
     countdown = new Timeline(new KeyFrame(Duration.millis(250), e -> model.tick()));
     countdown.setCycleCount(Timeline.INDEFINITE);
     PauseTransition arming =
-        new PauseTransition(model.asker() == null ? ARMING_DELAY : ARMING_DELAY_UNPROMPTED);
+        new PauseTransition(model.armsSlowly() ? ARMING_DELAY_UNPROMPTED : ARMING_DELAY);
     arming.setOnFinished(e -> model.arm());
     stage.setOnShown(e -> arming.play());
     // However the answer comes (a click, a key, the countdown, Stop), the dialog closes.

@@ -33,6 +33,7 @@ public final class ApprovalViewModel {
   private final Clock clock;
   private final BiFunction<String, JsonNode, CompletableFuture<Preflight.Result>> check;
   private final Executor ui;
+  private final Arrival arrival;
   private final ObservableList<ApprovalItem> items = FXCollections.observableArrayList();
   private final ReadOnlyLongWrapper secondsLeft = new ReadOnlyLongWrapper();
   private final BooleanBinding canApprove;
@@ -55,6 +56,18 @@ public final class ApprovalViewModel {
       Clock clock,
       BiFunction<String, JsonNode, CompletableFuture<Preflight.Result>> check,
       Executor ui) {
+    this(request, answer, clock, check, ui, Arrival.FIRST);
+  }
+
+  /** @param arrival whether the dialog takes the place of one that has just closed, and how */
+  public ApprovalViewModel(
+      Approver.Request request,
+      CompletableFuture<List<Approver.Answer>> answer,
+      Clock clock,
+      BiFunction<String, JsonNode, CompletableFuture<Preflight.Result>> check,
+      Executor ui,
+      Arrival arrival) {
+    this.arrival = arrival;
     this.request = request;
     this.answer = answer;
     this.clock = clock;
@@ -272,6 +285,27 @@ public final class ApprovalViewModel {
   public @org.jspecify.annotations.Nullable String asker() {
     String asker = request.asker();
     return asker == null ? null : ShownText.escaped(asker);
+  }
+
+  /**
+   * Whether Approve waits the longer while before it works: for another client's call, which comes
+   * unprompted while the user may be typing, and for a dialog in the place of one that has just
+   * closed, where a click or key aimed at that one would land.
+   */
+  public boolean armsSlowly() {
+    return request.asker() != null || arrival.followsAnother();
+  }
+
+  /**
+   * When the dialog takes the place of one withdrawn unanswered, that this is another request and
+   * who asks it; else null.
+   */
+  public @org.jspecify.annotations.Nullable String replacesWithdrawn() {
+    if (arrival != Arrival.AFTER_WITHDRAWN) return null;
+    String asker = asker();
+    return "The request you were reading was withdrawn: nothing was approved. This is a different"
+        + " request, from " + (asker == null ? "Steward's own assistant" : asker)
+        + ". Read it before you answer.";
   }
 
   /** What changed since the calls were first shown, when they are shown again; else null. */

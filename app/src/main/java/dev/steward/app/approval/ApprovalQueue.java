@@ -1,0 +1,108 @@
+package dev.steward.app.approval;
+
+import dev.steward.app.agent.Approver;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One approval dialog at a time. Every dialog is the same size in the same place, so one opened
+ * over another would take the click aimed at the one the user is reading — and a client can
+ * withdraw its request and ask again at once, or ask from a second session. So requests (the
+ * assistant's own and other clients') wait their turn in the order they came; one answered or
+ * withdrawn while it waits just leaves the line, and one whose deadline passes while it waits runs
+ * out as its dialog would have. A dialog shown within {@link #FOLLOWS} of another closing is told
+ * so ({@link Arrival}). Used on the UI thread only.
+ */
+final class ApprovalQueue {
+
+  /** How soon after a dialog closes the next one counts as taking its place. */
+  static final Duration FOLLOWS = Duration.ofSeconds(3);
+
+  /** A request whose dialog is to be shown now, its answer, and how it arrives. */
+  record Turn(
+      Approver.Request request, CompletableFuture<List<Approver.Answer>> answer, Arrival arrival) {}
+
+  /** Shows a turn's dialog. */
+  interface Shows {
+    /** Shows the dialog; returns what closes it. */
+    Runnable show(Turn turn);
+  }
+
+  /** Runs an action on the UI thread once a delay has passed. */
+  interface Timer {
+    void after(Duration delay, Runnable action);
+  }
+
+  private record Waiting(
+      Approver.Request request, CompletableFuture<List<Approver.Answer>> answer) {}
+
+  private final Shows shows;
+  private final Timer timer;
+  private final Clock clock;
+  private final Executor ui;
+  private final Deque<Waiting> waiting = new ArrayDeque<>();
+  private @Nullable Waiting current;
+  private Runnable closeCurrent = () -> {};
+  private @Nullable Instant lastClosed;
+  private boolean lastWithdrawn;
+
+  /** @param ui where answers that come from other threads are taken in (the UI thread) */
+  ApprovalQueue(Shows shows, Timer timer, Clock clock, Executor ui) {
+    this.shows = shows;
+    this.timer = timer;
+    this.clock = clock;
+    this.ui = ui;
+  }
+
+  /** Adds a request; its dialog is shown now if none is, else when its turn comes. */
+  void add(Approver.Request request, CompletableFuture<List<Approver.Answer>> answer) {
+    Waiting w = new Waiting(request, answer);
+    waiting.add(w);
+    // Withdrawn: the answer ends unanswered (ClientApprovals cancels it).
+    answer.whenComplete((a, e) -> ui.execute(() -> ended(w, e != null)));
+    timer.after(Duration.between(clock.instant(), request.deadline()), () -> {
+      if (waiting.remove(w)) answer.complete(all(request, Approver.Verdict.EXPIRED));
+    });
+    if (current == null) next(arrivalNow());
+  }
+
+  /** How a dialog shown now arrives, from when and how the last one closed. */
+  private Arrival arrivalNow() {
+    Instant closed = lastClosed;
+    if (closed == null || clock.instant().isAfter(closed.plus(FOLLOWS))) return Arrival.FIRST;
+    return lastWithdrawn ? Arrival.AFTER_WITHDRAWN : Arrival.AFTER_ANSWERED;
+  }
+
+  private void ended(Waiting w, boolean withdrawn) {
+    if (waiting.remove(w) || w != current) return;
+    current = null;
+    lastClosed = clock.instant();
+    lastWithdrawn = withdrawn;
+    Runnable close = closeCurrent;
+    closeCurrent = () -> {};
+    close.run();
+    next(withdrawn ? Arrival.AFTER_WITHDRAWN : Arrival.AFTER_ANSWERED);
+  }
+
+  private void next(Arrival arrival) {
+    Waiting w = waiting.poll();
+    // Answered already (Stop before its turn): it leaves when that answer is taken in.
+    while (w != null && w.answer().isDone()) w = waiting.poll();
+    if (w == null) return;
+    current = w;
+    closeCurrent = shows.show(new Turn(w.request(), w.answer(), arrival));
+  }
+
+  private static List<Approver.Answer> all(Approver.Request request, Approver.Verdict verdict) {
+    return request.calls().stream()
+        .map(p -> new Approver.Answer(p.call().callId(), verdict, p.call().args(), false))
+        .toList();
+  }
+}

@@ -1,0 +1,195 @@
+package dev.steward.app.approval;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.steward.app.agent.Approver;
+import dev.steward.app.agent.ProposedCall;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Preflight;
+import dev.steward.protocol.tool.Confirmation;
+import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.tool.ToolDefinition;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class ApprovalQueueTest {
+
+  private Instant now = Instant.parse("2026-11-29T10:00:00Z");
+  private final Clock clock = new Clock() {
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+  };
+
+  /** The dialogs shown, in order, and which of them are open. */
+  private final List<ApprovalQueue.Turn> shown = new ArrayList<>();
+
+  private final List<ApprovalQueue.Turn> open = new ArrayList<>();
+  private final List<Runnable> timers = new ArrayList<>();
+  private final ApprovalQueue queue = new ApprovalQueue(
+      turn -> {
+        shown.add(turn);
+        open.add(turn);
+        return () -> open.remove(turn);
+      },
+      (delay, action) -> timers.add(() -> {
+        now = now.plus(delay);
+        action.run();
+      }),
+      clock,
+      Runnable::run);
+
+  private Approver.Request request(String traceId, String asker) throws Exception {
+    ToolDefinition def = new ToolDefinition(
+        "files.write_text",
+        "w",
+        Json.parse("{\"type\":\"object\"}"),
+        Json.parse("{}"),
+        Risk.MEDIUM,
+        Confirmation.ALWAYS,
+        List.of());
+    return new Approver.Request(
+        traceId,
+        null,
+        List.of(new Approver.Pending(
+            new ProposedCall("c-" + traceId, def, Json.parse("{\"path\":\"a.txt\"}")),
+            new Preflight.Result(
+                Preflight.CONFIRM,
+                "needs your confirmation",
+                Risk.MEDIUM,
+                true,
+                null,
+                null,
+                List.of(),
+                List.of("/w/a.txt"),
+                null))),
+        now.plusSeconds(120),
+        asker);
+  }
+
+  private CompletableFuture<List<Approver.Answer>> add(String traceId, String asker)
+      throws Exception {
+    CompletableFuture<List<Approver.Answer>> answer = new CompletableFuture<>();
+    queue.add(request(traceId, asker), answer);
+    return answer;
+  }
+
+  private static void answer(CompletableFuture<List<Approver.Answer>> answer) {
+    answer.complete(List.of());
+  }
+
+  private static void withdraw(CompletableFuture<List<Approver.Answer>> answer) {
+    answer.completeExceptionally(new CancellationException("withdrawn"));
+  }
+
+  @Test
+  void aSecondRequestWaitsUntilTheDialogTheUserReadsIsAnswered() throws Exception {
+    CompletableFuture<List<Approver.Answer>> first = add("t1", "The MCP client \u201ca\u201d");
+    add("t2", "The MCP client \u201cb\u201d");
+    assertEquals(1, open.size(), "one dialog at a time");
+    assertEquals("t1", open.get(0).request().traceId());
+    answer(first);
+    assertEquals(1, open.size(), "the first closed, the second shown");
+    assertEquals("t2", open.get(0).request().traceId());
+    assertEquals(Arrival.AFTER_ANSWERED, open.get(0).arrival());
+  }
+
+  @Test
+  void aDialogInThePlaceOfAWithdrawnOneIsToldSo() throws Exception {
+    CompletableFuture<List<Approver.Answer>> first = add("t1", "The MCP client \u201ca\u201d");
+    add("t2", "The MCP client \u201ca\u201d");
+    withdraw(first);
+    assertEquals(List.of("t2"), open.stream().map(t -> t.request().traceId()).toList());
+    assertEquals(Arrival.AFTER_WITHDRAWN, open.get(0).arrival());
+  }
+
+  @Test
+  void aRequestThatComesJustAfterAWithdrawalIsToldSoToo() throws Exception {
+    withdraw(add("t1", "The MCP client \u201ca\u201d"));
+    assertTrue(open.isEmpty());
+    now = now.plusMillis(300);
+    add("t2", "The MCP client \u201ca\u201d");
+    assertEquals(Arrival.AFTER_WITHDRAWN, open.get(0).arrival(), "the cancel-and-ask-again swap");
+    answer(open.get(0).answer());
+    now = now.plus(ApprovalQueue.FOLLOWS).plusSeconds(1);
+    add("t3", null);
+    assertEquals(Arrival.FIRST, open.get(0).arrival(), "long after: a dialog like any other");
+  }
+
+  @Test
+  void aRequestWithdrawnWhileItWaitsIsNeverShown() throws Exception {
+    CompletableFuture<List<Approver.Answer>> first = add("t1", null);
+    CompletableFuture<List<Approver.Answer>> second = add("t2", "The MCP client \u201ca\u201d");
+    add("t3", "The MCP client \u201cb\u201d");
+    withdraw(second);
+    answer(first);
+    assertEquals(
+        List.of("t1", "t3"), shown.stream().map(t -> t.request().traceId()).toList());
+  }
+
+  @Test
+  void aRequestWhoseDeadlinePassesWhileItWaitsRunsOut() throws Exception {
+    add("t1", null);
+    CompletableFuture<List<Approver.Answer>> second = add("t2", "The MCP client \u201ca\u201d");
+    timers.get(1).run();
+    assertTrue(second.isDone());
+    assertEquals(Approver.Verdict.EXPIRED, second.join().get(0).verdict());
+    assertEquals(1, shown.size(), "never shown");
+  }
+
+  @Test
+  void theDialogSaysTheRequestBeingReadWasWithdrawnAndWhoAsksThisOne() throws Exception {
+    CompletableFuture<List<Approver.Answer>> answer = new CompletableFuture<>();
+    Approver.Request request = request("t2", "The MCP client \u201cb\u202e\u201d");
+    ApprovalViewModel after = new ApprovalViewModel(
+        request,
+        answer,
+        clock,
+        (tool, args) -> new CompletableFuture<>(),
+        Runnable::run,
+        Arrival.AFTER_WITHDRAWN);
+    String notice = after.replacesWithdrawn();
+    assertNotNull(notice);
+    assertTrue(notice.contains("was withdrawn"), notice);
+    assertTrue(
+        notice.contains("different request, from The MCP client \u201cb\\u202e\u201d"), notice);
+    assertTrue(after.armsSlowly());
+    ApprovalViewModel own = new ApprovalViewModel(
+        request("t3", null),
+        answer,
+        clock,
+        (tool, args) -> new CompletableFuture<>(),
+        Runnable::run,
+        Arrival.AFTER_ANSWERED);
+    assertNull(own.replacesWithdrawn());
+    assertTrue(own.armsSlowly(), "a click aimed at the dialog before may be on its way");
+    assertFalse(new ApprovalViewModel(
+            request("t4", null),
+            answer,
+            clock,
+            (tool, args) -> new CompletableFuture<>(),
+            Runnable::run)
+        .armsSlowly());
+  }
+}
