@@ -334,6 +334,12 @@ public final class Agent implements Conversation, AutoCloseable {
               "Not run: this call already failed " + RepeatGuard.FAILURES
                   + " times in this turn."));
         history.addAll(results);
+        logNotRun(
+            traceId,
+            asked.stream().map(call -> call.notRun(newId("c"))).toList(),
+            "not run: the answer asked again for a call that had already failed "
+                + RepeatGuard.FAILURES + " times in this turn",
+            listener);
         listener.notice("Stopped: the assistant asked again for a call that had already failed "
             + RepeatGuard.FAILURES + " times (" + CallRepair.shown(name)
             + "). Try rephrasing the request.");
@@ -346,6 +352,7 @@ public final class Agent implements Conversation, AutoCloseable {
           guard.failed(call);
           listener.notice(mistake.plain());
           results.add(ToolExecutionResultMessage.from(call.request(), mistake.problem()));
+          logNotRun(traceId, List.of(mistake.notRun(newId("c"))), mistake.why(), listener);
         } else if (call instanceof ModelCall.Ready ready) {
           calls.add(new ProposedCall(newId("c"), ready.tool(), ready.args(), inProse));
           forCalls.add(call);
@@ -377,28 +384,37 @@ public final class Agent implements Conversation, AutoCloseable {
         + " steps: the assistant kept calling tools. Ask again to continue.");
   }
 
-  /**
-   * Calls past the limit of one answer: not run, and yet in the audit log (a denied row each), so
-   * that the log holds every call the model proposed.
-   */
+  /** Calls past the limit of one answer: not run, and yet in the audit log. */
   private void notRun(String traceId, List<ProposedCall> over, TurnListener listener) {
-    String reason = "not run: more than " + CALLS_PER_ANSWER + " calls in one answer";
-    for (int from = 0; from < over.size(); from += Deny.MAX_CALLS) {
-      List<Deny.Call> denied =
-          over.subList(from, Math.min(over.size(), from + Deny.MAX_CALLS)).stream()
-              .map(c -> new Deny.Call(c.toolName(), c.args(), c.callId()))
-              .toList();
+    logNotRun(
+        traceId,
+        over.stream()
+            .map(c -> new Deny.Call(c.toolName(), c.args(), c.callId()))
+            .toList(),
+        "not run: more than " + CALLS_PER_ANSWER + " calls in one answer",
+        listener);
+    listener.notice("The assistant asked for " + (CALLS_PER_ANSWER + over.size())
+        + " calls in one answer: the first " + CALLS_PER_ANSWER + " were taken, the other "
+        + over.size() + " not run (the audit log lists them).");
+  }
+
+  /**
+   * Calls the window turned away itself, with no one's click (past an answer's limit, a repeat of
+   * a failed call, a tool that does not exist, arguments that cannot be read): a denied row each in
+   * the audit log, so that the log holds every call the model proposed.
+   */
+  private void logNotRun(
+      String traceId, List<Deny.Call> calls, String reason, TurnListener listener) {
+    for (int from = 0; from < calls.size(); from += Deny.MAX_CALLS) {
+      List<Deny.Call> denied = calls.subList(from, Math.min(calls.size(), from + Deny.MAX_CALLS));
       try {
         link.declined(new Deny.Params(null, traceId, denied, conversationId, reason, false));
       } catch (RuntimeException e) {
         listener.notice(
             "The calls not run could not be written to the audit log: " + CallRunner.message(e));
-        break;
+        return;
       }
     }
-    listener.notice("The assistant asked for " + (CALLS_PER_ANSWER + over.size())
-        + " calls in one answer: the first " + CALLS_PER_ANSWER + " were taken, the other "
-        + over.size() + " not run (the audit log lists them).");
   }
 
   private List<CallOutcome> runCalls(

@@ -33,9 +33,11 @@ final class CallRepair {
               + ". Call one of them by its exact name.";
       return new ModelCall.Mistake(
           asked,
+          name.isEmpty() ? "(no tool named)" : shown(name),
           problem,
           "The assistant asked for a tool that does not exist (\"" + shown(name)
-              + "\"); it was told the nearest names.");
+              + "\"); it was told the nearest names.",
+          "not run: no tool has that name");
     }
     ToolDefinition tool = found.get();
     String modelName = tools.modelName(tool.name());
@@ -55,10 +57,13 @@ final class CallRepair {
           .build();
       return new ModelCall.Mistake(
           request,
+          tool.name(),
           "The arguments for " + modelName + " " + e.getMessage()
               + ". Send them as one JSON object, for example " + example(tool) + ".",
           "The assistant's call to " + tool.name()
-              + " had arguments Steward could not read; it was asked to send them again.");
+              + " had arguments Steward could not read; it was asked to send them again.",
+          "not run: its arguments "
+              + dev.steward.protocol.util.ShownText.escaped(String.valueOf(e.getMessage())));
     }
   }
 

@@ -2,7 +2,10 @@ package dev.steward.app.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.steward.protocol.json.Json;
+import dev.steward.protocol.method.Deny;
 import dev.steward.protocol.tool.ToolDefinition;
+import java.io.IOException;
 import java.util.List;
 
 /** What the agent made of one call a model asked for: a call for the gate, or a mistake to hand back. */
@@ -14,6 +17,9 @@ sealed interface ModelCall {
   /** Equal for two calls that are the same call, so that a model repeating one is noticed. */
   List<Object> sameness();
 
+  /** The call as the audit log records one that the window did not run, under {@code callId}. */
+  Deny.Call notRun(String callId);
+
   /** A call the gate will see, with the tool it names and its arguments as an object. */
   record Ready(ToolExecutionRequest request, ToolDefinition tool, JsonNode args)
       implements ModelCall {
@@ -21,17 +27,47 @@ sealed interface ModelCall {
     public List<Object> sameness() {
       return List.of(tool.name(), args);
     }
+
+    @Override
+    public Deny.Call notRun(String callId) {
+      return new Deny.Call(tool.name(), args, callId);
+    }
   }
 
   /**
    * A call that cannot be read without guessing: {@code problem} tells the model how to fix it,
-   * {@code plain} tells the user what happened.
+   * {@code plain} tells the user what happened, and {@code why} the audit log, under the name of
+   * the {@code tool} it asked for (Steward's name when there is one, else the model's, as shown).
    */
-  record Mistake(ToolExecutionRequest request, String problem, String plain) implements ModelCall {
+  record Mistake(
+      ToolExecutionRequest request, String tool, String problem, String plain, String why)
+      implements ModelCall {
+
+    /** The most of unreadable arguments the audit log is sent. */
+    static final int LOGGED_ARGUMENTS = 2000;
+
     @Override
     public List<Object> sameness() {
       return List.of(
           "unreadable", String.valueOf(request.name()), String.valueOf(request.arguments()));
+    }
+
+    /** Its arguments as the model sent them: JSON as read, anything else as text (cut). */
+    @Override
+    public Deny.Call notRun(String callId) {
+      String raw = request.arguments() == null ? "" : request.arguments();
+      JsonNode args;
+      try {
+        args = raw.length() > LOGGED_ARGUMENTS ? null : Json.parse(raw);
+      } catch (IOException | RuntimeException e) {
+        args = null;
+      }
+      if (args == null || args.isMissingNode())
+        args = Json.object()
+            .put(
+                "unreadable_arguments",
+                raw.length() > LOGGED_ARGUMENTS ? raw.substring(0, LOGGED_ARGUMENTS) + "…" : raw);
+      return new Deny.Call(tool, args, callId);
     }
   }
 }

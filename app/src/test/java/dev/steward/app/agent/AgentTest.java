@@ -14,6 +14,7 @@ import dev.langchain4j.model.chat.response.PartialResponse;
 import dev.langchain4j.model.chat.response.PartialResponseContext;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.chat.response.StreamingHandle;
+import dev.steward.protocol.method.Deny;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -227,6 +228,65 @@ class AgentTest {
             m instanceof ToolExecutionResultMessage t && t.text().startsWith("Not run: more than"))
         .count();
     assertEquals(5, notRun, "each call the model made has its answer");
+  }
+
+  @Test
+  void aRepeatedFailingCallAndTheCallsBesideItAreLoggedAsNotRun() throws Exception {
+    AiMessage twice = AiMessage.from(List.of(
+        ToolExecutionRequest.builder()
+            .name("files__list_dir")
+            .arguments("{\"dir\": \"docs\"}")
+            .build(),
+        ToolExecutionRequest.builder()
+            .name("files__list_dir")
+            .arguments("{\"path\": \"other\"}")
+            .build()));
+    Agent a = agent(
+        r -> requests.size() <= 2
+            ? AiMessage.from(ToolExecutionRequest.builder()
+                .name("files__list_dir")
+                .arguments("{\"dir\": \"docs\"}")
+                .build())
+            : requests.size() == 3 ? twice : AiMessage.from("fine"),
+        10);
+    a.send("x", listener).get(10, TimeUnit.SECONDS);
+    assertEquals(2, link.executed.size(), "the third answer's calls are not run");
+    assertEquals(1, link.denied.size(), String.valueOf(link.denied));
+    Deny.Params logged = link.denied.get(0);
+    assertEquals(2, logged.calls().size(), "every call of that answer is in the log");
+    assertEquals("files.list_dir", logged.calls().get(0).tool());
+    assertEquals("other", logged.calls().get(1).args().path("path").asText());
+    assertTrue(String.valueOf(logged.reason()).contains("already failed 2 times"), logged.reason());
+    assertEquals(Boolean.FALSE, logged.byUser());
+  }
+
+  @Test
+  void callsToAnUnknownToolOrWithUnreadableArgumentsAreLoggedAsNotRun() throws Exception {
+    Agent a = agent(r -> requests.size() > 1
+        ? AiMessage.from("done")
+        : AiMessage.from(List.of(
+            ToolExecutionRequest.builder()
+                .name("files__shred\u202e")
+                .arguments("{\"path\": \"a\"}")
+                .build(),
+            ToolExecutionRequest.builder()
+                .name("files__list_dir")
+                .arguments("{path: docs")
+                .build())));
+    a.send("x", listener).get(10, TimeUnit.SECONDS);
+    assertEquals(0, link.executed.size());
+    assertEquals(2, link.denied.size(), String.valueOf(link.denied));
+    Deny.Params unknown = link.denied.get(0);
+    assertEquals("files__shred\\u202e", unknown.calls().get(0).tool(), "escaped, as shown");
+    assertEquals("a", unknown.calls().get(0).args().path("path").asText());
+    assertTrue(String.valueOf(unknown.reason()).contains("no tool"), unknown.reason());
+    Deny.Params unreadable = link.denied.get(1);
+    assertEquals("files.list_dir", unreadable.calls().get(0).tool());
+    assertEquals(
+        "{path: docs",
+        unreadable.calls().get(0).args().path("unreadable_arguments").asText());
+    assertTrue(String.valueOf(unreadable.reason()).contains("not valid JSON"), unreadable.reason());
+    assertEquals(Boolean.FALSE, unreadable.byUser());
   }
 
   @Test
