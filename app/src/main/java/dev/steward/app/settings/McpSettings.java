@@ -5,6 +5,7 @@ import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.Confirmation;
 import dev.steward.protocol.tool.McpToolNames;
 import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.util.ShownText;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -133,10 +134,11 @@ public final class McpSettings {
         if (!Mcp.Tool.CHANGED.equals(tool.pin())) continue;
         if (!told.add(tool.name() + "\n" + tool.description() + "\n" + tool.inputSchema()))
           continue;
-        heldBack.accept("The MCP server “" + server.name() + "” changed what its tool “"
-            + (tool.title() != null ? tool.title() : tool.serverName())
-            + "” says it does since you accepted it. The tool is off until you look at it again"
-            + " in Settings → MCP servers.");
+        // Named by Steward's names only: the chat shows this as Steward's own words, and the
+        // server's title for its tool could write anything there.
+        heldBack.accept("The MCP server “" + ShownText.escaped(server.name()) + "” changed what"
+            + " its tool " + ShownText.escaped(tool.name()) + " says it does since you accepted"
+            + " it. The tool is off until you look at it again in Settings → MCP servers.");
       }
     }
   }
