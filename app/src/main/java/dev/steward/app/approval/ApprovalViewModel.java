@@ -129,7 +129,8 @@ public final class ApprovalViewModel {
         .whenComplete((result, error) -> ui.execute(() -> {
           if (!text.equals(item.argsTextProperty().get())) return; // a newer edit is being checked
           if (error != null) {
-            item.setProblem("Could not check the arguments: " + error.getMessage());
+            item.setProblem("Could not check the arguments: "
+                + ShownText.escaped(String.valueOf(error.getMessage())));
             return;
           }
           item.show(text, result);
@@ -137,11 +138,12 @@ public final class ApprovalViewModel {
             String where = result.field() == null || result.field().isEmpty()
                 ? ""
                 : " (at " + result.field() + ")";
-            item.setProblem((ToolErrorCodes.VALIDATION_ERROR.equals(result.code())
+            // The gate's words quote the arguments, which the model wrote: one line, as they are.
+            item.setProblem(ShownText.escaped((ToolErrorCodes.VALIDATION_ERROR.equals(result.code())
                     ? "Invalid: "
                     : "Not allowed: ")
                 + result.reason()
-                + where);
+                + where));
           } else {
             item.setProblem("");
           }
@@ -271,7 +273,8 @@ public final class ApprovalViewModel {
     List<String> parts = new ArrayList<>();
     for (ApprovalItem i : items) {
       if (i.tickedProperty().get() && i.alwaysAllowOffered())
-        parts.add(i.tool() + " in " + String.join(", ", i.grantFolders()));
+        // The folders come from the model's path: written out, so none can reverse the line.
+        parts.add(ShownText.escaped(i.tool() + " in " + String.join(", ", i.grantFolders())));
     }
     return parts.isEmpty()
         ? ""

@@ -1,6 +1,7 @@
 package dev.steward.app.settings;
 
 import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.util.ShownText;
 import java.util.ArrayList;
 import java.util.List;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -32,6 +33,15 @@ public final class GrantsSettings {
         },
         error,
         () -> {});
+  }
+
+  /**
+   * One grant as the list shows it: its paths (a model's, once) on one line, hidden characters
+   * written out, so that a name cannot reverse or hide what the grant covers.
+   */
+  public static String shown(PolicyDocument.StandingGrant g) {
+    return ShownText.escaped(g.tool() + " under " + String.join(", ", g.paths()))
+        + (g.expiresAt() == null ? ", no end date" : ", until " + g.expiresAt());
   }
 
   public ObservableList<PolicyDocument.StandingGrant> grants() {

@@ -1,6 +1,7 @@
 package dev.steward.app.settings;
 
 import dev.steward.protocol.method.Mcp;
+import dev.steward.protocol.util.ShownText;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
@@ -197,8 +198,21 @@ final class McpServerCard {
     return pane;
   }
 
+  /**
+   * The server's name for a tool, or its title, on one line with hidden characters written out:
+   * flagged is not enough, the user must see what is there.
+   */
+  static String shownTitle(Mcp.Tool tool) {
+    return ShownText.escaped(tool.title() != null ? tool.title() : tool.serverName());
+  }
+
+  /** A tool's description as its server wrote it, in lines, hidden characters written out. */
+  static String shownDescription(Mcp.Tool tool) {
+    return ShownText.escapedKeepingLines(tool.description());
+  }
+
   private static VBox toolRow(Mcp.Tool tool, McpSettings m) {
-    Label title = new Label(tool.title() != null ? tool.title() : tool.serverName());
+    Label title = new Label(shownTitle(tool));
     Label kind = new Label((tool.readOnly() ? "reads only" : "can change things")
         + (tool.sends() ? " · can send data off the machine" : ""));
     kind.getStyleClass().add("settings-hint");
@@ -236,7 +250,7 @@ final class McpServerCard {
       if (now != null && now != was) m.rate(tool.name(), now);
     });
     line.getChildren().addAll(spacer, rating);
-    Label description = new Label(tool.description());
+    Label description = new Label(shownDescription(tool));
     description.setWrapText(true);
     description.getStyleClass().add("mcp-tool-description");
     VBox row = new VBox(2, line, description, arguments(tool));

@@ -528,11 +528,8 @@ public final class SettingsView extends ScrollPane {
   }
 
   private static VBox grantsSection(GrantsSettings m) {
-    ListView<PolicyDocument.StandingGrant> list = listOf(
-        m.grants(),
-        g -> g.tool() + " under " + String.join(", ", g.paths())
-            + (g.expiresAt() == null ? ", no end date" : ", until " + g.expiresAt()),
-        m::revoke);
+    ListView<PolicyDocument.StandingGrant> list =
+        listOf(m.grants(), GrantsSettings::shown, m::revoke);
     list.setId("settings-grants");
     Label hint = new Label(
         "\"Always allow here\" answers: calls that match run without asking (never high-risk ones). Revoke to be asked again.");

@@ -148,6 +148,58 @@ class ApprovalViewModelTest {
     assertEquals(List.of("/w/invoice\\u202etxt.exe"), item.scopes());
   }
 
+  /** The gate's check where a folder's name hides a reversal, and a refusal quotes the path. */
+  private static CompletableFuture<Preflight.Result> hostileCheck(String tool, JsonNode args) {
+    String path = args.path("path").asText();
+    if (path.startsWith("deny"))
+      return CompletableFuture.completedFuture(new Preflight.Result(
+          Preflight.DENY,
+          "outside the allowed folders: \"" + path + "\"\nApprove to continue",
+          Risk.MEDIUM,
+          true,
+          "SCOPE_DENIED",
+          "/path\u202e",
+          null,
+          null,
+          null,
+          null));
+    Preflight.Result fine = gate(args);
+    return CompletableFuture.completedFuture(new Preflight.Result(
+        fine.decision(),
+        fine.reason(),
+        fine.risk(),
+        fine.destructive(),
+        null,
+        null,
+        null,
+        fine.paths(),
+        fine.preview(),
+        List.of("/w/gpj\u202e.exe")));
+  }
+
+  @Test
+  void whatAlwaysAllowCoversAndTheProblemLineWriteHiddenCharactersOut() throws Exception {
+    ApprovalViewModel vm = new ApprovalViewModel(
+        new Approver.Request(
+            "t", List.of(pending("c1", Risk.MEDIUM, "{\"path\":\"a.txt\"}")), now.plusSeconds(120)),
+        answer,
+        clock,
+        ApprovalViewModelTest::hostileCheck,
+        Runnable::run);
+    vm.arm();
+    String covers = vm.alwaysAllowCovers();
+    assertTrue(covers.contains("/w/gpj\\u202e.exe"), covers);
+    assertFalse(covers.contains("\u202e"), covers);
+    ApprovalItem item = vm.items().get(0);
+    item.argsTextProperty().set("{\"path\":\"deny\u2067x\"}");
+    String problem = item.problemProperty().get();
+    assertTrue(problem.startsWith("Not allowed: outside the allowed folders"), problem);
+    assertTrue(problem.contains("deny\\u2067x\"\\u000aApprove"), problem);
+    assertTrue(problem.contains("(at /path\\u202e)"), problem);
+    assertTrue(
+        problem.chars().noneMatch(c -> c == '\n' || c == '\u2067' || c == '\u202e'), problem);
+  }
+
   @Test
   void anotherClientsCallIsNeverOfferedAStandingGrant() throws Exception {
     ApprovalViewModel vm = new ApprovalViewModel(

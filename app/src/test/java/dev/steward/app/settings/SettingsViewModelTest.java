@@ -107,6 +107,14 @@ class SettingsViewModelTest {
   }
 
   @Test
+  void aGrantsPathsAreShownOnOneLineWithHiddenCharactersWrittenOut() {
+    String line = GrantsSettings.shown(new PolicyDocument.StandingGrant(
+        "g2", "files.write_text", List.of("/home/u/gpj\u202e.exe", "/home/u/a\nb"), null, null));
+    assertEquals(
+        "files.write_text under /home/u/gpj\\u202e.exe, /home/u/a\\u000ab, no end date", line);
+  }
+
+  @Test
   void aMissingFolderIsRefusedBesideTheFieldAndNothingIsSaved() {
     SettingsViewModel vm = vm();
     vm.folders().newFolderProperty().set("~/missing");
