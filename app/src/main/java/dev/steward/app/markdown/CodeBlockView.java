@@ -34,7 +34,8 @@ final class CodeBlockView extends VBox {
     // As tall as its lines, whatever the font the style sheet gives it.
     text.layoutBoundsProperty().addListener((o, was, now) -> fitHeight(scroll));
     fitHeight(scroll);
-    Label lang = new Label(language.isBlank() ? "code" : language);
+    Label lang = new Label(
+        language.isBlank() ? "code" : dev.steward.protocol.util.ShownText.escaped(language));
     lang.getStyleClass().add("md-code-language");
     Region spacer = new Region();
     HBox.setHgrow(spacer, Priority.ALWAYS);

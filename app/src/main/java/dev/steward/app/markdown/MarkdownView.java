@@ -105,10 +105,13 @@ public final class MarkdownView extends VBox {
     show(List.copyOf(root.getChildren()), found);
   }
 
-  /** Shows text as it is, line breaks kept, nothing interpreted. */
+  /**
+   * Shows text as it is, line breaks kept, nothing interpreted — but what could reorder or hide it
+   * written out ({@link ProseText}).
+   */
   public void setPlainText(String text) {
     source = text;
-    Text t = new Text(text);
+    Text t = new Text(ProseText.shown(text));
     t.getStyleClass().add("md-text");
     TextFlow flow = new TextFlow(t);
     flow.getStyleClass().add("md-paragraph");

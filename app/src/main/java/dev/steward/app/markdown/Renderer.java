@@ -1,5 +1,6 @@
 package dev.steward.app.markdown;
 
+import dev.steward.protocol.util.ShownText;
 import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
@@ -122,7 +123,7 @@ final class Renderer extends AbstractVisitor {
 
   @Override
   public void visit(org.commonmark.node.Text text) {
-    text(text.getLiteral());
+    text(ProseText.shown(text.getLiteral()));
   }
 
   @Override
@@ -143,7 +144,8 @@ final class Renderer extends AbstractVisitor {
 
   @Override
   public void visit(Code code) {
-    text(code.getLiteral(), "md-code");
+    // As a code block shows code: a span may be a command or a name the user copies.
+    text(ShownText.escaped(code.getLiteral()), "md-code");
   }
 
   /** Shown, never followed: the text comes from a model. */
@@ -253,13 +255,13 @@ final class Renderer extends AbstractVisitor {
 
   @Override
   public void visit(HtmlInline html) {
-    text(html.getLiteral());
+    text(ProseText.shown(html.getLiteral()));
   }
 
   @Override
   public void visit(HtmlBlock html) {
     flow = block("md-paragraph");
-    text(html.getLiteral().strip());
+    text(ProseText.shown(html.getLiteral().strip()));
     flow = null;
   }
 

@@ -86,6 +86,29 @@ class MarkdownViewIT {
   }
 
   @Test
+  void hiddenCharactersInProseInlineCodeAndALanguageAreWrittenOut() throws Exception {
+    String tag = new String(Character.toChars(0xE0041));
+    MarkdownView v = show(
+        "Open invoice\u202egpj.exe now" + tag + ", or run `rm\u200b -rf\u2066 x`.\n\n"
+            + "```sh\u202e\necho hi\n```\n\nسلام\u200c دنیا 👍🏽",
+        true,
+        600);
+    String shown = robot.from(v).lookup(".md-text").queryAllAs(Text.class).stream()
+        .map(Text::getText)
+        .reduce("", String::concat);
+    assertTrue(shown.contains("invoice\\u202egpj.exe now\\udb40\\udc41,"), shown);
+    assertTrue(shown.contains("rm\\u200b -rf\\u2066 x"), shown);
+    assertTrue(shown.contains("سلام\u200c دنیا 👍🏽"), "ordinary text in any script: " + shown);
+    assertEquals(
+        "sh\\u202e",
+        robot
+            .from(v)
+            .lookup(".md-code-language")
+            .queryAs(javafx.scene.control.Label.class)
+            .getText());
+  }
+
+  @Test
   void aTableIsAGridWithItsHeaderAndCopiesAsTabSeparatedRows() throws Exception {
     MarkdownView v = show(
         "Prices:\n\n| Item | Price |\n|:-----|------:|\n| Tea | 2.50 |\n| Cake | 3.10 |\n",
