@@ -36,9 +36,18 @@ final class McpServerCard {
     HBox.setHgrow(spacer, Priority.ALWAYS);
     Button accept = new Button(waiting == 1 ? "Accept 1 tool" : "Accept " + waiting + " tools");
     accept.setId("settings-mcp-accept-" + id(server.name()));
-    accept.setOnAction(e -> m.accept(server.name()));
+    accept.setOnAction(e -> m.accept(server));
     accept.setVisible(waiting > 0);
     accept.setManaged(waiting > 0);
+    McpReviews.Review review = m.review(server.name());
+    if (!review.acceptIn().isZero()) {
+      // Just changed: a click on its way was aimed at what was there before.
+      accept.setDisable(true);
+      javafx.animation.PauseTransition settle = new javafx.animation.PauseTransition(
+          javafx.util.Duration.millis(review.acceptIn().toMillis()));
+      settle.setOnFinished(e -> accept.setDisable(false));
+      settle.play();
+    }
     Button remove = new Button("Remove");
     remove.getStyleClass().add("small");
     remove.setId("settings-mcp-remove-" + id(server.name()));
@@ -72,6 +81,14 @@ final class McpServerCard {
       card.getChildren().add(client);
     }
     card.getStyleClass().add("mcp-server");
+    if (review.changedWhileLooking() && waiting > 0) {
+      Label changed = new Label("Changed while you were looking: the server described its tools"
+          + " anew since they were first shown here. Read them again before you accept.");
+      changed.setId("settings-mcp-changed-" + id(server.name()));
+      changed.setWrapText(true);
+      changed.getStyleClass().add("mcp-flag");
+      card.getChildren().add(changed);
+    }
     if (server.problem() != null && !"running".equals(server.state())) {
       Label problem = new Label(server.problem());
       problem.setWrapText(true);

@@ -46,6 +46,7 @@ public final class McpSettings {
   }
 
   private final PolicyEditor policy;
+  private final McpReviews reviews;
   private final Executor background;
   private final Executor ui;
   private final ObservableList<Mcp.Server> servers = FXCollections.observableArrayList();
@@ -68,6 +69,11 @@ public final class McpSettings {
   private final java.util.Set<String> told = new java.util.HashSet<>();
 
   McpSettings(PolicyEditor policy, Executor background, Executor ui) {
+    this(policy, background, ui, java.time.Clock.systemUTC());
+  }
+
+  McpSettings(PolicyEditor policy, Executor background, Executor ui, java.time.Clock clock) {
+    this.reviews = new McpReviews(clock);
     this.policy = policy;
     this.background = background;
     this.ui = ui;
@@ -103,6 +109,7 @@ public final class McpSettings {
         return;
       }
       ui.execute(() -> {
+        reviews.show(result.servers());
         servers.setAll(result.servers());
         tellHeldBack(result.servers());
         if (result.servers().stream().noneMatch(x -> Mcp.Server.SIGN_IN_NEEDED.equals(x.state())))
@@ -204,19 +211,25 @@ public final class McpSettings {
   }
 
   /**
-   * Accepts a server's tools exactly as shown: a tool the server described anew since this list
-   * was read is not accepted, and the list is read again for the user to look at.
+   * Accepts a server's tools exactly as the card the user clicked on shows them ({@code onScreen}):
+   * not when the server has described them anew since, or moments before ({@link McpReviews}); a
+   * tool the service finds described anew since is not accepted, and the list is read again for the
+   * user to look at.
    */
-  public void accept(String server) {
+  public void accept(Mcp.Server onScreen) {
     McpSource s = source;
     if (s == null) {
       error.set("Not connected to the service yet");
       return;
     }
-    List<Mcp.Seen> shown = servers.stream()
-        .filter(x -> x.name().equals(server))
-        .flatMap(x -> x.shown().stream())
-        .toList();
+    String server = onScreen.name();
+    String refused = reviews.refusal(onScreen);
+    if (refused != null) {
+      error.set(refused);
+      refresh();
+      return;
+    }
+    List<Mcp.Seen> shown = onScreen.shown();
     if (shown.isEmpty()) return;
     background.execute(() -> {
       try {
@@ -233,6 +246,11 @@ public final class McpSettings {
         ui.execute(() -> error.set(String.valueOf(e.getMessage())));
       }
     });
+  }
+
+  /** How a server's card shows its tools for review now: see {@link McpReviews}. */
+  McpReviews.Review review(String server) {
+    return reviews.review(server);
   }
 
   public Rating rating(String tool) {

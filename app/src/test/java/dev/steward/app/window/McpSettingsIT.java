@@ -94,8 +94,7 @@ class McpSettingsIT {
     });
     w.screenshot("settings-mcp");
 
-    w.robot.interact(
-        () -> w.robot.lookup("#settings-mcp-accept-notes").queryButton().fire());
+    acceptNotes(w);
     w.waitFor(
         () -> w.robot.lookup("#settings-mcp-pin-mcp-notes-note").tryQuery().isEmpty());
     assertTrue(Files.readString(w.home.resolve("data/mcp/pins.json")).contains("notes"));
@@ -109,8 +108,7 @@ class McpSettingsIT {
     w.waitFor(
         () -> w.robot.lookup("#settings-mcp-pin-mcp-notes-note").tryQuery().isPresent());
     assertEquals("changed — look again", label(w, "#settings-mcp-pin-mcp-notes-note"));
-    w.robot.interact(
-        () -> w.robot.lookup("#settings-mcp-accept-notes").queryButton().fire());
+    acceptNotes(w);
     w.waitFor(
         () -> w.robot.lookup("#settings-mcp-pin-mcp-notes-note").tryQuery().isEmpty());
 
@@ -135,8 +133,7 @@ class McpSettingsIT {
     w.waitFor(
         Duration.ofSeconds(60),
         () -> w.robot.lookup("#settings-mcp-pin-mcp-notes-note").tryQuery().isPresent());
-    w.robot.interact(
-        () -> w.robot.lookup("#settings-mcp-accept-notes").queryButton().fire());
+    acceptNotes(w);
     w.waitFor(
         () -> w.robot.lookup("#settings-mcp-pin-mcp-notes-note").tryQuery().isEmpty());
     // A value added beside it, then removed; the other stays.
@@ -252,6 +249,17 @@ class McpSettingsIT {
     } finally {
       oauth.destroyForcibly();
     }
+  }
+
+  /**
+   * Clicks Accept on the notes server's card once it may be clicked: a card whose tools just
+   * changed keeps it off for a moment.
+   */
+  private static void acceptNotes(WindowHarness w) throws Exception {
+    w.waitFor(() -> w.robot.lookup("#settings-mcp-accept-notes").tryQuery().isPresent()
+        && !w.robot.lookup("#settings-mcp-accept-notes").queryButton().isDisabled());
+    w.robot.interact(
+        () -> w.robot.lookup("#settings-mcp-accept-notes").queryButton().fire());
   }
 
   private static String label(WindowHarness w, String id) {
