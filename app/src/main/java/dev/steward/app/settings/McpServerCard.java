@@ -25,7 +25,7 @@ final class McpServerCard {
   private McpServerCard() {}
 
   static VBox of(Mcp.Server server, McpSettings m) {
-    Label name = new Label(server.name());
+    Label name = new Label(ShownText.escaped(server.name()));
     name.getStyleClass().add("mcp-server-name");
     long waiting =
         server.tools().stream().filter(t -> !Mcp.Tool.ACCEPTED.equals(t.pin())).count();
@@ -81,6 +81,16 @@ final class McpServerCard {
       card.getChildren().add(client);
     }
     card.getStyleClass().add("mcp-server");
+    String program = m.program(server.name());
+    if (!program.isEmpty()) {
+      // What runs under this name: a pasted block can name a known server and run another thing.
+      Label runs = new Label(("http".equals(server.transport()) ? "At " : "Runs ") + program);
+      runs.setId("settings-mcp-program-" + id(server.name()));
+      runs.getStyleClass().add("settings-hint");
+      runs.setTextOverrun(javafx.scene.control.OverrunStyle.CENTER_ELLIPSIS);
+      runs.setTooltip(new javafx.scene.control.Tooltip(program));
+      card.getChildren().add(runs);
+    }
     if (review.changedWhileLooking() && waiting > 0) {
       Label changed = new Label("Changed while you were looking: the server described its tools"
           + " anew since they were first shown here. Read them again before you accept.");

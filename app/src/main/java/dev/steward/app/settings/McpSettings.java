@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleStringProperty;
@@ -54,6 +55,8 @@ public final class McpSettings {
   private final StringProperty newName = new SimpleStringProperty("");
   private final StringProperty newCommand = new SimpleStringProperty("");
   private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper("");
+  private final javafx.beans.property.ReadOnlyObjectWrapper<@Nullable Replacing> replacing =
+      new javafx.beans.property.ReadOnlyObjectWrapper<>();
   private PolicyDocument shown = PolicyDocument.defaults();
   private volatile @Nullable McpSource source;
   /** A refresh is running or asked for; a burst of changes costs one or two reads. */
@@ -182,32 +185,100 @@ public final class McpSettings {
     });
   }
 
+  /**
+   * Adds entries; one that would give a server's name another program waits for the user's word
+   * ({@link #replacingProperty}) instead.
+   */
   private void addAll(Map<String, PolicyDocument.McpServer> add, Runnable onSaved) {
+    List<McpReplacement> replacing = McpReplacement.of(shown.mcpServers(), add);
+    if (!replacing.isEmpty()) {
+      this.replacing.set(new Replacing(replacing, add, onSaved));
+      return;
+    }
+    put(add, List.of(), onSaved);
+  }
+
+  /**
+   * Puts the entries in the policy: those in {@code confirmed} may give a server another program,
+   * which drops its tools' ratings and grants as removing it does; any other such entry (the policy
+   * changed since the user was asked) is refused.
+   */
+  private void put(
+      Map<String, PolicyDocument.McpServer> add, List<String> confirmed, Runnable onSaved) {
     policy.change(
         doc -> {
-          Map<String, PolicyDocument.McpServer> next = new LinkedHashMap<>(doc.mcpServers());
+          PolicyDocument out = doc;
+          for (McpReplacement r : McpReplacement.of(doc.mcpServers(), add)) {
+            if (!confirmed.contains(r.server()))
+              throw new IllegalArgumentException("“" + ShownText.escaped(r.server())
+                  + "” changed meanwhile; add it again to see what it would replace.");
+            out = withoutRatings(out, r.server());
+          }
+          Map<String, PolicyDocument.McpServer> next = new LinkedHashMap<>(out.mcpServers());
           next.putAll(add);
-          return doc.withMcpServers(next);
+          return out.withMcpServers(next);
         },
         error,
         onSaved);
   }
 
+  /** Replaces the servers the user was asked about, as they confirmed. */
+  public void confirmReplacing() {
+    Replacing r = replacing.get();
+    if (r == null) return;
+    replacing.set(null);
+    put(r.add(), r.servers().stream().map(McpReplacement::server).toList(), r.onSaved());
+  }
+
+  /** Leaves the servers as they are; what was pasted or typed stays in its field. */
+  public void cancelReplacing() {
+    replacing.set(null);
+  }
+
+  /**
+   * Entries waiting for the user's word because they would give a server another program: the
+   * view asks ({@link #replacingQuestion}), then calls {@link #confirmReplacing} or {@link
+   * #cancelReplacing}. Null when none waits.
+   */
+  public ReadOnlyObjectProperty<@Nullable Replacing> replacingProperty() {
+    return replacing.getReadOnlyProperty();
+  }
+
+  /** What the user is asked before a server is given another program. */
+  public static String replacingQuestion(Replacing r) {
+    return McpReplacement.said(r.servers());
+  }
+
+  /** The program a server runs, on one line (its command and arguments, or its URL), or empty. */
+  public String program(String server) {
+    PolicyDocument.McpServer entry = shown.mcpServers().get(server);
+    return entry == null ? "" : McpReplacement.program(entry);
+  }
+
+  /** Entries that would give servers another program, and what to do once they are saved. */
+  public record Replacing(
+      List<McpReplacement> servers, Map<String, PolicyDocument.McpServer> add, Runnable onSaved) {}
+
   /** Removes a server, and the ratings and grants of its tools with it. */
   public void remove(String server) {
-    String prefix = McpToolNames.prefix(server);
     policy.change(
         doc -> {
           Map<String, PolicyDocument.McpServer> next = new LinkedHashMap<>(doc.mcpServers());
           next.remove(server);
-          Map<String, PolicyDocument.ToolOverride> overrides = new HashMap<>(doc.overrides());
-          overrides.keySet().removeIf(tool -> tool.startsWith(prefix));
-          List<PolicyDocument.StandingGrant> grants = new ArrayList<>(doc.grants());
-          grants.removeIf(g -> g.tool().startsWith(prefix));
-          return doc.withMcpServers(next).withOverrides(overrides).withGrants(grants);
+          return withoutRatings(doc, server).withMcpServers(next);
         },
         error,
         () -> {});
+  }
+
+  /** {@code doc} without the overrides and grants of a server's tools. */
+  private static PolicyDocument withoutRatings(PolicyDocument doc, String server) {
+    String prefix = McpToolNames.prefix(server);
+    Map<String, PolicyDocument.ToolOverride> overrides = new HashMap<>(doc.overrides());
+    overrides.keySet().removeIf(tool -> tool.startsWith(prefix));
+    List<PolicyDocument.StandingGrant> grants = new ArrayList<>(doc.grants());
+    grants.removeIf(g -> g.tool().startsWith(prefix));
+    return doc.withOverrides(overrides).withGrants(grants);
   }
 
   /**
