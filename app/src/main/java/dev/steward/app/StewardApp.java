@@ -114,6 +114,8 @@ public final class StewardApp extends Application {
   /** Before anything is opened: a second window on the same home hands over to the first. */
   @Override
   public void init() throws Exception {
+    // Before the service, the history or the settings make any of them with default modes.
+    dev.steward.app.config.OwnerOnly.folders(config.places());
     instance = SingleInstance.claim(config.places().run()).orElse(null);
   }
 
@@ -383,7 +385,6 @@ public final class StewardApp extends Application {
 
   private void openHistory(javafx.scene.layout.BorderPane chatPane) {
     try {
-      java.nio.file.Files.createDirectories(config.places().data());
       HistoryStore store = HistoryStore.open(config.places().data());
       historyStore = store;
       HistoryViewModel h = new HistoryViewModel(store, chat, background, Platform::runLater);

@@ -1,5 +1,6 @@
 package dev.steward.app.history;
 
+import dev.steward.app.config.OwnerOnly;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,7 +28,9 @@ public final class HistoryStore implements AutoCloseable {
     this.db = db;
   }
 
-  public static HistoryStore open(Path dataDir) throws SQLException {
+  /** Opens the history in {@code dataDir}, made the owner's alone if it is not there. */
+  public static HistoryStore open(Path dataDir) throws SQLException, java.io.IOException {
+    OwnerOnly.folder(dataDir);
     Connection c = DriverManager.getConnection("jdbc:h2:file:"
         + dataDir.resolve("chat-history").toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE");
     try (Statement s = c.createStatement()) {

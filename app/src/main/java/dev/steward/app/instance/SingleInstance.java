@@ -1,5 +1,6 @@
 package dev.steward.app.instance;
 
+import dev.steward.app.config.OwnerOnly;
 import dev.steward.protocol.util.DaemonThreads;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -54,7 +55,7 @@ public final class SingleInstance implements AutoCloseable {
    * @throws IOException when the run folder cannot be used at all
    */
   public static Optional<SingleInstance> claim(Path run) throws IOException {
-    Files.createDirectories(run);
+    OwnerOnly.folder(run);
     Path socket = run.resolve("window.sock");
     FileChannel channel = FileChannel.open(
         run.resolve("window.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
