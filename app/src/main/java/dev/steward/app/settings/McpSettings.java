@@ -199,17 +199,17 @@ public final class McpSettings {
   }
 
   /**
-   * Puts the entries in the policy: those in {@code confirmed} may give a server another program,
-   * which drops its tools' ratings and grants as removing it does; any other such entry (the policy
+   * Puts the entries in the policy: the replacements in {@code confirmed} give a server another
+   * program, which drops its tools' ratings and grants as removing it does; any other (the policy
    * changed since the user was asked) is refused.
    */
   private void put(
-      Map<String, PolicyDocument.McpServer> add, List<String> confirmed, Runnable onSaved) {
+      Map<String, PolicyDocument.McpServer> add, List<McpReplacement> confirmed, Runnable onSaved) {
     policy.change(
         doc -> {
           PolicyDocument out = doc;
           for (McpReplacement r : McpReplacement.of(doc.mcpServers(), add)) {
-            if (!confirmed.contains(r.server()))
+            if (!confirmed.contains(r))
               throw new IllegalArgumentException("“" + ShownText.escaped(r.server())
                   + "” changed meanwhile; add it again to see what it would replace.");
             out = withoutRatings(out, r.server());
@@ -227,7 +227,7 @@ public final class McpSettings {
     Replacing r = replacing.get();
     if (r == null) return;
     replacing.set(null);
-    put(r.add(), r.servers().stream().map(McpReplacement::server).toList(), r.onSaved());
+    put(r.add(), r.servers(), r.onSaved());
   }
 
   /** Leaves the servers as they are; what was pasted or typed stays in its field. */

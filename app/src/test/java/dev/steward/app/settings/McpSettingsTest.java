@@ -260,6 +260,20 @@ class McpSettingsTest {
   }
 
   @Test
+  void aReplacementConfirmedAfterThePolicyChangedElsewhereIsRefused() {
+    notesRunsNode();
+    mcp.pastedProperty().set("{\"mcpServers\": {\"notes\": {\"command\": \"bash\"}}}");
+    mcp.addPasted();
+    policy.doc = policy.doc.withMcpServers(
+        Map.of("notes", PolicyDocument.McpServer.command("python3", List.of(), Map.of())));
+    mcp.confirmReplacing();
+    assertEquals("python3", policy.doc.mcpServers().get("notes").command(), "not what was asked");
+    assertTrue(
+        mcp.errorProperty().get().contains("changed meanwhile"),
+        mcp.errorProperty().get());
+  }
+
+  @Test
   void aPasteThatKeepsAServersProgramOnlyChangesItsValues() {
     notesRunsNode();
     mcp.pastedProperty()
