@@ -111,17 +111,20 @@ final class UpdateEvent extends CalendarTool {
     CalDav dav = access.dav();
     Change c = change(args, dav, ctx);
     String version = CalDav.version(c.before().etag());
+    String id = args.path("event_id").asText();
+    boolean asMade = access.own().madeAsIs(id, c.oldTitle());
     ObjectNode undo = Json.object()
         .put("href", c.before().href().toString())
-        .put("before", c.before().ics());
+        .put("before", c.before().ics())
+        // Whether the title the undo puts back is the one Steward wrote: a stranger's is not made
+        // Steward's own by coming back.
+        .put("title_as_made", asMade);
     CreateEvent.Undo.keep(ctx, UndoRecord.of(name(), "update", undo));
     String etag = dav.replace(c.before().href(), Ics.write(c.after()), version);
     if (etag != null) {
       undo.put("etag", etag);
       CreateEvent.Undo.keep(ctx, UndoRecord.of(name(), "update", undo));
     }
-    String id = args.path("event_id").asText();
-    boolean asMade = access.own().madeAsIs(id, c.oldTitle());
     if (args.hasNonNull("title") && access.own().made(id)) {
       try {
         access.own().remember(id, c.newTitle());
@@ -175,6 +178,8 @@ final class UpdateEvent extends CalendarTool {
     URI href = CreateEvent.Undo.href(dav, data);
     String before = data.path("before").asText();
     dav.replace(href, before, CalDav.version(data.path("etag").asText(null)));
+    if (!data.path("title_as_made").asBoolean(false))
+      return Json.object().put("restored", href.getPath());
     // The title Steward had written is back: the event reads as Steward's again.
     String title = Ics.title(Ics.parse(before));
     for (String uid : Ics.uids(before)) {

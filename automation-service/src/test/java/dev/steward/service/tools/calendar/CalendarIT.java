@@ -545,6 +545,12 @@ class CalendarIT {
     ToolResult moved = TestService.execConfirmed(
         ui, agent, "calendar.update_event", args("event_id", id, "start", "2026-06-04T19:30"));
     assertFalse(ok(moved).has("title"), "nor is a move: " + moved.value());
+    // Undone, the move puts the stranger's title back as it was: still not Steward's own words.
+    ok(ui.call(
+        Methods.TOOL_UNDO, new Execute.UndoParams(moved.audit().auditId()), ToolResult.class));
+    assertEquals(
+        ToolErrorCodes.TOKEN_MISSING,
+        TestService.exec(agent, "calendar.events", range).error().code());
 
     // Shown after a click, the stranger's title taints the conversation that read it.
     String conversation = TestService.id();
