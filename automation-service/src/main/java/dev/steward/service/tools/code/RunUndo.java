@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.scope.Provenance;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
 import dev.steward.service.tools.ToolFailure;
@@ -60,9 +61,14 @@ final class RunUndo {
             dir.stream().deleteFile(dir.name());
           }
         } else {
-          byte[] old = Files.readAllBytes(ctx.stashed(kept));
+          Path stashed = ctx.stashed(kept);
+          byte[] old = Files.readAllBytes(stashed);
+          // A stranger's file put back is a stranger's still.
+          SafeFs.Mark mark = Provenance.marked(stashed)
+              ? new SafeFs.Mark(path.real(), "a stranger's file, put back")
+              : null;
           try (SafeFs.Dir dir = openParentMaking(workspace, path)) {
-            SafeFs.writeAtomically(dir, old, false);
+            SafeFs.writeAtomically(dir, old, false, mark);
             // The mode the file had, not that of whatever the run left in its place.
             int mode = modes.path(item.original()).asInt(0644) & 0777;
             dir.stream()

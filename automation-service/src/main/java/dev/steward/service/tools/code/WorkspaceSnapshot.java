@@ -301,7 +301,10 @@ final class WorkspaceSnapshot {
     }
   }
 
-  /** Copies at most the size the walk saw, read without following links. */
+  /**
+   * Copies at most the size the walk saw, read without following links; a stranger's file's copy
+   * carries its mark, so that the undo that puts it back marks it again.
+   */
   private static boolean copyOut(Path workspace, String rel, long size, Path target) {
     ResolvedPath path = new ResolvedPath(rel, workspace.resolve(rel), workspace);
     try (SafeFs.Dir dir = SafeFs.openParent(path);
@@ -318,6 +321,7 @@ final class WorkspaceSnapshot {
         while (buf.hasRemaining()) out.write(buf);
         left -= n;
       }
+      if (Provenance.marked(path.real())) Provenance.markMade(target, "a stranger's file, kept");
       return true;
     } catch (IOException e) {
       try {
