@@ -7,6 +7,7 @@ import dev.steward.protocol.tool.Risk;
 import dev.steward.service.policy.Policy;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.tools.Tool;
+import dev.steward.service.undo.UndoStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -17,8 +18,9 @@ import java.util.List;
  * tool (or the user's override) always confirms, it is destructive under {@code if_destructive},
  * it touches a folder the user marked "confirm everything", or it opens a host not on the user's
  * list. A standing grant waives the tool's
- * own rule for low and medium tools — never high risk, never the user's folder rule, and never in
- * a conversation that has taken in untrusted content. In such a conversation every mutating call
+ * own rule for low and medium tools — never high risk, never the user's folder rule, never in
+ * a conversation that has taken in untrusted content, and never for a change whose undo data would
+ * push out a recent call's. In such a conversation every mutating call
  * needs a click, and so does every call that can send data off the machine (SPEC §10's trifecta
  * rule) — unless all it sends goes to hosts on the user's list.
  */
@@ -35,7 +37,8 @@ final class ConfirmationRule {
       boolean destructive,
       List<String> taint,
       Policy policy,
-      Instant now) {
+      Instant now,
+      java.util.function.BooleanSupplier pushesOutRecentUndo) {
     PolicyDocument doc = policy.document();
     PolicyDocument.ToolOverride override = doc.overrides().get(tool.name());
     Confirmation confirmation = override != null && override.confirmation() != null
@@ -81,6 +84,13 @@ final class ConfirmationRule {
       }
     }
     List<String> reasons = new ArrayList<>(fixed);
+    // The undo area's cap pushes the oldest calls' data out; a grant is no click to push out a
+    // recent one's (a large overwrite that would take the undo of yesterday's delete).
+    if (!waivedBy.isEmpty() && destructive && pushesOutRecentUndo.getAsBoolean()) {
+      waivedBy.clear();
+      reasons.add("keeping what it replaces for undo would push out the undo data of calls made in"
+          + " the last " + UndoStore.KEPT_AT_LEAST.toDays() + " days");
+    }
     if (waivedBy.isEmpty()) reasons.addAll(waivable);
     return new Requirement(!reasons.isEmpty(), reasons, waivedBy);
   }

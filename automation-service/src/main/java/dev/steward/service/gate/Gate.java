@@ -32,7 +32,6 @@ import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolRegistry;
 import dev.steward.service.tools.UndoContext;
-import dev.steward.service.tools.UndoStash;
 import dev.steward.service.tools.VersionStamp;
 import dev.steward.service.undo.UndoRecord;
 import dev.steward.service.undo.UndoStore;
@@ -424,12 +423,13 @@ public final class Gate implements AutoCloseable {
     }
 
     List<String> approvedStamps = stamped == null ? null : stamped.taken();
+    CallStash stash = new CallStash(undo, decisionRow.seq());
     ToolContext ctx = new ToolContext(
         c.paths(),
         c.policy().scope(),
         call.progress(),
         c.destructive(),
-        stash(decisionRow.seq()),
+        stash,
         false,
         decision.equals(Decision.CONFIRMED),
         byPointer(c.paths(), approvedStamps),
@@ -475,6 +475,7 @@ public final class Gate implements AutoCloseable {
           null);
       summary = "failed inside Steward (" + e.getClass().getSimpleName() + ")";
     }
+    summary += stash.settle();
     Instant ended = clock.instant();
     Decision finalDecision = completed(decision, outcome);
     AuditMeta meta = new AuditMeta(
@@ -504,20 +505,6 @@ public final class Gate implements AutoCloseable {
     ToolResult result = outcome.withAudit(meta);
     publish(call, result);
     return result;
-  }
-
-  private UndoStash stash(long auditId) {
-    return new UndoStash() {
-      @Override
-      public java.nio.file.Path folder() throws java.io.IOException {
-        return undo.folder(auditId);
-      }
-
-      @Override
-      public void save(UndoRecord record) throws java.io.IOException {
-        undo.save(auditId, record);
-      }
-    };
   }
 
   /**
@@ -708,7 +695,9 @@ public final class Gate implements AutoCloseable {
         destructive,
         taintOf(caller),
         policy,
-        clock.instant());
+        clock.instant(),
+        () -> undo.pushesOutSince(
+            UndoRoom.replaced(paths.values()), clock.instant().minus(UndoStore.KEPT_AT_LEAST)));
     if (look && req.needsToken()) {
       asking(tool, "look at this call", ToolErrorCodes.EXECUTION_ERROR, () -> {
         tool.checkNow(args, forCheck);

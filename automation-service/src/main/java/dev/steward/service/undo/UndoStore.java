@@ -13,7 +13,9 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -29,15 +31,26 @@ public final class UndoStore {
   private static final Logger LOG = Logger.getLogger(UndoStore.class.getName());
   private static final String RECORD = "undo.json";
 
+  /**
+   * How long a call's undo data is kept before the cap may push it out without a click: a call that
+   * would push out younger data asks first ({@link #pushesOutSince}).
+   */
+  public static final java.time.Duration KEPT_AT_LEAST = java.time.Duration.ofDays(7);
+
+  /** A call's folder: its size as last measured, and since when it is kept. */
+  private record Kept(long bytes, java.time.Instant since) {}
+
   private final Path root;
   private final long capBytes;
-  private final AtomicLong total;
+  private final Map<Long, Kept> sizes = new ConcurrentHashMap<>();
+
+  private final AtomicLong total = new AtomicLong();
 
   public UndoStore(Path root, long capBytes) throws IOException {
     this.root = root;
     this.capBytes = capBytes;
     Files.createDirectories(root);
-    this.total = new AtomicLong(size(root));
+    for (long id : ids()) measure(id);
   }
 
   /** The folder for a call's stash, created on first use. */
@@ -45,12 +58,84 @@ public final class UndoStore {
     return Files.createDirectories(root.resolve(Long.toString(auditId)));
   }
 
-  public void save(long auditId, UndoRecord record) throws IOException {
+  /**
+   * Saves a call's record; answers the calls whose undo data was removed to keep the area under
+   * its cap (oldest first), which the call's own audit row names.
+   */
+  public List<Long> save(long auditId, UndoRecord record) throws IOException {
     Path dir = folder(auditId);
     AtomicFiles.write(
         dir.resolve(RECORD), Json.write(record).getBytes(StandardCharsets.UTF_8), true);
-    total.addAndGet(size(dir));
-    enforceCap(auditId);
+    measure(auditId);
+    return enforceCap(auditId);
+  }
+
+  /**
+   * Removes a call's folder that holds no record (its copy was made, then the call failed before
+   * it acted): nothing can undo with it, and it would count against the cap unseen.
+   */
+  public void discardUnsaved(long auditId) {
+    Path dir = root.resolve(Long.toString(auditId));
+    if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+        || Files.exists(dir.resolve(RECORD))) return;
+    try {
+      dev.steward.service.util.Trees.delete(dir);
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "undo: cannot remove the unsaved copy in " + dir, e);
+    }
+    forget(auditId);
+  }
+
+  /** Measures a call's folder again (a folder saved again replaces its size, never adds to it). */
+  private void measure(long id) throws IOException {
+    Path dir = root.resolve(Long.toString(id));
+    long now = size(dir);
+    Kept before = sizes.get(id);
+    java.time.Instant since = before != null
+        ? before.since()
+        : Files.getLastModifiedTime(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+            .toInstant();
+    sizes.put(id, new Kept(now, since));
+    total.addAndGet(now - (before == null ? 0 : before.bytes()));
+  }
+
+  private void forget(long id) {
+    Kept before = sizes.remove(id);
+    if (before != null) total.addAndGet(-before.bytes());
+  }
+
+  /**
+   * Whether keeping {@code bytes} more would push out the undo data of a call kept since after
+   * {@code since}: the oldest go first, as {@link #enforceCap} takes them.
+   */
+  public synchronized boolean pushesOutSince(long bytes, java.time.Instant since) {
+    long over = total.get() + bytes - capBytes;
+    if (over <= 0) return false;
+    List<Long> ids = new ArrayList<>(sizes.keySet());
+    ids.sort(null);
+    for (long id : ids) {
+      Kept k = sizes.get(id);
+      if (k == null) continue;
+      if (k.since().isAfter(since)) return true;
+      over -= k.bytes();
+      if (over <= 0) return false;
+    }
+    return false;
+  }
+
+  private List<Long> ids() throws IOException {
+    List<Long> ids = new ArrayList<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(root)) {
+      for (Path p : ds) {
+        try {
+          ids.add(Long.parseLong(p.getFileName().toString()));
+        } catch (NumberFormatException e) {
+          // not ours
+        }
+      }
+    }
+    ids.sort(null);
+    return ids;
   }
 
   public Optional<UndoRecord> load(long auditId) throws IOException {
@@ -64,36 +149,33 @@ public final class UndoStore {
     return root.resolve(Long.toString(auditId)).resolve(name);
   }
 
-  /** Removes the oldest calls' folders until the area fits its cap again (never the newest). */
-  private synchronized void enforceCap(long newest) {
-    if (total.get() <= capBytes) return;
-    List<Long> ids = new ArrayList<>();
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(root)) {
-      for (Path p : ds) {
-        try {
-          ids.add(Long.parseLong(p.getFileName().toString()));
-        } catch (NumberFormatException e) {
-          // not ours
-        }
-      }
+  /**
+   * Removes the oldest calls' folders until the area fits its cap again (never the newest);
+   * answers whose.
+   */
+  private synchronized List<Long> enforceCap(long newest) {
+    if (total.get() <= capBytes) return List.of();
+    List<Long> ids;
+    try {
+      ids = ids();
     } catch (IOException e) {
       LOG.log(Level.WARNING, "undo: cannot list the undo area", e);
-      return;
+      return List.of();
     }
-    ids.sort(null);
+    List<Long> expired = new ArrayList<>();
     for (long id : ids) {
       if (total.get() <= capBytes || id == newest) break;
       Path dir = root.resolve(Long.toString(id));
       try {
-        long size = size(dir);
         dev.steward.service.util.Trees.delete(dir);
-        total.addAndGet(-size);
-        LOG.info("undo: expired the undo data of call " + id + " (" + size
-            + " bytes) to stay under the cap");
+        forget(id);
+        expired.add(id);
+        LOG.info("undo: expired the undo data of call " + id + " to stay under the cap");
       } catch (IOException e) {
         LOG.log(Level.WARNING, "undo: cannot expire " + dir, e);
       }
     }
+    return expired;
   }
 
   static long size(Path dir) throws IOException {
