@@ -68,7 +68,10 @@ public final class McpSettings {
   private final ReadOnlyStringWrapper signingIn = new ReadOnlyStringWrapper("");
   private final Map<String, StringProperty> drafts = new HashMap<>();
   private final Map<String, javafx.beans.property.BooleanProperty> shownValues = new HashMap<>();
-  /** The changed tools already told of (by name and what they now say), so each is said once. */
+  /**
+   * The changed tools already told of, by Steward's name, until the user accepts them again: a
+   * server that describes a tool anew at every listing gets one notice, not one a listing.
+   */
   private final java.util.Set<String> told = new java.util.HashSet<>();
 
   McpSettings(PolicyEditor policy, Executor background, Executor ui) {
@@ -139,18 +142,27 @@ public final class McpSettings {
   }
 
   private void tellHeldBack(List<Mcp.Server> now) {
+    java.util.Set<String> changed = new java.util.HashSet<>();
     for (Mcp.Server server : now) {
+      List<String> news = new ArrayList<>();
       for (Mcp.Tool tool : server.tools()) {
         if (!Mcp.Tool.CHANGED.equals(tool.pin())) continue;
-        if (!told.add(tool.name() + "\n" + tool.description() + "\n" + tool.inputSchema()))
-          continue;
-        // Named by Steward's names only: the chat shows this as Steward's own words, and the
-        // server's title for its tool could write anything there.
-        heldBack.accept("The MCP server “" + ShownText.escaped(server.name()) + "” changed what"
-            + " its tool " + ShownText.escaped(tool.name()) + " says it does since you accepted"
-            + " it. The tool is off until you look at it again in Settings → MCP servers.");
+        changed.add(tool.name());
+        if (told.add(tool.name())) news.add(ShownText.escaped(tool.name()));
       }
+      if (news.isEmpty()) continue;
+      // Named by Steward's names only: the chat shows this as Steward's own words, and the
+      // server's title for its tool could write anything there.
+      String which = news.size() == 1
+          ? "its tool " + news.get(0) + " says it does since you accepted it. The tool is off"
+              + " until you look at it"
+          : news.size() + " of its tools say they do since you accepted them ("
+              + String.join(", ", news.subList(0, Math.min(5, news.size())))
+              + (news.size() > 5 ? ", …" : "") + "). They are off until you look at them";
+      heldBack.accept("The MCP server “" + ShownText.escaped(server.name()) + "” changed what "
+          + which + " again in Settings → MCP servers.");
     }
+    told.retainAll(changed);
   }
 
   /** Adds the servers of a pasted block (Claude Desktop, Cursor, VS Code or Steward shape). */

@@ -141,6 +141,29 @@ class McpSettingsTest {
   }
 
   @Test
+  void aServerThatDescribesItsToolsAnewAtEveryListingIsToldOfOnceUntilAcceptedAgain() {
+    List<String> said = new ArrayList<>();
+    mcp.onHeldBack(said::add);
+    for (int listing = 0; listing < 3; listing++) {
+      String h = "h" + listing;
+      servers.now = List.of(server(
+          "notes",
+          tool("notes", "a", null, Mcp.Tool.CHANGED, h),
+          tool("notes", "b", null, Mcp.Tool.CHANGED, h),
+          tool("notes", "c", "Title " + listing, Mcp.Tool.CHANGED, h)));
+      mcp.refresh();
+    }
+    assertEquals(1, said.size(), String.valueOf(said));
+    assertTrue(said.get(0).contains("3 of its tools"), said.get(0));
+    servers.now = List.of(server("notes", tool("notes", "a", null, Mcp.Tool.ACCEPTED, "h9")));
+    mcp.refresh();
+    servers.now = List.of(server("notes", tool("notes", "a", null, Mcp.Tool.CHANGED, "h10")));
+    mcp.refresh();
+    assertEquals(2, said.size(), "changed again after the user accepted it");
+    assertTrue(said.get(1).contains("its tool mcp.notes.a says"), said.get(1));
+  }
+
+  @Test
   void aToolsTitleAndDescriptionShowTheirHiddenCharactersWrittenOut() {
     Mcp.Tool tool = new Mcp.Tool(
         "mcp.notes.note",
