@@ -409,9 +409,11 @@ final class ServerLink implements AutoCloseable {
     return all.size() > MAX_TOOLS ? List.copyOf(all.subList(0, MAX_TOOLS)) : all;
   }
 
+  private final RelistPace relistPace = new RelistPace();
+
   /**
-   * A server said its tools changed: they are listed again half a second later, once however
-   * often it says so meanwhile, and never two listings at a time.
+   * A server said its tools changed: they are listed again after a wait ({@link RelistPace}), once
+   * however often it says so meanwhile, and never two listings at a time.
    */
   private void relistSoon(int gen) {
     if (!relistAsked.compareAndSet(false, true)) {
@@ -419,6 +421,7 @@ final class ServerLink implements AutoCloseable {
       relistAgain.set(true);
       return;
     }
+    long wait = relistPace.next(System.nanoTime());
     setting
         .timer()
         .schedule(
@@ -427,11 +430,12 @@ final class ServerLink implements AutoCloseable {
               try {
                 relist(gen);
               } finally {
+                relistPace.listed(System.nanoTime());
                 relistAsked.set(false);
               }
               if (relistAgain.getAndSet(false)) relistSoon(gen);
             }),
-            500,
+            wait,
             TimeUnit.MILLISECONDS);
   }
 
