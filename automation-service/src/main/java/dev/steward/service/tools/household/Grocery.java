@@ -34,6 +34,7 @@ final class Grocery {
     ArrayNode lists = Json.mapper().createArrayNode();
     for (ObjectNode l : tx.rows(Table.LIST, "deleted_at IS NULL", List.of(), "created_at, id")) {
       String id = l.path("id").asText();
+      tx.shows(l);
       ObjectNode out = lists.addObject();
       out.put("grocery_list_id", id);
       out.put("name", l.path("name").asText());
@@ -57,11 +58,15 @@ final class Grocery {
 
   JsonNode getList(Tx tx, JsonNode args) throws SQLException, ToolFailure {
     ObjectNode list = liveList(tx, Args.text(args, "grocery_list_id"), false);
+    tx.shows(list);
     ObjectNode result = Json.object();
     result.put("grocery_list_id", list.path("id").asText());
     result.put("name", list.path("name").asText());
     ArrayNode items = result.putArray("items");
-    for (ObjectNode item : items(tx, list.path("id").asText())) items.add(view(item));
+    for (ObjectNode item : items(tx, list.path("id").asText())) {
+      tx.shows(item);
+      items.add(view(item));
+    }
     return result;
   }
 
@@ -87,6 +92,7 @@ final class Grocery {
 
   JsonNode pushIngredients(Tx tx, JsonNode args) throws SQLException, ToolFailure {
     ObjectNode list = liveList(tx, Args.text(args, "grocery_list_id"), true);
+    tx.shows(list);
     String listId = list.path("id").asText();
     JsonNode given = args.path("ingredients");
     if (!given.isArray() || given.isEmpty()) {
@@ -120,6 +126,7 @@ final class Grocery {
           .filter(r -> r.path("id").asText().equals(m.itemId()))
           .findFirst()
           .orElseThrow();
+      tx.shows(before);
       ObjectNode after = before.deepCopy();
       after.put(
           "quantity",
@@ -166,6 +173,7 @@ final class Grocery {
 
   JsonNode addItem(Tx tx, JsonNode args) throws SQLException, ToolFailure {
     ObjectNode list = liveList(tx, Args.text(args, "grocery_list_id"), true);
+    tx.shows(list);
     String listId = list.path("id").asText();
     BigDecimal quantity = Quantity.of(args.path("quantity"), "/quantity");
     String unit = Args.text(args, "unit");
@@ -204,6 +212,7 @@ final class Grocery {
       }
       ObjectNode row;
       if (match != null) {
+        tx.shows(match);
         row = match.deepCopy();
         row.put("quantity", Quantity.sum(match.path("quantity").asText(), quantity, "/quantity"));
         row.put("updated_at", tx.now());
@@ -234,6 +243,8 @@ final class Grocery {
     }
     ObjectNode list = liveList(tx, found.get().path("list_id").asText(), true);
     ObjectNode before = tx.row(Table.ITEM, id, true).orElseThrow();
+    tx.shows(list);
+    tx.shows(before);
     ObjectNode after = before.deepCopy();
     after.put("checked", checked);
     if (!before.equals(after)) after.put("updated_at", tx.now());

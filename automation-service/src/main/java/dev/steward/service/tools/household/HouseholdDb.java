@@ -183,12 +183,20 @@ final class HouseholdDb implements AutoCloseable {
    * run again from the start.
    */
   <T> T transaction(Work<T> work) throws ToolFailure {
+    return transaction(false, work);
+  }
+
+  /**
+   * As {@link #transaction(Work)}, for a call in a conversation that took in untrusted content
+   * when {@code afterUntrusted}: the words it writes are marked as a stranger's.
+   */
+  <T> T transaction(boolean afterUntrusted, Work<T> work) throws ToolFailure {
     SQLException last = null;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try (Connection c = pool.getConnection()) {
         c.setAutoCommit(false);
         try {
-          T result = work.apply(new Tx(c, clock.instant()));
+          T result = work.apply(new Tx(c, clock.instant(), afterUntrusted));
           c.commit();
           return result;
         } catch (SQLException | ToolFailure | RuntimeException e) {
@@ -212,7 +220,7 @@ final class HouseholdDb implements AutoCloseable {
     try (Connection c = pool.getConnection()) {
       c.setAutoCommit(false);
       try {
-        work.apply(new Tx(c, clock.instant()));
+        work.apply(new Tx(c, clock.instant(), false));
       } finally {
         try {
           c.rollback();

@@ -56,6 +56,10 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
   }
 
   static final String KEY = "idempotency_key";
+  /** What a conversation is tainted by when a household row shows a stranger's words. */
+  static final String STRANGERS =
+      "household rows written in a conversation that had taken in untrusted content";
+
   private static final String KIND = "rows";
   private static final Logger LOG = Logger.getLogger(HouseholdTool.class.getName());
 
@@ -110,9 +114,32 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
     return destructive;
   }
 
+  /**
+   * A database on another machine is written by whoever else signs in to it, and its errors are
+   * its server's words: all it answers is a stranger's (ADR 42).
+   */
+  @Override
+  public Optional<String> taintSource(JsonNode args, ToolContext ctx) {
+    return remote
+        .where()
+        .map(where -> "the household database at " + where + " (others write its rows)");
+  }
+
   @Override
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
-    return source.db().transaction(tx -> action.apply(tx, args));
+    Shown shown = source
+        .db()
+        .transaction(ctx.tainted(), tx -> new Shown(action.apply(tx, args), tx.showsStrangers()));
+    return shown.given(ctx);
+  }
+
+  /** An answer, and whether it shows words a stranger wrote. */
+  record Shown(JsonNode value, boolean strangers) {
+    /** The answer, the conversation tainted first when it shows a stranger's words. */
+    JsonNode given(ToolContext ctx) {
+      if (strangers) ctx.taint().accept(STRANGERS);
+      return value;
+    }
   }
 
   /** On another machine, the dialog says where the call's words go. */
@@ -189,12 +216,12 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
     @Override
     public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
       String hash = argsHash(args);
-      Outcome outcome = source.db().transaction(tx -> apply(tx, args, hash));
+      Outcome outcome = source.db().transaction(ctx.tainted(), tx -> apply(tx, args, hash));
       if (!outcome.changes().isEmpty()) keepForUndo(outcome.changes(), ctx);
-      return outcome.result();
+      return outcome.shown().given(ctx);
     }
 
-    private record Outcome(JsonNode result, List<Tx.Change> changes) {}
+    private record Outcome(Shown shown, List<Tx.Change> changes) {}
 
     /** The action, or the first result of a call with the same key and arguments. */
     private Outcome apply(Tx tx, JsonNode args, String hash) throws SQLException, ToolFailure {
@@ -206,12 +233,13 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
             throw Failures.invalid(
                 "/" + KEY, "this idempotency_key was used for a different call; use a new one");
           }
-          return new Outcome(first.get().result(), List.of());
+          return new Outcome(
+              new Shown(first.get().result(), first.get().fromStrangers()), List.of());
         }
       }
       JsonNode result = action.apply(tx, args);
       if (key != null) tx.remember(key, name(), hash, result);
-      return new Outcome(result, tx.changes());
+      return new Outcome(new Shown(result, tx.showsStrangers()), tx.changes());
     }
 
     /**

@@ -63,6 +63,7 @@ final class Planner {
 
   JsonNode addMeal(Tx tx, JsonNode args) throws SQLException, ToolFailure {
     ObjectNode recipe = Recipes.live(tx, Args.text(args, "recipe_id"), "/recipe_id", false);
+    tx.shows(recipe);
     LocalDate date = Args.date(args, "date");
     String type = Args.text(args, "meal_type");
     checkType(type);
@@ -120,6 +121,7 @@ final class Planner {
     out.put("meal_type", meal.path("meal_type").asText());
     out.put("recipe_id", meal.path("recipe_id").asText());
     var recipe = tx.row(Table.RECIPE, meal.path("recipe_id").asText(), false);
+    if (recipe.isPresent()) tx.shows(recipe.get());
     out.put("recipe_title", recipe.map(r -> r.path("title").asText()).orElse(""));
     if (withIngredients && recipe.isPresent()) {
       out.set("ingredients", Recipes.view(recipe.get()).get("ingredients"));

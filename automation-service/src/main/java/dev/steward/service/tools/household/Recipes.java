@@ -36,6 +36,7 @@ final class Recipes {
               .asText()
               .toLowerCase(Locale.ROOT)
               .contains(query.toLowerCase(Locale.ROOT))) continue;
+      tx.shows(r);
       ObjectNode out = recipes.addObject();
       out.put("recipe_id", r.path("id").asText());
       out.put("title", r.path("title").asText());
@@ -48,7 +49,9 @@ final class Recipes {
   }
 
   JsonNode get(Tx tx, JsonNode args) throws SQLException, ToolFailure {
-    return view(live(tx, Args.text(args, "recipe_id"), "/recipe_id", false));
+    ObjectNode row = live(tx, Args.text(args, "recipe_id"), "/recipe_id", false);
+    tx.shows(row);
+    return view(row);
   }
 
   JsonNode create(Tx tx, JsonNode args) throws SQLException, ToolFailure {
@@ -76,6 +79,8 @@ final class Recipes {
 
   JsonNode update(Tx tx, JsonNode args) throws SQLException, ToolFailure {
     ObjectNode before = live(tx, Args.text(args, "recipe_id"), "/recipe_id", true);
+    // The answer shows the whole recipe: the words kept as much as the words given.
+    tx.shows(before);
     ObjectNode after = before.deepCopy();
     List<String> changed = new ArrayList<>();
     if (args.has("title")) {

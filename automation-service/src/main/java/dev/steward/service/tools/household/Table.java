@@ -21,7 +21,9 @@ enum Table {
           Column.text("notes"),
           Column.instant("created_at"),
           Column.instant("updated_at"),
-          Column.instant("deleted_at"))),
+          Column.instant("deleted_at"),
+          Column.bool(Table.FROM_STRANGERS)),
+      List.of("title", "ingredients", "instructions", "tags", "notes")),
   MEAL(
       "planner_meal",
       List.of(
@@ -30,7 +32,8 @@ enum Table {
           Column.date("meal_date"),
           Column.text("meal_type"),
           Column.instant("created_at"),
-          Column.instant("deleted_at"))),
+          Column.instant("deleted_at")),
+      List.of()),
   LIST(
       "grocery_list",
       List.of(
@@ -39,7 +42,9 @@ enum Table {
           Column.text("live_name"),
           Column.instant("created_at"),
           Column.instant("updated_at"),
-          Column.instant("deleted_at"))),
+          Column.instant("deleted_at"),
+          Column.bool(Table.FROM_STRANGERS)),
+      List.of("name")),
   ITEM(
       "grocery_item",
       List.of(
@@ -55,14 +60,30 @@ enum Table {
           Column.bool("checked"),
           Column.instant("created_at"),
           Column.instant("updated_at"),
-          Column.instant("deleted_at")));
+          Column.instant("deleted_at"),
+          Column.bool(Table.FROM_STRANGERS)),
+      List.of("name", "unit", "prep_state"));
+
+  /**
+   * The column that marks a row whose words a conversation wrote after taking in untrusted
+   * content (ADR 42): reading it taints. Only tables with {@link #words} have it.
+   */
+  static final String FROM_STRANGERS = "from_strangers";
 
   final String sql;
   final List<Column> columns;
+  /** The columns that hold words a reader takes in (names, titles, instructions). */
+  final List<String> words;
 
-  Table(String sql, List<Column> columns) {
+  Table(String sql, List<Column> columns, List<String> words) {
     this.sql = sql;
     this.columns = columns;
+    this.words = words;
+  }
+
+  /** Whether rows of this table carry the {@link #FROM_STRANGERS} mark. */
+  boolean marked() {
+    return !words.isEmpty();
   }
 
   String columnList() {

@@ -35,12 +35,19 @@ final class Tx {
 
   private final Connection connection;
   private final Instant now;
+  private final boolean afterUntrusted;
   private final List<Change> changes = new ArrayList<>();
+  private boolean showsStrangers;
 
-  Tx(Connection connection, Instant now) {
+  /**
+   * {@code afterUntrusted}: the call runs in a conversation that took in untrusted content, so
+   * the words it writes are a stranger's ({@link Table#FROM_STRANGERS}).
+   */
+  Tx(Connection connection, Instant now, boolean afterUntrusted) {
     this.connection = connection;
     // Both databases keep microseconds: an image taken now must equal the row read back later.
     this.now = now.truncatedTo(ChronoUnit.MICROS);
+    this.afterUntrusted = afterUntrusted;
   }
 
   /** The transaction's connection, for work no image describes (a benchmark's baseline). */
@@ -54,6 +61,28 @@ final class Tx {
 
   List<Change> changes() {
     return List.copyOf(changes);
+  }
+
+  /** Notes that the call's answer shows this row's words. */
+  void shows(ObjectNode row) {
+    if (row.path(Table.FROM_STRANGERS).asBoolean()) showsStrangers = true;
+  }
+
+  /** Whether the answer shows words a stranger wrote: then it taints the conversation. */
+  boolean showsStrangers() {
+    return showsStrangers;
+  }
+
+  /**
+   * Marks a row as a stranger's when this call writes words into it after untrusted content; a
+   * row that was one stays one, whatever is merged into it.
+   */
+  private void mark(Table table, @Nullable ObjectNode before, ObjectNode after) {
+    if (!table.marked()) return;
+    boolean was = before != null && before.path(Table.FROM_STRANGERS).asBoolean();
+    boolean wordsWritten =
+        before == null || table.words.stream().anyMatch(w -> !before.path(w).equals(after.path(w)));
+    after.put(Table.FROM_STRANGERS, was || (afterUntrusted && wordsWritten));
   }
 
   /** The row with this id, deleted or not; locked for this transaction when {@code forUpdate}. */
@@ -93,6 +122,7 @@ final class Tx {
   }
 
   void insert(Table table, ObjectNode row) throws SQLException {
+    mark(table, null, row);
     StringBuilder marks = new StringBuilder();
     for (int i = 0; i < table.columns.size(); i++) marks.append(i == 0 ? "?" : ", ?");
     try (PreparedStatement st = connection.prepareStatement(
@@ -104,6 +134,7 @@ final class Tx {
   }
 
   void update(Table table, ObjectNode before, ObjectNode after) throws SQLException {
+    mark(table, before, after);
     if (before.equals(after)) return;
     set(table, after);
     changes.add(new Change(table, after.path("id").asText(), before.deepCopy(), after.deepCopy()));
@@ -173,11 +204,12 @@ final class Tx {
   }
 
   /** The first result of the write that carried this key, with what that write was. */
-  record Remembered(String tool, String argsHash, JsonNode result) {}
+  record Remembered(String tool, String argsHash, JsonNode result, boolean fromStrangers) {}
 
   Optional<Remembered> remembered(String key) throws SQLException {
     try (PreparedStatement st = connection.prepareStatement(
-        "SELECT tool, args_hash, result FROM household_write WHERE idempotency_key = ?")) {
+        "SELECT tool, args_hash, result, from_strangers FROM household_write"
+            + " WHERE idempotency_key = ?")) {
       st.setString(1, key);
       try (ResultSet rs = st.executeQuery()) {
         if (!rs.next()) return Optional.empty();
@@ -191,20 +223,26 @@ final class Tx {
         } catch (java.io.IOException e) {
           throw new SQLException("a remembered result cannot be read", e);
         }
-        return Optional.of(new Remembered(rs.getString(1), rs.getString(2), result));
+        return Optional.of(
+            new Remembered(rs.getString(1), rs.getString(2), result, rs.getBoolean(4)));
       }
     }
   }
 
+  /**
+   * Keeps a keyed write's first result; a stranger's when it showed a stranger's row or its call
+   * ran after untrusted content (its words are in it).
+   */
   void remember(String key, String tool, String argsHash, JsonNode result) throws SQLException {
     try (PreparedStatement st = connection.prepareStatement(
-        "INSERT INTO household_write (idempotency_key, tool, args_hash, result, created_at)"
-            + " VALUES (?, ?, ?, ?, ?)")) {
+        "INSERT INTO household_write (idempotency_key, tool, args_hash, result, created_at,"
+            + " from_strangers) VALUES (?, ?, ?, ?, ?, ?)")) {
       st.setString(1, key);
       st.setString(2, tool);
       st.setString(3, argsHash);
       st.setString(4, Json.write(result));
       st.setObject(5, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
+      st.setBoolean(6, showsStrangers || afterUntrusted);
       st.executeUpdate();
     }
   }
@@ -226,14 +264,26 @@ final class Tx {
   static List<Change> changesFrom(JsonNode json) {
     List<Change> out = new ArrayList<>();
     for (JsonNode n : json) {
+      Table table = Table.named(n.path("table").asText());
       JsonNode before = n.get("before");
       out.add(new Change(
-          Table.named(n.path("table").asText()),
+          table,
           n.path("id").asText(),
-          before == null || before.isNull() ? null : (ObjectNode) before,
-          (ObjectNode) Objects.requireNonNull(n.get("after"))));
+          before == null || before.isNull() ? null : complete(table, (ObjectNode) before),
+          complete(table, (ObjectNode) Objects.requireNonNull(n.get("after")))));
     }
     return out;
+  }
+
+  /**
+   * An image kept before the table had its mark: the migration counted such rows as the
+   * household's own, so the image does too.
+   */
+  private static ObjectNode complete(Table table, ObjectNode image) {
+    if (table.marked() && !image.has(Table.FROM_STRANGERS)) {
+      image.put(Table.FROM_STRANGERS, false);
+    }
+    return image;
   }
 
   private static ObjectNode read(Table table, ResultSet rs) throws SQLException {

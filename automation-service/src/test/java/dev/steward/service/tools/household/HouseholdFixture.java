@@ -33,6 +33,10 @@ final class HouseholdFixture implements AutoCloseable {
   /** The undo record the last write kept, if it kept one. */
   @Nullable
   UndoRecord lastUndo;
+  /** Whether the calls run in a conversation that has taken in untrusted content. */
+  boolean afterUntrusted;
+  /** What the calls said tainted their conversation, in order ({@code ToolContext.taint}). */
+  final List<String> taints = new ArrayList<>();
 
   HouseholdFixture(HouseholdDb db, Path stash) {
     this.db = db;
@@ -68,7 +72,20 @@ final class HouseholdFixture implements AutoCloseable {
       }
     };
     PathScope scope = PathScope.of(List.of(), List.of(), stash);
-    return tool(name).run(args, new ToolContext(Map.of(), scope, m -> {}, true, keep));
+    return tool(name)
+        .run(
+            args,
+            new ToolContext(
+                Map.of(),
+                scope,
+                m -> {},
+                true,
+                keep,
+                false,
+                false,
+                Map.of(),
+                afterUntrusted,
+                taints::add));
   }
 
   /** The gate's look before a call is shown ({@link Tool#checkNow}). */

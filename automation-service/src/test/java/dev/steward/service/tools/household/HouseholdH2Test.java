@@ -1,6 +1,21 @@
 package dev.steward.service.tools.household;
 
+import static dev.steward.service.tools.household.HouseholdFixture.args;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.service.undo.UndoRecord;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The household contract on the database a household keeps on its own machine (H2). */
@@ -12,5 +27,42 @@ class HouseholdH2Test extends HouseholdContract {
   @Override
   HouseholdFixture fixture() throws Exception {
     return HouseholdFixture.h2(dir);
+  }
+
+  @Test
+  void rows_and_undo_records_from_before_the_mark_count_as_the_households_own() throws Exception {
+    Path folder = Files.createDirectories(dir.resolve("before-the-mark"));
+    String url = "jdbc:h2:file:" + folder.resolve("household").toAbsolutePath();
+    Flyway.configure(HouseholdDb.class.getClassLoader())
+        .dataSource(url, "household", "")
+        .locations("classpath:dev/steward/service/tools/household/db/common")
+        .target("1")
+        .load()
+        .migrate();
+    try (Connection c = DriverManager.getConnection(url, "household", "");
+        Statement st = c.createStatement()) {
+      st.executeUpdate("INSERT INTO recipe (id, title, live_title, ingredients, tags, created_at,"
+          + " updated_at) VALUES ('r1', 'Old', 'old', '[{\"ingredient_id\":\"egg\",\"quantity\":"
+          + "\"1\",\"unit\":\"whole\",\"prep_state\":null}]', '[]', CURRENT_TIMESTAMP,"
+          + " CURRENT_TIMESTAMP)");
+    }
+    try (HouseholdFixture old =
+        new HouseholdFixture(HouseholdDb.local(folder, Clock.systemUTC()), folder)) {
+      old.call("recipe.get", args("recipe_id", "r1"));
+      assertEquals(List.of(), old.taints, "a row from before the mark is the household's");
+
+      old.call("recipe.update", args("recipe_id", "r1", "notes", "later"));
+      UndoRecord kept = Objects.requireNonNull(old.lastUndo);
+      JsonNode images = kept.data().deepCopy();
+      for (JsonNode change : images) {
+        for (String side : List.of("before", "after"))
+          ((ObjectNode) change.get(side)).remove(Table.FROM_STRANGERS);
+      }
+      old.undo(UndoRecord.of(kept.tool(), kept.kind(), images));
+      assertEquals(
+          "null",
+          old.call("recipe.get", args("recipe_id", "r1")).path("notes").toString(),
+          "an undo record kept before the mark still puts its row back");
+    }
   }
 }

@@ -41,7 +41,7 @@ class HouseholdLookTest {
   }
 
   @Test
-  void a_database_on_another_machine_is_named_in_the_dialog_and_the_row() {
+  void a_database_on_another_machine_is_named_in_the_dialog_and_the_row_and_taints() {
     String where = "jdbc:postgresql://db.example.org/household";
     ToolContext ctx =
         ToolContext.forCheck(Map.of(), PathScope.of(List.of(), List.of(), Path.of("/tmp")));
@@ -60,9 +60,13 @@ class HouseholdLookTest {
           assertTrue(preview.orElseThrow().path("says").asText().contains("at " + where + ":"));
           assertEquals("2 recipes (at " + where + ")", summary, tool.name());
           assertTrue(tool.sends(Json.object()), tool.name());
+          assertTrue(
+              tool.taintSource(Json.object(), ctx).orElseThrow().contains(where),
+              "others write its rows, its server its errors: " + tool.name());
         } else {
           assertFalse(preview.isPresent(), tool.name());
           assertEquals("2 recipes", summary, tool.name());
+          assertFalse(tool.taintSource(Json.object(), ctx).isPresent(), tool.name());
         }
       }
     }
