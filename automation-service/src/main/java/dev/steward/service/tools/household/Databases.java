@@ -26,6 +26,9 @@ final class Databases implements AutoCloseable {
   private final Clock clock;
   private @Nullable HouseholdDb open;
   private @Nullable String openKey;
+  private boolean closed;
+  private final java.util.concurrent.locks.ReentrantLock opening =
+      new java.util.concurrent.locks.ReentrantLock();
 
   Databases(@Nullable PackContext context, Clock clock) {
     this.context = context;
@@ -78,7 +81,7 @@ final class Databases implements AutoCloseable {
     return Optional.empty();
   }
 
-  synchronized HouseholdDb current() throws ToolFailure {
+  HouseholdDb current() throws ToolFailure {
     PackContext ctx = Objects.requireNonNull(context, "the pack is started");
     String url = url();
     String user = ctx.secrets().get(SECTION, "username").orElse(null);
@@ -92,9 +95,45 @@ final class Databases implements AutoCloseable {
             String.valueOf(user),
             String.valueOf(password),
             String.valueOf(ctx.secrets().get(SECTION, "owner_username").orElse(null)));
-    HouseholdDb db = open;
-    if (db != null && key.equals(openKey)) return db;
-    close();
+    synchronized (this) {
+      HouseholdDb db = open;
+      if (db != null && key.equals(openKey)) return db;
+    }
+    // Opened under a lock of its own, not the monitor: signing in and migrating can take seconds
+    // on a slow network, and a Stop reaches a call waiting for this lock, not for a monitor.
+    try {
+      opening.lockInterruptibly();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ToolFailure(
+          ToolErrorCodes.CANCELLED, "the call was stopped while the household database opened");
+    }
+    try {
+      synchronized (this) {
+        HouseholdDb db = open;
+        if (db != null && key.equals(openKey)) return db; // opened while this call waited
+      }
+      HouseholdDb opened = open(ctx, url, user, password);
+      HouseholdDb stale;
+      synchronized (this) {
+        if (closed) {
+          opened.close();
+          throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, "the household pack is stopping");
+        }
+        stale = open;
+        open = opened;
+        openKey = key;
+      }
+      if (stale != null) stale.close();
+      return opened;
+    } finally {
+      opening.unlock();
+    }
+  }
+
+  private HouseholdDb open(
+      PackContext ctx, @Nullable String url, @Nullable String user, @Nullable String password)
+      throws ToolFailure {
     if (url == null) {
       Path folder = ctx.data().resolve(SECTION);
       try {
@@ -103,23 +142,20 @@ final class Databases implements AutoCloseable {
         throw new ToolFailure(
             ToolErrorCodes.UNAVAILABLE, "the household folder cannot be made: " + e.getMessage());
       }
-      db = HouseholdDb.local(folder, clock);
-    } else {
-      if (user == null || password == null) {
-        throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, unavailable().orElse("no credentials"));
-      }
-      String owner = ctx.secrets().get(SECTION, "owner_username").orElse(null);
-      String ownerPassword = ctx.secrets().get(SECTION, "owner_password").orElse(null);
-      if (owner != null && ownerPassword != null) HouseholdDb.migrate(url, owner, ownerPassword);
-      db = HouseholdDb.postgres(url, user, password, clock);
+      return HouseholdDb.local(folder, clock);
     }
-    open = db;
-    openKey = key;
-    return db;
+    if (user == null || password == null) {
+      throw new ToolFailure(ToolErrorCodes.UNAVAILABLE, unavailable().orElse("no credentials"));
+    }
+    String owner = ctx.secrets().get(SECTION, "owner_username").orElse(null);
+    String ownerPassword = ctx.secrets().get(SECTION, "owner_password").orElse(null);
+    if (owner != null && ownerPassword != null) HouseholdDb.migrate(url, owner, ownerPassword);
+    return HouseholdDb.postgres(url, user, password, clock);
   }
 
   @Override
   public synchronized void close() {
+    closed = true;
     HouseholdDb db = open;
     open = null;
     openKey = null;

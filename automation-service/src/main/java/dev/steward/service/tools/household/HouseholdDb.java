@@ -36,18 +36,36 @@ final class HouseholdDb implements AutoCloseable {
 
   private static final String MIGRATIONS = "classpath:dev/steward/service/tools/household/db/";
   private static final int ATTEMPTS = 5;
-  private static final String LOCK_TIMEOUT = "-c lock_timeout=10000";
+  /**
+   * A write waits for another's row locks this long; a connection left inside a transaction (its
+   * caller stopped) gives its locks up after the second.
+   */
+  private static final String SESSION =
+      "-c lock_timeout=10000 -c idle_in_transaction_session_timeout=30000";
+  /** Seconds to reach the server and to sign in; a socket read waits at most the third. */
+  private static final int CONNECT_SECONDS = 10;
+
+  private static final int SOCKET_SECONDS = 30;
+  /** The time a call without one of its own (a look before a dialog, an undo) may take. */
+  static final long BUDGET_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(25);
+  /** Less than this left, a lost race is not run again: it could not finish in time. */
+  private static final long LAST_TRY_NANOS =
+      java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(500);
   /** PostgreSQL's answer when a lock was not had within the lock timeout. */
   private static final String LOCK_NOT_AVAILABLE = "55P03";
+  /** PostgreSQL's answer when a statement ran past its statement timeout. */
+  private static final String QUERY_CANCELED = "57014";
 
   private final JdbcConnectionPool pool;
   private final Clock clock;
   private final String describe;
+  private final boolean postgres;
 
-  private HouseholdDb(JdbcConnectionPool pool, Clock clock, String describe) {
+  private HouseholdDb(JdbcConnectionPool pool, Clock clock, String describe, boolean postgres) {
     this.pool = pool;
     this.clock = clock;
     this.describe = describe;
+    this.postgres = postgres;
   }
 
   private static java.util.logging.Logger quiet(String name) {
@@ -117,7 +135,7 @@ final class HouseholdDb implements AutoCloseable {
       pool.dispose();
       throw e;
     }
-    return new HouseholdDb(pool, clock, describe);
+    return new HouseholdDb(pool, clock, describe, true);
   }
 
   /** Brings a shared database's schema up to date, signed in as the role that owns it. */
@@ -135,7 +153,7 @@ final class HouseholdDb implements AutoCloseable {
     }
   }
 
-  private static PGConnectionPoolDataSource source(String url, String user, String password) {
+  static PGConnectionPoolDataSource source(String url, String user, String password) {
     PGConnectionPoolDataSource ds = new PGConnectionPoolDataSource();
     ds.setURL(url);
     ds.setUser(user);
@@ -143,7 +161,13 @@ final class HouseholdDb implements AutoCloseable {
     // As on H2: a write waits for another household member's row locks this long, not for ever.
     // First, so that one the user's URL gives wins (PostgreSQL takes the last of a setting).
     String options = ds.getOptions();
-    ds.setOptions(LOCK_TIMEOUT + (options == null || options.isBlank() ? "" : " " + options));
+    ds.setOptions(SESSION + (options == null || options.isBlank() ? "" : " " + options));
+    // A call has 30 s and Stop (an interrupt) does not reach a thread in a socket read: these
+    // bound how long a call can hang on a server that went quiet. Not the URL's to lift.
+    ds.setConnectTimeout(CONNECT_SECONDS);
+    ds.setLoginTimeout(CONNECT_SECONDS);
+    ds.setSocketTimeout(SOCKET_SECONDS);
+    ds.setTcpKeepAlive(true);
     return ds;
   }
 
@@ -174,7 +198,7 @@ final class HouseholdDb implements AutoCloseable {
       throw new ToolFailure(
           ToolErrorCodes.UNAVAILABLE, describe + " cannot be opened: " + firstLine(e.getMessage()));
     }
-    return new HouseholdDb(pool, clock, describe);
+    return new HouseholdDb(pool, clock, describe, postgres);
   }
 
   /**
@@ -183,20 +207,27 @@ final class HouseholdDb implements AutoCloseable {
    * run again from the start.
    */
   <T> T transaction(Work<T> work) throws ToolFailure {
-    return transaction(false, work);
+    return transaction(System.nanoTime() + BUDGET_NANOS, false, work);
   }
 
   /**
-   * As {@link #transaction(Work)}, for a call in a conversation that took in untrusted content
-   * when {@code afterUntrusted}: the words it writes are marked as a stranger's.
+   * As {@link #transaction(Work)}, ended by {@code deadline} ({@link System#nanoTime}): a lost
+   * race is run again only while there is time, and on PostgreSQL no statement outlives it. For a
+   * call in a conversation that took in untrusted content when {@code afterUntrusted}: the words
+   * it writes are marked as a stranger's. A call stopped (interrupted) before it commits changes
+   * nothing.
    */
-  <T> T transaction(boolean afterUntrusted, Work<T> work) throws ToolFailure {
+  <T> T transaction(long deadline, boolean afterUntrusted, Work<T> work) throws ToolFailure {
     SQLException last = null;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      if (attempt > 1 && deadline - System.nanoTime() < LAST_TRY_NANOS) break;
+      stopped();
       try (Connection c = pool.getConnection()) {
         c.setAutoCommit(false);
         try {
+          bound(c, deadline);
           T result = work.apply(new Tx(c, clock.instant(), afterUntrusted));
+          stopped();
           c.commit();
           return result;
         } catch (SQLException | ToolFailure | RuntimeException e) {
@@ -211,6 +242,33 @@ final class HouseholdDb implements AutoCloseable {
     throw failure(java.util.Objects.requireNonNull(last));
   }
 
+  /** Stop: the caller's thread was interrupted (a time limit, the user's Stop). */
+  private static void stopped() throws ToolFailure {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new ToolFailure(
+          ToolErrorCodes.CANCELLED, "the call was stopped before its change was saved");
+    }
+  }
+
+  /**
+   * On PostgreSQL, the transaction's statements end by the deadline, a lock wait among them: the
+   * server cancels what runs past it (an interrupt does not reach a thread in a socket read).
+   */
+  private void bound(Connection c, long deadline) throws SQLException, ToolFailure {
+    if (!postgres) return;
+    long left = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+    if (left <= 0) throw timedOut();
+    try (var st = c.prepareStatement("SELECT set_config('statement_timeout', ?, true)")) {
+      st.setString(1, Long.toString(left));
+      st.executeQuery().close();
+    }
+  }
+
+  private ToolFailure timedOut() {
+    return new ToolFailure(
+        ToolErrorCodes.TIMEOUT, describe + " did not answer in time; nothing was changed");
+  }
+
   /**
    * Runs {@code work} in one transaction and rolls it back, whatever it did: what the call would
    * meet now. A lost race or a lock not had in time is no answer here (the real run tries again),
@@ -220,6 +278,7 @@ final class HouseholdDb implements AutoCloseable {
     try (Connection c = pool.getConnection()) {
       c.setAutoCommit(false);
       try {
+        bound(c, System.nanoTime() + BUDGET_NANOS);
         work.apply(new Tx(c, clock.instant(), false));
       } finally {
         try {
@@ -245,6 +304,7 @@ final class HouseholdDb implements AutoCloseable {
 
   private ToolFailure failure(SQLException e) {
     String state = e.getSQLState();
+    if (QUERY_CANCELED.equals(state)) return timedOut();
     if (state != null && state.startsWith("23")) {
       return new ToolFailure(
           ToolErrorCodes.EXECUTION_ERROR,

@@ -12,6 +12,7 @@ import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.UndoContext;
+import dev.steward.service.tools.UndoStash;
 import dev.steward.service.undo.UndoRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -61,6 +62,7 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
       "household rows written in a conversation that had taken in untrusted content";
 
   private static final String KIND = "rows";
+  private static final long MARGIN_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
   private static final Logger LOG = Logger.getLogger(HouseholdTool.class.getName());
 
   final Source source;
@@ -129,8 +131,16 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
   public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
     Shown shown = source
         .db()
-        .transaction(ctx.tainted(), tx -> new Shown(action.apply(tx, args), tx.showsStrangers()));
+        .transaction(
+            deadline(),
+            ctx.tainted(),
+            tx -> new Shown(action.apply(tx, args), tx.showsStrangers()));
     return shown.given(ctx);
+  }
+
+  /** When the call's time limit ends, less a margin for keeping its undo record and answering. */
+  long deadline() {
+    return System.nanoTime() + timeLimit().toNanos() - MARGIN_NANOS;
   }
 
   /** An answer, and whether it shows words a stranger wrote. */
@@ -216,9 +226,22 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
     @Override
     public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
       String hash = argsHash(args);
-      Outcome outcome = source.db().transaction(ctx.tainted(), tx -> apply(tx, args, hash));
-      if (!outcome.changes().isEmpty()) keepForUndo(outcome.changes(), ctx);
-      return outcome.shown().given(ctx);
+      Outcome outcome =
+          source.db().transaction(deadline(), ctx.tainted(), tx -> apply(tx, args, hash));
+      JsonNode result = outcome.shown().given(ctx);
+      if (!outcome.changes().isEmpty()
+          && !keep(ctx.undo(), UndoRecord.of(name(), KIND, Tx.changesJson(outcome.changes()))))
+        return notUndoable(result);
+      return result;
+    }
+
+    /** The answer of a change that stands but could not be kept for an undo, saying so. */
+    private static JsonNode notUndoable(JsonNode result) {
+      if (!(result instanceof ObjectNode out)) return result;
+      out.put("undoable", false);
+      String said = out.path("summary").isTextual() ? out.path("summary").asText() : "done";
+      out.put("summary", said + " (it cannot be undone: its undo record could not be kept)");
+      return out;
     }
 
     private record Outcome(Shown shown, List<Tx.Change> changes) {}
@@ -244,13 +267,21 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
 
     /**
      * Kept once the change is committed, so no undo record ever describes a change that did not
-     * happen. Should the undo area fail, the change stands and the audit log still has it.
+     * happen; answers whether it was kept. Should the undo area fail, the change stands, and the
+     * answer and the audit row say it cannot be undone. A time limit or a Stop that lands once the
+     * change is committed interrupts the thread, and an interrupt closes the undo area's file
+     * channel mid-write: the record is written with the interrupt put aside, then put back.
      */
-    private void keepForUndo(List<Tx.Change> changes, ToolContext ctx) {
+    static boolean keep(UndoStash undo, UndoRecord record) {
+      boolean interrupted = Thread.interrupted();
       try {
-        ctx.undo().save(UndoRecord.of(name(), KIND, Tx.changesJson(changes)));
+        undo.save(record);
+        return true;
       } catch (IOException e) {
-        LOG.log(Level.WARNING, name() + ": the change cannot be undone: " + e.getMessage());
+        LOG.log(Level.WARNING, record.tool() + ": the change cannot be undone: " + e.getMessage());
+        return false;
+      } finally {
+        if (interrupted) Thread.currentThread().interrupt();
       }
     }
 

@@ -588,4 +588,16 @@ abstract class HouseholdContract {
     h.call("grocery.create_list", b);
     assertEquals(List.of(), taintOf(() -> h.call("grocery.create_list", b)));
   }
+
+  @Test
+  void a_change_whose_undo_record_cannot_be_kept_stands_and_says_so() throws Exception {
+    h.undoAreaBroken = true;
+    JsonNode made = h.call("grocery.create_list", args("name", "Later"));
+    assertFalse(made.path("undoable").asBoolean(true), made.toString());
+    assertEquals(
+        "created the grocery list \"Later\" (it cannot be undone: its undo record could not be"
+            + " kept)",
+        made.path("summary").asText());
+    assertEquals(2, h.call("grocery.list_lists", args()).path("lists").size());
+  }
 }

@@ -33,6 +33,8 @@ final class HouseholdFixture implements AutoCloseable {
   /** The undo record the last write kept, if it kept one. */
   @Nullable
   UndoRecord lastUndo;
+  /** Whether the undo area refuses every record (a full disk). */
+  boolean undoAreaBroken;
   /** Whether the calls run in a conversation that has taken in untrusted content. */
   boolean afterUntrusted;
   /** What the calls said tainted their conversation, in order ({@code ToolContext.taint}). */
@@ -67,7 +69,8 @@ final class HouseholdFixture implements AutoCloseable {
       }
 
       @Override
-      public void save(UndoRecord record) {
+      public void save(UndoRecord record) throws IOException {
+        if (undoAreaBroken) throw new IOException("No space left on device");
         lastUndo = record;
       }
     };

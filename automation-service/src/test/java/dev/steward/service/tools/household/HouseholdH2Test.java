@@ -2,12 +2,20 @@ package dev.steward.service.tools.household;
 
 import static dev.steward.service.tools.household.HouseholdFixture.args;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steward.protocol.json.Json;
+import dev.steward.service.tools.UndoStash;
 import dev.steward.service.undo.UndoRecord;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -64,5 +72,34 @@ class HouseholdH2Test extends HouseholdContract {
           old.call("recipe.get", args("recipe_id", "r1")).path("notes").toString(),
           "an undo record kept before the mark still puts its row back");
     }
+  }
+
+  @Test
+  void an_undo_record_is_kept_when_a_stop_lands_once_the_change_is_committed() throws Exception {
+    Path file = dir.resolve("undo.json");
+    UndoStash channel = new UndoStash() {
+      @Override
+      public Path folder() {
+        return dir;
+      }
+
+      @Override
+      public void save(UndoRecord record) throws IOException {
+        // As the undo area writes: an interrupted thread's file channel closes mid-write.
+        try (FileChannel out =
+            FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+          out.write(ByteBuffer.wrap(Json.write(record.data()).getBytes(StandardCharsets.UTF_8)));
+        }
+      }
+    };
+    Thread.currentThread().interrupt();
+    try {
+      assertTrue(HouseholdTool.Write.keep(
+          channel, UndoRecord.of("recipe.update", "rows", Json.mapper().createArrayNode())));
+      assertTrue(Thread.currentThread().isInterrupted(), "the Stop is put back for the runner");
+    } finally {
+      Thread.interrupted();
+    }
+    assertEquals("[]", Files.readString(file));
   }
 }

@@ -328,4 +328,80 @@ class HouseholdPostgresIT extends HouseholdContract {
               .size());
     }
   }
+
+  /**
+   * A call's time limit holds on PostgreSQL: behind a lock, its write ends by the call's deadline
+   * (not five lock waits later); an interrupt during its work (a Stop, the limit) rolls it back
+   * rather than commit a change no undo record describes; a server that goes quiet is given up.
+   */
+  @Test
+  void a_write_ends_by_its_deadline_and_a_stopped_one_changes_nothing() throws Exception {
+    String db = database();
+    try (HouseholdFixture alice = as(db, "alice");
+        Connection holder = sql(db, "alice")) {
+      String list = alice
+          .call("grocery.create_list", args("name", "Shop"))
+          .path("grocery_list_id")
+          .asText();
+      holder.setAutoCommit(false);
+      try (Statement st = holder.createStatement()) {
+        st.executeUpdate("UPDATE grocery_list SET name = name WHERE id = '" + list + "'");
+      }
+      long started = System.nanoTime();
+      ToolFailure late = assertThrows(
+          ToolFailure.class,
+          () -> alice.db.transaction(
+              System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(2),
+              false,
+              tx -> tx.row(Table.LIST, list, true)));
+      long waited = (System.nanoTime() - started) / 1_000_000;
+      assertEquals(ToolErrorCodes.TIMEOUT, late.error().code(), late.getMessage());
+      assertTrue(waited < 5_000, "ended by its deadline: waited " + waited + " ms");
+      holder.rollback();
+
+      Clock stopping = new Clock() {
+        @Override
+        public java.time.ZoneId getZone() {
+          return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+          return this;
+        }
+
+        @Override
+        public java.time.Instant instant() {
+          // Read as each transaction starts its work: the Stop lands while it runs.
+          Thread.currentThread().interrupt();
+          return java.time.Instant.now();
+        }
+      };
+      Path stash = Files.createDirectories(dir.resolve("stopped-" + db));
+      try (HouseholdFixture stopped = new HouseholdFixture(
+          HouseholdDb.postgres(pg.jdbcUrl(db), "alice", "alice-secret-1", stopping), stash)) {
+        ToolFailure f = assertThrows(
+            ToolFailure.class, () -> stopped.call("grocery.create_list", args("name", "Stopped")));
+        assertTrue(Thread.interrupted(), "the Stop is left for the runner");
+        assertEquals(ToolErrorCodes.CANCELLED, f.error().code(), f.getMessage());
+        assertEquals(null, stopped.lastUndo);
+      } finally {
+        Thread.interrupted();
+      }
+      assertEquals(1, alice.call("grocery.list_lists", args()).path("lists").size());
+
+      assertEquals("30s", alice.db.transaction(tx -> {
+        try (Statement st = tx.connection().createStatement();
+            ResultSet rs = st.executeQuery("SHOW idle_in_transaction_session_timeout")) {
+          rs.next();
+          return rs.getString(1);
+        }
+      }));
+      var source = HouseholdDb.source(pg.jdbcUrl(db) + "?socketTimeout=0", "alice", "x");
+      assertEquals(10, source.getConnectTimeout());
+      assertEquals(10, source.getLoginTimeout());
+      assertEquals(30, source.getSocketTimeout(), "a URL does not lift the bound");
+      assertTrue(source.getTcpKeepAlive());
+    }
+  }
 }
