@@ -9,12 +9,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import javax.sql.ConnectionPoolDataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.h2.jdbcx.JdbcConnectionPool;
 import org.h2.jdbcx.JdbcDataSource;
+import org.jspecify.annotations.Nullable;
 import org.postgresql.ds.PGConnectionPoolDataSource;
 
 /**
@@ -60,12 +62,20 @@ final class HouseholdDb implements AutoCloseable {
   private final Clock clock;
   private final String describe;
   private final boolean postgres;
+  /** What a driver's text must never pass on (SPEC §13): the user name and password. */
+  private final List<@Nullable String> secrets;
 
-  private HouseholdDb(JdbcConnectionPool pool, Clock clock, String describe, boolean postgres) {
+  private HouseholdDb(
+      JdbcConnectionPool pool,
+      Clock clock,
+      String describe,
+      boolean postgres,
+      List<@Nullable String> secrets) {
     this.pool = pool;
     this.clock = clock;
     this.describe = describe;
     this.postgres = postgres;
+    this.secrets = secrets;
   }
 
   private static java.util.logging.Logger quiet(String name) {
@@ -104,8 +114,9 @@ final class HouseholdDb implements AutoCloseable {
           if (rs.next() && rs.getBoolean(1)) {
             throw new ToolFailure(
                 ToolErrorCodes.UNAVAILABLE,
-                describe + ": its user \"" + user + "\" is not bound by row-level security (a"
-                    + " superuser, or BYPASSRLS); give each household a plain role of its own");
+                describe + ": its user (household username) is not bound by row-level security"
+                    + " (a superuser, or BYPASSRLS); give each household a plain role of its"
+                    + " own");
           }
         }
         try (ResultSet rs =
@@ -114,8 +125,8 @@ final class HouseholdDb implements AutoCloseable {
           if (rs.next() && rs.getLong(1) > 0) {
             throw new ToolFailure(
                 ToolErrorCodes.UNAVAILABLE,
-                describe + ": its user \"" + user + "\" owns the household tables and could turn"
-                    + " row-level security off; use that role only to set the database up"
+                describe + ": its user (household username) owns the household tables and"
+                    + " could turn row-level security off; use that role only to set the database up"
                     + " (owner_username, owner_password) and give each household a role of its own");
           }
         }
@@ -130,12 +141,13 @@ final class HouseholdDb implements AutoCloseable {
     } catch (SQLException | FlywayException e) {
       pool.dispose();
       throw new ToolFailure(
-          ToolErrorCodes.UNAVAILABLE, describe + " cannot be opened: " + firstLine(e.getMessage()));
+          ToolErrorCodes.UNAVAILABLE,
+          describe + " cannot be opened: " + DriverText.of(e, Arrays.asList(user, password)));
     } catch (ToolFailure e) {
       pool.dispose();
       throw e;
     }
-    return new HouseholdDb(pool, clock, describe, true);
+    return new HouseholdDb(pool, clock, describe, true, Arrays.asList(user, password));
   }
 
   /** Brings a shared database's schema up to date, signed in as the role that owns it. */
@@ -147,7 +159,7 @@ final class HouseholdDb implements AutoCloseable {
       throw new ToolFailure(
           ToolErrorCodes.UNAVAILABLE,
           "the household database " + shown(url) + " cannot be set up: "
-              + firstLine(e.getMessage()));
+              + DriverText.of(e, Arrays.asList(owner, password)));
     } finally {
       pool.dispose();
     }
@@ -196,9 +208,10 @@ final class HouseholdDb implements AutoCloseable {
     } catch (FlywayException e) {
       pool.dispose();
       throw new ToolFailure(
-          ToolErrorCodes.UNAVAILABLE, describe + " cannot be opened: " + firstLine(e.getMessage()));
+          ToolErrorCodes.UNAVAILABLE,
+          describe + " cannot be opened: " + DriverText.of(e, List.of()));
     }
-    return new HouseholdDb(pool, clock, describe, postgres);
+    return new HouseholdDb(pool, clock, describe, postgres, List.of());
   }
 
   /**
@@ -305,25 +318,16 @@ final class HouseholdDb implements AutoCloseable {
   private ToolFailure failure(SQLException e) {
     String state = e.getSQLState();
     if (QUERY_CANCELED.equals(state)) return timedOut();
+    String said = DriverText.of(e, secrets);
     if (state != null && state.startsWith("23")) {
       return new ToolFailure(
-          ToolErrorCodes.EXECUTION_ERROR,
-          "the household data does not allow this (" + firstLine(e.getMessage()) + ")");
+          ToolErrorCodes.EXECUTION_ERROR, "the household data does not allow this (" + said + ")");
     }
     if (state != null && state.startsWith("08")) {
-      return new ToolFailure(
-          ToolErrorCodes.UNAVAILABLE,
-          describe + " cannot be reached: " + firstLine(e.getMessage()));
+      return new ToolFailure(ToolErrorCodes.UNAVAILABLE, describe + " cannot be reached: " + said);
     }
     return new ToolFailure(
-        ToolErrorCodes.EXECUTION_ERROR,
-        describe + " refused the change: " + firstLine(e.getMessage()));
-  }
-
-  private static String firstLine(@org.jspecify.annotations.Nullable String message) {
-    if (message == null) return "no reason given";
-    int nl = message.indexOf('\n');
-    return nl < 0 ? message : message.substring(0, nl);
+        ToolErrorCodes.EXECUTION_ERROR, describe + " refused the change: " + said);
   }
 
   @Override
