@@ -275,9 +275,7 @@ final class Grocery {
     row.put("quantity", Quantity.text(quantity));
     row.put("unit", key == null ? "" : key.unit());
     row.put("prep_state", key == null ? null : key.prepState());
-    ArrayNode src = Json.mapper().createArrayNode();
-    sources.forEach(src::add);
-    row.put("source_recipe_ids", Json.write(src));
+    row.put("source_recipe_ids", Json.write(sources(Json.object(), sources)));
     row.put("checked", false);
     row.put("created_at", tx.now());
     row.put("updated_at", tx.now());
@@ -309,10 +307,14 @@ final class Grocery {
         id.asText(), item.path("unit").asText(), prep.isNull() ? null : prep.asText());
   }
 
-  /** Where an item's quantity came from: the first recipes, as many as an item keeps. */
+  /**
+   * Where an item's quantity came from: the first recipes, as many as an item keeps (a push of
+   * 500 lines from as many recipes would not fit the column).
+   */
   private static ArrayNode sources(ObjectNode item, Set<String> more) {
     Set<String> all = new LinkedHashSet<>();
-    for (JsonNode s : Recipes.parse(item.path("source_recipe_ids").asText())) all.add(s.asText());
+    JsonNode kept = item.path("source_recipe_ids");
+    if (kept.isTextual()) for (JsonNode s : Recipes.parse(kept.asText())) all.add(s.asText());
     for (String s : more) if (all.size() < MAX_SOURCES) all.add(s);
     ArrayNode out = Json.mapper().createArrayNode();
     all.forEach(out::add);

@@ -600,4 +600,27 @@ abstract class HouseholdContract {
         made.path("summary").asText());
     assertEquals(2, h.call("grocery.list_lists", args()).path("lists").size());
   }
+
+  @Test
+  void a_new_item_keeps_as_many_sources_as_a_merged_one() throws Exception {
+    ArrayNode lines = Json.mapper().createArrayNode();
+    for (int i = 0; i < 300; i++) {
+      String source = h.call(
+              "recipe.create",
+              args(
+                  "title",
+                  "Rice " + i,
+                  "ingredients",
+                  List.of(line("rice", "1", "cup", null, null))))
+          .path("recipe_id")
+          .asText();
+      lines.add(line("rice", "1", "cup", null, source));
+    }
+    JsonNode pushed =
+        h.call("grocery.push_ingredients", args("grocery_list_id", list, "ingredients", lines));
+    JsonNode item = pushed.path("items").get(0);
+    assertEquals("added", item.path("action").asText());
+    assertEquals(Grocery.MAX_SOURCES, item.path("source_recipe_ids").size());
+    assertEquals(List.of("rice 300 cup"), described());
+  }
 }
