@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One household tool: its definition (a JSON resource beside the pack) and what it does in a
@@ -230,9 +231,22 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
           source.db().transaction(deadline(), ctx.tainted(), tx -> apply(tx, args, hash));
       JsonNode result = outcome.shown().given(ctx);
       if (!outcome.changes().isEmpty()
-          && !keep(ctx.undo(), UndoRecord.of(name(), KIND, Tx.changesJson(outcome.changes()))))
+          && !keep(ctx.undo(), UndoRecord.of(name(), KIND, undoData(outcome))))
         return notUndoable(result);
       return result;
+    }
+
+    /**
+     * The rows' images, with the call's key when it had one, so that an undo can retire the key:
+     * a retry must not answer a change that no longer stands.
+     */
+    private static JsonNode undoData(Outcome outcome) {
+      JsonNode changes = Tx.changesJson(outcome.changes());
+      if (outcome.key() == null) return changes;
+      ObjectNode data = Json.object();
+      data.set("changes", changes);
+      data.put(KEY, outcome.key());
+      return data;
     }
 
     /** The answer of a change that stands but could not be kept for an undo, saying so. */
@@ -244,7 +258,8 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
       return out;
     }
 
-    private record Outcome(Shown shown, List<Tx.Change> changes) {}
+    private record Outcome(
+        Shown shown, List<Tx.Change> changes, @Nullable String key) {}
 
     /** The action, or the first result of a call with the same key and arguments. */
     private Outcome apply(Tx tx, JsonNode args, String hash) throws SQLException, ToolFailure {
@@ -256,13 +271,36 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
             throw Failures.invalid(
                 "/" + KEY, "this idempotency_key was used for a different call; use a new one");
           }
+          if (first.get().undoneAt() != null) {
+            throw new ToolFailure(
+                ToolErrorCodes.CONFLICT,
+                "the first call with this idempotency_key (at " + first.get().firstAt()
+                    + ") was undone at " + first.get().undoneAt()
+                    + "; to make the change again, use a new key",
+                "/" + KEY,
+                null);
+          }
           return new Outcome(
-              new Shown(first.get().result(), first.get().fromStrangers()), List.of());
+              new Shown(replayed(first.get()), first.get().fromStrangers()), List.of(), key);
         }
       }
       JsonNode result = action.apply(tx, args);
       if (key != null) tx.remember(key, name(), hash, result);
-      return new Outcome(new Shown(result, tx.showsStrangers()), tx.changes());
+      return new Outcome(new Shown(result, tx.showsStrangers()), tx.changes(), key);
+    }
+
+    /**
+     * The first result again, saying it is one: this call changed nothing (the audit row takes
+     * its summary), and the first may have been followed by other changes.
+     */
+    private static JsonNode replayed(Tx.Remembered first) {
+      JsonNode result = first.result().deepCopy();
+      if (!(result instanceof ObjectNode out)) return result;
+      out.put("replayed", true);
+      out.put("first_run_at", first.firstAt());
+      String said = out.path("summary").isTextual() ? out.path("summary").asText() : "done";
+      out.put("summary", "no change; first run at " + first.firstAt() + ": " + said);
+      return out;
     }
 
     /**
@@ -291,8 +329,13 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
       if (!KIND.equals(record.kind()) || data == null) {
         throw new ToolFailure(ToolErrorCodes.INTERNAL, "the undo record holds no household rows");
       }
-      List<Tx.Change> changes = Tx.changesFrom(data);
-      List<String> restored = source.db().transaction(tx -> tx.revert(changes));
+      List<Tx.Change> changes = Tx.changesFrom(data.isObject() ? data.path("changes") : data);
+      String key = data.path(KEY).isTextual() ? data.path(KEY).asText() : null;
+      List<String> restored = source.db().transaction(tx -> {
+        List<String> done = tx.revert(changes);
+        if (key != null) tx.undone(key);
+        return done;
+      });
       ArrayNode out = Json.mapper().createArrayNode();
       restored.forEach(out::add);
       return out;

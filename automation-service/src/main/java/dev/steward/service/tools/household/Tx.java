@@ -204,12 +204,18 @@ final class Tx {
   }
 
   /** The first result of the write that carried this key, with what that write was. */
-  record Remembered(String tool, String argsHash, JsonNode result, boolean fromStrangers) {}
+  record Remembered(
+      String tool,
+      String argsHash,
+      JsonNode result,
+      boolean fromStrangers,
+      String firstAt,
+      @Nullable String undoneAt) {}
 
   Optional<Remembered> remembered(String key) throws SQLException {
     try (PreparedStatement st = connection.prepareStatement(
-        "SELECT tool, args_hash, result, from_strangers FROM household_write"
-            + " WHERE idempotency_key = ?")) {
+        "SELECT tool, args_hash, result, from_strangers, created_at, undone_at"
+            + " FROM household_write WHERE idempotency_key = ?")) {
       st.setString(1, key);
       try (ResultSet rs = st.executeQuery()) {
         if (!rs.next()) return Optional.empty();
@@ -223,8 +229,14 @@ final class Tx {
         } catch (java.io.IOException e) {
           throw new SQLException("a remembered result cannot be read", e);
         }
-        return Optional.of(
-            new Remembered(rs.getString(1), rs.getString(2), result, rs.getBoolean(4)));
+        OffsetDateTime undone = rs.getObject(6, OffsetDateTime.class);
+        return Optional.of(new Remembered(
+            rs.getString(1),
+            rs.getString(2),
+            result,
+            rs.getBoolean(4),
+            rs.getObject(5, OffsetDateTime.class).toInstant().toString(),
+            undone == null ? null : undone.toInstant().toString()));
       }
     }
   }
@@ -243,6 +255,16 @@ final class Tx {
       st.setString(4, Json.write(result));
       st.setObject(5, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
       st.setBoolean(6, showsStrangers || afterUntrusted);
+      st.executeUpdate();
+    }
+  }
+
+  /** Notes that the write that carried {@code key} was undone: its key answers no more. */
+  void undone(String key) throws SQLException {
+    try (PreparedStatement st = connection.prepareStatement(
+        "UPDATE household_write SET undone_at = ? WHERE idempotency_key = ? AND undone_at IS NULL")) {
+      st.setObject(1, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
+      st.setString(2, key);
       st.executeUpdate();
     }
   }

@@ -279,7 +279,14 @@ abstract class HouseholdContract {
     JsonNode first = h.call("grocery.push_ingredients", a);
     Map<String, List<ObjectNode>> after = h.dump();
     JsonNode again = h.call("grocery.push_ingredients", a.deepCopy());
-    assertEquals(Json.write(first), Json.write(again));
+    assertEquals(Json.write(asFirst(first)), Json.write(asFirst(again)));
+    assertTrue(again.path("replayed").asBoolean(), again.toString());
+    assertFalse(first.has("replayed"));
+    String at = again.path("first_run_at").asText();
+    assertEquals(
+        "no change; first run at " + at + ": " + first.path("summary").asText(),
+        again.path("summary").asText(),
+        "the audit row of the retry says it changed nothing");
     assertEquals(after, h.dump());
     assertEquals(null, h.lastUndo, "a retry keeps nothing to undo");
     ObjectNode other = a.deepCopy();
@@ -289,6 +296,27 @@ abstract class HouseholdContract {
         "/idempotency_key",
         () -> h.call("grocery.push_ingredients", other));
     assertEquals(List.of("rice 1.5 cup"), described());
+  }
+
+  /** A result without what says whether it was a replay: the first result's own fields. */
+  static JsonNode asFirst(JsonNode result) {
+    ObjectNode out = result.deepCopy();
+    out.remove(List.of("replayed", "first_run_at", "summary"));
+    return out;
+  }
+
+  @Test
+  void a_retry_of_a_write_that_was_undone_is_refused_and_changes_nothing() throws Exception {
+    ObjectNode a = args("name", "Party", "idempotency_key", "party-1");
+    h.call("grocery.create_list", a);
+    h.undo(Objects.requireNonNull(h.lastUndo));
+    Map<String, List<ObjectNode>> undone = h.dump();
+    ToolFailure f = refused(
+        ToolErrorCodes.CONFLICT, "/idempotency_key", () -> h.call("grocery.create_list", a));
+    assertTrue(f.getMessage().contains("was undone"), f.getMessage());
+    refused(ToolErrorCodes.CONFLICT, "/idempotency_key", () -> h.check("grocery.create_list", a));
+    assertEquals(undone, h.dump());
+    h.call("grocery.create_list", args("name", "Party", "idempotency_key", "party-2"));
   }
 
   // ---- the look before a dialog ---------------------------------------------------------------
