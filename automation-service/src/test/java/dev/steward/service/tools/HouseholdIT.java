@@ -227,6 +227,59 @@ class HouseholdIT {
   }
 
   @Test
+  void the_dialog_shows_a_change_as_it_will_be_and_its_click_approves_only_those_rows() {
+    String recipe = ok(TestService.exec(
+            agent,
+            "recipe.create",
+            args(
+                "title",
+                "Lasagne",
+                "ingredients",
+                List.of(Map.of("ingredient_id", "ground-beef", "quantity", 500, "unit", "g")))))
+        .value()
+        .path("recipe_id")
+        .asText();
+    JsonNode update = args(
+        "recipe_id",
+        recipe,
+        "ingredients",
+        List.of(Map.of("ingredient_id", "ground-beef", "quantity", 400, "unit", "g")));
+    String trace = TestService.id();
+    Preflight.Result shown = ui.preflight(trace, "recipe.update", update);
+    assertEquals(Preflight.CONFIRM, shown.decision());
+    assertEquals(
+        "  recipe: Lasagne\n- ingredients: 500 g ground-beef\n+ ingredients: 400 g ground-beef\n",
+        shown.preview().path("diff").asText());
+    assertFalse(
+        agent.preflight(TestService.id(), "recipe.update", update).preview().has("diff"),
+        "the agent's preview holds none of the rows");
+    String token = ui.grant(new dev.steward.protocol.method.Grant.Params(
+            trace,
+            List.of(new dev.steward.protocol.method.Grant.Call("recipe.update", update)),
+            null,
+            null,
+            60,
+            null))
+        .confirmToken();
+    // Someone renames the recipe between the dialog and the run.
+    ok(TestService.execConfirmed(
+        ui, agent, "recipe.update", args("recipe_id", recipe, "title", "Nonna's lasagne")));
+    ToolResult late = TestService.exec(agent, trace, "recipe.update", update, token);
+    assertFalse(late.ok());
+    assertEquals(ToolErrorCodes.TOKEN_MISMATCH, late.error().code(), String.valueOf(late.error()));
+    assertEquals(
+        "500",
+        ok(TestService.exec(agent, "recipe.get", args("recipe_id", recipe)))
+            .value()
+            .path("ingredients")
+            .get(0)
+            .path("quantity")
+            .decimalValue()
+            .toPlainString(),
+        "nothing was changed");
+  }
+
+  @Test
   void a_database_on_another_machine_makes_every_tool_one_that_sends() {
     ui.await(ui.call(
         Methods.SECRETS_SET, Map.of("section", "household", "key", "username", "value", "alice")));

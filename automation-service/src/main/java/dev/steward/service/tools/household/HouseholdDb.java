@@ -284,15 +284,15 @@ final class HouseholdDb implements AutoCloseable {
 
   /**
    * Runs {@code work} in one transaction and rolls it back, whatever it did: what the call would
-   * meet now. A lost race or a lock not had in time is no answer here (the real run tries again),
-   * so it counts as none.
+   * meet now, and what {@code work} makes of it. A lost race or a lock not had in time is no
+   * answer here (the real run tries again), so it counts as none (null).
    */
-  void dryRun(Work<?> work) throws ToolFailure {
+  <T> @Nullable T dryRun(Work<T> work) throws ToolFailure {
     try (Connection c = pool.getConnection()) {
       c.setAutoCommit(false);
       try {
         bound(c, System.nanoTime() + BUDGET_NANOS);
-        work.apply(new Tx(c, clock.instant(), false));
+        return work.apply(new Tx(c, clock.instant(), false));
       } finally {
         try {
           c.rollback();
@@ -302,6 +302,7 @@ final class HouseholdDb implements AutoCloseable {
       }
     } catch (SQLException e) {
       if (!retryable(e)) throw failure(e);
+      return null;
     }
   }
 

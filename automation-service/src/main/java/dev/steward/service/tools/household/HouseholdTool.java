@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.scope.FileStamp;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
@@ -13,6 +14,7 @@ import dev.steward.service.tools.ToolDefinitions;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.UndoContext;
 import dev.steward.service.tools.UndoStash;
+import dev.steward.service.tools.VersionStamp;
 import dev.steward.service.undo.UndoRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +24,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.logging.Level;
@@ -202,6 +205,40 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
   /** A tool that changes rows: idempotent by key, all or nothing, undoable. */
   static final class Write extends HouseholdTool {
 
+    /** The argument naming what a write acts on; a write that only creates acts on none. */
+    private static final Map<String, String> ACTS_ON = Map.of(
+        "recipe.update", "/recipe_id",
+        "planner.add_meal", "/recipe_id",
+        "planner.remove_meal", "/planner_meal_id",
+        "grocery.push_ingredients", "/grocery_list_id",
+        "grocery.add_item", "/grocery_list_id",
+        "grocery.check_item", "/grocery_item_id",
+        "grocery.uncheck_item", "/grocery_item_id");
+
+    /**
+     * The dialog's sentence for each write, in Steward's words: it quotes no title (one could end
+     * the quote and go on as if Steward spoke); the rows stand in the lines below it.
+     */
+    private static final Map<String, String> SAYS = Map.of(
+        "recipe.create",
+        "Create the recipe below (it can be undone)",
+        "recipe.update",
+        "Change the recipe below; the recipe as it was is kept for undo",
+        "planner.add_meal",
+        "Plan the meal below (it can be undone)",
+        "planner.remove_meal",
+        "Remove the planned meal below; it is kept for undo",
+        "grocery.create_list",
+        "Create the grocery list below (it can be undone)",
+        "grocery.push_ingredients",
+        "Add to the grocery list below; matching items add up (it can be undone)",
+        "grocery.add_item",
+        "Add the item below to the grocery list (it can be undone)",
+        "grocery.check_item",
+        "Tick the item below (it can be undone)",
+        "grocery.uncheck_item",
+        "Untick the item below (it can be undone)");
+
     Write(
         ToolDefinition tool,
         Source source,
@@ -221,14 +258,72 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
     public void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {
       if (remote.where().isPresent()) return;
       String hash = argsHash(args);
-      source.db().dryRun(tx -> apply(tx, args, hash));
+      source.db().dryRun(tx -> apply(tx, args, hash, null));
     }
+
+    /**
+     * The rows the call acts on, as they are now (the rows it changes and the rows it shows): a
+     * token binds them as the dialog showed them. None for a write that only creates, nor on a
+     * database on another machine (reading them would send the call before the click).
+     */
+    @Override
+    public List<String> versions(JsonNode args) {
+      String pointer = ACTS_ON.get(name());
+      if (pointer == null || remote.where().isPresent()) return List.of();
+      try {
+        String hash = argsHash(args);
+        String version = source.db().dryRun(tx -> {
+          apply(tx, args, hash, null);
+          return tx.version();
+        });
+        return List.of(version == null ? FileStamp.unmatched() : VersionStamp.of(pointer, version));
+      } catch (ToolFailure e) {
+        // Not there is a state the dialog can show; not read is none, and approves nothing.
+        return List.of(
+            e.error().code().equals(ToolErrorCodes.NOT_FOUND)
+                ? VersionStamp.missing(pointer)
+                : FileStamp.unmatched());
+      } catch (RuntimeException e) {
+        return List.of(FileStamp.unmatched());
+      }
+    }
+
+    /**
+     * What the call will do, from a dry run: its rows as they are and as they will be. The
+     * agent's preview has the sentence only: the rows' words are for the person who approves (an
+     * agent reads them with calls of its own, which taint when they must).
+     */
+    @Override
+    public Optional<JsonNode> preview(JsonNode args, ToolContext ctx) {
+      if (remote.where().isPresent()) return super.preview(args, ctx);
+      ObjectNode p = Json.object().put("says", SAYS.getOrDefault(name(), "Run " + name()));
+      if (!ctx.forPerson()) return Optional.of(p);
+      try {
+        String hash = argsHash(args);
+        Look look = source.db().dryRun(tx -> {
+          Outcome o = apply(tx, args, hash, null);
+          return new Look(
+              o.shown().value().path("replayed").asBoolean(), ChangeLines.of(tx, o.changes()));
+        });
+        if (look == null) return Optional.of(p);
+        if (look.replay()) {
+          p.put("says", "Nothing changes: a call with this idempotency_key was made already");
+        } else {
+          p.put("diff", look.lines());
+        }
+        return Optional.of(p);
+      } catch (ToolFailure e) {
+        return Optional.empty();
+      }
+    }
+
+    private record Look(boolean replay, String lines) {}
 
     @Override
     public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
       String hash = argsHash(args);
       Outcome outcome =
-          source.db().transaction(deadline(), ctx.tainted(), tx -> apply(tx, args, hash));
+          source.db().transaction(deadline(), ctx.tainted(), tx -> apply(tx, args, hash, ctx));
       JsonNode result = outcome.shown().given(ctx);
       if (!outcome.changes().isEmpty()
           && !keep(ctx.undo(), UndoRecord.of(name(), KIND, undoData(outcome))))
@@ -261,8 +356,12 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
     private record Outcome(
         Shown shown, List<Tx.Change> changes, @Nullable String key) {}
 
-    /** The action, or the first result of a call with the same key and arguments. */
-    private Outcome apply(Tx tx, JsonNode args, String hash) throws SQLException, ToolFailure {
+    /**
+     * The action, or the first result of a call with the same key and arguments. A call the user
+     * approved ({@code run}'s context) changes its rows only as the dialog showed them.
+     */
+    private Outcome apply(Tx tx, JsonNode args, String hash, @Nullable ToolContext approval)
+        throws SQLException, ToolFailure {
       String key = args.path(KEY).isTextual() ? args.path(KEY).asText() : null;
       if (key != null) {
         Optional<Tx.Remembered> first = tx.remembered(key);
@@ -285,8 +384,28 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
         }
       }
       JsonNode result = action.apply(tx, args);
+      if (approval != null) checkApproved(tx, approval);
       if (key != null) tx.remember(key, name(), hash, result);
       return new Outcome(new Shown(result, tx.showsStrangers()), tx.changes(), key);
+    }
+
+    /**
+     * Refuses, before its commit, a change to rows other than as the dialog showed them: the
+     * gate checks the stamps before the run, and this closes the moment between. A token from
+     * before rows were bound approves none.
+     */
+    private void checkApproved(Tx tx, ToolContext ctx) throws ToolFailure {
+      String pointer = ACTS_ON.get(name());
+      if (pointer == null || !ctx.confirmed() || remote.where().isPresent()) return;
+      String shown = ctx.approvedStamps().get(pointer);
+      if (shown == null || !shown.equals(VersionStamp.of(pointer, tx.version()))) {
+        throw new ToolFailure(
+            ToolErrorCodes.TOKEN_MISMATCH,
+            "the household rows changed after the dialog showed them, so nothing was changed: it"
+                + " needs approving again",
+            pointer,
+            null);
+      }
     }
 
     /**

@@ -38,6 +38,7 @@ final class Tx {
   private final boolean afterUntrusted;
   private final List<Change> changes = new ArrayList<>();
   private boolean showsStrangers;
+  private final List<ObjectNode> shown = new ArrayList<>();
 
   /**
    * {@code afterUntrusted}: the call runs in a conversation that took in untrusted content, so
@@ -66,6 +67,21 @@ final class Tx {
   /** Notes that the call's answer shows this row's words. */
   void shows(ObjectNode row) {
     if (row.path(Table.FROM_STRANGERS).asBoolean()) showsStrangers = true;
+    shown.add(row.deepCopy());
+  }
+
+  /**
+   * The state of what the call acts on, as its dialog would show it: every row it changes, as it
+   * was, and every row its answer shows. Rows it creates are not in it (their ids are new).
+   */
+  String version() {
+    ArrayNode out = Json.mapper().createArrayNode();
+    for (Change c : changes) {
+      if (c.before() == null) continue;
+      out.addObject().put("table", c.table().sql).put("id", c.id()).set("before", c.before());
+    }
+    shown.forEach(out::add);
+    return Json.write(out);
   }
 
   /** Whether the answer shows words a stranger wrote: then it taints the conversation. */

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.undo.UndoRecord;
 import java.math.BigDecimal;
@@ -650,5 +651,91 @@ abstract class HouseholdContract {
     assertEquals("added", item.path("action").asText());
     assertEquals(Grocery.MAX_SOURCES, item.path("source_recipe_ids").size());
     assertEquals(List.of("rice 300 cup"), described());
+  }
+
+  // ---- the dialog ----------------------------------------------------------------------------
+
+  String diff(String tool, JsonNode a) {
+    JsonNode p = h.preview(tool, a, true).orElseThrow();
+    assertFalse(h.preview(tool, a, false).orElseThrow().has("diff"), "the agent's: " + tool);
+    return p.path("diff").asText();
+  }
+
+  @Test
+  void a_writes_dialog_shows_its_rows_as_they_are_and_as_they_will_be_and_changes_nothing()
+      throws Exception {
+    String meal = h.call(
+            "planner.add_meal",
+            args("recipe_id", recipe, "date", "2026-11-27", "meal_type", "dinner"))
+        .path("planner_meal_id")
+        .asText();
+    String item = h.call(
+            "grocery.add_item",
+            args("grocery_list_id", list, "ingredient_id", "rice", "quantity", 1, "unit", "cup"))
+        .path("grocery_item_id")
+        .asText();
+    h.call("grocery.check_item", args("grocery_item_id", item));
+    Map<String, List<ObjectNode>> before = h.dump();
+
+    JsonNode remove = args("planner_meal_id", meal);
+    assertEquals(
+        "Remove the planned meal below; it is kept for undo",
+        h.preview("planner.remove_meal", remove, true)
+            .orElseThrow()
+            .path("says")
+            .asText());
+    assertEquals("- meal: Rice bowl on 2026-11-27 (dinner)\n", diff("planner.remove_meal", remove));
+    assertEquals(
+        "  recipe: Rice bowl\n- ingredients: 1 cup rice\n"
+            + "+ ingredients: 2 cup rice, 1 whole onion (chopped)\n- notes: (none)\n+ notes: line\\u000abreak\n",
+        diff(
+            "recipe.update",
+            args(
+                "recipe_id",
+                recipe,
+                "ingredients",
+                List.of(
+                    line("rice", "2", "cup", null, null),
+                    line("onion", "1", "whole", "chopped", null)),
+                "notes",
+                "line\nbreak")));
+    assertEquals(
+        "- item: [x] 1 cup Rice\n+ item: [ ] 1 cup Rice\n",
+        diff("grocery.uncheck_item", args("grocery_item_id", item)));
+    assertEquals(
+        "  grocery list: Weekly shop\n+ item: [ ] 0.5 cup Rice\n",
+        diff(
+            "grocery.push_ingredients",
+            args("grocery_list_id", list, "ingredients", List.of(in("rice", "0.5", "cup", null)))));
+    assertEquals(before, h.dump(), "a preview changes nothing");
+  }
+
+  @Test
+  void a_click_approves_the_rows_as_its_dialog_showed_them() throws Exception {
+    Tool update = h.tool("recipe.update");
+    JsonNode a = args("recipe_id", recipe, "notes", "from the dialog");
+    List<String> shown = update.versions(a);
+    assertEquals(1, shown.size(), shown.toString());
+    assertTrue(shown.get(0).startsWith("version /recipe_id "), shown.get(0));
+    assertEquals(shown, update.versions(a), "the same rows, the same stamp");
+    assertTrue(
+        h.tool("recipe.create").versions(args("title", "New")).isEmpty(), "creates act on none");
+
+    h.call("recipe.update", args("recipe_id", recipe, "rating", 2));
+    assertFalse(shown.equals(update.versions(a)), "the recipe changed");
+    Map<String, List<ObjectNode>> changed = h.dump();
+    h.approved = Map.of("/recipe_id", shown.get(0));
+    refused(ToolErrorCodes.TOKEN_MISMATCH, "/recipe_id", () -> h.call("recipe.update", a));
+    assertEquals(changed, h.dump(), "nothing was changed");
+    h.approved = Map.of();
+    refused(ToolErrorCodes.TOKEN_MISMATCH, "/recipe_id", () -> h.call("recipe.update", a));
+    h.approved = Map.of("/recipe_id", update.versions(a).get(0));
+    h.call("recipe.update", a);
+    h.approved = null;
+    assertEquals(
+        List.of("version /recipe_id missing"),
+        h.tool("planner.remove_meal").versions(args("planner_meal_id", "no-such-meal")).stream()
+            .map(v -> v.replace("planner_meal_id", "recipe_id"))
+            .toList());
   }
 }

@@ -35,6 +35,12 @@ final class HouseholdFixture implements AutoCloseable {
   UndoRecord lastUndo;
   /** Whether the undo area refuses every record (a full disk). */
   boolean undoAreaBroken;
+  /**
+   * What the user's click approved, by argument pointer (the gate's {@code approvedStamps}); the
+   * calls are then made as confirmed ones.
+   */
+  @Nullable
+  Map<String, String> approved;
   /** Whether the calls run in a conversation that has taken in untrusted content. */
   boolean afterUntrusted;
   /** What the calls said tainted their conversation, in order ({@code ToolContext.taint}). */
@@ -85,8 +91,8 @@ final class HouseholdFixture implements AutoCloseable {
                 true,
                 keep,
                 false,
-                false,
-                Map.of(),
+                approved != null,
+                approved == null ? Map.of() : approved,
                 afterUntrusted,
                 taints::add));
   }
@@ -95,6 +101,14 @@ final class HouseholdFixture implements AutoCloseable {
   void check(String name, JsonNode args) throws ToolFailure {
     tool(name)
         .checkNow(args, ToolContext.forCheck(Map.of(), PathScope.of(List.of(), List.of(), stash)));
+  }
+
+  /** The call's preview for the person approving it ({@code forPerson}) or for the agent. */
+  Optional<JsonNode> preview(String name, JsonNode args, boolean forPerson) {
+    return tool(name)
+        .preview(
+            args,
+            ToolContext.forPreview(Map.of(), PathScope.of(List.of(), List.of(), stash), forPerson));
   }
 
   JsonNode call(String name, Object... kv) throws ToolFailure {

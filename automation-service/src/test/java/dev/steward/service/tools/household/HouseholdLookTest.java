@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.service.scope.PathScope;
 import dev.steward.service.tools.Tool;
@@ -53,8 +54,7 @@ class HouseholdLookTest {
           },
           Optional::empty,
           () -> away ? Optional.of(where) : Optional.empty())) {
-        Optional<com.fasterxml.jackson.databind.JsonNode> preview =
-            tool.preview(Json.object(), ctx);
+        Optional<JsonNode> preview = tool.preview(Json.object(), ctx);
         String summary = tool.summarize(Json.object(), Json.object().put("summary", "2 recipes"));
         if (away) {
           assertTrue(preview.orElseThrow().path("says").asText().contains("at " + where + ":"));
@@ -64,7 +64,13 @@ class HouseholdLookTest {
               tool.taintSource(Json.object(), ctx).orElseThrow().contains(where),
               "others write its rows, its server its errors: " + tool.name());
         } else {
-          assertFalse(preview.isPresent(), tool.name());
+          if (tool.definition().mutates()) {
+            JsonNode shown = preview.orElseThrow();
+            assertFalse(shown.has("diff"), "the agent's preview shows no rows: " + tool.name());
+            assertFalse(shown.path("says").asText().contains(where), tool.name());
+          } else {
+            assertFalse(preview.isPresent(), tool.name());
+          }
           assertEquals("2 recipes", summary, tool.name());
           assertFalse(tool.taintSource(Json.object(), ctx).isPresent(), tool.name());
         }
