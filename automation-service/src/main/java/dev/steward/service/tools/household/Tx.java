@@ -67,7 +67,11 @@ final class Tx {
   /** Notes that the call's answer shows this row's words. */
   void shows(ObjectNode row) {
     if (row.path(Table.FROM_STRANGERS).asBoolean()) showsStrangers = true;
-    shown.add(row.deepCopy());
+    // Its words, not when it was last touched: another machine's push into a list leaves the
+    // list as a dialog that names it showed it.
+    ObjectNode words = row.deepCopy();
+    words.remove("updated_at");
+    shown.add(words);
   }
 
   /**

@@ -721,6 +721,20 @@ abstract class HouseholdContract {
     assertTrue(
         h.tool("recipe.create").versions(args("title", "New")).isEmpty(), "creates act on none");
 
+    String item = h.call(
+            "grocery.add_item",
+            args("grocery_list_id", list, "ingredient_id", "rice", "quantity", 1, "unit", "cup"))
+        .path("grocery_item_id")
+        .asText();
+    h.call("grocery.check_item", args("grocery_item_id", item));
+    JsonNode untick = args("grocery_item_id", item);
+    List<String> item1 = h.tool("grocery.uncheck_item").versions(untick);
+    push(in("onion", "1", "whole", null));
+    assertEquals(
+        item1,
+        h.tool("grocery.uncheck_item").versions(untick),
+        "another push into its list leaves the item and the list's name as shown");
+
     h.call("recipe.update", args("recipe_id", recipe, "rating", 2));
     assertFalse(shown.equals(update.versions(a)), "the recipe changed");
     Map<String, List<ObjectNode>> changed = h.dump();
