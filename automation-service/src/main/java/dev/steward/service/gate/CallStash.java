@@ -37,11 +37,12 @@ final class CallStash implements UndoStash {
   }
 
   /**
-   * After the call: a copy made for a record never saved (the call failed before it acted) goes;
-   * answers what the completion row adds to its summary, empty when nothing else was removed.
+   * After the call: a folder whose record was never saved (the call failed after putting something
+   * there) is counted; answers what the completion row adds to its summary, empty when nothing
+   * else was removed.
    */
   synchronized String settle() {
-    if (!saved) store.discardUnsaved(auditId);
+    if (!saved) store.countUnsaved(auditId);
     if (expired.isEmpty()) return "";
     return "; to keep the undo area under its size, the undo data of "
         + (expired.size() == 1 ? "row " : expired.size() + " earlier rows, ")

@@ -35,16 +35,25 @@ final class UndoRoom {
           Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
       if (!a.isDirectory()) return a.size();
       long[] sum = {0, 0};
+      boolean[] unseen = {false};
       Files.walkFileTree(real, new SimpleFileVisitor<>() {
         @Override
         public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
           sum[0] = saturated(sum[0], attrs.size());
           return ++sum[1] > MOST_ENTRIES ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
         }
+
+        @Override
+        public FileVisitResult visitFileFailed(Path file, IOException e) {
+          unseen[0] = true;
+          return FileVisitResult.TERMINATE;
+        }
       });
-      return sum[1] > MOST_ENTRIES ? Long.MAX_VALUE / 2 : sum[0];
+      return sum[1] > MOST_ENTRIES || unseen[0] ? Long.MAX_VALUE / 2 : sum[0];
+    } catch (java.nio.file.NoSuchFileException e) {
+      return 0; // a new file: nothing to keep
     } catch (IOException e) {
-      return 0; // nothing there (a new file), or nothing the call could keep either
+      return Long.MAX_VALUE / 2; // what cannot be measured counts as too large
     }
   }
 

@@ -71,19 +71,18 @@ public final class UndoStore {
   }
 
   /**
-   * Removes a call's folder that holds no record (its copy was made, then the call failed before
-   * it acted): nothing can undo with it, and it would count against the cap unseen.
+   * Counts a call's folder that holds no record (the call failed after it put something there): it
+   * is kept — a move or a delete that failed half-way may have put the user's only copy of a file
+   * there — and counts against the cap like the others, which in time removes it.
    */
-  public void discardUnsaved(long auditId) {
+  public void countUnsaved(long auditId) {
     Path dir = root.resolve(Long.toString(auditId));
-    if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-        || Files.exists(dir.resolve(RECORD))) return;
+    if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) return;
     try {
-      dev.steward.service.util.Trees.delete(dir);
+      measure(auditId);
     } catch (IOException e) {
-      LOG.log(Level.WARNING, "undo: cannot remove the unsaved copy in " + dir, e);
+      LOG.log(Level.WARNING, "undo: cannot measure " + dir, e);
     }
-    forget(auditId);
   }
 
   /** Measures a call's folder again (a folder saved again replaces its size, never adds to it). */
@@ -150,18 +149,13 @@ public final class UndoStore {
   }
 
   /**
-   * Removes the oldest calls' folders until the area fits its cap again (never the newest);
-   * answers whose.
+   * Removes the oldest calls' folders until the area fits its cap again (never the newest, never a
+   * call's that is still running: only folders measured after their call); answers whose.
    */
   private synchronized List<Long> enforceCap(long newest) {
     if (total.get() <= capBytes) return List.of();
-    List<Long> ids;
-    try {
-      ids = ids();
-    } catch (IOException e) {
-      LOG.log(Level.WARNING, "undo: cannot list the undo area", e);
-      return List.of();
-    }
+    List<Long> ids = new ArrayList<>(sizes.keySet());
+    ids.sort(null);
     List<Long> expired = new ArrayList<>();
     for (long id : ids) {
       if (total.get() <= capBytes || id == newest) break;

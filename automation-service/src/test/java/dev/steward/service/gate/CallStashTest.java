@@ -57,15 +57,21 @@ class CallStashTest {
   }
 
   @Test
-  void a_copy_whose_call_failed_before_acting_goes_and_counts_no_more() throws Exception {
+  void what_a_failed_call_left_is_kept_and_counted_and_a_running_calls_folder_is_never_taken()
+      throws Exception {
     UndoStore store = new UndoStore(dir, 10_000);
-    kept(new CallStash(store, 1), 4_000);
+    kept(new CallStash(store, 1), 3_000);
     CallStash failed = new CallStash(store, 2);
-    Files.write(failed.folder().resolve("old"), new byte[5_000]);
+    // A move that failed half-way: the user's file, moved aside, is the only copy.
+    Files.write(failed.folder().resolve("replaced"), new byte[3_000]);
     assertEquals("", failed.settle());
-    assertFalse(Files.exists(dir.resolve("2")));
-    UndoStore restarted = new UndoStore(dir, 10_000);
-    kept(new CallStash(restarted, 3), 5_000);
-    assertTrue(Files.isDirectory(dir.resolve("1")), "the failed copy takes no room");
+    assertTrue(Files.exists(dir.resolve("2/replaced")));
+    CallStash running = new CallStash(store, 3);
+    Files.write(running.folder().resolve("before-1"), new byte[1_000]);
+    CallStash big = new CallStash(store, 4);
+    kept(big, 7_000);
+    assertFalse(Files.exists(dir.resolve("1")), "the oldest goes first");
+    assertFalse(Files.exists(dir.resolve("2")), "counted, what the failed call left goes in turn");
+    assertTrue(Files.exists(dir.resolve("3/before-1")), "a running call's folder is not taken");
   }
 }
