@@ -124,6 +124,7 @@ public final class PathScope {
       List.of(".xinitrc"),
       List.of(".pam_environment"),
       List.of(".gitconfig"),
+      List.of(".mavenrc"),
       List.of(".vimrc"),
       List.of(".emacs"),
       List.of(".emacs.d"),
@@ -131,11 +132,12 @@ public final class PathScope {
       List.of(".local", "bin"),
       List.of(".local", "lib"),
       List.of(".cargo", "bin"),
-      // What Steward itself runs: Playwright's browsers, JavaFX's unpacked libraries, and the jars
-      // a source checkout starts from.
+      // What Steward itself runs: Playwright's browsers, JavaFX's unpacked libraries; and what the
+      // desktop runs for the window (the handler of an address it opens, GTK's modules).
       List.of(".cache", "ms-playwright"),
       List.of(".openjfx"),
-      List.of(".m2"),
+      List.of(".config", "mimeapps.list"),
+      List.of(".config", "gtk-3.0"),
       List.of(".local", "share", "dbus-1"),
       List.of(".local", "share", "applications"),
       List.of(".local", "share", "systemd"),

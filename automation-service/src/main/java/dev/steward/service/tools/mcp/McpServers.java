@@ -52,7 +52,7 @@ final class McpServers implements ToolFamily, AutoCloseable {
         // Looked for once, when the first server starts (a service with none never spawns bwrap).
         memoize(() -> Sandbox.find(
             privateFolders,
-            RunPlaces.of(
+            () -> RunPlaces.of(
                 userHome,
                 environment,
                 System.getProperty("java.class.path", ""),

@@ -14,9 +14,9 @@ import java.util.Set;
 /**
  * The places a stdio server sees read-only: where the user's session, and Steward itself outside
  * any sandbox, run programs from later — the shells' start files and autostart, the browsers
- * Playwright keeps, the folders on the service's {@code PATH} it can write, the code the service
- * and the window start from when they can be rewritten (a source checkout, its jars), and a
- * runtime the user owns. A server that wrote there would run as the user, outside its sandbox,
+ * Playwright keeps and one set by {@code STEWARD_BROWSER}, the folders on the service's {@code
+ * PATH} it can write, the code the service and the window start from when they can be rewritten
+ * (a source checkout, its jars), and a runtime the user owns. A server that wrote there would run as the user, outside its sandbox,
  * where it can read the window's secret.
  */
 record RunPlaces(List<Path> paths) {
@@ -34,10 +34,15 @@ record RunPlaces(List<Path> paths) {
     for (String dir : environment.getOrDefault("PATH", "").split(File.pathSeparator)) {
       if (!dir.isEmpty()) addWritable(out, Path.of(dir));
     }
+    String browser = environment.get("STEWARD_BROWSER");
+    if (browser != null && !browser.isBlank()) addWritable(out, Path.of(browser));
+    Path maven = userHome.resolve(".m2");
     for (String entry : classPath.split(File.pathSeparator)) {
       if (entry.isEmpty()) continue;
       Path p = Path.of(entry).toAbsolutePath().normalize();
       addWritable(out, checkoutOf(p).orElse(p));
+      // A source checkout's window starts from the same repository's other jars (JavaFX's).
+      if (p.startsWith(maven)) addWritable(out, maven);
     }
     addWritable(out, javaHome);
     return new RunPlaces(outermost(out));

@@ -28,16 +28,20 @@ final class Sandbox {
 
   private final @Nullable Path bwrap;
   private final List<Path> hidden;
-  private final RunPlaces readOnly;
+  private final java.util.function.Supplier<RunPlaces> readOnly;
 
-  private Sandbox(@Nullable Path bwrap, List<Path> hidden, RunPlaces readOnly) {
+  private Sandbox(
+      @Nullable Path bwrap, List<Path> hidden, java.util.function.Supplier<RunPlaces> readOnly) {
     this.bwrap = bwrap;
     this.hidden = List.copyOf(hidden);
     this.readOnly = readOnly;
   }
 
-  /** Bubblewrap, if it is installed and works on this machine. */
-  static Sandbox find(List<Path> hidden, RunPlaces readOnly) {
+  /**
+   * Bubblewrap, if it is installed and works on this machine; {@code readOnly} is looked at anew
+   * for each server started (a place made since the last start is kept too).
+   */
+  static Sandbox find(List<Path> hidden, java.util.function.Supplier<RunPlaces> readOnly) {
     if (Files.isExecutable(BWRAP) && works(BWRAP)) return new Sandbox(BWRAP, hidden, readOnly);
     LOG.warning("bubblewrap (" + BWRAP + ") is not available: MCP servers run without a sandbox");
     return new Sandbox(null, hidden, readOnly);
@@ -75,7 +79,16 @@ final class Sandbox {
     // Run by root, bubblewrap keeps root's capabilities inside: a server could unmount what
     // hides Steward's folders and read the secrets under it.
     if ("root".equals(System.getProperty("user.name"))) out.addAll(List.of("--cap-drop", "ALL"));
-    for (Path p : readOnly.paths()) out.addAll(List.of("--ro-bind", p.toString(), p.toString()));
+    List<Path> places = readOnly.get().paths();
+    List<Path> covered = new ArrayList<>(places);
+    for (Path h : hidden) {
+      if (Files.isDirectory(h)) covered.add(h);
+    }
+    // A mount is where it is by its name: a folder above it that the server renames takes the
+    // mount along, and the server would put its own in its place. A folder that is a mount point
+    // cannot be renamed, so each one above is mounted on itself first, the highest first.
+    for (Path a : Pinned.above(covered)) out.addAll(List.of("--bind", a.toString(), a.toString()));
+    for (Path p : places) out.addAll(List.of("--ro-bind", p.toString(), p.toString()));
     for (Path h : hidden) {
       if (Files.isDirectory(h)) out.addAll(List.of("--tmpfs", h.toString()));
     }

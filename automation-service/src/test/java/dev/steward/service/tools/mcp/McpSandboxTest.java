@@ -26,7 +26,7 @@ class McpSandboxTest {
     Path config = Files.createDirectories(dir.resolve("config"));
     Files.writeString(config.resolve("ui.secret"), "the-window-secret");
     Path own = Files.createDirectories(dir.resolve("server"));
-    Sandbox sandbox = Sandbox.find(List.of(config), new RunPlaces(List.of()));
+    Sandbox sandbox = Sandbox.find(List.of(config), () -> new RunPlaces(List.of()));
     assertTrue(sandbox.available(), "the tests need bubblewrap (./steward test installs it)");
     // Also through the service's own /proc entry, whose root is the machine's as the service sees
     // it.
@@ -36,6 +36,9 @@ class McpSandboxTest {
         + " cat " + config + "/ui.secret 2>/dev/null; umount " + config
         + " 2>/dev/null; cat " + config + "/ui.secret 2>/dev/null;"
         + " unshare -rm sh -c 'umount " + config + "; cat " + config + "/ui.secret' 2>/dev/null;"
+        // The folder above, renamed, would take the mount along: Steward's own place is then free.
+        + " mv " + dir + " " + dir + "-moved 2>/dev/null && mkdir -p " + config
+        + " && echo attacker > " + config + "/ui.secret;"
         + " echo end";
     Process p = new ProcessBuilder(sandbox.wrap(List.of("/bin/sh", "-c", attack), own))
         .redirectErrorStream(true)
@@ -45,6 +48,7 @@ class McpSandboxTest {
     assertFalse(out.contains("the-window-secret"), out);
     assertFalse(out.contains("SEES-THE-SERVICE"), out);
     assertEquals("end\n", out.substring(out.length() - 4), out);
+    assertEquals("the-window-secret", Files.readString(config.resolve("ui.secret")));
   }
 
   @Test
@@ -63,13 +67,19 @@ class McpSandboxTest {
         home, Map.of("PATH", bin + ":/usr/bin"), classes.toString(), dir.resolve("no-jdk"));
     assertTrue(places.paths().contains(checkout.toRealPath()), places.toString());
     assertTrue(places.paths().contains(bin.toRealPath()), places.toString());
-    Sandbox sandbox = Sandbox.find(List.of(Files.createDirectories(dir.resolve("config"))), places);
+    Sandbox sandbox =
+        Sandbox.find(List.of(Files.createDirectories(dir.resolve("config"))), () -> places);
     Path own = Files.createDirectories(dir.resolve("server"));
     String attack = "for f in " + chrome + "/chrome " + home + "/.bashrc " + bin + "/notify-send "
         + checkout + "/steward " + classes
         + "/Main.class; do (echo planted > $f) 2>/dev/null; done;"
         + " unshare -rm sh -c 'mount -o remount,bind,rw " + home + "/.bashrc && echo planted > "
         + home + "/.bashrc' 2>/dev/null;"
+        // Renamed, a folder above a kept place would free its name for the server's own.
+        + " (mv " + home + "/.cache " + home + "/.c && mkdir -p " + chrome + " && echo planted > "
+        + chrome + "/chrome) 2>/dev/null;"
+        + " (mv " + checkout + " " + checkout + "-moved && mkdir -p " + checkout
+        + " && echo planted > " + checkout + "/steward) 2>/dev/null;"
         + " echo mine > " + documents + "/note.txt; echo end";
     Process p = new ProcessBuilder(sandbox.wrap(List.of("/bin/sh", "-c", attack), own))
         .redirectErrorStream(true)

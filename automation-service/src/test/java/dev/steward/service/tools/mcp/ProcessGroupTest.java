@@ -33,7 +33,7 @@ class ProcessGroupTest {
     String mark = "3" + (System.nanoTime() % 100_000) + ".5";
     List<String> launcher = List.of(
         "/bin/sh", "-c", "sleep " + mark + " & echo $! > " + pidFile + "; sleep 0.3; exit 3");
-    Sandbox sandbox = Sandbox.find(List.of(), new RunPlaces(List.of()));
+    Sandbox sandbox = Sandbox.find(List.of(), () -> new RunPlaces(List.of()));
     assertTrue(sandbox.available(), "the tests need bubblewrap (./steward test installs it)");
     Path own = Files.createDirectories(dir.resolve("server"));
     CompletableFuture<Integer> exited = new CompletableFuture<>();
