@@ -12,8 +12,9 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Finds a Chromium to drive, in this order: a configured path ({@code STEWARD_BROWSER}), a browser
- * Playwright installed itself, then the system's Chromium or Chrome. Nothing is ever downloaded.
+ * Finds a Chromium to drive, in this order: a configured path ({@code STEWARD_BROWSER}), the
+ * system's Chromium or Chrome, then a browser Playwright installed itself. Nothing is ever
+ * downloaded.
  */
 final class BrowserLocator {
 
@@ -43,7 +44,6 @@ final class BrowserLocator {
                         "LOCALAPPDATA", userHome.resolve("AppData/Local").toString()),
                     "ms-playwright")
                 : userHome.resolve(".cache/ms-playwright");
-    out.addAll(playwrightBrowsers(cache, os));
     if (os.contains("mac")) {
       out.add(Path.of("/Applications/Chromium.app/Contents/MacOS/Chromium"));
       out.add(Path.of("/Applications/Google Chrome.app/Contents/MacOS/Google Chrome"));
@@ -64,6 +64,10 @@ final class BrowserLocator {
         out.add(Path.of(p));
       }
     }
+    // After the system's: Playwright's own Chromium runs without the AppArmor profile a
+    // distribution's has (Ubuntu 24.04 then refuses it user namespaces, so its sandbox), and its
+    // folder in the user's cache is one more place a program of the user's can write.
+    out.addAll(playwrightBrowsers(cache, os));
     return out;
   }
 

@@ -75,7 +75,10 @@ public final class NotifySend extends BaseTool {
     }
     return new Command(
         List.of(
-            "notify-send",
+            // The system's, never one found on the PATH: a folder there that a sandboxed MCP
+            // server can write (~/.local/bin, made after the sandbox was set up) would run its
+            // program here, outside the sandbox.
+            "/usr/bin/notify-send",
             "--print-id",
             "--app-name=Steward",
             "--urgency=" + urgency,

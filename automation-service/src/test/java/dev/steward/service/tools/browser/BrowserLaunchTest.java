@@ -48,7 +48,10 @@ class BrowserLaunchTest {
     Files.createDirectories(cache.resolve("chromium-1181"));
     Files.createDirectories(cache.resolve("chromium-latest"));
     var found = BrowserLocator.candidates(Map.of(), home, "Linux");
-    assertEquals(cache.resolve("chromium-1181/chrome-linux/chrome"), found.get(0));
-    assertEquals(cache.resolve("chromium-999/chrome-linux/chrome"), found.get(1));
+    int newest = found.indexOf(cache.resolve("chromium-1181/chrome-linux/chrome"));
+    assertEquals(found.indexOf(cache.resolve("chromium-999/chrome-linux/chrome")), newest + 1);
+    assertTrue(
+        found.indexOf(Path.of("/usr/bin/chromium")) < newest,
+        "the system's browser first: " + found);
   }
 }
