@@ -173,7 +173,7 @@ public final class RpcServer implements AutoCloseable {
       server.addConnector(v6);
       v6.start();
     } catch (Exception e) {
-      if (requestedPort != 0 && taken(e)) {
+      if (requestedPort != 0 && hasIpv6Loopback()) {
         // A client told "localhost:<port>" tries ::1 first, and would give the program there the
         // mcp secret in its Authorization header: a port the user fixed is Steward's on both.
         server.stop();
@@ -192,12 +192,18 @@ public final class RpcServer implements AutoCloseable {
     return port;
   }
 
-  private static boolean taken(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof java.net.BindException && String.valueOf(t.getMessage()).contains("in use"))
-        return true;
+  /**
+   * Whether this machine has an IPv6 loopback (any port of it can be bound): then a port of it that
+   * cannot be bound is another program's. Asked of the machine, not read from the error's words,
+   * which follow the system's language.
+   */
+  private static boolean hasIpv6Loopback() {
+    try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+      probe.bind(new java.net.InetSocketAddress(java.net.InetAddress.getByName("::1"), 0));
+      return true;
+    } catch (java.io.IOException e) {
+      return false;
     }
-    return false;
   }
 
   /** The Streamable HTTP sessions whose conversation is kept. */
