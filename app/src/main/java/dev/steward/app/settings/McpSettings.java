@@ -202,7 +202,7 @@ public final class McpSettings {
    * ({@link #replacingProperty}) instead.
    */
   private void addAll(Map<String, PolicyDocument.McpServer> add, Runnable onSaved) {
-    List<McpReplacement> replacing = McpReplacement.of(shown.mcpServers(), add);
+    List<McpReplacement> replacing = McpReplacement.of(shown.mcpServers(), keptNames(), add);
     if (!replacing.isEmpty()) {
       this.replacing.set(new Replacing(replacing, add, onSaved));
       return;
@@ -217,10 +217,11 @@ public final class McpSettings {
    */
   private void put(
       Map<String, PolicyDocument.McpServer> add, List<McpReplacement> confirmed, Runnable onSaved) {
+    Map<String, List<String>> kept = keptNames();
     policy.change(
         doc -> {
           PolicyDocument out = doc;
-          for (McpReplacement r : McpReplacement.of(doc.mcpServers(), add)) {
+          for (McpReplacement r : McpReplacement.of(doc.mcpServers(), kept, add)) {
             if (!confirmed.contains(r))
               throw new IllegalArgumentException("“" + ShownText.escaped(r.server())
                   + "” changed meanwhile; add it again to see what it would replace.");
@@ -232,6 +233,19 @@ public final class McpSettings {
         },
         error,
         onSaved);
+  }
+
+  /**
+   * By server, the names of the environment values the service keeps for it, as the last listing
+   * gave them (the policy it shows has none).
+   */
+  private Map<String, List<String>> keptNames() {
+    Map<String, List<String>> out = new HashMap<>();
+    for (Mcp.Server s : servers) {
+      List<String> names = s.keptEnv();
+      if (names != null && !"http".equals(s.transport())) out.put(s.name(), List.copyOf(names));
+    }
+    return out;
   }
 
   /** Replaces the servers the user was asked about, as they confirmed. */

@@ -308,6 +308,87 @@ class McpSettingsTest {
   }
 
   @Test
+  void aPasteThatChangesOnlyAVariableThatDecidesWhatRunsAsksFirst() {
+    notesRunsNode();
+    mcp.pastedProperty()
+        .set("{\"mcpServers\": {\"notes\": {\"command\": \"node\", \"args\": [\"notes.mjs\"],"
+            + " \"env\": {\"K\": \"sk-new\", \"NODE_OPTIONS\": \"--require /tmp/x.js\"}}}}");
+    mcp.addPasted();
+    McpSettings.Replacing asked = mcp.replacingProperty().get();
+    assertTrue(asked != null, "another variable is another program");
+    String question = McpSettings.replacingQuestion(asked);
+    assertTrue(question.contains("with K, NODE_OPTIONS=--require /tmp/x.js\n"), question);
+    assertTrue(question.contains("these variables change: NODE_OPTIONS."), question);
+    assertFalse(question.contains("sk-new"), "a value that may be a key is not shown");
+    assertEquals(2, policy.doc.overrides().size(), "nothing applied yet");
+  }
+
+  @Test
+  void aKeptLoaderValueTheWindowCannotSeeCountsAsChangedByAPasteThatSetsIt() {
+    // As the service shows them: the policy without values, the names in the listing.
+    policy.doc = PolicyDocument.defaults()
+        .withMcpServers(Map.of(
+            "notes", PolicyDocument.McpServer.command("node", List.of("notes.mjs"), Map.of())))
+        .withOverrides(Map.of(
+            "mcp.notes.note", new PolicyDocument.ToolOverride(Confirmation.NEVER, Risk.LOW, null)));
+    editorReload();
+    servers.now = List.of(new Mcp.Server(
+        "notes",
+        "stdio",
+        "running",
+        null,
+        1L,
+        "",
+        List.of(),
+        List.of(),
+        false,
+        List.of("PATH", "TOKEN"),
+        null));
+    mcp.refresh();
+
+    mcp.pastedProperty()
+        .set("{\"notes\": {\"command\": \"node\", \"args\": [\"notes.mjs\"],"
+            + " \"env\": {\"TOKEN\": \"t2\", \"PATH\": \"/tmp/evil:/usr/bin\"}}}");
+    mcp.addPasted();
+    McpSettings.Replacing asked = mcp.replacingProperty().get();
+    assertTrue(asked != null, "PATH may now find another node");
+    String question = McpSettings.replacingQuestion(asked);
+    assertTrue(question.contains("with PATH (kept, not shown), TOKEN\n"), question);
+    assertTrue(question.contains("with PATH=/tmp/evil:/usr/bin, TOKEN\n"), question);
+    mcp.cancelReplacing();
+
+    mcp.pastedProperty()
+        .set("{\"notes\": {\"command\": \"node\", \"args\": [\"notes.mjs\"],"
+            + " \"env\": {\"TOKEN\": \"t2\"}}}");
+    mcp.addPasted();
+    assertTrue(mcp.replacingProperty().get() != null, "a variable fewer is asked about too");
+    mcp.cancelReplacing();
+
+    mcp.pastedProperty().set("{\"notes\": {\"command\": \"node\", \"args\": [\"notes.mjs\"]}}");
+    mcp.addPasted();
+    assertEquals(null, mcp.replacingProperty().get(), "without env the kept values stay");
+    assertEquals(1, policy.doc.overrides().size(), "its ratings stay");
+  }
+
+  @Test
+  void variablesThatDecideWhatRunsAreKnownInAnyCase() {
+    for (String name : List.of(
+        "PATH",
+        "Path",
+        "LD_PRELOAD",
+        "DYLD_INSERT_LIBRARIES",
+        "NODE_OPTIONS",
+        "PYTHONPATH",
+        "npm_config_registry",
+        "PIP_INDEX_URL",
+        "UV_INDEX_URL",
+        "_JAVA_OPTIONS",
+        "BASH_ENV")) assertTrue(McpReplacement.steersLoading(name), name);
+    for (String name : List.of("API_KEY", "GITHUB_TOKEN", "NOTES_DIR"))
+      assertFalse(McpReplacement.steersLoading(name), name);
+  }
+
+  @Test
   void aServersProgramIsShownOnOneLine() {
     assertEquals(
         "npx x\\u202ey",
