@@ -2,10 +2,10 @@ package dev.steward.app.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.steward.protocol.json.CanonicalJson;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Deny;
 import dev.steward.protocol.tool.ToolDefinition;
-import java.io.IOException;
 import java.util.List;
 
 /** What the agent made of one call a model asked for: a call for the gate, or a mistake to hand back. */
@@ -43,30 +43,25 @@ sealed interface ModelCall {
       ToolExecutionRequest request, String tool, String problem, String plain, String why)
       implements ModelCall {
 
-    /** The most of unreadable arguments the audit log is sent. */
-    static final int LOGGED_ARGUMENTS = 2000;
-
     @Override
     public List<Object> sameness() {
       return List.of(
           "unreadable", String.valueOf(request.name()), String.valueOf(request.arguments()));
     }
 
-    /** Its arguments as the model sent them: JSON as read, anything else as text (cut). */
+    /**
+     * Its arguments only as a hash and a length: the service hides a tool's sensitive arguments
+     * by name, which text it cannot read as arguments (or arguments for no tool) do not have, so
+     * a file's contents or a key would otherwise stand in the log as the model wrote them.
+     */
     @Override
     public Deny.Call notRun(String callId) {
       String raw = request.arguments() == null ? "" : request.arguments();
-      JsonNode args;
-      try {
-        args = raw.length() > LOGGED_ARGUMENTS ? null : Json.parse(raw);
-      } catch (IOException | RuntimeException e) {
-        args = null;
-      }
-      if (args == null || args.isMissingNode())
-        args = Json.object()
-            .put(
-                "unreadable_arguments",
-                raw.length() > LOGGED_ARGUMENTS ? raw.substring(0, LOGGED_ARGUMENTS) + "…" : raw);
+      JsonNode args = Json.object()
+          .put(
+              "unreadable_arguments_sha256",
+              CanonicalJson.sha256Hex(raw.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+          .put("chars", raw.length());
       return new Deny.Call(tool, args, callId);
     }
   }

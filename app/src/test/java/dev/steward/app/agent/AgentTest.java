@@ -1,8 +1,10 @@
 package dev.steward.app.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -14,9 +16,11 @@ import dev.langchain4j.model.chat.response.PartialResponse;
 import dev.langchain4j.model.chat.response.PartialResponseContext;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.chat.response.StreamingHandle;
+import dev.steward.protocol.json.CanonicalJson;
 import dev.steward.protocol.method.Deny;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -261,7 +265,9 @@ class AgentTest {
   }
 
   @Test
-  void callsToAnUnknownToolOrWithUnreadableArgumentsAreLoggedAsNotRun() throws Exception {
+  void callsToAnUnknownToolOrWithUnreadableArgumentsAreLoggedAsNotRunByHashOnly() throws Exception {
+    // A raw line break in a JSON string: unreadable, and the content is a file's.
+    String raw = "{\"path\": \"a.env\", \"content\": \"KEY=sk-live-1\nB=2\"}";
     Agent a = agent(r -> requests.size() > 1
         ? AiMessage.from("done")
         : AiMessage.from(List.of(
@@ -270,23 +276,35 @@ class AgentTest {
                 .arguments("{\"path\": \"a\"}")
                 .build(),
             ToolExecutionRequest.builder()
-                .name("files__list_dir")
-                .arguments("{path: docs")
+                .name("files__write_text")
+                .arguments(raw)
                 .build())));
     a.send("x", listener).get(10, TimeUnit.SECONDS);
     assertEquals(0, link.executed.size());
     assertEquals(2, link.denied.size(), String.valueOf(link.denied));
     Deny.Params unknown = link.denied.get(0);
     assertEquals("files__shred\\u202e", unknown.calls().get(0).tool(), "escaped, as shown");
-    assertEquals("a", unknown.calls().get(0).args().path("path").asText());
+    assertEquals(
+        Set.of("unreadable_arguments_sha256", "chars"), names(unknown.calls().get(0)));
     assertTrue(String.valueOf(unknown.reason()).contains("no tool"), unknown.reason());
     Deny.Params unreadable = link.denied.get(1);
-    assertEquals("files.list_dir", unreadable.calls().get(0).tool());
+    assertEquals("files.write_text", unreadable.calls().get(0).tool());
+    JsonNode logged = unreadable.calls().get(0).args();
     assertEquals(
-        "{path: docs",
-        unreadable.calls().get(0).args().path("unreadable_arguments").asText());
+        Set.of("unreadable_arguments_sha256", "chars"), names(unreadable.calls().get(0)));
+    assertFalse(logged.toString().contains("sk-live"), "the text itself never goes to the log");
+    assertEquals(
+        CanonicalJson.sha256Hex(raw.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        logged.path("unreadable_arguments_sha256").asText());
+    assertEquals(raw.length(), logged.path("chars").asInt());
     assertTrue(String.valueOf(unreadable.reason()).contains("not valid JSON"), unreadable.reason());
     assertEquals(Boolean.FALSE, unreadable.byUser());
+  }
+
+  private static Set<String> names(Deny.Call call) {
+    Set<String> out = new java.util.HashSet<>();
+    call.args().fieldNames().forEachRemaining(out::add);
+    return out;
   }
 
   @Test
