@@ -194,6 +194,12 @@ public final class ApprovalDialog {
 
     countdown = new Timeline(new KeyFrame(Duration.millis(250), e -> model.tick()));
     countdown.setCycleCount(Timeline.INDEFINITE);
+    // A dialog can go without a close request (its owner hidden by the hotkey takes it along):
+    // never silently — unanswered, it is a no, which the chat's card then says.
+    stage.setOnHidden(e -> {
+      countdown.stop();
+      if (!model.answer().isDone()) model.deny();
+    });
     PauseTransition arming =
         new PauseTransition(model.armsSlowly() ? ARMING_DELAY_UNPROMPTED : ARMING_DELAY);
     arming.setOnFinished(e -> model.arm());

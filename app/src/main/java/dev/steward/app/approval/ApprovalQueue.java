@@ -9,6 +9,8 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,9 +18,9 @@ import org.jspecify.annotations.Nullable;
  * over another would take the click aimed at the one the user is reading — and a client can
  * withdraw its request and ask again at once, or ask from a second session. So requests (the
  * assistant's own and other clients') wait their turn in the order they came; one answered or
- * withdrawn while it waits just leaves the line, and one whose deadline passes while it waits runs
- * out as its dialog would have. A dialog shown within {@link #FOLLOWS} of another closing is told
- * so ({@link Arrival}). Used on the UI thread only.
+ * withdrawn while it waits just leaves the line, and one whose deadline passes, waiting or shown,
+ * runs out as its dialog would have. A dialog shown within {@link #FOLLOWS} of another closing is
+ * told so ({@link Arrival}). Used on the UI thread only.
  */
 final class ApprovalQueue {
 
@@ -37,11 +39,23 @@ final class ApprovalQueue {
 
   /** Runs an action on the UI thread once a delay has passed. */
   interface Timer {
-    void after(Duration delay, Runnable action);
+    /** Starts the wait; returns what stops it (the action then never runs). */
+    Runnable after(Duration delay, Runnable action);
   }
 
-  private record Waiting(
-      Approver.Request request, CompletableFuture<List<Approver.Answer>> answer) {}
+  /** A request in line or shown, and what stops its deadline's timer. */
+  private static final class Waiting {
+    final Approver.Request request;
+    final CompletableFuture<List<Approver.Answer>> answer;
+    Runnable stopTimer = () -> {};
+
+    Waiting(Approver.Request request, CompletableFuture<List<Approver.Answer>> answer) {
+      this.request = request;
+      this.answer = answer;
+    }
+  }
+
+  private static final Logger LOG = Logger.getLogger(ApprovalQueue.class.getName());
 
   private final Shows shows;
   private final Timer timer;
@@ -65,15 +79,16 @@ final class ApprovalQueue {
   void add(Approver.Request request, CompletableFuture<List<Approver.Answer>> answer) {
     Waiting w = new Waiting(request, answer);
     waiting.add(w);
+    // Waiting or shown, a request runs out at its deadline: a dialog that went away unanswered
+    // without saying so must not hold up the line behind it for good.
+    w.stopTimer = timer.after(
+        Duration.between(clock.instant(), request.deadline()),
+        () -> answer.complete(all(request, Approver.Verdict.EXPIRED)));
     // Withdrawn: the answer ends unanswered (ClientApprovals cancels it).
     answer.whenComplete((a, e) -> ui.execute(() -> ended(w, e != null)));
-    timer.after(Duration.between(clock.instant(), request.deadline()), () -> {
-      if (waiting.remove(w)) answer.complete(all(request, Approver.Verdict.EXPIRED));
-    });
     if (current == null) next(arrivalNow());
   }
 
-  /** How a dialog shown now arrives, from when and how the last one closed. */
   private Arrival arrivalNow() {
     Instant closed = lastClosed;
     if (closed == null || clock.instant().isAfter(closed.plus(FOLLOWS))) return Arrival.FIRST;
@@ -81,6 +96,7 @@ final class ApprovalQueue {
   }
 
   private void ended(Waiting w, boolean withdrawn) {
+    w.stopTimer.run();
     if (waiting.remove(w) || w != current) return;
     current = null;
     lastClosed = clock.instant();
@@ -94,10 +110,16 @@ final class ApprovalQueue {
   private void next(Arrival arrival) {
     Waiting w = waiting.poll();
     // Answered already (Stop before its turn): it leaves when that answer is taken in.
-    while (w != null && w.answer().isDone()) w = waiting.poll();
+    while (w != null && w.answer.isDone()) w = waiting.poll();
     if (w == null) return;
     current = w;
-    closeCurrent = shows.show(new Turn(w.request(), w.answer(), arrival));
+    try {
+      closeCurrent = shows.show(new Turn(w.request, w.answer, arrival));
+    } catch (RuntimeException e) {
+      // A dialog that cannot be shown cannot be approved: no, and the next one's turn.
+      LOG.log(Level.WARNING, "the approval dialog could not be shown", e);
+      w.answer.complete(all(w.request, Approver.Verdict.DECLINED));
+    }
   }
 
   private static List<Approver.Answer> all(Approver.Request request, Approver.Verdict verdict) {

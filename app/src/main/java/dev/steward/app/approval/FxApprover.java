@@ -58,9 +58,10 @@ public final class FxApprover implements Approver {
     return dialog.stage()::close;
   }
 
-  private static void after(java.time.Duration delay, Runnable action) {
+  private static Runnable after(java.time.Duration delay, Runnable action) {
     PauseTransition wait = new PauseTransition(Duration.millis(Math.max(0, delay.toMillis())));
     wait.setOnFinished(e -> action.run());
     wait.play();
+    return wait::stop;
   }
 }

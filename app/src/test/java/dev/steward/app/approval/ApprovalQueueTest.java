@@ -42,23 +42,49 @@ class ApprovalQueueTest {
     }
   };
 
+  /** A deadline's timer as the queue set it. */
+  private final class Timer {
+    final java.time.Duration delay;
+    final Runnable action;
+    boolean stopped;
+
+    Timer(java.time.Duration delay, Runnable action) {
+      this.delay = delay;
+      this.action = action;
+    }
+
+    /** The deadline comes. */
+    void fire() {
+      now = now.plus(delay);
+      if (!stopped) action.run();
+    }
+  }
+
   /** The dialogs shown, in order, and which of them are open. */
   private final List<ApprovalQueue.Turn> shown = new ArrayList<>();
 
   private final List<ApprovalQueue.Turn> open = new ArrayList<>();
-  private final List<Runnable> timers = new ArrayList<>();
-  private final ApprovalQueue queue = new ApprovalQueue(
-      turn -> {
-        shown.add(turn);
-        open.add(turn);
-        return () -> open.remove(turn);
-      },
-      (delay, action) -> timers.add(() -> {
-        now = now.plus(delay);
-        action.run();
-      }),
-      clock,
-      Runnable::run);
+  private final List<Timer> timers = new ArrayList<>();
+  /** Whether the next dialog fails to show. */
+  private boolean failToShow;
+
+  private final ApprovalQueue.Shows shows = turn -> {
+    if (failToShow) {
+      failToShow = false;
+      throw new IllegalStateException("no screen");
+    }
+    shown.add(turn);
+    open.add(turn);
+    return () -> open.remove(turn);
+  };
+
+  private final ApprovalQueue.Timer timer = (delay, action) -> {
+    Timer t = new Timer(delay, action);
+    timers.add(t);
+    return () -> t.stopped = true;
+  };
+
+  private final ApprovalQueue queue = new ApprovalQueue(shows, timer, clock, Runnable::run);
 
   private Approver.Request request(String traceId, String asker) throws Exception {
     ToolDefinition def = new ToolDefinition(
@@ -152,10 +178,40 @@ class ApprovalQueueTest {
   void aRequestWhoseDeadlinePassesWhileItWaitsRunsOut() throws Exception {
     add("t1", null);
     CompletableFuture<List<Approver.Answer>> second = add("t2", "The MCP client \u201ca\u201d");
-    timers.get(1).run();
+    timers.get(1).fire();
     assertTrue(second.isDone());
     assertEquals(Approver.Verdict.EXPIRED, second.join().get(0).verdict());
     assertEquals(1, shown.size(), "never shown");
+  }
+
+  @Test
+  void aShownDialogWhoseDeadlinePassesRunsOutAndTheNextIsShown() throws Exception {
+    // The dialog went away unanswered without saying so (its owner hidden): its deadline ends it.
+    CompletableFuture<List<Approver.Answer>> first = add("t1", null);
+    add("t2", "The MCP client \u201ca\u201d");
+    timers.get(0).fire();
+    assertEquals(Approver.Verdict.EXPIRED, first.join().get(0).verdict());
+    assertEquals(List.of("t2"), open.stream().map(t -> t.request().traceId()).toList());
+  }
+
+  @Test
+  void aDialogThatCannotBeShownIsDeclinedAndTheNextIsShown() throws Exception {
+    failToShow = true;
+    CompletableFuture<List<Approver.Answer>> first = add("t1", null);
+    assertTrue(first.isDone(), "never left waiting");
+    assertEquals(Approver.Verdict.DECLINED, first.join().get(0).verdict());
+    add("t2", null);
+    assertEquals(List.of("t2"), open.stream().map(t -> t.request().traceId()).toList());
+  }
+
+  @Test
+  void aRequestThatEndsStopsItsDeadlinesTimer() throws Exception {
+    CompletableFuture<List<Approver.Answer>> first = add("t1", null);
+    CompletableFuture<List<Approver.Answer>> second = add("t2", null);
+    answer(first);
+    withdraw(second);
+    assertTrue(timers.get(0).stopped, "answered");
+    assertTrue(timers.get(1).stopped, "withdrawn");
   }
 
   @Test
