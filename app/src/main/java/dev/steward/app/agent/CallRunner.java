@@ -142,8 +142,9 @@ public final class CallRunner {
     }
 
     if (!toConfirm.isEmpty()) {
-      Instant deadline = clock.instant().plus(approvalWindow);
-      Approver.Request request = new Approver.Request(traceId, conversationId, toConfirm, deadline);
+      Approver.Request request = Approver.Request.counting(
+          traceId, conversationId, toConfirm, clock.instant(), approvalWindow);
+      Instant deadline = request.deadline();
       List<Approver.Answer> answers =
           approver.review(round == 0 ? request : request.shownAgain(changed)).join();
       outcomes.putAll(runApproved(
@@ -196,7 +197,9 @@ public final class CallRunner {
 
     // One token for exactly the ticked calls, with the arguments the user approved; it lives
     // only as long as the dialog's countdown had left, so the countdown is the token's lifetime.
-    long remaining = Duration.between(clock.instant(), deadline).toSeconds();
+    Instant until = answerOf(byId, approved.get(0)).until();
+    long remaining =
+        Duration.between(clock.instant(), until != null ? until : deadline).toSeconds();
     String token;
     try {
       List<Grant.Call> grantCalls = approved.stream()

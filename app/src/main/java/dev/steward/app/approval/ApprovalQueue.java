@@ -24,6 +24,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class ApprovalQueue {
 
+  /** The least time a dialog is shown with: less, and the request runs out unseen. */
+  static final Duration SHORTEST = Duration.ofSeconds(10);
+
   /** How soon after a dialog closes the next one counts as taking its place. */
   static final Duration FOLLOWS = Duration.ofSeconds(3);
 
@@ -79,16 +82,24 @@ final class ApprovalQueue {
   void add(Approver.Request request, CompletableFuture<List<Approver.Answer>> answer) {
     Waiting w = new Waiting(request, answer);
     waiting.add(w);
-    // Waiting or shown, a request runs out at its deadline: a dialog that went away unanswered
-    // without saying so must not hold up the line behind it for good.
-    w.stopTimer = timer.after(
-        Duration.between(clock.instant(), request.deadline()),
-        () -> answer.complete(all(request, Approver.Verdict.EXPIRED)));
+    // A request whose window counts from its dialog waits as long as its asker does.
+    if (request.window() == null) w.stopTimer = expiresAt(w, request.deadline());
     // Withdrawn: the answer ends unanswered (ClientApprovals cancels it).
     answer.whenComplete((a, e) -> ui.execute(() -> ended(w, e != null)));
     if (current == null) next(arrivalNow());
   }
 
+  /**
+   * Ends the request as expired at {@code deadline}, waiting or shown: a dialog that went away
+   * unanswered without saying so must not hold up the line behind it for good.
+   */
+  private Runnable expiresAt(Waiting w, Instant deadline) {
+    return timer.after(
+        Duration.between(clock.instant(), deadline),
+        () -> w.answer.complete(all(w.request, Approver.Verdict.EXPIRED)));
+  }
+
+  /** How a dialog shown now arrives, from when and how the last one closed. */
   private Arrival arrivalNow() {
     Instant closed = lastClosed;
     if (closed == null || clock.instant().isAfter(closed.plus(FOLLOWS))) return Arrival.FIRST;
@@ -108,13 +119,26 @@ final class ApprovalQueue {
   }
 
   private void next(Arrival arrival) {
-    Waiting w = waiting.poll();
-    // Answered already (Stop before its turn): it leaves when that answer is taken in.
-    while (w != null && w.answer.isDone()) w = waiting.poll();
-    if (w == null) return;
+    Waiting w;
+    Approver.Request shown;
+    while (true) {
+      w = waiting.poll();
+      if (w == null) return;
+      // Answered already (Stop before its turn): it leaves when that answer is taken in.
+      if (w.answer.isDone()) continue;
+      shown = w.request.shownAt(clock.instant());
+      // Too little time left to read it (arming alone takes up to a second and a half).
+      if (w.request.window() == null
+          && Duration.between(clock.instant(), shown.deadline()).compareTo(SHORTEST) < 0) {
+        w.answer.complete(all(w.request, Approver.Verdict.EXPIRED));
+        continue;
+      }
+      break;
+    }
     current = w;
+    if (w.request.window() != null) w.stopTimer = expiresAt(w, shown.deadline());
     try {
-      closeCurrent = shows.show(new Turn(w.request, w.answer, arrival));
+      closeCurrent = shows.show(new Turn(shown, w.answer, arrival));
     } catch (RuntimeException e) {
       // A dialog that cannot be shown cannot be approved: no, and the next one's turn.
       LOG.log(Level.WARNING, "the approval dialog could not be shown", e);

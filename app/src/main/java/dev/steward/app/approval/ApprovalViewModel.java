@@ -193,7 +193,8 @@ public final class ApprovalViewModel {
             always ? i.grantFolders() : List.of(),
             always ? span().until(clock.instant()) : null,
             i.shownProperty().get().paths(),
-            i.shownProperty().get().fingerprints()));
+            i.shownProperty().get().fingerprints(),
+            request.deadline()));
       } else {
         answers.add(new Approver.Answer(
             id, Approver.Verdict.DECLINED, i.pending().call().args(), false));

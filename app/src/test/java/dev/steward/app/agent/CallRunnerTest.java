@@ -45,6 +45,27 @@ class CallRunnerTest {
   }
 
   @Test
+  void theAssistantsDialogCountsItsWindowFromWhenItIsShownAndTheTokenEndsWithIt() {
+    Instant shownLate = Instant.now().plusSeconds(300);
+    runner(r -> List.of(new Approver.Answer(
+            "c1",
+            Approver.Verdict.APPROVED,
+            r.calls().get(0).call().args(),
+            false,
+            List.of(),
+            null,
+            r.calls().get(0).preflight().paths(),
+            r.calls().get(0).preflight().fingerprints(),
+            // The dialog waited behind another and counted 120 s from when it appeared.
+            shownLate.plusSeconds(120))))
+        .run("t", List.of(FakeLink.call("c1", "files.write_text", "{\"path\":\"a\"}")), listener);
+    assertEquals(Duration.ofSeconds(120), asked.get(0).window(), "counted from the dialog");
+    int ttl = java.util.Objects.requireNonNull(link.grants.get(0).ttlS());
+    assertTrue(
+        ttl > 400 && ttl <= 420, "the token lives as long as the countdown had left: " + ttl);
+  }
+
+  @Test
   void allowedCallsRunWithoutAskingAndWithoutAToken() {
     List<CallOutcome> out = runner(r -> List.of())
         .run("t1", List.of(FakeLink.call("c1", "files.list_dir", "{\"path\":\"x\"}")), listener);

@@ -44,18 +44,18 @@ class ApprovalQueueTest {
 
   /** A deadline's timer as the queue set it. */
   private final class Timer {
-    final java.time.Duration delay;
+    final Instant at;
     final Runnable action;
     boolean stopped;
 
     Timer(java.time.Duration delay, Runnable action) {
-      this.delay = delay;
+      this.at = now.plus(delay);
       this.action = action;
     }
 
     /** The deadline comes. */
     void fire() {
-      now = now.plus(delay);
+      now = at;
       if (!stopped) action.run();
     }
   }
@@ -188,6 +188,7 @@ class ApprovalQueueTest {
   void aShownDialogWhoseDeadlinePassesRunsOutAndTheNextIsShown() throws Exception {
     // The dialog went away unanswered without saying so (its owner hidden): its deadline ends it.
     CompletableFuture<List<Approver.Answer>> first = add("t1", null);
+    now = now.plusSeconds(30);
     add("t2", "The MCP client \u201ca\u201d");
     timers.get(0).fire();
     assertEquals(Approver.Verdict.EXPIRED, first.join().get(0).verdict());
@@ -212,6 +213,40 @@ class ApprovalQueueTest {
     withdraw(second);
     assertTrue(timers.get(0).stopped, "answered");
     assertTrue(timers.get(1).stopped, "withdrawn");
+  }
+
+  @Test
+  void aRequestWithTooLittleTimeLeftWhenItsTurnComesRunsOutUnseen() throws Exception {
+    CompletableFuture<List<Approver.Answer>> first = add("t1", "The MCP client \u201ca\u201d");
+    CompletableFuture<List<Approver.Answer>> second = new CompletableFuture<>();
+    Approver.Request soon = request("t2", "The MCP client \u201cb\u201d");
+    queue.add(
+        new Approver.Request(
+            soon.traceId(), soon.conversationId(), soon.calls(), now.plusSeconds(20), soon.asker()),
+        second);
+    now = now.plusSeconds(12);
+    answer(first);
+    assertEquals(Approver.Verdict.EXPIRED, second.join().get(0).verdict());
+    assertEquals(List.of("t1"), shown.stream().map(t -> t.request().traceId()).toList());
+  }
+
+  @Test
+  void theAssistantsRequestCountsItsWindowFromWhenItsDialogIsShown() throws Exception {
+    CompletableFuture<List<Approver.Answer>> first = add("t1", "The MCP client \u201ca\u201d");
+    Approver.Request own = request("t2", null);
+    CompletableFuture<List<Approver.Answer>> second = new CompletableFuture<>();
+    queue.add(
+        Approver.Request.counting("t2", null, own.calls(), now, java.time.Duration.ofSeconds(60)),
+        second);
+    assertEquals(1, timers.size(), "no deadline runs while it waits");
+    now = now.plusSeconds(100);
+    answer(first);
+    ApprovalQueue.Turn turn = open.get(0);
+    assertEquals("t2", turn.request().traceId());
+    assertEquals(now.plusSeconds(60), turn.request().deadline(), "a whole window to read it");
+    assertEquals(2, timers.size());
+    timers.get(1).fire();
+    assertEquals(Approver.Verdict.EXPIRED, second.join().get(0).verdict());
   }
 
   @Test
