@@ -1,42 +1,160 @@
 package dev.steward.app.markdown;
 
 import dev.steward.protocol.util.ShownText;
+import java.lang.Character.UnicodeScript;
+import java.util.Set;
 
 /**
- * A model's prose as the chat shows it. What could reorder it or carry text unseen is written out
- * the way {@link ShownText#escaped} writes it: controls (but line breaks and tabs), line
- * separators, the bidirectional controls, plane 14's tag characters (invisible ASCII a copied
- * answer could smuggle), zero-width spaces and word joiners, the invisible operators and the
- * deprecated format characters. The zero-width joiner and non-joiner and the variation selectors
- * stay as they are: Persian, the Indic scripts and emoji are written with them. (An emoji flag of a
- * region, spelled with tags, is shown spelled out.)
+ * Prose from outside — a model's answer, an MCP server's title or description for a tool — as the
+ * window shows it: what could reorder it or carry text unseen is written out the way {@link
+ * ShownText#escaped} writes it, and what ordinary writing needs stands.
+ *
+ * <p>Always written out: controls (but line breaks and tabs, in prose kept as lines), line
+ * separators, the bidirectional embeddings, overrides and isolates (which can reverse a run), plane
+ * 14 (tags, the supplementary variation selectors), zero-width spaces and word joiners, the
+ * invisible operators, the deprecated and the annotation format characters, and what draws as
+ * nothing or blank (the Hangul fillers, the blank braille pattern, the Mongolian vowel separator,
+ * the soft hyphen, the combining grapheme joiner).
+ *
+ * <p>Standing as they are: the bidirectional marks (a mark cannot reverse a run, and Hebrew and
+ * Arabic text uses them); a variation selector directly after the character it selects (❤️, ⚠️);
+ * a single zero-width joiner or non-joiner between the letters of a script that joins (Persian,
+ * the Indic scripts) or, a joiner, between emoji (👩‍💻, families). Anything else of these — a
+ * selector after nothing or after another, joiners in a row or between Latin letters — carries
+ * nothing a reader sees, so it is written out.
  */
-final class ProseText {
+public final class ProseText {
+
+  /** Scripts whose letters a joiner or non-joiner never changes: there one only hides things. */
+  private static final Set<UnicodeScript> NOT_JOINING = Set.of(
+      UnicodeScript.LATIN,
+      UnicodeScript.GREEK,
+      UnicodeScript.CYRILLIC,
+      UnicodeScript.ARMENIAN,
+      UnicodeScript.GEORGIAN,
+      UnicodeScript.HAN,
+      UnicodeScript.HIRAGANA,
+      UnicodeScript.KATAKANA,
+      UnicodeScript.HANGUL,
+      UnicodeScript.BOPOMOFO,
+      UnicodeScript.COMMON,
+      UnicodeScript.INHERITED,
+      UnicodeScript.UNKNOWN);
 
   private ProseText() {}
 
-  static boolean hidden(int cp) {
-    return (Character.isISOControl(cp) && cp != '\n' && cp != '\t')
-        || cp == 0x2028
-        || cp == 0x2029
-        || (cp <= 0xFFFF && ShownText.isBidiControl((char) cp))
-        || (cp >= 0xE0000 && cp <= 0xE007F)
-        || cp == 0x200B
-        || (cp >= 0x2060 && cp <= 0x2064)
-        || (cp >= 0x206A && cp <= 0x206F)
-        || cp == 0xFEFF
-        || (cp >= 0xFFF9 && cp <= 0xFFFB);
+  /** {@code s} as prose in lines: line breaks and tabs stand, the rest as the class says. */
+  public static String shown(String s) {
+    return shown(s, true);
   }
 
-  /** {@code s} with each {@link #hidden} character written out. */
-  static String shown(String s) {
-    if (s.codePoints().noneMatch(ProseText::hidden)) return s;
-    StringBuilder b = new StringBuilder(s.length() + 16);
-    s.codePoints().forEach(cp -> {
-      String one = new String(Character.toChars(cp));
-      // Each of these is hidden for ShownText too: it writes it out, halves and all.
-      b.append(hidden(cp) ? ShownText.escaped(one) : one);
-    });
-    return b.toString();
+  /** {@code s} on one line (a title): line breaks and tabs written out too. */
+  public static String oneLine(String s) {
+    return shown(s, false);
+  }
+
+  private static String shown(String s, boolean lines) {
+    int[] cps = s.codePoints().toArray();
+    StringBuilder b = null;
+    for (int i = 0; i < cps.length; i++) {
+      boolean hide = hidden(cps, i, lines);
+      if (hide && b == null) {
+        b = new StringBuilder(s.length() + 16);
+        for (int j = 0; j < i; j++) b.appendCodePoint(cps[j]);
+      }
+      if (b == null) continue;
+      if (hide) {
+        for (char c : Character.toChars(cps[i])) b.append(String.format("\\u%04x", (int) c));
+      } else {
+        b.appendCodePoint(cps[i]);
+      }
+    }
+    return b == null ? s : b.toString();
+  }
+
+  /** Whether the character at {@code i} is written out, judged with its neighbours. */
+  static boolean hidden(int[] cps, int i, boolean lines) {
+    int cp = cps[i];
+    if (cp == '\n' || cp == '\t') return !lines;
+    if (isJoiner(cp)) return !joins(cps, i);
+    if (isSelector(cp)) return !selects(cps, i);
+    return alwaysHidden(cp);
+  }
+
+  private static boolean alwaysHidden(int cp) {
+    return Character.isISOControl(cp)
+        || cp == 0x2028
+        || cp == 0x2029
+        || (cp >= 0x202A && cp <= 0x202E)
+        || (cp >= 0x2066 && cp <= 0x2069)
+        || (cp >= 0xE0000 && cp <= 0xE0FFF)
+        || cp == 0x200B
+        || (cp >= 0x2060 && cp <= 0x206F)
+        || cp == 0xFEFF
+        || (cp >= 0xFFF0 && cp <= 0xFFFB)
+        || cp == 0x3164
+        || cp == 0xFFA0
+        || cp == 0x115F
+        || cp == 0x1160
+        || cp == 0x2800
+        || cp == 0x180E
+        || cp == 0x00AD
+        || cp == 0x034F
+        || cp == 0x17B4
+        || cp == 0x17B5
+        || (cp >= 0x1BCA0 && cp <= 0x1BCA3)
+        || (cp >= 0x1D173 && cp <= 0x1D17A);
+  }
+
+  private static boolean isJoiner(int cp) {
+    return cp == 0x200C || cp == 0x200D;
+  }
+
+  /** The variation selectors that select a glyph of the character before (VS1–16, Mongolian). */
+  private static boolean isSelector(int cp) {
+    return (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0x180B && cp <= 0x180D) || cp == 0x180F;
+  }
+
+  /** A selector stands directly after a character it can select: one that draws. */
+  private static boolean selects(int[] cps, int i) {
+    if (i == 0) return false;
+    int base = cps[i - 1];
+    return !isSelector(base)
+        && !isJoiner(base)
+        && !alwaysHidden(base)
+        && !Character.isWhitespace(base)
+        && Character.getType(base) != Character.FORMAT;
+  }
+
+  /**
+   * A joiner or non-joiner stands alone between two letters of a joining script, or a joiner
+   * between two emoji (the first maybe with its skin tone or its selector).
+   */
+  private static boolean joins(int[] cps, int i) {
+    if (i == 0 || i + 1 >= cps.length) return false;
+    int before = cps[i - 1];
+    int after = cps[i + 1];
+    if (joiningLetter(before) && joiningLetter(after)) return true;
+    if (cps[i] != 0x200D) return false;
+    boolean emojiBefore =
+        isEmoji(before) || isSkinTone(before) || (isSelector(before) && selects(cps, i - 1));
+    return emojiBefore && isEmoji(after);
+  }
+
+  private static boolean joiningLetter(int cp) {
+    int type = Character.getType(cp);
+    boolean letterOrMark = Character.isLetter(cp)
+        || type == Character.NON_SPACING_MARK
+        || type == Character.COMBINING_SPACING_MARK;
+    return letterOrMark && !NOT_JOINING.contains(UnicodeScript.of(cp));
+  }
+
+  /** Emoji and the pictographs they are made of, as far as a character's type tells. */
+  private static boolean isEmoji(int cp) {
+    return Character.getType(cp) == Character.OTHER_SYMBOL;
+  }
+
+  private static boolean isSkinTone(int cp) {
+    return cp >= 0x1F3FB && cp <= 0x1F3FF;
   }
 }

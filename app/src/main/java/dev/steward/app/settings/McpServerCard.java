@@ -1,5 +1,6 @@
 package dev.steward.app.settings;
 
+import dev.steward.app.markdown.ProseText;
 import dev.steward.protocol.method.Mcp;
 import dev.steward.protocol.util.ShownText;
 import javafx.geometry.Pos;
@@ -226,16 +227,17 @@ final class McpServerCard {
   }
 
   /**
-   * The server's name for a tool, or its title, on one line with hidden characters written out:
-   * flagged is not enough, the user must see what is there.
+   * The server's name for a tool, or its title, on one line with hidden characters written out as
+   * the chat writes them in prose ({@link ProseText}): flagged is not enough, the user must see
+   * what is there — and a title in Persian or with an emoji must still read as written.
    */
   static String shownTitle(Mcp.Tool tool) {
-    return ShownText.escaped(tool.title() != null ? tool.title() : tool.serverName());
+    return ProseText.oneLine(tool.title() != null ? tool.title() : tool.serverName());
   }
 
-  /** A tool's description as its server wrote it, in lines, hidden characters written out. */
+  /** A tool's description as its server wrote it, in lines, as {@link #shownTitle} writes it. */
   static String shownDescription(Mcp.Tool tool) {
-    return ShownText.escapedKeepingLines(tool.description());
+    return ProseText.shown(tool.description());
   }
 
   private static VBox toolRow(Mcp.Tool tool, McpSettings m) {

@@ -90,7 +90,8 @@ class MarkdownViewIT {
     String tag = new String(Character.toChars(0xE0041));
     MarkdownView v = show(
         "Open invoice\u202egpj.exe now" + tag + ", or run `rm\u200b -rf\u2066 x`.\n\n"
-            + "```sh\u202e\necho hi\n```\n\nسلام\u200c دنیا 👍🏽",
+            + "```sh\u202e\necho hi\n```\n\nنامه\u200cها \u200fدنیا\u200f 👍🏽 ⚠\ufe0f"
+            + " 👨\u200d👩\u200d👧",
         true,
         600);
     String shown = robot.from(v).lookup(".md-text").queryAllAs(Text.class).stream()
@@ -98,7 +99,9 @@ class MarkdownViewIT {
         .reduce("", String::concat);
     assertTrue(shown.contains("invoice\\u202egpj.exe now\\udb40\\udc41,"), shown);
     assertTrue(shown.contains("rm\\u200b -rf\\u2066 x"), shown);
-    assertTrue(shown.contains("سلام\u200c دنیا 👍🏽"), "ordinary text in any script: " + shown);
+    assertTrue(
+        shown.contains("نامه\u200cها \u200fدنیا\u200f 👍🏽 ⚠\ufe0f 👨\u200d👩\u200d👧"),
+        "ordinary text in any script: " + shown);
     assertEquals(
         "sh\\u202e",
         robot

@@ -186,6 +186,30 @@ class McpSettingsTest {
         McpServerCard.shownDescription(tool));
   }
 
+  @Test
+  void aToolsTitleAndDescriptionInAnyScriptOrWithEmojiStandAsWritten() {
+    String title = "یادداشت\u200cها ⚠\ufe0f";
+    String description = "Keeps the family's notes 👨\u200d👩\u200d👧\u200d👦.\n"
+        + "הערות \u200fנשמרות\u200f כאן. نامه\u200cها";
+    Mcp.Tool tool = new Mcp.Tool(
+        "mcp.notes.note",
+        "note",
+        title,
+        description,
+        Json.object(),
+        false,
+        false,
+        "medium",
+        "always",
+        Mcp.Tool.NEW,
+        "h1",
+        false,
+        List.of(),
+        null);
+    assertEquals(title, McpServerCard.shownTitle(tool));
+    assertEquals(description, McpServerCard.shownDescription(tool));
+  }
+
   /** The card on screen: the server as the last refresh gave it. */
   private Mcp.Server onScreen(String name) {
     return mcp.servers().stream().filter(x -> x.name().equals(name)).findFirst().orElseThrow();
