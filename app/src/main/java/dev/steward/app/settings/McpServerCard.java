@@ -100,17 +100,19 @@ final class McpServerCard {
       changed.getStyleClass().add("mcp-flag");
       card.getChildren().add(changed);
     }
-    if (server.problem() != null && !"running".equals(server.state())) {
-      Label problem = new Label(server.problem());
+    String said = server.problem();
+    if (said != null && !"running".equals(server.state())) {
+      Label problem = new Label(shownProblem(said));
       problem.setWrapText(true);
       problem.getStyleClass().add("settings-error");
       card.getChildren().add(problem);
     }
     if (!server.stderrTail().isEmpty() && "failed".equals(server.state())) {
-      TextArea log = new TextArea(String.join("\n", server.stderrTail()));
+      TextArea log = new TextArea(shownLog(server.stderrTail()));
       log.setEditable(false);
       log.setPrefRowCount(5);
-      TitledPane pane = new TitledPane("Last lines of its log (" + server.log() + ")", log);
+      TitledPane pane =
+          new TitledPane("Last lines of its log (" + ShownText.escaped(server.log()) + ")", log);
       pane.setExpanded(false);
       card.getChildren().add(pane);
     }
@@ -136,7 +138,7 @@ final class McpServerCard {
     java.util.List<String> kept = server.keptEnv() == null ? java.util.List.of() : server.keptEnv();
     VBox rows = new VBox(6);
     if (!kept.isEmpty()) {
-      Label env = new Label((http ? "Headers: " : "Environment: ") + String.join(", ", kept)
+      Label env = new Label((http ? "Headers: " : "Environment: ") + shownNames(kept)
           + " — the values are kept in config/secrets.json and never shown");
       env.setId("mcp-env-" + sid);
       env.setWrapText(true);
@@ -145,7 +147,7 @@ final class McpServerCard {
     }
     for (String name : kept) {
       String vid = sid + "--" + id(name);
-      Label label = new Label(name);
+      Label label = new Label(ShownText.escaped(name));
       label.setMinWidth(160);
       javafx.scene.control.PasswordField value = new javafx.scene.control.PasswordField();
       value.setId("settings-mcp-value-" + vid);
@@ -190,6 +192,26 @@ final class McpServerCard {
     pane.setAnimated(false);
     pane.expandedProperty().bindBidirectional(m.valuesShown(server.name()));
     return pane;
+  }
+
+  /**
+   * What went wrong, on one line: a server's own words (its JSON-RPC error's message) are among
+   * them, so what could hide or reorder text is written out as in the chat's prose.
+   */
+  static String shownProblem(String problem) {
+    return ProseText.oneLine(problem);
+  }
+
+  /** The end of a server's log in its lines, every hidden character written out, as code is. */
+  static String shownLog(java.util.List<String> lines) {
+    return ShownText.escapedKeepingLines(String.join("\n", lines));
+  }
+
+  /** Names of kept values (from a paste): each exactly, hidden characters written out. */
+  static String shownNames(java.util.List<String> names) {
+    return names.stream()
+        .map(ShownText::escaped)
+        .collect(java.util.stream.Collectors.joining(", "));
   }
 
   /** A node id from a name: CSS selectors read dots as classes. */
@@ -289,8 +311,9 @@ final class McpServerCard {
       f.getStyleClass().add("mcp-flag");
       row.getChildren().add(f);
     }
-    if (tool.problem() != null) {
-      Label p = new Label(tool.problem());
+    String toolProblem = tool.problem();
+    if (toolProblem != null) {
+      Label p = new Label(shownProblem(toolProblem));
       p.setWrapText(true);
       p.getStyleClass().add("mcp-flag");
       row.getChildren().add(p);
