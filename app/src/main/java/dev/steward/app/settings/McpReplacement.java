@@ -121,17 +121,31 @@ public record McpReplacement(String server, Runs was, Runs now) {
   }
 
   /**
-   * What a server runs, on one line: its URL, or its command and arguments (an argument with a
-   * space or a quote, or empty, quoted), hidden characters written out.
+   * What a server runs, on one line: its URL, or its command and arguments — each word with a
+   * space or a quote, or empty, quoted, so that a command "node notes.mjs" and the command node
+   * with the argument notes.mjs read differently — hidden characters written out.
    */
   static String program(PolicyDocument.McpServer entry) {
     String url = entry.url();
     if (url != null) return ShownText.escaped(url);
     List<String> words = new ArrayList<>();
-    words.add(Objects.requireNonNullElse(entry.command(), ""));
-    for (String arg : entry.args())
-      words.add(arg.isEmpty() || arg.matches(".*[\\s\"'].*") ? Json.write(arg) : arg);
+    words.add(word(Objects.requireNonNullElse(entry.command(), "")));
+    for (String arg : entry.args()) words.add(word(arg));
     return ShownText.escaped(String.join(" ", words));
+  }
+
+  private static String word(String w) {
+    return w.isEmpty() || w.matches("(?s).*[\\s\"'].*") ? Json.write(w) : w;
+  }
+
+  /**
+   * Whether this is the replacement {@code asked} put to the user: the same server, from the
+   * same program to the same program (compared as programs, never as the lines that show them).
+   */
+  boolean sameAs(McpReplacement asked) {
+    return server.equals(asked.server())
+        && sameProgram(was, asked.was())
+        && sameProgram(now, asked.now());
   }
 
   /**

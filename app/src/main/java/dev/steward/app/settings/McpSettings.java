@@ -222,7 +222,7 @@ public final class McpSettings {
         doc -> {
           PolicyDocument out = doc;
           for (McpReplacement r : McpReplacement.of(doc.mcpServers(), kept, add)) {
-            if (!confirmed.contains(r))
+            if (confirmed.stream().noneMatch(r::sameAs))
               throw new IllegalArgumentException("“" + ShownText.escaped(r.server())
                   + "” changed meanwhile; add it again to see what it would replace.");
             out = withoutRatings(out, r.server());

@@ -426,6 +426,32 @@ class McpSettingsTest {
   }
 
   @Test
+  void aCommandWithASpaceIsShownQuotedUnlikeACommandAndItsArgument() {
+    assertEquals(
+        "\"node notes.mjs\"",
+        McpReplacement.program(
+            PolicyDocument.McpServer.command("node notes.mjs", List.of(), Map.of())));
+    assertEquals(
+        "node notes.mjs",
+        McpReplacement.program(
+            PolicyDocument.McpServer.command("node", List.of("notes.mjs"), Map.of())));
+  }
+
+  @Test
+  void aReplacementConfirmedAfterTheServerWasGivenAProgramThatReadsAlikeIsRefused() {
+    notesRunsNode();
+    mcp.pastedProperty().set("{\"mcpServers\": {\"notes\": {\"command\": \"bash\"}}}");
+    mcp.addPasted();
+    policy.doc = policy.doc.withMcpServers(Map.of(
+        "notes", PolicyDocument.McpServer.command("node notes.mjs", List.of(), Map.of("K", "v"))));
+    mcp.confirmReplacing();
+    assertEquals("node notes.mjs", policy.doc.mcpServers().get("notes").command());
+    assertTrue(
+        mcp.errorProperty().get().contains("changed meanwhile"),
+        mcp.errorProperty().get());
+  }
+
+  @Test
   void aServersProgramIsShownOnOneLine() {
     assertEquals(
         "npx x\\u202ey",
