@@ -16,7 +16,9 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Deny;
 import dev.steward.protocol.util.DaemonThreads;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -72,6 +74,9 @@ public final class Agent implements Conversation, AutoCloseable {
    * ask for hundreds at once, past the service's limit of calls in flight.
    */
   static final int CALLS_PER_ANSWER = 8;
+
+  /** The most calls the window could not read or find that the chat names one by one. */
+  static final int MISTAKES_TOLD = 3;
 
   /** The longest answer taken: a stream that runs past it is cut off there. */
   static final int MAX_ANSWER_CHARS = 200_000;
@@ -337,43 +342,45 @@ public final class Agent implements Conversation, AutoCloseable {
         logNotRun(
             traceId,
             asked.stream().map(call -> call.notRun(newId("c"))).toList(),
-            "not run: the answer asked again for a call that had already failed "
-                + RepeatGuard.FAILURES + " times in this turn",
+            "the answer asked again for a call that had already failed " + RepeatGuard.FAILURES
+                + " times in this turn",
             listener);
         listener.notice("Stopped: the assistant asked again for a call that had already failed "
             + RepeatGuard.FAILURES + " times (" + CallRepair.shown(name)
             + "). Try rephrasing the request.");
         return;
       }
+      // The answer's calls count together, readable or not: past the limit none is looked at.
+      List<ModelCall> taken = asked.subList(0, Math.min(asked.size(), CALLS_PER_ANSWER));
+      List<ModelCall> over = asked.subList(taken.size(), asked.size());
       List<ProposedCall> calls = new ArrayList<>();
       List<ModelCall> forCalls = new ArrayList<>();
-      for (ModelCall call : asked) {
+      Map<String, List<Deny.Call>> mistakes = new LinkedHashMap<>();
+      List<String> told = new ArrayList<>();
+      for (ModelCall call : taken) {
         if (call instanceof ModelCall.Mistake mistake) {
           guard.failed(call);
-          listener.notice(mistake.plain());
+          told.add(mistake.plain());
           results.add(ToolExecutionResultMessage.from(call.request(), mistake.problem()));
-          logNotRun(traceId, List.of(mistake.notRun(newId("c"))), mistake.why(), listener);
+          mistakes
+              .computeIfAbsent(mistake.why(), why -> new ArrayList<>())
+              .add(mistake.notRun(newId("c")));
         } else if (call instanceof ModelCall.Ready ready) {
           calls.add(new ProposedCall(newId("c"), ready.tool(), ready.args(), inProse));
           forCalls.add(call);
         }
       }
-      List<ProposedCall> over = List.of();
-      List<ModelCall> overFor = List.of();
-      if (calls.size() > CALLS_PER_ANSWER) {
-        over = List.copyOf(calls.subList(CALLS_PER_ANSWER, calls.size()));
-        overFor = List.copyOf(forCalls.subList(CALLS_PER_ANSWER, forCalls.size()));
-        calls = new ArrayList<>(calls.subList(0, CALLS_PER_ANSWER));
-        forCalls = new ArrayList<>(forCalls.subList(0, CALLS_PER_ANSWER));
-        notRun(traceId, over, listener);
-      }
+      // One refusal per reason for all the calls it covers, not one each.
+      mistakes.forEach((why, denied) -> logNotRun(traceId, denied, why, listener));
+      tellMistakes(told, listener);
+      if (!over.isEmpty()) notRun(traceId, asked.size(), over, listener);
       List<CallOutcome> outcomes = runCalls(traceId, calls, listener);
       for (int i = 0; i < outcomes.size(); i++) {
         CallOutcome outcome = outcomes.get(i);
         if (RepeatGuard.failed(outcome.state())) guard.failed(forCalls.get(i));
         results.add(ToolExecutionResultMessage.from(forCalls.get(i).request(), outcome.forModel()));
       }
-      for (ModelCall call : overFor)
+      for (ModelCall call : over)
         results.add(ToolExecutionResultMessage.from(
             call.request(),
             "Not run: more than " + CALLS_PER_ANSWER + " calls in one answer. Ask for at most "
@@ -385,17 +392,25 @@ public final class Agent implements Conversation, AutoCloseable {
   }
 
   /** Calls past the limit of one answer: not run, and yet in the audit log. */
-  private void notRun(String traceId, List<ProposedCall> over, TurnListener listener) {
+  private void notRun(String traceId, int asked, List<ModelCall> over, TurnListener listener) {
     logNotRun(
         traceId,
-        over.stream()
-            .map(c -> new Deny.Call(c.toolName(), c.args(), c.callId()))
-            .toList(),
-        "not run: more than " + CALLS_PER_ANSWER + " calls in one answer",
+        over.stream().map(c -> c.notRun(newId("c"))).toList(),
+        "more than " + CALLS_PER_ANSWER + " calls in one answer",
         listener);
-    listener.notice("The assistant asked for " + (CALLS_PER_ANSWER + over.size())
-        + " calls in one answer: the first " + CALLS_PER_ANSWER + " were taken, the other "
-        + over.size() + " not run (the audit log lists them).");
+    listener.notice("The assistant asked for " + asked + " calls in one answer: the first "
+        + CALLS_PER_ANSWER + " were taken, the other " + over.size()
+        + " not run (the audit log lists them).");
+  }
+
+  /** What went wrong with calls the window could not take: a few by name, then a count. */
+  private static void tellMistakes(List<String> told, TurnListener listener) {
+    told.subList(0, Math.min(told.size(), MISTAKES_TOLD)).forEach(listener::notice);
+    int more = told.size() - MISTAKES_TOLD;
+    if (more > 0)
+      listener.notice("And " + more + (more == 1 ? " other call" : " other calls")
+          + " Steward could not read or find; the assistant was told each one's problem, and the"
+          + " audit log lists them.");
   }
 
   /**

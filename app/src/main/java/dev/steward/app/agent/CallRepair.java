@@ -37,7 +37,7 @@ final class CallRepair {
           problem,
           "The assistant asked for a tool that does not exist (\"" + shown(name)
               + "\"); it was told the nearest names.",
-          "not run: no tool has that name");
+          "no tool has that name");
     }
     ToolDefinition tool = found.get();
     String modelName = tools.modelName(tool.name());
@@ -62,7 +62,7 @@ final class CallRepair {
               + ". Send them as one JSON object, for example " + example(tool) + ".",
           "The assistant's call to " + tool.name()
               + " had arguments Steward could not read; it was asked to send them again.",
-          "not run: its arguments "
+          "its arguments "
               + dev.steward.protocol.util.ShownText.escaped(String.valueOf(e.getMessage())));
     }
   }

@@ -235,6 +235,34 @@ class AgentTest {
   }
 
   @Test
+  void hundredsOfUnreadableCallsCostAFewRefusalsAndAFewNotices() throws Exception {
+    List<ToolExecutionRequest> flood = new java.util.ArrayList<>();
+    for (int i = 0; i < 500; i++)
+      flood.add(ToolExecutionRequest.builder()
+          .name("files__list_dir")
+          .arguments("{path: docs")
+          .build());
+    Agent a = agent(r -> requests.size() > 1 ? AiMessage.from("done") : AiMessage.from(flood));
+    a.send("x", listener).get(10, TimeUnit.SECONDS);
+    assertEquals(
+        500,
+        link.denied.stream().mapToInt(d -> d.calls().size()).sum(),
+        "every call the model made is in the log");
+    assertTrue(
+        link.denied.stream().allMatch(d -> d.calls().size() <= Deny.MAX_CALLS),
+        "none past the service's limit");
+    assertEquals(1 + 5, link.denied.size(), "one refusal for the 8 taken, 492 past the limit in 5");
+    assertTrue(
+        link.denied.stream().noneMatch(d -> String.valueOf(d.reason()).startsWith("not run")),
+        "the service says \"not run\" itself: " + link.denied.get(0).reason());
+    long notices = listener.events.stream().filter(e -> e.startsWith("notice ")).count();
+    assertEquals(Agent.MISTAKES_TOLD + 2, notices, listener.events.toString());
+    assertTrue(
+        listener.events.stream().anyMatch(e -> e.startsWith("notice And 5 other calls")),
+        listener.events.toString());
+  }
+
+  @Test
   void aRepeatedFailingCallAndTheCallsBesideItAreLoggedAsNotRun() throws Exception {
     AiMessage twice = AiMessage.from(List.of(
         ToolExecutionRequest.builder()
