@@ -76,4 +76,17 @@ class ArchitectureTest {
         .resideInAnyPackage("dev.langchain4j..")
         .check(CLASSES);
   }
+
+  @Test
+  void one_approver_shows_every_dialog_of_the_window() {
+    // Each approver keeps its own line of dialogs: a second one (say, for other clients) would
+    // show its dialog over the first, where the user's click aimed at that one lands.
+    var made = CLASSES.get(dev.steward.app.approval.FxApprover.class).getConstructorCallsToSelf();
+    org.junit.jupiter.api.Assertions.assertEquals(1, made.size(), String.valueOf(made));
+    var where = made.iterator().next().getOrigin();
+    org.junit.jupiter.api.Assertions.assertEquals(
+        StewardApp.class.getName() + ".connect",
+        where.getOwner().getName() + "." + where.getName(),
+        "made once, where the agent and the other clients' approvals are given it");
+  }
 }

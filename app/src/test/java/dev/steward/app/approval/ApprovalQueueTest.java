@@ -250,6 +250,38 @@ class ApprovalQueueTest {
   }
 
   @Test
+  void answersTakenInLaterAsOnTheUiThreadKeepTheLineInOrder() throws Exception {
+    // As Platform.runLater does: what the queue hands the UI thread runs after the answer.
+    List<Runnable> later = new ArrayList<>();
+    ApprovalQueue q = new ApprovalQueue(shows, timer, clock, later::add);
+    CompletableFuture<List<Approver.Answer>> first = new CompletableFuture<>();
+    CompletableFuture<List<Approver.Answer>> second = new CompletableFuture<>();
+    CompletableFuture<List<Approver.Answer>> third = new CompletableFuture<>();
+    failToShow = false;
+    q.add(request("t1", null), first);
+    q.add(request("t2", "The MCP client \u201ca\u201d"), second);
+    q.add(request("t3", "The MCP client \u201cb\u201d"), third);
+    answer(first);
+    withdraw(second);
+    assertEquals(List.of("t1"), open.stream().map(t -> t.request().traceId()).toList());
+    while (!later.isEmpty()) later.remove(0).run();
+    assertEquals(List.of("t3"), open.stream().map(t -> t.request().traceId()).toList());
+    assertEquals(
+        List.of("t1", "t3"), shown.stream().map(t -> t.request().traceId()).toList());
+    assertEquals(Arrival.AFTER_ANSWERED, open.get(0).arrival());
+
+    failToShow = true;
+    answer(third);
+    CompletableFuture<List<Approver.Answer>> fourth = new CompletableFuture<>();
+    q.add(request("t4", null), fourth);
+    while (!later.isEmpty()) later.remove(0).run();
+    assertEquals(Approver.Verdict.DECLINED, fourth.join().get(0).verdict(), "could not be shown");
+    CompletableFuture<List<Approver.Answer>> fifth = new CompletableFuture<>();
+    q.add(request("t5", null), fifth);
+    assertEquals(List.of("t5"), open.stream().map(t -> t.request().traceId()).toList());
+  }
+
+  @Test
   void theDialogSaysTheRequestBeingReadWasWithdrawnAndWhoAsksThisOne() throws Exception {
     CompletableFuture<List<Approver.Answer>> answer = new CompletableFuture<>();
     Approver.Request request = request("t2", "The MCP client \u201cb\u202e\u201d");
