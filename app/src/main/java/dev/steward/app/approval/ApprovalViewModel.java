@@ -49,17 +49,8 @@ public final class ApprovalViewModel {
   /**
    * @param check the gate's preflight for (tool, edited arguments): the one place the rules live
    * @param ui where results of {@code check} are applied (the UI thread)
+   * @param arrival whether the dialog takes the place of one that has just closed, and how
    */
-  public ApprovalViewModel(
-      Approver.Request request,
-      CompletableFuture<List<Approver.Answer>> answer,
-      Clock clock,
-      BiFunction<String, JsonNode, CompletableFuture<Preflight.Result>> check,
-      Executor ui) {
-    this(request, answer, clock, check, ui, Arrival.FIRST);
-  }
-
-  /** @param arrival whether the dialog takes the place of one that has just closed, and how */
   public ApprovalViewModel(
       Approver.Request request,
       CompletableFuture<List<Approver.Answer>> answer,

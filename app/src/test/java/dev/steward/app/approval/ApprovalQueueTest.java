@@ -312,7 +312,8 @@ class ApprovalQueueTest {
             answer,
             clock,
             (tool, args) -> new CompletableFuture<>(),
-            Runnable::run)
+            Runnable::run,
+            Arrival.FIRST)
         .armsSlowly());
   }
 }

@@ -109,7 +109,8 @@ class ApprovalViewModelTest {
         answer,
         clock,
         ApprovalViewModelTest::check,
-        Runnable::run);
+        Runnable::run,
+        Arrival.FIRST);
     vm.arm();
     return vm;
   }
@@ -185,7 +186,8 @@ class ApprovalViewModelTest {
         answer,
         clock,
         ApprovalViewModelTest::hostileCheck,
-        Runnable::run);
+        Runnable::run,
+        Arrival.FIRST);
     vm.arm();
     String covers = vm.alwaysAllowCovers();
     assertTrue(covers.contains("/w/gpj\\u202e.exe"), covers);
@@ -212,7 +214,8 @@ class ApprovalViewModelTest {
         answer,
         clock,
         ApprovalViewModelTest::check,
-        Runnable::run);
+        Runnable::run,
+        Arrival.FIRST);
     vm.arm();
     assertTrue(vm.canApproveProperty().get());
     assertFalse(vm.canAlwaysAllowProperty().get(), "a standing grant is the assistant's alone");
@@ -227,7 +230,8 @@ class ApprovalViewModelTest {
         answer,
         clock,
         ApprovalViewModelTest::check,
-        Runnable::run);
+        Runnable::run,
+        Arrival.FIRST);
     assertFalse(
         vm.canApproveProperty().get(),
         "a key already on its way must not approve an unseen dialog");
@@ -341,7 +345,8 @@ class ApprovalViewModelTest {
         answer,
         clock,
         (tool, args) -> asked.computeIfAbsent(args.toString(), k -> new CompletableFuture<>()),
-        Runnable::run);
+        Runnable::run,
+        Arrival.FIRST);
     vm.arm();
     ApprovalItem item = vm.items().get(0);
     assertFalse(
@@ -394,7 +399,8 @@ class ApprovalViewModelTest {
               r.preview(),
               r.grantFolders()));
         },
-        Runnable::run);
+        Runnable::run,
+        Arrival.FIRST);
     vm.arm();
     ApprovalItem item = vm.items().get(0);
     assertFalse(vm.focusDenyFirst());
