@@ -603,7 +603,7 @@ public final class SettingsView extends ScrollPane {
             c -> render.run());
     render.run();
     m.replacingProperty().addListener((o, was, now) -> {
-      if (now != null) askReplacing(m, now, servers);
+      if (now != null) McpReplaceQuestion.ask(m, now, servers);
     });
     TextField signingIn = new TextField();
     signingIn.setId("settings-mcp-signing-in");
@@ -620,38 +620,6 @@ public final class SettingsView extends ScrollPane {
         addPasted,
         new HBox(8, name, command, add),
         error("settings-mcp-error", m.errorProperty()));
-  }
-
-  /**
-   * Asks before a server's name is given another program (a paste or a typed line naming a server
-   * that runs something else): Cancel is the default, and closing the question cancels.
-   */
-  private static void askReplacing(
-      McpSettings m, McpSettings.Replacing replacing, javafx.scene.Node from) {
-    javafx.scene.control.ButtonType replace = new javafx.scene.control.ButtonType(
-        "Replace and start it", javafx.scene.control.ButtonBar.ButtonData.OK_DONE);
-    javafx.scene.control.Alert ask = new javafx.scene.control.Alert(
-        javafx.scene.control.Alert.AlertType.CONFIRMATION,
-        McpSettings.replacingQuestion(replacing),
-        javafx.scene.control.ButtonType.CANCEL,
-        replace);
-    ask.setTitle("Steward");
-    ask.setHeaderText(
-        replacing.servers().size() == 1
-            ? "Replace the MCP server that runs under this name?"
-            : "Replace the MCP servers that run under these names?");
-    ((javafx.scene.control.Button) ask.getDialogPane().lookupButton(replace))
-        .setDefaultButton(false);
-    ((javafx.scene.control.Button)
-            ask.getDialogPane().lookupButton(javafx.scene.control.ButtonType.CANCEL))
-        .setDefaultButton(true);
-    ask.getDialogPane().setId("settings-mcp-replace");
-    if (from.getScene() != null) ask.initOwner(from.getScene().getWindow());
-    ask.setOnHidden(e -> {
-      if (ask.getResult() == replace) m.confirmReplacing();
-      else m.cancelReplacing();
-    });
-    ask.show();
   }
 
   private static VBox hotkeySection(HotkeySettings m, Runnable quitApp) {
