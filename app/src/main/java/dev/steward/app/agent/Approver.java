@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -144,4 +145,12 @@ public interface Approver {
   }
 
   CompletableFuture<List<Answer>> review(Request request);
+
+  /**
+   * {@link #review(Request)}, telling {@code behindAnother} true when the request has to wait
+   * behind another's dialog, and false when its own is shown after that.
+   */
+  default CompletableFuture<List<Answer>> review(Request request, Consumer<Boolean> behindAnother) {
+    return review(request);
+  }
 }

@@ -33,6 +33,10 @@ public final class CallRunner {
 
   /** A declined call's card detail; the service records it as a denied row. */
   public static final String DECLINED = "declined by you";
+
+  /** A waiting call's card detail while its dialog waits behind another's. */
+  static final String BEHIND_ANOTHER =
+      "waits behind another approval dialog; its countdown starts when it is shown";
   /**
    * The most of one result the model is handed at once (the card and the audit log keep it
    * whole): a page or a listing of megabytes would crowd out the conversation, and a small model's
@@ -145,8 +149,16 @@ public final class CallRunner {
       Approver.Request request = Approver.Request.counting(
           traceId, conversationId, toConfirm, clock.instant(), approvalWindow);
       Instant deadline = request.deadline();
-      List<Approver.Answer> answers =
-          approver.review(round == 0 ? request : request.shownAgain(changed)).join();
+      List<Approver.Answer> answers = approver
+          .review(
+              round == 0 ? request : request.shownAgain(changed),
+              behind -> toConfirm.forEach(p -> listener.callUpdated(new CallUpdate(
+                  p.call().callId(),
+                  CallState.WAITING,
+                  behind ? BEHIND_ANOTHER : p.preflight().reason(),
+                  null,
+                  null))))
+          .join();
       outcomes.putAll(runApproved(
           traceId, conversationId, toConfirm, answers, deadline, proposed, round, listener));
     }

@@ -21,7 +21,13 @@ final class StoppableApprover implements Approver {
 
   @Override
   public CompletableFuture<List<Answer>> review(Request request) {
-    CompletableFuture<List<Answer>> answer = delegate.review(request);
+    return review(request, behind -> {});
+  }
+
+  @Override
+  public CompletableFuture<List<Answer>> review(
+      Request request, java.util.function.Consumer<Boolean> behindAnother) {
+    CompletableFuture<List<Answer>> answer = delegate.review(request, behindAnother);
     synchronized (this) {
       open = answer;
       openRequest = request;

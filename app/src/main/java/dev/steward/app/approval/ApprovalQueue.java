@@ -9,6 +9,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.jspecify.annotations.Nullable;
@@ -46,15 +47,24 @@ final class ApprovalQueue {
     Runnable after(Duration delay, Runnable action);
   }
 
-  /** A request in line or shown, and what stops its deadline's timer. */
+  /**
+   * A request in line or shown, who is told while it waits behind another's dialog, and what stops
+   * its deadline's timer.
+   */
   private static final class Waiting {
     final Approver.Request request;
     final CompletableFuture<List<Approver.Answer>> answer;
+    final Consumer<Boolean> behindAnother;
+    boolean toldBehind;
     Runnable stopTimer = () -> {};
 
-    Waiting(Approver.Request request, CompletableFuture<List<Approver.Answer>> answer) {
+    Waiting(
+        Approver.Request request,
+        CompletableFuture<List<Approver.Answer>> answer,
+        Consumer<Boolean> behindAnother) {
       this.request = request;
       this.answer = answer;
+      this.behindAnother = behindAnother;
     }
   }
 
@@ -78,15 +88,25 @@ final class ApprovalQueue {
     this.ui = ui;
   }
 
-  /** Adds a request; its dialog is shown now if none is, else when its turn comes. */
-  void add(Approver.Request request, CompletableFuture<List<Approver.Answer>> answer) {
-    Waiting w = new Waiting(request, answer);
+  /**
+   * Adds a request; its dialog is shown now if none is, else when its turn comes ({@code
+   * behindAnother} is told true meanwhile, and false when it is shown).
+   */
+  void add(
+      Approver.Request request,
+      CompletableFuture<List<Approver.Answer>> answer,
+      Consumer<Boolean> behindAnother) {
+    Waiting w = new Waiting(request, answer, behindAnother);
     waiting.add(w);
     // A request whose window counts from its dialog waits as long as its asker does.
     if (request.window() == null) w.stopTimer = expiresAt(w, request.deadline());
     // Withdrawn: the answer ends unanswered (ClientApprovals cancels it).
     answer.whenComplete((a, e) -> ui.execute(() -> ended(w, e != null)));
     if (current == null) next(arrivalNow());
+    if (current != w && !answer.isDone()) {
+      w.toldBehind = true;
+      behindAnother.accept(true);
+    }
   }
 
   /**
@@ -137,6 +157,7 @@ final class ApprovalQueue {
     }
     current = w;
     if (w.request.window() != null) w.stopTimer = expiresAt(w, shown.deadline());
+    if (w.toldBehind) w.behindAnother.accept(false);
     try {
       closeCurrent = shows.show(new Turn(shown, w.answer, arrival));
     } catch (RuntimeException e) {

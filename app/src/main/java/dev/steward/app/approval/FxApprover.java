@@ -33,8 +33,14 @@ public final class FxApprover implements Approver {
 
   @Override
   public CompletableFuture<List<Answer>> review(Request request) {
+    return review(request, behind -> {});
+  }
+
+  @Override
+  public CompletableFuture<List<Answer>> review(
+      Request request, java.util.function.Consumer<Boolean> behindAnother) {
     CompletableFuture<List<Answer>> answer = new CompletableFuture<>();
-    Platform.runLater(() -> queue.add(request, answer));
+    Platform.runLater(() -> queue.add(request, answer, behindAnother));
     return answer;
   }
 

@@ -66,6 +66,32 @@ class CallRunnerTest {
   }
 
   @Test
+  void aCallWhoseDialogWaitsBehindAnotherSaysSoOnItsCard() {
+    List<String> details = new ArrayList<>();
+    Approver behind = new Approver() {
+      @Override
+      public CompletableFuture<List<Approver.Answer>> review(Approver.Request request) {
+        throw new AssertionError("asked with a word for the card");
+      }
+
+      @Override
+      public CompletableFuture<List<Approver.Answer>> review(
+          Approver.Request request, java.util.function.Consumer<Boolean> behindAnother) {
+        behindAnother.accept(true);
+        details.add(listener.last.get("c1").detail());
+        behindAnother.accept(false);
+        details.add(listener.last.get("c1").detail());
+        return CompletableFuture.completedFuture(List.of(new Approver.Answer(
+            "c1", Approver.Verdict.DECLINED, request.calls().get(0).call().args(), false)));
+      }
+    };
+    new CallRunner(link, behind, Duration.ofSeconds(120), Clock.systemUTC())
+        .run("t", List.of(FakeLink.call("c1", "files.write_text", "{\"path\":\"a\"}")), listener);
+    assertEquals(CallRunner.BEHIND_ANOTHER, details.get(0));
+    assertFalse(details.get(1).contains("behind"), details.get(1));
+  }
+
+  @Test
   void allowedCallsRunWithoutAskingAndWithoutAToken() {
     List<CallOutcome> out = runner(r -> List.of())
         .run("t1", List.of(FakeLink.call("c1", "files.list_dir", "{\"path\":\"x\"}")), listener);

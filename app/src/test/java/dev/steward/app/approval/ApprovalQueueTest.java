@@ -117,7 +117,7 @@ class ApprovalQueueTest {
   private CompletableFuture<List<Approver.Answer>> add(String traceId, String asker)
       throws Exception {
     CompletableFuture<List<Approver.Answer>> answer = new CompletableFuture<>();
-    queue.add(request(traceId, asker), answer);
+    queue.add(request(traceId, asker), answer, behind -> {});
     return answer;
   }
 
@@ -223,7 +223,8 @@ class ApprovalQueueTest {
     queue.add(
         new Approver.Request(
             soon.traceId(), soon.conversationId(), soon.calls(), now.plusSeconds(20), soon.asker()),
-        second);
+        second,
+        behind -> {});
     now = now.plusSeconds(12);
     answer(first);
     assertEquals(Approver.Verdict.EXPIRED, second.join().get(0).verdict());
@@ -237,7 +238,8 @@ class ApprovalQueueTest {
     CompletableFuture<List<Approver.Answer>> second = new CompletableFuture<>();
     queue.add(
         Approver.Request.counting("t2", null, own.calls(), now, java.time.Duration.ofSeconds(60)),
-        second);
+        second,
+        behind -> {});
     assertEquals(1, timers.size(), "no deadline runs while it waits");
     now = now.plusSeconds(100);
     answer(first);
@@ -250,6 +252,19 @@ class ApprovalQueueTest {
   }
 
   @Test
+  void aRequestWaitingBehindAnotherDialogIsToldSoAndToldWhenItsOwnIsShown() throws Exception {
+    List<Boolean> firstTold = new ArrayList<>();
+    List<Boolean> secondTold = new ArrayList<>();
+    CompletableFuture<List<Approver.Answer>> first = new CompletableFuture<>();
+    queue.add(request("t1", "The MCP client \u201ca\u201d"), first, firstTold::add);
+    queue.add(request("t2", null), new CompletableFuture<>(), secondTold::add);
+    assertEquals(List.of(), firstTold, "shown at once: nothing to say");
+    assertEquals(List.of(true), secondTold);
+    answer(first);
+    assertEquals(List.of(true, false), secondTold);
+  }
+
+  @Test
   void answersTakenInLaterAsOnTheUiThreadKeepTheLineInOrder() throws Exception {
     // As Platform.runLater does: what the queue hands the UI thread runs after the answer.
     List<Runnable> later = new ArrayList<>();
@@ -258,9 +273,9 @@ class ApprovalQueueTest {
     CompletableFuture<List<Approver.Answer>> second = new CompletableFuture<>();
     CompletableFuture<List<Approver.Answer>> third = new CompletableFuture<>();
     failToShow = false;
-    q.add(request("t1", null), first);
-    q.add(request("t2", "The MCP client \u201ca\u201d"), second);
-    q.add(request("t3", "The MCP client \u201cb\u201d"), third);
+    q.add(request("t1", null), first, behind -> {});
+    q.add(request("t2", "The MCP client \u201ca\u201d"), second, behind -> {});
+    q.add(request("t3", "The MCP client \u201cb\u201d"), third, behind -> {});
     answer(first);
     withdraw(second);
     assertEquals(List.of("t1"), open.stream().map(t -> t.request().traceId()).toList());
@@ -273,11 +288,11 @@ class ApprovalQueueTest {
     failToShow = true;
     answer(third);
     CompletableFuture<List<Approver.Answer>> fourth = new CompletableFuture<>();
-    q.add(request("t4", null), fourth);
+    q.add(request("t4", null), fourth, behind -> {});
     while (!later.isEmpty()) later.remove(0).run();
     assertEquals(Approver.Verdict.DECLINED, fourth.join().get(0).verdict(), "could not be shown");
     CompletableFuture<List<Approver.Answer>> fifth = new CompletableFuture<>();
-    q.add(request("t5", null), fifth);
+    q.add(request("t5", null), fifth, behind -> {});
     assertEquals(List.of("t5"), open.stream().map(t -> t.request().traceId()).toList());
   }
 
