@@ -5,7 +5,6 @@ import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.util.ShownText;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -23,29 +22,6 @@ import org.jspecify.annotations.Nullable;
  * @param now what the new entry would run
  */
 public record McpReplacement(String server, Runs was, Runs now) {
-
-  /**
-   * Variables that decide which program starts or what it loads: a command looked up on {@code
-   * PATH}, {@code NODE_OPTIONS=--require …}, {@code LD_PRELOAD}, a package registry. Matched in
-   * any case (Windows reads names so, and a false alarm only asks once more).
-   */
-  private static final Set<String> LOADER_NAMES = Set.of(
-      "PATH",
-      "NODE_OPTIONS",
-      "NODE_PATH",
-      "JAVA_TOOL_OPTIONS",
-      "_JAVA_OPTIONS",
-      "JDK_JAVA_OPTIONS",
-      "PERL5LIB",
-      "PERL5OPT",
-      "RUBYOPT",
-      "RUBYLIB",
-      "BASH_ENV",
-      "ENV",
-      "HOME");
-
-  private static final List<String> LOADER_PREFIXES =
-      List.of("LD_", "DYLD_", "PYTHON", "NPM_CONFIG_", "PIP_", "UV_");
 
   /**
    * What a server runs: its entry, and its environment as the window knows it — every name, and
@@ -116,8 +92,7 @@ public record McpReplacement(String server, Runs was, Runs now) {
 
   /** Whether an environment variable decides which program starts or what it loads. */
   static boolean steersLoading(String name) {
-    String n = name.toUpperCase(Locale.ROOT);
-    return LOADER_NAMES.contains(n) || LOADER_PREFIXES.stream().anyMatch(n::startsWith);
+    return PolicyDocument.McpServer.steersLoading(name);
   }
 
   /**

@@ -732,5 +732,37 @@ public record PolicyDocument(
     public McpServer withoutSecrets() {
       return new McpServer(command, args, Map.of(), url, Map.of());
     }
+
+    /**
+     * Variables that decide which program starts or what it loads: a command looked up on {@code
+     * PATH}, {@code NODE_OPTIONS=--require …}, {@code LD_PRELOAD}, a package registry. Matched in
+     * any case (Windows reads names so, and a false alarm only asks once more).
+     */
+    private static final java.util.Set<String> LOADER_NAMES = java.util.Set.of(
+        "PATH",
+        "NODE_OPTIONS",
+        "NODE_PATH",
+        "JAVA_TOOL_OPTIONS",
+        "_JAVA_OPTIONS",
+        "JDK_JAVA_OPTIONS",
+        "PERL5LIB",
+        "PERL5OPT",
+        "RUBYOPT",
+        "RUBYLIB",
+        "BASH_ENV",
+        "ENV",
+        "HOME");
+
+    private static final List<String> LOADER_PREFIXES =
+        List.of("LD_", "DYLD_", "PYTHON", "NPM_CONFIG_", "PIP_", "UV_");
+
+    /**
+     * Whether an environment variable decides which program starts or what it loads: an entry
+     * whose value of one differs runs another program, however alike its command.
+     */
+    public static boolean steersLoading(String name) {
+      String n = name.toUpperCase(java.util.Locale.ROOT);
+      return LOADER_NAMES.contains(n) || LOADER_PREFIXES.stream().anyMatch(n::startsWith);
+    }
   }
 }

@@ -543,9 +543,20 @@ final class ServerLink implements AutoCloseable {
     return pinKey(name, entry);
   }
 
+  /**
+   * A server's pins hold for its name and how it starts: its command and arguments, or its address
+   * — and, when it has an environment, the names in it and the values of those that decide what
+   * runs ({@link PolicyDocument.McpServer#steersLoading}): another {@code PATH} or {@code
+   * NODE_OPTIONS} is another program, whose tools are looked at anew. Other values (a key) may
+   * change.
+   */
   static String pinKey(String name, PolicyDocument.McpServer entry) {
     String how = CanonicalJson.sha256(Json.tree(entry.withoutSecrets())).substring(0, 16);
-    return name + "@" + how;
+    if (entry.env().isEmpty()) return name + "@" + how;
+    com.fasterxml.jackson.databind.node.ObjectNode env = Json.object();
+    new java.util.TreeMap<>(entry.env())
+        .forEach((k, v) -> env.put(k, PolicyDocument.McpServer.steersLoading(k) ? v : ""));
+    return name + "@" + how + "." + CanonicalJson.sha256(env).substring(0, 16);
   }
 
   /**
