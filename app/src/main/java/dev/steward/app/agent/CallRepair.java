@@ -62,8 +62,7 @@ final class CallRepair {
               + ". Send them as one JSON object, for example " + example(tool) + ".",
           "The assistant's call to " + tool.name()
               + " had arguments Steward could not read; it was asked to send them again.",
-          "its arguments "
-              + dev.steward.protocol.util.ShownText.escaped(String.valueOf(e.getMessage())));
+          "its arguments " + e.forLog());
     }
   }
 
@@ -101,7 +100,8 @@ final class CallRepair {
     try {
       return Json.parse(text);
     } catch (IOException e) {
-      throw new Unreadable("were not valid JSON (" + firstLine(e.getMessage()) + ")");
+      throw new Unreadable(
+          "were not valid JSON (" + firstLine(e.getMessage()) + ")", "were not valid JSON");
     }
   }
 
@@ -151,9 +151,25 @@ final class CallRepair {
     return (source < 0 ? line : line.substring(0, source)).strip();
   }
 
+  /**
+   * Why a call's arguments could not be read: for the model, with the parser's words (which
+   * quote the text it stopped at); for the audit log, without them ({@link #forLog}) — the text
+   * may be a password the model left unquoted, and the log keeps arguments only as a hash.
+   */
   private static final class Unreadable extends Exception {
-    Unreadable(String message) {
+    private final String forLog;
+
+    Unreadable(String message, String forLog) {
       super(message, null, false, false);
+      this.forLog = forLog;
+    }
+
+    Unreadable(String message) {
+      this(message, message);
+    }
+
+    String forLog() {
+      return forLog;
     }
   }
 

@@ -329,6 +329,24 @@ class AgentTest {
     assertEquals(Boolean.FALSE, unreadable.byUser());
   }
 
+  @Test
+  void anUnquotedValueTheParserQuotesNeverReachesTheLogsReason() throws Exception {
+    Agent a = agent(r -> requests.size() > 1
+        ? AiMessage.from("done")
+        : AiMessage.from(List.of(ToolExecutionRequest.builder()
+            .name("files__write_text")
+            .arguments("{\"path\": \"a.txt\", \"content\": ghp_A1b2C3d4E5f6G7h8}")
+            .build())));
+    a.send("x", listener).get(10, TimeUnit.SECONDS);
+    assertEquals(1, link.denied.size(), String.valueOf(link.denied));
+    String reason = String.valueOf(link.denied.get(0).reason());
+    assertFalse(reason.contains("ghp_"), reason);
+    assertTrue(reason.contains("not valid JSON"), reason);
+    assertTrue(
+        requests.get(1).messages().toString().contains("ghp_A1b2"),
+        "the model is told where its JSON broke");
+  }
+
   private static Set<String> names(Deny.Call call) {
     Set<String> out = new java.util.HashSet<>();
     call.args().fieldNames().forEachRemaining(out::add);
