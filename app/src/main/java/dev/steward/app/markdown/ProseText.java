@@ -16,8 +16,11 @@ import java.util.Set;
  * nothing or blank (the Hangul fillers, the blank braille pattern, the Mongolian vowel separator,
  * the soft hyphen, the combining grapheme joiner).
  *
- * <p>Standing as they are: the bidirectional marks (a mark cannot reverse a run, and Hebrew and
- * Arabic text uses them); a variation selector directly after the character it selects (❤️, ⚠️);
+ * <p>Standing as they are: a bidirectional mark in a line that has right-to-left letters (Hebrew
+ * and Arabic text uses them; in a line of left-to-right text their only effect is to reorder
+ * numbers and signs, "Pay 5 ,100" for what the model reads as "Pay 100, 5"); a variation
+ * selector directly after a character it can select (❤️, ⚠️, a CJK ideograph's variant, a
+ * Mongolian letter's form) — elsewhere a row of them carries bytes no reader sees;
  * a single zero-width joiner or non-joiner between the letters of a script that joins (Persian,
  * the Indic scripts) or, a joiner, between emoji (👩‍💻, families). Anything else of these — a
  * selector after nothing or after another, joiners in a row or between Latin letters — carries
@@ -78,6 +81,7 @@ public final class ProseText {
     if (cp == '\n' || cp == '\t') return !lines;
     if (isJoiner(cp)) return !joins(cps, i);
     if (isSelector(cp)) return !selects(cps, i);
+    if (isMark(cp)) return !inRightToLeftLine(cps, i);
     return alwaysHidden(cp);
   }
 
@@ -115,15 +119,45 @@ public final class ProseText {
     return (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0x180B && cp <= 0x180D) || cp == 0x180F;
   }
 
-  /** A selector stands directly after a character it can select: one that draws. */
+  /** LRM, RLM and the Arabic letter mark. */
+  private static boolean isMark(int cp) {
+    return cp == 0x200E || cp == 0x200F || cp == 0x061C;
+  }
+
+  /** Whether the line {@code i} is in has a right-to-left letter. */
+  private static boolean inRightToLeftLine(int[] cps, int i) {
+    for (int j = i - 1; j >= 0 && cps[j] != '\n'; j--) if (rightToLeft(cps[j])) return true;
+    for (int j = i + 1; j < cps.length && cps[j] != '\n'; j++) if (rightToLeft(cps[j])) return true;
+    return false;
+  }
+
+  /** A right-to-left letter (not a mark, whose own direction is right-to-left too). */
+  private static boolean rightToLeft(int cp) {
+    byte d = Character.getDirectionality(cp);
+    return Character.isLetter(cp)
+        && (d == Character.DIRECTIONALITY_RIGHT_TO_LEFT
+            || d == Character.DIRECTIONALITY_RIGHT_TO_LEFT_ARABIC);
+  }
+
+  /**
+   * A selector stands directly after a character it can select: the emoji and text selectors
+   * (FE0E, FE0F) after a symbol or a keycap's digit or sign, the standardized variants (FE00–FE0D)
+   * after a CJK ideograph or a mathematical symbol, the Mongolian ones after a Mongolian letter.
+   */
   private static boolean selects(int[] cps, int i) {
     if (i == 0) return false;
+    int cp = cps[i];
     int base = cps[i - 1];
-    return !isSelector(base)
-        && !isJoiner(base)
-        && !alwaysHidden(base)
-        && !Character.isWhitespace(base)
-        && Character.getType(base) != Character.FORMAT;
+    if (cp >= 0x180B && cp <= 0x180F)
+      return Character.UnicodeScript.of(base) == UnicodeScript.MONGOLIAN;
+    int type = Character.getType(base);
+    if (cp == 0xFE0E || cp == 0xFE0F)
+      return type == Character.OTHER_SYMBOL
+          || type == Character.MATH_SYMBOL
+          || (base >= '0' && base <= '9')
+          || base == '#'
+          || base == '*';
+    return Character.UnicodeScript.of(base) == UnicodeScript.HAN || type == Character.MATH_SYMBOL;
   }
 
   /**

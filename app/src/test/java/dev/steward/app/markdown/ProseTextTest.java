@@ -34,6 +34,23 @@ class ProseTextTest {
   }
 
   @Test
+  void aDirectionMarkInALineOfLeftToRightTextIsWrittenOut() {
+    // Shown as "Pay 5 ,100 now" while the model reads "Pay 100, 5 now".
+    assertEquals("Pay \\u200f100, 5\\u200f now", ProseText.shown("Pay \u200f100, 5\u200f now"));
+    assertEquals(
+        "שלום\nports \\u200f22 8080\\u200f ok",
+        ProseText.shown("שלום\nports \u200f22 8080\u200f ok"),
+        "judged by its own line");
+  }
+
+  @Test
+  void aSelectorAfterALetterIsWrittenOut() {
+    // One after each letter would carry bytes the user never sees.
+    assertEquals("a\\ufe00b\\ufe0f", ProseText.shown("a\ufe00b\ufe0f"));
+    assertSame("\u8fbb\ufe00 \u2229\ufe00", ProseText.shown("\u8fbb\ufe00 \u2229\ufe00"));
+  }
+
+  @Test
   void persianWithItsNonJoinerStands() {
     String persian = "می\u200cخواهم نامه\u200cها را بخوانم";
     assertSame(persian, ProseText.shown(persian));
