@@ -208,10 +208,12 @@ public final class CallRunner {
     if (approved.isEmpty()) return outcomes;
 
     // One token for exactly the ticked calls, with the arguments the user approved; it lives
-    // only as long as the dialog's countdown had left, so the countdown is the token's lifetime.
+    // only as long as the dialog's countdown had left, so the countdown is the token's lifetime —
+    // never longer than one window, whatever an approver says.
     Instant until = answerOf(byId, approved.get(0)).until();
-    long remaining =
-        Duration.between(clock.instant(), until != null ? until : deadline).toSeconds();
+    long remaining = Math.min(
+        approvalWindow.toSeconds(),
+        Duration.between(clock.instant(), until != null ? until : deadline).toSeconds());
     String token;
     try {
       List<Grant.Call> grantCalls = approved.stream()

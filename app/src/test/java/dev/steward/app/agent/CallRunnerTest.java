@@ -46,7 +46,8 @@ class CallRunnerTest {
 
   @Test
   void theAssistantsDialogCountsItsWindowFromWhenItIsShownAndTheTokenEndsWithIt() {
-    Instant shownLate = Instant.now().plusSeconds(300);
+    // Shown after waiting behind another, clicked at once: the whole window is left.
+    Instant shownLate = Instant.now();
     runner(r -> List.of(new Approver.Answer(
             "c1",
             Approver.Verdict.APPROVED,
@@ -62,7 +63,24 @@ class CallRunnerTest {
     assertEquals(Duration.ofSeconds(120), asked.get(0).window(), "counted from the dialog");
     int ttl = java.util.Objects.requireNonNull(link.grants.get(0).ttlS());
     assertTrue(
-        ttl > 400 && ttl <= 420, "the token lives as long as the countdown had left: " + ttl);
+        ttl > 100 && ttl <= 120, "the token lives as long as the countdown had left: " + ttl);
+  }
+
+  @Test
+  void noApproverCanMakeATokenOutliveOneWindow() {
+    runner(r -> List.of(new Approver.Answer(
+            "c1",
+            Approver.Verdict.APPROVED,
+            r.calls().get(0).call().args(),
+            false,
+            List.of(),
+            null,
+            r.calls().get(0).preflight().paths(),
+            r.calls().get(0).preflight().fingerprints(),
+            Instant.now().plusSeconds(3_600))))
+        .run("t", List.of(FakeLink.call("c1", "files.write_text", "{\"path\":\"a\"}")), listener);
+    int ttl = java.util.Objects.requireNonNull(link.grants.get(0).ttlS());
+    assertTrue(ttl <= 120, "one window at most: " + ttl);
   }
 
   @Test
