@@ -86,7 +86,7 @@ public final class UndoStore {
   }
 
   /** Measures a call's folder again (a folder saved again replaces its size, never adds to it). */
-  private void measure(long id) throws IOException {
+  private synchronized void measure(long id) throws IOException {
     Path dir = root.resolve(Long.toString(id));
     long now = size(dir);
     Kept before = sizes.get(id);
@@ -98,7 +98,7 @@ public final class UndoStore {
     total.addAndGet(now - (before == null ? 0 : before.bytes()));
   }
 
-  private void forget(long id) {
+  private synchronized void forget(long id) {
     Kept before = sizes.remove(id);
     if (before != null) total.addAndGet(-before.bytes());
   }

@@ -535,9 +535,8 @@ final class ServerLink implements AutoCloseable {
   }
 
   /**
-   * What the user's acceptance is kept under: the server's name and what is started or reached
-   * (command and arguments, or the address), so another program given the same name is a server
-   * to review anew. The environment is left out: a rotated key is the same server.
+   * What the user's acceptance is kept under ({@link #pinKey(String, PolicyDocument.McpServer)}):
+   * another program given the same name is a server to review anew.
    */
   String pinKey() {
     return pinKey(name, entry);
