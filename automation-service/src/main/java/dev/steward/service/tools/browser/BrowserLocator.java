@@ -55,11 +55,7 @@ final class BrowserLocator {
       }
     } else {
       for (String p : new String[] {
-        "/usr/bin/chromium",
-        "/usr/bin/chromium-browser",
-        "/usr/bin/google-chrome-stable",
-        "/usr/bin/google-chrome",
-        "/snap/bin/chromium"
+        "/usr/bin/chromium", "/usr/bin/google-chrome-stable", "/usr/bin/google-chrome"
       }) {
         out.add(Path.of(p));
       }
@@ -68,6 +64,12 @@ final class BrowserLocator {
     // distribution's has (Ubuntu 24.04 then refuses it user namespaces, so its sandbox), and its
     // folder in the user's cache is one more place a program of the user's can write.
     out.addAll(playwrightBrowsers(cache, os));
+    // Last, a snap's (Ubuntu's chromium-browser is one): its confinement keeps it from the hidden
+    // folders Steward keeps its browser profile in.
+    if (!os.contains("mac") && !os.contains("win")) {
+      out.add(Path.of("/usr/bin/chromium-browser"));
+      out.add(Path.of("/snap/bin/chromium"));
+    }
     return out;
   }
 

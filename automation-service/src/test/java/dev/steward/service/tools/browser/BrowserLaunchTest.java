@@ -53,5 +53,6 @@ class BrowserLaunchTest {
     assertTrue(
         found.indexOf(Path.of("/usr/bin/chromium")) < newest,
         "the system's browser first: " + found);
+    assertTrue(found.indexOf(Path.of("/snap/bin/chromium")) > newest, "a snap's last: " + found);
   }
 }
