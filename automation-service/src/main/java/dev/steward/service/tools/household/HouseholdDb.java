@@ -92,7 +92,7 @@ final class HouseholdDb implements AutoCloseable {
         "jdbc:h2:file:" + folder.resolve("household").toAbsolutePath() + ";LOCK_TIMEOUT=10000");
     ds.setUser("household");
     ds.setPassword("");
-    return open(ds, false, clock, "the household database in " + folder);
+    return open(ds, clock, "the household database in " + folder);
   }
 
   /**
@@ -104,13 +104,15 @@ final class HouseholdDb implements AutoCloseable {
   static HouseholdDb postgres(String url, String user, String password, Clock clock)
       throws ToolFailure {
     String describe = "the household database " + shown(url);
+    String schema = schema(url);
     JdbcConnectionPool pool = JdbcConnectionPool.create(source(url, user, password));
     pool.setMaxConnections(8);
     try {
       try (Connection c = pool.getConnection();
           Statement st = c.createStatement()) {
-        try (ResultSet rs = st.executeQuery(
-            "SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user")) {
+        try (ResultSet rs =
+            st.executeQuery("SELECT rolsuper OR rolbypassrls FROM pg_catalog.pg_roles"
+                + " WHERE rolname = current_user")) {
           if (rs.next() && rs.getBoolean(1)) {
             throw new ToolFailure(
                 ToolErrorCodes.UNAVAILABLE,
@@ -119,19 +121,28 @@ final class HouseholdDb implements AutoCloseable {
                     + " own");
           }
         }
-        try (ResultSet rs =
-            st.executeQuery("SELECT COUNT(*) FROM pg_tables WHERE tablename = 'recipe'"
-                + " AND schemaname = current_schema() AND tableowner = current_user")) {
-          if (rs.next() && rs.getLong(1) > 0) {
-            throw new ToolFailure(
-                ToolErrorCodes.UNAVAILABLE,
-                describe + ": its user (household username) owns the household tables and"
-                    + " could turn row-level security off; use that role only to set the database up"
-                    + " (owner_username, owner_password) and give each household a role of its own");
+        String owner = null;
+        try (var q = c.prepareStatement("SELECT tableowner, CAST(current_user AS text)"
+            + " FROM pg_catalog.pg_tables WHERE schemaname = CAST(? AS name)"
+            + " AND tablename = CAST('recipe' AS name)")) {
+          q.setString(1, schema);
+          try (ResultSet rs = q.executeQuery()) {
+            if (rs.next()) {
+              owner = rs.getString(1);
+              if (owner.equals(rs.getString(2))) {
+                throw new ToolFailure(
+                    ToolErrorCodes.UNAVAILABLE,
+                    describe + ": its user (household username) owns the household tables and"
+                        + " could turn row-level security off; use that role only to set the"
+                        + " database up (owner_username, owner_password) and give each household"
+                        + " a role of its own");
+              }
+            }
           }
         }
+        noStrangersCode(c, schema, owner, describe);
       }
-      if (flyway(pool, true).info().pending().length > 0) {
+      if (flyway(pool, schema).info().pending().length > 0) {
         throw new ToolFailure(
             ToolErrorCodes.UNAVAILABLE,
             describe + " is not set up for this version of Steward: set the household's"
@@ -152,17 +163,92 @@ final class HouseholdDb implements AutoCloseable {
 
   /** Brings a shared database's schema up to date, signed in as the role that owns it. */
   static void migrate(String url, String owner, String password) throws ToolFailure {
+    String describe = "the household database " + shown(url);
+    String schema = schema(url);
     JdbcConnectionPool pool = JdbcConnectionPool.create(source(url, owner, password));
     try {
-      flyway(pool, true).migrate();
-    } catch (FlywayException e) {
+      // Flyway calls set_config with a varchar: a household's own set_config would run with the
+      // owner's rights, who can turn row-level security off.
+      try (Connection c = pool.getConnection()) {
+        noStrangersCode(c, schema, null, describe);
+      }
+      flyway(pool, schema).migrate();
+    } catch (SQLException | FlywayException e) {
       throw new ToolFailure(
           ToolErrorCodes.UNAVAILABLE,
-          "the household database " + shown(url) + " cannot be set up: "
-              + DriverText.of(e, Arrays.asList(owner, password)));
+          describe + " cannot be set up: " + DriverText.of(e, Arrays.asList(owner, password)));
     } finally {
       pool.dispose();
     }
+  }
+
+  /**
+   * Refuses a database whose tables' schema another household can put functions or operators in,
+   * or already has (CVE-2018-1058): PostgreSQL picks the one whose argument types match exactly
+   * wherever it is on the search path, so {@code public.=(varchar,varchar)} would run in every
+   * {@code id = ?} of every household, with its rights. PostgreSQL 14 and older let every role
+   * create in {@code public}. Trusted: {@code owner} (the tables' owner; null: the signed-in role),
+   * superusers, and the database's owner ({@code pg_database_owner}, PostgreSQL 15's owner of
+   * {@code public}). This runs before any statement that takes a parameter without a cast.
+   */
+  private static void noStrangersCode(
+      Connection c, String schema, @Nullable String owner, String describe)
+      throws SQLException, ToolFailure {
+    // Casts and pg_catalog-qualified names throughout: these statements must not be the ones
+    // another role's operator hijacks.
+    String trusted = "COALESCE(r.rolsuper OR r.rolname = CAST('pg_database_owner' AS name)"
+        + " OR r.rolname = COALESCE(CAST(? AS name), current_user), false)";
+    try (var q = c.prepareStatement("SELECT"
+        + " (SELECT count(*) FROM pg_catalog.pg_namespace n CROSS JOIN LATERAL"
+        + " pg_catalog.aclexplode(COALESCE(n.nspacl, pg_catalog.acldefault('n', n.nspowner))) a"
+        + " LEFT JOIN pg_catalog.pg_roles r ON r.oid = a.grantee"
+        + " WHERE n.nspname = CAST(? AS name) AND a.privilege_type = CAST('CREATE' AS text)"
+        + " AND NOT " + trusted + "),"
+        + " (SELECT count(*) FROM pg_catalog.pg_proc p"
+        + " JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace"
+        + " LEFT JOIN pg_catalog.pg_roles r ON r.oid = p.proowner"
+        + " WHERE n.nspname = CAST(? AS name) AND NOT " + trusted + "),"
+        + " (SELECT count(*) FROM pg_catalog.pg_operator o"
+        + " JOIN pg_catalog.pg_namespace n ON n.oid = o.oprnamespace"
+        + " LEFT JOIN pg_catalog.pg_roles r ON r.oid = o.oprowner"
+        + " WHERE n.nspname = CAST(? AS name) AND NOT " + trusted + ")")) {
+      for (int i = 0; i < 3; i++) {
+        q.setString(2 * i + 1, schema);
+        q.setString(2 * i + 2, owner);
+      }
+      try (ResultSet rs = q.executeQuery()) {
+        rs.next();
+        if (rs.getLong(1) > 0) {
+          throw new ToolFailure(
+              ToolErrorCodes.UNAVAILABLE,
+              describe + ": roles other than its tables' owner may create functions in schema "
+                  + schema + " (PostgreSQL 14 and older let every role), where one household"
+                  + " could plant code that runs in another's calls; its owner or a superuser"
+                  + " should run REVOKE CREATE ON SCHEMA " + schema + " FROM PUBLIC");
+        }
+        long planted = rs.getLong(2) + rs.getLong(3);
+        if (planted > 0) {
+          throw new ToolFailure(
+              ToolErrorCodes.UNAVAILABLE,
+              describe + ": schema " + schema + " holds " + planted + " functions or operators"
+                  + " made by a role other than its tables' owner, which could run in a"
+                  + " household's calls; a superuser should look at them and drop them");
+        }
+      }
+    }
+  }
+
+  /** The schema the tables are in: the URL's {@code currentSchema}, else {@code public}. */
+  static String schema(String url) {
+    PGConnectionPoolDataSource ds = new PGConnectionPoolDataSource();
+    ds.setURL(url);
+    String named = ds.getCurrentSchema();
+    String first = named == null ? "" : named.split(",", -1)[0].trim();
+    if (first.isEmpty()) return "public";
+    if (first.length() > 1 && first.startsWith("\"") && first.endsWith("\"")) {
+      return first.substring(1, first.length() - 1).replace("\"\"", "\"");
+    }
+    return first.toLowerCase(java.util.Locale.ROOT);
   }
 
   static PGConnectionPoolDataSource source(String url, String user, String password) {
@@ -180,7 +266,16 @@ final class HouseholdDb implements AutoCloseable {
     ds.setLoginTimeout(CONNECT_SECONDS);
     ds.setSocketTimeout(SOCKET_SECONDS);
     ds.setTcpKeepAlive(true);
+    // Built-in functions and operators before the tables' schema, and no "$user" schema at all:
+    // of two with the same argument types, the first on the path wins (noStrangersCode refuses
+    // a schema where others could add ones with other types).
+    String schema = schema(url);
+    ds.setCurrentSchema("pg_catalog, " + quoted(schema));
     return ds;
+  }
+
+  private static String quoted(String identifier) {
+    return "\"" + identifier.replace("\"", "\"\"") + "\"";
   }
 
   /** A URL as messages show it: where the database is, never its parameters. */
@@ -189,29 +284,30 @@ final class HouseholdDb implements AutoCloseable {
     return q < 0 ? url : url.substring(0, q);
   }
 
-  private static Flyway flyway(javax.sql.DataSource ds, boolean postgres) {
+  /** {@code schema}: PostgreSQL's, whose search path starts with pg_catalog; null on H2. */
+  private static Flyway flyway(javax.sql.DataSource ds, @Nullable String schema) {
     List<String> locations = new ArrayList<>(List.of(MIGRATIONS + "common"));
-    if (postgres) locations.add(MIGRATIONS + "postgresql");
-    return Flyway.configure(HouseholdDb.class.getClassLoader())
+    if (schema != null) locations.add(MIGRATIONS + "postgresql");
+    var config = Flyway.configure(HouseholdDb.class.getClassLoader())
         .dataSource(ds)
-        .locations(locations.toArray(String[]::new))
-        .load();
+        .locations(locations.toArray(String[]::new));
+    if (schema != null) config.defaultSchema(schema);
+    return config.load();
   }
 
-  private static HouseholdDb open(
-      ConnectionPoolDataSource ds, boolean postgres, Clock clock, String describe)
+  private static HouseholdDb open(ConnectionPoolDataSource ds, Clock clock, String describe)
       throws ToolFailure {
     JdbcConnectionPool pool = JdbcConnectionPool.create(ds);
     pool.setMaxConnections(8);
     try {
-      flyway(pool, postgres).migrate();
+      flyway(pool, null).migrate();
     } catch (FlywayException e) {
       pool.dispose();
       throw new ToolFailure(
           ToolErrorCodes.UNAVAILABLE,
           describe + " cannot be opened: " + DriverText.of(e, List.of()));
     }
-    return new HouseholdDb(pool, clock, describe, postgres, List.of());
+    return new HouseholdDb(pool, clock, describe, false, List.of());
   }
 
   /**
@@ -271,9 +367,10 @@ final class HouseholdDb implements AutoCloseable {
     if (!postgres) return;
     long left = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
     if (left <= 0) throw timedOut();
-    try (var st = c.prepareStatement("SELECT set_config('statement_timeout', ?, true)")) {
-      st.setString(1, Long.toString(left));
-      st.executeQuery().close();
+    // A statement without a function call: set_config(?) would take a varchar, and another
+    // role's set_config(varchar, varchar, boolean) would be picked over pg_catalog's.
+    try (Statement st = c.createStatement()) {
+      st.execute("SET LOCAL statement_timeout = " + left);
     }
   }
 

@@ -267,6 +267,67 @@ class HouseholdPostgresIT extends HouseholdContract {
   }
 
   /**
+   * CVE-2018-1058: where another household may create in the tables' schema (PostgreSQL 14 and
+   * older let every role create in public), its {@code set_config(varchar, varchar, boolean)} or
+   * {@code =(varchar, varchar)} would be picked over pg_catalog's, running its code with this
+   * household's rights (or the owner's, in the migrations) in every call.
+   */
+  @Test
+  void another_households_functions_and_operators_never_run_in_this_ones_calls() throws Exception {
+    String db = database();
+    try (HouseholdFixture alice = as(db, "alice")) {
+      pg.execute(db, "GRANT CREATE ON SCHEMA public TO PUBLIC");
+      try (Connection c = sql(db, "bob");
+          Statement st = c.createStatement()) {
+        st.execute("CREATE TABLE public.planted (said text)");
+        st.execute("GRANT INSERT ON public.planted TO PUBLIC");
+        st.execute("CREATE FUNCTION public.set_config(varchar, varchar, boolean) RETURNS text"
+            + " LANGUAGE plpgsql AS $$ BEGIN INSERT INTO public.planted VALUES ('set_config');"
+            + " RETURN pg_catalog.set_config($1::text, $2::text, $3); END $$");
+      }
+      alice.call("grocery.create_list", args("name", "Shop"));
+      assertEquals(0, planted(db), "a pool opened before the grant calls no set_config of bob's");
+
+      try (Connection c = sql(db, "bob");
+          Statement st = c.createStatement()) {
+        st.execute("CREATE FUNCTION public.planted_eq(varchar, varchar) RETURNS boolean"
+            + " LANGUAGE plpgsql AS $$ BEGIN INSERT INTO public.planted VALUES ('=');"
+            + " RETURN $1::text OPERATOR(pg_catalog.=) $2::text; END $$");
+        st.execute("CREATE OPERATOR public.= (LEFTARG = varchar, RIGHTARG = varchar,"
+            + " FUNCTION = public.planted_eq)");
+      }
+      ToolFailure open = assertThrows(ToolFailure.class, () -> as(db, "alice"));
+      assertEquals(ToolErrorCodes.UNAVAILABLE, open.error().code());
+      assertTrue(
+          open.getMessage().contains("REVOKE CREATE ON SCHEMA public FROM PUBLIC"),
+          open.getMessage());
+      ToolFailure setUp = assertThrows(
+          ToolFailure.class, () -> HouseholdDb.migrate(pg.jdbcUrl(db), OWNER, PASSWORD));
+      assertTrue(setUp.getMessage().contains("REVOKE CREATE"), setUp.getMessage());
+
+      pg.execute(db, "REVOKE CREATE ON SCHEMA public FROM PUBLIC");
+      ToolFailure left = assertThrows(ToolFailure.class, () -> as(db, "alice"));
+      assertTrue(left.getMessage().contains("holds 3 functions or operators"), left.getMessage());
+      assertEquals(0, planted(db), "nothing of bob's ran while the database was looked at");
+
+      pg.execute(db, "DROP FUNCTION public.set_config(varchar, varchar, boolean)");
+      pg.execute(db, "DROP FUNCTION public.planted_eq(varchar, varchar) CASCADE");
+      HouseholdDb.migrate(pg.jdbcUrl(db), OWNER, PASSWORD);
+      try (HouseholdFixture again = as(db, "alice")) {
+        assertEquals(1, again.call("grocery.list_lists", args()).path("lists").size());
+      }
+    }
+    assertEquals(0, planted(db));
+  }
+
+  private static long planted(String db) throws SQLException {
+    try (Connection c = DriverManager.getConnection(pg.jdbcUrl(db), OWNER, PASSWORD)) {
+      pg.execute(db, "GRANT SELECT ON public.planted TO " + OWNER);
+      return count(c, "SELECT COUNT(*) FROM public.planted");
+    }
+  }
+
+  /**
    * A write behind another member's open transaction waits for its locks a while (10 s unless the
    * user's URL says otherwise), tries again, and then fails clearly, rather than for ever.
    */
