@@ -55,8 +55,8 @@ final class HouseholdDb implements AutoCloseable {
       java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(500);
   /** PostgreSQL's answer when a lock was not had within the lock timeout. */
   private static final String LOCK_NOT_AVAILABLE = "55P03";
-  /** PostgreSQL's answer when a statement ran past its statement timeout. */
-  private static final String QUERY_CANCELED = "57014";
+  /** Either database's answer when a statement ran past its timeout. */
+  private static final String QUERY_CANCELED = Tx.TIMED_OUT;
 
   private final JdbcConnectionPool pool;
   private final Clock clock;
@@ -335,7 +335,7 @@ final class HouseholdDb implements AutoCloseable {
         c.setAutoCommit(false);
         try {
           bound(c, deadline);
-          T result = work.apply(new Tx(c, clock.instant(), afterUntrusted));
+          T result = work.apply(new Tx(c, deadline, clock.instant(), afterUntrusted));
           stopped();
           c.commit();
           return result;
@@ -388,8 +388,9 @@ final class HouseholdDb implements AutoCloseable {
     try (Connection c = pool.getConnection()) {
       c.setAutoCommit(false);
       try {
-        bound(c, System.nanoTime() + BUDGET_NANOS);
-        return work.apply(new Tx(c, clock.instant(), false));
+        long deadline = System.nanoTime() + BUDGET_NANOS;
+        bound(c, deadline);
+        return work.apply(new Tx(c, deadline, clock.instant(), false));
       } finally {
         try {
           c.rollback();
@@ -416,6 +417,10 @@ final class HouseholdDb implements AutoCloseable {
   private ToolFailure failure(SQLException e) {
     String state = e.getSQLState();
     if (QUERY_CANCELED.equals(state)) return timedOut();
+    if (Tx.STOPPED.equals(state)) {
+      return new ToolFailure(
+          ToolErrorCodes.CANCELLED, "the call was stopped before its change was saved");
+    }
     String said = DriverText.of(e, secrets);
     if (state != null && state.startsWith("23")) {
       return new ToolFailure(

@@ -33,7 +33,13 @@ final class Tx {
   /** A row a write touched; {@code before} is null for a row it created. */
   record Change(Table table, String id, @Nullable ObjectNode before, ObjectNode after) {}
 
+  /** JDBC's "operation cancelled": the call was stopped between two statements. */
+  static final String STOPPED = "HY008";
+  /** The state both databases give a statement cancelled by its timeout. */
+  static final String TIMED_OUT = "57014";
+
   private final Connection connection;
+  private final long deadline;
   private final Instant now;
   private final boolean afterUntrusted;
   private final List<Change> changes = new ArrayList<>();
@@ -44,11 +50,31 @@ final class Tx {
    * {@code afterUntrusted}: the call runs in a conversation that took in untrusted content, so
    * the words it writes are a stranger's ({@link Table#FROM_STRANGERS}).
    */
-  Tx(Connection connection, Instant now, boolean afterUntrusted) {
+  Tx(Connection connection, long deadline, Instant now, boolean afterUntrusted) {
     this.connection = connection;
+    this.deadline = deadline;
     // Both databases keep microseconds: an image taken now must equal the row read back later.
     this.now = now.truncatedTo(ChronoUnit.MICROS);
     this.afterUntrusted = afterUntrusted;
+  }
+
+  /**
+   * The next statement, if the call may still run one: a statement timeout (PostgreSQL's, set once
+   * per transaction) bounds one statement, not the transaction's many, and an interrupt does not
+   * reach a thread in a socket read. {@link HouseholdDb} tells {@link #STOPPED} as CANCELLED and
+   * {@link #TIMED_OUT} as TIMEOUT.
+   */
+  private PreparedStatement statement(String sql) throws SQLException {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new SQLException("the call was stopped", STOPPED);
+    }
+    long left = deadline - System.nanoTime();
+    if (left <= 0) throw new SQLException("the call ran out of time", TIMED_OUT);
+    PreparedStatement st = connection.prepareStatement(sql);
+    // Whole seconds, rounded up: JDBC's unit; 0 would mean none.
+    st.setQueryTimeout(
+        (int) Math.max(1, Math.min(Integer.MAX_VALUE, (left + 999_999_999L) / 1_000_000_000L)));
+    return st;
   }
 
   /** The transaction's connection, for work no image describes (a benchmark's baseline). */
@@ -121,7 +147,7 @@ final class Tx {
       throws SQLException {
     String sql = "SELECT " + table.columnList() + " FROM " + table.sql + " WHERE " + where
         + " ORDER BY " + orderBy + (forUpdate ? " FOR UPDATE" : "");
-    try (PreparedStatement st = connection.prepareStatement(sql)) {
+    try (PreparedStatement st = statement(sql)) {
       for (int i = 0; i < params.size(); i++) st.setObject(i + 1, params.get(i));
       try (ResultSet rs = st.executeQuery()) {
         List<ObjectNode> out = new ArrayList<>();
@@ -133,7 +159,7 @@ final class Tx {
 
   /** A count or another single number. */
   long count(String sql, List<?> params) throws SQLException {
-    try (PreparedStatement st = connection.prepareStatement(sql)) {
+    try (PreparedStatement st = statement(sql)) {
       for (int i = 0; i < params.size(); i++) st.setObject(i + 1, params.get(i));
       try (ResultSet rs = st.executeQuery()) {
         return rs.next() ? rs.getLong(1) : 0;
@@ -145,7 +171,7 @@ final class Tx {
     mark(table, null, row);
     StringBuilder marks = new StringBuilder();
     for (int i = 0; i < table.columns.size(); i++) marks.append(i == 0 ? "?" : ", ?");
-    try (PreparedStatement st = connection.prepareStatement(
+    try (PreparedStatement st = statement(
         "INSERT INTO " + table.sql + " (" + table.columnList() + ") VALUES (" + marks + ")")) {
       bind(st, table, row, 1);
       st.executeUpdate();
@@ -166,8 +192,8 @@ final class Tx {
       if (assignments.length() > 0) assignments.append(", ");
       assignments.append(c.name()).append(" = ?");
     }
-    try (PreparedStatement st = connection.prepareStatement(
-        "UPDATE " + table.sql + " SET " + assignments + " WHERE id = ?")) {
+    try (PreparedStatement st =
+        statement("UPDATE " + table.sql + " SET " + assignments + " WHERE id = ?")) {
       int next = bind(st, table, row, 1);
       st.setString(next, row.path("id").asText());
       if (st.executeUpdate() != 1) throw new SQLException("the row " + row.path("id") + " is gone");
@@ -201,8 +227,7 @@ final class Tx {
     for (Change c : reversed) {
       ObjectNode before = c.before();
       if (before == null) {
-        try (PreparedStatement st =
-            connection.prepareStatement("DELETE FROM " + c.table().sql + " WHERE id = ?")) {
+        try (PreparedStatement st = statement("DELETE FROM " + c.table().sql + " WHERE id = ?")) {
           st.setString(1, c.id());
           st.executeUpdate();
         } catch (SQLException e) {
@@ -233,8 +258,8 @@ final class Tx {
       @Nullable String undoneAt) {}
 
   Optional<Remembered> remembered(String key) throws SQLException {
-    try (PreparedStatement st = connection.prepareStatement(
-        "SELECT tool, args_hash, result, from_strangers, created_at, undone_at"
+    try (PreparedStatement st =
+        statement("SELECT tool, args_hash, result, from_strangers, created_at, undone_at"
             + " FROM household_write WHERE idempotency_key = ?")) {
       st.setString(1, key);
       try (ResultSet rs = st.executeQuery()) {
@@ -266,7 +291,7 @@ final class Tx {
    * ran after untrusted content (its words are in it).
    */
   void remember(String key, String tool, String argsHash, JsonNode result) throws SQLException {
-    try (PreparedStatement st = connection.prepareStatement(
+    try (PreparedStatement st = statement(
         "INSERT INTO household_write (idempotency_key, tool, args_hash, result, created_at,"
             + " from_strangers) VALUES (?, ?, ?, ?, ?, ?)")) {
       st.setString(1, key);
@@ -281,7 +306,7 @@ final class Tx {
 
   /** Notes that the write that carried {@code key} was undone: its key answers no more. */
   void undone(String key) throws SQLException {
-    try (PreparedStatement st = connection.prepareStatement(
+    try (PreparedStatement st = statement(
         "UPDATE household_write SET undone_at = ? WHERE idempotency_key = ? AND undone_at IS NULL")) {
       st.setObject(1, OffsetDateTime.ofInstant(now, ZoneOffset.UTC));
       st.setString(2, key);

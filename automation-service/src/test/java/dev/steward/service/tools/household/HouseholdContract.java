@@ -752,4 +752,46 @@ abstract class HouseholdContract {
             .map(v -> v.replace("planner_meal_id", "recipe_id"))
             .toList());
   }
+
+  /**
+   * A time limit and Stop hold between a transaction's statements, not only within one: work of
+   * many short statements ends by its deadline, and runs no statement once stopped.
+   */
+  @Test
+  void a_transaction_of_many_statements_ends_by_its_deadline_and_runs_none_once_stopped() {
+    int[] ran = {0};
+    ToolFailure late = assertThrows(
+        ToolFailure.class,
+        () -> h.db.transaction(
+            System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(600),
+            false,
+            tx -> {
+              for (int i = 0; i < 20; i++) {
+                tx.count("SELECT COUNT(*) FROM recipe", List.of());
+                ran[0]++;
+                java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+              }
+              return null;
+            }));
+    assertEquals(ToolErrorCodes.TIMEOUT, late.error().code(), late.getMessage());
+    assertTrue(ran[0] < 10, "statements run past the deadline: " + ran[0]);
+
+    int[] after = {0};
+    try {
+      ToolFailure stopped = assertThrows(
+          ToolFailure.class,
+          () -> h.db.transaction(tx -> {
+            tx.count("SELECT COUNT(*) FROM recipe", List.of());
+            Thread.currentThread().interrupt();
+            tx.count("SELECT COUNT(*) FROM recipe", List.of());
+            after[0]++;
+            return null;
+          }));
+      assertTrue(Thread.interrupted(), "the Stop is left for the runner");
+      assertEquals(ToolErrorCodes.CANCELLED, stopped.error().code(), stopped.getMessage());
+      assertEquals(0, after[0], "no statement runs once the call is stopped");
+    } finally {
+      Thread.interrupted();
+    }
+  }
 }
