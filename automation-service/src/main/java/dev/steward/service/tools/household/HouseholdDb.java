@@ -58,7 +58,25 @@ final class HouseholdDb implements AutoCloseable {
   /** Either database's answer when a statement ran past its timeout. */
   private static final String QUERY_CANCELED = Tx.TIMED_OUT;
 
-  private final JdbcConnectionPool pool;
+  /** Connections a database keeps open for calls. */
+  private static final int CONNECTIONS = 8;
+
+  private final ConnectionPoolDataSource source;
+  /**
+   * Renewed when a connection is found gone (a server restarted, a session ended): H2's pool
+   * never hears of a broken connection and would hand it out again, and again.
+   */
+  private volatile JdbcConnectionPool pool;
+  /**
+   * One per pooled connection; a call takes one before its connection, waiting at most until its
+   * deadline and never past a Stop (H2's pool waits 30 s for a connection and swallows the
+   * interrupt).
+   */
+  private final java.util.concurrent.Semaphore permits =
+      new java.util.concurrent.Semaphore(CONNECTIONS);
+
+  private boolean closed;
+
   private final Clock clock;
   private final String describe;
   private final boolean postgres;
@@ -66,11 +84,13 @@ final class HouseholdDb implements AutoCloseable {
   private final List<@Nullable String> secrets;
 
   private HouseholdDb(
+      ConnectionPoolDataSource source,
       JdbcConnectionPool pool,
       Clock clock,
       String describe,
       boolean postgres,
       List<@Nullable String> secrets) {
+    this.source = source;
     this.pool = pool;
     this.clock = clock;
     this.describe = describe;
@@ -105,8 +125,8 @@ final class HouseholdDb implements AutoCloseable {
       throws ToolFailure {
     String describe = "the household database " + shown(url);
     String schema = schema(url);
-    JdbcConnectionPool pool = JdbcConnectionPool.create(source(url, user, password));
-    pool.setMaxConnections(8);
+    PGConnectionPoolDataSource source = source(url, user, password);
+    JdbcConnectionPool pool = pool(source);
     try {
       try (Connection c = pool.getConnection();
           Statement st = c.createStatement()) {
@@ -158,7 +178,7 @@ final class HouseholdDb implements AutoCloseable {
       pool.dispose();
       throw e;
     }
-    return new HouseholdDb(pool, clock, describe, true, Arrays.asList(user, password));
+    return new HouseholdDb(source, pool, clock, describe, true, Arrays.asList(user, password));
   }
 
   /** Brings a shared database's schema up to date, signed in as the role that owns it. */
@@ -297,8 +317,7 @@ final class HouseholdDb implements AutoCloseable {
 
   private static HouseholdDb open(ConnectionPoolDataSource ds, Clock clock, String describe)
       throws ToolFailure {
-    JdbcConnectionPool pool = JdbcConnectionPool.create(ds);
-    pool.setMaxConnections(8);
+    JdbcConnectionPool pool = pool(ds);
     try {
       flyway(pool, null).migrate();
     } catch (FlywayException e) {
@@ -307,7 +326,7 @@ final class HouseholdDb implements AutoCloseable {
           ToolErrorCodes.UNAVAILABLE,
           describe + " cannot be opened: " + DriverText.of(e, List.of()));
     }
-    return new HouseholdDb(pool, clock, describe, false, List.of());
+    return new HouseholdDb(ds, pool, clock, describe, false, List.of());
   }
 
   /**
@@ -328,27 +347,104 @@ final class HouseholdDb implements AutoCloseable {
    */
   <T> T transaction(long deadline, boolean afterUntrusted, Work<T> work) throws ToolFailure {
     SQLException last = null;
+    boolean renewed = false;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       if (attempt > 1 && deadline - System.nanoTime() < LAST_TRY_NANOS) break;
       stopped();
-      try (Connection c = pool.getConnection()) {
+      permit(deadline);
+      JdbcConnectionPool used = pool;
+      boolean begun = false;
+      try (Connection c = connection(used)) {
         c.setAutoCommit(false);
         try {
           bound(c, deadline);
+          begun = true;
           T result = work.apply(new Tx(c, deadline, clock.instant(), afterUntrusted));
           stopped();
           c.commit();
           return result;
         } catch (SQLException | ToolFailure | RuntimeException e) {
-          c.rollback();
+          rollBack(c, used, e);
           throw e;
         }
       } catch (SQLException e) {
+        // A connection found gone before the work began is tried once more on a fresh one;
+        // once begun (a commit among it) the change may stand, and running it again could
+        // double it.
+        if (gone(e) && !begun && !renewed) {
+          renew(used);
+          renewed = true;
+          last = e;
+          continue;
+        }
         if (!retryable(e)) throw failure(e);
         last = e;
+      } finally {
+        permits.release();
       }
     }
     throw failure(java.util.Objects.requireNonNull(last));
+  }
+
+  private static JdbcConnectionPool pool(ConnectionPoolDataSource ds) {
+    JdbcConnectionPool pool = JdbcConnectionPool.create(ds);
+    pool.setMaxConnections(CONNECTIONS);
+    return pool;
+  }
+
+  /** Waits for a connection's permit until the deadline; a Stop ends the wait. */
+  private void permit(long deadline) throws ToolFailure {
+    try {
+      if (!permits.tryAcquire(
+          Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+        throw timedOut();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ToolFailure(
+          ToolErrorCodes.CANCELLED, "the call was stopped before its change was saved");
+    }
+  }
+
+  /** A connection of {@code used}, or of the pool that replaced it meanwhile. */
+  private Connection connection(JdbcConnectionPool used) throws SQLException {
+    try {
+      return used.getConnection();
+    } catch (IllegalStateException disposed) {
+      JdbcConnectionPool now = pool;
+      if (now == used) throw disposed;
+      return now.getConnection();
+    }
+  }
+
+  /**
+   * Rolls back after {@code failed}, keeping it the error told: a rollback that fails too is
+   * added to it, and its connection (in doubt: it may still hold the transaction) is closed
+   * rather than handed out again, by renewing the pool.
+   */
+  private void rollBack(Connection c, JdbcConnectionPool used, Exception failed) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      failed.addSuppressed(e);
+      renew(used);
+    }
+  }
+
+  /** The connection is gone (PostgreSQL: 08, or the server ending the session: 57P0x). */
+  private static boolean gone(SQLException e) {
+    String state = e.getSQLState();
+    return state != null && (state.startsWith("08") || state.startsWith("57P0"));
+  }
+
+  /**
+   * Puts a fresh pool in {@code broken}'s place; the broken one's connections are closed as they
+   * come back, never handed out again.
+   */
+  private synchronized void renew(JdbcConnectionPool broken) {
+    if (closed || pool != broken) return;
+    pool = pool(source);
+    broken.dispose();
   }
 
   /** Stop: the caller's thread was interrupted (a time limit, the user's Stop). */
@@ -385,22 +481,29 @@ final class HouseholdDb implements AutoCloseable {
    * answer here (the real run tries again), so it counts as none (null).
    */
   <T> @Nullable T dryRun(Work<T> work) throws ToolFailure {
-    try (Connection c = pool.getConnection()) {
+    long deadline = System.nanoTime() + BUDGET_NANOS;
+    permit(deadline);
+    JdbcConnectionPool used = pool;
+    try (Connection c = connection(used)) {
       c.setAutoCommit(false);
       try {
-        long deadline = System.nanoTime() + BUDGET_NANOS;
         bound(c, deadline);
         return work.apply(new Tx(c, deadline, clock.instant(), false));
       } finally {
         try {
           c.rollback();
         } catch (SQLException e) {
-          // what the look met is the answer; a broken connection is the pool's to drop
+          // What the look met is the answer. The connection may still hold the look's changes:
+          // a fresh pool takes its place, and the broken one closes it as it comes back.
+          renew(used);
         }
       }
     } catch (SQLException e) {
+      if (gone(e)) renew(used);
       if (!retryable(e)) throw failure(e);
       return null;
+    } finally {
+      permits.release();
     }
   }
 
@@ -434,7 +537,8 @@ final class HouseholdDb implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
+    closed = true;
     pool.dispose();
   }
 }

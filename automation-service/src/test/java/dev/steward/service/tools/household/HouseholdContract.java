@@ -794,4 +794,55 @@ abstract class HouseholdContract {
       Thread.interrupted();
     }
   }
+
+  /**
+   * With every connection in use, a call waits for one until its deadline and no longer, and a
+   * Stop ends its wait (H2's pool alone waits 30 s and ignores the interrupt).
+   */
+  @Test
+  void a_call_waits_for_a_connection_only_until_its_deadline_or_its_stop() throws Exception {
+    java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(8);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.ExecutorService busy =
+        java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      for (int i = 0; i < 8; i++) {
+        busy.submit(() -> h.db.transaction(tx -> {
+          holding.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return null;
+        }));
+      }
+      assertTrue(holding.await(20, java.util.concurrent.TimeUnit.SECONDS));
+      long started = System.nanoTime();
+      ToolFailure late = assertThrows(
+          ToolFailure.class,
+          () -> h.db.transaction(
+              System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(500),
+              false,
+              tx -> null));
+      long waited = (System.nanoTime() - started) / 1_000_000;
+      assertEquals(ToolErrorCodes.TIMEOUT, late.error().code(), late.getMessage());
+      assertTrue(waited < 3_000, "waited " + waited + " ms");
+      try {
+        Thread.currentThread().interrupt();
+        started = System.nanoTime();
+        ToolFailure stopped = assertThrows(ToolFailure.class, () -> h.db.dryRun(tx -> null));
+        waited = (System.nanoTime() - started) / 1_000_000;
+        assertEquals(ToolErrorCodes.CANCELLED, stopped.error().code(), stopped.getMessage());
+        assertTrue(waited < 3_000, "waited " + waited + " ms");
+      } finally {
+        Thread.interrupted();
+      }
+    } finally {
+      release.countDown();
+      busy.shutdown();
+      assertTrue(busy.awaitTermination(20, java.util.concurrent.TimeUnit.SECONDS));
+    }
+    assertEquals(1, h.call("grocery.list_lists", args()).path("lists").size());
+  }
 }

@@ -328,6 +328,23 @@ class HouseholdPostgresIT extends HouseholdContract {
   }
 
   /**
+   * A server that ended the pool's sessions (a restart, an administrator) costs the next call
+   * nothing: the connection found gone before its work began is replaced, not handed out again.
+   */
+  @Test
+  void a_connection_the_server_ended_is_replaced_not_handed_out_again() throws Exception {
+    String db = database();
+    try (HouseholdFixture alice = as(db, "alice")) {
+      alice.call("grocery.create_list", args("name", "Shop"));
+      pg.execute(
+          db, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'alice'");
+      for (int i = 0; i < 3; i++) {
+        assertEquals(1, alice.call("grocery.list_lists", args()).path("lists").size());
+      }
+    }
+  }
+
+  /**
    * A write behind another member's open transaction waits for its locks a while (10 s unless the
    * user's URL says otherwise), tries again, and then fails clearly, rather than for ever.
    */
