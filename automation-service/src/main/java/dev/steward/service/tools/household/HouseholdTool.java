@@ -151,7 +151,16 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
   record Shown(JsonNode value, boolean strangers) {
     /** The answer, the conversation tainted first when it shows a stranger's words. */
     JsonNode given(ToolContext ctx) {
-      if (strangers) ctx.taint().accept(STRANGERS);
+      if (!strangers) return value;
+      // The taint is written to a file; a Stop or the time limit landing now, with the change
+      // committed, would close its channel mid-write: as with the undo record, the interrupt is
+      // put aside and then put back.
+      boolean interrupted = Thread.interrupted();
+      try {
+        ctx.taint().accept(STRANGERS);
+      } finally {
+        if (interrupted) Thread.currentThread().interrupt();
+      }
       return value;
     }
   }
