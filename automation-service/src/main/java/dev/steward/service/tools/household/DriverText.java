@@ -9,8 +9,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a database's error says, as the model and the audit log may read it (SPEC §13: the values
  * in {@code secrets.json} reach neither). The states a household meets are told in words of the
- * pack's own; any other error's first line is passed on with the user name, the password and the
- * names the server quotes (a role, a host) taken out.
+ * pack's own, any other state by its code alone: a server's text is whoever wrote the rule's (a
+ * trigger's {@code RAISE ... USING ERRCODE}, in any language), so it is logged here, never passed
+ * on. An error with no state (Steward's or Flyway's own) passes its first line on, with the user
+ * name, the password and the names a server quotes (a role, a host) taken out.
  */
 final class DriverText {
 
@@ -30,7 +32,8 @@ final class DriverText {
       Map.entry("57P01", "the server is shutting down"),
       Map.entry("57P03", "the server is not accepting connections yet"),
       Map.entry("53300", "the server has too many connections"),
-      Map.entry("55P03", "another change held the rows too long (lock timeout)"));
+      Map.entry("55P03", "another change held the rows too long (lock timeout)"),
+      Map.entry("HYT00", "another change held the rows too long (lock timeout)"));
 
   private static final Map<String, String> CLASSES = Map.of(
       "08", "the connection failed",
@@ -43,11 +46,14 @@ final class DriverText {
   private static final Pattern QUOTED =
       Pattern.compile("\\b(user|role|host|username|password)( name)? \"[^\"]*\"");
 
+  private static final java.util.logging.Logger LOG =
+      java.util.logging.Logger.getLogger(DriverText.class.getName());
+
   private DriverText() {}
 
   /**
-   * An error in words the model may read: fixed wording for a known state, otherwise the first
-   * line of the error (or of the first cause with a state) without {@code secrets}.
+   * An error in words the model may read: fixed wording for a known state, the state's code for
+   * another, and the first line of an error with none, without {@code secrets}.
    */
   static String of(Throwable e, List<@Nullable String> secrets) {
     for (Throwable t = e; t != null; t = t.getCause()) {
@@ -56,7 +62,9 @@ final class DriverText {
         String known = STATES.get(state);
         if (known == null && state.length() >= 2) known = CLASSES.get(state.substring(0, 2));
         if (known != null) return known;
-        return scrubbed(firstLine(sql.getMessage()), secrets) + " (SQLSTATE " + state + ")";
+        LOG.info(() -> "household database: SQLSTATE " + state + ": "
+            + scrubbed(firstLine(sql.getMessage()), secrets));
+        return "the database refused it (SQLSTATE " + scrubbed(state, secrets) + ")";
       }
       if (t.getCause() == t) break;
     }
