@@ -107,8 +107,13 @@ final class Tx {
   String version() {
     ArrayNode out = Json.mapper().createArrayNode();
     for (Change c : changes) {
-      if (c.before() == null) continue;
-      out.addObject().put("table", c.table().sql).put("id", c.id()).set("before", c.before());
+      ObjectNode before = c.before();
+      if (before == null) continue;
+      // As a shown row: a push into a list touches the list, and another machine's push between
+      // the dialog and the click must not unbind a dialog that names the list.
+      ObjectNode words = before.deepCopy();
+      words.remove("updated_at");
+      out.addObject().put("table", c.table().sql).put("id", c.id()).set("before", words);
     }
     shown.forEach(out::add);
     return Json.write(out);
