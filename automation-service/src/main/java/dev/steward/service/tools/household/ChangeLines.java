@@ -21,6 +21,8 @@ final class ChangeLines {
 
   /** The most of one value a line shows (instructions and notes can run to pages). */
   private static final int MAX_VALUE = 300;
+  /** Code points shown before the first difference of two long values. */
+  private static final int CONTEXT = 40;
 
   private ChangeLines() {}
 
@@ -116,18 +118,47 @@ final class ChangeLines {
   }
 
   private static void pair(StringBuilder b, String field, String was, String will) {
+    String before = ShownText.escaped(was);
+    String after = ShownText.escaped(will);
     if (was.equals(will)) {
-      line(b, ' ', field, was);
-    } else {
-      line(b, '-', field, was);
-      line(b, '+', field, will);
+      line(b, ' ', field, before, 0);
+      return;
     }
+    // Cut at the same place, two long values that differ past it would read the same: both are
+    // shown from a little before their first difference.
+    int from = 0;
+    if (cut(before, 0).equals(cut(after, 0))) {
+      int same = 0;
+      while (same < before.length()
+          && same < after.length()
+          && before.charAt(same) == after.charAt(same)) same++;
+      from = Math.max(0, before.codePointCount(0, same) - CONTEXT);
+    }
+    line(b, '-', field, before, from);
+    line(b, '+', field, after, from);
   }
 
   private static void line(StringBuilder b, char sign, String field, String value) {
-    String shown = ShownText.escaped(value);
-    if (shown.codePointCount(0, shown.length()) > MAX_VALUE)
-      shown = shown.substring(0, shown.offsetByCodePoints(0, MAX_VALUE)) + "…";
-    b.append(sign).append(' ').append(field).append(": ").append(shown).append('\n');
+    line(b, sign, field, ShownText.escaped(value), 0);
+  }
+
+  private static void line(StringBuilder b, char sign, String field, String shown, int from) {
+    b.append(sign)
+        .append(' ')
+        .append(field)
+        .append(": ")
+        .append(cut(shown, from))
+        .append('\n');
+  }
+
+  /** At most {@link #MAX_VALUE} code points of {@code shown}, from code point {@code from}. */
+  private static String cut(String shown, int from) {
+    int total = shown.codePointCount(0, shown.length());
+    int start = shown.offsetByCodePoints(0, Math.min(from, total));
+    String rest = shown.substring(start);
+    if (rest.codePointCount(0, rest.length()) > MAX_VALUE) {
+      rest = rest.substring(0, rest.offsetByCodePoints(0, MAX_VALUE)) + "…";
+    }
+    return start > 0 ? "…" + rest : rest;
   }
 }

@@ -710,6 +710,27 @@ abstract class HouseholdContract {
     assertEquals(before, h.dump(), "a preview changes nothing");
   }
 
+  /** A long text changed past where a line is cut shows where it changed, not twice the same. */
+  @Test
+  void a_long_texts_change_past_the_cut_is_shown_around_where_it_changed() throws Exception {
+    String was = "a".repeat(400);
+    h.call("recipe.update", args("recipe_id", recipe, "notes", was));
+    String will = "a".repeat(350) + "B" + "a".repeat(49);
+    String[] lines =
+        diff("recipe.update", args("recipe_id", recipe, "notes", will)).split("\n");
+    String minus = java.util.Arrays.stream(lines)
+        .filter(l -> l.startsWith("- notes: "))
+        .findFirst()
+        .orElseThrow();
+    String plus = java.util.Arrays.stream(lines)
+        .filter(l -> l.startsWith("+ notes: "))
+        .findFirst()
+        .orElseThrow();
+    assertFalse(minus.substring(2).equals(plus.substring(2)), minus + "\n" + plus);
+    assertTrue(plus.startsWith("+ notes: …") && plus.contains("B"), plus);
+    assertEquals("- notes: …" + "a".repeat(90), minus);
+  }
+
   @Test
   void a_click_approves_the_rows_as_its_dialog_showed_them() throws Exception {
     Tool update = h.tool("recipe.update");
