@@ -335,9 +335,34 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
           source.db().transaction(deadline(), ctx.tainted(), tx -> apply(tx, args, hash, ctx));
       JsonNode result = outcome.shown().given(ctx);
       if (!outcome.changes().isEmpty()
-          && !keep(ctx.undo(), UndoRecord.of(name(), KIND, undoData(outcome))))
-        return notUndoable(result);
+          && !keep(ctx.undo(), UndoRecord.of(name(), KIND, undoData(outcome)))) {
+        JsonNode noted = notUndoable(result);
+        String key = outcome.key();
+        if (key != null) rememberNoted(key, noted);
+        return noted;
+      }
       return result;
+    }
+
+    /**
+     * The first result was kept with the change, before its undo record failed: a retry with the
+     * key must say, as the first answer did, that the change cannot be undone. Should this fail
+     * too, the retry answers without the note; the change stands either way.
+     */
+    private void rememberNoted(String key, JsonNode noted) {
+      boolean interrupted = Thread.interrupted();
+      try {
+        source.db().transaction(tx -> {
+          tx.rememberAgain(key, noted);
+          return key;
+        });
+      } catch (ToolFailure e) {
+        LOG.log(
+            Level.WARNING,
+            name() + ": a retry with its key will not say it cannot be undone: " + e.getMessage());
+      } finally {
+        if (interrupted) Thread.currentThread().interrupt();
+      }
     }
 
     /**

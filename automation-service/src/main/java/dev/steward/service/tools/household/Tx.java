@@ -309,6 +309,16 @@ final class Tx {
     }
   }
 
+  /** Replaces a keyed write's first result (with what its answer said after the commit). */
+  void rememberAgain(String key, JsonNode result) throws SQLException {
+    try (PreparedStatement st =
+        statement("UPDATE household_write SET result = ? WHERE idempotency_key = ?")) {
+      st.setString(1, Json.write(result));
+      st.setString(2, key);
+      st.executeUpdate();
+    }
+  }
+
   /** Notes that the write that carried {@code key} was undone: its key answers no more. */
   void undone(String key) throws SQLException {
     try (PreparedStatement st = statement(

@@ -628,6 +628,14 @@ abstract class HouseholdContract {
             + " kept)",
         made.path("summary").asText());
     assertEquals(2, h.call("grocery.list_lists", args()).path("lists").size());
+
+    JsonNode keyed = args("name", "Keyed", "idempotency_key", "keyed-1");
+    assertFalse(h.call("grocery.create_list", keyed).path("undoable").asBoolean(true));
+    h.undoAreaBroken = false;
+    JsonNode again = h.call("grocery.create_list", keyed);
+    assertTrue(again.path("replayed").asBoolean(), again.toString());
+    assertFalse(again.path("undoable").asBoolean(true), "a retry says so too: " + again);
+    assertTrue(again.path("summary").asText().contains("it cannot be undone"), again.toString());
   }
 
   @Test
