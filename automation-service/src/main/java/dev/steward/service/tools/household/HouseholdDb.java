@@ -83,18 +83,27 @@ final class HouseholdDb implements AutoCloseable {
   /** What a driver's text must never pass on (SPEC §13): the user name and password. */
   private final List<@Nullable String> secrets;
 
+  /**
+   * On PostgreSQL, built-in functions and operators before the tables' schema, and no "$user"
+   * schema at all: of two with the same argument types, the first on the path wins
+   * (noStrangersCode refuses a schema where others could add ones with other types). Set in each
+   * transaction, not at sign-in: a pooler such as PgBouncer refuses a search path given there.
+   */
+  private final @Nullable String searchPath;
+
   private HouseholdDb(
       ConnectionPoolDataSource source,
       JdbcConnectionPool pool,
       Clock clock,
       String describe,
-      boolean postgres,
+      @Nullable String searchPath,
       List<@Nullable String> secrets) {
     this.source = source;
     this.pool = pool;
     this.clock = clock;
     this.describe = describe;
-    this.postgres = postgres;
+    this.postgres = searchPath != null;
+    this.searchPath = searchPath;
     this.secrets = secrets;
   }
 
@@ -178,7 +187,13 @@ final class HouseholdDb implements AutoCloseable {
       pool.dispose();
       throw e;
     }
-    return new HouseholdDb(source, pool, clock, describe, true, Arrays.asList(user, password));
+    return new HouseholdDb(
+        source,
+        pool,
+        clock,
+        describe,
+        "pg_catalog, " + quoted(schema),
+        Arrays.asList(user, password));
   }
 
   /** Brings a shared database's schema up to date, signed in as the role that owns it. */
@@ -286,11 +301,6 @@ final class HouseholdDb implements AutoCloseable {
     ds.setLoginTimeout(CONNECT_SECONDS);
     ds.setSocketTimeout(SOCKET_SECONDS);
     ds.setTcpKeepAlive(true);
-    // Built-in functions and operators before the tables' schema, and no "$user" schema at all:
-    // of two with the same argument types, the first on the path wins (noStrangersCode refuses
-    // a schema where others could add ones with other types).
-    String schema = schema(url);
-    ds.setCurrentSchema("pg_catalog, " + quoted(schema));
     return ds;
   }
 
@@ -326,7 +336,7 @@ final class HouseholdDb implements AutoCloseable {
           ToolErrorCodes.UNAVAILABLE,
           describe + " cannot be opened: " + DriverText.of(e, List.of()));
     }
-    return new HouseholdDb(ds, pool, clock, describe, false, List.of());
+    return new HouseholdDb(ds, pool, clock, describe, null, List.of());
   }
 
   /**
@@ -467,6 +477,7 @@ final class HouseholdDb implements AutoCloseable {
     // role's set_config(varchar, varchar, boolean) would be picked over pg_catalog's.
     try (Statement st = c.createStatement()) {
       st.execute("SET LOCAL statement_timeout = " + left);
+      st.execute("SET LOCAL search_path = " + searchPath);
     }
   }
 

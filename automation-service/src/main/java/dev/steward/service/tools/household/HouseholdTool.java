@@ -67,6 +67,7 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
 
   private static final String KIND = "rows";
   private static final long MARGIN_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+  private static final long NOTE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
   private static final Logger LOG = Logger.getLogger(HouseholdTool.class.getName());
 
   final Source source;
@@ -352,7 +353,8 @@ sealed class HouseholdTool extends BaseTool permits HouseholdTool.Write {
     private void rememberNoted(String key, JsonNode noted) {
       boolean interrupted = Thread.interrupted();
       try {
-        source.db().transaction(tx -> {
+        // A short time of its own: the call's limit (or a Stop) has perhaps passed already.
+        source.db().transaction(System.nanoTime() + NOTE_NANOS, false, tx -> {
           tx.rememberAgain(key, noted);
           return key;
         });

@@ -67,6 +67,9 @@ public final class ThrowawayPostgres implements AutoCloseable {
       Files.delete(pwfile);
       pg.startServer();
       Runtime.getRuntime().addShutdownHook(pg.hook);
+      // As PostgreSQL 15 and later have it (the household pack refuses a schema others may
+      // create in): a host whose newest server is 14 or older makes its databases so too.
+      pg.execute("template1", "REVOKE CREATE ON SCHEMA public FROM PUBLIC");
       return pg;
     } catch (Exception e) {
       pg.stopQuietly();
