@@ -352,7 +352,25 @@ public final class Gate implements AutoCloseable {
     schemas.compileAll();
   }
 
+  /**
+   * {@link #execute} for a client that cannot click, in one check: a call that the rules would
+   * refuse for want of the user's click is neither run nor refused, and nothing is written (empty),
+   * so that the caller asks the user — by a preflight, with its row, that the window shows. A call
+   * with an idempotency key is not taken (empty as well): its first attempt's claim must end in a
+   * result.
+   */
+  public Optional<ToolResult> executeUnlessItNeedsAClick(CallRequest call) {
+    if (call.confirmToken() != null || call.idempotencyKey() != null) return Optional.empty();
+    return Optional.ofNullable(executeOnce(call, true));
+  }
+
   private ToolResult executeOnce(CallRequest call) {
+    return java.util.Objects.requireNonNull(
+        executeOnce(call, false), "answers none only when asked to");
+  }
+
+  /** @param askInstead answer null, having written nothing, where the call needs a click it lacks */
+  private @Nullable ToolResult executeOnce(CallRequest call, boolean askInstead) {
     Instant started = clock.instant();
     Optional<Tool> found = tools.find(call.tool());
     if (found.isEmpty()) {
@@ -379,6 +397,7 @@ public final class Gate implements AutoCloseable {
         tokenId = consumeToken(call, c, stamped);
         decision = Decision.CONFIRMED;
       } else if (c.requirement().needsToken()) {
+        if (askInstead) return null;
         throw new Refusal(
             ToolErrorCodes.TOKEN_MISSING,
             "this call needs the user's confirmation ("

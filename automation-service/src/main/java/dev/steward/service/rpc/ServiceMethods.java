@@ -23,6 +23,7 @@ import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ScopeKind;
 import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolResult;
 import dev.steward.service.audit.AuditEntry;
 import dev.steward.service.audit.AuditLog;
 import dev.steward.service.audit.AuditUnavailableException;
@@ -51,6 +52,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /** The handlers of SPEC §3's methods, registered on a {@link Dispatcher}. */
@@ -274,6 +276,9 @@ public final class ServiceMethods {
             Json.pojo(new ToolProgress(e.traceId(), e.callId(), message, null)))));
     // A client that cannot click waits for the user in the window, where the rules ask for it.
     if (session.role() == Role.MCP && e.confirmToken() == null) {
+      // One check for a call that needs no click; a preflight, with its row, for one that does.
+      Optional<ToolResult> ran = gate.executeUnlessItNeedsAClick(call);
+      if (ran.isPresent()) return ran.get();
       Preflight.Result pre =
           gate.preflight(call.caller(), call.traceId(), call.tool(), call.args());
       if (Preflight.CONFIRM.equals(pre.decision()))

@@ -138,6 +138,14 @@ class McpHttpIT {
           decided,
           rows.toString());
       assertTrue(rows.stream().allMatch(r -> r.traceId().startsWith("mcp/" + session + "/")));
+      // A call that needs no click is checked once, as it runs or is refused; only one that waits
+      // for the user has a preflight, which the window's dialog shows.
+      List<String> asked = rows.stream()
+          .filter(r -> "preflight".equals(r.kind()))
+          .map(Audit.Row::tool)
+          .sorted()
+          .toList();
+      assertEquals(List.of("files.ensure_dir", "files.write_text"), asked, rows.toString());
     }
   }
 
