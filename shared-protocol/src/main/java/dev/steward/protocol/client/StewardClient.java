@@ -109,6 +109,7 @@ public final class StewardClient implements ServiceLink, AutoCloseable {
   private final List<Consumer<Notification>> notificationListeners = new CopyOnWriteArrayList<>();
   private final List<Consumer<State>> stateListeners = new CopyOnWriteArrayList<>();
   private final ScheduledExecutorService scheduler;
+  private final Deadlines deadlines;
 
   private volatile @Nullable ServiceSocket socket;
   private volatile boolean closed;
@@ -121,6 +122,7 @@ public final class StewardClient implements ServiceLink, AutoCloseable {
     this.parsers = Executors.newCachedThreadPool(DaemonThreads.named("steward-client-parse"));
     this.scheduler = Executors.newSingleThreadScheduledExecutor(
         DaemonThreads.named("steward-client-" + options.clientName()));
+    this.deadlines = new Deadlines(scheduler);
   }
 
   public static StewardClient connect(Endpoint endpoint) {
@@ -325,8 +327,7 @@ public final class StewardClient implements ServiceLink, AutoCloseable {
     CompletableFuture<Response> future = new CompletableFuture<>();
     pending.put(id, future);
     future.whenComplete((r, e) -> pending.remove(id));
-    // orTimeout drops its timer when the answer comes, so a busy client keeps no timers around.
-    future.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    deadlines.watch(id, future, timeout.toNanos());
     return future.exceptionallyCompose(e -> {
       Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
       return CompletableFuture.failedFuture(

@@ -1,0 +1,81 @@
+package dev.steward.protocol.client;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * When the requests waiting for an answer time out, with one check scheduled for the earliest of
+ * them rather than a timer task for each: a request answered in a millisecond, as most are,
+ * schedules nothing, where a timer per request woke the timer's thread twice (to schedule it, to
+ * drop it) on each call — on two cores, time taken from the call itself.
+ */
+final class Deadlines {
+
+  private final ScheduledExecutorService scheduler;
+  /** Each waiting request's deadline ({@link System#nanoTime}), by request id. */
+  private final Map<Long, Long> deadlines = new ConcurrentHashMap<>();
+  /** The requests, to fail when late. */
+  private final Map<Long, CompletableFuture<?>> waiting = new ConcurrentHashMap<>();
+
+  private final Object lock = new Object();
+  /** Whether a check is scheduled, and for when. */
+  private boolean scheduled;
+
+  private long checkAt;
+
+  Deadlines(ScheduledExecutorService scheduler) {
+    this.scheduler = scheduler;
+  }
+
+  /** Fails {@code request} with a {@link TimeoutException} unless it ends within {@code nanos}. */
+  void watch(long id, CompletableFuture<?> request, long nanos) {
+    long deadline = System.nanoTime() + nanos;
+    deadlines.put(id, deadline);
+    waiting.put(id, request);
+    request.whenComplete((r, e) -> {
+      deadlines.remove(id);
+      waiting.remove(id);
+    });
+    checkBy(deadline);
+  }
+
+  private void checkBy(long deadline) {
+    synchronized (lock) {
+      if (scheduled && checkAt - deadline <= 0) return;
+      scheduled = true;
+      checkAt = deadline;
+    }
+    try {
+      scheduler.schedule(
+          () -> check(deadline), Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      // the client is closed: its requests are failed by the close
+    }
+  }
+
+  private void check(long due) {
+    synchronized (lock) {
+      // A check overtaken by an earlier one leaves that one's place alone.
+      if (checkAt == due) scheduled = false;
+    }
+    long now = System.nanoTime();
+    long next = 0;
+    boolean more = false;
+    for (Map.Entry<Long, Long> e : deadlines.entrySet()) {
+      long deadline = e.getValue();
+      if (deadline - now <= 0) {
+        CompletableFuture<?> late = waiting.get(e.getKey());
+        if (late != null) late.completeExceptionally(new TimeoutException());
+      } else if (!more || deadline - next < 0) {
+        next = deadline;
+        more = true;
+      }
+    }
+    if (more) checkBy(next);
+  }
+}
