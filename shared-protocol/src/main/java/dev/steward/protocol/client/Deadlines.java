@@ -3,8 +3,6 @@ package dev.steward.protocol.client;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -12,11 +10,12 @@ import java.util.concurrent.TimeoutException;
  * When the requests waiting for an answer time out, with one check scheduled for the earliest of
  * them rather than a timer task for each: a request answered in a millisecond, as most are,
  * schedules nothing, where a timer per request woke the timer's thread twice (to schedule it, to
- * drop it) on each call — on two cores, time taken from the call itself.
+ * drop it) on each call — on two cores, time taken from the call itself. The check runs on the
+ * JDK's own timer thread, where {@code orTimeout} failed a late request, not on the client's
+ * scheduler, whose reconnection may wait for a service to start.
  */
 final class Deadlines {
 
-  private final ScheduledExecutorService scheduler;
   /** Each waiting request's deadline ({@link System#nanoTime}), by request id. */
   private final Map<Long, Long> deadlines = new ConcurrentHashMap<>();
   /** The requests, to fail when late. */
@@ -27,10 +26,6 @@ final class Deadlines {
   private boolean scheduled;
 
   private long checkAt;
-
-  Deadlines(ScheduledExecutorService scheduler) {
-    this.scheduler = scheduler;
-  }
 
   /** Fails {@code request} with a {@link TimeoutException} unless it ends within {@code nanos}. */
   void watch(long id, CompletableFuture<?> request, long nanos) {
@@ -50,12 +45,9 @@ final class Deadlines {
       scheduled = true;
       checkAt = deadline;
     }
-    try {
-      scheduler.schedule(
-          () -> check(deadline), Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-    } catch (RejectedExecutionException e) {
-      // the client is closed: its requests are failed by the close
-    }
+    CompletableFuture.delayedExecutor(
+            Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS, Runnable::run)
+        .execute(() -> check(deadline));
   }
 
   private void check(long due) {

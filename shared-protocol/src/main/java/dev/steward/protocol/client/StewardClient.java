@@ -122,7 +122,7 @@ public final class StewardClient implements ServiceLink, AutoCloseable {
     this.parsers = Executors.newCachedThreadPool(DaemonThreads.named("steward-client-parse"));
     this.scheduler = Executors.newSingleThreadScheduledExecutor(
         DaemonThreads.named("steward-client-" + options.clientName()));
-    this.deadlines = new Deadlines(scheduler);
+    this.deadlines = new Deadlines();
   }
 
   public static StewardClient connect(Endpoint endpoint) {

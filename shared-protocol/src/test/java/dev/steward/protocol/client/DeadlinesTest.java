@@ -8,22 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class DeadlinesTest {
 
-  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-  private final Deadlines deadlines = new Deadlines(scheduler);
-
-  @AfterEach
-  void stop() {
-    scheduler.shutdownNow();
-  }
+  private final Deadlines deadlines = new Deadlines();
 
   @Test
   void aLateRequestFailsWithATimeoutAndAnAnsweredOneDoesNot() throws Exception {
