@@ -28,6 +28,12 @@ final class ConfirmationRule {
 
   private ConfirmationRule() {}
 
+  /** Why a call that a grant would let run asks all the same. */
+  static final String PUSHES_OUT_RECENT_UNDO =
+      "keeping what it replaces for undo would push out the undo data of calls made in the last "
+          + UndoStore.KEPT_AT_LEAST.toDays()
+          + " days";
+
   static Requirement evaluate(
       Tool tool,
       Risk risk,
@@ -88,8 +94,7 @@ final class ConfirmationRule {
     // recent one's (a large overwrite that would take the undo of yesterday's delete).
     if (!waivedBy.isEmpty() && destructive && pushesOutRecentUndo.getAsBoolean()) {
       waivedBy.clear();
-      reasons.add("keeping what it replaces for undo would push out the undo data of calls made in"
-          + " the last " + UndoStore.KEPT_AT_LEAST.toDays() + " days");
+      reasons.add(PUSHES_OUT_RECENT_UNDO);
     }
     if (waivedBy.isEmpty()) reasons.addAll(waivable);
     return new Requirement(!reasons.isEmpty(), reasons, waivedBy);

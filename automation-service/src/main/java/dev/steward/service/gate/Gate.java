@@ -386,11 +386,13 @@ public final class Gate implements AutoCloseable {
     Decision decision;
     String tokenId = null;
     Stamped stamped = null;
+    UndoStore.Held held = null;
     try {
       checkId(call.traceId(), "/trace_id");
       checkId(call.callId(), "/call_id");
       // With a token, the click was given: the run meets what the look would have.
-      c = check(tool, call.caller(), call.args(), call.confirmToken() == null);
+      // A call to be asked for looks in its preflight, once.
+      c = check(tool, call.caller(), call.args(), call.confirmToken() == null && !askInstead);
       if (call.confirmToken() != null) {
         Checked checked = c;
         stamped = new Stamped(() -> stamps(tool, call.args(), checked.paths()));
@@ -408,6 +410,22 @@ public final class Gate implements AutoCloseable {
       }
       // Only now, approved by the user or by policy, may the call's host names be looked up.
       ScopeCheck.checkResolved(tool, call.args(), c.policy(), resolver);
+      if (!c.requirement().waivedBy().isEmpty() && c.destructive()) {
+        held = undo.holdUnlessPushesOutSince(
+                UndoRoom.replaced(c.paths().values()),
+                clock.instant().minus(UndoStore.KEPT_AT_LEAST))
+            .orElse(null);
+        // Another call let run meanwhile took the room this one was judged against.
+        if (held == null) {
+          if (askInstead) return null;
+          throw new Refusal(
+              ToolErrorCodes.TOKEN_MISSING,
+              "this call needs the user's confirmation ("
+                  + ConfirmationRule.PUSHES_OUT_RECENT_UNDO
+                  + ") and no confirm_token was given",
+              "/confirm_token");
+        }
+      }
     } catch (Refusal r) {
       return refuse(call, tool, started, r);
     }
@@ -435,6 +453,7 @@ public final class Gate implements AutoCloseable {
           started,
           null));
     } catch (AuditUnavailableException e) {
+      if (held != null) held.giveBack();
       LOG.log(Level.SEVERE, "audit unavailable; refusing to run " + tool.name(), e);
       return ToolResult.failure(
           ToolError.of(ToolErrorCodes.INTERNAL, "the audit log is unavailable, so nothing ran"),
@@ -442,7 +461,7 @@ public final class Gate implements AutoCloseable {
     }
 
     List<String> approvedStamps = stamped == null ? null : stamped.taken();
-    CallStash stash = new CallStash(undo, decisionRow.seq());
+    CallStash stash = new CallStash(undo, decisionRow.seq(), held);
     ToolContext ctx = new ToolContext(
         c.paths(),
         c.policy().scope(),

@@ -46,6 +46,9 @@ public final class UndoStore {
 
   private final AtomicLong total = new AtomicLong();
 
+  /** Room held for calls let run under a grant that have not yet kept their undo data. */
+  private long held;
+
   public UndoStore(Path root, long capBytes) throws IOException {
     this.root = root;
     this.capBytes = capBytes;
@@ -108,7 +111,7 @@ public final class UndoStore {
    * {@code since}: the oldest go first, as {@link #enforceCap} takes them.
    */
   public synchronized boolean pushesOutSince(long bytes, java.time.Instant since) {
-    long over = total.get() + bytes - capBytes;
+    long over = saturated(saturated(total.get(), held), bytes) - capBytes;
     if (over <= 0) return false;
     List<Long> ids = new ArrayList<>(sizes.keySet());
     ids.sort(null);
@@ -120,6 +123,41 @@ public final class UndoStore {
       if (over <= 0) return false;
     }
     return false;
+  }
+
+  /**
+   * Holds room for {@code bytes} of a call's undo data until it is kept, unless they would push
+   * out a call's kept since after {@code since} ({@link #pushesOutSince}, which counts the room
+   * held): two calls let run at once under a grant are judged one after the other, never both
+   * against the room as it was.
+   */
+  public synchronized Optional<Held> holdUnlessPushesOutSince(long bytes, java.time.Instant since) {
+    if (pushesOutSince(bytes, since)) return Optional.empty();
+    held = saturated(held, bytes);
+    return Optional.of(new Held(bytes));
+  }
+
+  /** Room held for one call; given back once its undo data is kept (or the call ends without). */
+  public final class Held {
+    private final long bytes;
+    private boolean given;
+
+    private Held(long bytes) {
+      this.bytes = bytes;
+    }
+
+    public void giveBack() {
+      synchronized (UndoStore.this) {
+        if (given) return;
+        given = true;
+        held = Math.max(0, held - bytes);
+      }
+    }
+  }
+
+  private static long saturated(long a, long b) {
+    long s = a + b;
+    return s < 0 ? Long.MAX_VALUE / 2 : s;
   }
 
   private List<Long> ids() throws IOException {

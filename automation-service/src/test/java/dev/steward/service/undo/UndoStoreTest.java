@@ -1,0 +1,63 @@
+package dev.steward.service.undo;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The room the undo area holds for calls let run under a grant, before they keep their data. */
+class UndoStoreTest {
+
+  @TempDir
+  Path dir;
+
+  private static final Instant WEEK_AGO = Instant.now().minus(UndoStore.KEPT_AT_LEAST);
+
+  /** An earlier call's undo data of {@code bytes}, kept since {@code since}. */
+  private void kept(long id, int bytes, Instant since) throws Exception {
+    Path folder = Files.createDirectories(dir.resolve(Long.toString(id)));
+    Files.write(folder.resolve("old"), new byte[bytes]);
+    Files.setLastModifiedTime(folder, FileTime.from(since));
+  }
+
+  @Test
+  void two_calls_that_each_fit_alone_are_not_both_let_push_out_recent_data() throws Exception {
+    kept(1, 6_000, Instant.now());
+    UndoStore store = new UndoStore(dir, 10_000);
+    Optional<UndoStore.Held> first = store.holdUnlessPushesOutSince(3_000, WEEK_AGO);
+    assertTrue(first.isPresent(), "alone, it fits beside this week's data");
+    assertTrue(
+        store.holdUnlessPushesOutSince(3_000, WEEK_AGO).isEmpty(),
+        "the second is judged with the first's room taken");
+    assertTrue(store.pushesOutSince(3_000, WEEK_AGO), "a preflight sees the room taken too");
+    first.get().giveBack();
+    first.get().giveBack(); // once only
+    assertTrue(store.holdUnlessPushesOutSince(3_000, WEEK_AGO).isPresent());
+    assertTrue(store.holdUnlessPushesOutSince(1_000, WEEK_AGO).isPresent(), "to the cap exactly");
+    assertTrue(store.holdUnlessPushesOutSince(1, WEEK_AGO).isEmpty());
+  }
+
+  @Test
+  void room_may_be_held_over_old_data_which_the_cap_pushes_out_unasked() throws Exception {
+    kept(1, 6_000, Instant.now().minus(Duration.ofDays(30)));
+    UndoStore store = new UndoStore(dir, 10_000);
+    assertTrue(store.holdUnlessPushesOutSince(3_000, WEEK_AGO).isPresent());
+    assertTrue(store.holdUnlessPushesOutSince(3_000, WEEK_AGO).isPresent());
+    assertFalse(store.pushesOutSince(3_000, WEEK_AGO.plus(Duration.ofDays(30))));
+  }
+
+  @Test
+  void what_cannot_be_measured_holds_no_room_beside_recent_data() throws Exception {
+    kept(1, 1_000, Instant.now());
+    UndoStore store = new UndoStore(dir, 10_000);
+    assertTrue(store.holdUnlessPushesOutSince(Long.MAX_VALUE / 2, WEEK_AGO).isEmpty());
+    assertTrue(store.holdUnlessPushesOutSince(8_000, WEEK_AGO).isPresent());
+  }
+}
