@@ -99,6 +99,9 @@ public final class McpBridge {
         () -> stdout.expect(1),
         CANCELLATIONS,
         McpFront.Calls.ANSWERED_ON_ARRIVAL);
+    // A tools/call without a progress token is read, sent and answered without the SDK's server.
+    stdio.shortcut(
+        (sessionId, client, id, params) -> front.callRead(link, sessionId, client, id, params));
     service.onNotification(n -> {
       if (Methods.TOOL_PROGRESS.equals(n.method())) McpFront.progress(n.params());
       if (Methods.TOOLS_CHANGED.equals(n.method()))

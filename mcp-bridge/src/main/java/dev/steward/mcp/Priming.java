@@ -20,7 +20,8 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * A {@code tools/call}'s way through the bridge, once, with no client and no service: its line
+ * A {@code tools/call}'s ways through the bridge (the SDK's, for a call that asks for progress;
+ * the shortcut, for the others), once, with no client and no service: its line
  * read and marked, its arguments taken, the request to the service written, the service's answer
  * read and turned into the MCP answer, written. Each kind of object's first time (Jackson builds
  * its readers and writers for a type then, the JVM links the lambdas) is paid here, while the
@@ -35,8 +36,49 @@ final class Priming {
 
   private Priming() {}
 
-  /** Goes the way once; answers the MCP answer it wrote. */
+  /** A call without a progress token: the way most go, without the SDK's server. */
+  private static final String QUICK_CALL =
+      "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\","
+          + "\"params\":{\"name\":\"files.read_text\",\"arguments\":{\"path\":\"~/notes.txt\"}}}";
+
+  /** Goes both ways once; answers the MCP answers they wrote, one a line. */
   static String once(McpJsonMapper mapper) throws IOException {
+    return viaTheSdk(mapper) + "\n" + shortcut();
+  }
+
+  /** The way of {@link StdioTransport#shortcut}'s calls and {@link McpFront#callRead}. */
+  private static String shortcut() throws IOException {
+    JsonNode read = Json.parse(QUICK_CALL);
+    JsonNode params = read.get("params");
+    MessageCodec.writeUtf8(new Request(
+        TextNode.valueOf("2"),
+        Methods.TOOL_EXECUTE,
+        Json.tree(new Execute.Params(
+            "mcp/prime",
+            "prime",
+            params.get("name").asText(),
+            params.get("arguments"),
+            null,
+            null,
+            "mcp-prime"))));
+    for (dev.steward.protocol.jsonrpc.Message m : MessageCodec.parseFromServer(serviceAnswer())) {
+      if (m instanceof Response r && r.result() != null)
+        return McpTools.answer(read.get("id"), r.result(), true);
+    }
+    throw new IllegalStateException("the service's answer was not read back");
+  }
+
+  private static String serviceAnswer() {
+    Instant now = Instant.now();
+    return MessageCodec.write(new Response(
+        TextNode.valueOf("1"),
+        Json.tree(ToolResult.success(
+            Json.object().put("path", "/home/u/notes.txt").put("content", "text"),
+            new AuditMeta("1", "allowed", now, now, "read 4 chars"))),
+        null));
+  }
+
+  private static String viaTheSdk(McpJsonMapper mapper) throws IOException {
     McpSchema.JSONRPCMessage read =
         new Cancellations(callId -> {}).message(McpSchema.deserializeJsonRpcMessage(mapper, CALL));
     McpSchema.CallToolRequest call = mapper.convertValue(
@@ -47,14 +89,7 @@ final class Priming {
         Methods.TOOL_EXECUTE,
         Json.tree(
             new Execute.Params("mcp/prime", "prime", call.name(), args, null, null, "mcp-prime"))));
-    Instant now = Instant.now();
-    String answer = MessageCodec.write(new Response(
-        TextNode.valueOf("1"),
-        Json.tree(ToolResult.success(
-            Json.object().put("path", "/home/u/notes.txt").put("content", "text"),
-            new AuditMeta("1", "allowed", now, now, "read 4 chars"))),
-        null));
-    for (dev.steward.protocol.jsonrpc.Message m : MessageCodec.parseFromServer(answer)) {
+    for (dev.steward.protocol.jsonrpc.Message m : MessageCodec.parseFromServer(serviceAnswer())) {
       if (m instanceof Response r && r.result() != null) {
         ToolResult result = Json.convert(r.result(), ToolResult.class);
         return mapper.writeValueAsString(new McpSchema.JSONRPCResponse(

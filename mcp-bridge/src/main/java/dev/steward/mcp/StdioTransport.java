@@ -1,5 +1,8 @@
 package dev.steward.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.mcp.front.McpTools;
+import dev.steward.protocol.json.Json;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -12,6 +15,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -78,6 +82,12 @@ final class StdioTransport implements McpServerTransportProvider {
   private int end;
   private boolean firstRead;
   private volatile @Nullable McpServerSession session;
+  /** Where a {@code tools/call} goes without the SDK, once the session is initialized. */
+  private volatile @Nullable Shortcut shortcut;
+  /** The client's {@code clientInfo}, as its {@code initialize} gave it. */
+  private volatile McpSchema.@Nullable Implementation client;
+  /** The client has said {@code notifications/initialized}. */
+  private volatile boolean initialized;
   /** Stdin has ended or the session closed: nothing more is read. */
   private volatile boolean closing;
   /** Stdout is gone: nothing more can be written. */
@@ -120,6 +130,22 @@ final class StdioTransport implements McpServerTransportProvider {
     ready.countDown();
   }
 
+  /**
+   * A {@code tools/call} read and answered without the SDK's server (its parsing into records,
+   * its dispatch, its writing of the answer: about a third of the bridge's work on a call): the
+   * whole JSON-RPC answer, or null for a call that must go the SDK's way.
+   */
+  interface Shortcut {
+    @Nullable
+    CompletableFuture<String> call(
+        String sessionId, McpSchema.@Nullable Implementation client, JsonNode id, JsonNode params);
+  }
+
+  /** Calls read once the session is initialized go by {@code shortcut} where it takes them. */
+  void shortcut(Shortcut shortcut) {
+    this.shortcut = shortcut;
+  }
+
   @Override
   public void setSessionFactory(McpServerSession.Factory factory) {
     session = factory.create(new Transport());
@@ -147,8 +173,11 @@ final class StdioTransport implements McpServerTransportProvider {
   private void serve() {
     while (!closing) {
       try {
-        McpSchema.@Nullable JSONRPCMessage message = next();
+        String line = nextLine();
+        if (line == null || shortcut(line)) continue;
+        McpSchema.@Nullable JSONRPCMessage message = parse(line);
         if (message == null) continue;
+        noteSession(message);
         if (message instanceof McpSchema.JSONRPCRequest request
             && McpSchema.METHOD_TOOLS_CALL.equals(request.method())
             && request.id() != null) {
@@ -202,11 +231,82 @@ final class StdioTransport implements McpServerTransportProvider {
   }
 
   /**
-   * The next message; null after a line that was answered with an error.
+   * Sends a {@code tools/call} by the shortcut; false for a line that is no such call, or one the
+   * shortcut leaves to the SDK.
+   */
+  private boolean shortcut(String line) {
+    Shortcut s = shortcut;
+    McpServerSession open = session;
+    if (s == null || open == null || !initialized || !line.contains("tools/call")) return false;
+    JsonNode msg;
+    try {
+      msg = Json.parse(line);
+    } catch (IOException | RuntimeException e) {
+      return false; // the SDK's way answers what cannot be parsed
+    }
+    JsonNode id = msg.get("id");
+    JsonNode params = msg.get("params");
+    if (!msg.isObject()
+        || !McpSchema.METHOD_TOOLS_CALL.equals(msg.path("method").asText(null))
+        || !McpSchema.JSONRPC_VERSION.equals(msg.path("jsonrpc").asText(null))
+        || id == null
+        || !(id.isTextual() || id.isIntegralNumber())
+        || params == null
+        || !params.isObject()) return false;
+    if (!calls.tryAcquire()) {
+      busy(id, MAX_CALLS + " calls are running; wait for one to end");
+      return true;
+    }
+    CompletableFuture<String> answered;
+    try {
+      answered = s.call(open.getId(), client, id, params);
+    } catch (RuntimeException e) {
+      calls.release();
+      throw e;
+    }
+    if (answered == null) {
+      calls.release();
+      return false;
+    }
+    answered.whenComplete((json, error) -> {
+      try {
+        queue(
+            json != null
+                ? json
+                : McpTools.answer(id, "EXECUTION_ERROR: the call failed in the bridge: " + error),
+            Kind.ANSWER);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        calls.release();
+      }
+    });
+    return true;
+  }
+
+  /** What the SDK's session learns at its start, kept for the shortcut. */
+  private void noteSession(McpSchema.JSONRPCMessage message) {
+    if (message instanceof McpSchema.JSONRPCRequest r
+        && McpSchema.METHOD_INITIALIZE.equals(r.method())) {
+      try {
+        client = mapper
+            .convertValue(r.params(), new TypeRef<McpSchema.InitializeRequest>() {})
+            .clientInfo();
+      } catch (RuntimeException e) {
+        client = null; // the SDK answers a malformed initialize
+      }
+    } else if (message instanceof McpSchema.JSONRPCNotification n
+        && McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(n.method())) {
+      initialized = true;
+    }
+  }
+
+  /**
+   * The next line; null after one that was answered with an error, or blank.
    *
    * @throws IOException when stdin ends or fails
    */
-  private McpSchema.@Nullable JSONRPCMessage next() throws IOException {
+  private @Nullable String nextLine() throws IOException {
     if (firstRead) awaitOpen();
     String line = readLine();
     firstRead = true;
@@ -215,7 +315,11 @@ final class StdioTransport implements McpServerTransportProvider {
           McpSchema.ErrorCodes.INVALID_REQUEST, "a message longer than " + maxLine + " bytes");
       return null;
     }
-    if (line.isBlank()) return null;
+    return line.isBlank() ? null : line;
+  }
+
+  /** A line as the SDK's message; null after one that was answered with an error. */
+  private McpSchema.@Nullable JSONRPCMessage parse(String line) {
     McpSchema.JSONRPCMessage message;
     try {
       message = McpSchema.deserializeJsonRpcMessage(mapper, line);
@@ -295,17 +399,12 @@ final class StdioTransport implements McpServerTransportProvider {
 
   /** Answers a call that cannot run now with a tool error the client's model can read. */
   private void busy(McpSchema.JSONRPCRequest call, String why) {
+    busy(Json.tree(call.id()), why);
+  }
+
+  private void busy(JsonNode id, String why) {
     try {
-      queue(
-          mapper.writeValueAsString(McpSchema.JSONRPCResponse.result(
-              call.id(),
-              McpSchema.CallToolResult.builder()
-                  .addTextContent("UNAVAILABLE: " + why)
-                  .isError(true)
-                  .build())),
-          Kind.OTHER);
-    } catch (IOException e) {
-      mute = true;
+      queue(McpTools.answer(id, "UNAVAILABLE: " + why), Kind.OTHER);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -111,9 +111,15 @@ class BridgeStreamsTest {
   }
 
   @Test
-  void priming_goes_a_calls_whole_way_through_the_bridge() throws Exception {
-    com.fasterxml.jackson.databind.JsonNode answer =
-        Json.parse(Priming.once(McpJsonDefaults.getMapper()));
+  void priming_goes_a_calls_whole_way_through_the_bridge_both_ways() throws Exception {
+    String[] lines = Priming.once(McpJsonDefaults.getMapper()).split("\n");
+    assertEquals(2, lines.length);
+    com.fasterxml.jackson.databind.JsonNode answer = Json.parse(lines[0]);
+    com.fasterxml.jackson.databind.node.ObjectNode shortcut =
+        (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse(lines[1]);
+    assertEquals(4, shortcut.path("id").asInt());
+    shortcut.put("id", 3);
+    assertEquals(answer, shortcut, "the shortcut answers as the SDK's server does");
     assertEquals(3, answer.path("id").asInt());
     assertEquals(false, answer.at("/result/isError").asBoolean(true));
     assertEquals("text", answer.at("/result/structuredContent/content").asText());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.mcp.front.McpTools;
 import dev.steward.protocol.json.Json;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpServer;
@@ -231,6 +232,86 @@ class StdioTransportTest {
       answered.add(answer.path("id").asInt());
     }
     assertEquals(StdioTransport.MAX_CALLS, answered.size());
+  }
+
+  @Test
+  void once_initialized_a_call_goes_by_the_shortcut_where_it_takes_it_and_else_to_the_sdk()
+      throws Exception {
+    java.util.List<String> taken = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.CompletableFuture<String> later =
+        new java.util.concurrent.CompletableFuture<>();
+    transport.shortcut((session, client, id, params) -> {
+      String tool = params.path("name").asText();
+      taken.add(tool + " " + client.name() + " " + id + " " + session.isEmpty());
+      if (tool.equals("quick")) return null; // left to the SDK
+      return later.thenApply(text -> McpTools.answer(id, text));
+    });
+    send(call(20, "anything"));
+    send(call(21, "quick"));
+    JsonNode quick = next();
+    assertEquals(21, quick.path("id").asInt(), "the shortcut's call waits; the SDK's is answered");
+    assertEquals("quick", quick.at("/result/content/0/text").asText());
+    later.complete("from the shortcut");
+    JsonNode shortcut = next();
+    assertEquals(20, shortcut.path("id").asInt());
+    assertEquals("from the shortcut", shortcut.at("/result/content/0/text").asText());
+    assertEquals(java.util.List.of("anything t 20 false", "quick t 21 false"), taken);
+  }
+
+  @Test
+  void the_shortcut_takes_no_call_before_the_session_is_initialized() throws Exception {
+    BlockingQueue<byte[]> in = new LinkedBlockingQueue<>();
+    BlockingQueue<JsonNode> out = new LinkedBlockingQueue<>();
+    StdioTransport fresh = new StdioTransport(
+        McpJsonDefaults.getMapper(), new QueueInput(in), new LineOutput(out), 200);
+    java.util.List<JsonNode> taken = new java.util.concurrent.CopyOnWriteArrayList<>();
+    fresh.shortcut((session, client, id, params) -> {
+      taken.add(id);
+      return java.util.concurrent.CompletableFuture.completedFuture(McpTools.answer(id, "cut"));
+    });
+    McpSyncServer other = McpServer.sync(fresh)
+        .serverInfo("test", "1")
+        .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+        .tools(tool(
+            "quick",
+            new McpSchema.JsonSchema("object", Map.of(), null, null, null, null),
+            () -> "quick"))
+        .build();
+    try {
+      in.add((INITIALIZE + "\n" + call(2, "quick") + "\n").getBytes(StandardCharsets.UTF_8));
+      JsonNode init = out.poll(10, TimeUnit.SECONDS);
+      assertEquals(1, init == null ? -1 : init.path("id").asInt());
+      out.poll(300, TimeUnit.MILLISECONDS); // the SDK's, whatever it makes of it
+      assertTrue(taken.isEmpty(), "not the shortcut's before the session is initialized");
+      in.add(("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n" + call(3, "quick")
+              + "\n")
+          .getBytes(StandardCharsets.UTF_8));
+      JsonNode cut;
+      do {
+        cut = out.poll(10, TimeUnit.SECONDS);
+      } while (cut != null && cut.path("id").asInt() != 3);
+      assertEquals("cut", cut == null ? null : cut.at("/result/content/0/text").asText());
+      assertEquals(
+          java.util.List.of(com.fasterxml.jackson.databind.node.IntNode.valueOf(3)), taken);
+    } finally {
+      other.close();
+    }
+  }
+
+  @Test
+  void the_shortcuts_calls_count_against_the_limit() throws Exception {
+    java.util.concurrent.CompletableFuture<String> never =
+        new java.util.concurrent.CompletableFuture<>();
+    transport.shortcut(
+        (session, client, id, params) -> never.thenApply(t -> McpTools.answer(id, t)));
+    for (int i = 0; i < StdioTransport.MAX_CALLS + 2; i++) send(call(200 + i, "anything"));
+    for (int i = 0; i < 2; i++) {
+      JsonNode refused = next();
+      assertTrue(refused.at("/result/content/0/text").asText().startsWith("UNAVAILABLE"));
+    }
+    never.complete("done");
+    for (int i = 0; i < StdioTransport.MAX_CALLS; i++)
+      assertEquals("done", next().at("/result/content/0/text").asText());
   }
 
   private static long readers() {

@@ -69,7 +69,10 @@ public final class McpFront {
   private final Runnable beforeChange;
   private final @Nullable Cancellations cancellations;
   private final Calls calls;
-  private final Map<String, ToolDefinition> now = new LinkedHashMap<>();
+  /** The tools listed now (changed under this object's lock, read by {@link #callRead} without). */
+  private final Map<String, ToolDefinition> now = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Whether each tool listed now was listed with an output schema (see {@link McpTools#answer}). */
+  private final Map<String, Boolean> outputSchemas = new java.util.concurrent.ConcurrentHashMap<>();
   /** The calls running now, by call id: the connection each went through (to cancel it there). */
   private final Map<String, ServiceLink> running = new java.util.concurrent.ConcurrentHashMap<>();
   /** The MCP client's name said on each connection (dialogs and rows: "<client> asks to…"). */
@@ -121,6 +124,7 @@ public final class McpFront {
         beforeChange.run();
         server.removeTool(name);
         now.remove(name);
+        outputSchemas.remove(name);
       }
     }
     for (ToolDefinition t : listed) {
@@ -151,6 +155,7 @@ public final class McpFront {
 
   private void add(ToolDefinition definition) {
     McpSchema.Tool tool = McpTools.tool(definition);
+    outputSchemas.put(definition.name(), tool.outputSchema() != null);
     if (calls == Calls.BLOCKING) {
       server.addTool(new McpServerFeatures.SyncToolSpecification(tool, this::call));
       return;
@@ -221,15 +226,79 @@ public final class McpFront {
   }
 
   /**
+   * A {@code tools/call} its transport parsed itself (stdio), sent on as {@link #callSent} sends
+   * the SDK's, with no SDK between: answers the whole JSON-RPC answer ({@link McpTools#answer}),
+   * made on the thread the service's answer arrives on. Null when the call must go the SDK's way:
+   * a tool not listed now (the SDK answers for it), progress asked for (the SDK's exchange carries
+   * it), arguments that are no object, no connection to the service (the SDK's way waits for it).
+   *
+   * @param client the MCP client's name and version as its {@code initialize} said them
+   */
+  public @Nullable CompletableFuture<String> callRead(
+      Link link,
+      String sessionId,
+      McpSchema.@Nullable Implementation client,
+      JsonNode id,
+      JsonNode params) {
+    String tool = params.path("name").isTextual() ? params.get("name").asText() : null;
+    Boolean outputSchema = tool == null ? null : outputSchemas.get(tool);
+    JsonNode args = params.get("arguments");
+    if (tool == null
+        || outputSchema == null
+        || params.path("_meta").has("progressToken")
+        || (args != null && !args.isNull() && !args.isObject())
+        || !link.service().isConnected()) return null;
+    Started call;
+    try {
+      call = start(
+          link,
+          sessionId,
+          client,
+          tool,
+          args == null || args.isNull() ? Json.object() : args,
+          link.scope() + id);
+    } catch (RuntimeException e) {
+      return CompletableFuture.completedFuture(McpTools.answer(id, unavailableText(e)));
+    }
+    try {
+      return link.service().call(Methods.TOOL_EXECUTE, call.params()).handle((result, error) -> {
+        end(call);
+        return error == null
+            ? McpTools.answer(id, result, outputSchema)
+            : McpTools.answer(id, unavailableText(error));
+      });
+    } catch (RuntimeException e) {
+      end(call);
+      return CompletableFuture.completedFuture(McpTools.answer(id, unavailableText(e)));
+    }
+  }
+
+  /**
    * What every call does before it is sent: the client named on its connection, its progress
    * watched, its request id kept for a cancellation, and it known as running.
    */
   private Started begin(McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
     JsonNode args =
         Json.tree(request.arguments() == null ? Map.<String, Object>of() : request.arguments());
-    String callId = CALL_IDS + CALLS.incrementAndGet();
     Link link = links.apply(exchange);
-    McpSchema.Implementation client = exchange.getClientInfo();
+    Object said = request.meta() == null ? null : request.meta().get(Cancellations.KEY);
+    Object requestId = said != null && said.toString().startsWith(link.scope()) ? said : null;
+    Started call = start(
+        link, exchange.sessionId(), exchange.getClientInfo(), request.name(), args, requestId);
+    Object token = request.meta() == null ? null : request.meta().get("progressToken");
+    if (token != null) Progress.watch(call.callId(), exchange, token);
+    return call;
+  }
+
+  /** The part of {@link #begin} that needs no SDK exchange (progress does). */
+  private Started start(
+      Link link,
+      String sessionId,
+      McpSchema.@Nullable Implementation client,
+      String tool,
+      JsonNode args,
+      @Nullable Object requestId) {
+    String callId = CALL_IDS + CALLS.incrementAndGet();
     if (client != null) {
       String name = client.name() + (client.version() == null ? "" : " " + client.version());
       if (!name.equals(named.get(link.service()))) {
@@ -241,10 +310,6 @@ public final class McpFront {
         }
       }
     }
-    Object token = request.meta() == null ? null : request.meta().get("progressToken");
-    if (token != null) Progress.watch(callId, exchange, token);
-    Object said = request.meta() == null ? null : request.meta().get(Cancellations.KEY);
-    Object requestId = said != null && said.toString().startsWith(link.scope()) ? said : null;
     Cancellations cancelling = cancellations;
     // Known as running first: a cancellation that came before it is sent on through its link (the
     // service keeps a cancel that overtakes its call, and stops the call as it begins).
@@ -255,13 +320,7 @@ public final class McpFront {
         callId,
         link,
         new Execute.Params(
-            "mcp/" + exchange.sessionId() + "/" + callId,
-            callId,
-            request.name(),
-            args,
-            null,
-            null,
-            link.conversation()),
+            "mcp/" + sessionId + "/" + callId, callId, tool, args, null, null, link.conversation()),
         requestId);
   }
 
@@ -302,11 +361,15 @@ public final class McpFront {
   }
 
   private static McpSchema.CallToolResult unavailable(Throwable e) {
-    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
     return McpSchema.CallToolResult.builder()
-        .addTextContent("UNAVAILABLE: the Steward service did not answer: " + cause.getMessage())
+        .addTextContent(unavailableText(e))
         .isError(true)
         .build();
+  }
+
+  private static String unavailableText(Throwable e) {
+    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    return "UNAVAILABLE: the Steward service did not answer: " + cause.getMessage();
   }
 
   /** The service's {@code tool.progress}, to the client that asked for progress on that call. */
