@@ -50,10 +50,21 @@ final class QuietStart extends FilterOutputStream {
 
   private void emit() throws IOException {
     boolean drop = line.size() < 200
-        && line.toString(StandardCharsets.UTF_8).contains(LIST_CHANGED)
+        && announcement(line.toString(StandardCharsets.UTF_8))
         && permits.getAndUpdate(p -> Math.max(0, p - 1)) == 0;
     if (!drop) line.writeTo(out);
     line.reset();
+  }
+
+  /** The SDK's announcement itself, never a message that only mentions it (a short file's text). */
+  private static boolean announcement(String line) {
+    if (!line.contains(LIST_CHANGED)) return false;
+    try {
+      com.fasterxml.jackson.databind.JsonNode m = dev.steward.protocol.json.Json.parse(line);
+      return LIST_CHANGED.equals(m.path("method").asText(null)) && !m.has("id");
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   @Override

@@ -84,8 +84,13 @@ final class StdioTransport implements McpServerTransportProvider {
   private volatile @Nullable McpServerSession session;
   /** Where a {@code tools/call} goes without the SDK, once the session is initialized. */
   private volatile @Nullable Shortcut shortcut;
-  /** The client's {@code clientInfo}, as its {@code initialize} gave it. */
+  /**
+   * The client's {@code clientInfo}, as the SDK's session keeps it: from the {@code initialize}
+   * before the first {@code notifications/initialized}, never changed after.
+   */
   private volatile McpSchema.@Nullable Implementation client;
+  /** What the latest {@code initialize} said, until the session is initialized. */
+  private McpSchema.@Nullable Implementation saidAtInitialize;
   /** The client has said {@code notifications/initialized}. */
   private volatile boolean initialized;
   /** Stdin has ended or the session closed: nothing more is read. */
@@ -250,7 +255,8 @@ final class StdioTransport implements McpServerTransportProvider {
         || !McpSchema.METHOD_TOOLS_CALL.equals(msg.path("method").asText(null))
         || !McpSchema.JSONRPC_VERSION.equals(msg.path("jsonrpc").asText(null))
         || id == null
-        || !(id.isTextual() || id.isIntegralNumber())
+        // As the SDK's request record takes them: a string, or an integer a long holds.
+        || !(id.isTextual() || id.isInt() || id.isLong())
         || params == null
         || !params.isObject()) return false;
     if (!calls.tryAcquire()) {
@@ -261,8 +267,8 @@ final class StdioTransport implements McpServerTransportProvider {
     try {
       answered = s.call(open.getId(), client, id, params);
     } catch (RuntimeException e) {
-      calls.release();
-      throw e;
+      answered = CompletableFuture.completedFuture(
+          McpTools.answer(id, "EXECUTION_ERROR: the call failed in the bridge: " + e));
     }
     if (answered == null) {
       calls.release();
@@ -286,17 +292,19 @@ final class StdioTransport implements McpServerTransportProvider {
 
   /** What the SDK's session learns at its start, kept for the shortcut. */
   private void noteSession(McpSchema.JSONRPCMessage message) {
+    if (initialized) return;
     if (message instanceof McpSchema.JSONRPCRequest r
         && McpSchema.METHOD_INITIALIZE.equals(r.method())) {
       try {
-        client = mapper
+        saidAtInitialize = mapper
             .convertValue(r.params(), new TypeRef<McpSchema.InitializeRequest>() {})
             .clientInfo();
       } catch (RuntimeException e) {
-        client = null; // the SDK answers a malformed initialize
+        // the SDK answers a malformed initialize; what an earlier one said stands
       }
     } else if (message instanceof McpSchema.JSONRPCNotification n
         && McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(n.method())) {
+      client = saidAtInitialize;
       initialized = true;
     }
   }

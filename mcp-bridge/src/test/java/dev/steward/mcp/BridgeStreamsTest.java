@@ -108,6 +108,12 @@ class BridgeStreamsTest {
     out.write(changed.getBytes());
     out.write(changed.getBytes());
     assertEquals(answer + changed, sink.toString());
+    // A message that only mentions it (a short file's text) is never taken for one.
+    sink.reset();
+    String mentions = "{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{\"content\":[{\"type\":\"text\","
+        + "\"text\":\"notifications/tools/list_changed\"}],\"isError\":false}}\n";
+    out.write(mentions.getBytes());
+    assertEquals(mentions, sink.toString());
   }
 
   @Test

@@ -69,9 +69,12 @@ public final class McpFront {
   private final Runnable beforeChange;
   private final @Nullable Cancellations cancellations;
   private final Calls calls;
-  /** The tools listed now (changed under this object's lock, read by {@link #callRead} without). */
+  /** The tools listed now (changed under this object's lock). */
   private final Map<String, ToolDefinition> now = new java.util.concurrent.ConcurrentHashMap<>();
-  /** Whether each tool listed now was listed with an output schema (see {@link McpTools#answer}). */
+  /**
+   * Whether each tool listed now was listed with an output schema (see {@link McpTools#answer});
+   * read by {@link #callRead} without the lock: set before the SDK lists a tool, dropped after.
+   */
   private final Map<String, Boolean> outputSchemas = new java.util.concurrent.ConcurrentHashMap<>();
   /** The calls running now, by call id: the connection each went through (to cancel it there). */
   private final Map<String, ServiceLink> running = new java.util.concurrent.ConcurrentHashMap<>();
