@@ -240,7 +240,9 @@ public final class Connection implements Session.Listener, dev.steward.service.r
     CompletableFuture<Optional<Response>> out = new CompletableFuture<>();
     try {
       workers.execute(() -> {
+        AfterAnswer.answering();
         try {
+          // Completing sends the answer here (onWebSocketText waits on it), before what waited.
           out.complete(dispatcher.dispatch(this, message));
         } catch (Throwable t) {
           LOG.log(Level.SEVERE, "dispatch failed", t);
@@ -251,6 +253,7 @@ public final class Connection implements Session.Listener, dev.steward.service.r
                   : Optional.empty());
         } finally {
           inFlight.release();
+          AfterAnswer.done();
         }
       });
     } catch (java.util.concurrent.RejectedExecutionException e) {

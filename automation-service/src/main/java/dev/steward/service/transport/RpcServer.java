@@ -214,10 +214,13 @@ public final class RpcServer implements AutoCloseable {
   /** Sends a finished call to every ui connection (SPEC §3: {@code tool.results}). */
   public void publish(ToolResults results) {
     if (uiConnections.isEmpty()) return;
-    ByteBuffer utf8 =
-        MessageCodec.writeUtf8(new Notification(Methods.TOOL_RESULTS, Json.pojo(results)));
-    uiConnections.forEach(
-        c -> c.send(utf8.duplicate())); // a view each: sending moves a buffer's position
+    // After the caller's answer: the window refreshes its audit panel from it, in no hurry.
+    AfterAnswer.later(() -> {
+      ByteBuffer utf8 =
+          MessageCodec.writeUtf8(new Notification(Methods.TOOL_RESULTS, Json.pojo(results)));
+      uiConnections.forEach(
+          c -> c.send(utf8.duplicate())); // a view each: sending moves a buffer's position
+    });
   }
 
   /** Sends a notification to every ui connection; false when no window is connected. */
