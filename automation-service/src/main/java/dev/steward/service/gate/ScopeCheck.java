@@ -42,11 +42,14 @@ final class ScopeCheck {
    * name sent to a resolver is data leaving the machine, so DNS waits for {@link #checkResolved}.
    */
   static List<String> hostsToConfirm(Tool tool, JsonNode args, Policy policy) throws Refusal {
+    List<HostUse> uses = tool.hosts(args);
+    // Most calls name no host: no scope made for them (its lists parsed on every call).
+    if (uses.isEmpty()) return List.of();
     HostScope scope = new HostScope(policy.document().hosts(), host -> {
       throw new IllegalStateException("no host is looked up before a call is approved");
     });
     List<String> outside = new ArrayList<>();
-    for (HostUse use : tool.hosts(args)) {
+    for (HostUse use : uses) {
       try {
         URI uri = scope.check(use.url());
         if (!scope.allowlisted(uri)) outside.add(HostScope.asciiHost(uri));
