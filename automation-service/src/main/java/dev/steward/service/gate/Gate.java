@@ -653,6 +653,19 @@ public final class Gate implements AutoCloseable {
 
   /** Asks the tool that made the call at {@code auditId} to put back what it kept, then marks the call undone. */
   private JsonNode undoCall(long auditId) throws ToolFailure {
+    UndoStore.Undoing undoing = undo.undoing(auditId)
+        .orElseThrow(() -> new ToolFailure(
+            ToolErrorCodes.CONFLICT,
+            "audit row " + auditId + " is being undone already",
+            "/audit_id",
+            null));
+    try (undoing) {
+      return undoHeld(auditId);
+    }
+  }
+
+  /** {@link #undoCall}, its folder kept from the cap and from a second undo meanwhile. */
+  private JsonNode undoHeld(long auditId) throws ToolFailure {
     UndoRecord record;
     try {
       record = undo.load(auditId)

@@ -49,6 +49,9 @@ public final class UndoStore {
   /** Room held for calls let run under a grant that have not yet kept their undo data. */
   private long held;
 
+  /** Calls being undone now: their folders are not removed by the cap, nor undone twice at once. */
+  private final java.util.Set<Long> undoing = new java.util.HashSet<>();
+
   public UndoStore(Path root, long capBytes) throws IOException {
     this.root = root;
     this.capBytes = capBytes;
@@ -117,7 +120,7 @@ public final class UndoStore {
     ids.sort(null);
     for (long id : ids) {
       Kept k = sizes.get(id);
-      if (k == null) continue;
+      if (k == null || undoing.contains(id)) continue;
       if (k.since().isAfter(since)) return true;
       over -= k.bytes();
       if (over <= 0) return false;
@@ -135,6 +138,30 @@ public final class UndoStore {
     if (pushesOutSince(bytes, since)) return Optional.empty();
     held = saturated(held, bytes);
     return Optional.of(new Held(bytes));
+  }
+
+  /**
+   * Keeps a call's folder while its undo runs (a save of another call would otherwise remove it,
+   * the oldest, half-way through putting it back); empty when its undo already runs.
+   */
+  public synchronized Optional<Undoing> undoing(long auditId) {
+    return undoing.add(auditId) ? Optional.of(new Undoing(auditId)) : Optional.empty();
+  }
+
+  /** A call's undo, running; its folder is the cap's again once closed. */
+  public final class Undoing implements AutoCloseable {
+    private final long auditId;
+
+    private Undoing(long auditId) {
+      this.auditId = auditId;
+    }
+
+    @Override
+    public void close() {
+      synchronized (UndoStore.this) {
+        undoing.remove(auditId);
+      }
+    }
   }
 
   /** Room held for one call; given back once its undo data is kept (or the call ends without). */
@@ -197,6 +224,7 @@ public final class UndoStore {
     List<Long> expired = new ArrayList<>();
     for (long id : ids) {
       if (total.get() <= capBytes || id == newest) break;
+      if (undoing.contains(id)) continue;
       Path dir = root.resolve(Long.toString(id));
       try {
         dev.steward.service.util.Trees.delete(dir);

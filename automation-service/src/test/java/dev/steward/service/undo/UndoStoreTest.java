@@ -45,6 +45,25 @@ class UndoStoreTest {
   }
 
   @Test
+  void a_call_being_undone_keeps_its_folder_from_the_cap_and_from_a_second_undo() throws Exception {
+    Instant old = Instant.now().minus(Duration.ofDays(30));
+    kept(1, 4_000, old);
+    kept(2, 4_000, old);
+    UndoStore store = new UndoStore(dir, 10_000);
+    Optional<UndoStore.Undoing> first = store.undoing(1);
+    assertTrue(first.isPresent());
+    assertTrue(store.undoing(1).isEmpty(), "one undo of a row at a time");
+    Path folder = store.folder(3);
+    Files.write(folder.resolve("old"), new byte[4_000]);
+    store.save(
+        3, UndoRecord.of("files.write_text", "write", dev.steward.protocol.json.Json.object()));
+    assertTrue(Files.exists(dir.resolve("1/old")), "not removed while it is put back");
+    assertFalse(Files.exists(dir.resolve("2")), "the next oldest went instead");
+    first.get().close();
+    assertTrue(store.undoing(1).isPresent(), "free again once the undo ended");
+  }
+
+  @Test
   void room_may_be_held_over_old_data_which_the_cap_pushes_out_unasked() throws Exception {
     kept(1, 6_000, Instant.now().minus(Duration.ofDays(30)));
     UndoStore store = new UndoStore(dir, 10_000);
