@@ -410,11 +410,17 @@ public final class Gate implements AutoCloseable {
       }
       // Only now, approved by the user or by policy, may the call's host names be looked up.
       ScopeCheck.checkResolved(tool, call.args(), c.policy(), resolver);
-      if (!c.requirement().waivedBy().isEmpty() && c.destructive()) {
-        held = undo.holdUnlessPushesOutSince(
-                UndoRoom.replaced(c.paths().values()),
-                clock.instant().minus(UndoStore.KEPT_AT_LEAST))
-            .orElse(null);
+      if (c.destructive()) {
+        long bytes = UndoRoom.replaced(c.paths().values());
+        if (decision.equals(Decision.ALLOWED) && !c.requirement().waivedBy().isEmpty()) {
+          held = undo.holdUnlessPushesOutSince(
+                  bytes, clock.instant().minus(UndoStore.KEPT_AT_LEAST))
+              .orElse(null);
+        } else {
+          // A call the user approved, or the policy lets run, pushes out what it must; its room
+          // is held all the same, so that a granted call beside it is judged with it counted.
+          held = undo.hold(bytes);
+        }
         // Another call let run meanwhile took the room this one was judged against.
         if (held == null) {
           if (askInstead) return null;
@@ -429,6 +435,24 @@ public final class Gate implements AutoCloseable {
     } catch (Refusal r) {
       return refuse(call, tool, started, r);
     }
+    try {
+      return run(call, tool, c, decision, tokenId, stamped, held, started);
+    } finally {
+      // Given back here whatever ends the call (a tool's Error too); settling gave it back first.
+      if (held != null) held.giveBack();
+    }
+  }
+
+  /** A call decided on: its decision row, its run, its completion row. */
+  private ToolResult run(
+      CallRequest call,
+      Tool tool,
+      Checked c,
+      Decision decision,
+      @Nullable String tokenId,
+      @Nullable Stamped stamped,
+      UndoStore.@Nullable Held held,
+      Instant started) {
     String reason = decision.equals(Decision.CONFIRMED)
         ? "confirmed by the user"
         : c.requirement().waivedBy().isEmpty()
@@ -453,7 +477,6 @@ public final class Gate implements AutoCloseable {
           started,
           null));
     } catch (AuditUnavailableException e) {
-      if (held != null) held.giveBack();
       LOG.log(Level.SEVERE, "audit unavailable; refusing to run " + tool.name(), e);
       return ToolResult.failure(
           ToolError.of(ToolErrorCodes.INTERNAL, "the audit log is unavailable, so nothing ran"),

@@ -136,8 +136,15 @@ public final class UndoStore {
    */
   public synchronized Optional<Held> holdUnlessPushesOutSince(long bytes, java.time.Instant since) {
     if (pushesOutSince(bytes, since)) return Optional.empty();
-    held = saturated(held, bytes);
-    return Optional.of(new Held(bytes));
+    return Optional.of(hold(bytes));
+  }
+
+  /** Holds room for a call's undo data whatever it pushes out (the user approved it). */
+  public synchronized Held hold(long bytes) {
+    // Past the cap every amount is alike to the judgement, and a sum of them cannot overflow.
+    long counted = Math.min(bytes, capBytes + 1);
+    held += counted;
+    return new Held(counted);
   }
 
   /**
@@ -177,7 +184,7 @@ public final class UndoStore {
       synchronized (UndoStore.this) {
         if (given) return;
         given = true;
-        held = Math.max(0, held - bytes);
+        held -= bytes;
       }
     }
   }
@@ -222,9 +229,18 @@ public final class UndoStore {
     List<Long> ids = new ArrayList<>(sizes.keySet());
     ids.sort(null);
     List<Long> expired = new ArrayList<>();
+    // Past a folder being undone, the calls after it were judged with it gone: none of this week's
+    // is taken in its place (the area stays over its cap until a later save).
+    boolean passedOne = false;
+    java.time.Instant recent = java.time.Instant.now().minus(KEPT_AT_LEAST);
     for (long id : ids) {
       if (total.get() <= capBytes || id == newest) break;
-      if (undoing.contains(id)) continue;
+      if (undoing.contains(id)) {
+        passedOne = true;
+        continue;
+      }
+      Kept kept = sizes.get(id);
+      if (passedOne && kept != null && kept.since().isAfter(recent)) break;
       Path dir = root.resolve(Long.toString(id));
       try {
         dev.steward.service.util.Trees.delete(dir);

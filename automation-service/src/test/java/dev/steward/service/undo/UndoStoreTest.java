@@ -1,5 +1,6 @@
 package dev.steward.service.undo;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -61,6 +62,40 @@ class UndoStoreTest {
     assertFalse(Files.exists(dir.resolve("2")), "the next oldest went instead");
     first.get().close();
     assertTrue(store.undoing(1).isPresent(), "free again once the undo ended");
+  }
+
+  @Test
+  void room_held_past_the_cap_is_counted_exactly_however_many_hold_it() throws Exception {
+    kept(1, 1_000, Instant.now());
+    UndoStore store = new UndoStore(dir, 10_000);
+    UndoStore.Held a = store.hold(Long.MAX_VALUE / 2);
+    UndoStore.Held b = store.hold(Long.MAX_VALUE / 2);
+    UndoStore.Held c = store.hold(Long.MAX_VALUE / 2);
+    a.giveBack();
+    b.giveBack();
+    assertTrue(store.pushesOutSince(0, WEEK_AGO), "one is still held");
+    c.giveBack();
+    assertFalse(store.pushesOutSince(0, WEEK_AGO));
+    assertTrue(store.holdUnlessPushesOutSince(9_000, WEEK_AGO).isPresent());
+  }
+
+  @Test
+  void past_a_folder_being_undone_the_cap_takes_none_of_this_weeks() throws Exception {
+    kept(1, 6_000, Instant.now().minus(Duration.ofDays(30)));
+    kept(2, 3_000, Instant.now());
+    UndoStore store = new UndoStore(dir, 10_000);
+    // Judged with row 1 as what the cap would take; then row 1's undo begins.
+    assertTrue(store.holdUnlessPushesOutSince(4_000, WEEK_AGO).isPresent());
+    Optional<UndoStore.Undoing> undoing = store.undoing(1);
+    assertTrue(undoing.isPresent());
+    Files.write(store.folder(3).resolve("old"), new byte[4_000]);
+    assertEquals(
+        java.util.List.of(),
+        store.save(
+            3,
+            UndoRecord.of("files.write_text", "write", dev.steward.protocol.json.Json.object())));
+    assertTrue(Files.exists(dir.resolve("2/old")), "this week's row stays, over the cap");
+    assertTrue(Files.exists(dir.resolve("1/old")));
   }
 
   @Test
