@@ -18,6 +18,9 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -59,8 +62,14 @@ public final class McpBridge {
     CompletableFuture<List<ToolDefinition>> listing = connecting.thenApply(service ->
         service.call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class).tools());
     McpJsonMapper mapper = McpJsonDefaults.getMapper();
-    QuietStart stdout = new QuietStart(System.out);
-    StdioTransport stdio = StdioTransport.gated(mapper, System.in, stdout, CANCELLATIONS::message);
+    // MCP's stdin and stdout are the bridge's alone: their descriptors, read and written with the
+    // transport's own buffers (System.in asked the kernel how much was left after every read), and
+    // System.out sent to stderr, so that no library's print can land inside a message.
+    QuietStart stdout = new QuietStart(
+        new java.io.BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024));
+    System.setOut(System.err);
+    StdioTransport stdio = StdioTransport.gated(
+        mapper, new FileInputStream(FileDescriptor.in), stdout, CANCELLATIONS::message);
     McpSyncServer server = McpServer.sync(stdio)
         .serverInfo("steward", VERSION)
         .instructions("Steward's desktop tools. Every call passes Steward's gate: scopes, the"
