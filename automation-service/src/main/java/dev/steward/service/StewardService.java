@@ -190,7 +190,8 @@ public final class StewardService implements AutoCloseable {
               java.util.Objects.requireNonNull(r.entry().tool()),
               java.util.Objects.requireNonNull(r.entry().argsHash())))
           .toList());
-      UndoStore undo = new UndoStore(home.data().resolve("undo"), UndoStore.DEFAULT_CAP_BYTES);
+      UndoStore undo =
+          new UndoStore(home.data().resolve("undo"), UndoStore.DEFAULT_CAP_BYTES, options.clock());
       Gate gate = new Gate(
           tools,
           policies,

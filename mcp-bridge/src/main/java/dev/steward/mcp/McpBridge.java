@@ -46,6 +46,9 @@ public final class McpBridge {
   private McpBridge() {}
 
   public static void main(String[] args) throws Exception {
+    // MCP's stdout is written by its descriptor (below); whatever prints to System.out goes to
+    // stderr, from the first line on, so that it can never land inside a message.
+    System.setOut(System.err);
     if (args.length > 0 && args[0].equals("--train")) {
       Training.run();
       return;
@@ -63,11 +66,9 @@ public final class McpBridge {
         service.call(Methods.TOOLS_LIST, Json.object(), ToolsList.Result.class).tools());
     McpJsonMapper mapper = McpJsonDefaults.getMapper();
     // MCP's stdin and stdout are the bridge's alone: their descriptors, read and written with the
-    // transport's own buffers (System.in asked the kernel how much was left after every read), and
-    // System.out sent to stderr, so that no library's print can land inside a message.
+    // transport's own buffers (System.in asked the kernel how much was left after every read).
     QuietStart stdout = new QuietStart(
         new java.io.BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 64 * 1024));
-    System.setOut(System.err);
     StdioTransport stdio = StdioTransport.gated(
         mapper, new FileInputStream(FileDescriptor.in), stdout, CANCELLATIONS::message);
     McpSyncServer server = McpServer.sync(stdio)

@@ -410,7 +410,9 @@ public final class Gate implements AutoCloseable {
       }
       // Only now, approved by the user or by policy, may the call's host names be looked up.
       ScopeCheck.checkResolved(tool, call.args(), c.policy(), resolver);
-      if (c.destructive()) {
+      // Room is held only where a standing grant could let a call run beside this one unasked:
+      // measuring what a change replaces walks a folder it deletes.
+      if (c.destructive() && !c.policy().document().grants().isEmpty()) {
         long bytes = UndoRoom.replaced(c.paths().values());
         if (decision.equals(Decision.ALLOWED) && !c.requirement().waivedBy().isEmpty()) {
           held = undo.holdUnlessPushesOutSince(

@@ -52,9 +52,19 @@ public final class UndoStore {
   /** Calls being undone now: their folders are not removed by the cap, nor undone twice at once. */
   private final java.util.Set<Long> undoing = new java.util.HashSet<>();
 
+  private final java.time.Clock clock;
+
   public UndoStore(Path root, long capBytes) throws IOException {
+    this(root, capBytes, java.time.Clock.systemUTC());
+  }
+
+  /** @param clock the gate's: what counts as this week's is judged by one clock */
+  public UndoStore(Path root, long capBytes, java.time.Clock clock) throws IOException {
+    if (capBytes <= 0 || capBytes > Long.MAX_VALUE / 4)
+      throw new IllegalArgumentException("an undo area's cap is a positive size: " + capBytes);
     this.root = root;
     this.capBytes = capBytes;
+    this.clock = clock;
     Files.createDirectories(root);
     for (long id : ids()) measure(id);
   }
@@ -70,8 +80,13 @@ public final class UndoStore {
    */
   public List<Long> save(long auditId, UndoRecord record) throws IOException {
     Path dir = folder(auditId);
+    Kept before = sizes.get(auditId);
     AtomicFiles.write(
         dir.resolve(RECORD), Json.write(record).getBytes(StandardCharsets.UTF_8), true);
+    // The folder's time is when its call was kept, which a restart reads again: a record saved
+    // again (an undo, a calendar change) must not make an old row look new.
+    if (before != null)
+      Files.setLastModifiedTime(dir, java.nio.file.attribute.FileTime.from(before.since()));
     measure(auditId);
     return enforceCap(auditId);
   }
@@ -232,7 +247,7 @@ public final class UndoStore {
     // Past a folder being undone, the calls after it were judged with it gone: none of this week's
     // is taken in its place (the area stays over its cap until a later save).
     boolean passedOne = false;
-    java.time.Instant recent = java.time.Instant.now().minus(KEPT_AT_LEAST);
+    java.time.Instant recent = clock.instant().minus(KEPT_AT_LEAST);
     for (long id : ids) {
       if (total.get() <= capBytes || id == newest) break;
       if (undoing.contains(id)) {

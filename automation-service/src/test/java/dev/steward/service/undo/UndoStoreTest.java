@@ -99,6 +99,17 @@ class UndoStoreTest {
   }
 
   @Test
+  void a_record_saved_again_keeps_its_calls_time_across_a_restart() throws Exception {
+    kept(1, 6_000, Instant.now().minus(Duration.ofDays(30)));
+    UndoStore store = new UndoStore(dir, 10_000);
+    // As an undo does: the record saved again, marked undone.
+    store.save(
+        1, UndoRecord.of("files.write_text", "write", dev.steward.protocol.json.Json.object()));
+    UndoStore restarted = new UndoStore(dir, 10_000);
+    assertFalse(restarted.pushesOutSince(8_000, WEEK_AGO), "still a month old");
+  }
+
+  @Test
   void room_may_be_held_over_old_data_which_the_cap_pushes_out_unasked() throws Exception {
     kept(1, 6_000, Instant.now().minus(Duration.ofDays(30)));
     UndoStore store = new UndoStore(dir, 10_000);
