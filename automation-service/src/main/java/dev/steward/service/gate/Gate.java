@@ -410,10 +410,13 @@ public final class Gate implements AutoCloseable {
       }
       // Only now, approved by the user or by policy, may the call's host names be looked up.
       ScopeCheck.checkResolved(tool, call.args(), c.policy(), resolver);
-      // Room is held only where a standing grant could let a call run beside this one unasked:
-      // measuring what a change replaces walks a folder it deletes.
-      if (c.destructive() && !c.policy().document().grants().isEmpty()) {
-        long bytes = UndoRoom.replaced(c.paths().values());
+      if (c.destructive()) {
+        // What a change replaces is measured (a walk of a folder it deletes) only where a standing
+        // grant could let a call run beside it unasked; elsewhere its room is held unmeasured, as
+        // large as the area, in case a grant is added while it runs.
+        long bytes = c.policy().document().grants().isEmpty()
+            ? Long.MAX_VALUE
+            : UndoRoom.replaced(c.paths().values());
         if (decision.equals(Decision.ALLOWED) && !c.requirement().waivedBy().isEmpty()) {
           held = undo.holdUnlessPushesOutSince(
                   bytes, clock.instant().minus(UndoStore.KEPT_AT_LEAST))

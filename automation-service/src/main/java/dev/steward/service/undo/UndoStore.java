@@ -83,10 +83,15 @@ public final class UndoStore {
     Kept before = sizes.get(auditId);
     AtomicFiles.write(
         dir.resolve(RECORD), Json.write(record).getBytes(StandardCharsets.UTF_8), true);
-    // The folder's time is when its call was kept, which a restart reads again: a record saved
-    // again (an undo, a calendar change) must not make an old row look new.
-    if (before != null)
-      Files.setLastModifiedTime(dir, java.nio.file.attribute.FileTime.from(before.since()));
+    // The folder's time is when its call was kept, by the gate's clock, which a restart reads
+    // again: a record saved again (an undo, a calendar change) must not make an old row look new.
+    try {
+      Files.setLastModifiedTime(
+          dir,
+          java.nio.file.attribute.FileTime.from(before == null ? clock.instant() : before.since()));
+    } catch (IOException e) {
+      LOG.log(Level.WARNING, "undo: cannot keep the time of " + dir, e);
+    }
     measure(auditId);
     return enforceCap(auditId);
   }

@@ -110,6 +110,18 @@ class UndoStoreTest {
   }
 
   @Test
+  void a_calls_time_is_the_gates_clocks() throws Exception {
+    Instant monthAgo = Instant.now().minus(Duration.ofDays(30));
+    UndoStore store =
+        new UndoStore(dir, 10_000, java.time.Clock.fixed(monthAgo, java.time.ZoneOffset.UTC));
+    Files.write(store.folder(1).resolve("old"), new byte[6_000]);
+    store.save(
+        1, UndoRecord.of("files.write_text", "write", dev.steward.protocol.json.Json.object()));
+    assertFalse(store.pushesOutSince(8_000, WEEK_AGO), "kept a month ago by the gate's clock");
+    assertFalse(new UndoStore(dir, 10_000).pushesOutSince(8_000, WEEK_AGO), "and after a restart");
+  }
+
+  @Test
   void room_may_be_held_over_old_data_which_the_cap_pushes_out_unasked() throws Exception {
     kept(1, 6_000, Instant.now().minus(Duration.ofDays(30)));
     UndoStore store = new UndoStore(dir, 10_000);
