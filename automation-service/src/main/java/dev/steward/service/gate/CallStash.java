@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One call's place in the undo area, which remembers what its saving did to other calls: undo
@@ -23,17 +22,9 @@ final class CallStash implements UndoStash {
   /** Whether the call was given its folder: only then can it have left something there. */
   private boolean given;
 
-  /** Room held for this call's undo data (a call let run under a grant), given back once settled. */
-  private final UndoStore.@Nullable Held held;
-
   CallStash(UndoStore store, long auditId) {
-    this(store, auditId, null);
-  }
-
-  CallStash(UndoStore store, long auditId, UndoStore.@Nullable Held held) {
     this.store = store;
     this.auditId = auditId;
-    this.held = held;
   }
 
   @Override
@@ -57,7 +48,6 @@ final class CallStash implements UndoStash {
     // Not asked of a call that had no folder: a look for a folder that is not there costs a read
     // a tenth of its time.
     if (given && !saved) store.countUnsaved(auditId);
-    if (held != null) held.giveBack();
     if (expired.isEmpty()) return "";
     return "; to keep the undo area under its size, the undo data of "
         + (expired.size() == 1 ? "row " : expired.size() + " earlier rows, ")

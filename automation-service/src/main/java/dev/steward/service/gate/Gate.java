@@ -441,9 +441,10 @@ public final class Gate implements AutoCloseable {
       return refuse(call, tool, started, r);
     }
     try {
-      return run(call, tool, c, decision, tokenId, stamped, held, started);
+      return run(call, tool, c, decision, tokenId, stamped, started);
     } finally {
-      // Given back here whatever ends the call (a tool's Error too); settling gave it back first.
+      // Given back however the call ends (a tool's Error too); until then the call's data, once
+      // kept, is counted twice, which costs at most a click.
       if (held != null) held.giveBack();
     }
   }
@@ -456,7 +457,6 @@ public final class Gate implements AutoCloseable {
       Decision decision,
       @Nullable String tokenId,
       @Nullable Stamped stamped,
-      UndoStore.@Nullable Held held,
       Instant started) {
     String reason = decision.equals(Decision.CONFIRMED)
         ? "confirmed by the user"
@@ -489,7 +489,7 @@ public final class Gate implements AutoCloseable {
     }
 
     List<String> approvedStamps = stamped == null ? null : stamped.taken();
-    CallStash stash = new CallStash(undo, decisionRow.seq(), held);
+    CallStash stash = new CallStash(undo, decisionRow.seq());
     ToolContext ctx = new ToolContext(
         c.paths(),
         c.policy().scope(),

@@ -46,7 +46,7 @@ public final class UndoStore {
 
   private final AtomicLong total = new AtomicLong();
 
-  /** Room held for calls let run under a grant that have not yet kept their undo data. */
+  /** Room held for destructive calls running now, whose undo data is not yet counted as kept. */
   private long held;
 
   /** Calls being undone now: their folders are not removed by the cap, nor undone twice at once. */

@@ -69,8 +69,7 @@ public final class McpFront {
   private final Runnable beforeChange;
   private final @Nullable Cancellations cancellations;
   private final Calls calls;
-  /** The tools listed now (changed under this object's lock). */
-  private final Map<String, ToolDefinition> now = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, ToolDefinition> now = new LinkedHashMap<>();
   /**
    * Whether each tool listed now was listed with an output schema (see {@link McpTools#answer});
    * read by {@link #callRead} without the lock: set before the SDK lists a tool, dropped after.

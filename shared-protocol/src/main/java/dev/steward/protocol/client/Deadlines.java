@@ -16,10 +16,11 @@ import java.util.concurrent.TimeoutException;
  */
 final class Deadlines {
 
-  /** Each waiting request's deadline ({@link System#nanoTime}), by request id. */
-  private final Map<Long, Long> deadlines = new ConcurrentHashMap<>();
-  /** The requests, to fail when late. */
-  private final Map<Long, CompletableFuture<?>> waiting = new ConcurrentHashMap<>();
+  /** A request waiting, and its deadline ({@link System#nanoTime}). */
+  private record Waiting(CompletableFuture<?> request, long deadline) {}
+
+  /** The requests waiting, by request id. */
+  private final Map<Long, Waiting> waiting = new ConcurrentHashMap<>();
 
   private final Object lock = new Object();
   /** Whether a check is scheduled, and for when. */
@@ -30,12 +31,8 @@ final class Deadlines {
   /** Fails {@code request} with a {@link TimeoutException} unless it ends within {@code nanos}. */
   void watch(long id, CompletableFuture<?> request, long nanos) {
     long deadline = System.nanoTime() + nanos;
-    deadlines.put(id, deadline);
-    waiting.put(id, request);
-    request.whenComplete((r, e) -> {
-      deadlines.remove(id);
-      waiting.remove(id);
-    });
+    waiting.put(id, new Waiting(request, deadline));
+    request.whenComplete((r, e) -> waiting.remove(id));
     checkBy(deadline);
   }
 
@@ -58,11 +55,10 @@ final class Deadlines {
     long now = System.nanoTime();
     long next = 0;
     boolean more = false;
-    for (Map.Entry<Long, Long> e : deadlines.entrySet()) {
-      long deadline = e.getValue();
+    for (Waiting w : waiting.values()) {
+      long deadline = w.deadline();
       if (deadline - now <= 0) {
-        CompletableFuture<?> late = waiting.get(e.getKey());
-        if (late != null) late.completeExceptionally(new TimeoutException());
+        w.request().completeExceptionally(new TimeoutException());
       } else if (!more || deadline - next < 0) {
         next = deadline;
         more = true;
