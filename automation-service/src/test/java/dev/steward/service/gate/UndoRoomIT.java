@@ -5,9 +5,13 @@ import static dev.steward.service.TestService.id;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.tool.ToolResult;
 import dev.steward.service.TestService;
 import dev.steward.service.undo.UndoStore;
 import java.io.RandomAccessFile;
@@ -16,7 +20,13 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,9 +60,14 @@ class UndoRoomIT {
 
   /** An earlier call's undo data, its file sparse, leaving 10,000 bytes of the cap free. */
   private void keptEarlier(Instant since) throws Exception {
+    keptEarlier(since, 10_000);
+  }
+
+  /** An earlier call's undo data, its file sparse, leaving {@code free} bytes of the cap. */
+  private void keptEarlier(Instant since, long free) throws Exception {
     Path folder = Files.createDirectories(t.home.data().resolve("undo/7"));
     try (RandomAccessFile f = new RandomAccessFile(folder.resolve("old").toFile(), "rw")) {
-      f.setLength(UndoStore.DEFAULT_CAP_BYTES - 10_000);
+      f.setLength(UndoStore.DEFAULT_CAP_BYTES - free);
     }
     Files.setLastModifiedTime(folder, FileTime.from(since));
     t.restart();
@@ -77,5 +92,55 @@ class UndoRoomIT {
   void pushing_out_older_undo_data_needs_no_click_under_the_grant() throws Exception {
     keptEarlier(t.clock.instant().minus(Duration.ofDays(30)));
     assertEquals(Preflight.ALLOW, overwrite().decision());
+  }
+
+  @Test
+  void an_overwrite_the_user_approved_pushes_out_what_it_must() throws Exception {
+    keptEarlier(t.clock.instant().minus(Duration.ofDays(1)));
+    ToolResult r = TestService.execApproved(
+        t.client(Role.UI),
+        t.client(Role.AGENT),
+        "files.write_text",
+        args("path", "notes/n.txt", "content", "new"),
+        "c1");
+    assertTrue(r.ok(), () -> "a click is enough to push out this week's data: " + r.error());
+    assertEquals("new", Files.readString(t.root.resolve("notes/n.txt")));
+  }
+
+  /**
+   * Granted overwrites sent at once, with room for one's undo data: each is judged with the others'
+   * room held, so one runs and the others ask, and the earlier call's data is kept.
+   */
+  @Test
+  void granted_overwrites_sent_at_once_share_the_room_they_are_judged_against() throws Exception {
+    int calls = 6;
+    for (int i = 0; i < calls; i++)
+      Files.write(t.root.resolve("notes/n" + i + ".txt"), new byte[20_000]);
+    keptEarlier(t.clock.instant().minus(Duration.ofDays(1)), 30_000);
+    StewardClient agent = t.client(Role.AGENT);
+    ExecutorService pool = Executors.newFixedThreadPool(calls);
+    try {
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<ToolResult>> sent = new ArrayList<>();
+      for (int i = 0; i < calls; i++) {
+        JsonNode a = args("path", "notes/n" + i + ".txt", "content", "new");
+        sent.add(pool.submit(() -> {
+          go.await();
+          return TestService.exec(agent, "files.write_text", a);
+        }));
+      }
+      go.countDown();
+      int ran = 0;
+      for (Future<ToolResult> f : sent) {
+        ToolResult r = f.get(30, TimeUnit.SECONDS);
+        if (r.ok()) ran++;
+        else
+          assertEquals(ToolErrorCodes.TOKEN_MISSING, r.error().code(), r.error().message());
+      }
+      assertEquals(1, ran, "room for one call's undo data");
+    } finally {
+      pool.shutdownNow();
+    }
+    assertTrue(Files.exists(t.home.data().resolve("undo/7/old")), "this week's undo data is kept");
   }
 }
