@@ -24,7 +24,9 @@ import java.util.Map;
  * the MCP bridge do; 2 s later it calls the tool ten times: the first call and the median of
  * calls 2–10, beside the same call's warm figure (after 40 more) and a baseline program measured
  * in the same run (ripgrep, find). Each for {@code ./steward service} and for the packaged image
- * when {@code ./steward package} has built it.
+ * when {@code ./steward package} has built it. Each service starts on a home of its own that holds
+ * the idle warm-up's tree, as every start but the first after install does ({@link
+ * #keepWarmupTree}).
  */
 final class FirstCallsBench {
 
@@ -203,6 +205,25 @@ final class FirstCallsBench {
     return env;
   }
 
+  /**
+   * The warm-up's tree as an earlier start made it, as every start but the very first after
+   * install finds it (that one also writes the tree, ~1.5 s of disk): {@code
+   * -Dsteward.bench.first.tree=false} measures that first start instead. The tree is the one the
+   * warming rounds' service made on its own home.
+   */
+  private static void keepWarmupTree(Path home, Path tmp) throws Exception {
+    Path made = tmp.resolve("home-warm/data/warmup");
+    if (!Boolean.parseBoolean(System.getProperty("steward.bench.first.tree", "true"))
+        || !Files.isDirectory(made)
+        || home.endsWith("home-warm")) return;
+    Files.createDirectories(home.resolve("data"));
+    Process cp = new ProcessBuilder(
+            "cp", "-a", made.toString(), home.resolve("data").toString())
+        .inheritIO()
+        .start();
+    if (cp.waitFor() != 0) throw new IllegalStateException("copying the warm-up tree failed");
+  }
+
   private static String[] measure(
       Launch launch, Case k, Path corpus, int files, Path home, Path tmp) throws Exception {
     Files.createDirectories(home.resolve("config"));
@@ -214,6 +235,7 @@ final class FirstCallsBench {
         Map.of(),
         List.of());
     Files.writeString(home.resolve("config/policy.json"), Json.write(doc));
+    keepWarmupTree(home, tmp);
     if (k.mcp) return measureMcp(launch, k, home, tmp);
     // The page cache warm for both sides: what is measured is the programs, not the disk.
     long[] base = k.baseline.isEmpty() ? new long[0] : runBaseline(k.baseline, 3 + CALLS);
