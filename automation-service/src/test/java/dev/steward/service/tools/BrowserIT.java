@@ -121,6 +121,21 @@ class BrowserIT {
             ex,
             "<title>Meta</title><meta http-equiv='refresh' content='0;url=" + outside("/page")
                 + "'><body>meta</body>");
+      case "/onload-out" ->
+        html(
+            ex,
+            "<title>Onload</title><body onload=\"setTimeout(() => location.href = '"
+                + outside("/page") + "', 10)\">onload</body>");
+      case "/frame-out" ->
+        html(
+            ex,
+            "<title>Frame</title><body>framed<iframe srcdoc=\"<script>setTimeout(() =>"
+                + " top.location.href = '" + outside("/page")
+                + "', 10)</script>\"></iframe></body>");
+      case "/refresh-out" -> {
+        ex.getResponseHeaders().add("Refresh", "0;url=" + outside("/page"));
+        html(ex, "<title>Refresh</title><body>refresh</body>");
+      }
       case "/file-link" ->
         html(
             ex,
@@ -316,7 +331,7 @@ class BrowserIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"/js-out", "/meta-out"})
+  @ValueSource(strings = {"/js-out", "/meta-out", "/onload-out", "/frame-out", "/refresh-out"})
   void script_and_meta_refresh_navigations_out_of_the_scope_are_stopped(String path) {
     ToolResult r = exec(agent, id(), "browser.open_url", args("url", at(path)), null);
     assertTrue(r.ok(), String.valueOf(r.error()));

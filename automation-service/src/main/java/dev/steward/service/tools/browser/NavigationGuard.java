@@ -38,6 +38,11 @@ final class NavigationGuard implements PinningProxy.Pins {
   private final Map<String, Object> pinned = new java.util.concurrent.ConcurrentHashMap<>();
 
   private volatile boolean cancelled;
+
+  /** Top documents let through, and whether one of them may navigate on its own. */
+  private volatile boolean documentSeen;
+
+  private volatile boolean selfNavigating;
   /** The first navigation of the visit that was stopped, with why: the page failed by Steward. */
   private volatile @org.jspecify.annotations.Nullable String firstStop;
 
@@ -132,6 +137,7 @@ final class NavigationGuard implements PinningProxy.Pins {
       String location = response.headers().get("location");
       if (response.status() < 300 || response.status() >= 400 || location == null) {
         if (current.equals(url)) {
+          if (request.frame().parentFrame() == null) judgeDocument(response);
           route.fulfill(new Route.FulfillOptions().setResponse(response));
         } else {
           // Send the browser to the checked final address; it asks the route again for it.
@@ -156,6 +162,29 @@ final class NavigationGuard implements PinningProxy.Pins {
       current = next;
     }
     stop(route, current, "more than " + MAX_REDIRECTS + " redirects");
+  }
+
+  /**
+   * Judged from the response the guard fetched itself (its body is at hand: Playwright's page-side
+   * body of a response may wait without end for a finish that never comes).
+   */
+  private void judgeDocument(APIResponse response) {
+    boolean may;
+    try {
+      may = SelfNavigation.possible(response.headers(), response::body);
+    } catch (PlaywrightException e) {
+      may = true;
+    }
+    if (may) selfNavigating = true;
+    documentSeen = true;
+  }
+
+  /**
+   * Whether the visit's page is known unable to navigate on its own: a top document was let
+   * through, and none let through could ({@link SelfNavigation}).
+   */
+  boolean quietDocument() {
+    return documentSeen && !selfNavigating;
   }
 
   /** "aborted" makes Chromium drop the navigation and keep the current page (no error page). */

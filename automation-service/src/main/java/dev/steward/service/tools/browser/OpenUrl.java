@@ -250,7 +250,7 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
       throw new BrowserSession.VisitFailure(navigationFailure(guard, e));
     }
     // A meta refresh or a script may navigate at once; give it a moment (the guard checks it).
-    page.waitForTimeout(SETTLE_MILLIS);
+    if (!guard.quietDocument()) page.waitForTimeout(SETTLE_MILLIS);
     if (guard.cancelled())
       throw new BrowserSession.VisitFailure(
           new ToolFailure(ToolErrorCodes.CANCELLED, "the visit was cancelled"));
