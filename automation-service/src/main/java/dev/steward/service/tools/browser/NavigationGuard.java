@@ -137,7 +137,7 @@ final class NavigationGuard implements PinningProxy.Pins {
       String location = response.headers().get("location");
       if (response.status() < 300 || response.status() >= 400 || location == null) {
         if (current.equals(url)) {
-          if (request.frame().parentFrame() == null) judgeDocument(response);
+          judgeDocument(request, response);
           route.fulfill(new Route.FulfillOptions().setResponse(response));
         } else {
           // Send the browser to the checked final address; it asks the route again for it.
@@ -168,11 +168,14 @@ final class NavigationGuard implements PinningProxy.Pins {
    * Judged from the response the guard fetched itself (its body is at hand: Playwright's page-side
    * body of a response may wait without end for a finish that never comes).
    */
-  private void judgeDocument(APIResponse response) {
+  private void judgeDocument(Request request, APIResponse response) {
     boolean may;
     try {
+      // A popup's first request has no frame on this side yet, and asking for it throws.
+      if (request.frame().parentFrame() != null) return;
       may = SelfNavigation.possible(response.headers(), response::body);
-    } catch (PlaywrightException e) {
+    } catch (RuntimeException e) {
+      // Never thrown out of the handler: a route left unanswered holds the page.
       may = true;
     }
     if (may) selfNavigating = true;

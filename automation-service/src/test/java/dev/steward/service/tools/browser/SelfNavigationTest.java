@@ -14,8 +14,15 @@ class SelfNavigationTest {
   private static final Map<String, String> HTML =
       Map.of("content-type", "text/html; charset=utf-8");
 
+  /** With the body's length declared, as the judgement asks. */
   private static boolean possible(Map<String, String> headers, String body) {
-    return SelfNavigation.possible(headers, () -> body.getBytes(StandardCharsets.UTF_8));
+    return possible(headers, body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static boolean possible(Map<String, String> headers, byte[] body) {
+    Map<String, String> declared = new java.util.HashMap<>(headers);
+    declared.putIfAbsent("content-length", String.valueOf(body.length));
+    return SelfNavigation.possible(declared, () -> body);
   }
 
   @Test
@@ -31,12 +38,13 @@ class SelfNavigationTest {
       strings = {
         "<script>location.href='/x'</script>",
         "<SCRIPT src=/a.js></SCRIPT>",
-        "< script>",
         "<svg><script>top.location='/x'</script></svg>",
         "<body onload=\"location='/x'\">",
         "<img src=x onerror=location='/x'>",
         "<img src=\"x\"onerror=\"location='/x'\">",
         "<img/ONERROR = location='/x' src=x>",
+        "<img src='x'\tonerror\f=location='/x'>",
+        "<iFrAmE src=/x>",
         "<svg><animate onbegin=location='/x'></svg>",
         "<meta http-equiv=refresh content='0;url=/x'>",
         "<META HTTP-EQUIV=\"Refresh\" content=\"0;url=/x\">",
@@ -59,16 +67,59 @@ class SelfNavigationTest {
   }
 
   @Test
-  void what_is_not_html_or_not_read_as_ascii_is_not_judged() {
+  void a_page_with_its_charset_declared_is_judged() {
+    assertFalse(possible(Map.of("content-type", "text/html;charset=windows-1252"), "<p>plain</p>"));
+    assertFalse(possible(Map.of("content-type", "TEXT/HTML"), "<p>plain</p>"));
+  }
+
+  @Test
+  void what_is_not_plainly_html_is_not_judged() {
     assertTrue(possible(Map.of("content-type", "application/xhtml+xml"), "<p>plain</p>"));
     assertTrue(possible(Map.of(), "<p>plain</p>"));
     assertTrue(
-        SelfNavigation.possible(HTML, () -> "<p>plain</p>".getBytes(StandardCharsets.UTF_16LE)),
-        "UTF-16");
+        possible(Map.of("content-type", "text/html, application/xhtml+xml"), "<p>plain</p>"),
+        "a list of types may be read as its last");
+  }
+
+  @Test
+  void an_encoding_that_hides_letters_is_not_judged() {
+    assertTrue(possible(HTML, "<p>plain</p>".getBytes(StandardCharsets.UTF_16LE)), "UTF-16");
+    // ISO-2022-JP: ESC ( B, the mode already in force, reads as nothing: the browser sees <script>.
+    assertTrue(
+        possible(
+            Map.of("content-type", "text/html; charset=iso-2022-jp"),
+            "<scr\u001b(Bipt>location='/x'</script>".getBytes(StandardCharsets.ISO_8859_1)),
+        "ISO-2022-JP");
+  }
+
+  @Test
+  void a_body_of_undeclared_size_compressed_or_too_big_is_not_read() {
+    java.util.function.Supplier<byte[]> unread = () -> {
+      throw new AssertionError("read");
+    };
+    assertTrue(SelfNavigation.possible(Map.of("content-type", "text/html"), unread), "chunked");
+    assertTrue(SelfNavigation.possible(
+        Map.of("content-type", "text/html", "content-length", "lots"), unread));
+    assertTrue(SelfNavigation.possible(
+        Map.of("content-type", "text/html", "content-length", String.valueOf(1 << 20)), unread));
+    assertTrue(SelfNavigation.possible(
+        Map.of("content-type", "text/html", "content-length", "20", "content-encoding", "br"),
+        unread));
+    assertTrue(SelfNavigation.possible(
+        Map.of("content-type", "text/html", "content-length", "20", "refresh", "0;url=/x"),
+        unread));
     assertTrue(possible(
-        Map.of("content-type", "text/html", "content-length", String.valueOf(1 << 20)), "<p/>"));
-    assertTrue(possible(Map.of("content-type", "text/html", "content-length", "lots"), "<p/>"));
-    assertTrue(possible(HTML, "<p>" + "plain ".repeat(SelfNavigation.MAX_BODY_BYTES / 6 + 1)));
+        Map.of("content-type", "text/html", "content-length", "100"),
+        "<p>" + "plain ".repeat(SelfNavigation.MAX_BODY_BYTES / 6 + 1)));
+  }
+
+  /** Inputs that would make a backtracking search take minutes on the browser's one thread. */
+  @ParameterizedTest
+  @ValueSource(strings = {"on", " on", "<a", "<", " "})
+  void the_search_is_linear_in_the_body(String unit) {
+    String body = unit.repeat((SelfNavigation.MAX_BODY_BYTES - 16) / unit.length());
+    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+        java.time.Duration.ofSeconds(2), () -> possible(HTML, body));
   }
 
   @Test
