@@ -233,7 +233,7 @@ public final class StewardService implements AutoCloseable {
         return Boolean.TRUE;
       });
       for (ToolPack pack : packs) pack.start();
-      service.warmup = Warmup.start(
+      Warmup warmup = Warmup.start(
           packs,
           tools,
           home.data().resolve("warmup"),
@@ -241,6 +241,8 @@ public final class StewardService implements AutoCloseable {
           options.warmupRounds(),
           gate::warmUp,
           gate::busy);
+      service.warmup = warmup;
+      gate.onToolStart(warmup::yieldToClient);
       return service;
     } catch (Exception e) {
       serving.thenAccept(RpcServer::close);

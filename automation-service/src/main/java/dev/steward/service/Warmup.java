@@ -38,8 +38,9 @@ import java.util.logging.Logger;
  * The calls run on a thread of their own, on data the packs made in {@code data/warmup/<pack>}
  * under a scope that holds only that folder, straight on the tools after the gate's checks that
  * change nothing: they are not a client's calls, so they are decided by no one and leave no audit
- * row, and they read nothing of the user's. Each call waits while a client's call runs; the whole
- * warm-up is a fixed number of rounds.
+ * row, and they read nothing of the user's. Each call waits while a client's call runs, and one
+ * running when a client's call begins is stopped ({@link #yieldToClient}); the whole warm-up is a
+ * fixed number of rounds.
  */
 final class Warmup implements AutoCloseable {
 
@@ -67,6 +68,11 @@ final class Warmup implements AutoCloseable {
   private final BooleanSupplier busy;
   private final int rounds;
   private volatile boolean closed;
+  /** A warm-up call is running: a client's call that begins now stops it. */
+  private volatile boolean inCall;
+  /** Orders {@link #inCall} with a client's call beginning, so no interrupt lands past the call. */
+  private final Object callLock = new Object();
+
   private final CompletableFuture<Integer> finished = new CompletableFuture<>();
   private final Thread thread;
 
@@ -218,16 +224,42 @@ final class Warmup implements AutoCloseable {
     return folder;
   }
 
-  /** The call as a client's would run, its answer encoded as it would be sent; false if it failed. */
+  /**
+   * The call as a client's would run, its answer encoded as it would be sent; false if it failed,
+   * or was stopped for a client's call.
+   */
   private boolean runOnce(Prepared call, int round) {
+    synchronized (callLock) {
+      if (busy.getAsBoolean()) return false;
+      inCall = true;
+    }
     try {
-      if (!checks.run(call.tool, call.args)) return false;
+      if (!checks.run(call.tool, call.args) || Thread.currentThread().isInterrupted()) return false;
       JsonNode value = call.tool.run(call.args, call.context);
+      if (Thread.currentThread().isInterrupted()) return false;
       MessageCodec.writeUtf8(Response.result(
           IntNode.valueOf(round), Json.mapper().valueToTree(ToolResult.success(value, null))));
       return true;
     } catch (ToolFailure | RuntimeException e) {
       return false;
+    } finally {
+      synchronized (callLock) {
+        inCall = false;
+      }
+      // A client's stop is for this call only; a close is seen by the loop.
+      Thread.interrupted();
+    }
+  }
+
+  /**
+   * A client's call has begun: the warm-up call running now stops at once. Its walk would share
+   * the walk pool's threads with the client's, and on two cores a warm-up search still running in
+   * the interpreter held the first listing back by tens of milliseconds.
+   */
+  void yieldToClient() {
+    if (!inCall) return;
+    synchronized (callLock) {
+      if (inCall) thread.interrupt();
     }
   }
 

@@ -10,11 +10,13 @@ import dev.steward.protocol.tool.Confirmation;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ScopeKind;
 import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.service.scope.Access;
 import dev.steward.service.tools.PackContext;
 import dev.steward.service.tools.PathUse;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
+import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolPack;
 import dev.steward.service.tools.ToolRegistry;
 import dev.steward.service.tools.WarmupCall;
@@ -34,7 +36,7 @@ class WarmupTest {
   Path dir;
 
   /** A reading tool that records the paths it was given. */
-  private static final class Reader implements Tool {
+  private static class Reader implements Tool {
     final List<Path> read = new CopyOnWriteArrayList<>();
     final String name;
     final boolean mutates;
@@ -68,7 +70,7 @@ class WarmupTest {
     }
 
     @Override
-    public JsonNode run(JsonNode args, ToolContext ctx) {
+    public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
       read.add(ctx.paths().get("/path").real());
       return Json.object().put("ok", true);
     }
@@ -239,5 +241,52 @@ class WarmupTest {
         stillBusy);
     stopped.close();
     assertEquals(-1, stopped.finished().get(10, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void a_warm_up_call_running_when_a_clients_call_begins_is_stopped_and_the_warm_up_goes_on()
+      throws Exception {
+    java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicInteger runs =
+        new java.util.concurrent.atomic.AtomicInteger();
+    AtomicBoolean stopped = new AtomicBoolean();
+    Reader slow = new Reader("test.read", false) {
+      @Override
+      public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+        if (runs.incrementAndGet() == 1) {
+          started.countDown();
+          try {
+            Thread.sleep(30_000);
+          } catch (InterruptedException e) {
+            stopped.set(true);
+            throw new ToolFailure(ToolErrorCodes.CANCELLED, "the call was cancelled");
+          }
+        }
+        return super.run(args, ctx);
+      }
+    };
+    Path mine = dir.resolve("data/warmup/test/mine.txt");
+    AtomicBoolean busy = new AtomicBoolean(false);
+    Warmup w = start(
+        slow,
+        List.of(new WarmupCall("test.read", Json.object().put("path", mine.toString()))),
+        2,
+        busy);
+    assertTrue(started.await(10, TimeUnit.SECONDS));
+    busy.set(true);
+    long t0 = System.nanoTime();
+    w.yieldToClient();
+    while (!stopped.get() && System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(10)) Thread.sleep(5);
+    assertTrue(stopped.get(), "the warm-up's call stops when a client's begins");
+    Thread.sleep(300);
+    assertEquals(1, runs.get(), "and nothing more runs beside the client's call");
+    busy.set(false);
+    assertEquals(1, w.finished().get(10, TimeUnit.SECONDS), "the stopped call is not counted");
+    assertEquals(2, runs.get(), "the warm-up went on after the client's call");
+    assertEquals(1, slow.read.size());
+
+    // Once no warm-up call runs, a client's call begins with nothing to stop.
+    w.yieldToClient();
+    assertFalse(Thread.interrupted());
   }
 }

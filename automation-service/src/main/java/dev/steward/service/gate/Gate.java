@@ -1162,6 +1162,11 @@ public final class Gate implements AutoCloseable {
     return runner.busy();
   }
 
+  /** {@code listener} is told each time a client's tool begins to run (once it counts as busy). */
+  public void onToolStart(Runnable listener) {
+    runner.onStart(listener);
+  }
+
   private static String runKey(String connection, String callId) {
     return connection + "\n" + callId;
   }

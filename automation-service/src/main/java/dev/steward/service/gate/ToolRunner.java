@@ -66,6 +66,8 @@ final class ToolRunner implements AutoCloseable {
 
   private final Thread watchdog = DaemonThreads.named("tool-watchdog").newThread(this::watch);
 
+  private volatile Runnable onStart = () -> {};
+
   ToolRunner() {
     watchdog.start();
   }
@@ -100,6 +102,7 @@ final class ToolRunner implements AutoCloseable {
       }
     }
     try {
+      onStart.run();
       // Asked after it is registered: a cancel from now on finds it running.
       if (early.take(scopeOf(callId), callId)) throw stopped(tool, Stop.CANCEL);
       JsonNode value = tool.run(args, ctx);
@@ -127,6 +130,11 @@ final class ToolRunner implements AutoCloseable {
             tool.name() + " did not finish within " + tool.timeLimit().toSeconds()
                 + " s and was stopped")
         : new ToolFailure(ToolErrorCodes.CANCELLED, "the call was cancelled");
+  }
+
+  /** Told each time a call begins to run, after {@link #busy} counts it. */
+  void onStart(Runnable listener) {
+    onStart = listener;
   }
 
   /** Whether any call is running now. */

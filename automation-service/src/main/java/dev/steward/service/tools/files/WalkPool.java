@@ -1,6 +1,7 @@
 package dev.steward.service.tools.files;
 
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 
 /**
  * The threads that walk folder trees for searches and listings: one per core (at least two), so a
@@ -12,8 +13,14 @@ final class WalkPool {
   static final ForkJoinPool POOL = new ForkJoinPool(
       Math.max(2, Runtime.getRuntime().availableProcessors()),
       pool -> {
-        var t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
-        t.setName("files-walk-" + t.getPoolIndex());
+        var t = new ForkJoinWorkerThread(pool) {
+          // Named once registered: in the factory every worker's index still reads 0.
+          @Override
+          protected void onStart() {
+            super.onStart();
+            setName("files-walk-" + getPoolIndex());
+          }
+        };
         t.setDaemon(true);
         return t;
       },
