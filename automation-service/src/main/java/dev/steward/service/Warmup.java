@@ -237,8 +237,10 @@ final class Warmup implements AutoCloseable {
       if (!checks.run(call.tool, call.args) || Thread.currentThread().isInterrupted()) return false;
       JsonNode value = call.tool.run(call.args, call.context);
       if (Thread.currentThread().isInterrupted()) return false;
-      MessageCodec.writeUtf8(Response.result(
-          IntNode.valueOf(round), Json.mapper().valueToTree(ToolResult.success(value, null))));
+      // Encoded as the dispatcher encodes a client's answer (a POJO node written straight out): a
+      // tree made first would send the JIT compiling Jackson's tree reader, which no call uses.
+      MessageCodec.writeUtf8(
+          Response.result(IntNode.valueOf(round), Json.pojo(ToolResult.success(value, null))));
       return true;
     } catch (ToolFailure | RuntimeException e) {
       return false;
