@@ -2,19 +2,13 @@ package dev.steward.service.tools.files;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.DirectoryIteratorException;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The one parallel folder walk, shared by searches and listings; what is done in each folder is
@@ -56,7 +50,7 @@ final class ParallelWalk {
   /** Starts walking the opened folder {@code top}, which the walk closes. */
   static <F> ForkJoinTask<Void> start(
       SecureDirectoryStream<Path> top, F folder, Visitor<F> visitor) {
-    return WalkPool.POOL.submit(new Task<>(visitor, null, null, top, folder));
+    return WalkPool.POOL.submit(new WalkTask<>(visitor, null, null, top, folder));
   }
 
   /**
@@ -73,60 +67,6 @@ final class ParallelWalk {
       if (cause instanceof RuntimeException r) throw r;
       if (cause instanceof Error err) throw err;
       throw new IllegalStateException("a folder walk failed", cause);
-    }
-  }
-
-  private static final class Task<F> extends RecursiveAction {
-    private final Visitor<F> visitor;
-    private final @Nullable SecureDirectoryStream<Path> parent;
-    private final @Nullable Path name;
-    private final @Nullable SecureDirectoryStream<Path> opened;
-    private final F folder;
-
-    /** Either {@code opened} (the top) or {@code parent} and {@code name} (a sub-folder) are given. */
-    Task(
-        Visitor<F> visitor,
-        @Nullable SecureDirectoryStream<Path> parent,
-        @Nullable Path name,
-        @Nullable SecureDirectoryStream<Path> opened,
-        F folder) {
-      this.visitor = visitor;
-      this.parent = parent;
-      this.name = name;
-      this.opened = opened;
-      this.folder = folder;
-    }
-
-    @Override
-    protected void compute() {
-      boolean top = opened != null;
-      SecureDirectoryStream<Path> dir = opened;
-      if (dir == null) {
-        if (!visitor.enter(folder)) return;
-        try {
-          dir = Objects.requireNonNull(parent)
-              .newDirectoryStream(Objects.requireNonNull(name), LinkOption.NOFOLLOW_LINKS);
-        } catch (IOException e) {
-          visitor.failed(folder, e);
-          return;
-        }
-      }
-      try (SecureDirectoryStream<Path> open = dir) {
-        List<Sub<F>> subs = visitor.visit(folder, open);
-        List<Task<F>> tasks = new ArrayList<>(subs.size());
-        for (Sub<F> s : subs) tasks.add(new Task<>(visitor, open, s.name(), null, s.folder()));
-        invokeAll(tasks);
-      } catch (DirectoryIteratorException e) {
-        IOException cause = e.getCause();
-        failed(top, cause != null ? cause : new IOException(e));
-      } catch (IOException e) {
-        failed(top, e);
-      }
-    }
-
-    private void failed(boolean top, IOException e) {
-      if (top) throw new UncheckedIOException(e);
-      visitor.failed(folder, e);
     }
   }
 }
