@@ -68,10 +68,19 @@ final class Warmup implements AutoCloseable {
   private final BooleanSupplier busy;
   private final int rounds;
   private volatile boolean closed;
-  /** A warm-up call is running: a client's call that begins now stops it. */
-  private volatile boolean inCall;
-  /** Orders {@link #inCall} with a client's call beginning, so no interrupt lands past the call. */
+  /** Guards the two below: a client's call either finds the warm-up's call running, or is seen. */
   private final Object callLock = new Object();
+  /** A warm-up call is running: a client's call that begins now stops it. */
+  private boolean inCall;
+  /** The running warm-up call was stopped for a client's call (and is run again later). */
+  private boolean stoppedForClient;
+
+  private enum Outcome {
+    RAN,
+    FAILED,
+    /** Not run, or stopped, because a client's call began: to be run again once it is quiet. */
+    YIELDED
+  }
 
   private final CompletableFuture<Integer> finished = new CompletableFuture<>();
   private final Thread thread;
@@ -119,8 +128,12 @@ final class Warmup implements AutoCloseable {
       int done = 0;
       for (int round = 0; round < rounds && !closed; round++) {
         for (Prepared call : calls) {
-          if (!awaitIdle()) return;
-          if (runOnce(call, round)) done++;
+          Outcome outcome;
+          do {
+            if (!awaitIdle()) return;
+            outcome = runOnce(call, round);
+          } while (outcome == Outcome.YIELDED);
+          if (outcome == Outcome.RAN) done++;
         }
       }
       if (closed) return;
@@ -224,15 +237,30 @@ final class Warmup implements AutoCloseable {
     return folder;
   }
 
-  /**
-   * The call as a client's would run, its answer encoded as it would be sent; false if it failed,
-   * or was stopped for a client's call.
-   */
-  private boolean runOnce(Prepared call, int round) {
+  /** The call as a client's would run, unless a client's call begins first or meanwhile. */
+  private Outcome runOnce(Prepared call, int round) {
     synchronized (callLock) {
-      if (busy.getAsBoolean()) return false;
+      if (busy.getAsBoolean()) return Outcome.YIELDED;
       inCall = true;
+      stoppedForClient = false;
     }
+    boolean ran = false;
+    boolean stopped;
+    try {
+      ran = runAndEncode(call, round);
+    } finally {
+      synchronized (callLock) {
+        inCall = false;
+        stopped = stoppedForClient;
+      }
+      // A client's stop is for this call only; a close is seen by the loop.
+      Thread.interrupted();
+    }
+    return stopped ? Outcome.YIELDED : ran ? Outcome.RAN : Outcome.FAILED;
+  }
+
+  /** Runs the call and encodes its answer as it would be sent; false if it failed or was stopped. */
+  private boolean runAndEncode(Prepared call, int round) {
     try {
       if (!checks.run(call.tool, call.args) || Thread.currentThread().isInterrupted()) return false;
       JsonNode value = call.tool.run(call.args, call.context);
@@ -244,12 +272,6 @@ final class Warmup implements AutoCloseable {
       return true;
     } catch (ToolFailure | RuntimeException e) {
       return false;
-    } finally {
-      synchronized (callLock) {
-        inCall = false;
-      }
-      // A client's stop is for this call only; a close is seen by the loop.
-      Thread.interrupted();
     }
   }
 
@@ -259,9 +281,11 @@ final class Warmup implements AutoCloseable {
    * the interpreter held the first listing back by tens of milliseconds.
    */
   void yieldToClient() {
-    if (!inCall) return;
     synchronized (callLock) {
-      if (inCall) thread.interrupt();
+      if (inCall) {
+        stoppedForClient = true;
+        thread.interrupt();
+      }
     }
   }
 
