@@ -24,8 +24,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -97,6 +99,11 @@ class WarmupTest {
     };
   }
 
+  /** The one warm-up call most tests make: {@code test.read} of {@code file}. */
+  private static List<WarmupCall> readsOf(Path file) {
+    return List.of(new WarmupCall("test.read", Json.object().put("path", file.toString())));
+  }
+
   private Warmup start(Tool tool, List<WarmupCall> calls, int rounds, AtomicBoolean busy) {
     Path[] seen = new Path[1];
     return Warmup.start(
@@ -113,11 +120,7 @@ class WarmupTest {
   void runs_each_call_each_round_on_the_packs_own_folder() throws Exception {
     Reader reader = new Reader("test.read", false);
     Path mine = dir.resolve("data/warmup/test/mine.txt");
-    Warmup w = start(
-        reader,
-        List.of(new WarmupCall("test.read", Json.object().put("path", mine.toString()))),
-        3,
-        new AtomicBoolean());
+    Warmup w = start(reader, readsOf(mine), 3, new AtomicBoolean());
     assertEquals(3, w.finished().get(10, TimeUnit.SECONDS));
     assertEquals(List.of(mine.toRealPath(), mine.toRealPath(), mine.toRealPath()), reader.read);
   }
@@ -205,11 +208,7 @@ class WarmupTest {
     Files.createSymbolicLink(dir.resolve("data/warmup/test"), users);
     Reader reader = new Reader("test.read", false);
     Path mine = dir.resolve("data/warmup/test/mine.txt");
-    Warmup w = start(
-        reader,
-        List.of(new WarmupCall("test.read", Json.object().put("path", mine.toString()))),
-        1,
-        new AtomicBoolean());
+    Warmup w = start(reader, readsOf(mine), 1, new AtomicBoolean());
     assertEquals(1, w.finished().get(10, TimeUnit.SECONDS));
     assertFalse(Files.isSymbolicLink(dir.resolve("data/warmup/test")));
     assertEquals("the user's own", Files.readString(users.resolve("mine.txt")));
@@ -222,11 +221,7 @@ class WarmupTest {
     Reader reader = new Reader("test.read", false);
     Path mine = dir.resolve("data/warmup/test/mine.txt");
     AtomicBoolean busy = new AtomicBoolean(true);
-    Warmup w = start(
-        reader,
-        List.of(new WarmupCall("test.read", Json.object().put("path", mine.toString()))),
-        2,
-        busy);
+    Warmup w = start(reader, readsOf(mine), 2, busy);
     Thread.sleep(500);
     assertEquals(List.of(), reader.read, "nothing runs beside a client's call");
     assertFalse(w.finished().isDone());
@@ -234,11 +229,7 @@ class WarmupTest {
     assertEquals(2, w.finished().get(10, TimeUnit.SECONDS));
 
     AtomicBoolean stillBusy = new AtomicBoolean(true);
-    Warmup stopped = start(
-        reader,
-        List.of(new WarmupCall("test.read", Json.object().put("path", mine.toString()))),
-        2,
-        stillBusy);
+    Warmup stopped = start(reader, readsOf(mine), 2, stillBusy);
     stopped.close();
     assertEquals(-1, stopped.finished().get(10, TimeUnit.SECONDS));
   }
@@ -246,9 +237,8 @@ class WarmupTest {
   @Test
   void a_warm_up_call_running_when_a_clients_call_begins_is_stopped_and_run_again_later()
       throws Exception {
-    java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
-    java.util.concurrent.atomic.AtomicInteger runs =
-        new java.util.concurrent.atomic.AtomicInteger();
+    CountDownLatch started = new CountDownLatch(1);
+    AtomicInteger runs = new AtomicInteger();
     AtomicBoolean stopped = new AtomicBoolean();
     Reader slow = new Reader("test.read", false) {
       @Override
@@ -267,11 +257,7 @@ class WarmupTest {
     };
     Path mine = dir.resolve("data/warmup/test/mine.txt");
     AtomicBoolean busy = new AtomicBoolean(false);
-    Warmup w = start(
-        slow,
-        List.of(new WarmupCall("test.read", Json.object().put("path", mine.toString()))),
-        2,
-        busy);
+    Warmup w = start(slow, readsOf(mine), 2, busy);
     assertTrue(started.await(10, TimeUnit.SECONDS));
     busy.set(true);
     long t0 = System.nanoTime();
