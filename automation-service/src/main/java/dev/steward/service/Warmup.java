@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -49,8 +50,14 @@ final class Warmup implements AutoCloseable {
   /** Enough for the JIT to compile a listing's and a search's hot code (measured: ADR 29). */
   static final int DEFAULT_ROUNDS = 40;
 
-  /** After a client's call, a little quiet first: an agent's calls often come one after another. */
-  private static final long QUIET_MILLIS = 250;
+  /**
+   * After a client's call, a little quiet first: an agent's calls often come one after another,
+   * with gaps of a millisecond between them, and a warm-up call begun in such a gap would be
+   * stopped by the next call only after it had taken the walk pool's threads from it.
+   */
+  private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+  private static final long POLL_MILLIS = 20;
 
   private record Prepared(Tool tool, JsonNode args, ToolContext context) {}
 
@@ -74,6 +81,8 @@ final class Warmup implements AutoCloseable {
   private boolean inCall;
   /** The running warm-up call was stopped for a client's call (and is run again later). */
   private boolean stoppedForClient;
+  /** When a client's call was last seen running or beginning ({@link System#nanoTime}). */
+  private volatile long lastClientCall = System.nanoTime() - QUIET_NANOS;
 
   private enum Outcome {
     RAN,
@@ -281,6 +290,7 @@ final class Warmup implements AutoCloseable {
    * the interpreter held the first listing back by tens of milliseconds.
    */
   void yieldToClient() {
+    lastClientCall = System.nanoTime();
     synchronized (callLock) {
       if (inCall) {
         stoppedForClient = true;
@@ -289,15 +299,20 @@ final class Warmup implements AutoCloseable {
     }
   }
 
-  /** Waits until no client's call runs and it has been quiet a moment; false once closed. */
+  /**
+   * Waits until no client's call runs and none has begun or been seen running for a moment; false
+   * once closed.
+   */
   private boolean awaitIdle() throws InterruptedException {
-    if (!busy.getAsBoolean()) return !closed;
     while (!closed) {
-      while (busy.getAsBoolean() && !closed) Thread.sleep(20);
-      Thread.sleep(QUIET_MILLIS);
-      if (!busy.getAsBoolean()) break;
+      long now = System.nanoTime();
+      if (busy.getAsBoolean()) lastClientCall = now;
+      long quietFor = now - lastClientCall;
+      if (quietFor >= QUIET_NANOS) return true;
+      Thread.sleep(
+          Math.min(POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(QUIET_NANOS - quietFor) + 1));
     }
-    return !closed;
+    return false;
   }
 
   /** Completes with how many calls ran once the warm-up is over (-1: it was stopped). */

@@ -271,4 +271,26 @@ class WarmupTest {
     assertEquals(3, runs.get(), "the stopped call ran again once the client's call was over");
     assertEquals(2, slow.read.size());
   }
+
+  /**
+   * An agent's calls come one after another with gaps of a millisecond: the warm-up begins nothing
+   * in those gaps, only once the calls have stopped for a moment.
+   */
+  @Test
+  void nothing_begins_in_the_short_gaps_between_a_clients_calls() throws Exception {
+    Reader reader = new Reader("test.read", false);
+    Path mine = dir.resolve("data/warmup/test/mine.txt");
+    AtomicBoolean busy = new AtomicBoolean(true);
+    Warmup w = start(reader, readsOf(mine), 2, busy);
+    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(800);
+    while (System.nanoTime() < until) {
+      w.yieldToClient();
+      busy.set(true);
+      Thread.sleep(1);
+      busy.set(false);
+      Thread.sleep(3);
+    }
+    assertEquals(List.of(), reader.read, "nothing ran between the client's calls");
+    assertEquals(2, w.finished().get(10, TimeUnit.SECONDS), "both rounds ran after them");
+  }
 }
