@@ -1,5 +1,6 @@
 package dev.steward.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.audit.AuditKind;
 import dev.steward.protocol.audit.Decision;
@@ -10,6 +11,7 @@ import dev.steward.protocol.jsonrpc.RpcError;
 import dev.steward.protocol.jsonrpc.RpcException;
 import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.method.Role;
+import dev.steward.protocol.tool.ToolResult;
 import dev.steward.protocol.util.DaemonThreads;
 import dev.steward.service.audit.AuditEntry;
 import dev.steward.service.audit.AuditLog;
@@ -31,6 +33,7 @@ import dev.steward.service.scope.PathScope;
 import dev.steward.service.token.ConfirmTokens;
 import dev.steward.service.tools.BrowserReturns;
 import dev.steward.service.tools.PackContext;
+import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolPack;
 import dev.steward.service.tools.ToolPacks;
 import dev.steward.service.tools.ToolRegistry;
@@ -239,10 +242,20 @@ public final class StewardService implements AutoCloseable {
           home.data().resolve("warmup"),
           home.userHome(),
           options.warmupRounds(),
-          gate::warmUp,
+          new Warmup.Checks() {
+            @Override
+            public boolean run(Tool tool, JsonNode args) {
+              return gate.warmUp(tool, args);
+            }
+
+            @Override
+            public ToolResult answered(Tool tool, JsonNode args, JsonNode value) {
+              return gate.warmUpAnswer(tool, args, value);
+            }
+          },
           gate::busy);
       service.warmup = warmup;
-      gate.onToolStart(warmup::yieldToClient);
+      gate.onClientCall(warmup::yieldToClient);
       return service;
     } catch (Exception e) {
       serving.thenAccept(RpcServer::close);

@@ -4,10 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.jsonrpc.MessageCodec;
+import dev.steward.protocol.jsonrpc.Request;
 import dev.steward.protocol.jsonrpc.Response;
+import dev.steward.protocol.method.Execute;
+import dev.steward.protocol.method.Methods;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.ToolResult;
 import dev.steward.protocol.util.DaemonThreads;
+import dev.steward.service.rpc.Params;
 import dev.steward.service.scope.PathScope;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.ScopeDenied;
@@ -37,11 +41,12 @@ import java.util.logging.Logger;
  * Runs the packs' warm-up calls on idle once the service answers (issue 23, ADR 29), so that a
  * user's first search or listing finds its code loaded and compiled instead of paying for the JIT.
  * The calls run on a thread of their own, on data the packs made in {@code data/warmup/<pack>}
- * under a scope that holds only that folder, straight on the tools after the gate's checks that
- * change nothing: they are not a client's calls, so they are decided by no one and leave no audit
- * row, and they read nothing of the user's. Each call waits while a client's call runs, and one
- * running when a client's call begins is stopped ({@link #yieldToClient}); the whole warm-up is a
- * fixed number of rounds.
+ * under a scope that holds only that folder, straight on the tools, with the steps around a
+ * client's call that change nothing (its request read, the gate's checks, its rows sealed in
+ * memory only, its answer encoded): they are not a client's calls, so they are decided by no one
+ * and leave no audit row, and they read nothing of the user's. A call waits until no client's call
+ * has come for a moment, and one running when a client's call comes is stopped ({@link
+ * #yieldToClient}); the whole warm-up is a fixed number of rounds.
  */
 final class Warmup implements AutoCloseable {
 
@@ -59,12 +64,21 @@ final class Warmup implements AutoCloseable {
 
   private static final long POLL_MILLIS = 20;
 
-  private record Prepared(Tool tool, JsonNode args, ToolContext context) {}
+  /** The trace and call id of the warm-up's calls. */
+  private static final String WARM_UP = "warm-up";
 
-  /** The gate's checks that change nothing, run on each warm-up call before the tool. */
+  /** A call as a client would send it ({@code request}), to be read and run each round. */
+  private record Prepared(Tool tool, String request, PathScope scope) {}
+
+  /** The gate's steps that change nothing, run on each warm-up call around the tool. */
   interface Checks {
-    /** False when the arguments fail the tool's schema. */
+    /** Before the run; false when the arguments fail the tool's schema. */
     boolean run(Tool tool, JsonNode args);
+
+    /** After the run: the answer as the gate would give it. */
+    default ToolResult answered(Tool tool, JsonNode args, JsonNode value) {
+      return ToolResult.success(value, null);
+    }
   }
 
   private final List<ToolPack> packs;
@@ -184,18 +198,19 @@ final class Warmup implements AutoCloseable {
           LOG.warning(() -> "warm-up call of " + call.tool() + " left out: " + refused.orElse(""));
           continue;
         }
-        Map<String, ResolvedPath> paths = new HashMap<>();
         try {
-          for (PathUse use : tool.paths(call.args()))
-            paths.put(use.pointer(), scope.resolve(use.path(), use.access()));
+          resolve(tool, call.args(), scope);
         } catch (ScopeDenied e) {
           LOG.warning(() -> "warm-up call of " + call.tool() + " left out: " + e.getMessage());
           continue;
         }
+        Execute.Params params =
+            new Execute.Params(WARM_UP, WARM_UP, call.tool(), call.args(), null, null);
         out.add(new Prepared(
             tool,
-            call.args(),
-            new ToolContext(paths, scope, message -> {}, false, UndoStash.none())));
+            MessageCodec.write(
+                new Request(IntNode.valueOf(1), Methods.TOOL_EXECUTE, Json.pojo(params))),
+            scope));
       }
     }
     return out;
@@ -249,7 +264,9 @@ final class Warmup implements AutoCloseable {
   /** The call as a client's would run, unless a client's call begins first or meanwhile. */
   private Outcome runOnce(Prepared call, int round) {
     synchronized (callLock) {
-      if (busy.getAsBoolean()) return Outcome.YIELDED;
+      // Under the lock, as the client's side takes it: a call that came since awaitIdle is seen.
+      if (busy.getAsBoolean() || System.nanoTime() - lastClientCall < QUIET_NANOS)
+        return Outcome.YIELDED;
       inCall = true;
       stoppedForClient = false;
     }
@@ -268,30 +285,51 @@ final class Warmup implements AutoCloseable {
     return stopped ? Outcome.YIELDED : ran ? Outcome.RAN : Outcome.FAILED;
   }
 
-  /** Runs the call and encodes its answer as it would be sent; false if it failed or was stopped. */
+  /** The paths a call names, each resolved in the warm-up's scope, by their pointers. */
+  private static Map<String, ResolvedPath> resolve(Tool tool, JsonNode args, PathScope scope)
+      throws ScopeDenied {
+    Map<String, ResolvedPath> paths = new HashMap<>();
+    for (PathUse use : tool.paths(args))
+      paths.put(use.pointer(), scope.resolve(use.path(), use.access()));
+    return paths;
+  }
+
+  /**
+   * Reads the call as the dispatcher reads a client's, runs it with the gate's steps that change
+   * nothing around it, and encodes its answer as it would be sent: a client's first calls then
+   * find that code compiled too, not only the tool's. False if it failed or was stopped.
+   */
   private boolean runAndEncode(Prepared call, int round) {
     try {
-      if (!checks.run(call.tool, call.args) || Thread.currentThread().isInterrupted()) return false;
-      JsonNode value = call.tool.run(call.args, call.context);
+      if (!(MessageCodec.parse(call.request).items().get(0) instanceof MessageCodec.Valid read)
+          || !(read.message() instanceof Request r)) return false;
+      JsonNode params = r.params();
+      if (params == null) return false;
+      JsonNode args = Params.read(params, Execute.Params.class).args();
+      if (!checks.run(call.tool, args) || Thread.currentThread().isInterrupted()) return false;
+      ToolContext context = new ToolContext(
+          resolve(call.tool, args, call.scope), call.scope, message -> {}, false, UndoStash.none());
+      call.tool.taintSource(args, context);
+      JsonNode value = call.tool.run(args, context);
       if (Thread.currentThread().isInterrupted()) return false;
+      ToolResult answer = checks.answered(call.tool, args, value);
       // Encoded as the dispatcher encodes a client's answer (a POJO node written straight out): a
       // tree made first would send the JIT compiling Jackson's tree reader, which no call uses.
-      MessageCodec.writeUtf8(
-          Response.result(IntNode.valueOf(round), Json.pojo(ToolResult.success(value, null))));
+      MessageCodec.writeUtf8(Response.result(IntNode.valueOf(round), Json.pojo(answer)));
       return true;
-    } catch (ToolFailure | RuntimeException e) {
+    } catch (ToolFailure | ScopeDenied | RuntimeException e) {
       return false;
     }
   }
 
   /**
-   * A client's call has begun: the warm-up call running now stops at once. Its walk would share
-   * the walk pool's threads with the client's, and on two cores a warm-up search still running in
-   * the interpreter held the first listing back by tens of milliseconds.
+   * A client's call has come (or its tool begins): the warm-up call running now stops at once. Its
+   * walk would share the walk pool's threads with the client's, and on two cores a warm-up search
+   * still running in the interpreter held the first listing back by tens of milliseconds.
    */
   void yieldToClient() {
-    lastClientCall = System.nanoTime();
     synchronized (callLock) {
+      lastClientCall = System.nanoTime();
       if (inCall) {
         stoppedForClient = true;
         thread.interrupt();

@@ -5,6 +5,7 @@ import dev.steward.protocol.audit.Decision;
 import dev.steward.protocol.audit.Outcome;
 import dev.steward.protocol.method.Audit;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -30,6 +31,13 @@ public final class AuditLog implements AutoCloseable {
   private static final Logger LOG = Logger.getLogger(AuditLog.class.getName());
   private static final long FSYNC_EVERY_NANOS = Duration.ofMillis(200).toNanos();
   private static final Duration READER_WAIT = Duration.ofSeconds(30);
+
+  /**
+   * What rehearsed rows are sealed with: a key of their own, never the install's, and no secret
+   * (the rows are thrown away), so that the HMAC a keyed log uses is what runs.
+   */
+  private static final ChainKey REHEARSAL_KEY = new ChainKey(
+      "steward audit rehearsal".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 1);
 
   /** The error code of the row that records rows found cut off the log at a start. */
   static final String TAMPERED = "AUDIT_TAMPERED";
@@ -176,6 +184,27 @@ public final class AuditLog implements AutoCloseable {
     } catch (IOException e) {
       LOG.log(Level.WARNING, "audit: no text index (text filters scan H2 instead)", e);
       return null;
+    }
+  }
+
+  /**
+   * Chains and seals {@code entries} as {@link #record} does, and makes each one's journal line and
+   * bytes, but writes them nowhere and touches no log: the idle warm-up (issue 23) runs this beside
+   * its calls so that a client's first calls find the code that seals their rows compiled. It must
+   * stay free of I/O: the warm-up's thread is interrupted when a client's call comes, and an
+   * interrupt in the middle of a channel's write closes the channel.
+   */
+  public static void rehearse(List<AuditEntry> entries) {
+    String prev = ChainedRow.GENESIS;
+    long seq = 1;
+    for (AuditEntry entry : entries) {
+      ChainedRow row = ChainedRow.chain(seq++, entry, prev, REHEARSAL_KEY);
+      try {
+        ChainedRow.scratch().utf8(row.journalLine());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e); // a line made in memory
+      }
+      prev = row.rowHash();
     }
   }
 

@@ -60,6 +60,13 @@ public final class Gate implements AutoCloseable {
 
   private static final Logger LOG = Logger.getLogger(Gate.class.getName());
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:@/+=-]{1,128}");
+
+  /** The trace and call id of the warm-up's rehearsed rows. */
+  private static final String WARM_UP = "warm-up";
+
+  /** The client a rehearsed row names, as an MCP client's rows name theirs. */
+  private static final Caller WARM_UP_CLIENT =
+      Caller.of(dev.steward.protocol.method.Role.MCP, WARM_UP, null).named(WARM_UP);
   /** The name undo calls carry in the log and in {@code tool.results}. */
   public static final String UNDO = "tool.undo";
 
@@ -73,6 +80,7 @@ public final class Gate implements AutoCloseable {
   private final Taint taint;
   private final HostResolver resolver;
   private final ToolRunner runner = new ToolRunner();
+  private volatile Runnable clientCall = () -> {};
   private final IdempotencyCache idempotency = new IdempotencyCache();
   private final List<Consumer<ToolResults>> resultListeners =
       new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -121,6 +129,7 @@ public final class Gate implements AutoCloseable {
    * preview what it could not read without a row of its own.
    */
   public Preflight.Result preflight(Caller caller, String traceId, String toolName, JsonNode args) {
+    clientCall.run();
     Instant started = clock.instant();
     Optional<Tool> found = tools.find(toolName);
     Preflight.Result result;
@@ -371,6 +380,7 @@ public final class Gate implements AutoCloseable {
 
   /** @param askInstead answer null, having written nothing, where the call needs a click it lacks */
   private @Nullable ToolResult executeOnce(CallRequest call, boolean askInstead) {
+    clientCall.run();
     Instant started = clock.instant();
     Optional<Tool> found = tools.find(call.tool());
     if (found.isEmpty()) {
@@ -1157,13 +1167,70 @@ public final class Gate implements AutoCloseable {
     return true;
   }
 
+  /**
+   * What follows a warm-up call's run that changes nothing, as it follows a client's: the answer's
+   * size and summary, its two rows made and sealed but written nowhere ({@link AuditLog#rehearse}),
+   * and the answer with its audit meta — which the warm-up encodes as a client's would be.
+   */
+  public ToolResult warmUpAnswer(Tool tool, JsonNode args, JsonNode value) {
+    Instant started = clock.instant();
+    String preview = ArgsPreview.of(tool, args).notKept("a warm-up call");
+    String hash = safeHash(args);
+    JsonSize.estimate(value);
+    String summary = tool.summarize(args, value);
+    Instant ended = clock.instant();
+    String reason = "allowed by policy";
+    // The second row's reason names a client as an MCP call's rows do, with the one character in
+    // them outside ASCII: a row's bytes are made by another path then, which a client's first MCP
+    // calls would otherwise meet in the interpreter.
+    String asked = reason + WARM_UP_CLIENT.askedBy();
+    AuditLog.rehearse(List.of(
+        new AuditEntry(
+            AuditKind.DECISION,
+            WARM_UP,
+            WARM_UP,
+            tool.name(),
+            hash,
+            preview,
+            Decision.ALLOWED,
+            reason,
+            null,
+            null,
+            null,
+            null,
+            started,
+            null),
+        new AuditEntry(
+            AuditKind.COMPLETION,
+            WARM_UP,
+            WARM_UP,
+            tool.name(),
+            hash,
+            preview,
+            Decision.ALLOWED,
+            asked,
+            null,
+            Outcome.OK,
+            null,
+            summary,
+            started,
+            ended)));
+    return ToolResult.success(value, null)
+        .withAudit(new AuditMeta("1", Decision.ALLOWED.wire(), started, ended, summary));
+  }
+
   /** Whether a client's tool call is running now (the warm-up waits while one does). */
   public boolean busy() {
     return runner.busy();
   }
 
-  /** {@code listener} is told each time a client's tool begins to run (once it counts as busy). */
-  public void onToolStart(Runnable listener) {
+  /**
+   * {@code listener} is told each time a client's call comes to the gate (its checks, or its look
+   * before a dialog) and again as its tool begins to run, once it counts as {@link #busy}: the
+   * first call's checks, still in the interpreter, take tens of milliseconds of the CPU too.
+   */
+  public void onClientCall(Runnable listener) {
+    clientCall = listener;
     runner.onStart(listener);
   }
 
