@@ -236,7 +236,7 @@ public final class StewardService implements AutoCloseable {
         return Boolean.TRUE;
       });
       for (ToolPack pack : packs) pack.start();
-      Warmup warmup = Warmup.start(
+      Warmup warmup = Warmup.create(
           packs,
           tools,
           home.data().resolve("warmup"),
@@ -253,9 +253,11 @@ public final class StewardService implements AutoCloseable {
               return gate.warmUpAnswer(tool, args, value);
             }
           },
-          gate::busy);
-      service.warmup = warmup;
+          gate::busy,
+          Warmup.QUIET);
+      // Told of clients' calls before it begins, so that none comes unseen.
       gate.onClientCall(warmup::yieldToClient);
+      service.warmup = warmup.start();
       return service;
     } catch (Exception e) {
       serving.thenAccept(RpcServer::close);

@@ -26,6 +26,7 @@ import dev.steward.service.tools.WarmupCall;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -60,7 +61,7 @@ final class Warmup implements AutoCloseable {
    * with gaps of a millisecond between them, and a warm-up call begun in such a gap would be
    * stopped by the next call only after it had taken the walk pool's threads from it.
    */
-  private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+  static final Duration QUIET = Duration.ofMillis(250);
 
   private static final long POLL_MILLIS = 20;
 
@@ -96,7 +97,9 @@ final class Warmup implements AutoCloseable {
   /** The running warm-up call was stopped for a client's call (and is run again later). */
   private boolean stoppedForClient;
   /** When a client's call was last seen running or beginning ({@link System#nanoTime}). */
-  private volatile long lastClientCall = System.nanoTime() - QUIET_NANOS;
+  private volatile long lastClientCall;
+
+  private final long quietNanos;
 
   private enum Outcome {
     RAN,
@@ -115,7 +118,10 @@ final class Warmup implements AutoCloseable {
       Path userHome,
       int rounds,
       Checks checks,
-      BooleanSupplier busy) {
+      BooleanSupplier busy,
+      Duration quiet) {
+    this.quietNanos = quiet.toNanos();
+    this.lastClientCall = System.nanoTime() - quietNanos;
     this.rounds = rounds;
     this.checks = checks;
     this.packs = packs;
@@ -128,20 +134,26 @@ final class Warmup implements AutoCloseable {
   }
 
   /**
-   * Starts warming up in the background; {@code busy} says whether a client's call is running.
+   * A warm-up to {@link #start} once {@link #yieldToClient} is wired to the gate; {@code busy} says
+   * whether a client's call is running, {@code quiet} how long after one it waits.
    */
-  static Warmup start(
+  static Warmup create(
       List<ToolPack> packs,
       ToolRegistry tools,
       Path scratch,
       Path userHome,
       int rounds,
       Checks checks,
-      BooleanSupplier busy) {
-    Warmup w = new Warmup(packs, tools, scratch, userHome, rounds, checks, busy);
-    if (rounds > 0) w.thread.start();
-    else w.finished.complete(0);
-    return w;
+      BooleanSupplier busy,
+      Duration quiet) {
+    return new Warmup(packs, tools, scratch, userHome, rounds, checks, busy, quiet);
+  }
+
+  /** Starts warming up in the background. */
+  Warmup start() {
+    if (rounds > 0) thread.start();
+    else finished.complete(0);
+    return this;
   }
 
   private void run() {
@@ -265,7 +277,7 @@ final class Warmup implements AutoCloseable {
   private Outcome runOnce(Prepared call, int round) {
     synchronized (callLock) {
       // Under the lock, as the client's side takes it: a call that came since awaitIdle is seen.
-      if (busy.getAsBoolean() || System.nanoTime() - lastClientCall < QUIET_NANOS)
+      if (busy.getAsBoolean() || System.nanoTime() - lastClientCall < quietNanos)
         return Outcome.YIELDED;
       inCall = true;
       stoppedForClient = false;
@@ -342,13 +354,13 @@ final class Warmup implements AutoCloseable {
    * once closed.
    */
   private boolean awaitIdle() throws InterruptedException {
+    long lastBusy = System.nanoTime() - quietNanos;
     while (!closed) {
       long now = System.nanoTime();
-      if (busy.getAsBoolean()) lastClientCall = now;
-      long quietFor = now - lastClientCall;
-      if (quietFor >= QUIET_NANOS) return true;
-      Thread.sleep(
-          Math.min(POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(QUIET_NANOS - quietFor) + 1));
+      if (busy.getAsBoolean()) lastBusy = now;
+      long quietFor = Math.min(now - lastBusy, now - lastClientCall);
+      if (quietFor >= quietNanos) return true;
+      Thread.sleep(Math.min(POLL_MILLIS, TimeUnit.NANOSECONDS.toMillis(quietNanos - quietFor) + 1));
     }
     return false;
   }

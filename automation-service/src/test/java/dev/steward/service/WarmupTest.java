@@ -22,6 +22,7 @@ import dev.steward.service.tools.ToolRegistry;
 import dev.steward.service.tools.WarmupCall;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -106,14 +107,49 @@ class WarmupTest {
 
   private Warmup start(Tool tool, List<WarmupCall> calls, int rounds, AtomicBoolean busy) {
     Path[] seen = new Path[1];
-    return Warmup.start(
-        List.of(pack(calls, seen)),
-        new ToolRegistry().register(tool),
-        dir.resolve("data/warmup"),
-        dir,
-        rounds,
-        (t, args) -> !args.path("path").asText().contains("schema-fails"),
-        busy::get);
+    return Warmup.create(
+            List.of(pack(calls, seen)),
+            new ToolRegistry().register(tool),
+            dir.resolve("data/warmup"),
+            dir,
+            rounds,
+            (t, args) -> !args.path("path").asText().contains("schema-fails"),
+            busy::get,
+            QUIET)
+        .start();
+  }
+
+  /**
+   * The quiet moment after a client's call in these tests: long beside what a test thread may be
+   * held up on a loaded machine, so that what is asserted within it is not a race.
+   */
+  private static final Duration QUIET = Duration.ofSeconds(2);
+
+  /** A reader whose first run waits until it is interrupted (then cancelled, as a walk is). */
+  private static Reader slowFirst(
+      CountDownLatch started, AtomicInteger runs, AtomicBoolean stopped) {
+    return new Reader("test.read", false) {
+      @Override
+      public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
+        if (runs.incrementAndGet() == 1) {
+          started.countDown();
+          try {
+            Thread.sleep(30_000);
+          } catch (InterruptedException e) {
+            stopped.set(true);
+            throw new ToolFailure(ToolErrorCodes.CANCELLED, "the call was cancelled");
+          }
+        }
+        return super.run(args, ctx);
+      }
+    };
+  }
+
+  /** Waits up to 10 s for {@code flag}. */
+  private static boolean within10s(AtomicBoolean flag) throws InterruptedException {
+    long t0 = System.nanoTime();
+    while (!flag.get() && System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(10)) Thread.sleep(5);
+    return flag.get();
   }
 
   @Test
@@ -240,30 +276,14 @@ class WarmupTest {
     CountDownLatch started = new CountDownLatch(1);
     AtomicInteger runs = new AtomicInteger();
     AtomicBoolean stopped = new AtomicBoolean();
-    Reader slow = new Reader("test.read", false) {
-      @Override
-      public JsonNode run(JsonNode args, ToolContext ctx) throws ToolFailure {
-        if (runs.incrementAndGet() == 1) {
-          started.countDown();
-          try {
-            Thread.sleep(30_000);
-          } catch (InterruptedException e) {
-            stopped.set(true);
-            throw new ToolFailure(ToolErrorCodes.CANCELLED, "the call was cancelled");
-          }
-        }
-        return super.run(args, ctx);
-      }
-    };
+    Reader slow = slowFirst(started, runs, stopped);
     Path mine = dir.resolve("data/warmup/test/mine.txt");
     AtomicBoolean busy = new AtomicBoolean(false);
     Warmup w = start(slow, readsOf(mine), 2, busy);
     assertTrue(started.await(10, TimeUnit.SECONDS));
     busy.set(true);
-    long t0 = System.nanoTime();
     w.yieldToClient();
-    while (!stopped.get() && System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(10)) Thread.sleep(5);
-    assertTrue(stopped.get(), "the warm-up's call stops when a client's begins");
+    assertTrue(within10s(stopped), "the warm-up's call stops when a client's begins");
     Thread.sleep(300);
     assertEquals(1, runs.get(), "and nothing more runs beside the client's call");
     busy.set(false);
@@ -292,5 +312,27 @@ class WarmupTest {
     }
     assertEquals(List.of(), reader.read, "nothing ran between the client's calls");
     assertEquals(2, w.finished().get(10, TimeUnit.SECONDS), "both rounds ran after them");
+  }
+
+  /**
+   * A client's call that has come but whose tool has not begun (its checks still run) stops the
+   * warm-up's call all the same, and nothing begins again until it has been quiet for a moment.
+   */
+  @Test
+  void a_call_that_comes_stops_the_warm_up_and_holds_it_off_for_a_quiet_moment() throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    AtomicInteger runs = new AtomicInteger();
+    AtomicBoolean stopped = new AtomicBoolean();
+    Path mine = dir.resolve("data/warmup/test/mine.txt");
+    Warmup w = start(slowFirst(started, runs, stopped), readsOf(mine), 2, new AtomicBoolean());
+    assertTrue(started.await(10, TimeUnit.SECONDS));
+    long came = System.nanoTime();
+    w.yieldToClient();
+    assertTrue(within10s(stopped), "the warm-up's call stops as a client's call comes");
+    Thread.sleep(300);
+    assertEquals(1, runs.get(), "nothing begins again within the quiet moment");
+    assertEquals(2, w.finished().get(10, TimeUnit.SECONDS), "both rounds ran in the end");
+    assertTrue(System.nanoTime() - came >= QUIET.toNanos(), "after the quiet moment");
+    assertEquals(3, runs.get(), "the stopped call ran again");
   }
 }
