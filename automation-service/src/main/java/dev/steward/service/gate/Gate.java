@@ -604,6 +604,7 @@ public final class Gate implements AutoCloseable {
    * itself a call in the log — a decision row before, a completion row after.
    */
   public ToolResult undo(String auditId) {
+    clientCall.run();
     String callId = "undo-" + java.util.UUID.randomUUID();
     JsonNode args = Json.object().put("audit_id", auditId);
     CallRequest call = new CallRequest(
