@@ -96,7 +96,7 @@ final class Warmup implements AutoCloseable {
   private boolean inCall;
   /** The running warm-up call was stopped for a client's call (and is run again later). */
   private boolean stoppedForClient;
-  /** When a client's call was last seen running or beginning ({@link System#nanoTime}). */
+  /** When a client's call last came to the gate or its tool began ({@link System#nanoTime}). */
   private volatile long lastClientCall;
 
   private final long quietNanos;
