@@ -115,9 +115,7 @@ class McpSettingsIT {
     // One value replaced alone, from its row: the server restarts with it, and as its tool now
     // says something else, the tool is held back again.
     Path secrets = w.home.resolve("config/secrets.json");
-    w.waitFor(() ->
-        w.robot.lookup("#settings-mcp-value-notes--TOOL_DESCRIPTION").tryQuery().isPresent());
-    w.robot.interact(() -> {
+    whenShown(w, "#settings-mcp-value-notes--TOOL_DESCRIPTION", () -> {
       w.robot
           .lookup("#settings-mcp-value-notes--TOOL_DESCRIPTION")
           .queryAs(javafx.scene.control.PasswordField.class)
@@ -137,8 +135,7 @@ class McpSettingsIT {
     w.waitFor(
         () -> w.robot.lookup("#settings-mcp-pin-mcp-notes-note").tryQuery().isEmpty());
     // A value added beside it, then removed; the other stays.
-    w.waitFor(() -> w.robot.lookup("#settings-mcp-value-name-notes").tryQuery().isPresent());
-    w.robot.interact(() -> {
+    whenShown(w, "#settings-mcp-value-name-notes", () -> {
       w.robot
           .lookup("#settings-mcp-value-name-notes")
           .queryAs(javafx.scene.control.TextField.class)
@@ -152,12 +149,13 @@ class McpSettingsIT {
     w.waitFor(() -> w.robot.lookup("#mcp-env-notes").tryQuery().isPresent()
         && label(w, "#mcp-env-notes").startsWith("Environment: EXTRA_KEY, TOOL_DESCRIPTION"));
     assertTrue(Files.readString(secrets).contains("k-123"));
-    w.waitFor(() ->
-        w.robot.lookup("#settings-mcp-value-remove-notes--EXTRA_KEY").tryQuery().isPresent());
-    w.robot.interact(() -> w.robot
-        .lookup("#settings-mcp-value-remove-notes--EXTRA_KEY")
-        .queryButton()
-        .fire());
+    whenShown(
+        w,
+        "#settings-mcp-value-remove-notes--EXTRA_KEY",
+        () -> w.robot
+            .lookup("#settings-mcp-value-remove-notes--EXTRA_KEY")
+            .queryButton()
+            .fire());
     w.waitFor(() -> !Files.readString(secrets).contains("k-123"));
     w.waitFor(() -> w.robot.lookup("#mcp-env-notes").tryQuery().isPresent()
         && label(w, "#mcp-env-notes").startsWith("Environment: TOOL_DESCRIPTION —"));
@@ -252,14 +250,29 @@ class McpSettingsIT {
   }
 
   /**
+   * Runs {@code act} on the FX thread once {@code selector} is in the scene, in the same turn as
+   * the look: the server's next state rebuilds its card, which can be gone between a look and a
+   * later act.
+   */
+  private static void whenShown(WindowHarness w, String selector, Runnable act) throws Exception {
+    w.waitFor(() -> {
+      if (w.robot.lookup(selector).tryQuery().isEmpty()) return false;
+      act.run();
+      return true;
+    });
+  }
+
+  /**
    * Clicks Accept on the notes server's card once it may be clicked: a card whose tools just
    * changed keeps it off for a moment.
    */
   private static void acceptNotes(WindowHarness w) throws Exception {
-    w.waitFor(() -> w.robot.lookup("#settings-mcp-accept-notes").tryQuery().isPresent()
-        && !w.robot.lookup("#settings-mcp-accept-notes").queryButton().isDisabled());
-    w.robot.interact(
-        () -> w.robot.lookup("#settings-mcp-accept-notes").queryButton().fire());
+    w.waitFor(() -> {
+      var accept = w.robot.lookup("#settings-mcp-accept-notes").tryQuery();
+      if (accept.isEmpty() || accept.get().isDisabled()) return false;
+      ((javafx.scene.control.Button) accept.get()).fire();
+      return true;
+    });
   }
 
   private static String label(WindowHarness w, String id) {
