@@ -38,8 +38,12 @@ public final class McpServersBench {
   /** Calls of each kind after which the JIT has all but stopped (its CPU per call near zero). */
   private static final int SETTLED = Integer.getInteger("mcp.bench.settled", 8000);
 
-  /** One measurement: p50s of the three calls, and the service's CPU per external call. */
-  private record Phase(double gate50, double direct50, double own50, double cpuNs, double jitNs) {}
+  /**
+   * One measurement after {@code calls} calls of each kind: p50s of the three calls, and the
+   * service's CPU per external call.
+   */
+  private record Phase(
+      int calls, double gate50, double direct50, double own50, double cpuNs, double jitNs) {}
 
   private McpServersBench() {}
 
@@ -112,26 +116,16 @@ public final class McpServersBench {
         direct.initialize();
         McpSchema.CallToolRequest call =
             new McpSchema.CallToolRequest("read_text_file", Map.of("path", file.toString()));
-        for (int i = 0; i < WARM; i++) {
-          gate(agent, read);
-          direct(direct, call);
-          gate(agent, own);
-        }
         long pid = service.process.pid();
-        Phase early = measure(agent, read, own, direct, call, pid);
+        Phase early = measure(0, WARM, agent, read, own, direct, call, pid);
         // Each side's JIT (the service's, this client's, the server's V8) keeps compiling for
         // thousands of calls more; measured again once it has all but stopped.
-        for (int i = WARM; i < SETTLED; i++) {
-          gate(agent, read);
-          direct(direct, call);
-          gate(agent, own);
-        }
-        Phase settled = measure(agent, read, own, direct, call, pid);
+        Phase settled = measure(WARM, SETTLED, agent, read, own, direct, call, pid);
         System.out.println();
         System.out.printf("%-46s | %-22s | %s%n", "measure", "result", "note");
         System.out.println("-".repeat(46) + "-|-" + "-".repeat(22) + "-|-" + "-".repeat(24));
         for (Phase ph : List.of(early, settled)) {
-          String after = "after " + (ph == early ? WARM : SETTLED) + " calls";
+          String after = "after " + ph.calls() + " calls";
           row(
               "external read_text_file through the gate p50",
               ms(ph.gate50()),
@@ -162,7 +156,10 @@ public final class McpServersBench {
     }
   }
 
+  /** Calls each kind from {@code made} calls up to {@code calls}, then measures. */
   private static Phase measure(
+      int made,
+      int calls,
       StewardClient agent,
       JsonNode read,
       JsonNode own,
@@ -170,6 +167,11 @@ public final class McpServersBench {
       McpSchema.CallToolRequest call,
       long pid)
       throws java.io.IOException {
+    for (int i = made; i < calls; i++) {
+      gate(agent, read);
+      direct(direct, call);
+      gate(agent, own);
+    }
     long[] gateNs = new long[ROUNDS * PER_ROUND];
     long[] directNs = new long[ROUNDS * PER_ROUND];
     long[] ownNs = new long[ROUNDS * PER_ROUND];
@@ -186,13 +188,14 @@ public final class McpServersBench {
     Arrays.sort(gateNs);
     Arrays.sort(directNs);
     Arrays.sort(ownNs);
-    double calls = ROUNDS * PER_ROUND;
+    double measured = ROUNDS * PER_ROUND;
     return new Phase(
+        calls,
         gateNs[gateNs.length / 2],
         directNs[directNs.length / 2],
         ownNs[ownNs.length / 2],
-        cpu[0] * ProcessCpu.NS_PER_TICK / calls,
-        cpu[1] * ProcessCpu.NS_PER_TICK / calls);
+        cpu[0] * ProcessCpu.NS_PER_TICK / measured,
+        cpu[1] * ProcessCpu.NS_PER_TICK / measured);
   }
 
   /** One round's block of calls, each timed into its place in {@code into}. */
