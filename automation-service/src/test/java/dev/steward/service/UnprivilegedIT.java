@@ -58,7 +58,7 @@ class UnprivilegedIT {
     assertTrue(
         Files.isExecutable(Path.of("/usr/bin/bwrap")),
         "this test needs bubblewrap (./steward test installs it)");
-    boolean root = "root".equals(System.getProperty("user.name"));
+    boolean root = dev.steward.service.util.Privilege.root();
     base = Files.createTempDirectory(Path.of("/tmp"), "steward-unprivileged-");
     Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path repo = ServiceProcess.repo();

@@ -175,7 +175,7 @@ final class BrowserSession implements AutoCloseable {
               new BrowserType.LaunchPersistentContextOptions()
                   .setExecutablePath(exe)
                   .setHeadless(true)
-                  .setChromiumSandbox(sandboxed(USER))
+                  .setChromiumSandbox(chromiumSandbox())
                   .setArgs(args())
                   .setProxy(proxySetting())
                   .setTimeout(30_000)
@@ -272,7 +272,7 @@ final class BrowserSession implements AutoCloseable {
           .launch(new BrowserType.LaunchOptions()
               .setExecutablePath(exe)
               .setHeadless(true)
-              .setChromiumSandbox(sandboxed(USER))
+              .setChromiumSandbox(chromiumSandbox())
               .setArgs(args())
               .setProxy(proxySetting())
               .setTimeout(30_000));
@@ -321,15 +321,13 @@ final class BrowserSession implements AutoCloseable {
         .setBypass("<-loopback>");
   }
 
-  private static final String USER = System.getProperty("user.name", "");
-
   /**
    * Whether Chromium runs in its own sandbox: Playwright turns it off unless asked, and a page's
    * renderer would then run as the user, able to read Steward's secrets. Chromium's sandbox
    * refuses to run as root (CI, containers).
    */
-  static boolean sandboxed(String user) {
-    return !"root".equals(user);
+  private static boolean chromiumSandbox() {
+    return !dev.steward.service.util.Privilege.root();
   }
 
   static final String DRIVER_DIR_PROPERTY = "playwright.driver.tmpdir";

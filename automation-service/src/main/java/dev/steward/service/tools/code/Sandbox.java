@@ -1,5 +1,6 @@
 package dev.steward.service.tools.code;
 
+import dev.steward.service.util.Privilege;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -69,7 +70,7 @@ final class Sandbox {
     if (!Files.isExecutable(Path.of("/usr/bin/find"))) {
       return Optional.of("code runs need /usr/bin/find (apt install findutils)");
     }
-    if (root() && !Files.isDirectory(PIDS)) {
+    if (Privilege.root() && !Files.isDirectory(PIDS)) {
       return Optional.of("code runs as root need a pids cgroup to limit processes");
     }
     return Optional.empty();
@@ -102,10 +103,6 @@ final class Sandbox {
     }
     recent = ok;
     return ok;
-  }
-
-  static boolean root() {
-    return "root".equals(System.getProperty("user.name"));
   }
 
   /** A sandbox that waits for its program. */
@@ -142,7 +139,7 @@ final class Sandbox {
       // dash counts file sizes in 512-byte blocks, bash in 1024-byte ones.
       limit(script, "-f", setup.fileBytes() / (SHELL.endsWith("dash") ? 512 : 1024));
       limit(script, "-n", 256);
-      if (!root()) limit(script, SHELL.endsWith("dash") ? "-p" : "-u", processLimit());
+      if (!Privilege.root()) limit(script, SHELL.endsWith("dash") ? "-p" : "-u", processLimit());
       program
           .env()
           .forEach((k, v) ->
@@ -186,7 +183,7 @@ final class Sandbox {
     List<String> argv = new ArrayList<>();
     Optional<Path> cgroup = Optional.empty();
     try {
-      if (root()) {
+      if (Privilege.root()) {
         String name = "steward-code-" + UUID.randomUUID();
         Path group = PIDS.resolve(name);
         Files.createDirectory(group);
@@ -302,7 +299,7 @@ final class Sandbox {
     // No user namespace inside: in one, a run is root of its own files and could give them
     // file capabilities that, as root outside, would be real.
     argv.addAll(List.of("--unshare-user", "--disable-userns"));
-    if (root()) argv.addAll(List.of("--uid", "65534", "--gid", "65534"));
+    if (Privilege.root()) argv.addAll(List.of("--uid", "65534", "--gid", "65534"));
     argv.add("--");
     return argv;
   }

@@ -78,7 +78,7 @@ final class Sandbox {
     List<String> out = new ArrayList<>(List.of(b.toString(), "--dev-bind", "/", "/"));
     // Run by root, bubblewrap keeps root's capabilities inside: a server could unmount what
     // hides Steward's folders and read the secrets under it.
-    if ("root".equals(System.getProperty("user.name"))) out.addAll(List.of("--cap-drop", "ALL"));
+    if (dev.steward.service.util.Privilege.root()) out.addAll(List.of("--cap-drop", "ALL"));
     List<Path> places = readOnly.get().paths();
     List<Path> covered = new ArrayList<>(places);
     for (Path h : hidden) {

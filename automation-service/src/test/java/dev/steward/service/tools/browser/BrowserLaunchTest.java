@@ -10,17 +10,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Which Chromium runs, and whether in its own sandbox. */
+/** Which Chromium runs, and where its driver is unpacked (its sandbox: UnprivilegedIT). */
 class BrowserLaunchTest {
 
   @TempDir
   Path home;
-
-  @Test
-  void a_users_browser_keeps_chromiums_sandbox_and_only_root_goes_without() {
-    assertTrue(BrowserSession.sandboxed("alice"));
-    assertFalse(BrowserSession.sandboxed("root"));
-  }
 
   @Test
   void playwrights_driver_is_unpacked_in_stewards_data_folder_and_what_a_killed_service_left_goes()
