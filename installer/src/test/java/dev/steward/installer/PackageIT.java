@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -27,9 +28,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The .deb the build made, installed for real with dpkg: the installed {@code steward-service}
- * answers {@code tools.list} over its WebSocket and opens a page in Chromium through the trimmed
- * Playwright driver; then the package is removed and leaves nothing behind.
+ * The .deb the build made, installed for real with dpkg: the installed {@code steward-service},
+ * started by a user who is not root (as every user starts it; dpkg ran as root), answers {@code
+ * tools.list} over its WebSocket and opens a page in Chromium, in Chromium's own sandbox, through
+ * the trimmed Playwright driver; then the package is removed and leaves nothing behind.
  */
 class PackageIT {
 
@@ -48,6 +50,7 @@ class PackageIT {
     installDependencies(deb);
     run(List.of("dpkg", "-i", deb.toString()));
     Path base = Files.createTempDirectory("steward-package-");
+    Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
     HttpServer pages =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     Process service = null;
@@ -88,12 +91,18 @@ class PackageIT {
       pages.start();
       Path home = base.resolve("home");
       Files.createDirectories(home.resolve("config"));
+      Path userHome = Files.createDirectories(base.resolve("user"));
       Files.writeString(
           home.resolve("config/policy.json"),
           "{\"paths\":[{\"root\":\"" + base
               + "\",\"access\":\"read_write\"}],\"apps\":[],\"hosts\":{\"allow\":[\"127.0.0.1\"],\"allow_private\":true},"
               + "\"grants\":[],\"overrides\":{}}");
-      ProcessBuilder pb = new ProcessBuilder("/usr/bin/steward-service")
+      for (Path own :
+          List.of(home, home.resolve("config"), home.resolve("config/policy.json"), userHome)) {
+        Files.setAttribute(own, "unix:uid", NOBODY);
+        Files.setAttribute(own, "unix:gid", NOBODY);
+      }
+      ProcessBuilder pb = new ProcessBuilder(asNobody(userHome, "/usr/bin/steward-service"))
           .redirectErrorStream(true)
           .redirectOutput(base.resolve("service.log").toFile());
       pb.environment().put("STEWARD_HOME", home.toString());
@@ -129,7 +138,8 @@ class PackageIT {
         assertTrue(r.ok(), String.valueOf(r.error()));
         assertEquals("Installed", r.value().get("title").asText());
       }
-      mcpOverStdio(home, base);
+      assertEquals(NOBODY, uid(service.pid()), "the service runs as the user who started it");
+      mcpOverStdio(home, base, userHome);
     } finally {
       if (service != null) {
         service.destroy();
@@ -150,14 +160,13 @@ class PackageIT {
         || Files.isSymbolicLink(Path.of("/usr/bin/steward-service")));
   }
 
-  /** The libraries the bundled runtime links against (the package's Depends), from apt when missing. */
   /**
    * {@code steward-service mcp}, as an MCP client launches it: the first thing on stdout is the
    * answer to {@code initialize} (no JVM warning before it), and {@code tools/list} lists the
    * installed service's tools.
    */
-  private static void mcpOverStdio(Path home, Path base) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder("/usr/bin/steward-service", "mcp")
+  private static void mcpOverStdio(Path home, Path base, Path userHome) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(asNobody(userHome, "/usr/bin/steward-service", "mcp"))
         .redirectError(base.resolve("mcp.log").toFile());
     pb.environment().put("STEWARD_HOME", home.toString());
     Process bridge = pb.start();
@@ -196,6 +205,34 @@ class PackageIT {
     throw new IOException("the bundled runtime's release file names no JAVA_VERSION");
   }
 
+  /** The user the installed commands run as: not root, as no user of a desktop is. */
+  private static final int NOBODY = 65534;
+
+  /**
+   * {@code command} as {@link #NOBODY}, with a home of its own (setpriv execs: the process is the
+   * one started here).
+   */
+  private static List<String> asNobody(Path home, String... command) {
+    List<String> out = new java.util.ArrayList<>(List.of(
+        "setpriv",
+        "--reuid=" + NOBODY,
+        "--regid=" + NOBODY,
+        "--clear-groups",
+        "--",
+        "env",
+        "HOME=" + home));
+    out.addAll(List.of(command));
+    return out;
+  }
+
+  private static int uid(long pid) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      if (line.startsWith("Uid:")) return Integer.parseInt(line.split("\\s+")[1]);
+    }
+    throw new IOException("no Uid line for " + pid);
+  }
+
+  /** The libraries the bundled runtime links against (the package's Depends), from apt when missing. */
   private static void installDependencies(Path deb) throws Exception {
     Process p = new ProcessBuilder("dpkg-deb", "-f", deb.toString(), "Depends").start();
     String depends = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
