@@ -280,12 +280,8 @@ public final class SearchFiles extends SinglePathTool {
       if (hits.isEmpty() || prefiltered && bytes.binary()) return;
       // Lines from a file marked as a stranger's (a download, moved or saved anywhere) taint.
       if (Provenance.marked(child)) s.ctx.taint().accept("file contents of " + child);
-      boolean any = false;
+      s.files.incrementAndGet();
       for (LineMatcher.Hit hit : hits) {
-        if (!any) {
-          s.files.incrementAndGet();
-          any = true;
-        }
         ObjectNode m = Json.object();
         m.put("path", child.toString());
         m.put("line", hit.line());
