@@ -14,6 +14,8 @@ import dev.steward.protocol.method.Mcp;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.ToolResult;
+import dev.steward.service.util.Privilege;
+import dev.steward.service.util.Trees;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -22,11 +24,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,7 +58,7 @@ class UnprivilegedIT {
     assertTrue(
         Files.isExecutable(Path.of("/usr/bin/bwrap")),
         "this test needs bubblewrap (./steward test installs it)");
-    boolean root = dev.steward.service.util.Privilege.root();
+    boolean root = Privilege.root();
     base = Files.createTempDirectory(Path.of("/tmp"), "steward-unprivileged-");
     Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path repo = ServiceProcess.repo();
@@ -118,9 +118,13 @@ class UnprivilegedIT {
     Files.writeString(home.resolve("policy.json"), Json.write(doc));
     Path serviceHome = home.getParent();
     if (root) {
-      for (Path own : List.of(serviceHome, home, home.resolve("policy.json"), userHome, files))
-        chown(own);
-      chown(files.resolve("note.txt"));
+      for (Path own : List.of(
+          serviceHome,
+          home,
+          home.resolve("policy.json"),
+          userHome,
+          files,
+          files.resolve("note.txt"))) chown(own);
     }
 
     List<String> command = new ArrayList<>();
@@ -153,11 +157,7 @@ class UnprivilegedIT {
     if (agent != null) agent.close();
     if (service != null) service.close();
     if (pages != null) pages.stop(0);
-    if (base != null) {
-      try (Stream<Path> all = Files.walk(base)) {
-        for (Path p : all.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
-      }
-    }
+    if (base != null) Trees.delete(base);
   }
 
   @Test

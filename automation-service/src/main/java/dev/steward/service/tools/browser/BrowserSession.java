@@ -12,6 +12,7 @@ import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.protocol.util.DaemonThreads;
 import dev.steward.service.scope.PinningProxy;
 import dev.steward.service.tools.ToolFailure;
+import dev.steward.service.util.Privilege;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -327,7 +328,7 @@ final class BrowserSession implements AutoCloseable {
    * refuses to run as root (CI, containers).
    */
   private static boolean chromiumSandbox() {
-    return !dev.steward.service.util.Privilege.root();
+    return !Privilege.root();
   }
 
   static final String DRIVER_DIR_PROPERTY = "playwright.driver.tmpdir";

@@ -1,5 +1,6 @@
 package dev.steward.service.tools.mcp;
 
+import dev.steward.service.util.Privilege;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -78,7 +79,7 @@ final class Sandbox {
     List<String> out = new ArrayList<>(List.of(b.toString(), "--dev-bind", "/", "/"));
     // Run by root, bubblewrap keeps root's capabilities inside: a server could unmount what
     // hides Steward's folders and read the secrets under it.
-    if (dev.steward.service.util.Privilege.root()) out.addAll(List.of("--cap-drop", "ALL"));
+    if (Privilege.root()) out.addAll(List.of("--cap-drop", "ALL"));
     List<Path> places = readOnly.get().paths();
     List<Path> covered = new ArrayList<>(places);
     for (Path h : hidden) {
