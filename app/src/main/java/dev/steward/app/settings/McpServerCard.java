@@ -304,7 +304,9 @@ final class McpServerCard {
     Label description = new Label(shownDescription(tool));
     description.setWrapText(true);
     description.getStyleClass().add("mcp-tool-description");
-    VBox row = new VBox(2, line, description, arguments(tool));
+    // A flag, and what keeps the tool from running, stand under the words they are about,
+    // before the arguments' block (open, and tall, for a tool not yet accepted): read with them.
+    VBox row = new VBox(2, line, description);
     for (String flag : tool.flags()) {
       Label f = new Label("⚠ " + flag);
       f.setWrapText(true);
@@ -318,6 +320,7 @@ final class McpServerCard {
       p.getStyleClass().add("mcp-flag");
       row.getChildren().add(p);
     }
+    row.getChildren().add(arguments(tool));
     return row;
   }
 }

@@ -81,6 +81,19 @@ class McpSettingsIT {
         w.robot.lookup(".mcp-flag").queryAll().stream()
             .anyMatch(n -> ((Label) n).getText().contains("instructions aimed at the assistant")),
         "the instruction to the assistant is flagged");
+    double[] ys = org.testfx.util.WaitForAsyncUtils.asyncFx(() -> {
+          javafx.scene.Node flag = w.robot
+              .lookup(".mcp-flag")
+              .match(n -> ((Label) n).getText().contains("instructions aimed at the assistant"))
+              .query();
+          javafx.scene.Node args =
+              w.robot.lookup("#settings-mcp-args-mcp-notes-note").query();
+          return new double[] {
+            flag.localToScene(0, 0).getY(), args.localToScene(0, 0).getY()
+          };
+        })
+        .get(10, java.util.concurrent.TimeUnit.SECONDS);
+    assertTrue(ys[0] < ys[1], "the flag stands under the description, above the arguments' block");
     w.robot.interact(() -> {
       javafx.scene.Node servers = w.robot.lookup("#settings-mcp-servers").query();
       javafx.scene.control.ScrollPane page = w.robot
