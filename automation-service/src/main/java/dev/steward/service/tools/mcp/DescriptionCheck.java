@@ -103,6 +103,12 @@ final class DescriptionCheck {
   private static String excerpt(String text, Matcher m) {
     int start = Math.max(0, m.start() - 20);
     int end = Math.min(text.length(), m.end() + 20);
+    // Whole words at both ends, where one is near: a word cut short reads as a typo.
+    for (int i = 0; i < 15 && start > 0 && !Character.isWhitespace(text.charAt(start - 1)); i++)
+      start--;
+    for (int i = 0;
+        i < 15 && end < text.length() && Character.isLetterOrDigit(text.charAt(end));
+        i++) end++;
     String s = text.substring(start, end).replaceAll("\\s+", " ").strip();
     return (start > 0 ? "…" : "") + s + (end < text.length() ? "…" : "");
   }
