@@ -14,6 +14,7 @@ import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.chat.response.StreamingHandle;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Deny;
+import dev.steward.protocol.util.Counted;
 import dev.steward.protocol.util.DaemonThreads;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -408,7 +409,7 @@ public final class Agent implements Conversation, AutoCloseable {
     told.subList(0, Math.min(told.size(), MISTAKES_TOLD)).forEach(listener::notice);
     int more = told.size() - MISTAKES_TOLD;
     if (more > 0)
-      listener.notice("And " + more + (more == 1 ? " other call" : " other calls")
+      listener.notice("And " + Counted.of(more, "other call", "other calls")
           + " Steward could not read or find; the assistant was told each one's problem, and the"
           + " audit log lists them.");
   }

@@ -6,6 +6,7 @@ import dev.steward.protocol.method.Approval;
 import dev.steward.protocol.method.Deny;
 import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.util.Counted;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -65,7 +66,7 @@ public final class ClientApprovals {
     String named = "The MCP client \u201c" + asked.client() + "\u201d";
     Integer alike = asked.clientsAlike();
     if (alike == null || alike <= 0) return named;
-    return named + " (careful: " + alike + (alike == 1 ? " other client" : " other clients")
+    return named + " (careful: " + Counted.of(alike, "other client", "other clients")
         + " connected now " + (alike == 1 ? "gives" : "give") + " the same name)";
   }
 

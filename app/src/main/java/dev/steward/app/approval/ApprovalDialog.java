@@ -1,6 +1,7 @@
 package dev.steward.app.approval;
 
 import dev.steward.app.syntax.HighlightedCode;
+import dev.steward.protocol.util.Counted;
 import javafx.animation.KeyFrame;
 import javafx.animation.PauseTransition;
 import javafx.animation.Timeline;
@@ -230,7 +231,8 @@ public final class ApprovalDialog {
               for (ApprovalItem i : model.items())
                 if (i.tickedProperty().get())
                   lines.add("• " + i.inWordsProperty().get());
-              return "Approve runs " + lines.size() + " of " + model.items().size() + " calls:\n"
+              return "Approve runs " + lines.size() + " of "
+                  + Counted.of(model.items().size(), "call", "calls") + ":\n"
                   + String.join("\n", lines);
             },
             on.toArray(javafx.beans.Observable[]::new)));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.app.agent.ProposedCall;
 import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.tool.McpToolNames;
+import dev.steward.protocol.util.Counted;
 import dev.steward.protocol.util.ShownText;
 
 /** Says what a call will do in a user's words, from the gate's dry-run preview where there is one. */
@@ -47,7 +48,9 @@ final class PlainWords {
       return preview.get("says").asText();
     switch (call.toolName()) {
       case "clipboard.write":
-        return "Put " + args.path("text").asText("").length() + " characters on the clipboard";
+        return "Put "
+            + Counted.of(args.path("text").asText("").length(), "character", "characters")
+            + " on the clipboard";
       case "clipboard.read":
         return "Read the clipboard";
       case "notify.send":

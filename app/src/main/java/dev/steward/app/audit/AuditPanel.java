@@ -3,6 +3,7 @@ package dev.steward.app.audit;
 import dev.steward.protocol.audit.Decision;
 import dev.steward.protocol.audit.Outcome;
 import dev.steward.protocol.method.Audit;
+import dev.steward.protocol.util.Counted;
 import dev.steward.protocol.util.DaemonThreads;
 import java.nio.file.Path;
 import java.time.ZoneId;
@@ -317,7 +318,7 @@ public final class AuditPanel extends BorderPane {
       try {
         int n = model.export(file);
         javafx.application.Platform.runLater(
-            () -> model.reportStatus("Exported " + n + " rows to " + file));
+            () -> model.reportStatus("Exported " + Counted.of(n, "row", "rows") + " to " + file));
       } catch (Exception ex) {
         javafx.application.Platform.runLater(
             () -> model.reportStatus("Export failed: " + ex.getMessage()));

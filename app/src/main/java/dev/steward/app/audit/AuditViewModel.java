@@ -6,6 +6,7 @@ import dev.steward.protocol.audit.Outcome;
 import dev.steward.protocol.audit.WholeArgs;
 import dev.steward.protocol.method.Audit;
 import dev.steward.protocol.tool.ToolResult;
+import dev.steward.protocol.util.Counted;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -321,7 +322,7 @@ public final class AuditViewModel {
           chainBroken.set(!v.ok());
           chain.set(
               v.ok()
-                  ? "Chain verified: " + v.rowsChecked() + " rows"
+                  ? "Chain verified: " + Counted.of(v.rowsChecked(), "row", "rows")
                   : "Chain broken at row " + v.firstBadRow()
                       + (v.problem() == null ? "" : ": " + v.problem()));
         });

@@ -6,6 +6,7 @@ import dev.steward.app.agent.CallUpdate;
 import dev.steward.app.agent.ProposedCall;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.util.Counted;
 import java.util.Iterator;
 import java.util.Map;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -88,9 +89,9 @@ public final class CallCard implements ChatEntry {
       String shown;
       if (v.isTextual()) {
         String t = v.asText();
-        shown = t.length() > 40 || t.contains("\n") ? t.length() + " chars" : t;
+        shown = t.length() > 40 || t.contains("\n") ? Counted.of(t.length(), "char", "chars") : t;
       } else {
-        shown = v.isContainerNode() ? v.size() + " items" : v.toString();
+        shown = v.isContainerNode() ? Counted.of(v.size(), "item", "items") : v.toString();
       }
       s.append(f.getKey()).append(": ").append(shown);
     }

@@ -1,6 +1,7 @@
 package dev.steward.app.chat;
 
 import dev.steward.app.agent.CallState;
+import dev.steward.protocol.util.Counted;
 import dev.steward.protocol.util.ShownText;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
@@ -104,7 +105,7 @@ final class CallCardView extends VBox {
   private static String size(String text) {
     int bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     return bytes < 1024
-        ? bytes + " bytes"
+        ? Counted.of(bytes, "byte", "bytes")
         : String.format(java.util.Locale.ROOT, "%.1f KB", bytes / 1024.0);
   }
 

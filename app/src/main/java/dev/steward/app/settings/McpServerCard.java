@@ -2,6 +2,7 @@ package dev.steward.app.settings;
 
 import dev.steward.app.markdown.ProseText;
 import dev.steward.protocol.method.Mcp;
+import dev.steward.protocol.util.Counted;
 import dev.steward.protocol.util.ShownText;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
@@ -222,7 +223,7 @@ final class McpServerCard {
   private static String stateText(Mcp.Server s) {
     int n = s.tools().size();
     return switch (s.state()) {
-      case "running" -> "running · " + n + (n == 1 ? " tool" : " tools");
+      case "running" -> "running · " + Counted.of(n, "tool", "tools");
       case "starting" -> "starting…";
       case "failed" -> "not running";
       case Mcp.Server.SIGN_IN_NEEDED -> "waits for you to sign in";

@@ -6,6 +6,7 @@ import dev.steward.app.agent.ModelServer;
 import dev.steward.app.config.AppSettings;
 import dev.steward.app.config.ModelKey;
 import dev.steward.app.config.SettingsStore;
+import dev.steward.protocol.util.Counted;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -214,7 +215,7 @@ public final class ModelSettings {
             running.isEmpty()
                 ? "No model server answers on the usual ports (Ollama 11434, LM Studio 1234,"
                     + " llama-server 8080, Jan 1337, vLLM 8000)."
-                : "Found " + running.size() + (running.size() == 1 ? " server" : " servers")
+                : "Found " + Counted.of(running.size(), "server", "servers")
                     + ": choose one to use it.");
       });
     });

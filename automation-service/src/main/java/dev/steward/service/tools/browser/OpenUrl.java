@@ -13,6 +13,7 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.HostResolver;
 import dev.steward.service.scope.HostScope;
@@ -329,7 +330,8 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
   @Override
   public String summarize(JsonNode args, JsonNode value) {
     return "opened " + value.path("final_url").asText() + " ("
-        + value.path("status").asInt() + "), " + value.path("text").asText().length() + " chars";
+        + value.path("status").asInt() + "), "
+        + Counted.of(value.path("text").asText().length(), "char", "chars");
   }
 
   @Override

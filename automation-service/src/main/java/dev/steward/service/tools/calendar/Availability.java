@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.time.Instant;
@@ -65,6 +66,6 @@ final class Availability extends CalendarTool {
 
   @Override
   public String summarize(JsonNode args, JsonNode value) {
-    return value.path("slots").size() + " busy times";
+    return Counted.of(value.path("slots").size(), "busy time", "busy times");
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.Risk;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.time.ZoneId;
@@ -77,8 +78,10 @@ final class Events extends CalendarTool {
       ObjectNode p = Json.object();
       p.put(
           "says",
-          "Show the assistant the titles and times of " + count(users.size(), "event")
-              + " you made yourself (" + count(s.users().size(), "occurrence") + ") between "
+          "Show the assistant the titles and times of "
+              + Counted.of(users.size(), "event", "events")
+              + " you made yourself (" + Counted.of(s.users().size(), "occurrence", "occurrences")
+              + ") between "
               + args.path("from").asText() + " and " + args.path("to").asText()
               + "; never their participants, notes or places");
       p.put("events_you_made", users.size());
@@ -140,13 +143,9 @@ final class Events extends CalendarTool {
     return new Selection(mine, users);
   }
 
-  private static String count(long n, String noun) {
-    return n + " " + noun + (n == 1 ? "" : "s");
-  }
-
   @Override
   public String summarize(JsonNode args, JsonNode value) {
-    return value.path("events").size() + " events"
+    return Counted.of(value.path("events").size(), "event", "events")
         + (value.path("withheld").asBoolean(false)
             ? " (the user's own withheld: not approved)"
             : "");

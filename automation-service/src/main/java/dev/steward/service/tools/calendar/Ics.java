@@ -1,6 +1,7 @@
 package dev.steward.service.tools.calendar;
 
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
 import java.io.StringReader;
@@ -399,8 +400,8 @@ final class Ics {
         .count();
     if (apart > 0)
       says.append("; ")
-          .append(apart)
-          .append(apart == 1 ? " occurrence changed apart" : " occurrences changed apart");
+          .append(Counted.of(apart, "occurrence", "occurrences"))
+          .append(" changed apart");
     return Optional.of(says.toString());
   }
 

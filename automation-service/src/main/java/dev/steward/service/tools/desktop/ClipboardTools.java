@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolDefinitions;
@@ -47,7 +48,7 @@ public final class ClipboardTools {
 
     @Override
     public String summarize(JsonNode args, JsonNode value) {
-      return "read " + value.path("size").asLong() + " bytes of text";
+      return "read " + Counted.of(value.path("size").asLong(), "byte", "bytes") + " of text";
     }
   }
 
@@ -84,7 +85,7 @@ public final class ClipboardTools {
 
     @Override
     public String summarize(JsonNode args, JsonNode value) {
-      return "wrote " + value.path("size").asLong() + " bytes of text";
+      return "wrote " + Counted.of(value.path("size").asLong(), "byte", "bytes") + " of text";
     }
   }
 }

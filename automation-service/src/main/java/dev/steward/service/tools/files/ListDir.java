@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.tools.FileErrors;
@@ -79,7 +80,7 @@ public final class ListDir extends SinglePathTool {
 
   @Override
   public String summarize(JsonNode args, JsonNode value) {
-    return Entries.count(value.path("entries")) + " entries"
+    return Counted.of(Entries.count(value.path("entries")), "entry", "entries")
         + (value.path("truncated").asBoolean()
             ? " (stopped: " + value.path("stopped_because").asText("max_entries") + ")"
             : "");

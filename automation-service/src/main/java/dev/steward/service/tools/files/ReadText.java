@@ -6,6 +6,7 @@ import dev.steward.protocol.json.IsoInstant;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.ResolvedPath;
 import dev.steward.service.scope.SafeFs;
@@ -183,7 +184,7 @@ public final class ReadText extends SinglePathTool {
 
   @Override
   public String summarize(JsonNode args, JsonNode value) {
-    return "read " + value.path("size").asLong() + " bytes"
+    return "read " + Counted.of(value.path("size").asLong(), "byte", "bytes")
         + (value.path("truncated").asBoolean() ? " (truncated)" : "");
   }
 }

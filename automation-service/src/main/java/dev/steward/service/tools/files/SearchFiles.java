@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.PathScope;
 import dev.steward.service.scope.Provenance;
@@ -297,8 +298,8 @@ public final class SearchFiles extends SinglePathTool {
 
   @Override
   public String summarize(JsonNode args, JsonNode value) {
-    return value.path("matches").size() + " matches in "
-        + value.path("files_matched").asInt() + " files"
+    return Counted.of(value.path("matches").size(), "match", "matches") + " in "
+        + Counted.of(value.path("files_matched").asInt(), "file", "files")
         + (value.path("truncated").asBoolean()
             ? " (stopped: " + value.path("stopped_because").asText() + ")"
             : "");

@@ -6,6 +6,7 @@ import dev.steward.protocol.json.CanonicalJson;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.scope.Access;
 import dev.steward.service.scope.Provenance;
 import dev.steward.service.scope.ResolvedPath;
@@ -256,7 +257,7 @@ public final class WriteText extends SinglePathTool {
   @Override
   public String summarize(JsonNode args, JsonNode value) {
     return (value.path("overwritten").asBoolean() ? "overwrote " : "created ")
-        + value.path("size").asLong() + " bytes";
+        + Counted.of(value.path("size").asLong(), "byte", "bytes");
   }
 
   @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.tools.ToolFailure;
 import java.math.BigDecimal;
 import java.sql.SQLException;
@@ -165,7 +166,7 @@ final class Grocery {
     result.put("item_count", count);
     result.put(
         "summary",
-        "pushed " + given.size() + " ingredient" + (given.size() == 1 ? "" : "s") + " into \""
+        "pushed " + Counted.of(given.size(), "ingredient", "ingredients") + " into \""
             + list.path("name").asText() + "\": " + plan.additions().size() + " added, "
             + plan.merges().size() + " merged");
     return result;

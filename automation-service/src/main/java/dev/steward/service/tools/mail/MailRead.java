@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.io.IOException;
@@ -82,7 +83,7 @@ final class MailRead extends MailTool {
   @Override
   public String summarize(JsonNode args, JsonNode value) {
     return "mail " + args.path("mail_id").asText() + ", "
-        + value.path("text").asText().length() + " characters, "
-        + value.path("attachments").size() + " attachments";
+        + Counted.of(value.path("text").asText().length(), "character", "characters") + ", "
+        + Counted.of(value.path("attachments").size(), "attachment", "attachments");
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import java.sql.SQLException;
@@ -81,6 +82,6 @@ final class MailSearch extends MailTool {
 
   @Override
   public String summarize(JsonNode args, JsonNode value) {
-    return value.path("mails").size() + " mails";
+    return Counted.of(value.path("mails").size(), "mail", "mails");
   }
 }

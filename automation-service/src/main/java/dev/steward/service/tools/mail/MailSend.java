@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
 import jakarta.mail.Message;
@@ -176,9 +177,8 @@ final class MailSend extends MailTool {
     java.util.Set<String> domains = new java.util.TreeSet<>();
     for (JsonNode a : args.path("to")) domains.add(domain(a.asText()));
     for (JsonNode a : cc) domains.add(domain(a.asText()));
-    StringBuilder b = new StringBuilder(
-        "to " + domains.size() + (domains.size() == 1 ? " domain (" : " domains (")
-            + String.join(", ", domains) + "): sent to ");
+    StringBuilder b = new StringBuilder("to " + Counted.of(domains.size(), "domain", "domains")
+        + " (" + String.join(", ", domains) + "): sent to ");
     List<String> to = new ArrayList<>();
     args.path("to").forEach(n -> to.add(n.asText()));
     b.append(String.join(", ", to));

@@ -5,6 +5,7 @@ import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.Confirmation;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.tools.Tool;
 import dev.steward.service.tools.ToolContext;
 import dev.steward.service.tools.ToolFailure;
@@ -157,7 +158,7 @@ final class McpTool implements Tool {
   @Override
   public String summarize(JsonNode args, JsonNode value) {
     int items = value.path("content").size();
-    return "ok: " + items + (items == 1 ? " item" : " items")
+    return "ok: " + Counted.of(items, "item", "items")
         + (value.path("truncated").asBoolean() ? " (cut)" : "");
   }
 

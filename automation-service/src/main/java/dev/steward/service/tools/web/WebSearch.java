@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.ToolDefinition;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.PackSecrets;
 import dev.steward.service.tools.ToolContext;
@@ -116,7 +117,7 @@ final class WebSearch extends BaseTool {
 
   @Override
   public String summarize(JsonNode args, JsonNode value) {
-    return value.path("results").size() + " results from "
+    return Counted.of(value.path("results").size(), "result", "results") + " from "
         + value.path("provider").asText();
   }
 }
