@@ -54,7 +54,7 @@ final class ConfirmationRule {
     List<String> fixed = new ArrayList<>();
     List<String> waivable = new ArrayList<>();
     if (risk == Risk.HIGH) fixed.add("it is a high-risk action");
-    if (confirmation == Confirmation.ALWAYS) waivable.add(tool.name() + " is always confirmed");
+    if (confirmation == Confirmation.ALWAYS) waivable.add("this tool always asks first");
     if (confirmation == Confirmation.IF_DESTRUCTIVE && destructive)
       waivable.add("it changes or overwrites existing data");
     for (String folder : doc.confirmUnder()) {
