@@ -400,7 +400,8 @@ public final class Agent implements Conversation, AutoCloseable {
         "more than " + CALLS_PER_ANSWER + " calls in one answer",
         listener);
     listener.notice("The assistant asked for " + asked + " calls in one answer: the first "
-        + CALLS_PER_ANSWER + " were taken, the other " + over.size()
+        + CALLS_PER_ANSWER + " were taken, "
+        + (over.size() == 1 ? "the other one was" : "the other " + over.size() + " were")
         + " not run (the audit log lists them).");
   }
 

@@ -11,6 +11,7 @@ import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolErrorCodes;
 import dev.steward.protocol.tool.ToolResult;
+import dev.steward.protocol.util.Counted;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -277,8 +278,8 @@ public final class CallRunner {
     try {
       link.declined(new Deny.Params(null, traceId, calls, conversationId, reason));
     } catch (RuntimeException e) {
-      listener.notice("Could not record in the audit log that " + calls.size()
-          + " call(s) did not run: " + message(e));
+      listener.notice("Could not record in the audit log that "
+          + Counted.of(calls.size(), "call", "calls") + " did not run: " + message(e));
     }
   }
 

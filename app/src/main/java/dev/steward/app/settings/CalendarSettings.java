@@ -2,6 +2,7 @@ package dev.steward.app.settings;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.util.Counted;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -116,7 +117,11 @@ public final class CalendarSettings {
         String problem = answer.path("problem").asText("");
         ui.execute(() -> {
           found.setAll(list);
-          status.set(list.isEmpty() ? "" : list.size() + " calendars found: pick the assistant's");
+          status.set(
+              list.isEmpty()
+                  ? ""
+                  : Counted.of(list.size(), "calendar", "calendars")
+                      + " found: pick the assistant's");
           error.set(
               !problem.isEmpty()
                   ? problem

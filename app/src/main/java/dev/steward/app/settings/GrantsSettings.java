@@ -40,8 +40,21 @@ public final class GrantsSettings {
    * written out, so that a name cannot reverse or hide what the grant covers.
    */
   public static String shown(PolicyDocument.StandingGrant g) {
+    return shown(g, java.time.ZoneId.systemDefault(), java.util.Locale.getDefault());
+  }
+
+  /** {@link #shown(PolicyDocument.StandingGrant)}, its end in the user's zone and manner. */
+  static String shown(
+      PolicyDocument.StandingGrant g, java.time.ZoneId zone, java.util.Locale locale) {
+    java.time.Instant end = g.expiresAt();
     return ShownText.escaped(g.tool() + " under " + String.join(", ", g.paths()))
-        + (g.expiresAt() == null ? ", no end date" : ", until " + g.expiresAt());
+        + (end == null
+            ? ", no end date"
+            : ", until "
+                + java.time.format.DateTimeFormatter.ofLocalizedDateTime(
+                        java.time.format.FormatStyle.MEDIUM, java.time.format.FormatStyle.SHORT)
+                    .withLocale(locale)
+                    .format(end.atZone(zone)));
   }
 
   public ObservableList<PolicyDocument.StandingGrant> grants() {

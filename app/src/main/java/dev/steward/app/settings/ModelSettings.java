@@ -146,10 +146,12 @@ public final class ModelSettings {
                   ? "Connected; the server has no models yet"
                       + (openAi() ? " (load one in it)" : " (ollama pull <model>)")
                   : openAi()
-                      ? "Connected: " + offered.size()
-                          + " models (this kind of server does not say which call tools)"
-                      : "Connected: " + offered.size() + " models, " + calling
-                          + " of them call tools");
+                      ? "Connected: " + Counted.of(offered.size(), "model", "models")
+                          + " (this kind of server does not say which call tools)"
+                      : "Connected: " + Counted.of(offered.size(), "model", "models") + ", "
+                          + (offered.size() == 1
+                              ? (calling == 1 ? "it calls tools" : "it does not call tools")
+                              : calling + " of them call tools"));
         });
       } catch (RuntimeException e) {
         ui.execute(() -> status.set(e.getMessage()));

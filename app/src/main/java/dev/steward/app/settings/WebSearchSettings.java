@@ -1,6 +1,7 @@
 package dev.steward.app.settings;
 
 import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.util.Counted;
 import java.util.Map;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
@@ -84,9 +85,19 @@ public final class WebSearchSettings {
         answer -> answer.path("ok").asBoolean(false)
             ? new ConnectionCheck.Outcome(
                 true,
-                "Works: " + answer.path("provider").asText() + " answered with "
-                    + answer.path("results").asInt() + " result(s)")
+                "Works: " + named(answer.path("provider").asText()) + " answered with "
+                    + Counted.of(answer.path("results").asInt(), "result", "results"))
             : new ConnectionCheck.Outcome(false, answer.path("problem").asText("the test failed")));
+  }
+
+  /** A provider's name as the user chooses it in Settings (an id: {@code tavily}). */
+  static String named(String provider) {
+    return switch (provider) {
+      case "searxng" -> "your SearXNG";
+      case "tavily" -> "Tavily";
+      case "brave" -> "Brave Search";
+      default -> provider;
+    };
   }
 
   public javafx.beans.property.ReadOnlyBooleanProperty testingProperty() {

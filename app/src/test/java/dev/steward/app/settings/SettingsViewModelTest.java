@@ -115,6 +115,22 @@ class SettingsViewModelTest {
   }
 
   @Test
+  void aGrantsEndIsShownInTheUsersZoneAndManner() {
+    PolicyDocument.StandingGrant g = new PolicyDocument.StandingGrant(
+        "g3",
+        "files.write_text",
+        List.of("/home/u/notes"),
+        java.time.Instant.parse("2026-11-27T12:00:00Z"),
+        null);
+    String berlin =
+        GrantsSettings.shown(g, java.time.ZoneId.of("Europe/Berlin"), java.util.Locale.UK);
+    assertTrue(
+        berlin.startsWith("files.write_text under /home/u/notes, until 27 Nov 2026"), berlin);
+    assertTrue(berlin.endsWith("13:00"), berlin);
+    assertFalse(berlin.contains("Z"), berlin);
+  }
+
+  @Test
   void aMissingFolderIsRefusedBesideTheFieldAndNothingIsSaved() {
     SettingsViewModel vm = vm();
     vm.folders().newFolderProperty().set("~/missing");
@@ -358,7 +374,8 @@ class SettingsViewModelTest {
     answer.put("ok", true).put("provider", "searxng").put("results", 1);
     s.test();
     assertEquals(List.of("web.search_check"), asked);
-    assertEquals("Works: searxng answered with 1 result(s)", s.statusProperty().get());
+    assertEquals(
+        "Works: your SearXNG answered with 1 result", s.statusProperty().get());
     answer.put("ok", false).put("problem", "tavily refused the API key (HTTP 401)");
     s.test();
     assertEquals("", s.statusProperty().get());
