@@ -533,7 +533,11 @@ public final class Gate implements AutoCloseable {
       if (size > Tool.MAX_RESULT_BYTES) {
         throw new ToolFailure(
             ToolErrorCodes.TOO_LARGE,
-            "the result is " + size + " bytes; the limit is " + Tool.MAX_RESULT_BYTES);
+            String.format(
+                java.util.Locale.ROOT,
+                "the result is %.1f MB; the limit is %d MB",
+                size / 1048576.0,
+                Tool.MAX_RESULT_BYTES >> 20));
       }
       outcome = ToolResult.success(value, null);
       summary = tool.summarize(call.args(), value);

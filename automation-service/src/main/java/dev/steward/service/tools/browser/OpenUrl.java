@@ -331,7 +331,7 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
   public String summarize(JsonNode args, JsonNode value) {
     return "opened " + value.path("final_url").asText() + " ("
         + value.path("status").asInt() + "), "
-        + Counted.of(value.path("text").asText().length(), "char", "chars");
+        + Counted.of(value.path("text").asText().length(), "character", "characters");
   }
 
   @Override

@@ -402,9 +402,12 @@ final class CalDav {
     } catch (ConnectException e) {
       throw unreachable("the connection was refused");
     } catch (javax.net.ssl.SSLException e) {
-      throw unreachable("the TLS handshake failed (" + String.valueOf(e.getMessage()) + ")");
+      throw unreachable(
+          e.getMessage() == null
+              ? "the TLS handshake failed"
+              : "the TLS handshake failed (" + e.getMessage() + ")");
     } catch (IOException e) {
-      throw unreachable(e.getClass().getSimpleName() + ": " + String.valueOf(e.getMessage()));
+      throw unreachable(e.getMessage() == null ? "the connection failed" : e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ToolFailure(ToolErrorCodes.CANCELLED, "the call was cancelled");

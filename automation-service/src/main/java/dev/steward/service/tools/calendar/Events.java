@@ -147,7 +147,7 @@ final class Events extends CalendarTool {
   public String summarize(JsonNode args, JsonNode value) {
     return Counted.of(value.path("events").size(), "event", "events")
         + (value.path("withheld").asBoolean(false)
-            ? " (the user's own withheld: not approved)"
+            ? " (your own events left out: not approved)"
             : "");
   }
 }

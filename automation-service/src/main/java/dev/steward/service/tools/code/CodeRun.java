@@ -8,6 +8,7 @@ import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.Risk;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.scope.Provenance;
 import dev.steward.service.tools.BaseTool;
 import dev.steward.service.tools.ToolContext;
@@ -247,8 +248,9 @@ final class CodeRun extends BaseTool {
                 ? ", with the network (it could send data out)"
                 : ", without the network")
             + (input != null && !input.isEmpty()
-                ? "; it is given an input (" + input.getBytes(StandardCharsets.UTF_8).length
-                    + " bytes)"
+                ? "; it is given an input ("
+                    + Counted.of(input.getBytes(StandardCharsets.UTF_8).length, "byte", "bytes")
+                    + ")"
                 : ""));
     return Optional.of(p);
   }

@@ -82,7 +82,7 @@ public final class ListDir extends SinglePathTool {
   public String summarize(JsonNode args, JsonNode value) {
     return Counted.of(Entries.count(value.path("entries")), "entry", "entries")
         + (value.path("truncated").asBoolean()
-            ? " (stopped: " + value.path("stopped_because").asText("max_entries") + ")"
+            ? " (" + StopReason.inWords(value.path("stopped_because").asText("max_entries")) + ")"
             : "");
   }
 }

@@ -301,7 +301,7 @@ public final class SearchFiles extends SinglePathTool {
     return Counted.of(value.path("matches").size(), "match", "matches") + " in "
         + Counted.of(value.path("files_matched").asInt(), "file", "files")
         + (value.path("truncated").asBoolean()
-            ? " (stopped: " + value.path("stopped_because").asText() + ")"
+            ? " (" + StopReason.inWords(value.path("stopped_because").asText()) + ")"
             : "");
   }
 }

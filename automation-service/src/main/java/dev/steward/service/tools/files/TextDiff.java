@@ -3,6 +3,7 @@ package dev.steward.service.tools.files;
 import com.github.difflib.DiffUtils;
 import com.github.difflib.UnifiedDiffUtils;
 import com.github.difflib.patch.Patch;
+import dev.steward.protocol.util.Counted;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
@@ -92,7 +93,8 @@ final class TextDiff {
           + " (proposed)\n(only the newline at the end of the file differs)\n";
     }
     if (a.size() > MAX_LINES || b.size() > MAX_LINES) {
-      return "(" + a.size() + " lines → " + b.size() + " lines; too long to diff here)";
+      return "(" + Counted.of(a.size(), "line", "lines") + " → "
+          + Counted.of(b.size(), "line", "lines") + "; too long to diff here)";
     }
     Patch<String> patch = DiffUtils.diff(a, b);
     List<String> diff =

@@ -159,7 +159,7 @@ final class McpTool implements Tool {
   public String summarize(JsonNode args, JsonNode value) {
     int items = value.path("content").size();
     return "ok: " + Counted.of(items, "item", "items")
-        + (value.path("truncated").asBoolean() ? " (cut)" : "");
+        + (value.path("truncated").asBoolean() ? " (truncated)" : "");
   }
 
   private static JsonNode parse(String json) {

@@ -35,6 +35,16 @@ interface SearchProvider {
 
   Found search(HttpClient client, String query, int max, Duration timeout) throws ToolFailure;
 
+  /** A provider's name as people know it, for what the user reads (an id: {@code tavily}). */
+  static String named(String provider) {
+    return switch (provider) {
+      case "searxng" -> "SearXNG";
+      case "tavily" -> "Tavily";
+      case "brave" -> "Brave Search";
+      default -> provider;
+    };
+  }
+
   static SearchProvider of(String provider, @Nullable String url, @Nullable String key) {
     return switch (provider) {
       case "searxng" -> new SearXng(java.util.Objects.requireNonNull(url));

@@ -7,6 +7,7 @@ import dev.steward.protocol.json.Json;
 import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.ToolDefinition;
 import dev.steward.protocol.tool.ToolErrorCodes;
+import dev.steward.protocol.util.Counted;
 import dev.steward.service.scope.HostResolver;
 import dev.steward.service.scope.HostScope;
 import dev.steward.service.scope.PinningProxy;
@@ -150,7 +151,8 @@ final class WebFetch extends BaseTool {
     StringBuilder says = new StringBuilder(
         switch (method) {
           case "POST" ->
-            "Send " + args.path("body").asText("").length() + " characters to " + url + " (POST)";
+            "Send " + Counted.of(args.path("body").asText("").length(), "character", "characters")
+                + " to " + url + " (POST)";
           case "HEAD" -> "Ask " + url + " for its headers (HEAD)";
           default -> "Fetch " + url + " and read it";
         });

@@ -52,7 +52,8 @@ final class WebSearch extends BaseTool {
           + " (its address) or Tavily or Brave Search (an API key)");
     }
     if (!provider.equals("searxng") && secrets.get(SECTION, "api_key").isEmpty()) {
-      return Optional.of(provider + " needs an API key: set it in Settings (web_search.api_key)");
+      return Optional.of(SearchProvider.named(provider)
+          + " needs an API key: set it in Settings (web_search.api_key)");
     }
     return Optional.empty();
   }
@@ -118,6 +119,6 @@ final class WebSearch extends BaseTool {
   @Override
   public String summarize(JsonNode args, JsonNode value) {
     return Counted.of(value.path("results").size(), "result", "results") + " from "
-        + value.path("provider").asText();
+        + SearchProvider.named(value.path("provider").asText());
   }
 }
