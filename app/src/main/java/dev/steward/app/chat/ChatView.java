@@ -35,9 +35,22 @@ public final class ChatView extends BorderPane {
       java.time.format.DateTimeFormatter.ofLocalizedDateTime(
           java.time.format.FormatStyle.FULL, java.time.format.FormatStyle.SHORT);
 
+  /**
+   * The entries a conversation is opened with, its newest: each takes a few milliseconds to lay out
+   * (its Markdown), so a long one drawn whole took seconds to appear. Earlier ones are drawn on
+   * asking, as many again at a time.
+   */
+  public static final int PAGE = 30;
+
   private final ChatViewModel model;
   private final VBox conversation = new VBox(10);
-  private final ScrollPane scroll = new ScrollPane(centred(conversation));
+  private final Button earlier = new Button();
+  private final ScrollPane scroll =
+      new ScrollPane(centred(new VBox(earlierRow(earlier), conversation)));
+  /** The model's index of the first entry drawn: {@code conversation}'s children start there. */
+  private int shownFrom;
+  /** Set while earlier entries are drawn above: the view keeps its place rather than its end. */
+  private boolean holdingPlace;
 
   public ChatView(ChatViewModel model) {
     this.model = model;
@@ -45,8 +58,60 @@ public final class ChatView extends BorderPane {
     setTop(new VBox(header(), banner(), findBar()));
     setCenter(conversationPane());
     setBottom(new VBox(thinking(), inputBar()));
-    model.entries().forEach(e -> conversation.getChildren().add(viewOf(e)));
+    earlier.setOnAction(e -> drawEarlier(shownFrom - PAGE));
+    drawNewest();
     model.entries().addListener((ListChangeListener<ChatEntry>) this::entriesChanged);
+  }
+
+  private static Node earlierRow(Button earlier) {
+    earlier.setId("show-earlier");
+    earlier.getStyleClass().add("flat");
+    earlier.managedProperty().bind(earlier.visibleProperty());
+    HBox row = new HBox(earlier);
+    row.setAlignment(Pos.CENTER);
+    row.managedProperty().bind(earlier.visibleProperty());
+    row.visibleProperty().bind(earlier.visibleProperty());
+    return row;
+  }
+
+  /** Draws the conversation anew, from its newest {@link #PAGE} entries. */
+  private void drawNewest() {
+    List<ChatEntry> all = model.entries();
+    shownFrom = Math.max(0, all.size() - PAGE);
+    List<Node> views = new java.util.ArrayList<>(all.size() - shownFrom);
+    for (ChatEntry e : all.subList(shownFrom, all.size())) views.add(viewOf(e));
+    conversation.getChildren().setAll(views);
+    showEarlierButton();
+  }
+
+  /** Draws the entries from {@code from} (at least one page's worth) up to the first drawn, in place. */
+  private void drawEarlier(int from) {
+    int start = Math.max(0, Math.min(from, shownFrom - PAGE));
+    if (start >= shownFrom) return;
+    double range = scroll.getContent().getLayoutBounds().getHeight()
+        - scroll.getViewportBounds().getHeight();
+    double fromBottom = range > 0 ? (1 - scroll.getVvalue()) * range : 0;
+    List<Node> views = new java.util.ArrayList<>(shownFrom - start);
+    for (ChatEntry e : model.entries().subList(start, shownFrom)) views.add(viewOf(e));
+    holdingPlace = true;
+    try {
+      conversation.getChildren().addAll(0, views);
+      shownFrom = start;
+      showEarlierButton();
+      // Laid out now, so that the place kept is measured on what will be shown.
+      scroll.applyCss();
+      scroll.layout();
+    } finally {
+      holdingPlace = false;
+    }
+    double grown = scroll.getContent().getLayoutBounds().getHeight()
+        - scroll.getViewportBounds().getHeight();
+    if (grown > 0) scroll.setVvalue(Math.max(0, Math.min(1, (grown - fromBottom) / grown)));
+  }
+
+  private void showEarlierButton() {
+    earlier.setText("Show earlier messages (" + shownFrom + " more)");
+    earlier.setVisible(shownFrom > 0);
   }
 
   /** Ctrl+F: a text to find, n of m, Enter for the next (Shift+Enter the one before), Esc closes. */
@@ -98,8 +163,10 @@ public final class ChatView extends BorderPane {
   /** Marks the entry the find bar points at and scrolls it into view. */
   private void showFound(int index) {
     conversation.getChildren().forEach(n -> n.getStyleClass().remove("found"));
-    if (index < 0 || index >= conversation.getChildren().size()) return;
-    Node node = conversation.getChildren().get(index);
+    if (index < 0 || index >= model.entries().size()) return;
+    if (index < shownFrom) drawEarlier(index);
+    if (index - shownFrom >= conversation.getChildren().size()) return;
+    Node node = conversation.getChildren().get(index - shownFrom);
     node.getStyleClass().add("found");
     double room = conversation.getHeight() - scroll.getViewportBounds().getHeight();
     if (room > 0)
@@ -238,9 +305,9 @@ public final class ChatView extends BorderPane {
   }
 
   /** The conversation as a column of reading width in the middle of a wide window. */
-  private static Node centred(VBox conversation) {
-    conversation.setMaxWidth(READING_WIDTH);
-    javafx.scene.layout.StackPane holder = new javafx.scene.layout.StackPane(conversation);
+  private static Node centred(VBox column) {
+    column.setMaxWidth(READING_WIDTH);
+    javafx.scene.layout.StackPane holder = new javafx.scene.layout.StackPane(column);
     holder.setAlignment(Pos.TOP_CENTER);
     holder.getStyleClass().add("conversation");
     return holder;
@@ -248,13 +315,14 @@ public final class ChatView extends BorderPane {
 
   private Node conversationPane() {
     conversation.setPadding(new Insets(14));
+    conversation.setId("entries");
     conversation.getStyleClass().add("conversation");
     scroll.setFitToWidth(true);
     scroll.setId("conversation");
     // Follow the conversation as it grows, the way chat windows do.
     // After the scroll pane's own adjustment, which keeps the pixel offset when content grows.
     scroll.getContent().layoutBoundsProperty().addListener((o, was, now) -> {
-      if (now.getHeight() != was.getHeight())
+      if (now.getHeight() != was.getHeight() && !holdingPlace)
         javafx.application.Platform.runLater(() -> scroll.setVvalue(1.0));
     });
     return scroll;
@@ -303,15 +371,30 @@ public final class ChatView extends BorderPane {
 
   private void entriesChanged(ListChangeListener.Change<? extends ChatEntry> change) {
     while (change.next()) {
-      if (change.wasRemoved())
-        conversation
-            .getChildren()
-            .remove(change.getFrom(), change.getFrom() + change.getRemovedSize());
-      if (change.wasAdded()) {
-        int at = change.getFrom();
-        for (ChatEntry e : change.getAddedSubList())
-          conversation.getChildren().add(at++, viewOf(e));
+      int from = change.getFrom();
+      // Another conversation (or this one restored): drawn anew from its newest.
+      if (from == 0
+          && change.getRemovedSize() == shownFrom + conversation.getChildren().size()
+          && change.wasAdded()) {
+        drawNewest();
+        continue;
       }
+      if (change.wasRemoved()) {
+        int to = from + change.getRemovedSize();
+        int drawn = Math.max(from, shownFrom);
+        if (to > drawn) conversation.getChildren().remove(drawn - shownFrom, to - shownFrom);
+        shownFrom -= Math.max(0, Math.min(to, shownFrom) - from);
+      }
+      if (change.wasAdded()) {
+        if (from < shownFrom) {
+          shownFrom += change.getAddedSize();
+        } else {
+          int at = from - shownFrom;
+          for (ChatEntry e : change.getAddedSubList())
+            conversation.getChildren().add(at++, viewOf(e));
+        }
+      }
+      showEarlierButton();
     }
   }
 
