@@ -111,6 +111,9 @@ public final class ChatView extends BorderPane {
 
   private void showEarlierButton() {
     earlier.setText("Show earlier messages (" + shownFrom + " more)");
+    // Focus left on a button as it hides moves to the next entry's, and the scroll pane brings
+    // that into view: the place just kept would be lost.
+    if (shownFrom == 0 && earlier.isFocused()) scroll.requestFocus();
     earlier.setVisible(shownFrom > 0);
   }
 
@@ -168,9 +171,12 @@ public final class ChatView extends BorderPane {
     if (index - shownFrom >= conversation.getChildren().size()) return;
     Node node = conversation.getChildren().get(index - shownFrom);
     node.getStyleClass().add("found");
-    double room = conversation.getHeight() - scroll.getViewportBounds().getHeight();
-    if (room > 0)
-      scroll.setVvalue(Math.max(0, Math.min(1, node.getBoundsInParent().getMinY() / room)));
+    // Measured in the scroll pane's content, which holds the button above the entries too.
+    Node content = scroll.getContent();
+    double room =
+        content.getLayoutBounds().getHeight() - scroll.getViewportBounds().getHeight();
+    double y = content.sceneToLocal(node.localToScene(0, 0)).getY();
+    if (room > 0) scroll.setVvalue(Math.max(0, Math.min(1, y / room)));
   }
 
   private HBox header() {

@@ -104,9 +104,27 @@ class ChatViewPagingIT {
 
     fx(() -> {
       earlier(view).fire();
+      return null;
+    });
+    // The last page, clicked as a user does: the button has the focus as it goes away.
+    Node thirdFirst = fx(() -> entries(view).getChildren().get(0));
+    double beforeLast = fx(() -> {
+      scroll.setVvalue(0);
+      scroll.layout();
+      return thirdFirst.localToScene(0, 0).getY();
+    });
+    fx(() -> {
+      earlier(view).requestFocus();
       earlier(view).fire();
       return null;
     });
+    Thread.sleep(200);
+    WaitForAsyncUtils.waitForFxEvents();
+    assertEquals(
+        beforeLast,
+        fx(() -> thirdFirst.localToScene(0, 0).getY()),
+        2.0,
+        "the view kept its place as the button went away");
     assertEquals(100, fx(() -> entries(view).getChildren().size()));
     assertFalse(fx(() -> earlier(view).isVisible()));
     assertTrue(fx(() -> text(entries(view).getChildren().get(0)).contains("message 0 ")));
