@@ -171,6 +171,16 @@ public final class ChatView extends BorderPane {
     if (index - shownFrom >= conversation.getChildren().size()) return;
     Node node = conversation.getChildren().get(index - shownFrom);
     node.getStyleClass().add("found");
+    // The window laid out now (a conversation just opened, or the find bar just shown, are not
+    // yet), the conversation's growth not followed to its end.
+    javafx.scene.Parent root = getScene() == null ? this : getScene().getRoot();
+    holdingPlace = true;
+    try {
+      root.applyCss();
+      root.layout();
+    } finally {
+      holdingPlace = false;
+    }
     // Measured in the scroll pane's content, which holds the button above the entries too.
     Node content = scroll.getContent();
     double room =

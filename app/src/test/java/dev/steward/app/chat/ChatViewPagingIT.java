@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -162,6 +163,31 @@ class ChatViewPagingIT {
     // Drawn down to it, no further: what lies before it waits for the button still.
     assertEquals(120 - 7, fx(() -> entries(view).getChildren().size()));
     assertEquals("Show earlier messages (7 more)", fx(() -> earlier(view).getText()));
+  }
+
+  @Test
+  void aConversationOpenedWithTheFindBarOpenShowsItsMatch() throws Exception {
+    ChatViewModel model = new ChatViewModel(Platform::runLater);
+    ChatView view = shown(model);
+    fx(() -> {
+      model.openFind();
+      model.findTextProperty().set("needle");
+      model.show(conversation(40, 15));
+      return null;
+    });
+    Thread.sleep(200);
+    WaitForAsyncUtils.waitForFxEvents();
+    assertEquals(15, model.foundProperty().get());
+    ScrollPane scroll = (ScrollPane) view.lookup("#conversation");
+    double[] at = fx(() -> {
+      Node found = entries(view).getChildren().stream()
+          .filter(n -> n.getStyleClass().contains("found"))
+          .findFirst()
+          .orElseThrow();
+      javafx.geometry.Bounds port = scroll.localToScene(scroll.getLayoutBounds());
+      return new double[] {found.localToScene(0, 0).getY(), port.getMinY(), port.getMaxY()};
+    });
+    assertTrue(at[0] >= at[1] - 1 && at[0] < at[2], "the match is in view: " + Arrays.toString(at));
   }
 
   /** The text a drawn entry shows, its Markdown's words joined. */
