@@ -37,8 +37,8 @@ public final class ChatView extends BorderPane {
 
   /**
    * The entries a conversation is opened with, its newest: each takes a few milliseconds to lay out
-   * (its Markdown), so a long one drawn whole took seconds to appear. Earlier ones are drawn on
-   * asking, as many again at a time.
+   * (its Markdown), and a long conversation drawn whole would take seconds to appear. Earlier ones
+   * are drawn on asking, as many again at a time (ADR 45).
    */
   public static final int PAGE = 30;
 
