@@ -88,25 +88,37 @@ public final class ChatView extends BorderPane {
   private void drawEarlier(int from) {
     int start = Math.max(0, Math.min(from, shownFrom - PAGE));
     if (start >= shownFrom) return;
-    double range = scroll.getContent().getLayoutBounds().getHeight()
-        - scroll.getViewportBounds().getHeight();
+    double range = scrollRange();
     double fromBottom = range > 0 ? (1 - scroll.getVvalue()) * range : 0;
     List<Node> views = new java.util.ArrayList<>(shownFrom - start);
     for (ChatEntry e : model.entries().subList(start, shownFrom)) views.add(viewOf(e));
+    conversation.getChildren().addAll(0, views);
+    shownFrom = start;
+    showEarlierButton();
+    layOutInPlace();
+    double grown = scrollRange();
+    if (grown > 0) scroll.setVvalue(Math.max(0, Math.min(1, (grown - fromBottom) / grown)));
+  }
+
+  /**
+   * Lays the window out now, so that a place to scroll to is measured on what will be shown, and
+   * without the conversation's growth taking the view to its end.
+   */
+  private void layOutInPlace() {
+    javafx.scene.Parent root = getScene() == null ? this : getScene().getRoot();
     holdingPlace = true;
     try {
-      conversation.getChildren().addAll(0, views);
-      shownFrom = start;
-      showEarlierButton();
-      // Laid out now, so that the place kept is measured on what will be shown.
-      scroll.applyCss();
-      scroll.layout();
+      root.applyCss();
+      root.layout();
     } finally {
       holdingPlace = false;
     }
-    double grown = scroll.getContent().getLayoutBounds().getHeight()
+  }
+
+  /** How far the conversation scrolls: its content's height past the viewport's. */
+  private double scrollRange() {
+    return scroll.getContent().getLayoutBounds().getHeight()
         - scroll.getViewportBounds().getHeight();
-    if (grown > 0) scroll.setVvalue(Math.max(0, Math.min(1, (grown - fromBottom) / grown)));
   }
 
   private void showEarlierButton() {
@@ -171,21 +183,11 @@ public final class ChatView extends BorderPane {
     if (index - shownFrom >= conversation.getChildren().size()) return;
     Node node = conversation.getChildren().get(index - shownFrom);
     node.getStyleClass().add("found");
-    // The window laid out now (a conversation just opened, or the find bar just shown, are not
-    // yet), the conversation's growth not followed to its end.
-    javafx.scene.Parent root = getScene() == null ? this : getScene().getRoot();
-    holdingPlace = true;
-    try {
-      root.applyCss();
-      root.layout();
-    } finally {
-      holdingPlace = false;
-    }
+    // A conversation just opened, or the find bar just shown, are not laid out yet.
+    layOutInPlace();
+    double room = scrollRange();
     // Measured in the scroll pane's content, which holds the button above the entries too.
-    Node content = scroll.getContent();
-    double room =
-        content.getLayoutBounds().getHeight() - scroll.getViewportBounds().getHeight();
-    double y = content.sceneToLocal(node.localToScene(0, 0)).getY();
+    double y = scroll.getContent().sceneToLocal(node.localToScene(0, 0)).getY();
     if (room > 0) scroll.setVvalue(Math.max(0, Math.min(1, y / room)));
   }
 

@@ -285,14 +285,9 @@ public final class SettingsView extends ScrollPane {
     provider.setConverter(new javafx.util.StringConverter<>() {
       @Override
       public String toString(String p) {
-        return p == null
-            ? ""
-            : switch (p) {
-              case "searxng" -> "My own SearXNG";
-              case "tavily" -> "Tavily";
-              case "brave" -> "Brave Search";
-              default -> "None";
-            };
+        if (p == null) return "";
+        if (p.equals(WebSearchSettings.NONE)) return "None";
+        return p.equals("searxng") ? "My own SearXNG" : WebSearchSettings.named(p);
       }
 
       @Override
