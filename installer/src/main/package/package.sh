@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds Steward's packages from the jars Maven gathered in $target/lib (SPEC §9, issue 7):
-#   1. keeps only this platform's Node in Playwright's driver bundle (it carries five, ~200 MB);
+#   1. unpacks Playwright's driver for this platform only (the bundle carries five Node.js, ~200 MB)
+#      into lib/playwright-driver, where the service finds it (no unpacking at its first visit);
 #   2. jlink: a runtime with only the modules Steward needs (modules.txt);
 #   3. jpackage: an app image with two launchers, steward (the window) and steward-service;
 #   4. jpackage: the platform's installer from that image (deb here; dmg and msi on their OS).
@@ -29,12 +30,16 @@ case "$(uname -s)-$(uname -m)" in
   *) platform=win32_x64 ;;
 esac
 
-rm -rf "$target/runtime" "$target/image" "$target/bundle-trim" "$target"/*.deb "$target"/*.rpm
-echo "package: Playwright driver for $platform only"
+rm -rf "$target/runtime" "$target/image" "$target/bundle-trim" "$target"/*.deb "$target"/*.rpm \
+  "$target/lib/playwright-driver" "$target"/lib/driver-bundle-*.jar
+echo "package: Playwright driver for $platform, unpacked"
 bundle="$(ls "$target"/bundle/driver-bundle-*.jar)"
-mkdir -p "$target/bundle-trim"
-(cd "$target/bundle-trim" && "$jar" xf "$bundle" "driver/$platform" META-INF/MANIFEST.MF)
-"$jar" --create --file "$target/lib/$(basename "$bundle" .jar)-$platform.jar" --manifest "$target/bundle-trim/META-INF/MANIFEST.MF" -C "$target/bundle-trim" driver
+mkdir -p "$target/bundle-trim" "$target/lib/playwright-driver"
+(cd "$target/bundle-trim" && "$jar" xf "$bundle" "driver/$platform" && "$jar" xf "$(ls "$target"/lib/driver-[0-9]*.jar)" driver/package)
+mv "$target/bundle-trim/driver/$platform"/* "$target/bundle-trim/driver/package" "$target/lib/playwright-driver/"
+node_exe=node; [ "$platform" = win32_x64 ] && node_exe=node.exe
+chmod 755 "$target/lib/playwright-driver/$node_exe"
+[ -f "$target/lib/playwright-driver/package/cli.js" ] || { echo "package: no driver/package/cli.js" >&2; exit 1; }
 
 echo "package: runtime (jlink from $runtime_jdk, Java $runtime_version)"
 # --generate-cds-archive: the runtime's own classes shared (and the base the app archives build on).

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * The .deb the build made, installed for real with dpkg: the installed {@code steward-service},
  * started by a user who is not root (as every user starts it; dpkg ran as root), answers {@code
  * tools.list} over its WebSocket and opens a page in Chromium, in Chromium's own sandbox, through
- * the trimmed Playwright driver; then the package is removed and leaves nothing behind.
+ * the Playwright driver the package ships unpacked; then the package is removed and leaves nothing
+ * behind.
  */
 class PackageIT {
 
@@ -138,6 +139,12 @@ class PackageIT {
         assertTrue(r.ok(), String.valueOf(r.error()));
         assertEquals("Installed", r.value().get("title").asText());
       }
+      assertTrue(
+          Files.isExecutable(Path.of("/opt/steward/lib/app/playwright-driver/node")),
+          "the package ships Playwright's driver unpacked");
+      assertFalse(
+          Files.exists(home.resolve("data/browser-driver")),
+          "the installed service runs the driver it ships and unpacks none of its own");
       assertEquals(NOBODY, uid(service.pid()), "the service runs as the user who started it");
       mcpOverStdio(home, base, userHome);
     } finally {

@@ -25,8 +25,8 @@ import java.util.Map;
  * calls 2–10, beside the same call's warm figure (after 40 more) and a baseline program measured
  * in the same run (ripgrep, find). Each for {@code ./steward service} and for the packaged image
  * when {@code ./steward package} has built it. Each service starts on a home of its own that holds
- * the idle warm-up's tree, as every start but the first after install does ({@link
- * #keepWarmupTree}).
+ * the idle warm-up's tree and the browser's unpacked driver, as every start but the first after
+ * install does ({@link #keepWhatEarlierStartsMade}).
  */
 final class FirstCallsBench {
 
@@ -206,22 +206,28 @@ final class FirstCallsBench {
   }
 
   /**
-   * The warm-up's tree as an earlier start made it, as every start but the very first after
-   * install finds it (that one also writes the tree, ~1.5 s of disk): {@code
-   * -Dsteward.bench.first.tree=false} measures that first start instead. The tree is the one the
-   * warming rounds' service made on its own home.
+   * The warm-up's tree and the browser's unpacked driver as an earlier start made them, as every
+   * start but the very first after install finds them (that one also writes the tree, ~1.5 s of
+   * disk, and unpacks the driver at its first visit, ~0.7 s): {@code
+   * -Dsteward.bench.first.tree=false} measures that first start instead. They are the ones the
+   * warming rounds' service made on its own home; the driver (~140 MB) is linked, not copied.
    */
-  private static void keepWarmupTree(Path home, Path tmp) throws Exception {
-    Path made = tmp.resolve("home-warm/data/warmup");
+  private static void keepWhatEarlierStartsMade(Path home, Path tmp) throws Exception {
     if (!Boolean.parseBoolean(System.getProperty("steward.bench.first.tree", "true"))
-        || !Files.isDirectory(made)
         || home.endsWith("home-warm")) return;
     Files.createDirectories(home.resolve("data"));
-    Process cp = new ProcessBuilder(
-            "cp", "-a", made.toString(), home.resolve("data").toString())
-        .inheritIO()
-        .start();
-    if (cp.waitFor() != 0) throw new IllegalStateException("copying the warm-up tree failed");
+    for (String kept : List.of("warmup", "browser-driver")) {
+      Path made = tmp.resolve("home-warm/data").resolve(kept);
+      if (!Files.isDirectory(made)) continue;
+      Process cp = new ProcessBuilder(
+              "cp",
+              kept.equals("warmup") ? "-a" : "-al",
+              made.toString(),
+              home.resolve("data").toString())
+          .inheritIO()
+          .start();
+      if (cp.waitFor() != 0) throw new IllegalStateException("copying " + made + " failed");
+    }
   }
 
   private static String[] measure(
@@ -235,7 +241,7 @@ final class FirstCallsBench {
         Map.of(),
         List.of());
     Files.writeString(home.resolve("config/policy.json"), Json.write(doc));
-    keepWarmupTree(home, tmp);
+    keepWhatEarlierStartsMade(home, tmp);
     if (k.mcp) return measureMcp(launch, k, home, tmp);
     // The page cache warm for both sides: what is measured is the programs, not the disk.
     long[] base = k.baseline.isEmpty() ? new long[0] : runBaseline(k.baseline, 3 + CALLS);

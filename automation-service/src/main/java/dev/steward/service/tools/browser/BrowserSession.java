@@ -331,26 +331,15 @@ final class BrowserSession implements AutoCloseable {
     return !Privilege.root();
   }
 
-  static final String DRIVER_DIR_PROPERTY = "playwright.driver.tmpdir";
-
   /**
-   * Playwright unpacks its driver (a Node.js and its scripts, which the service then runs) into
-   * {@code java.io.tmpdir} unless told otherwise, where a program of the user's that is kept from
-   * Steward's folders (an MCP server in its sandbox) could replace it first. Steward's data folder
-   * is the user's alone and hidden from those programs; what a killed service left there goes.
-   * The driver is the JVM's, unpacked once: a folder already named (the tests' JVM, which runs
-   * many services) is kept.
+   * Playwright's driver, unpacked once under Steward's data folder ({@link DriverFolder}): left to
+   * itself Playwright would unpack it into {@code java.io.tmpdir} at every start, where a program
+   * of the user's that is kept from Steward's folders (an MCP server in its sandbox) could replace
+   * it first.
    */
   static Path useDriverDir(Path driverDir) {
     try {
-      String named = System.getProperty(DRIVER_DIR_PROPERTY);
-      if (named != null) return Files.createDirectories(Path.of(named));
-      Files.createDirectories(driverDir);
-      try (var old = Files.newDirectoryStream(driverDir, "playwright-java-*")) {
-        for (Path p : old) dev.steward.service.util.Trees.delete(p);
-      }
-      System.setProperty(DRIVER_DIR_PROPERTY, driverDir.toString());
-      return driverDir;
+      return DriverFolder.use(driverDir);
     } catch (IOException e) {
       throw new VisitFailure(new ToolFailure(
           ToolErrorCodes.UNAVAILABLE,

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,22 +20,46 @@ class BrowserLaunchTest {
   Path home;
 
   @Test
-  void playwrights_driver_is_unpacked_in_stewards_data_folder_and_what_a_killed_service_left_goes()
-      throws Exception {
-    String before = System.clearProperty(BrowserSession.DRIVER_DIR_PROPERTY);
-    try {
-      Path driver = home.resolve("data/browser-driver");
-      Path left = Files.createDirectories(driver.resolve("playwright-java-123/package"));
-      Files.writeString(left.resolve("cli.js"), "left");
-      assertEquals(driver, BrowserSession.useDriverDir(driver));
-      assertEquals(driver.toString(), System.getProperty(BrowserSession.DRIVER_DIR_PROPERTY));
-      assertFalse(Files.exists(driver.resolve("playwright-java-123")));
-      // once named, the JVM's driver stays where it is
-      assertEquals(driver, BrowserSession.useDriverDir(home.resolve("elsewhere")));
-    } finally {
-      if (before == null) System.clearProperty(BrowserSession.DRIVER_DIR_PROPERTY);
-      else System.setProperty(BrowserSession.DRIVER_DIR_PROPERTY, before);
+  void playwrights_driver_is_unpacked_once_whole_and_what_else_lay_there_goes() throws Exception {
+    Path parent = home.resolve("data/browser-driver");
+    Path left = Files.createDirectories(parent.resolve("playwright-java-123/package"));
+    Files.writeString(left.resolve("cli.js"), "left by Playwright's own unpacking");
+    Path older = Files.createDirectories(parent.resolve("playwright-1.0.0-abc/package"));
+    Path cut = Files.createDirectories(parent.resolve(".unpacking-9"));
+    Files.setLastModifiedTime(cut, FileTime.from(Instant.now().minus(Duration.ofDays(1))));
+    Path running = Files.createDirectories(parent.resolve(".unpacking-10"));
+    String key = DriverFolder.key();
+
+    Path dir = DriverFolder.unpacked(parent, key);
+
+    assertEquals(parent.resolve("playwright-" + key), dir);
+    assertTrue(Files.isExecutable(dir.resolve("node")), "the platform's Node.js");
+    assertTrue(Files.isRegularFile(dir.resolve("package/cli.js")));
+    assertFalse(Files.exists(left.getParent()), "Playwright's own temporary folder");
+    assertFalse(Files.exists(older), "another version's");
+    assertFalse(Files.exists(cut), "an unpacking cut short an hour ago or more");
+    assertTrue(Files.exists(running), "another process's unpacking under way");
+    try (var entries = Files.list(parent)) {
+      assertEquals(2, entries.count(), "nothing else is left: the unpacking was renamed whole");
     }
+
+    // found, not unpacked again: what is there stays as it is
+    Path mark = Files.writeString(dir.resolve("package/mark"), "kept");
+    assertEquals(dir, DriverFolder.unpacked(parent, key));
+    assertTrue(Files.exists(mark));
+
+    // a folder that lost its Node.js is made again whole
+    Files.delete(dir.resolve("node"));
+    assertEquals(dir, DriverFolder.unpacked(parent, key));
+    assertTrue(Files.isExecutable(dir.resolve("node")));
+    assertFalse(Files.exists(mark));
+  }
+
+  @Test
+  void the_drivers_key_names_its_version() throws Exception {
+    String key = DriverFolder.key();
+    assertTrue(key.matches("\\d+\\.\\d+\\.\\d+-[0-9a-f]{12}"), key);
+    assertEquals(key, DriverFolder.key());
   }
 
   @Test
