@@ -35,7 +35,7 @@ rm -rf "$target/runtime" "$target/image" "$target/bundle-trim" "$target"/*.deb "
 echo "package: Playwright driver for $platform, unpacked"
 bundle="$(ls "$target"/bundle/driver-bundle-*.jar)"
 mkdir -p "$target/bundle-trim" "$target/lib/playwright-driver"
-(cd "$target/bundle-trim" && "$jar" xf "$bundle" "driver/$platform" && "$jar" xf "$(ls "$target"/lib/driver-[0-9]*.jar)" driver/package)
+(cd "$target/bundle-trim" && "$jar" xf "$bundle" "driver/$platform/" && "$jar" xf "$(ls "$target"/lib/driver-[0-9]*.jar)" driver/package)
 mv "$target/bundle-trim/driver/$platform"/* "$target/bundle-trim/driver/package" "$target/lib/playwright-driver/"
 node_exe=node; [ "$platform" = win32_x64 ] && node_exe=node.exe
 chmod 755 "$target/lib/playwright-driver/$node_exe"

@@ -332,10 +332,10 @@ final class BrowserSession implements AutoCloseable {
   }
 
   /**
-   * Playwright's driver, unpacked once under Steward's data folder ({@link DriverFolder}): left to
-   * itself Playwright would unpack it into {@code java.io.tmpdir} at every start, where a program
-   * of the user's that is kept from Steward's folders (an MCP server in its sandbox) could replace
-   * it first.
+   * Playwright's driver, as the package ships it or unpacked once under Steward's data folder
+   * ({@link DriverFolder}): left to itself Playwright would unpack it into {@code java.io.tmpdir}
+   * at every start, where a program of the user's that is kept from Steward's folders (an MCP
+   * server in its sandbox) could replace it first.
    */
   static Path useDriverDir(Path driverDir) {
     try {

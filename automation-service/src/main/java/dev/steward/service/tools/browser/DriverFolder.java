@@ -5,16 +5,22 @@ import com.microsoft.playwright.impl.driver.jar.DriverJar;
 import dev.steward.service.util.Trees;
 import java.io.IOException;
 import java.net.URISyntaxException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,30 +32,53 @@ import org.jspecify.annotations.Nullable;
  * go. The folder is under Steward's data folder, the user's alone: hidden from the programs
  * Steward runs (an MCP server in its sandbox), refused to every tool (ADR 23).
  */
-final class DriverFolder {
+public final class DriverFolder {
+
+  private static final Logger LOG = Logger.getLogger(DriverFolder.class.getName());
 
   /** Playwright's own: a folder that holds {@code node} and {@code package/cli.js}. */
   static final String PLAYWRIGHT_DIR_PROPERTY = "playwright.cli.dir";
 
-  /** Names a folder to unpack into instead of the home's (the tests' JVM, which runs many). */
-  static final String PARENT_PROPERTY = "playwright.driver.tmpdir";
+  /** Names a folder to unpack into instead of the home's: the tests' JVM, which runs many. */
+  static final String PARENT_PROPERTY = "steward.browser.driver.parent";
 
   private static final String PREFIX = "playwright-";
   private static final String UNPACKING = ".unpacking-";
 
+  /** Written last, once all else is on disk: it holds the size {@code node} must have. */
+  private static final String MARK = ".unpacked";
+
   /** An unpacking this old was cut short (a killed process); a running one takes ~1 s. */
   private static final Duration ABANDONED = Duration.ofHours(1);
 
+  private static final String NODE =
+      System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("windows")
+          ? "node.exe"
+          : "node";
+
   private DriverFolder() {}
+
+  /** The folder Playwright is told to run its driver from, if any is named yet. */
+  public static List<Path> named() {
+    return Stream.ofNullable(System.getProperty(PLAYWRIGHT_DIR_PROPERTY))
+        .map(Path::of)
+        .toList();
+  }
 
   /**
    * The unpacked driver, made if need be, and named to Playwright for this JVM (whose driver is
-   * one: Playwright keeps the first it starts). A folder already named, as the package may name
+   * one: Playwright keeps the first it starts). A folder already named, as the package names the
    * one it ships, is used as it is.
    */
   static synchronized Path use(Path inData) throws IOException {
     String named = System.getProperty(PLAYWRIGHT_DIR_PROPERTY);
-    if (named != null) return Path.of(named);
+    if (named != null) {
+      Path shipped = Path.of(named);
+      if (!Files.isExecutable(shipped.resolve(NODE)))
+        throw new IOException("Playwright's driver is not in " + shipped);
+      removeOthers(inData, null);
+      return shipped;
+    }
     String parent = System.getProperty(PARENT_PROPERTY);
     Path dir = unpacked(parent != null ? Path.of(parent) : inData, key());
     System.setProperty(PLAYWRIGHT_DIR_PROPERTY, dir.toString());
@@ -64,15 +93,20 @@ final class DriverFolder {
       Path partial = Files.createTempDirectory(parent, UNPACKING);
       try {
         unpackTo(partial);
-        if (!complete(partial))
-          throw new IOException("Playwright's driver unpacked without node or package/cli.js");
-        // A folder is seen whole or not at all: a later start never runs a half-unpacked one.
-        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) Trees.delete(dir);
-        try {
-          Files.move(partial, dir, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-          // another process unpacked the same driver first; it is as good as this one
-          if (!complete(dir)) throw e;
+        // Another process may have finished the same while this one unpacked: its folder stands.
+        if (!complete(dir)) {
+          // A folder is seen whole or not at all: what is there is moved aside before it goes,
+          // and the new one comes in by one rename.
+          if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            Path aside = Files.createTempDirectory(parent, UNPACKING);
+            Files.move(dir, aside.resolve("old"), StandardCopyOption.ATOMIC_MOVE);
+            Trees.delete(aside);
+          }
+          try {
+            Files.move(partial, dir, StandardCopyOption.ATOMIC_MOVE);
+          } catch (IOException e) {
+            if (!complete(dir)) throw e;
+          }
         }
       } finally {
         Trees.delete(partial);
@@ -82,31 +116,67 @@ final class DriverFolder {
     return dir;
   }
 
-  private static boolean complete(Path dir) {
-    return Files.isExecutable(dir.resolve("node"))
-        && Files.isRegularFile(dir.resolve("package/cli.js"), LinkOption.NOFOLLOW_LINKS);
+  /** Whole: its mark is there and {@code node} has the size the mark holds. */
+  static boolean complete(Path dir) {
+    try {
+      Path node = dir.resolve(NODE);
+      return Files.isRegularFile(dir.resolve(MARK), LinkOption.NOFOLLOW_LINKS)
+          && Files.isExecutable(node)
+          && Files.isRegularFile(dir.resolve("package/cli.js"), LinkOption.NOFOLLOW_LINKS)
+          && Files.readString(dir.resolve(MARK)).strip().equals(Long.toString(Files.size(node)));
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private static void unpackTo(Path dir) throws IOException {
     try {
       DriverJar.installDriverTo(dir);
-    } catch (URISyntaxException e) {
-      throw new IOException("Playwright's driver could not be found on the class path", e);
+    } catch (URISyntaxException | RuntimeException e) {
+      throw new IOException("Playwright's driver could not be unpacked from its jars: " + e, e);
+    }
+    Path node = dir.resolve(NODE);
+    if (!Files.isExecutable(node) || !Files.isRegularFile(dir.resolve("package/cli.js")))
+      throw new IOException("Playwright's driver unpacked without " + NODE + " or package/cli.js");
+    // On disk before the mark is, so a machine that stops just after cannot leave a folder that
+    // looks whole and is not.
+    try (Stream<Path> all = Files.walk(dir)) {
+      for (Path f : all.filter(Files::isRegularFile).toList()) force(f);
+    }
+    Path mark = Files.writeString(dir.resolve(MARK), Long.toString(Files.size(node)));
+    force(mark);
+  }
+
+  private static void force(Path file) throws IOException {
+    try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      c.force(true);
     }
   }
 
-  /** Older versions' folders, Playwright's own temporary ones, and abandoned unpackings. */
-  private static void removeOthers(Path parent, Path kept) throws IOException {
+  /**
+   * Older versions' folders, Playwright's own temporary ones, and abandoned unpackings; a folder
+   * that cannot go now is left for the next start.
+   */
+  private static void removeOthers(Path parent, @Nullable Path kept) {
+    if (!Files.isDirectory(parent, LinkOption.NOFOLLOW_LINKS)) return;
     Instant abandoned = Instant.now().minus(ABANDONED);
-    try (var entries = Files.newDirectoryStream(parent)) {
-      for (Path p : entries) {
-        String name = p.getFileName().toString();
+    List<Path> entries;
+    try (Stream<Path> list = Files.list(parent)) {
+      entries = list.toList();
+    } catch (IOException e) {
+      return;
+    }
+    for (Path p : entries) {
+      String name = p.getFileName().toString();
+      try {
         boolean stale = name.startsWith(UNPACKING)
             ? Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS)
                 .toInstant()
                 .isBefore(abandoned)
             : name.startsWith(PREFIX) && !p.equals(kept);
         if (stale) Trees.delete(p);
+      } catch (IOException e) {
+        LOG.log(Level.FINE, "left for the next start: " + p, e);
       }
     }
   }

@@ -63,7 +63,8 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
 
   /**
    * {@code profileDir}: where the browser profile is kept when the user turns that on (policy.json's
-   * browser.keep_profile); {@code driverDir}: where Playwright unpacks the program that drives it.
+   * browser.keep_profile); {@code driverDir}: where the program that drives the browser
+   * (Playwright's driver) is unpacked, unless the package ships it.
    */
   public OpenUrl(
       Supplier<PolicyDocument> policy,

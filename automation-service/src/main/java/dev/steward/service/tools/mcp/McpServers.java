@@ -56,7 +56,10 @@ final class McpServers implements ToolFamily, AutoCloseable {
                 userHome,
                 environment,
                 System.getProperty("java.class.path", ""),
-                java.nio.file.Path.of(System.getProperty("java.home", "/"))))),
+                java.nio.file.Path.of(System.getProperty("java.home", "/")),
+                // Playwright's driver where the package ships it; one unpacked under data/ is
+                // hidden with the rest of it.
+                dev.steward.service.tools.browser.DriverFolder.named()))),
         environment,
         new Pins(folder.resolve("pins.json")),
         policy,

@@ -16,7 +16,8 @@ import java.util.Set;
  * any sandbox, run programs from later — the shells' start files and autostart, the browsers
  * Playwright keeps and one set by {@code STEWARD_BROWSER}, the folders on the service's {@code
  * PATH} it can write, the code the service and the window start from when they can be rewritten
- * (a source checkout, its jars), and a runtime the user owns. A server that wrote there would run as the user, outside its sandbox,
+ * (a source checkout, its jars), other programs the service runs (the Playwright driver a package
+ * ships), and a runtime the user owns. A server that wrote there would run as the user, outside its sandbox,
  * where it can read the window's secret.
  */
 record RunPlaces(List<Path> paths) {
@@ -26,7 +27,11 @@ record RunPlaces(List<Path> paths) {
   }
 
   static RunPlaces of(
-      Path userHome, Map<String, String> environment, String classPath, Path javaHome) {
+      Path userHome,
+      Map<String, String> environment,
+      String classPath,
+      Path javaHome,
+      List<Path> programs) {
     Set<Path> out = new LinkedHashSet<>();
     for (Path p : PathScope.startPlaces(userHome)) addReal(out, p);
     String browsers = environment.get("PLAYWRIGHT_BROWSERS_PATH");
@@ -44,6 +49,7 @@ record RunPlaces(List<Path> paths) {
       // A source checkout's window starts from the same repository's other jars (JavaFX's).
       if (p.startsWith(maven)) addWritable(out, maven);
     }
+    for (Path p : programs) addWritable(out, p);
     addWritable(out, javaHome);
     return new RunPlaces(outermost(out));
   }

@@ -2,6 +2,7 @@ package dev.steward.service.tools.browser;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -48,11 +49,44 @@ class BrowserLaunchTest {
     assertEquals(dir, DriverFolder.unpacked(parent, key));
     assertTrue(Files.exists(mark));
 
-    // a folder that lost its Node.js is made again whole
+    // a folder that lost its Node.js, or never got its mark, or whose Node.js is not whole (a
+    // machine stopped just after), is made again whole
     Files.delete(dir.resolve("node"));
     assertEquals(dir, DriverFolder.unpacked(parent, key));
-    assertTrue(Files.isExecutable(dir.resolve("node")));
+    assertTrue(DriverFolder.complete(dir));
     assertFalse(Files.exists(mark));
+    Files.delete(dir.resolve(".unpacked"));
+    assertFalse(DriverFolder.complete(dir));
+    assertEquals(dir, DriverFolder.unpacked(parent, key));
+    assertTrue(DriverFolder.complete(dir));
+    Files.write(dir.resolve("node"), new byte[0]);
+    assertFalse(DriverFolder.complete(dir));
+    assertEquals(dir, DriverFolder.unpacked(parent, key));
+    assertTrue(DriverFolder.complete(dir));
+    try (var entries = Files.list(parent)) {
+      assertEquals(2, entries.count(), "what was moved aside is gone");
+    }
+  }
+
+  @Test
+  void a_driver_named_at_launch_is_used_as_it_is_and_must_be_there() throws Exception {
+    String before = System.getProperty(DriverFolder.PLAYWRIGHT_DIR_PROPERTY);
+    Path parent = home.resolve("data/browser-driver");
+    Path left = Files.createDirectories(parent.resolve("playwright-java-123"));
+    Path shipped = Files.createDirectories(home.resolve("image/playwright-driver"));
+    try {
+      System.setProperty(DriverFolder.PLAYWRIGHT_DIR_PROPERTY, shipped.toString());
+      java.io.IOException missing =
+          assertThrows(java.io.IOException.class, () -> DriverFolder.use(parent));
+      assertTrue(missing.getMessage().contains(shipped.toString()), missing.getMessage());
+      Path node = Files.writeString(shipped.resolve("node"), "#!/bin/sh\n");
+      assertTrue(node.toFile().setExecutable(true));
+      assertEquals(shipped, DriverFolder.use(parent));
+      assertFalse(Files.exists(left), "what an earlier start left in the data folder goes");
+    } finally {
+      if (before == null) System.clearProperty(DriverFolder.PLAYWRIGHT_DIR_PROPERTY);
+      else System.setProperty(DriverFolder.PLAYWRIGHT_DIR_PROPERTY, before);
+    }
   }
 
   @Test

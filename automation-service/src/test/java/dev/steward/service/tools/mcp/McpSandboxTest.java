@@ -63,16 +63,22 @@ class McpSandboxTest {
     Files.writeString(checkout.resolve("pom.xml"), "<project/>");
     Path classes = Files.createDirectories(checkout.resolve("service/target/classes"));
     Path documents = Files.createDirectories(home.resolve("Documents"));
+    Path driver = Files.createDirectories(dir.resolve("image/lib/app/playwright-driver"));
     RunPlaces places = RunPlaces.of(
-        home, Map.of("PATH", bin + ":/usr/bin"), classes.toString(), dir.resolve("no-jdk"));
+        home,
+        Map.of("PATH", bin + ":/usr/bin"),
+        classes.toString(),
+        dir.resolve("no-jdk"),
+        List.of(driver));
     assertTrue(places.paths().contains(checkout.toRealPath()), places.toString());
     assertTrue(places.paths().contains(bin.toRealPath()), places.toString());
+    assertTrue(places.paths().contains(driver.toRealPath()), places.toString());
     Sandbox sandbox =
         Sandbox.find(List.of(Files.createDirectories(dir.resolve("config"))), () -> places);
     Path own = Files.createDirectories(dir.resolve("server"));
     String attack = "for f in " + chrome + "/chrome " + home + "/.bashrc " + bin + "/notify-send "
-        + checkout + "/steward " + classes
-        + "/Main.class; do (echo planted > $f) 2>/dev/null; done;"
+        + checkout + "/steward " + classes + "/Main.class " + driver
+        + "/node; do (echo planted > $f) 2>/dev/null; done;"
         + " unshare -rm sh -c 'mount -o remount,bind,rw " + home + "/.bashrc && echo planted > "
         + home + "/.bashrc' 2>/dev/null;"
         // Renamed, a folder above a kept place would free its name for the server's own.
@@ -90,6 +96,7 @@ class McpSandboxTest {
     assertFalse(Files.exists(chrome.resolve("chrome")));
     assertFalse(Files.exists(bin.resolve("notify-send")));
     assertFalse(Files.exists(classes.resolve("Main.class")));
+    assertFalse(Files.exists(driver.resolve("node")), "the driver a package ships");
     assertEquals("# the user's\n", Files.readString(home.resolve(".bashrc")));
     assertEquals("#!/bin/sh\n", Files.readString(checkout.resolve("steward")));
     assertEquals("mine\n", Files.readString(documents.resolve("note.txt")));
