@@ -797,6 +797,11 @@ public final class Gate implements AutoCloseable {
         tool.checkNow(args, forCheck);
         return true;
       });
+      try {
+        tool.prepare();
+      } catch (RuntimeException e) {
+        LOG.log(Level.FINE, tool.name() + " could not prepare while the call waits for a click", e);
+      }
     }
     return new Checked(tool, CanonicalJson.sha256(args), paths, destructive, risk, req, policy);
   }

@@ -114,6 +114,16 @@ public interface Tool {
   default void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {}
 
   /**
+   * A call that passed its checks now waits for the user's click (at a preflight, or sent
+   * without a token): what its run would start first and that acts on nothing — a program the
+   * tool drives, started with nothing to do — may begin, so that the run after the click is
+   * quick. The call may never be approved and its model may be anyone's: this reads none of the
+   * user's things, changes none, sends nothing, resolves no host, and returns at once (the work
+   * goes on elsewhere); a failure is the run's to report.
+   */
+  default void prepare() {}
+
+  /**
    * What the call acts on beyond its paths, each stamped as it is now ({@link VersionStamp}: a
    * calendar event's version on the server). A token binds them as the dialog showed them, as it
    * binds files: changed before the run, the call is refused; the run gets the approved ones in

@@ -231,14 +231,20 @@ final class BrowserSession implements AutoCloseable {
     return newContext(b);
   }
 
-  /** Prepares the next visit's context in the background (on the browser thread, after this visit). */
-  void prepareNext() {
+  /**
+   * Starts what the next visit needs (the driver, the browser and, outside the kept profile, the
+   * visit's context) on the browser thread: after a visit, and while one waits for the user's
+   * click. Nothing loads: no guard is current. What fails to start is left for the visit to
+   * report.
+   */
+  void prepare(boolean keepProfile) {
     if (thread.isShutdown()) return;
     thread.execute(() -> {
       try {
-        if (spare == null && profile == null) spare = newContext(browser());
+        if (keepProfile) profile();
+        else if (spare == null && profile == null) spare = newContext(browser());
       } catch (RuntimeException e) {
-        spare = null; // the next visit makes its own and reports what is wrong
+        // the visit starts it again and says what is wrong
       }
     });
   }

@@ -157,7 +157,7 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
     boolean keepProfile = policy.get().browser().keepProfile();
     Future<Visit> visit = session.visit(
         keepProfile, guard, tab -> visit(tab, guard, uri.toString(), timeoutMs, screenshot));
-    if (!keepProfile) session.prepareNext();
+    session.prepare(keepProfile);
     Visit page;
     try {
       page = visit.get(timeoutMs + 60_000, TimeUnit.MILLISECONDS);
@@ -198,6 +198,12 @@ public final class OpenUrl extends BaseTool implements AutoCloseable {
       result.put("screenshot", target.real().toString());
     }
     return result;
+  }
+
+  /** The browser starts while the user reads the dialog, not after the click. */
+  @Override
+  public void prepare() {
+    session.prepare(policy.get().browser().keepProfile());
   }
 
   /**
