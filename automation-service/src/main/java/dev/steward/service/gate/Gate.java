@@ -183,6 +183,7 @@ public final class Gate implements AutoCloseable {
       List<String> taintSources = taintOf(caller);
       JsonNode preview = previewOf(tool, args, c, caller.role() == Role.UI);
       if (c.requirement().needsToken()) {
+        prepare(tool);
         return new Preflight.Result(
             Preflight.CONFIRM,
             "needs your confirmation: " + String.join("; ", c.requirement().reasons()),
@@ -797,13 +798,17 @@ public final class Gate implements AutoCloseable {
         tool.checkNow(args, forCheck);
         return true;
       });
-      try {
-        tool.prepare();
-      } catch (RuntimeException e) {
-        LOG.log(Level.FINE, tool.name() + " could not prepare while the call waits for a click", e);
-      }
     }
     return new Checked(tool, CanonicalJson.sha256(args), paths, destructive, risk, req, policy);
+  }
+
+  /** The call is about to be shown for the user's click: its tool may start what its run needs. */
+  private static void prepare(Tool tool) {
+    try {
+      tool.prepare();
+    } catch (RuntimeException e) {
+      LOG.log(Level.FINE, tool.name() + " could not prepare while the call waits for a click", e);
+    }
   }
 
   /** A tool's own step in a call's check. */

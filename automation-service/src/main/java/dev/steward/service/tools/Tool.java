@@ -114,12 +114,12 @@ public interface Tool {
   default void checkNow(JsonNode args, ToolContext ctx) throws ToolFailure {}
 
   /**
-   * A call that passed its checks now waits for the user's click (at a preflight, or sent
-   * without a token): what its run would start first and that acts on nothing — a program the
-   * tool drives, started with nothing to do — may begin, so that the run after the click is
-   * quick. The call may never be approved and its model may be anyone's: this reads none of the
-   * user's things, changes none, sends nothing, resolves no host, and returns at once (the work
-   * goes on elsewhere); a failure is the run's to report.
+   * A call that passed its checks is about to be shown for the user's click (its preflight
+   * answered {@code confirm}): what its run would start first and that acts on nothing — a
+   * program the tool drives, started with nothing to do — may begin, so that the run after the
+   * click is quick. The call may never be approved and its model may be anyone's: this takes no
+   * argument of the call, reads and changes none of the user's files, sends nothing, resolves no
+   * host, and returns at once (the work goes on elsewhere); a failure is the run's to report.
    */
   default void prepare() {}
 

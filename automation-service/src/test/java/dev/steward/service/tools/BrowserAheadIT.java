@@ -48,7 +48,7 @@ class BrowserAheadIT {
     byte[] page =
         "<title>Ahead</title><body>read after the click</body>".getBytes(StandardCharsets.UTF_8);
     pages.createContext("/", ex -> {
-      hits.incrementAndGet();
+      if (ex.getRequestURI().getPath().equals("/page")) hits.incrementAndGet();
       ex.sendResponseHeaders(200, page.length);
       try (OutputStream out = ex.getResponseBody()) {
         out.write(page);
@@ -65,16 +65,22 @@ class BrowserAheadIT {
             ServiceProcess.start(home, Files.createDirectories(base.resolve("user")));
         StewardClient ui = service.client(Role.UI);
         StewardClient agent = service.client(Role.AGENT)) {
-      assertEquals(List.of(), chromium(service), "no browser before any visit");
+      assertEquals(List.of(), browser(service, ""), "no browser before any visit");
       String trace = id();
       // "localhost" is not on the list: the call needs the user's click
       JsonNode a = args("url", "http://localhost:" + pages.getAddress().getPort() + "/page");
       Preflight.Result p = agent.preflight(trace, "browser.open_url", a);
       assertEquals(Preflight.CONFIRM, p.decision());
 
+      // The visit's context ready (its blank page has a renderer), and a moment more in which a
+      // page could have loaded if anything let it.
       Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-      while (chromium(service).isEmpty() && Instant.now().isBefore(deadline)) Thread.sleep(50);
-      assertTrue(!chromium(service).isEmpty(), "the browser did not start while the call waited");
+      while (browser(service, "--type=renderer").isEmpty() && Instant.now().isBefore(deadline))
+        Thread.sleep(50);
+      assertTrue(
+          !browser(service, "--type=renderer").isEmpty(),
+          "the browser did not start while the call waited: " + browser(service, ""));
+      Thread.sleep(500);
       assertEquals(0, hits.get(), "a page was loaded before the click");
 
       String token = ui.grant(new Grant.Params(
@@ -90,11 +96,32 @@ class BrowserAheadIT {
     }
   }
 
-  private static List<ProcessHandle> chromium(ServiceProcess service) {
-    return ProcessHandle.of(service.process.pid())
-        .orElseThrow()
-        .descendants()
-        .filter(p -> p.info().command().map(c -> c.contains("chromium")).orElse(false))
+  /**
+   * The browser's processes below the service whose command line holds {@code marker}: the one
+   * Playwright drives over a pipe, whichever program it is, and those running the same program
+   * (its zygote, its renderers).
+   */
+  private static List<Long> browser(ServiceProcess service, String marker) {
+    List<ProcessHandle> below =
+        ProcessHandle.of(service.process.pid()).orElseThrow().descendants().toList();
+    java.util.Set<String> programs = below.stream()
+        .filter(p -> cmdline(p.pid()).contains("--remote-debugging-pipe"))
+        .flatMap(p -> p.info().command().stream())
+        .collect(java.util.stream.Collectors.toSet());
+    return below.stream()
+        .filter(p -> p.info().command().map(programs::contains).orElse(false))
+        .filter(p -> cmdline(p.pid()).contains(marker))
+        .map(ProcessHandle::pid)
         .toList();
+  }
+
+  private static String cmdline(long pid) {
+    try {
+      return new String(
+              Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8)
+          .replace('\0', ' ');
+    } catch (java.io.IOException e) {
+      return ""; // gone
+    }
   }
 }

@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -68,6 +69,12 @@ final class BrowserSession implements AutoCloseable {
   private @Nullable BrowserContext spare;
   private @Nullable BrowserContext profile;
 
+  /** A start ahead of a visit is waiting on the browser thread ({@link #prepare}). */
+  private final AtomicBoolean preparing = new AtomicBoolean();
+
+  /** Set by a start ahead that failed, cleared by a visit. */
+  private volatile boolean startFailed;
+
   BrowserSession(Supplier<Optional<Path>> executable, Path profileDir, Path driverDir) {
     this.executable = executable;
     this.profileDir = profileDir;
@@ -93,6 +100,7 @@ final class BrowserSession implements AutoCloseable {
   }
 
   private <T> T visitNow(boolean keepProfile, Function<Tab, T> work) {
+    startFailed = false;
     if (keepProfile) return visitInProfile(work);
     forgetProfile();
     BrowserContext context = freshContext(browser());
@@ -238,13 +246,16 @@ final class BrowserSession implements AutoCloseable {
    * report.
    */
   void prepare(boolean keepProfile) {
-    if (thread.isShutdown()) return;
+    // One waits at most: a burst of calls shown for a click queues no more than one start ahead
+    // of the visits. After a start that failed, only a visit tries again (and says why).
+    if (thread.isShutdown() || startFailed || !preparing.compareAndSet(false, true)) return;
     thread.execute(() -> {
+      preparing.set(false);
       try {
         if (keepProfile) profile();
         else if (spare == null && profile == null) spare = newContext(browser());
       } catch (RuntimeException e) {
-        // the visit starts it again and says what is wrong
+        startFailed = true;
       }
     });
   }

@@ -2,6 +2,7 @@ package dev.steward.service.tools.browser;
 
 import com.microsoft.playwright.impl.driver.Driver;
 import com.microsoft.playwright.impl.driver.jar.DriverJar;
+import dev.steward.service.util.PlaywrightDriver;
 import dev.steward.service.util.Trees;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -32,12 +33,11 @@ import org.jspecify.annotations.Nullable;
  * go. The folder is under Steward's data folder, the user's alone: hidden from the programs
  * Steward runs (an MCP server in its sandbox), refused to every tool (ADR 23).
  */
-public final class DriverFolder {
+final class DriverFolder {
 
   private static final Logger LOG = Logger.getLogger(DriverFolder.class.getName());
 
-  /** Playwright's own: a folder that holds {@code node} and {@code package/cli.js}. */
-  static final String PLAYWRIGHT_DIR_PROPERTY = "playwright.cli.dir";
+  static final String PLAYWRIGHT_DIR_PROPERTY = PlaywrightDriver.DIR_PROPERTY;
 
   /** Names a folder to unpack into instead of the home's: the tests' JVM, which runs many. */
   static final String PARENT_PROPERTY = "steward.browser.driver.parent";
@@ -57,13 +57,6 @@ public final class DriverFolder {
           : "node";
 
   private DriverFolder() {}
-
-  /** The folder Playwright is told to run its driver from, if any is named yet. */
-  public static List<Path> named() {
-    return Stream.ofNullable(System.getProperty(PLAYWRIGHT_DIR_PROPERTY))
-        .map(Path::of)
-        .toList();
-  }
 
   /**
    * The unpacked driver, made if need be, and named to Playwright for this JVM (whose driver is

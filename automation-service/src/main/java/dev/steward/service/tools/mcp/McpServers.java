@@ -59,7 +59,7 @@ final class McpServers implements ToolFamily, AutoCloseable {
                 java.nio.file.Path.of(System.getProperty("java.home", "/")),
                 // Playwright's driver where the package ships it; one unpacked under data/ is
                 // hidden with the rest of it.
-                dev.steward.service.tools.browser.DriverFolder.named()))),
+                dev.steward.service.util.PlaywrightDriver.named()))),
         environment,
         new Pins(folder.resolve("pins.json")),
         policy,
