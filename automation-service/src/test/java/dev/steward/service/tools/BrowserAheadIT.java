@@ -4,6 +4,7 @@ import static dev.steward.service.TestService.args;
 import static dev.steward.service.TestService.exec;
 import static dev.steward.service.TestService.id;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -26,25 +27,30 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A visit that waits for the user's click has its browser started meanwhile, and nothing loaded
- * before the click. A service of its own, so that the Chromium found is this call's.
+ * When the browser runs: started while a visit waits for the user's click, with nothing loaded
+ * before it; stopped once unused for a while, and started again by the next visit. Each test has
+ * a service of its own, so that the Chromium found is its calls'.
  */
 class BrowserAheadIT {
 
-  @Test
-  void the_browser_starts_while_the_dialog_is_up_and_loads_nothing_before_the_click()
-      throws Exception {
+  Path base;
+  HttpServer pages;
+  final AtomicInteger hits = new AtomicInteger();
+
+  @BeforeEach
+  void pages() throws Exception {
     assertTrue(
         Files.isExecutable(Path.of("/usr/bin/chromium")),
         "the browser tests need Debian's chromium (./steward test installs it)");
-    Path base = Files.createTempDirectory("steward-browser-ahead-");
-    HttpServer pages =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    AtomicInteger hits = new AtomicInteger();
+    base = Files.createTempDirectory("steward-browser-ahead-");
+    pages = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     byte[] page =
         "<title>Ahead</title><body>read after the click</body>".getBytes(StandardCharsets.UTF_8);
     pages.createContext("/", ex -> {
@@ -55,14 +61,37 @@ class BrowserAheadIT {
       }
     });
     pages.start();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    pages.stop(0);
+    Trees.delete(base);
+  }
+
+  /** A service that may open pages on 127.0.0.1 without a click, and elsewhere with one. */
+  private ServiceProcess service(String javaOptions) throws Exception {
     Path home = base.resolve("home");
+    Path user = Files.createDirectories(base.resolve("user"));
     Files.createDirectories(home.resolve("config"));
     Files.writeString(
         home.resolve("config/policy.json"),
         Json.write(PolicyDocument.defaults()
             .withHosts(new PolicyDocument.Hosts(List.of("127.0.0.1"), true))));
-    try (ServiceProcess service =
-            ServiceProcess.start(home, Files.createDirectories(base.resolve("user")));
+    return ServiceProcess.start(
+        List.of(ServiceProcess.repo().resolve("steward").toString(), "service"),
+        home,
+        user,
+        List.of(),
+        Map.of(
+            "JAVA_TOOL_OPTIONS",
+            ServiceProcess.NO_WARMUP + " -Duser.home=" + user + " " + javaOptions));
+  }
+
+  @Test
+  void the_browser_starts_while_the_dialog_is_up_and_loads_nothing_before_the_click()
+      throws Exception {
+    try (ServiceProcess service = service("");
         StewardClient ui = service.client(Role.UI);
         StewardClient agent = service.client(Role.AGENT)) {
       assertEquals(List.of(), browser(service, ""), "no browser before any visit");
@@ -90,10 +119,40 @@ class BrowserAheadIT {
       assertTrue(r.ok(), String.valueOf(r.error()));
       assertEquals("Ahead", r.value().get("title").asText());
       assertEquals(1, hits.get());
-    } finally {
-      pages.stop(0);
-      Trees.delete(base);
     }
+  }
+
+  @Test
+  void a_browser_unused_for_a_while_stops_with_its_driver_and_the_next_visit_starts_it_again()
+      throws Exception {
+    try (ServiceProcess service = service("-Dsteward.browser.idle.seconds=2");
+        StewardClient agent = service.client(Role.AGENT)) {
+      JsonNode a = args("url", "http://127.0.0.1:" + pages.getAddress().getPort() + "/page");
+      assertTrue(exec(agent, id(), "browser.open_url", a, null).ok());
+      assertFalse(browser(service, "").isEmpty(), "no browser after a visit");
+      assertFalse(driver(service).isEmpty(), "no driver after a visit");
+
+      Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+      while (!(browser(service, "").isEmpty() && driver(service).isEmpty())
+          && Instant.now().isBefore(deadline)) Thread.sleep(100);
+      assertEquals(List.of(), browser(service, ""), "the idle browser was not stopped");
+      assertEquals(List.of(), driver(service), "the idle browser's driver was not stopped");
+
+      ToolResult again = exec(agent, id(), "browser.open_url", a, null);
+      assertTrue(again.ok(), String.valueOf(again.error()));
+      assertEquals("Ahead", again.value().get("title").asText());
+      assertEquals(2, hits.get());
+    }
+  }
+
+  /** Playwright's driver below the service: its Node.js running the driver's script. */
+  private static List<Long> driver(ServiceProcess service) {
+    return ProcessHandle.of(service.process.pid())
+        .orElseThrow()
+        .descendants()
+        .filter(p -> cmdline(p.pid()).contains("cli.js run-driver"))
+        .map(ProcessHandle::pid)
+        .toList();
   }
 
   /**

@@ -18,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -26,9 +27,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -37,7 +38,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One thread owns Playwright (its objects are not thread-safe). The browser starts on the first
- * visit and stays warm between calls; each visit gets a fresh context — or, when the user keeps
+ * visit (or while one waits for the user's click) and stays warm between calls, until it has gone
+ * unused for {@link #IDLE}: then it stops, driver and all, and gives its memory back (~0.5 GB with
+ * a context ready); the next visit starts it again. Each visit gets a fresh context — or, when the user keeps
  * a profile, a new tab of the one persistent context kept in {@code profileDir}. Switching the
  * profile off closes that context and deletes the folder. Browsers are never downloaded:
  * Playwright is told so, and the executable comes from {@link BrowserLocator}.
@@ -57,8 +60,15 @@ final class BrowserSession implements AutoCloseable {
   private final Supplier<Optional<Path>> executable;
   private final Path profileDir;
   private final Path driverDir;
-  private final ExecutorService thread =
-      Executors.newSingleThreadExecutor(DaemonThreads.named("steward-browser"));
+  private final ScheduledThreadPoolExecutor thread = browserThread();
+
+  /** How long the browser stays up with no visit before it is stopped. */
+  static final Duration IDLE =
+      Duration.ofSeconds(Long.getLong("steward.browser.idle.seconds", 600));
+
+  /** When the browser was last used or started ({@code nanoTime}); on the browser thread. */
+  private long lastUsed;
+
   private @Nullable Playwright playwright;
   /** Every connection of the browser goes through it (started with the browser). */
   private @Nullable PinningProxy proxy;
@@ -95,8 +105,45 @@ final class BrowserSession implements AutoCloseable {
         return visitNow(keepProfile, work);
       } finally {
         current = null;
+        used();
       }
     });
+  }
+
+  private static ScheduledThreadPoolExecutor browserThread() {
+    ScheduledThreadPoolExecutor t =
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("steward-browser"));
+    t.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    return t;
+  }
+
+  /** The browser was used now: it is stopped if it is not used again for {@link #IDLE}. */
+  private void used() {
+    lastUsed = System.nanoTime();
+    if (!thread.isShutdown())
+      thread.schedule(this::stopIfIdle, IDLE.toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /** Runs on the browser thread, so never during a visit; one used since leaves it to a later check. */
+  private void stopIfIdle() {
+    if (System.nanoTime() - lastUsed < IDLE.toNanos()) return;
+    closeFinished();
+    closeQuietly(() -> {
+      if (spare != null) spare.close();
+    });
+    closeQuietly(() -> {
+      if (profile != null) profile.close();
+    });
+    closeQuietly(() -> {
+      if (browser != null) browser.close();
+    });
+    closeQuietly(() -> {
+      if (playwright != null) playwright.close();
+    });
+    spare = null;
+    profile = null;
+    browser = null;
+    playwright = null;
   }
 
   private <T> T visitNow(boolean keepProfile, Function<Tab, T> work) {
@@ -254,6 +301,7 @@ final class BrowserSession implements AutoCloseable {
       try {
         if (keepProfile) profile();
         else if (spare == null && profile == null) spare = newContext(browser());
+        used();
       } catch (RuntimeException e) {
         startFailed = true;
       }

@@ -65,6 +65,14 @@ final class DriverFolder {
    */
   static synchronized Path use(Path inData) throws IOException {
     String named = System.getProperty(PLAYWRIGHT_DIR_PROPERTY);
+    Path mine = unpackedHere;
+    Path mineIn = unpackedIn;
+    if (named != null && mine != null && mineIn != null && mine.toString().equals(named)) {
+      // Named by this JVM before (the browser starts again after it stopped when idle); one
+      // deleted since is unpacked again, to the same place.
+      if (!complete(mine)) unpacked(mineIn, key());
+      return mine;
+    }
     if (named != null) {
       Path shipped = Path.of(named);
       if (!Files.isExecutable(shipped.resolve(NODE)))
@@ -73,10 +81,18 @@ final class DriverFolder {
       return shipped;
     }
     String parent = System.getProperty(PARENT_PROPERTY);
-    Path dir = unpacked(parent != null ? Path.of(parent) : inData, key());
+    Path in = parent != null ? Path.of(parent) : inData;
+    Path dir = unpacked(in, key());
     System.setProperty(PLAYWRIGHT_DIR_PROPERTY, dir.toString());
+    unpackedHere = dir;
+    unpackedIn = in;
     return dir;
   }
+
+  /** The folder this JVM unpacked and named, if it did, and the folder it lies in. */
+  private static @Nullable Path unpackedHere;
+
+  private static @Nullable Path unpackedIn;
 
   /** {@code parent}'s folder for the driver named {@code key}, unpacked there first if missing. */
   static Path unpacked(Path parent, String key) throws IOException {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.steward.service.util.Trees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -65,6 +66,26 @@ class BrowserLaunchTest {
     assertTrue(DriverFolder.complete(dir));
     try (var entries = Files.list(parent)) {
       assertEquals(2, entries.count(), "what was moved aside is gone");
+    }
+  }
+
+  @Test
+  void a_driver_this_jvm_unpacked_is_found_again_when_the_browser_restarts() throws Exception {
+    String before = System.clearProperty(DriverFolder.PLAYWRIGHT_DIR_PROPERTY);
+    String parentBefore = System.clearProperty(DriverFolder.PARENT_PROPERTY);
+    Path parent = home.resolve("data/browser-driver");
+    try {
+      Path dir = DriverFolder.use(parent);
+      assertEquals(dir.toString(), System.getProperty(DriverFolder.PLAYWRIGHT_DIR_PROPERTY));
+      assertEquals(dir, DriverFolder.use(parent), "named by this JVM: not taken for a shipped one");
+      assertTrue(DriverFolder.complete(dir), "and not removed as another's");
+      Trees.delete(dir);
+      assertEquals(dir, DriverFolder.use(parent));
+      assertTrue(DriverFolder.complete(dir), "deleted since, it is unpacked again");
+    } finally {
+      if (before == null) System.clearProperty(DriverFolder.PLAYWRIGHT_DIR_PROPERTY);
+      else System.setProperty(DriverFolder.PLAYWRIGHT_DIR_PROPERTY, before);
+      if (parentBefore != null) System.setProperty(DriverFolder.PARENT_PROPERTY, parentBefore);
     }
   }
 
