@@ -3,11 +3,15 @@ package dev.steward.service.bench;
 import static dev.steward.service.TestService.args;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.steward.protocol.client.StewardClient;
 import dev.steward.protocol.json.Json;
 import dev.steward.protocol.method.Execute;
+import dev.steward.protocol.method.Grant;
 import dev.steward.protocol.method.Methods;
+import dev.steward.protocol.method.Preflight;
 import dev.steward.protocol.method.Role;
 import dev.steward.protocol.policy.PolicyDocument;
+import dev.steward.protocol.tool.ToolResult;
 import dev.steward.service.RawWebSocket;
 import dev.steward.service.ServiceProcess;
 import java.nio.charset.StandardCharsets;
@@ -52,9 +56,21 @@ final class FirstCallsBench {
       List<String> baseline,
       String target,
       PolicyDocument.Hosts hosts,
-      boolean mcp) {
+      boolean mcp,
+      boolean clicked) {
     Case(String name, JsonNode args, String tool, List<String> baseline, String target) {
       this(name, args, tool, baseline, target, new PolicyDocument.Hosts(List.of(), false), false);
+    }
+
+    Case(
+        String name,
+        JsonNode args,
+        String tool,
+        List<String> baseline,
+        String target,
+        PolicyDocument.Hosts hosts,
+        boolean mcp) {
+      this(name, args, tool, baseline, target, hosts, mcp, false);
     }
   }
 
@@ -103,6 +119,15 @@ final class FirstCallsBench {
             "the first starts Chromium",
             new PolicyDocument.Hosts(List.of("127.0.0.1"), true),
             false),
+        new Case(
+            "browser.open_url, a host that needs a click, from the click",
+            args("url", "http://localhost:" + pages.getAddress().getPort() + "/page"),
+            "browser.open_url",
+            List.of(),
+            "the dialog up 1.5 s before the first",
+            new PolicyDocument.Hosts(List.of("127.0.0.1"), true),
+            false,
+            true),
         new Case(
             "MCP tools/call files.read_text 1 KB, steward mcp just started",
             args("path", small.toString()),
@@ -243,6 +268,7 @@ final class FirstCallsBench {
     Files.writeString(home.resolve("config/policy.json"), Json.write(doc));
     keepWhatEarlierStartsMade(home, tmp);
     if (k.mcp) return measureMcp(launch, k, home, tmp);
+    if (k.clicked) return measureClicked(launch, k, home, tmp);
     // The page cache warm for both sides: what is measured is the programs, not the disk.
     long[] base = k.baseline.isEmpty() ? new long[0] : runBaseline(k.baseline, 3 + CALLS);
     long[] calls = new long[CALLS];
@@ -286,6 +312,56 @@ final class FirstCallsBench {
       result,
       String.format("warm %.1f ms (calls 2–10 %.2f× warm); %s", warmMs, later / warmMs, k.target)
     };
+  }
+
+  /**
+   * A call that needs the user's click, as the window makes it: asked for first ({@code
+   * tool.preflight}, before the dialog), then granted and run; timed from the grant (the click) to
+   * the answer. Before the first the dialog stays up 1.5 s, as a user reads it; the others are
+   * clicked at once.
+   */
+  private static String[] measureClicked(Launch launch, Case k, Path home, Path tmp)
+      throws Exception {
+    long[] calls = new long[CALLS];
+    long[] warm = new long[WARM_MEASURED];
+    try (ServiceProcess service =
+            ServiceProcess.start(launch.command, home, tmp, List.of(), launch.env);
+        StewardClient ui = service.client(Role.UI);
+        StewardClient agent = service.client(Role.AGENT)) {
+      agent.tools();
+      Thread.sleep(Long.getLong("steward.bench.first.delay", 2000));
+      for (int i = 0; i < CALLS; i++) calls[i] = clicked(ui, agent, k, "c" + i, i == 0 ? 1500 : 0);
+      for (int i = 0; i < WARM; i++) {
+        long ns = clicked(ui, agent, k, "w" + i, 0);
+        if (i >= WARM - WARM_MEASURED) warm[i - (WARM - WARM_MEASURED)] = ns;
+      }
+    }
+    long[] rest = Arrays.copyOfRange(calls, 1, CALLS);
+    Arrays.sort(rest);
+    Arrays.sort(warm);
+    double later = rest[rest.length / 2] / 1e6;
+    double warmMs = warm[warm.length / 2] / 1e6;
+    return new String[] {
+      k.name + ", first / calls 2–10 (" + launch.name + ")",
+      String.format("%.1f ms / %.1f ms", calls[0] / 1e6, later),
+      String.format("warm %.1f ms (calls 2–10 %.2f× warm); %s", warmMs, later / warmMs, k.target)
+    };
+  }
+
+  private static long clicked(
+      StewardClient ui, StewardClient agent, Case k, String id, long dialogMs) throws Exception {
+    Preflight.Result asked = agent.preflight(id, k.tool, k.args);
+    if (!Preflight.CONFIRM.equals(asked.decision()))
+      throw new IllegalStateException(k.name + ": not asked for: " + asked.reason());
+    Thread.sleep(dialogMs);
+    long t0 = System.nanoTime();
+    String token = ui.grant(
+            new Grant.Params(id, List.of(new Grant.Call(k.tool, k.args)), null, null, 60, null))
+        .confirmToken();
+    ToolResult r = agent.execute(new Execute.Params(id, id, k.tool, k.args, token, null));
+    long t1 = System.nanoTime();
+    if (!r.ok()) throw new IllegalStateException(k.name + ": " + r.error());
+    return t1 - t0;
   }
 
   /**
