@@ -171,6 +171,10 @@ final class Warmup implements AutoCloseable {
           if (outcome == Outcome.RAN) done++;
         }
       }
+      for (ToolPack pack : packs) {
+        if (!awaitIdle()) return;
+        prime(pack);
+      }
       if (closed) return;
       int ran = done;
       LOG.fine(() -> "warm-up: " + ran + " calls (" + calls.size() + " a round) in "
@@ -184,6 +188,16 @@ final class Warmup implements AutoCloseable {
     } finally {
       finished.complete(-1);
     }
+  }
+
+  /** A pack's priming; one that fails costs only the speed of that pack's first call. */
+  private static void prime(ToolPack pack) {
+    try {
+      pack.prime();
+    } catch (RuntimeException e) {
+      LOG.log(Level.FINE, "warm-up: the " + pack.name() + " pack's priming failed", e);
+    }
+    Thread.interrupted();
   }
 
   private List<Prepared> prepare() throws IOException {

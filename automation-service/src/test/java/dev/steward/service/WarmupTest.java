@@ -162,6 +162,43 @@ class WarmupTest {
   }
 
   @Test
+  void each_pack_is_primed_once_after_the_warm_up_calls() throws Exception {
+    Reader reader = new Reader("test.read", false);
+    Path mine = dir.resolve("data/warmup/test/mine.txt");
+    List<Integer> primedAfter = new CopyOnWriteArrayList<>();
+    Path[] seen = new Path[1];
+    ToolPack calls = pack(readsOf(mine), seen);
+    ToolPack priming = new ToolPack() {
+      @Override
+      public String name() {
+        return "priming";
+      }
+
+      @Override
+      public List<Tool> tools(PackContext context) {
+        return List.of();
+      }
+
+      @Override
+      public void prime() {
+        primedAfter.add(reader.read.size());
+      }
+    };
+    Warmup w = Warmup.create(
+            List.of(priming, calls),
+            new ToolRegistry().register(reader),
+            dir.resolve("data/warmup"),
+            dir,
+            3,
+            (t, args) -> true,
+            () -> false,
+            QUIET)
+        .start();
+    assertEquals(3, w.finished().get(10, TimeUnit.SECONDS));
+    assertEquals(List.of(3), primedAfter, "once, after every round of the calls");
+  }
+
+  @Test
   void its_scope_refuses_stand_ins_for_stewards_own_folders_as_a_clients_does() throws Exception {
     Reader reader = new Reader("test.read", false);
     Path mine = dir.resolve("data/warmup/test/mine.txt");

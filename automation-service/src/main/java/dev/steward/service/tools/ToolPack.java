@@ -65,6 +65,14 @@ public interface ToolPack extends AutoCloseable {
   default void start() {}
 
   /**
+   * Work the pack's first call would otherwise pay that acts on nothing outside the service:
+   * classes loaded, clients and engines built (issue 23). Run once on the warm-up thread, when the
+   * service is idle, after the warm-up's calls. It reads and writes none of the user's things,
+   * resolves no host, and connects to nothing but the service's own loopback sockets.
+   */
+  default void prime() {}
+
+  /**
    * Calls to run on idle after start (issue 23: fast from the first call), on data this method
    * makes in {@code scratch}, a folder of the pack's own under Steward's data folder that it may
    * keep between starts. Called on the warm-up thread, once the service answers.

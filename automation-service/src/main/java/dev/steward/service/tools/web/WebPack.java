@@ -47,6 +47,11 @@ public final class WebPack implements ToolPack {
    * name, set}}). No method answers a configured value.
    */
   @Override
+  public void prime() {
+    WebFetch.prime();
+  }
+
+  @Override
   public List<PackMethod> methods() {
     return List.of(
         new PackMethod(SEARCH_CHECK, params -> {
