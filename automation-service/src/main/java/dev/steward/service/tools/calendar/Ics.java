@@ -89,6 +89,27 @@ final class Ics {
 
   private Ics() {}
 
+  /**
+   * An event made, written, read back and its week expanded, as a first call would; how many
+   * occurrences it found (one, unless it failed).
+   */
+  static int prime() {
+    ZoneId zone = ZoneId.of("Europe/Berlin");
+    ZonedDateTime start = ZonedDateTime.of(2026, 1, 5, 10, 0, 0, 0, zone);
+    Calendar made = create(
+        "warm-up@steward.invalid",
+        "Warm-up",
+        new Times.Span(start, start.plusHours(1), false, zone),
+        start.toInstant());
+    try {
+      Calendar read = parse(write(made));
+      return expand(read, start.minusDays(1).toInstant(), start.plusDays(7).toInstant(), zone)
+          .size();
+    } catch (ToolFailure e) {
+      return 0; // the first call reads its own
+    }
+  }
+
   static Calendar parse(String ics) throws ToolFailure {
     try {
       return new CalendarBuilder(

@@ -18,6 +18,11 @@ class IcsTest {
   }
 
   @Test
+  void the_warm_up_reads_back_the_event_it_made() {
+    assertEquals(1, Ics.prime(), "the priming's event, made, written, read and expanded");
+  }
+
+  @Test
   void an_exception_is_left_out_and_a_moved_occurrence_is_at_its_new_time() throws Exception {
     String ics = calendar(
         "BEGIN:VEVENT",
