@@ -2,6 +2,7 @@ package dev.steward.service.tools;
 
 import static dev.steward.service.TestService.args;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steward.protocol.client.StewardClient;
@@ -44,8 +45,20 @@ class SearchProgressIT {
               .get("files_matched")
               .asInt()); // "line 7", "line 70".."line 79" in each of 10 folders
       for (int i = 0; i < 50 && progress.size() < 2; i++) Thread.sleep(20);
-      assertEquals(2, progress.size(), progress.toString());
-      assertTrue(progress.get(0).startsWith("searched 2000 files"), progress.get(0));
+      // Every 2,000 files, in order: the walk's two threads reach their counts at once, and a
+      // count already passed is not reported after a higher one.
+      assertFalse(progress.isEmpty(), "no progress");
+      List<Integer> counts = new java.util.ArrayList<>();
+      for (String p : progress) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "searched (\\d+) files, \\d+ matches so far")
+            .matcher(p);
+        assertTrue(m.matches(), p);
+        counts.add(Integer.parseInt(m.group(1)));
+      }
+      assertEquals(
+          counts.stream().sorted().distinct().toList(), counts, "out of order: " + progress);
+      assertTrue(counts.stream().allMatch(c -> c % 2000 == 0 && c <= 5000), counts.toString());
     }
   }
 

@@ -99,6 +99,21 @@ public final class SearchFiles extends SinglePathTool {
       this.deadline = System.nanoTime() + SOFT_LIMIT.toNanos();
     }
 
+    /** The count of files the last progress report gave; under this object's lock. */
+    private int reported;
+
+    /**
+     * A progress report, sent in order: the walk's threads reach their counts at once, and a
+     * report of fewer files than one already sent is left out, so the count never goes back.
+     */
+    synchronized void progress(int scannedSoFar) {
+      if (scannedSoFar <= reported) return;
+      reported = scannedSoFar;
+      ctx.progress()
+          .accept("searched " + scannedSoFar + " files, " + Math.min(count.get(), maxResults)
+              + " matches so far");
+    }
+
     /** Whether the search should stop: stopped already, or past its time. */
     boolean stopped() {
       if (stop != null) return true;
@@ -251,12 +266,7 @@ public final class SearchFiles extends SinglePathTool {
         SecureDirectoryStream<Path> parent, Path name, Path child, BasicFileAttributes attrs)
         throws IOException {
       int n = s.scanned.incrementAndGet();
-      if (n % PROGRESS_EVERY == 0) {
-        s.ctx
-            .progress()
-            .accept("searched " + n + " files, " + Math.min(s.count.get(), s.maxResults)
-                + " matches so far");
-      }
+      if (n % PROGRESS_EVERY == 0) s.progress(n);
       if (s.glob != null) {
         Path subject = s.globOnPath ? s.base.relativize(child) : name;
         if (!s.glob.matches(subject.toString())) return;
