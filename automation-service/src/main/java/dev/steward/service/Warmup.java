@@ -197,6 +197,7 @@ final class Warmup implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.log(Level.FINE, "warm-up: the " + pack.name() + " pack's priming failed", e);
     }
+    // A client's stop that came during it is for the priming only; a close is seen by the loop.
     Thread.interrupted();
   }
 

@@ -38,6 +38,9 @@ final class FirstCallsBench {
   private static final int WARM = 40;
   private static final int WARM_MEASURED = 15;
 
+  /** From the client's first message (or the service's readiness) to the first call. */
+  private static final long DELAY_MS = Long.getLong("steward.bench.first.delay", 2000);
+
   /**
    * How a service is started: its command and any environment it needs; and how an MCP client
    * starts the bridge beside it.
@@ -280,7 +283,7 @@ final class FirstCallsBench {
       String tools = agent.roundTrip("{\"jsonrpc\":\"2.0\",\"id\":\"tools\",\"method\":\""
           + Methods.TOOLS_LIST + "\",\"params\":{}}");
       if (!tools.contains("\"tools\"")) throw new IllegalStateException("tools.list: " + tools);
-      Thread.sleep(Long.getLong("steward.bench.first.delay", 2000));
+      Thread.sleep(DELAY_MS);
       for (int i = 0; i < CALLS; i++) calls[i] = timed(agent, k, "c" + i);
       for (int i = 0; i < WARM; i++) {
         long ns = timed(agent, k, "w" + i);
@@ -329,7 +332,7 @@ final class FirstCallsBench {
         StewardClient ui = service.client(Role.UI);
         StewardClient agent = service.client(Role.AGENT)) {
       agent.tools();
-      Thread.sleep(Long.getLong("steward.bench.first.delay", 2000));
+      Thread.sleep(DELAY_MS);
       for (int i = 0; i < CALLS; i++) calls[i] = clicked(ui, agent, k, "c" + i, i == 0 ? 1500 : 0);
       for (int i = 0; i < WARM; i++) {
         long ns = clicked(ui, agent, k, "w" + i, 0);
@@ -375,7 +378,7 @@ final class FirstCallsBench {
     long started;
     try (ServiceProcess service =
         ServiceProcess.start(launch.command, home, tmp, List.of(), launch.env)) {
-      Thread.sleep(Long.getLong("steward.bench.first.delay", 2000));
+      Thread.sleep(DELAY_MS);
       Map<String, String> env = new java.util.HashMap<>(launch.env);
       env.put("STEWARD_HOME", home.toString());
       env.put("STEWARD_NO_BUILD", "1");

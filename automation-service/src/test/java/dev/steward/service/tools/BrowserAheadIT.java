@@ -18,6 +18,7 @@ import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.ToolResult;
 import dev.steward.service.ServiceProcess;
 import dev.steward.service.util.Trees;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -28,7 +29,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -125,7 +128,7 @@ class BrowserAheadIT {
   @Test
   void a_browser_unused_for_a_while_stops_with_its_driver_and_the_next_visit_starts_it_again()
       throws Exception {
-    try (ServiceProcess service = service("-Dsteward.browser.idle.seconds=2");
+    try (ServiceProcess service = service("-Dsteward.browser.idle.seconds=5");
         StewardClient agent = service.client(Role.AGENT)) {
       JsonNode a = args("url", "http://127.0.0.1:" + pages.getAddress().getPort() + "/page");
       assertTrue(exec(agent, id(), "browser.open_url", a, null).ok());
@@ -163,10 +166,10 @@ class BrowserAheadIT {
   private static List<Long> browser(ServiceProcess service, String marker) {
     List<ProcessHandle> below =
         ProcessHandle.of(service.process.pid()).orElseThrow().descendants().toList();
-    java.util.Set<String> programs = below.stream()
+    Set<String> programs = below.stream()
         .filter(p -> cmdline(p.pid()).contains("--remote-debugging-pipe"))
         .flatMap(p -> p.info().command().stream())
-        .collect(java.util.stream.Collectors.toSet());
+        .collect(Collectors.toSet());
     return below.stream()
         .filter(p -> p.info().command().map(programs::contains).orElse(false))
         .filter(p -> cmdline(p.pid()).contains(marker))
@@ -179,7 +182,7 @@ class BrowserAheadIT {
       return new String(
               Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8)
           .replace('\0', ' ');
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return ""; // gone
     }
   }

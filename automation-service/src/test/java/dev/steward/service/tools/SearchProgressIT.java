@@ -13,8 +13,11 @@ import dev.steward.protocol.tool.ToolResult;
 import dev.steward.service.TestService;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** A long search reports progress to the connection that asked for it. */
@@ -45,14 +48,13 @@ class SearchProgressIT {
               .get("files_matched")
               .asInt()); // "line 7", "line 70".."line 79" in each of 10 folders
       for (int i = 0; i < 50 && progress.size() < 2; i++) Thread.sleep(20);
-      // Every 2,000 files, in order: the walk's two threads reach their counts at once, and a
-      // count already passed is not reported after a higher one.
+      // Every 2,000 files, in order: the walk's threads reach their counts at once, and a count
+      // already passed is not reported after a higher one.
       assertFalse(progress.isEmpty(), "no progress");
-      List<Integer> counts = new java.util.ArrayList<>();
+      Pattern report = Pattern.compile("searched (\\d+) files, \\d+ matches so far");
+      List<Integer> counts = new ArrayList<>();
       for (String p : progress) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
-                "searched (\\d+) files, \\d+ matches so far")
-            .matcher(p);
+        Matcher m = report.matcher(p);
         assertTrue(m.matches(), p);
         counts.add(Integer.parseInt(m.group(1)));
       }

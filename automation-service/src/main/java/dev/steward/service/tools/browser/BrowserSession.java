@@ -128,6 +128,11 @@ final class BrowserSession implements AutoCloseable {
   private void stopIfIdle() {
     if (System.nanoTime() - lastUsed < IDLE.toNanos()) return;
     closeFinished();
+    stopBrowser();
+  }
+
+  /** The contexts, the browser and the driver closed; the next visit starts them again. */
+  private void stopBrowser() {
     closeQuietly(() -> {
       if (spare != null) spare.close();
     });
@@ -447,12 +452,7 @@ final class BrowserSession implements AutoCloseable {
     if (thread.isShutdown()) return;
     thread.submit(() -> {
       try {
-        if (spare != null) spare.close();
-        if (profile != null) profile.close();
-        if (browser != null) browser.close();
-        if (playwright != null) playwright.close();
-      } catch (PlaywrightException e) {
-        // shutting down anyway
+        stopBrowser();
       } finally {
         if (proxy != null) proxy.close();
       }

@@ -5,6 +5,7 @@ import com.microsoft.playwright.impl.driver.jar.DriverJar;
 import dev.steward.service.util.PlaywrightDriver;
 import dev.steward.service.util.Trees;
 import java.io.IOException;
+import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -37,8 +39,6 @@ final class DriverFolder {
 
   private static final Logger LOG = Logger.getLogger(DriverFolder.class.getName());
 
-  static final String PLAYWRIGHT_DIR_PROPERTY = PlaywrightDriver.DIR_PROPERTY;
-
   /** Names a folder to unpack into instead of the home's: the tests' JVM, which runs many. */
   static final String PARENT_PROPERTY = "steward.browser.driver.parent";
 
@@ -52,7 +52,7 @@ final class DriverFolder {
   private static final Duration ABANDONED = Duration.ofHours(1);
 
   private static final String NODE =
-      System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("windows")
+      System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("windows")
           ? "node.exe"
           : "node";
 
@@ -64,7 +64,7 @@ final class DriverFolder {
    * one it ships, is used as it is.
    */
   static synchronized Path use(Path inData) throws IOException {
-    String named = System.getProperty(PLAYWRIGHT_DIR_PROPERTY);
+    String named = System.getProperty(PlaywrightDriver.DIR_PROPERTY);
     Path mine = unpackedHere;
     Path mineIn = unpackedIn;
     if (named != null && mine != null && mineIn != null && mine.toString().equals(named)) {
@@ -83,7 +83,7 @@ final class DriverFolder {
     String parent = System.getProperty(PARENT_PROPERTY);
     Path in = parent != null ? Path.of(parent) : inData;
     Path dir = unpacked(in, key());
-    System.setProperty(PLAYWRIGHT_DIR_PROPERTY, dir.toString());
+    System.setProperty(PlaywrightDriver.DIR_PROPERTY, dir.toString());
     unpackedHere = dir;
     unpackedIn = in;
     return dir;
@@ -222,7 +222,7 @@ final class DriverFolder {
       String uri = DriverJar.getDriverResourceURI().toString();
       if (!uri.startsWith("jar:")) return null;
       int bang = uri.indexOf("!/");
-      return Path.of(new java.net.URI(uri.substring(4, bang < 0 ? uri.length() : bang)));
+      return Path.of(new URI(uri.substring(4, bang < 0 ? uri.length() : bang)));
     } catch (URISyntaxException | RuntimeException e) {
       return null;
     }

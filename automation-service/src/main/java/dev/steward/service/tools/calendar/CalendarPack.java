@@ -11,6 +11,7 @@ import dev.steward.service.tools.ToolFailure;
 import dev.steward.service.tools.ToolPack;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.ZoneId;
 import java.util.List;
@@ -73,7 +74,7 @@ public final class CalendarPack implements ToolPack {
     try {
       DavXml.parse(
           "<d:multistatus xmlns:d=\"DAV:\"><d:response><d:href>/warm-up</d:href></d:response></d:multistatus>"
-              .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+              .getBytes(StandardCharsets.UTF_8));
     } catch (ToolFailure e) {
       // the first call reads its own
     }

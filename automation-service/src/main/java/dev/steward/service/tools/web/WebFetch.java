@@ -281,15 +281,7 @@ final class WebFetch extends BaseTool {
       throw new ToolFailure(
           f.error().code(), message, f.error().field(), f.error().details());
     } finally {
-      for (HttpClient client : clients) {
-        if ((Object) client instanceof AutoCloseable closeable) {
-          try {
-            closeable.close();
-          } catch (Exception e) {
-            // the client is dropped either way
-          }
-        }
-      }
+      clients.forEach(WebFetch::close);
     }
   }
 
@@ -333,7 +325,7 @@ final class WebFetch extends BaseTool {
           body.readAllBytes();
         }
       } finally {
-        if ((Object) client instanceof AutoCloseable closeable) closeable.close();
+        close(client);
       }
     } catch (Exception e) {
       // the first fetch pays for it instead
@@ -350,6 +342,20 @@ final class WebFetch extends BaseTool {
           .append(";</script>");
     }
     PageText.of(Jsoup.parse(page.append("</body></html>").toString(), "http://warm-up.invalid/"));
+  }
+
+  /**
+   * Closes the client's connections and thread where the runtime can (an {@code HttpClient} is
+   * {@code AutoCloseable} from Java 21; the build targets 17, where it is left to the collector).
+   */
+  private static void close(HttpClient client) {
+    if ((Object) client instanceof AutoCloseable closeable) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        // the client is dropped either way
+      }
+    }
   }
 
   private static HttpClient client(PinningProxy proxy) {

@@ -40,17 +40,17 @@ public final class WebPack implements ToolPack {
     return List.of(new WebFetch(context.policy(), context.resolver(), context.secrets()), s);
   }
 
+  @Override
+  public void prime() {
+    WebFetch.prime();
+  }
+
   /**
    * Settings' Test of the search provider ({@code {}} → {@code {ok, provider, results | problem}});
    * the headers configured for addresses, by name only ({@code {}} → {@code {headers: [{origin,
    * name}]}}); and setting or removing one ({@code {origin, name, value | null}} → {@code {origin,
    * name, set}}). No method answers a configured value.
    */
-  @Override
-  public void prime() {
-    WebFetch.prime();
-  }
-
   @Override
   public List<PackMethod> methods() {
     return List.of(
