@@ -116,6 +116,18 @@ public final class ServiceProcess implements AutoCloseable {
     }
   }
 
+  /** A process's command line, its arguments joined by spaces; empty once it is gone. */
+  public static String cmdline(long pid) {
+    try {
+      return new String(
+              Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")),
+              java.nio.charset.StandardCharsets.UTF_8)
+          .replace('\0', ' ');
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
   public String secret(Role role) throws IOException {
     return Files.readString(home.resolve("config/" + role.wire() + ".secret")).trim();
   }

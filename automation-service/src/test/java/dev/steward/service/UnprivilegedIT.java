@@ -261,13 +261,7 @@ class UnprivilegedIT {
   }
 
   private static String cmdline(long pid) {
-    try {
-      return new String(
-              Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8)
-          .replace('\0', ' ');
-    } catch (IOException e) {
-      return "";
-    }
+    return ServiceProcess.cmdline(pid);
   }
 
   private static String namespace(long pid, String kind) {

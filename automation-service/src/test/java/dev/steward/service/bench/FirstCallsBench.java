@@ -290,12 +290,10 @@ final class FirstCallsBench {
         if (i >= WARM - WARM_MEASURED) warm[i - (WARM - WARM_MEASURED)] = ns;
       }
     }
-    double first = calls[0] / 1e6;
-    long[] rest = Arrays.copyOfRange(calls, 1, CALLS);
-    Arrays.sort(rest);
-    Arrays.sort(warm);
-    double later = rest[rest.length / 2] / 1e6;
-    double warmMs = warm[warm.length / 2] / 1e6;
+    Timed t = Timed.of(calls, warm);
+    double first = t.first();
+    double later = t.later();
+    double warmMs = t.warm();
     String result;
     if (base.length > 0) {
       double b = median(Arrays.copyOfRange(base, 3, base.length)) / 1e6;
@@ -309,12 +307,29 @@ final class FirstCallsBench {
             k.baseline.get(0).replace("/usr/bin/", ""), b, warmMs, later / warmMs, files, k.target)
       };
     }
-    result = String.format("%.1f ms / %.1f ms", first, later);
-    return new String[] {
-      k.name + ", first / calls 2–10 (" + launch.name + ")",
-      result,
-      String.format("warm %.1f ms (calls 2–10 %.2f× warm); %s", warmMs, later / warmMs, k.target)
-    };
+    return t.row(k, launch, "");
+  }
+
+  /** The first call, the median of calls 2–10 and the warm median, in ms. */
+  private record Timed(double first, double later, double warm) {
+    static Timed of(long[] calls, long[] warm) {
+      long[] rest = Arrays.copyOfRange(calls, 1, calls.length);
+      long[] settled = warm.clone();
+      Arrays.sort(rest);
+      Arrays.sort(settled);
+      return new Timed(
+          calls[0] / 1e6, rest[rest.length / 2] / 1e6, settled[settled.length / 2] / 1e6);
+    }
+
+    /** A row against the call's own warm figure; {@code before} opens its note. */
+    String[] row(Case k, Launch launch, String before) {
+      return new String[] {
+        k.name + ", first / calls 2–10 (" + launch.name + ")",
+        String.format("%.1f ms / %.1f ms", first, later),
+        String.format(
+            "%swarm %.1f ms (calls 2–10 %.2f× warm); %s", before, warm, later / warm, k.target)
+      };
+    }
   }
 
   /**
@@ -339,16 +354,7 @@ final class FirstCallsBench {
         if (i >= WARM - WARM_MEASURED) warm[i - (WARM - WARM_MEASURED)] = ns;
       }
     }
-    long[] rest = Arrays.copyOfRange(calls, 1, CALLS);
-    Arrays.sort(rest);
-    Arrays.sort(warm);
-    double later = rest[rest.length / 2] / 1e6;
-    double warmMs = warm[warm.length / 2] / 1e6;
-    return new String[] {
-      k.name + ", first / calls 2–10 (" + launch.name + ")",
-      String.format("%.1f ms / %.1f ms", calls[0] / 1e6, later),
-      String.format("warm %.1f ms (calls 2–10 %.2f× warm); %s", warmMs, later / warmMs, k.target)
-    };
+    return Timed.of(calls, warm).row(k, launch, "");
   }
 
   private static long clicked(
@@ -412,18 +418,8 @@ final class FirstCallsBench {
         client.closeGracefully();
       }
     }
-    long[] rest = Arrays.copyOfRange(calls, 1, CALLS);
-    Arrays.sort(rest);
-    Arrays.sort(warm);
-    double later = rest[rest.length / 2] / 1e6;
-    double warmMs = warm[warm.length / 2] / 1e6;
-    return new String[] {
-      k.name + ", first / calls 2–10 (" + launch.name + ")",
-      String.format("%.1f ms / %.1f ms", calls[0] / 1e6, later),
-      String.format(
-          "start → initialize answered %.0f ms; warm %.1f ms (calls 2–10 %.2f× warm); %s",
-          started / 1e6, warmMs, later / warmMs, k.target)
-    };
+    return Timed.of(calls, warm)
+        .row(k, launch, String.format("start → initialize answered %.0f ms; ", started / 1e6));
   }
 
   private static long timedMcp(

@@ -18,7 +18,6 @@ import dev.steward.protocol.policy.PolicyDocument;
 import dev.steward.protocol.tool.ToolResult;
 import dev.steward.service.ServiceProcess;
 import dev.steward.service.util.Trees;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -178,12 +177,6 @@ class BrowserAheadIT {
   }
 
   private static String cmdline(long pid) {
-    try {
-      return new String(
-              Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), StandardCharsets.UTF_8)
-          .replace('\0', ' ');
-    } catch (IOException e) {
-      return ""; // gone
-    }
+    return ServiceProcess.cmdline(pid);
   }
 }
