@@ -62,18 +62,15 @@ final class FirstCallsBench {
       boolean mcp,
       boolean clicked) {
     Case(String name, JsonNode args, String tool, List<String> baseline, String target) {
-      this(name, args, tool, baseline, target, new PolicyDocument.Hosts(List.of(), false), false);
-    }
-
-    Case(
-        String name,
-        JsonNode args,
-        String tool,
-        List<String> baseline,
-        String target,
-        PolicyDocument.Hosts hosts,
-        boolean mcp) {
-      this(name, args, tool, baseline, target, hosts, mcp, false);
+      this(
+          name,
+          args,
+          tool,
+          baseline,
+          target,
+          new PolicyDocument.Hosts(List.of(), false),
+          false,
+          false);
     }
   }
 
@@ -121,6 +118,7 @@ final class FirstCallsBench {
             List.of(),
             "the first starts Chromium",
             new PolicyDocument.Hosts(List.of("127.0.0.1"), true),
+            false,
             false),
         new Case(
             "browser.open_url, a host that needs a click, from the click",
@@ -138,7 +136,8 @@ final class FirstCallsBench {
             List.of(),
             "calls 2–10 ≤ 1.5× warm",
             new PolicyDocument.Hosts(List.of(), false),
-            true));
+            true,
+            false));
 
     try {
       measureAll(table, tmp, corpus, files, cases);

@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.stream.Stream;
@@ -66,11 +67,10 @@ final class DriverFolder {
   static synchronized Path use(Path inData) throws IOException {
     String named = System.getProperty(PlaywrightDriver.DIR_PROPERTY);
     Path mine = unpackedHere;
-    Path mineIn = unpackedIn;
-    if (named != null && mine != null && mineIn != null && mine.toString().equals(named)) {
+    if (named != null && mine != null && mine.toString().equals(named)) {
       // Named by this JVM before (the browser starts again after it stopped when idle); one
       // deleted since is unpacked again, to the same place.
-      if (!complete(mine)) unpacked(mineIn, key());
+      if (!complete(mine)) unpacked(Objects.requireNonNull(mine.getParent()), key());
       return mine;
     }
     if (named != null) {
@@ -81,18 +81,14 @@ final class DriverFolder {
       return shipped;
     }
     String parent = System.getProperty(PARENT_PROPERTY);
-    Path in = parent != null ? Path.of(parent) : inData;
-    Path dir = unpacked(in, key());
+    Path dir = unpacked(parent != null ? Path.of(parent) : inData, key());
     System.setProperty(PlaywrightDriver.DIR_PROPERTY, dir.toString());
     unpackedHere = dir;
-    unpackedIn = in;
     return dir;
   }
 
-  /** The folder this JVM unpacked and named, if it did, and the folder it lies in. */
+  /** The folder this JVM unpacked and named, if it did. */
   private static @Nullable Path unpackedHere;
-
-  private static @Nullable Path unpackedIn;
 
   /** {@code parent}'s folder for the driver named {@code key}, unpacked there first if missing. */
   static Path unpacked(Path parent, String key) throws IOException {
